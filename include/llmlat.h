@@ -1,0 +1,323 @@
+/*
+ * llmlat — latency metrics of streamed LLM responses.
+ *
+ * The whole public API. Definitions of every metric and convention are in
+ * docs/metrics.md; the ABI promise is in docs/abi.md.
+ *
+ * Conventions used throughout:
+ *   - Timestamps are int64_t nanoseconds on one monotonic clock chosen by
+ *     the host (llmlat_now_ns() is CLOCK_MONOTONIC). Results are double
+ *     seconds (token counts and tokens/s where the metric says so).
+ *   - Every function returns an int32_t status (LLMLAT_OK or a negative
+ *     LLMLAT_E* value) unless documented otherwise, and writes results
+ *     through out parameters. A function that fails leaves its object
+ *     exactly as it was: nothing is half-updated, no accepted sample is lost.
+ *   - No function aborts, prints, or keeps global state other than the
+ *     optional allocator hook.
+ *   - Threads: an object (recorder or aggregator) is used by one thread at a
+ *     time, queries included (exact-mode queries sort lazily). Different
+ *     objects may be used from different threads freely; the usual pattern
+ *     is one aggregator per thread, merged when reporting.
+ */
+#ifndef LLMLAT_H
+#define LLMLAT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* LLMLAT_API marks every exported function. The shared library is built
+ * with hidden visibility, so only these symbols are exported. */
+#ifndef LLMLAT_API
+#  if defined(_WIN32) && defined(LLMLAT_BUILDING_DLL)
+#    define LLMLAT_API __declspec(dllexport)
+#  elif defined(_WIN32) && defined(LLMLAT_USING_DLL)
+#    define LLMLAT_API __declspec(dllimport)
+#  elif defined(__GNUC__) || defined(__clang__)
+#    define LLMLAT_API __attribute__((visibility("default")))
+#  else
+#    define LLMLAT_API
+#  endif
+#endif
+
+/* ---------------------------------------------------------------- version */
+
+/* Release version of these headers. The ABI (SONAME libllmlat.so.1) is
+ * versioned separately: a minor release only adds. */
+#define LLMLAT_VERSION_MAJOR 1
+#define LLMLAT_VERSION_MINOR 0
+#define LLMLAT_VERSION_PATCH 0
+#define LLMLAT_VERSION_NUMBER \
+    (LLMLAT_VERSION_MAJOR * 10000 + LLMLAT_VERSION_MINOR * 100 + LLMLAT_VERSION_PATCH)
+
+/* Version of the library actually linked, as LLMLAT_VERSION_NUMBER would
+ * give it. Bindings compare its major (value / 10000) at load time. */
+LLMLAT_API uint32_t llmlat_version_number(void);
+/* The same as "MAJOR.MINOR.PATCH"; a static string, never NULL. */
+LLMLAT_API const char *llmlat_version_string(void);
+
+/* ----------------------------------------------------------------- status */
+
+/* Status values are fixed forever; a retired value is never reused. */
+#define LLMLAT_OK          0
+#define LLMLAT_EINVAL     (-1) /* bad argument: NULL, unknown id, NaN/inf, out of bounds, overflow */
+#define LLMLAT_ENOMEM     (-2) /* allocation failed; the object is unchanged */
+#define LLMLAT_EORDER     (-3) /* timestamp before the previous one of the same request */
+#define LLMLAT_ESTATE     (-4) /* call not valid in this state (event before start, after finish) */
+#define LLMLAT_EUNDEFINED (-5) /* the value is undefined (e.g. TPOT with N <= 1, empty set); out is NaN */
+#define LLMLAT_EFORMAT    (-6) /* malformed bytes or trace */
+#define LLMLAT_EMISMATCH  (-7) /* merging incompatible aggregators */
+#define LLMLAT_ENOSPC     (-8) /* output buffer too small; *len holds the size needed */
+
+/* A static English description of a status ("unknown status" for values
+ * that are not listed above); never NULL. */
+LLMLAT_API const char *llmlat_strerror(int32_t status);
+
+/* -------------------------------------------------------------------- ids */
+
+/* Metrics (docs/metrics.md has the definitions). */
+#define LLMLAT_TTFT           1 /* time to first token, s */
+#define LLMLAT_TPOT           2 /* (E2E - TTFT) / (N - 1), s, request-weighted */
+#define LLMLAT_ITL            3 /* inter-token latency, per token (token-weighted), s */
+#define LLMLAT_ICL            4 /* inter-chunk latency, one gap per event, s */
+#define LLMLAT_E2E            5 /* end-to-end latency, s */
+#define LLMLAT_TPS_USER       6 /* per-user speed, tokens/s */
+#define LLMLAT_ITL_MAX        7 /* largest event gap of a request, s */
+#define LLMLAT_OUTPUT_TOKENS  8 /* N, tokens */
+#define LLMLAT_INPUT_TOKENS   9 /* prompt length, tokens */
+/* What the aggregator's convention's tool calls "ITL": ITL under the
+ * default convention, ICL under vLLM and SGLang, TPOT under AIPerf, and
+ * LLMPerf's own per-request figure (last non-empty event - start) /
+ * (number of events) under LLMPerf. */
+#define LLMLAT_TOOL_ITL      10
+
+/* Conventions (docs/metrics.md section "Conventions"). */
+#define LLMLAT_CONV_DEFAULT  0
+#define LLMLAT_CONV_VLLM     1 /* vllm bench serve */
+#define LLMLAT_CONV_AIPERF   2 /* NVIDIA AIPerf / GenAI-Perf */
+#define LLMLAT_CONV_SGLANG   3 /* sglang bench_serving */
+#define LLMLAT_CONV_LLMPERF  4 /* ray-project llmperf */
+
+/* Aggregation modes. */
+#define LLMLAT_MODE_EXACT    0 /* keeps every sample; numpy-identical percentiles */
+#define LLMLAT_MODE_BOUNDED  1 /* fixed memory, relative-error quantiles */
+
+/* Statistics for llmlat_agg_stat(). */
+#define LLMLAT_STAT_COUNT    1
+#define LLMLAT_STAT_MEAN     2
+#define LLMLAT_STAT_STD      3 /* population (ddof 0) unless the convention says otherwise */
+#define LLMLAT_STAT_MIN      4
+#define LLMLAT_STAT_MAX      5
+#define LLMLAT_STAT_MEDIAN   6 /* numpy.median */
+
+/* System rates for llmlat_agg_rate(), per second of the duration D. */
+#define LLMLAT_RATE_REQUESTS           1 /* completed / D */
+#define LLMLAT_RATE_OUTPUT_TOKENS      2 /* sum N / D */
+#define LLMLAT_RATE_TOTAL_TOKENS       3 /* (sum input + sum N) / D */
+#define LLMLAT_RATE_GOODPUT            4 /* good / D; needs at least one SLO */
+#define LLMLAT_RATE_PEAK_OUTPUT_TOKENS 5 /* largest 1-second bucket */
+
+/* Counters for llmlat_agg_counter(). */
+#define LLMLAT_COUNT_COMPLETED        1 /* successes under the convention */
+#define LLMLAT_COUNT_FAILED           2 /* everything added that is not a success */
+#define LLMLAT_COUNT_TPOT_UNDEFINED   3 /* successes without a TPOT value */
+#define LLMLAT_COUNT_GOOD             4 /* successes meeting every SLO; needs an SLO */
+#define LLMLAT_COUNT_INPUT_TOKENS     5 /* over successes */
+#define LLMLAT_COUNT_OUTPUT_TOKENS    6 /* over successes */
+#define LLMLAT_COUNT_PEAK_CONCURRENCY 7 /* sweep over [start, start + E2E) */
+#define LLMLAT_COUNT_MEMORY_BYTES     8 /* bytes the aggregator holds */
+
+/* Parameters for llmlat_agg_set_param() (seconds where a time). */
+#define LLMLAT_PARAM_RELATIVE_ERROR 1 /* bounded mode's alpha, default 0.01 */
+#define LLMLAT_PARAM_DURATION       2 /* host wall time D; 0 = derive it (default) */
+#define LLMLAT_PARAM_SLO_TTFT       3 /* 0 = no SLO (default) */
+#define LLMLAT_PARAM_SLO_TPOT       4 /* 0 = no SLO (default) */
+#define LLMLAT_PARAM_SLO_E2E        5 /* 0 = no SLO (default) */
+
+/* Report formats for llmlat_agg_report(). */
+#define LLMLAT_FORMAT_TEXT       1 /* readable summary table */
+#define LLMLAT_FORMAT_JSON       2 /* docs/report-json.md */
+#define LLMLAT_FORMAT_PROMETHEUS 3 /* text exposition format 0.0.4 */
+
+/* Lower-case names of ids ("ttft", "vllm", "mean", ...): static strings,
+ * NULL for an unknown id. The same names are used by the CLI, the JSON
+ * report and the bindings. */
+LLMLAT_API const char *llmlat_metric_name(int32_t metric);
+LLMLAT_API const char *llmlat_convention_name(int32_t convention);
+
+/* -------------------------------------------------------------- allocator */
+
+typedef void *(*llmlat_malloc_fn)(void *user, size_t size);
+typedef void *(*llmlat_realloc_fn)(void *user, void *ptr, size_t size);
+typedef void (*llmlat_free_fn)(void *user, void *ptr);
+
+/* Installs the functions used by objects created from now on (each object
+ * keeps the functions it was created with, so changing them later is
+ * safe for existing objects). All three NULL restores malloc/realloc/free.
+ * Errors: EINVAL when only some are NULL. This is the library's only global
+ * state: set it before other threads create objects. */
+LLMLAT_API int32_t llmlat_set_allocator(llmlat_malloc_fn malloc_fn,
+                                        llmlat_realloc_fn realloc_fn,
+                                        llmlat_free_fn free_fn, void *user);
+
+/* ------------------------------------------------------------------ clock */
+
+/* CLOCK_MONOTONIC in nanoseconds (0 if the clock is unavailable). */
+LLMLAT_API int64_t llmlat_now_ns(void);
+
+/* --------------------------------------------------------------- recorder */
+
+/* One in-flight request. Life cycle:
+ *   new -> start -> event* -> finish | fail -> (llmlat_agg_add) -> reset
+ * Recording is O(1) per event; the event buffer grows geometrically and is
+ * kept across llmlat_request_reset(), so a reused recorder stops allocating.
+ * One thread at a time. */
+typedef struct llmlat_request llmlat_request;
+
+/* A new, empty recorder; NULL when out of memory. */
+LLMLAT_API llmlat_request *llmlat_request_new(void);
+/* Frees r and everything it holds; NULL is a no-op. */
+LLMLAT_API void llmlat_request_free(llmlat_request *r);
+/* Back to the state of a new recorder, keeping the event buffer.
+ * Errors: EINVAL (r NULL). */
+LLMLAT_API int32_t llmlat_request_reset(llmlat_request *r);
+
+/* Marks the request sent/arrived at t_ns.
+ * Errors: EINVAL (r NULL), ESTATE (already started: reset first). */
+LLMLAT_API int32_t llmlat_request_start(llmlat_request *r, int64_t t_ns);
+
+/* One streamed event (chunk) at t_ns carrying k >= 0 output tokens
+ * (k = 0: role chunk, keep-alive, empty delta).
+ * Errors: EINVAL (r NULL; t_ns - start does not fit int64; the token sum
+ * would overflow), ESTATE (not started, or already finished/failed),
+ * EORDER (t_ns before the start or the previous event), ENOMEM.
+ * A rejected event leaves no trace. */
+LLMLAT_API int32_t llmlat_request_event(llmlat_request *r, int64_t t_ns, uint32_t k);
+
+/* n events at once: all accepted or none (same errors as
+ * llmlat_request_event, checked for every element before any is stored).
+ * t_ns and k may be NULL only when n is 0. */
+LLMLAT_API int32_t llmlat_request_events(llmlat_request *r, const int64_t *t_ns,
+                                         const uint32_t *k, size_t n);
+
+/* Prompt length of the request (default 0). Any time before it is added.
+ * Errors: EINVAL (r NULL). */
+LLMLAT_API int32_t llmlat_request_set_input_tokens(llmlat_request *r, uint64_t n);
+/* The server's usage count of output tokens; when set it is N, otherwise N
+ * is the sum of k over events. Errors: EINVAL (r NULL). */
+LLMLAT_API int32_t llmlat_request_set_output_tokens(llmlat_request *r, uint64_t n);
+
+/* The stream closed normally at t_ns.
+ * Errors: EINVAL (r NULL, t_ns - start does not fit int64), ESTATE (not
+ * started, or already finished/failed), EORDER (t_ns before the start or
+ * the last event). */
+LLMLAT_API int32_t llmlat_request_finish(llmlat_request *r, int64_t t_ns);
+/* The request failed (error, timeout, cancelled) at t_ns. Same errors as
+ * llmlat_request_finish. */
+LLMLAT_API int32_t llmlat_request_fail(llmlat_request *r, int64_t t_ns);
+
+/* The request's own value of a metric under a convention, in the metric's
+ * unit (seconds for times). Per request, ITL and ICL are the request's mean
+ * gap; for ITL that is its TPOT when N = sum k. Valid on a started request
+ * (in flight, finished or failed): what needs data not yet seen is
+ * undefined. Errors: EINVAL (NULL, unknown id), ESTATE (not started),
+ * EUNDEFINED (no value, e.g. TPOT with N <= 1; *out is NaN). */
+LLMLAT_API int32_t llmlat_request_value(const llmlat_request *r, int32_t convention,
+                                        int32_t metric, double *out);
+
+/* ------------------------------------------------------------- aggregator */
+
+/* Statistics of many requests under one convention. One thread at a time;
+ * use one aggregator per thread and llmlat_agg_merge() to combine. */
+typedef struct llmlat_agg llmlat_agg;
+
+/* A new aggregator; NULL on an unknown convention or mode, or no memory.
+ * LLMLAT_MODE_BOUNDED: see docs/format.md and docs/metrics.md. */
+LLMLAT_API llmlat_agg *llmlat_agg_new(int32_t convention, int32_t mode);
+/* Frees a and everything it holds; NULL is a no-op. */
+LLMLAT_API void llmlat_agg_free(llmlat_agg *a);
+/* Drops every sample and counter, keeping the convention, mode, params and
+ * report quantiles. Errors: EINVAL (a NULL). */
+LLMLAT_API int32_t llmlat_agg_reset(llmlat_agg *a);
+
+/* The convention and mode a was made with (useful after deserialize).
+ * Errors: EINVAL (NULL). */
+LLMLAT_API int32_t llmlat_agg_get_convention(const llmlat_agg *a, int32_t *out);
+LLMLAT_API int32_t llmlat_agg_get_mode(const llmlat_agg *a, int32_t *out);
+
+/* Sets a numbered parameter. Errors: EINVAL (NULL, unknown param, NaN/inf,
+ * outside llmlat_param_bounds), ESTATE (a bounded aggregator's relative
+ * error or SLOs once it holds data: its buckets and good count are fixed
+ * then). */
+LLMLAT_API int32_t llmlat_agg_set_param(llmlat_agg *a, int32_t param, double value);
+/* Reads a parameter back. Errors: EINVAL (NULL, unknown param). */
+LLMLAT_API int32_t llmlat_agg_get_param(const llmlat_agg *a, int32_t param, double *out);
+/* The accepted range [*lo, *hi] of a parameter.
+ * Errors: EINVAL (NULL, unknown param). */
+LLMLAT_API int32_t llmlat_param_bounds(int32_t param, double *lo, double *hi);
+
+/* The quantiles (each in [0, 1], at most 32) that reports print; default
+ * 0.5, 0.9, 0.95, 0.99. The array is copied. Errors: EINVAL (NULL with
+ * n > 0, n = 0, n > 32, a value outside [0, 1] or NaN). */
+LLMLAT_API int32_t llmlat_agg_set_quantiles(llmlat_agg *a, const double *q, size_t n);
+
+/* Folds a finished or failed request into a (the request is not changed
+ * and may be reset right after). Errors: EINVAL (NULL; a sum would
+ * overflow), ESTATE (request not finished nor failed), ENOMEM. */
+LLMLAT_API int32_t llmlat_agg_add(llmlat_agg *a, const llmlat_request *r);
+
+/* Adds everything src holds to dst: afterwards dst equals an aggregator
+ * that was given the requests of both. dst's params are kept. src is not
+ * changed. Errors: EINVAL (NULL, dst == src), EMISMATCH (different
+ * convention or mode, or bounded aggregators with different relative
+ * errors or SLOs), ENOMEM. */
+LLMLAT_API int32_t llmlat_agg_merge(llmlat_agg *dst, const llmlat_agg *src);
+
+/* A statistic of a metric's samples (COUNT is the number of samples: of
+ * tokens for ITL). Errors: EINVAL (NULL, unknown id), EUNDEFINED (empty
+ * set, or STD with ddof 1 over one sample; *out NaN) unless the
+ * convention's placeholder applies (vLLM and SGLang report 0.0). */
+LLMLAT_API int32_t llmlat_agg_stat(const llmlat_agg *a, int32_t metric, int32_t stat,
+                                   double *out);
+/* The q-quantile (q in [0, 1]) of a metric's samples. Exact mode: numpy's
+ * default linear interpolation, the same double as numpy.percentile(x,
+ * 100 * q) on the same samples. Bounded mode: see docs/metrics.md.
+ * Errors: EINVAL (NULL, unknown id, q outside [0, 1] or NaN), EUNDEFINED
+ * (empty set; placeholders as for llmlat_agg_stat). */
+LLMLAT_API int32_t llmlat_agg_quantile(const llmlat_agg *a, int32_t metric, double q,
+                                       double *out);
+/* A system rate per second of the duration D (docs/metrics.md).
+ * Errors: EINVAL (NULL, unknown id), EUNDEFINED (D is 0 or unknown;
+ * GOODPUT without an SLO; PEAK with no success unless a placeholder). */
+LLMLAT_API int32_t llmlat_agg_rate(const llmlat_agg *a, int32_t rate, double *out);
+/* A counter. Errors: EINVAL (NULL, unknown id), EUNDEFINED (GOOD without
+ * an SLO). */
+LLMLAT_API int32_t llmlat_agg_counter(const llmlat_agg *a, int32_t counter, uint64_t *out);
+
+/* Writes a's state to buf in the documented byte format (docs/format.md).
+ * When cap is too small (buf may be NULL with cap 0) nothing is written,
+ * *len is set to the size needed and ENOSPC returned; on success *len is
+ * the size written. Errors: EINVAL (NULL a or len, NULL buf with cap > 0),
+ * ENOSPC. */
+LLMLAT_API int32_t llmlat_agg_serialize(const llmlat_agg *a, void *buf, size_t cap,
+                                        size_t *len);
+/* A new aggregator from bytes written by llmlat_agg_serialize; NULL on
+ * error with *status set (EINVAL: NULL buf with len > 0; EFORMAT: any
+ * malformed, truncated, corrupted or trailing bytes; ENOMEM). status may be
+ * NULL. Every byte is treated as hostile. */
+LLMLAT_API llmlat_agg *llmlat_agg_deserialize(const void *buf, size_t len, int32_t *status);
+
+/* A report of a in one of the LLMLAT_FORMAT_* formats, as text (not
+ * NUL-terminated; *len bytes). Buffer rules as for llmlat_agg_serialize.
+ * Errors: EINVAL (NULL, unknown format), ENOSPC, ENOMEM. */
+LLMLAT_API int32_t llmlat_agg_report(const llmlat_agg *a, int32_t format, void *buf,
+                                     size_t cap, size_t *len);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* LLMLAT_H */

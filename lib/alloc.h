@@ -1,0 +1,31 @@
+/* Allocation through the host's optional hook. Every object copies the
+ * functions current at its creation, so a later llmlat_set_allocator()
+ * never frees memory with the wrong function. */
+#ifndef LLMLAT_ALLOC_H
+#define LLMLAT_ALLOC_H
+
+#include <stddef.h>
+
+#include "llmlat.h"
+
+typedef struct llmlat_alloc {
+    llmlat_malloc_fn malloc_fn;
+    llmlat_realloc_fn realloc_fn;
+    llmlat_free_fn free_fn;
+    void *user;
+} llmlat_alloc;
+
+/* The functions installed now (malloc/realloc/free by default). */
+llmlat_alloc alloc_current(void);
+
+void *alloc_malloc(const llmlat_alloc *al, size_t size);
+void *alloc_realloc(const llmlat_alloc *al, void *ptr, size_t size);
+void alloc_free(const llmlat_alloc *al, void *ptr);
+
+/* Makes room for at least `need` elements of `elem` bytes in *p (capacity
+ * *cap), growing geometrically. On failure (ENOMEM or EINVAL on size
+ * overflow) *p and *cap are unchanged. */
+int32_t alloc_grow(const llmlat_alloc *al, void **p, size_t *cap, size_t need,
+                   size_t elem);
+
+#endif

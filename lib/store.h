@@ -1,0 +1,42 @@
+/* The samples of one metric, in the aggregator's mode. The aggregator
+ * talks to this interface only; each mode's structure lives in its own
+ * file (exact_store.c; the bounded sketch has its own). */
+#ifndef LLMLAT_STORE_H
+#define LLMLAT_STORE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "alloc.h"
+#include "exact_store.h"
+
+typedef struct metric_store {
+    int32_t mode;
+    exact_store exact;
+} metric_store;
+
+void store_init(metric_store *s, int32_t mode, bool weighted);
+void store_free(metric_store *s, const llmlat_alloc *al);
+void store_clear(metric_store *s);
+
+/* Room for `extra` more samples; unchanged on failure. */
+int32_t store_reserve(metric_store *s, const llmlat_alloc *al, size_t extra);
+/* One sample of weight w >= 1, into reserved room (never fails). */
+static inline void store_push(metric_store *s, double v, uint32_t w)
+{
+    exact_push(&s->exact, v, w);
+}
+/* Room for src's samples in dst, then the append itself (never fails). */
+int32_t store_reserve_merge(metric_store *dst, const llmlat_alloc *al,
+                            const metric_store *src);
+void store_append(metric_store *dst, const metric_store *src);
+
+uint64_t store_count(const metric_store *s);
+/* Statistic of a non-empty store (LLMLAT_STAT_* other than COUNT). */
+int32_t store_stat(metric_store *s, const llmlat_alloc *al, int32_t stat, unsigned ddof,
+                   double *out);
+int32_t store_quantile(metric_store *s, const llmlat_alloc *al, double q, double *out);
+size_t store_memory(const metric_store *s);
+
+#endif

@@ -1,0 +1,175 @@
+#include <string.h>
+
+#include "radix.h"
+#include "timeline.h"
+
+#define NS_PER_S INT64_C(1000000000)
+
+void timeline_init(timeline *tl)
+{
+    memset(tl, 0, sizeof *tl);
+}
+
+void timeline_free(timeline *tl, const llmlat_alloc *al)
+{
+    alloc_free(al, tl->rec);
+    alloc_free(al, tl->tok_t);
+    alloc_free(al, tl->tok_k);
+    timeline_init(tl);
+}
+
+void timeline_clear(timeline *tl)
+{
+    tl->n_rec = 0;
+    tl->n_tok = 0;
+}
+
+static int32_t reserve_events(timeline *tl, const llmlat_alloc *al, size_t events)
+{
+    if (events > SIZE_MAX - tl->n_tok)
+        return LLMLAT_EINVAL;
+    size_t need = tl->n_tok + events;
+    if (need <= tl->cap_tok)
+        return LLMLAT_OK;
+    size_t cap_t = tl->cap_tok, cap_k = tl->cap_tok;
+    void *t = tl->tok_t, *k = tl->tok_k;
+    int32_t st = alloc_grow(al, &t, &cap_t, need, sizeof *tl->tok_t);
+    if (st != LLMLAT_OK)
+        return st;
+    tl->tok_t = t;
+    st = alloc_grow(al, &k, &cap_k, need, sizeof *tl->tok_k);
+    if (st != LLMLAT_OK)
+        return st;
+    tl->tok_k = k;
+    tl->cap_tok = cap_t < cap_k ? cap_t : cap_k;
+    return LLMLAT_OK;
+}
+
+static int32_t reserve_records(timeline *tl, const llmlat_alloc *al, size_t records)
+{
+    if (records > SIZE_MAX - tl->n_rec)
+        return LLMLAT_EINVAL;
+    void *p = tl->rec;
+    int32_t st = alloc_grow(al, &p, &tl->cap_rec, tl->n_rec + records, sizeof *tl->rec);
+    if (st == LLMLAT_OK)
+        tl->rec = p;
+    return st;
+}
+
+int32_t timeline_reserve(timeline *tl, const llmlat_alloc *al, size_t records,
+                         size_t events)
+{
+    int32_t st = reserve_records(tl, al, records);
+    return st != LLMLAT_OK ? st : reserve_events(tl, al, events);
+}
+
+void timeline_append(timeline *dst, const timeline *src)
+{
+    if (src->n_rec)
+        memcpy(dst->rec + dst->n_rec, src->rec, src->n_rec * sizeof *src->rec);
+    if (src->n_tok) {
+        memcpy(dst->tok_t + dst->n_tok, src->tok_t, src->n_tok * sizeof *src->tok_t);
+        memcpy(dst->tok_k + dst->n_tok, src->tok_k, src->n_tok * sizeof *src->tok_k);
+    }
+    dst->n_rec += src->n_rec;
+    dst->n_tok += src->n_tok;
+}
+
+int32_t timeline_peak_concurrency(const timeline *tl, const llmlat_alloc *al,
+                                  uint64_t *out)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < tl->n_rec; i++)
+        n += tl->rec[i].e2e_ns >= 0;
+    *out = 0;
+    if (n == 0)
+        return LLMLAT_OK;
+    int64_t *starts = alloc_malloc(al, n * sizeof *starts);
+    int64_t *ends = alloc_malloc(al, n * sizeof *ends);
+    int32_t st = (starts && ends) ? LLMLAT_OK : LLMLAT_ENOMEM;
+    if (st == LLMLAT_OK) {
+        size_t j = 0;
+        for (size_t i = 0; i < tl->n_rec; i++) {
+            const success_record *r = &tl->rec[i];
+            if (r->e2e_ns < 0)
+                continue;
+            starts[j] = r->start_ns;
+            /* start + E2E can pass INT64_MAX near the limits: saturate, the
+             * order of ends is all the sweep needs. */
+            ends[j++] = r->start_ns > INT64_MAX - r->e2e_ns ? INT64_MAX
+                                                            : r->start_ns + r->e2e_ns;
+        }
+        st = radix_sort(al, RADIX_INT64, starts, NULL, n);
+        if (st == LLMLAT_OK)
+            st = radix_sort(al, RADIX_INT64, ends, NULL, n);
+    }
+    if (st == LLMLAT_OK) {
+        /* Merge the two sorted lists; an end at the same time as a start
+         * leaves first (half-open intervals). */
+        int64_t cur = 0, peak = 0; /* a 0-length interval dips below 0 */
+        size_t i = 0, j = 0;
+        while (i < n) {
+            if (j < n && ends[j] <= starts[i]) {
+                cur--;
+                j++;
+            } else {
+                cur++;
+                i++;
+                if (cur > peak)
+                    peak = cur;
+            }
+        }
+        *out = (uint64_t)peak;
+    }
+    alloc_free(al, starts);
+    alloc_free(al, ends);
+    return st;
+}
+
+int32_t timeline_peak_per_second(const timeline *tl, const llmlat_alloc *al,
+                                 uint64_t *out, bool *defined)
+{
+    *out = 0;
+    *defined = tl->n_rec > 0;
+    if (!tl->n_rec || !tl->n_tok)
+        return LLMLAT_OK;
+    int64_t origin = tl->rec[0].start_ns;
+    for (size_t i = 1; i < tl->n_rec; i++)
+        if (tl->rec[i].start_ns < origin)
+            origin = tl->rec[i].start_ns;
+    /* Bucket of every event (events never precede their request's start,
+     * so never the origin). Sorting the bucket numbers and counting runs
+     * needs no array sized by the time span. */
+    int64_t *bucket = alloc_malloc(al, tl->n_tok * sizeof *bucket);
+    if (!bucket)
+        return LLMLAT_ENOMEM;
+    for (size_t i = 0; i < tl->n_tok; i++)
+        bucket[i] = (int64_t)(((uint64_t)tl->tok_t[i] - (uint64_t)origin) / (uint64_t)NS_PER_S);
+    uint32_t *count = alloc_malloc(al, tl->n_tok * sizeof *count);
+    int32_t st = count ? LLMLAT_OK : LLMLAT_ENOMEM;
+    if (st == LLMLAT_OK) {
+        memcpy(count, tl->tok_k, tl->n_tok * sizeof *count);
+        st = radix_sort(al, RADIX_INT64, bucket, count, tl->n_tok);
+    }
+    if (st == LLMLAT_OK) {
+        uint64_t best = 0;
+        for (size_t i = 0; i < tl->n_tok;) {
+            int64_t b = bucket[i];
+            uint64_t sum = 0;
+            while (i < tl->n_tok && bucket[i] == b)
+                sum += count[i++];
+            if (sum > best)
+                best = sum;
+        }
+        *out = best;
+    }
+    alloc_free(al, bucket);
+    alloc_free(al, count);
+    return st;
+}
+
+size_t timeline_memory(const timeline *tl)
+{
+    return tl->cap_rec * sizeof *tl->rec +
+           tl->cap_tok * (sizeof *tl->tok_t + sizeof *tl->tok_k);
+}
