@@ -1,0 +1,267 @@
+/* One trace whose numbers differ under each convention. Times in ms.
+ *
+ *  R1 start 0:    role chunk @50 (k=0), tokens @200 (1), @220 (1), @240 (2),
+ *                 keep-alive @300 (k=0), finished @310; input 10
+ *  R2 start 100:  one token @400, finished @450; input 20
+ *  R3 start 150:  one empty chunk @160, finished @500 (no content); input 5
+ *  R4 start 200:  tokens @300, @800, failed @900; input 7
+ *  R5 start 250:  tokens @600, @600 (a zero gap), @700, finished @700; input 1
+ *
+ * Per request (TTFT / E2E / TPOT; "-" = none):
+ *            default,AIPerf      vLLM (empty chunks)   SGLang, LLMPerf (E2E to finish)
+ *  R1        200/240/40/3        50/300/250/3          200/310/110/3
+ *  R2        300/300/-           300/300/-             300/350/-
+ *  R3        -/-/- (AIPerf:      10/10/-               0/350/- (TTFT placeholder 0)
+ *            not valid: failed)
+ *  R5        350/450/50          350/450/50            350/450/50
+ * Chunk gaps (ICL): default R1 20,20  R5 0,100; vLLM R1 150,20,20,60  R5 0,100;
+ * AIPerf drops R5's gaps (a zero gap). Per-token ITL: default R1 20,10,10
+ * (the 2-token chunk splits its gap) R5 0,100; vLLM R1 150,20,10,10 R5 0,100.
+ * LLMPerf's ITL = (last non-empty event - start) / chunks:
+ *  R1 240/5 = 48, R2 300/1, R3 0 (no content), R5 450/3 = 150.
+ * Duration: earliest start 0 to latest event 800 (failed R4 included) = 0.8 s;
+ * AIPerf: successes' start..start+E2E: 0..700 = 0.7 s.
+ */
+#include "helpers.h"
+
+#define MSF(x) ((x) / 1000.0) /* ms to seconds */
+
+static void add_trace(llmlat_agg *a)
+{
+    add_request(a, 0,
+                EVS({ 50 * MS, 0 }, { 200 * MS, 1 }, { 220 * MS, 1 }, { 240 * MS, 2 },
+                    { 300 * MS, 0 }),
+                ENDS_FINISHED, 310 * MS, 10);
+    add_request(a, 100 * MS, EVS({ 400 * MS, 1 }), ENDS_FINISHED, 450 * MS, 20);
+    add_request(a, 150 * MS, EVS({ 160 * MS, 0 }), ENDS_FINISHED, 500 * MS, 5);
+    add_request(a, 200 * MS, EVS({ 300 * MS, 1 }, { 800 * MS, 1 }), ENDS_FAILED, 900 * MS, 7);
+    add_request(a, 250 * MS, EVS({ 600 * MS, 1 }, { 600 * MS, 1 }, { 700 * MS, 1 }),
+                ENDS_FINISHED, 700 * MS, 1);
+}
+
+typedef struct expected {
+    int32_t conv;
+    uint64_t completed, failed, tpot_undefined, input_tokens, output_tokens;
+    uint64_t peak_concurrency, good;
+    double duration;
+    double ttft_count, ttft_mean, ttft_median;
+    double e2e_mean;
+    double tpot_mean;
+    double itl_count, itl_mean;
+    double icl_count, icl_mean;
+    double tool_itl_mean;
+    double tps_count;
+    double peak_output_tokens;
+} expected;
+
+static const expected EXPECTED[] = {
+    {
+        .conv = LLMLAT_CONV_DEFAULT,
+        .completed = 4, .failed = 1, .tpot_undefined = 2, /* R2 (N = 1), R3 (N = 0) */
+        .input_tokens = 36, .output_tokens = 8,
+        .peak_concurrency = 2, /* [0,240) [100,400) [250,700) */
+        .good = 1,             /* R1 only (R3 has no TTFT: fails) */
+        .duration = 0.8,
+        .ttft_count = 3, .ttft_mean = MSF((200 + 300 + 350) / 3.0), .ttft_median = MSF(300),
+        .e2e_mean = MSF((240 + 300 + 450) / 3.0),
+        .tpot_mean = MSF((40 / 3.0 + 50) / 2),
+        .itl_count = 5, .itl_mean = MSF((20 + 10 + 10 + 0 + 100) / 5.0),
+        .icl_count = 4, .icl_mean = MSF((20 + 20 + 0 + 100) / 4.0),
+        .tool_itl_mean = MSF(28), /* = ITL */
+        .tps_count = 3,           /* R1, R2, R5 (R3 has no E2E) */
+        .peak_output_tokens = 8,  /* every token is in the first second */
+    },
+    {
+        .conv = LLMLAT_CONV_VLLM,
+        .completed = 4, .failed = 1, .tpot_undefined = 2,
+        .input_tokens = 36, .output_tokens = 8,
+        .peak_concurrency = 3, /* R3 [150,160) inside R1 [0,300) and R2 [100,400) */
+        .good = 1,             /* R3: TTFT 10, TPOT counted as 0; R1's TPOT 83 fails */
+        .duration = 0.8,
+        .ttft_count = 4, .ttft_mean = MSF((50 + 300 + 10 + 350) / 4.0),
+        .ttft_median = MSF((50 + 300) / 2.0),
+        .e2e_mean = MSF((300 + 300 + 10 + 450) / 4.0),
+        .tpot_mean = MSF((250 / 3.0 + 50) / 2),
+        .itl_count = 6, .itl_mean = MSF((150 + 20 + 10 + 10 + 0 + 100) / 6.0),
+        .icl_count = 6, .icl_mean = MSF((150 + 20 + 20 + 60 + 0 + 100) / 6.0),
+        .tool_itl_mean = MSF(350 / 6.0), /* vLLM's "ITL" is per chunk */
+        .tps_count = 4,
+        .peak_output_tokens = 10, /* chunks, not tokens: 5 + 1 + 1 + 3 */
+    },
+    {
+        .conv = LLMLAT_CONV_AIPERF,
+        .completed = 3, .failed = 2, .tpot_undefined = 1, /* R3 is an error; R2 N = 1 */
+        .input_tokens = 31, .output_tokens = 8,
+        .peak_concurrency = 2,
+        .good = 1,
+        .duration = 0.7,
+        .ttft_count = 3, .ttft_mean = MSF((200 + 300 + 350) / 3.0), .ttft_median = MSF(300),
+        .e2e_mean = MSF((240 + 300 + 450) / 3.0),
+        .tpot_mean = MSF((40 / 3.0 + 50) / 2),
+        .itl_count = 5, .itl_mean = MSF(28),
+        .icl_count = 2, .icl_mean = MSF(20), /* R5's chunk gaps dropped */
+        .tool_itl_mean = MSF((40 / 3.0 + 50) / 2), /* AIPerf's "ITL" is our TPOT */
+        .tps_count = 2,                           /* 1 / TPOT: R1 75, R5 20 */
+        .peak_output_tokens = 8,
+    },
+    {
+        .conv = LLMLAT_CONV_SGLANG,
+        .completed = 4, .failed = 1, .tpot_undefined = 2,
+        .input_tokens = 36, .output_tokens = 8,
+        .peak_concurrency = 4, /* all four successes overlap at 250 */
+        .good = 2,             /* R1, and R3 (TTFT 0, no TPOT meets the SLO) */
+        .duration = 0.8,
+        .ttft_count = 4, .ttft_mean = MSF((200 + 300 + 0 + 350) / 4.0),
+        .ttft_median = MSF((200 + 300) / 2.0),
+        .e2e_mean = MSF((310 + 350 + 350 + 450) / 4.0),
+        .tpot_mean = MSF((110 / 3.0 + 50) / 2),
+        .itl_count = 5, .itl_mean = MSF(28),
+        .icl_count = 4, .icl_mean = MSF(35),
+        .tool_itl_mean = MSF(35),
+        .tps_count = 4,
+        .peak_output_tokens = 8,
+    },
+    {
+        .conv = LLMLAT_CONV_LLMPERF,
+        .completed = 4, .failed = 1, .tpot_undefined = 2,
+        .input_tokens = 36, .output_tokens = 8,
+        .peak_concurrency = 4,
+        .good = 2,
+        .duration = 0.8,
+        .ttft_count = 4, .ttft_mean = MSF((200 + 300 + 0 + 350) / 4.0),
+        .ttft_median = MSF((200 + 300) / 2.0),
+        .e2e_mean = MSF((310 + 350 + 350 + 450) / 4.0),
+        .tpot_mean = MSF((110 / 3.0 + 50) / 2),
+        .itl_count = 5, .itl_mean = MSF(28),
+        .icl_count = 4, .icl_mean = MSF(35),
+        .tool_itl_mean = MSF((48 + 300 + 0 + 150) / 4.0),
+        .tps_count = 4,
+        .peak_output_tokens = 8,
+    },
+};
+
+static void check(const expected *e)
+{
+    llmlat_agg *a = llmlat_agg_new(e->conv, LLMLAT_MODE_EXACT);
+    assert_non_null(a);
+    add_trace(a);
+    /* goodput SLOs: TTFT <= 250 ms, TPOT <= 40 ms */
+    assert_int_equal(llmlat_agg_set_param(a, LLMLAT_PARAM_SLO_TTFT, 0.250), LLMLAT_OK);
+    assert_int_equal(llmlat_agg_set_param(a, LLMLAT_PARAM_SLO_TPOT, 0.040), LLMLAT_OK);
+
+    assert_int_equal(counter_of(a, LLMLAT_COUNT_COMPLETED), e->completed);
+    assert_int_equal(counter_of(a, LLMLAT_COUNT_FAILED), e->failed);
+    assert_int_equal(counter_of(a, LLMLAT_COUNT_TPOT_UNDEFINED), e->tpot_undefined);
+    assert_int_equal(counter_of(a, LLMLAT_COUNT_INPUT_TOKENS), e->input_tokens);
+    assert_int_equal(counter_of(a, LLMLAT_COUNT_OUTPUT_TOKENS), e->output_tokens);
+    assert_int_equal(counter_of(a, LLMLAT_COUNT_PEAK_CONCURRENCY), e->peak_concurrency);
+    assert_int_equal(counter_of(a, LLMLAT_COUNT_GOOD), e->good);
+
+    assert_close(stat_of(a, LLMLAT_TTFT, LLMLAT_STAT_COUNT), e->ttft_count, 0);
+    assert_close(stat_of(a, LLMLAT_TTFT, LLMLAT_STAT_MEAN), e->ttft_mean, TOL_S);
+    assert_close(stat_of(a, LLMLAT_TTFT, LLMLAT_STAT_MEDIAN), e->ttft_median, TOL_S);
+    assert_close(stat_of(a, LLMLAT_E2E, LLMLAT_STAT_MEAN), e->e2e_mean, TOL_S);
+    assert_close(stat_of(a, LLMLAT_TPOT, LLMLAT_STAT_MEAN), e->tpot_mean, TOL_S);
+    assert_close(stat_of(a, LLMLAT_ITL, LLMLAT_STAT_COUNT), e->itl_count, 0);
+    assert_close(stat_of(a, LLMLAT_ITL, LLMLAT_STAT_MEAN), e->itl_mean, TOL_S);
+    assert_close(stat_of(a, LLMLAT_ICL, LLMLAT_STAT_COUNT), e->icl_count, 0);
+    assert_close(stat_of(a, LLMLAT_ICL, LLMLAT_STAT_MEAN), e->icl_mean, TOL_S);
+    assert_close(stat_of(a, LLMLAT_TOOL_ITL, LLMLAT_STAT_MEAN), e->tool_itl_mean, TOL_S);
+    assert_close(stat_of(a, LLMLAT_TPS_USER, LLMLAT_STAT_COUNT), e->tps_count, 0);
+    assert_close(stat_of(a, LLMLAT_OUTPUT_TOKENS, LLMLAT_STAT_MAX), 4, 0);
+
+    double d = e->duration;
+    assert_close(rate_of(a, LLMLAT_RATE_REQUESTS), (double)e->completed / d, 1e-9);
+    assert_close(rate_of(a, LLMLAT_RATE_OUTPUT_TOKENS), (double)e->output_tokens / d, 1e-9);
+    assert_close(rate_of(a, LLMLAT_RATE_TOTAL_TOKENS),
+                 (double)(e->input_tokens + e->output_tokens) / d, 1e-9);
+    assert_close(rate_of(a, LLMLAT_RATE_GOODPUT), (double)e->good / d, 1e-9);
+    assert_close(rate_of(a, LLMLAT_RATE_PEAK_OUTPUT_TOKENS), e->peak_output_tokens, 0);
+
+    /* a host duration overrides the derived one, in every convention */
+    assert_int_equal(llmlat_agg_set_param(a, LLMLAT_PARAM_DURATION, 2.0), LLMLAT_OK);
+    assert_close(rate_of(a, LLMLAT_RATE_REQUESTS), (double)e->completed / 2.0, 1e-12);
+    llmlat_agg_free(a);
+}
+
+static void default_convention(void **state) { (void)state; check(&EXPECTED[0]); }
+static void vllm_convention(void **state) { (void)state; check(&EXPECTED[1]); }
+static void aiperf_convention(void **state) { (void)state; check(&EXPECTED[2]); }
+static void sglang_convention(void **state) { (void)state; check(&EXPECTED[3]); }
+static void llmperf_convention(void **state) { (void)state; check(&EXPECTED[4]); }
+
+/* The per-user speeds, where they differ in kind (AIPerf: 1 / TPOT). */
+static void per_user_speed(void **state)
+{
+    (void)state;
+    llmlat_agg *def = llmlat_agg_new(LLMLAT_CONV_DEFAULT, LLMLAT_MODE_EXACT);
+    llmlat_agg *aip = llmlat_agg_new(LLMLAT_CONV_AIPERF, LLMLAT_MODE_EXACT);
+    add_trace(def);
+    add_trace(aip);
+    /* default: R1 4/0.24, R2 1/0.3, R5 3/0.45 */
+    assert_close(stat_of(def, LLMLAT_TPS_USER, LLMLAT_STAT_MEAN),
+                 (4 / 0.24 + 1 / 0.3 + 3 / 0.45) / 3, 1e-9);
+    /* AIPerf: R1 1/(0.04/3) = 75, R5 1/0.05 = 20 */
+    assert_close(stat_of(aip, LLMLAT_TPS_USER, LLMLAT_STAT_MEAN), (75 + 20) / 2.0, 1e-9);
+    llmlat_agg_free(def);
+    llmlat_agg_free(aip);
+}
+
+/* Standard deviation: ddof 0 everywhere but LLMLAT_CONV_LLMPERF (pandas,
+ * ddof 1). TTFT 200, 300, 0, 350 ms: mean 212.5, squared deviations sum
+ * to 71875 ms^2. */
+static void std_ddof(void **state)
+{
+    (void)state;
+    llmlat_agg *sg = llmlat_agg_new(LLMLAT_CONV_SGLANG, LLMLAT_MODE_EXACT);
+    llmlat_agg *lp = llmlat_agg_new(LLMLAT_CONV_LLMPERF, LLMLAT_MODE_EXACT);
+    add_trace(sg);
+    add_trace(lp);
+    assert_close(stat_of(sg, LLMLAT_TTFT, LLMLAT_STAT_STD), MSF(sqrt(71875 / 4.0)), TOL_S);
+    assert_close(stat_of(lp, LLMLAT_TTFT, LLMLAT_STAT_STD), MSF(sqrt(71875 / 3.0)), TOL_S);
+    llmlat_agg_free(sg);
+    llmlat_agg_free(lp);
+}
+
+/* An empty set: undefined (NaN) by default, AIPerf and LLMPerf; 0.0 under
+ * vLLM and SGLang, as `np.mean(x or 0)` prints. */
+static void empty_set_placeholders(void **state)
+{
+    (void)state;
+    static const struct {
+        int32_t conv;
+        int32_t status;
+    } cases[] = {
+        { LLMLAT_CONV_DEFAULT, LLMLAT_EUNDEFINED }, { LLMLAT_CONV_VLLM, LLMLAT_OK },
+        { LLMLAT_CONV_AIPERF, LLMLAT_EUNDEFINED },  { LLMLAT_CONV_SGLANG, LLMLAT_OK },
+        { LLMLAT_CONV_LLMPERF, LLMLAT_EUNDEFINED },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        llmlat_agg *a = llmlat_agg_new(cases[i].conv, LLMLAT_MODE_EXACT);
+        for (int32_t s = LLMLAT_STAT_MEAN; s <= LLMLAT_STAT_MEDIAN; s++) {
+            double v = 42;
+            assert_int_equal(llmlat_agg_stat(a, LLMLAT_TTFT, s, &v), cases[i].status);
+            assert_true(cases[i].status == LLMLAT_OK ? v == 0.0 : isnan(v));
+        }
+        double v = 42;
+        assert_int_equal(llmlat_agg_quantile(a, LLMLAT_ITL, 0.99, &v), cases[i].status);
+        assert_true(cases[i].status == LLMLAT_OK ? v == 0.0 : isnan(v));
+        assert_int_equal(llmlat_agg_rate(a, LLMLAT_RATE_PEAK_OUTPUT_TOKENS, &v), cases[i].status);
+        /* COUNT is always defined */
+        assert_close(stat_of(a, LLMLAT_TTFT, LLMLAT_STAT_COUNT), 0, 0);
+        /* no data, no duration: rates are undefined in every convention */
+        assert_int_equal(llmlat_agg_rate(a, LLMLAT_RATE_REQUESTS, &v), LLMLAT_EUNDEFINED);
+        llmlat_agg_free(a);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(default_convention), cmocka_unit_test(vllm_convention),
+        cmocka_unit_test(aiperf_convention),  cmocka_unit_test(sglang_convention),
+        cmocka_unit_test(llmperf_convention), cmocka_unit_test(per_user_speed),
+        cmocka_unit_test(std_ddof),           cmocka_unit_test(empty_set_placeholders),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

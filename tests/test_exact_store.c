@@ -1,0 +1,122 @@
+/* Exact mode against numpy, through the public API: quantiles are the same
+ * doubles as numpy.percentile (bit for bit), median as numpy.median; mean
+ * and std agree to the last few bits. Fixtures: scripts/gen-percentile-fixtures. */
+#include "helpers.h"
+
+#include "data/percentile_fixtures.h"
+#include "exact_store.h"
+
+/* Feeds a fixture: unweighted samples as TTFTs (one token at start + ns),
+ * weighted ones as per-token ITL (a 1-token chunk, then g ns later a chunk
+ * of k tokens: k samples of (g / 1e9) / k). */
+static llmlat_agg *feed(const fixture *f, int32_t conv)
+{
+    llmlat_agg *a = llmlat_agg_new(conv, LLMLAT_MODE_EXACT);
+    assert_non_null(a);
+    for (size_t i = 0; i < f->n; i++) {
+        if (f->k)
+            add_request(a, 0, EVS({ 1 * MS, 1 }, { 1 * MS + f->ns[i], f->k[i] }), ENDS_FINISHED,
+                        1 * MS + f->ns[i], 0);
+        else
+            add_request(a, 0, EVS({ f->ns[i], 1 }), ENDS_FINISHED, f->ns[i], 0);
+    }
+    return a;
+}
+
+static void same_bits(double got, double want, const char *what, const char *set, double p)
+{
+    if (memcmp(&got, &want, sizeof got) != 0)
+        fail_msg("%s %s p=%g: got %a, numpy %a", set, what, p, got, want);
+}
+
+static void quantiles_match_numpy(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < sizeof fixtures / sizeof fixtures[0]; i++) {
+        const fixture *f = &fixtures[i];
+        llmlat_agg *a = feed(f, LLMLAT_CONV_DEFAULT);
+        int32_t m = f->k ? LLMLAT_ITL : LLMLAT_TTFT;
+        for (int j = 0; j < FIXTURE_NPCT; j++) {
+            double p = fixture_percentiles[j];
+            /* numpy.percentile divides by 100 too */
+            same_bits(quantile_of(a, m, p / 100), f->pct[j], "percentile", f->name, p);
+        }
+        same_bits(stat_of(a, m, LLMLAT_STAT_MEDIAN), f->median, "median", f->name, 50);
+        double mean = stat_of(a, m, LLMLAT_STAT_MEAN);
+        assert_close(mean, f->mean, 4e-16 * fabs(f->mean));
+        assert_close(stat_of(a, m, LLMLAT_STAT_STD), f->std0, 1e-12 * f->mean);
+        llmlat_agg_free(a);
+    }
+}
+
+/* LLMPerf's statistics are pandas': ddof 1. */
+static void std_ddof1_matches_numpy(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < sizeof fixtures / sizeof fixtures[0]; i++) {
+        const fixture *f = &fixtures[i];
+        if (f->k)
+            continue; /* per-token ITL is no LLMPerf statistic */
+        llmlat_agg *a = feed(f, LLMLAT_CONV_LLMPERF);
+        double v;
+        int32_t st = llmlat_agg_stat(a, LLMLAT_TTFT, LLMLAT_STAT_STD, &v);
+        if (f->n == 1) {
+            assert_int_equal(st, LLMLAT_EUNDEFINED); /* pandas gives NaN */
+            assert_true(isnan(v));
+        } else {
+            assert_int_equal(st, LLMLAT_OK);
+            assert_close(v, f->std1, 1e-12 * f->mean);
+        }
+        llmlat_agg_free(a);
+    }
+}
+
+/* Statistics depend on the multiset only: any arrival order gives the same
+ * bits (they are computed over the sorted samples). */
+static void order_does_not_matter(void **state)
+{
+    (void)state;
+    const fixture *f = &fixtures[sizeof fixtures / sizeof fixtures[0] - 1];
+    llmlat_agg *fwd = feed(f, LLMLAT_CONV_DEFAULT);
+    fixture rev = *f;
+    int64_t *ns = malloc(f->n * sizeof *ns);
+    uint32_t *k = malloc(f->n * sizeof *k);
+    for (size_t i = 0; i < f->n; i++) {
+        ns[i] = f->ns[f->n - 1 - i];
+        k[i] = f->k[f->n - 1 - i];
+    }
+    rev.ns = ns;
+    rev.k = k;
+    llmlat_agg *back = feed(&rev, LLMLAT_CONV_DEFAULT);
+    for (int32_t s = LLMLAT_STAT_COUNT; s <= LLMLAT_STAT_MEDIAN; s++) {
+        double x = stat_of(fwd, LLMLAT_ITL, s), y = stat_of(back, LLMLAT_ITL, s);
+        same_bits(x, y, "stat", f->name, s);
+    }
+    free(ns);
+    free(k);
+    llmlat_agg_free(fwd);
+    llmlat_agg_free(back);
+}
+
+/* The interpolation itself, on hand-made arrays: numpy's _lerp. */
+static void numpy_linear_by_hand(void **state)
+{
+    (void)state;
+    const double x[] = { 1, 2, 4, 8 };
+    assert_true(numpy_linear_quantile(x, 4, 0) == 1);
+    assert_true(numpy_linear_quantile(x, 4, 1) == 8);
+    assert_true(numpy_linear_quantile(x, 4, 0.5) == 3);    /* index 1.5 */
+    assert_true(numpy_linear_quantile(x, 4, 0.25) == 1.75); /* index 0.75 */
+    assert_true(numpy_linear_quantile(x, 1, 0.3) == 1);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(quantiles_match_numpy),
+        cmocka_unit_test(std_ddof1_matches_numpy),
+        cmocka_unit_test(order_does_not_matter),
+        cmocka_unit_test(numpy_linear_by_hand),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
