@@ -53,7 +53,7 @@ LLMLAT_API const char *llmlat_convention_name(int32_t convention)
     return c ? c->name : NULL;
 }
 
-static bool is_success(const conv_rules *c, const llmlat_request *r)
+static bool is_success(const conv_rules *c, const llmlat_request *r, const req_summary *s)
 {
     if (r->state != REQ_FINISHED)
         return false;
@@ -63,7 +63,7 @@ static bool is_success(const conv_rules *c, const llmlat_request *r)
     case SUCCESS_ANY_EVENT:
         return r->n > 0;
     case SUCCESS_VALID_TOKEN:
-        return r->first_tok != REQ_NONE && r->t[r->last_tok] > r->start_ns;
+        return s->first_tok != REQ_NONE && r->t[s->last_tok] > r->start_ns;
     }
     return false;
 }
@@ -71,9 +71,11 @@ static bool is_success(const conv_rules *c, const llmlat_request *r)
 void conv_view(const conv_rules *c, const llmlat_request *r, req_view *v)
 {
     bool ended = req_ended(r);
+    req_summary scratch;
+    const req_summary *s = req_summary_of(r, &scratch);
     *v = (req_view){ .anchor = REQ_NONE, .last = REQ_NONE };
-    v->success = is_success(c, r);
-    v->n_out = req_output_tokens(r);
+    v->success = is_success(c, r, s);
+    v->n_out = req_output_tokens(r, s);
 
     if (c->empty_events_count) {
         if (r->n) {
@@ -81,8 +83,8 @@ void conv_view(const conv_rules *c, const llmlat_request *r, req_view *v)
             v->last = r->n - 1;
         }
     } else {
-        v->anchor = r->first_tok;
-        v->last = r->last_tok;
+        v->anchor = s->first_tok;
+        v->last = s->last_tok;
     }
 
     if (v->anchor != REQ_NONE) {
@@ -126,9 +128,9 @@ void conv_view(const conv_rules *c, const llmlat_request *r, req_view *v)
      * content. */
     if (c->tool_itl == TOOL_ITL_LLMPERF && ended) {
         v->has_tool_itl = true;
-        v->tool_itl_s = r->first_tok == REQ_NONE
+        v->tool_itl_s = s->first_tok == REQ_NONE
                             ? 0.0
-                            : (double)(r->t[r->last_tok] - r->start_ns) / 1e9 / (double)r->n;
+                            : (double)(r->t[s->last_tok] - r->start_ns) / 1e9 / (double)r->n;
     }
 
     if (c->zero_is_missing && v->anchor != REQ_NONE) {

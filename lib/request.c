@@ -1,7 +1,9 @@
 /* The recorder: one in-flight request's timestamps. The hot path is
- * llmlat_request_event(): a few checks and two stores. */
+ * llmlat_request_event(): three compares and three stores; everything else
+ * (state errors, growth, limits) is on its slow path. */
 #include <string.h>
 
+#include "compiler.h"
 #include "request.h"
 
 static void clear(llmlat_request *r)
@@ -10,10 +12,10 @@ static void clear(llmlat_request *r)
     r->start_ns = 0;
     r->end_ns = 0;
     r->n = 0;
-    r->sum_k = 0;
-    r->n_tok = 0;
-    r->first_tok = REQ_NONE;
-    r->last_tok = REQ_NONE;
+    r->room = 0;
+    r->last_t = INT64_MAX;
+    r->max_t = INT64_MIN;
+    r->sum = (req_summary){ 0, 0, REQ_NONE, REQ_NONE };
     r->input_tokens = 0;
     r->output_tokens = 0;
     r->has_output_tokens = false;
@@ -57,23 +59,19 @@ LLMLAT_API int32_t llmlat_request_start(llmlat_request *r, int64_t t_ns)
         return LLMLAT_ESTATE;
     r->state = REQ_STARTED;
     r->start_ns = t_ns;
+    r->last_t = t_ns;
+    r->max_t = t_ns <= 0 ? t_ns + INT64_MAX : INT64_MAX;
+    r->room = r->cap;
     return LLMLAT_OK;
 }
 
-/* The earliest time a new event (or the end) may carry. */
-static inline int64_t last_time(const llmlat_request *r)
+/* Why a time is refused, once the fast checks failed. */
+static int32_t time_error(const llmlat_request *r, int64_t t_ns)
 {
-    return r->n ? r->t[r->n - 1] : r->start_ns;
-}
-
-/* t_ns is acceptable after `prev`, and its distance to the start fits
- * int64 (so every gap and latency does). */
-static inline int32_t check_time(const llmlat_request *r, int64_t prev, int64_t t_ns)
-{
-    if (t_ns < prev)
+    if (t_ns < r->last_t)
         return LLMLAT_EORDER;
-    if ((uint64_t)t_ns - (uint64_t)r->start_ns > (uint64_t)INT64_MAX)
-        return LLMLAT_EINVAL;
+    if (t_ns > r->max_t)
+        return LLMLAT_EINVAL; /* t - start does not fit int64 */
     return LLMLAT_OK;
 }
 
@@ -82,6 +80,8 @@ static int32_t reserve(llmlat_request *r, size_t need)
 {
     if (need <= r->cap)
         return LLMLAT_OK;
+    if (need > REQ_MAX_EVENTS)
+        return LLMLAT_EINVAL;
     size_t cap_t = r->cap, cap_k = r->cap;
     void *t = r->t, *k = r->k;
     int32_t st = alloc_grow(&r->al, &t, &cap_t, need, sizeof *r->t);
@@ -93,6 +93,7 @@ static int32_t reserve(llmlat_request *r, size_t need)
         return st;
     r->k = k;
     r->cap = cap_t < cap_k ? cap_t : cap_k;
+    r->room = r->cap;
     return LLMLAT_OK;
 }
 
@@ -101,37 +102,31 @@ static inline void append(llmlat_request *r, int64_t t_ns, uint32_t k)
     size_t i = r->n++;
     r->t[i] = t_ns;
     r->k[i] = k;
-    if (k) {
-        if (r->first_tok == REQ_NONE)
-            r->first_tok = i;
-        r->last_tok = i;
-        r->n_tok++;
-        r->sum_k += k;
-    }
+    r->last_t = t_ns;
 }
 
-LLMLAT_API int32_t llmlat_request_event(llmlat_request *r, int64_t t_ns, uint32_t k)
+LLMLAT_COLD static int32_t event_slow(llmlat_request *r, int64_t t_ns, uint32_t k)
 {
     if (!r)
         return LLMLAT_EINVAL;
     if (r->state != REQ_STARTED)
         return LLMLAT_ESTATE;
-    int32_t st = check_time(r, last_time(r), t_ns);
+    int32_t st = time_error(r, t_ns);
+    if (st == LLMLAT_OK)
+        st = reserve(r, r->n + 1);
     if (st != LLMLAT_OK)
         return st;
-    /* sum_k < 2^64 - 2^32 always holds while fewer than 2^32 events of
-     * UINT32_MAX tokens arrived; check anyway, it is one compare. */
-    if (r->sum_k > UINT64_MAX - k)
-        return LLMLAT_EINVAL;
-    if (r->n == r->cap) {
-        if (r->n == SIZE_MAX)
-            return LLMLAT_EINVAL;
-        st = reserve(r, r->n + 1);
-        if (st != LLMLAT_OK)
-            return st;
-    }
     append(r, t_ns, k);
     return LLMLAT_OK;
+}
+
+LLMLAT_API int32_t llmlat_request_event(llmlat_request *r, int64_t t_ns, uint32_t k)
+{
+    if (r && r->n < r->room && t_ns >= r->last_t && t_ns <= r->max_t) {
+        append(r, t_ns, k);
+        return LLMLAT_OK;
+    }
+    return event_slow(r, t_ns, k);
 }
 
 LLMLAT_API int32_t llmlat_request_events(llmlat_request *r, const int64_t *t_ns,
@@ -144,24 +139,25 @@ LLMLAT_API int32_t llmlat_request_events(llmlat_request *r, const int64_t *t_ns,
     if (r->state != REQ_STARTED)
         return LLMLAT_ESTATE;
     /* Validate everything before storing anything: all or nothing. */
-    int64_t prev = last_time(r);
-    uint64_t sum = r->sum_k;
+    int64_t prev = r->last_t;
     for (size_t i = 0; i < n; i++) {
-        int32_t st = check_time(r, prev, t_ns[i]);
-        if (st != LLMLAT_OK)
-            return st;
-        if (sum > UINT64_MAX - k[i])
+        if (t_ns[i] < prev)
+            return LLMLAT_EORDER;
+        if (t_ns[i] > r->max_t)
             return LLMLAT_EINVAL;
-        sum += k[i];
         prev = t_ns[i];
     }
-    if (n > SIZE_MAX - r->n)
+    if (n > REQ_MAX_EVENTS - r->n)
         return LLMLAT_EINVAL;
     int32_t st = reserve(r, r->n + n);
     if (st != LLMLAT_OK)
         return st;
-    for (size_t i = 0; i < n; i++)
-        append(r, t_ns[i], k[i]);
+    if (n) {
+        memcpy(r->t + r->n, t_ns, n * sizeof *t_ns);
+        memcpy(r->k + r->n, k, n * sizeof *k);
+        r->n += n;
+        r->last_t = t_ns[n - 1];
+    }
     return LLMLAT_OK;
 }
 
@@ -182,17 +178,42 @@ LLMLAT_API int32_t llmlat_request_set_output_tokens(llmlat_request *r, uint64_t 
     return LLMLAT_OK;
 }
 
+static void summarize(const llmlat_request *r, req_summary *s)
+{
+    *s = (req_summary){ 0, 0, REQ_NONE, REQ_NONE };
+    for (size_t i = 0; i < r->n; i++) {
+        uint32_t k = r->k[i];
+        if (!k)
+            continue;
+        if (s->first_tok == REQ_NONE)
+            s->first_tok = i;
+        s->last_tok = i;
+        s->n_tok++;
+        s->sum_k += k;
+    }
+}
+
+const req_summary *req_summary_of(const llmlat_request *r, req_summary *scratch)
+{
+    if (req_ended(r))
+        return &r->sum;
+    summarize(r, scratch);
+    return scratch;
+}
+
 static int32_t end(llmlat_request *r, int64_t t_ns, enum req_state how)
 {
     if (!r)
         return LLMLAT_EINVAL;
     if (r->state != REQ_STARTED)
         return LLMLAT_ESTATE;
-    int32_t st = check_time(r, last_time(r), t_ns);
+    int32_t st = time_error(r, t_ns);
     if (st != LLMLAT_OK)
         return st;
+    summarize(r, &r->sum);
     r->state = how;
     r->end_ns = t_ns;
+    r->room = 0; /* no more events */
     return LLMLAT_OK;
 }
 
