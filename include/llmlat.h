@@ -14,10 +14,12 @@
  *     exactly as it was: nothing is half-updated, no accepted sample is lost.
  *   - No function aborts, prints, or keeps global state other than the
  *     optional allocator hook.
- *   - Threads: an object (recorder or aggregator) is used by one thread at a
- *     time, queries included (exact-mode queries sort lazily). Different
- *     objects may be used from different threads freely; the usual pattern
- *     is one aggregator per thread, merged when reporting.
+ *   - Threads: an object (recorder or aggregator) is changed by one thread
+ *     at a time. Queries (value, stat, quantile, rate, counter, serialize,
+ *     report) only read, so several threads may query one aggregator while
+ *     none changes it. Different objects may be used from different threads
+ *     freely; the usual pattern is one aggregator per thread, merged when
+ *     reporting.
  */
 #ifndef LLMLAT_H
 #define LLMLAT_H
@@ -230,8 +232,9 @@ LLMLAT_API int32_t llmlat_request_value(const llmlat_request *r, int32_t convent
 
 /* ------------------------------------------------------------- aggregator */
 
-/* Statistics of many requests under one convention. One thread at a time;
- * use one aggregator per thread and llmlat_agg_merge() to combine. */
+/* Statistics of many requests under one convention. Changed by one thread
+ * at a time (queries only read); use one aggregator per thread and
+ * llmlat_agg_merge() to combine. */
 typedef struct llmlat_agg llmlat_agg;
 
 /* A new aggregator; NULL on an unknown convention or mode, or no memory.
@@ -264,6 +267,17 @@ LLMLAT_API int32_t llmlat_param_bounds(int32_t param, double *lo, double *hi);
  * n > 0, n = 0, n > 32, a value outside [0, 1] or NaN). */
 LLMLAT_API int32_t llmlat_agg_set_quantiles(llmlat_agg *a, const double *q, size_t n);
 
+/* The upper bounds (seconds, finite, strictly increasing, at most 64; +Inf
+ * is implicit) of the classic histogram a PROMETHEUS report writes for a
+ * time metric: TTFT, TPOT, ITL, ICL, E2E or ITL_MAX. The array is copied;
+ * bounds NULL with n = 0 restores the default, the buckets vLLM's server
+ * uses (its TTFT buckets for TTFT, its time-per-output-token buckets for
+ * TPOT, ITL, ICL and ITL_MAX, its request-latency buckets for E2E). Kept
+ * by llmlat_agg_reset. Errors: EINVAL (NULL a, another metric, NULL bounds
+ * with n > 0, n > 64, a bound NaN, infinite or not above the previous). */
+LLMLAT_API int32_t llmlat_agg_set_buckets(llmlat_agg *a, int32_t metric, const double *bounds,
+                                          size_t n);
+
 /* Folds a finished or failed request into a (the request is not changed
  * and may be reset right after). Errors: EINVAL (NULL; a sum would
  * overflow), ESTATE (request not finished nor failed), ENOMEM. */
@@ -289,6 +303,12 @@ LLMLAT_API int32_t llmlat_agg_stat(const llmlat_agg *a, int32_t metric, int32_t 
  * (empty set; placeholders as for llmlat_agg_stat). */
 LLMLAT_API int32_t llmlat_agg_quantile(const llmlat_agg *a, int32_t metric, double q,
                                        double *out);
+/* n quantiles (n <= 32) of one metric at once: the same values as n calls
+ * of llmlat_agg_quantile, for the cost of about one in exact mode (one
+ * selection pass finds every rank). Errors as llmlat_agg_quantile, plus
+ * EINVAL for n = 0 or n > 32; on EUNDEFINED every out[i] is NaN. */
+LLMLAT_API int32_t llmlat_agg_quantiles(const llmlat_agg *a, int32_t metric, const double *q,
+                                        size_t n, double *out);
 /* A system rate per second of the duration D (docs/metrics.md).
  * Errors: EINVAL (NULL, unknown id), EUNDEFINED (D is 0 or unknown;
  * GOODPUT without an SLO; PEAK with no success unless a placeholder). */

@@ -19,6 +19,7 @@ static void clear_data(llmlat_agg *a)
     a->completed = a->failed = a->tpot_undefined = 0;
     a->input_tokens = a->output_tokens = 0;
     a->all = a->valid = EMPTY_SPAN;
+    a->good = 0;
     for (int i = 0; i < METRIC_COUNT; i++)
         store_clear(&a->stores[i]);
     timeline_clear(&a->tl);
@@ -27,7 +28,7 @@ static void clear_data(llmlat_agg *a)
 LLMLAT_API llmlat_agg *llmlat_agg_new(int32_t convention, int32_t mode)
 {
     const conv_rules *c = conv_get(convention);
-    if (!c || mode != LLMLAT_MODE_EXACT) /* bounded mode: not yet available */
+    if (!c || (mode != LLMLAT_MODE_EXACT && mode != LLMLAT_MODE_BOUNDED))
         return NULL;
     llmlat_alloc al = alloc_current();
     llmlat_agg *a = alloc_malloc(&al, sizeof *a);
@@ -41,6 +42,11 @@ LLMLAT_API llmlat_agg *llmlat_agg_new(int32_t convention, int32_t mode)
     for (int32_t m = METRIC_FIRST; m <= METRIC_LAST; m++)
         store_init(&a->stores[metric_index(m)], mode, m == LLMLAT_ITL);
     timeline_init(&a->tl);
+    if (mode == LLMLAT_MODE_BOUNDED &&
+        agg_bounded_setup(a, agg_param(a, LLMLAT_PARAM_RELATIVE_ERROR)) != LLMLAT_OK) {
+        alloc_free(&al, a);
+        return NULL;
+    }
     clear_data(a);
     return a;
 }
@@ -53,6 +59,7 @@ LLMLAT_API void llmlat_agg_free(llmlat_agg *a)
     for (int i = 0; i < METRIC_COUNT; i++)
         store_free(&a->stores[i], &al);
     timeline_free(&a->tl, &al);
+    sketch_map_free(&a->map, &al);
     alloc_free(&al, a);
 }
 
@@ -80,7 +87,7 @@ LLMLAT_API int32_t llmlat_agg_get_mode(const llmlat_agg *a, int32_t *out)
     return LLMLAT_OK;
 }
 
-metric_store *agg_store(const llmlat_agg *a, int32_t metric)
+const metric_store *agg_store(const llmlat_agg *a, int32_t metric)
 {
     if (metric == LLMLAT_TOOL_ITL) {
         switch (a->conv->tool_itl) {
@@ -90,7 +97,7 @@ metric_store *agg_store(const llmlat_agg *a, int32_t metric)
         case TOOL_ITL_LLMPERF: break;
         }
     }
-    return (metric_store *)&a->stores[metric_index(metric)];
+    return &a->stores[metric_index(metric)];
 }
 
 static metric_store *own_store(llmlat_agg *a, int32_t metric)
@@ -185,7 +192,8 @@ LLMLAT_API int32_t llmlat_agg_add(llmlat_agg *a, const llmlat_request *r)
     if (a->completed == UINT64_MAX || r->input_tokens > UINT64_MAX - a->input_tokens ||
         v.n_out > UINT64_MAX - a->output_tokens)
         return LLMLAT_EINVAL;
-    int32_t st = reserve_for(a, r);
+    bool bounded = a->mode == LLMLAT_MODE_BOUNDED;
+    int32_t st = bounded ? agg_bounded_check(a, r, &v) : reserve_for(a, r);
     if (st != LLMLAT_OK)
         return st;
 
@@ -193,9 +201,14 @@ LLMLAT_API int32_t llmlat_agg_add(llmlat_agg *a, const llmlat_request *r)
     a->completed++;
     a->input_tokens += r->input_tokens;
     a->output_tokens += v.n_out;
+    a->tpot_undefined += !v.has_tpot;
     span_add(&a->all, r->start_ns, last);
     if (v.has_e2e)
         span_add(&a->valid, r->start_ns, r->start_ns + v.e2e_ns);
+    if (bounded) {
+        agg_bounded_push(a, r, &v);
+        return LLMLAT_OK;
+    }
 
     if (v.has_ttft)
         store_push(own_store(a, LLMLAT_TTFT), ns_to_s(v.ttft_ns), 1);
@@ -203,8 +216,6 @@ LLMLAT_API int32_t llmlat_agg_add(llmlat_agg *a, const llmlat_request *r)
         store_push(own_store(a, LLMLAT_E2E), ns_to_s(v.e2e_ns), 1);
     if (v.has_tpot)
         store_push(own_store(a, LLMLAT_TPOT), v.tpot_s, 1);
-    else
-        a->tpot_undefined++;
     if (v.has_tps)
         store_push(own_store(a, LLMLAT_TPS_USER), v.tps, 1);
     if (v.has_tool_itl)
@@ -221,13 +232,25 @@ static bool add_overflows(uint64_t x, uint64_t y)
     return y > UINT64_MAX - x;
 }
 
+/* Bounded aggregators share buckets only with the same relative error, and
+ * a good count only with the same SLOs. */
+static bool same_bounded_params(const llmlat_agg *x, const llmlat_agg *y)
+{
+    for (int32_t p = LLMLAT_PARAM_RELATIVE_ERROR; p <= LLMLAT_PARAM_SLO_E2E; p++)
+        if (p != LLMLAT_PARAM_DURATION && agg_param(x, p) != agg_param(y, p))
+            return false;
+    return true;
+}
+
 LLMLAT_API int32_t llmlat_agg_merge(llmlat_agg *dst, const llmlat_agg *src)
 {
     if (!dst || !src || dst == src)
         return LLMLAT_EINVAL;
-    if (dst->conv != src->conv || dst->mode != src->mode)
+    if (dst->conv != src->conv || dst->mode != src->mode ||
+        (dst->mode == LLMLAT_MODE_BOUNDED && !same_bounded_params(dst, src)))
         return LLMLAT_EMISMATCH;
     if (add_overflows(dst->completed, src->completed) ||
+        add_overflows(dst->good, src->good) ||
         add_overflows(dst->failed, src->failed) ||
         add_overflows(dst->tpot_undefined, src->tpot_undefined) ||
         add_overflows(dst->input_tokens, src->input_tokens) ||
@@ -250,6 +273,7 @@ LLMLAT_API int32_t llmlat_agg_merge(llmlat_agg *dst, const llmlat_agg *src)
     dst->tpot_undefined += src->tpot_undefined;
     dst->input_tokens += src->input_tokens;
     dst->output_tokens += src->output_tokens;
+    dst->good += src->good;
     if (src->all.lo <= src->all.hi)
         span_add(&dst->all, src->all.lo, src->all.hi);
     if (src->valid.lo <= src->valid.hi)

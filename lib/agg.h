@@ -17,6 +17,7 @@
 #define PARAM_LAST LLMLAT_PARAM_SLO_E2E
 #define PARAM_COUNT (PARAM_LAST - PARAM_FIRST + 1)
 #define MAX_QUANTILES 32
+#define MAX_BUCKET_BOUNDS 64
 
 /* [lo, hi] of some requests' times; empty while lo > hi. */
 typedef struct span {
@@ -30,6 +31,10 @@ struct llmlat_agg {
     double params[PARAM_COUNT];
     double quantiles[MAX_QUANTILES];
     size_t n_quantiles;
+    /* Prometheus histogram bounds from llmlat_agg_set_buckets, indexed by
+     * metric_index(); 0 bounds = the metric's default (report_hist.c). */
+    double bucket_bounds[METRIC_COUNT][MAX_BUCKET_BOUNDS];
+    uint8_t n_bucket_bounds[METRIC_COUNT];
 
     uint64_t completed, failed, tpot_undefined;
     uint64_t input_tokens, output_tokens;
@@ -39,7 +44,12 @@ struct llmlat_agg {
     /* Indexed by metric_index(); TOOL_ITL has samples of its own only
      * under LLMPerf, and aliases ITL, ICL or TPOT otherwise. */
     metric_store stores[METRIC_COUNT];
-    timeline tl;
+    timeline tl;      /* exact mode only */
+
+    /* Bounded mode (agg_bounded.c): the sketches' bucket layout, and the
+     * successes that met the SLOs set when they were added. */
+    sketch_map map;
+    uint64_t good;
 };
 
 static inline double agg_param(const llmlat_agg *a, int32_t param)
@@ -48,11 +58,25 @@ static inline double agg_param(const llmlat_agg *a, int32_t param)
 }
 
 /* The store behind a metric id under a's convention (TOOL_ITL aliases). */
-metric_store *agg_store(const llmlat_agg *a, int32_t metric);
+const metric_store *agg_store(const llmlat_agg *a, int32_t metric);
 
 /* The duration D in seconds; false when undefined (no data, or 0). */
 bool agg_duration(const llmlat_agg *a, double *seconds);
 
 void agg_default_params(llmlat_agg *a);
+
+/* true when an SLO is set; then whether values (NaN = missing) meet them
+ * all (agg_query.c). */
+bool agg_any_slo(const llmlat_agg *a);
+bool agg_meets_slos(const llmlat_agg *a, double ttft_s, double tpot_s, double e2e_s);
+
+/* Bounded mode (agg_bounded.c). setup (re)builds the layout and empty
+ * sketches for alpha, all or nothing (ENOMEM leaves a as it was). check
+ * says whether a success can be folded in (EINVAL on a sum that would
+ * overflow); push then folds it, and cannot fail. */
+int32_t agg_bounded_setup(llmlat_agg *a, double alpha);
+void agg_bounded_free(llmlat_agg *a);
+int32_t agg_bounded_check(llmlat_agg *a, const llmlat_request *r, const req_view *v);
+void agg_bounded_push(llmlat_agg *a, const llmlat_request *r, const req_view *v);
 
 #endif

@@ -47,6 +47,17 @@ LLMLAT_API int32_t llmlat_agg_set_param(llmlat_agg *a, int32_t param, double val
     const param_info *p = &PARAMS[param - PARAM_FIRST];
     if (value < p->lo || value > p->hi)
         return LLMLAT_EINVAL;
+    if (a->mode == LLMLAT_MODE_BOUNDED && param != LLMLAT_PARAM_DURATION &&
+        value != a->params[param - PARAM_FIRST]) {
+        /* The buckets and the good count were built with the old value. */
+        if (a->completed || a->failed)
+            return LLMLAT_ESTATE;
+        if (param == LLMLAT_PARAM_RELATIVE_ERROR) {
+            int32_t st = agg_bounded_setup(a, value);
+            if (st != LLMLAT_OK)
+                return st;
+        }
+    }
     a->params[param - PARAM_FIRST] = value;
     return LLMLAT_OK;
 }

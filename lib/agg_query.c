@@ -24,7 +24,7 @@ LLMLAT_API int32_t llmlat_agg_stat(const llmlat_agg *a, int32_t metric, int32_t 
 {
     if (!a || !out || !metric_valid(metric) || !stat_valid(stat))
         return LLMLAT_EINVAL;
-    metric_store *s = agg_store(a, metric);
+    const metric_store *s = agg_store(a, metric);
     uint64_t n = store_count(s);
     if (stat == LLMLAT_STAT_COUNT) {
         *out = (double)n;
@@ -35,15 +35,30 @@ LLMLAT_API int32_t llmlat_agg_stat(const llmlat_agg *a, int32_t metric, int32_t 
     return store_stat(s, &a->al, stat, a->conv->ddof, out);
 }
 
+LLMLAT_API int32_t llmlat_agg_quantiles(const llmlat_agg *a, int32_t metric, const double *q,
+                                        size_t n, double *out)
+{
+    if (!a || !q || !out || !metric_valid(metric) || n == 0 || n > MAX_QUANTILES)
+        return LLMLAT_EINVAL;
+    for (size_t i = 0; i < n; i++)
+        if (!(q[i] >= 0.0 && q[i] <= 1.0)) /* also rejects NaN */
+            return LLMLAT_EINVAL;
+    const metric_store *s = agg_store(a, metric);
+    if (store_count(s) == 0) {
+        int32_t st = LLMLAT_OK;
+        for (size_t i = 0; i < n; i++)
+            st = empty_value(a, &out[i]);
+        return st;
+    }
+    return store_quantiles(s, &a->al, q, n, out);
+}
+
 LLMLAT_API int32_t llmlat_agg_quantile(const llmlat_agg *a, int32_t metric, double q,
                                        double *out)
 {
-    if (!a || !out || !metric_valid(metric) || !(q >= 0.0 && q <= 1.0))
+    if (!out)
         return LLMLAT_EINVAL;
-    metric_store *s = agg_store(a, metric);
-    if (store_count(s) == 0)
-        return empty_value(a, out);
-    return store_quantile(s, &a->al, q, out);
+    return llmlat_agg_quantiles(a, metric, &q, 1, out);
 }
 
 bool agg_duration(const llmlat_agg *a, double *seconds)
@@ -61,7 +76,7 @@ bool agg_duration(const llmlat_agg *a, double *seconds)
     return true;
 }
 
-static bool any_slo(const llmlat_agg *a)
+bool agg_any_slo(const llmlat_agg *a)
 {
     return agg_param(a, LLMLAT_PARAM_SLO_TTFT) > 0.0 ||
            agg_param(a, LLMLAT_PARAM_SLO_TPOT) > 0.0 ||
@@ -79,17 +94,22 @@ static bool meets(double value, double slo, bool missing_meets)
     return value <= slo;
 }
 
+bool agg_meets_slos(const llmlat_agg *a, double ttft_s, double tpot_s, double e2e_s)
+{
+    return meets(ttft_s, agg_param(a, LLMLAT_PARAM_SLO_TTFT), false) &&
+           meets(tpot_s, agg_param(a, LLMLAT_PARAM_SLO_TPOT), !a->conv->tpot_missing_fails_slo) &&
+           meets(e2e_s, agg_param(a, LLMLAT_PARAM_SLO_E2E), false);
+}
+
+/* Bounded mode counted them as they came (its SLOs are fixed then). */
 static uint64_t good_count(const llmlat_agg *a)
 {
-    double ttft = agg_param(a, LLMLAT_PARAM_SLO_TTFT);
-    double tpot = agg_param(a, LLMLAT_PARAM_SLO_TPOT);
-    double e2e = agg_param(a, LLMLAT_PARAM_SLO_E2E);
-    bool tpot_missing_meets = !a->conv->tpot_missing_fails_slo;
+    if (a->mode == LLMLAT_MODE_BOUNDED)
+        return a->good;
     uint64_t good = 0;
     for (size_t i = 0; i < a->tl.n_rec; i++) {
         const success_record *r = &a->tl.rec[i];
-        good += meets(r->ttft_s, ttft, false) && meets(r->tpot_s, tpot, tpot_missing_meets) &&
-                meets(r->e2e_s, e2e, false);
+        good += agg_meets_slos(a, r->ttft_s, r->tpot_s, r->e2e_s);
     }
     return good;
 }
@@ -105,6 +125,8 @@ LLMLAT_API int32_t llmlat_agg_rate(const llmlat_agg *a, int32_t rate, double *ou
     if (!a || !out || rate < LLMLAT_RATE_REQUESTS || rate > LLMLAT_RATE_PEAK_OUTPUT_TOKENS)
         return LLMLAT_EINVAL;
     if (rate == LLMLAT_RATE_PEAK_OUTPUT_TOKENS) {
+        if (a->mode == LLMLAT_MODE_BOUNDED) /* no timeline: docs/metrics.md */
+            return undefined(out);
         uint64_t peak;
         bool defined;
         int32_t st = timeline_peak_per_second(&a->tl, &a->al, &peak, &defined);
@@ -115,7 +137,7 @@ LLMLAT_API int32_t llmlat_agg_rate(const llmlat_agg *a, int32_t rate, double *ou
         *out = (double)peak; /* tokens in a 1-second bucket */
         return LLMLAT_OK;
     }
-    if (rate == LLMLAT_RATE_GOODPUT && !any_slo(a))
+    if (rate == LLMLAT_RATE_GOODPUT && !agg_any_slo(a))
         return undefined(out);
     double d;
     if (!agg_duration(a, &d))
@@ -140,6 +162,8 @@ LLMLAT_API int32_t llmlat_agg_rate(const llmlat_agg *a, int32_t rate, double *ou
 static size_t memory_bytes(const llmlat_agg *a)
 {
     size_t bytes = sizeof *a + timeline_memory(&a->tl);
+    if (a->mode == LLMLAT_MODE_BOUNDED)
+        bytes += sketch_map_memory(&a->map);
     for (int i = 0; i < METRIC_COUNT; i++)
         bytes += store_memory(&a->stores[i]);
     return bytes;
@@ -160,7 +184,7 @@ LLMLAT_API int32_t llmlat_agg_counter(const llmlat_agg *a, int32_t counter, uint
         *out = a->tpot_undefined;
         return LLMLAT_OK;
     case LLMLAT_COUNT_GOOD:
-        if (!any_slo(a)) {
+        if (!agg_any_slo(a)) {
             *out = 0;
             return LLMLAT_EUNDEFINED;
         }
@@ -173,6 +197,10 @@ LLMLAT_API int32_t llmlat_agg_counter(const llmlat_agg *a, int32_t counter, uint
         *out = a->output_tokens;
         return LLMLAT_OK;
     case LLMLAT_COUNT_PEAK_CONCURRENCY:
+        if (a->mode == LLMLAT_MODE_BOUNDED) { /* no timeline: docs/metrics.md */
+            *out = 0;
+            return LLMLAT_EUNDEFINED;
+        }
         return timeline_peak_concurrency(&a->tl, &a->al, out);
     case LLMLAT_COUNT_MEMORY_BYTES:
         *out = memory_bytes(a);

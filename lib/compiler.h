@@ -2,6 +2,8 @@
 #ifndef LLMLAT_COMPILER_H
 #define LLMLAT_COMPILER_H
 
+#include <stdint.h>
+
 /* For the rare branch of a hot function: kept out of line, so that the
  * common path needs no stack frame. */
 #if defined(__GNUC__) || defined(__clang__)
@@ -9,5 +11,20 @@
 #else
 #define LLMLAT_COLD
 #endif
+
+/* The number of significant bits of x (0 for 0). */
+static inline int bit_length(uint64_t x)
+{
+#if defined(__GNUC__) || defined(__clang__)
+    return x ? 64 - __builtin_clzll(x) : 0;
+#else
+    int n = 0;
+    while (x) {
+        n++;
+        x >>= 1;
+    }
+    return n;
+#endif
+}
 
 #endif

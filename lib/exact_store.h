@@ -1,7 +1,9 @@
 /* Exact mode's samples of one metric: every value kept (with an integer
- * weight for per-token ITL, instead of k copies). Queries sort lazily and
- * cache the order, so statistics are computed over the sorted multiset:
- * the same numbers whatever order samples arrived or shards were merged. */
+ * weight for per-token ITL, instead of k copies). Queries only read:
+ * quantiles by radix select, mean and std by order-independent fixed-point
+ * summation (gridsum.h), so results
+ * depend only on the multiset of samples (merging shards gives the same
+ * bits as one aggregator) and concurrent queries are safe. */
 #ifndef LLMLAT_EXACT_STORE_H
 #define LLMLAT_EXACT_STORE_H
 
@@ -18,10 +20,6 @@ typedef struct exact_store {
     bool weighted;
     uint64_t total_w;  /* COUNT: sum of weights */
     double min, max;
-    /* Query cache, valid while `sorted`. */
-    bool sorted;
-    uint64_t *cum;     /* weighted: cum[i] = w[0] + ... + w[i] */
-    size_t cum_cap;
 } exact_store;
 
 void exact_init(exact_store *s, bool weighted);
@@ -30,8 +28,8 @@ void exact_clear(exact_store *s);
 
 /* Room for `extra` more samples; unchanged on failure. */
 int32_t exact_reserve(exact_store *s, const llmlat_alloc *al, size_t extra);
-/* Appends one sample (w >= 1; 1 for unweighted stores). Never allocates:
- * reserve first. */
+/* Appends one sample v >= 0 (w >= 1; 1 for unweighted stores). Never
+ * allocates: reserve first. */
 static inline void exact_push(exact_store *s, double v, uint32_t w)
 {
     size_t i = s->n++;
@@ -43,22 +41,19 @@ static inline void exact_push(exact_store *s, double v, uint32_t w)
         s->min = v;
     if (s->total_w == w || v > s->max)
         s->max = v;
-    s->sorted = false;
 }
 /* Appends src's samples into room made by exact_reserve(dst, src->n);
  * the caller checked that total weights cannot overflow. */
 void exact_append(exact_store *dst, const exact_store *src);
 
-/* Queries (the store must not be empty). They may sort, hence ENOMEM. */
-int32_t exact_mean(exact_store *s, const llmlat_alloc *al, double *out);
-int32_t exact_std(exact_store *s, const llmlat_alloc *al, unsigned ddof, double *out);
-int32_t exact_median(exact_store *s, const llmlat_alloc *al, double *out);
-int32_t exact_quantile(exact_store *s, const llmlat_alloc *al, double q, double *out);
+/* Queries of a non-empty store. They allocate scratch, hence ENOMEM. */
+int32_t exact_mean(const exact_store *s, double *out);
+int32_t exact_std(const exact_store *s, unsigned ddof, double *out);
+int32_t exact_median(const exact_store *s, const llmlat_alloc *al, double *out);
+/* n quantiles (each in [0, 1], n <= 32) in one selection. */
+int32_t exact_quantiles(const exact_store *s, const llmlat_alloc *al, const double *q,
+                        size_t n, double *out);
 
 size_t exact_memory(const exact_store *s);
-
-/* numpy's default ('linear') quantile of an ascending array, to the bit:
- * exposed for the fixture tests. */
-double numpy_linear_quantile(const double *sorted, size_t n, double q);
 
 #endif

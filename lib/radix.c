@@ -27,7 +27,7 @@ static inline uint64_t key_of(enum radix_kind kind, uint64_t bits)
     if (kind == RADIX_INT64)
         return bits ^ (UINT64_C(1) << 63);
     /* doubles: negative ones flip every bit, positive ones the sign */
-    uint64_t mask = (uint64_t)-(int64_t)(bits >> 63) | (UINT64_C(1) << 63);
+    uint64_t mask = (uint64_t) - (int64_t)(bits >> 63) | (UINT64_C(1) << 63);
     return bits ^ mask;
 }
 

@@ -31,7 +31,9 @@ void rbuf_double(rbuf *b, double v, const char *nan_text);
 /* Fixed-point with `decimals` digits after the point, right-aligned in
  * `width` bytes; NaN as `nan_text`. */
 void rbuf_fixed(rbuf *b, double v, int decimals, size_t width, const char *nan_text);
-/* A quantile q in [0, 1] as a percentage: 0.5 -> "50", 0.999 -> "99.9". */
-void rbuf_percent(rbuf *b, double q);
+/* A quantile q in [0, 1] as a percentage, NUL-terminated in out (at least
+ * PERCENT_TEXT_MAX bytes): 0.5 -> "50", 0.999 -> "99.9". */
+#define PERCENT_TEXT_MAX 32
+void percent_text(double q, char *out);
 
 #endif

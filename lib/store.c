@@ -2,54 +2,88 @@
 
 #include "store.h"
 
+#define BOUNDED(s) ((s)->mode == LLMLAT_MODE_BOUNDED)
+
 void store_init(metric_store *s, int32_t mode, bool weighted)
 {
     s->mode = mode;
     exact_init(&s->exact, weighted);
+    sketch_init(&s->sk, 1.0);
+    s->map = NULL;
 }
 
 void store_free(metric_store *s, const llmlat_alloc *al)
 {
     exact_free(&s->exact, al);
+    sketch_free(&s->sk, al);
 }
 
 void store_clear(metric_store *s)
 {
-    exact_clear(&s->exact);
+    if (BOUNDED(s))
+        sketch_clear(&s->sk);
+    else
+        exact_clear(&s->exact);
 }
 
 int32_t store_reserve(metric_store *s, const llmlat_alloc *al, size_t extra)
 {
-    return exact_reserve(&s->exact, al, extra);
+    return BOUNDED(s) ? LLMLAT_OK : exact_reserve(&s->exact, al, extra);
 }
 
 int32_t store_reserve_merge(metric_store *dst, const llmlat_alloc *al,
                             const metric_store *src)
 {
-    if (src->exact.total_w > UINT64_MAX - dst->exact.total_w)
+    if (store_count(src) > UINT64_MAX - store_count(dst))
         return LLMLAT_EINVAL;
-    return exact_reserve(&dst->exact, al, src->exact.n);
+    return BOUNDED(dst) ? LLMLAT_OK : exact_reserve(&dst->exact, al, src->exact.n);
 }
 
 void store_append(metric_store *dst, const metric_store *src)
 {
-    exact_append(&dst->exact, &src->exact);
+    if (BOUNDED(dst))
+        sketch_merge(&dst->sk, &src->sk, dst->map);
+    else
+        exact_append(&dst->exact, &src->exact);
 }
 
 uint64_t store_count(const metric_store *s)
 {
-    return s->exact.total_w;
+    return BOUNDED(s) ? s->sk.count : s->exact.total_w;
 }
 
-int32_t store_stat(metric_store *s, const llmlat_alloc *al, int32_t stat, unsigned ddof,
-                   double *out)
+static int32_t sketch_stat(const metric_store *s, int32_t stat, unsigned ddof, double *out)
 {
-    exact_store *e = &s->exact;
     switch (stat) {
     case LLMLAT_STAT_MEAN:
-        return exact_mean(e, al, out);
+        *out = sketch_mean(&s->sk);
+        return LLMLAT_OK;
     case LLMLAT_STAT_STD:
-        return exact_std(e, al, ddof, out);
+        return sketch_std(&s->sk, ddof, out);
+    case LLMLAT_STAT_MIN:
+        *out = s->sk.min;
+        return LLMLAT_OK;
+    case LLMLAT_STAT_MAX:
+        *out = s->sk.max;
+        return LLMLAT_OK;
+    case LLMLAT_STAT_MEDIAN: /* numpy.median is the 0.5 quantile */
+        *out = sketch_quantile(&s->sk, s->map, 0.5);
+        return LLMLAT_OK;
+    }
+    return LLMLAT_EINVAL;
+}
+
+int32_t store_stat(const metric_store *s, const llmlat_alloc *al, int32_t stat,
+                   unsigned ddof, double *out)
+{
+    if (BOUNDED(s))
+        return sketch_stat(s, stat, ddof, out);
+    const exact_store *e = &s->exact;
+    switch (stat) {
+    case LLMLAT_STAT_MEAN:
+        return exact_mean(e, out);
+    case LLMLAT_STAT_STD:
+        return exact_std(e, ddof, out);
     case LLMLAT_STAT_MIN:
         *out = e->min;
         return LLMLAT_OK;
@@ -62,12 +96,17 @@ int32_t store_stat(metric_store *s, const llmlat_alloc *al, int32_t stat, unsign
     return LLMLAT_EINVAL;
 }
 
-int32_t store_quantile(metric_store *s, const llmlat_alloc *al, double q, double *out)
+int32_t store_quantiles(const metric_store *s, const llmlat_alloc *al, const double *q,
+                        size_t n, double *out)
 {
-    return exact_quantile(&s->exact, al, q, out);
+    if (!BOUNDED(s))
+        return exact_quantiles(&s->exact, al, q, n, out);
+    for (size_t i = 0; i < n; i++)
+        out[i] = sketch_quantile(&s->sk, s->map, q[i]);
+    return LLMLAT_OK;
 }
 
 size_t store_memory(const metric_store *s)
 {
-    return exact_memory(&s->exact);
+    return BOUNDED(s) ? sketch_memory(&s->sk, s->map) : exact_memory(&s->exact);
 }

@@ -4,7 +4,6 @@
 #include "helpers.h"
 
 #include "data/percentile_fixtures.h"
-#include "exact_store.h"
 
 /* Feeds a fixture: unweighted samples as TTFTs (one token at start + ns),
  * weighted ones as per-token ITL (a 1-token chunk, then g ns later a chunk
@@ -98,16 +97,31 @@ static void order_does_not_matter(void **state)
     llmlat_agg_free(back);
 }
 
-/* The interpolation itself, on hand-made arrays: numpy's _lerp. */
+/* The interpolation itself, on hand-made samples: numpy's _lerp. */
 static void numpy_linear_by_hand(void **state)
 {
     (void)state;
-    const double x[] = { 1, 2, 4, 8 };
-    assert_true(numpy_linear_quantile(x, 4, 0) == 1);
-    assert_true(numpy_linear_quantile(x, 4, 1) == 8);
-    assert_true(numpy_linear_quantile(x, 4, 0.5) == 3);    /* index 1.5 */
-    assert_true(numpy_linear_quantile(x, 4, 0.25) == 1.75); /* index 0.75 */
-    assert_true(numpy_linear_quantile(x, 1, 0.3) == 1);
+    llmlat_agg *a = llmlat_agg_new(LLMLAT_CONV_DEFAULT, LLMLAT_MODE_EXACT);
+    static const int64_t ms[] = { 8, 1, 4, 2 };
+    for (int i = 0; i < 4; i++)
+        add_request(a, 0, EVS({ ms[i] * MS, 1 }), ENDS_FINISHED, ms[i] * MS, 0);
+    assert_true(quantile_of(a, LLMLAT_TTFT, 0) == 0.001);
+    assert_true(quantile_of(a, LLMLAT_TTFT, 1) == 0.008);
+    assert_close(quantile_of(a, LLMLAT_TTFT, 0.5), 0.003, 1e-18);   /* index 1.5 */
+    assert_close(quantile_of(a, LLMLAT_TTFT, 0.25), 0.00175, 1e-18); /* index 0.75 */
+    /* several at once: the same values as one by one */
+    const double q[] = { 0.99, 0, 0.5, 0.25, 1, 0.5 };
+    double got[6];
+    assert_int_equal(llmlat_agg_quantiles(a, LLMLAT_TTFT, q, 6, got), LLMLAT_OK);
+    for (int i = 0; i < 6; i++)
+        assert_true(got[i] == quantile_of(a, LLMLAT_TTFT, q[i]));
+    assert_int_equal(llmlat_agg_quantiles(a, LLMLAT_TTFT, q, 0, got), LLMLAT_EINVAL);
+    assert_int_equal(llmlat_agg_quantiles(a, LLMLAT_TTFT, q, 33, got), LLMLAT_EINVAL);
+    assert_int_equal(llmlat_agg_quantiles(a, LLMLAT_TTFT, NULL, 1, got), LLMLAT_EINVAL);
+    assert_int_equal(llmlat_agg_quantiles(a, LLMLAT_TTFT, q, 1, NULL), LLMLAT_EINVAL);
+    const double bad[] = { 0.5, NAN };
+    assert_int_equal(llmlat_agg_quantiles(a, LLMLAT_TTFT, bad, 2, got), LLMLAT_EINVAL);
+    llmlat_agg_free(a);
 }
 
 int main(void)

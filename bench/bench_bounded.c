@@ -1,0 +1,225 @@
+/* Bounded mode's speed: folding requests in (ns per request + ns per
+ * token), querying (P50/P90/P95/P99 + mean), merging (per metric), with
+ * exact mode folded the same way as a same-run reference. Self-contained:
+ * the public API and libc only.
+ *
+ *   bench_bounded [repeats]
+ *
+ * Each figure is the median of `repeats` runs (default 15); the machine's
+ * noise shows in the spread printed beside it. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "llmlat.h"
+
+#define MS INT64_C(1000000)
+
+static uint64_t rng_state = 0x9e3779b97f4a7c15u;
+
+static uint64_t rng(void) /* xorshift64* */
+{
+    rng_state ^= rng_state >> 12;
+    rng_state ^= rng_state << 25;
+    rng_state ^= rng_state >> 27;
+    return rng_state * 0x2545f4914f6cdd1du;
+}
+
+/* A gap of 5..60 ms, skewed low like real decode steps. */
+static int64_t gap_ns(void)
+{
+    uint64_t a = rng() % (20 * MS), b = rng() % (20 * MS);
+    return 5 * MS + (int64_t)(a < b ? a : b) + (int64_t)(rng() % 16 == 0 ? rng() % (20 * MS) : 0);
+}
+
+/* `count` finished requests of n one-token events each. */
+static llmlat_request **make_requests(size_t count, size_t n)
+{
+    llmlat_request **rs = malloc(count * sizeof *rs);
+    if (!rs)
+        return NULL;
+    for (size_t i = 0; i < count; i++) {
+        llmlat_request *r = rs[i] = llmlat_request_new();
+        if (!r)
+            return NULL;
+        int64_t t = (int64_t)i * 50 * MS;
+        llmlat_request_start(r, t);
+        t += 100 * MS + (int64_t)(rng() % (200 * MS));
+        for (size_t j = 0; j < n; j++) {
+            llmlat_request_event(r, t, 1);
+            t += gap_ns();
+        }
+        llmlat_request_set_input_tokens(r, 100 + rng() % 2000);
+        llmlat_request_finish(r, t);
+    }
+    return rs;
+}
+
+static void free_requests(llmlat_request **rs, size_t count)
+{
+    for (size_t i = 0; i < count; i++)
+        llmlat_request_free(rs[i]);
+    free(rs);
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+typedef struct figure {
+    double median, lo, hi; /* of the repeats */
+} figure;
+
+static figure summarize(double *v, int n)
+{
+    qsort(v, (size_t)n, sizeof *v, cmp_double);
+    figure f = { v[n / 2], v[0], v[n - 1] };
+    return f;
+}
+
+/* ns per request to fold `count` requests of n tokens. */
+static figure time_fold(int32_t mode, llmlat_request **rs, size_t count, int repeats)
+{
+    double *v = malloc((size_t)repeats * sizeof *v);
+    llmlat_agg *a = llmlat_agg_new(LLMLAT_CONV_DEFAULT, mode);
+    if (!v || !a) {
+        fprintf(stderr, "out of memory\n");
+        exit(1);
+    }
+    for (int k = 0; k < repeats; k++) {
+        llmlat_agg_reset(a);
+        int64_t t0 = llmlat_now_ns();
+        for (size_t i = 0; i < count; i++)
+            if (llmlat_agg_add(a, rs[i]) != LLMLAT_OK) {
+                fprintf(stderr, "add failed\n");
+                exit(1);
+            }
+        v[k] = (double)(llmlat_now_ns() - t0) / (double)count;
+    }
+    llmlat_agg_free(a);
+    figure f = summarize(v, repeats);
+    free(v);
+    return f;
+}
+
+static void print_figure(const char *what, figure f)
+{
+    printf("  %-34s %9.2f ns   (runs %.2f .. %.2f)\n", what, f.median, f.lo, f.hi);
+}
+
+/* Folding: requests of 1, 64 and 1024 tokens; the per-token cost is the
+ * slope between 1 and 1024 tokens, the per-request cost what is left at
+ * 1 token. */
+static void bench_fold(int repeats)
+{
+    static const size_t lengths[] = { 1, 64, 1024 };
+    const size_t tokens = 1u << 20;
+    printf("fold (default convention, one token per event):\n");
+    for (int32_t mode = LLMLAT_MODE_BOUNDED; mode >= LLMLAT_MODE_EXACT; mode--) {
+        double per[3];
+        for (int i = 0; i < 3; i++) {
+            size_t count = tokens / lengths[i] < 4096 ? 4096 : tokens / lengths[i];
+            llmlat_request **rs = make_requests(count, lengths[i]);
+            if (!rs) {
+                fprintf(stderr, "out of memory\n");
+                exit(1);
+            }
+            figure f = time_fold(mode, rs, count, repeats);
+            per[i] = f.median;
+            char what[64];
+            snprintf(what, sizeof what, "%s, %zu-token request", mode ? "bounded" : "exact",
+                     lengths[i]);
+            print_figure(what, f);
+            free_requests(rs, count);
+        }
+        double per_token = (per[2] - per[0]) / (double)(lengths[2] - lengths[0]);
+        printf("  => %s: %.2f ns per token + %.2f ns per request\n", mode ? "bounded" : "exact",
+               per_token, per[0] - per_token);
+    }
+}
+
+/* An aggregator holding `count` requests of n tokens. */
+static llmlat_agg *filled(size_t count, size_t n)
+{
+    llmlat_request **rs = make_requests(count, n);
+    llmlat_agg *a = llmlat_agg_new(LLMLAT_CONV_DEFAULT, LLMLAT_MODE_BOUNDED);
+    if (!rs || !a) {
+        fprintf(stderr, "out of memory\n");
+        exit(1);
+    }
+    for (size_t i = 0; i < count; i++)
+        llmlat_agg_add(a, rs[i]);
+    free_requests(rs, count);
+    return a;
+}
+
+static void bench_query(int repeats)
+{
+    llmlat_agg *a = filled(20000, 100);
+    static const double qs[] = { 0.5, 0.9, 0.95, 0.99 };
+    static const int32_t metrics[] = { LLMLAT_ITL, LLMLAT_TTFT, LLMLAT_E2E };
+    double *v = malloc((size_t)repeats * sizeof *v), sink = 0;
+    printf("query (P50, P90, P95, P99 + mean; 2M ITL samples):\n");
+    for (size_t m = 0; m < sizeof metrics / sizeof metrics[0]; m++) {
+        const int inner = 2000;
+        for (int k = 0; k < repeats; k++) {
+            int64_t t0 = llmlat_now_ns();
+            for (int i = 0; i < inner; i++) {
+                double x;
+                for (int j = 0; j < 4; j++) {
+                    llmlat_agg_quantile(a, metrics[m], qs[j], &x);
+                    sink += x;
+                }
+                llmlat_agg_stat(a, metrics[m], LLMLAT_STAT_MEAN, &x);
+                sink += x;
+            }
+            v[k] = (double)(llmlat_now_ns() - t0) / inner;
+        }
+        char what[64];
+        snprintf(what, sizeof what, "%s", llmlat_metric_name(metrics[m]));
+        print_figure(what, summarize(v, repeats));
+    }
+    if (sink == 42.0)
+        printf("\n");
+    free(v);
+    llmlat_agg_free(a);
+}
+
+static void bench_merge(int repeats)
+{
+    llmlat_agg *src = filled(20000, 100), *dst = filled(20000, 100);
+    double *v = malloc((size_t)repeats * sizeof *v);
+    const int inner = 2000, metrics = 9; /* sketches of the default convention */
+    for (int k = 0; k < repeats; k++) {
+        int64_t t0 = llmlat_now_ns();
+        for (int i = 0; i < inner; i++)
+            if (llmlat_agg_merge(dst, src) != LLMLAT_OK) {
+                fprintf(stderr, "merge failed\n");
+                exit(1);
+            }
+        v[k] = (double)(llmlat_now_ns() - t0) / inner / metrics;
+    }
+    printf("merge:\n");
+    print_figure("per metric", summarize(v, repeats));
+    uint64_t bytes;
+    llmlat_agg_counter(dst, LLMLAT_COUNT_MEMORY_BYTES, &bytes);
+    printf("memory: %llu bytes per bounded aggregator\n", (unsigned long long)bytes);
+    free(v);
+    llmlat_agg_free(src);
+    llmlat_agg_free(dst);
+}
+
+int main(int argc, char **argv)
+{
+    int repeats = argc > 1 ? atoi(argv[1]) : 15;
+    if (repeats < 1)
+        repeats = 1;
+    printf("llmlat %s bounded-mode benchmark, median of %d runs\n", llmlat_version_string(),
+           repeats);
+    bench_fold(repeats);
+    bench_query(repeats);
+    bench_merge(repeats);
+    return 0;
+}

@@ -1,0 +1,3 @@
+module example.invalid/llmlat/bindings/go
+
+go 1.19

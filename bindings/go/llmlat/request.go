@@ -1,0 +1,168 @@
+package llmlat
+
+/*
+#include "llmlat.h"
+
+// The hot path takes the handle as an integer: cgo checks (and so moves to
+// the heap) every pointer argument, which would cost an allocation per
+// event. Handles are C memory, so there is nothing to check.
+static inline int32_t go_request_event(uintptr_t r, int64_t t_ns, uint32_t k)
+{
+    return llmlat_request_event((llmlat_request *)r, t_ns, k);
+}
+static inline int32_t go_request_events(uintptr_t r, const int64_t *t_ns,
+                                        const uint32_t *k, size_t n)
+{
+    return llmlat_request_events((llmlat_request *)r, t_ns, k, n);
+}
+*/
+import "C"
+
+import (
+	"runtime"
+	"unsafe"
+)
+
+// Request records one streamed response:
+//
+//	NewRequest -> Start -> Event* -> Finish | Fail -> Aggregator.Add -> Reset
+//
+// Recording is O(1) per event and stops allocating once a reused (Reset)
+// request has seen its largest stream. A Request is used by one goroutine at
+// a time. Close it when done; a finalizer frees one that was not closed.
+type Request struct {
+	c *C.llmlat_request
+}
+
+// NewRequest is a new, empty Request (ErrNoMem if out of memory).
+func NewRequest() (*Request, error) {
+	c := C.llmlat_request_new()
+	if c == nil {
+		return nil, &Error{Status: C.LLMLAT_ENOMEM, Op: "new request"}
+	}
+	r := &Request{c: c}
+	runtime.SetFinalizer(r, (*Request).free)
+	return r, nil
+}
+
+func (r *Request) free() {
+	frees.Add(1)
+	C.llmlat_request_free(r.c)
+	r.c = nil
+}
+
+// Close frees the request's C memory. It is idempotent and returns nil;
+// every later call on r returns ErrInvalid.
+func (r *Request) Close() error {
+	if r != nil && r.c != nil {
+		runtime.SetFinalizer(r, nil)
+		r.free()
+	}
+	return nil
+}
+
+// handle is r's C pointer, NULL for a nil or closed request (the library
+// answers EINVAL to NULL).
+func (r *Request) handle() *C.llmlat_request {
+	if r == nil {
+		return nil
+	}
+	return r.c
+}
+
+// addr is handle() as an integer, for the go_* wrappers of the hot path.
+func (r *Request) addr() C.uintptr_t {
+	return C.uintptr_t(uintptr(unsafe.Pointer(r.handle())))
+}
+
+// Reset brings r back to the state of a new request, keeping its event
+// buffer so that a reused request stops allocating.
+func (r *Request) Reset() error {
+	err := check(C.llmlat_request_reset(r.handle()), "reset")
+	runtime.KeepAlive(r)
+	return err
+}
+
+// Start marks the request sent (client side) or arrived (server side) at ns
+// nanoseconds. ErrState if already started: Reset first.
+func (r *Request) Start(ns int64) error {
+	err := check(C.llmlat_request_start(r.handle(), C.int64_t(ns)), "start")
+	runtime.KeepAlive(r)
+	return err
+}
+
+// Event records one streamed chunk at ns carrying tokens >= 0 output tokens
+// (0: a role chunk, keep-alive or empty delta). ErrState before Start or
+// after Finish/Fail, ErrOrder before the start or the previous event,
+// ErrInvalid on overflow. A rejected event leaves no trace.
+func (r *Request) Event(ns int64, tokens uint32) error {
+	err := check(C.go_request_event(r.addr(), C.int64_t(ns), C.uint32_t(tokens)), "event")
+	runtime.KeepAlive(r)
+	return err
+}
+
+// Events records len(ns) chunks at once, in one cgo call: chunk i arrives
+// at ns[i] carrying tokens[i] tokens. All are accepted or none (the errors
+// of Event, checked for every chunk before any is stored). Empty slices are
+// a no-op; slices of different lengths are ErrInvalid. The slices are only
+// read during the call.
+func (r *Request) Events(ns []int64, tokens []uint32) error {
+	if len(ns) != len(tokens) {
+		return invalid("events", "len(ns) != len(tokens)")
+	}
+	var t *C.int64_t
+	var k *C.uint32_t
+	if len(ns) > 0 {
+		t = (*C.int64_t)(unsafe.Pointer(&ns[0]))
+		k = (*C.uint32_t)(unsafe.Pointer(&tokens[0]))
+	}
+	err := check(C.go_request_events(r.addr(), t, k, C.size_t(len(ns))), "events")
+	runtime.KeepAlive(r)
+	runtime.KeepAlive(ns)
+	runtime.KeepAlive(tokens)
+	return err
+}
+
+// SetInputTokens sets the prompt length (default 0), any time before the
+// request is added to an aggregator.
+func (r *Request) SetInputTokens(n uint64) error {
+	err := check(C.llmlat_request_set_input_tokens(r.handle(), C.uint64_t(n)), "set input tokens")
+	runtime.KeepAlive(r)
+	return err
+}
+
+// SetOutputTokens sets the server's usage count of output tokens; when set
+// it is N, otherwise N is the sum of the tokens of the events.
+func (r *Request) SetOutputTokens(n uint64) error {
+	err := check(C.llmlat_request_set_output_tokens(r.handle(), C.uint64_t(n)), "set output tokens")
+	runtime.KeepAlive(r)
+	return err
+}
+
+// Finish marks the stream closed normally at ns. ErrState before Start or
+// after Finish/Fail, ErrOrder before the start or the last event.
+func (r *Request) Finish(ns int64) error {
+	err := check(C.llmlat_request_finish(r.handle(), C.int64_t(ns)), "finish")
+	runtime.KeepAlive(r)
+	return err
+}
+
+// Fail marks the request failed (error, timeout, cancelled) at ns. Same
+// errors as Finish.
+func (r *Request) Fail(ns int64) error {
+	err := check(C.llmlat_request_fail(r.handle(), C.int64_t(ns)), "fail")
+	runtime.KeepAlive(r)
+	return err
+}
+
+// Value is the request's own value of metric m under convention c, in the
+// metric's unit (seconds for times). Per request, ITL and ICL are the
+// request's mean gap. Valid once started; what needs data not yet seen is
+// ErrUndefined with NaN (TPOT with N <= 1, ICL with one event). ErrState
+// before Start, ErrInvalid for an unknown id.
+func (r *Request) Value(m Metric, c Convention) (float64, error) {
+	var out C.double
+	status := C.llmlat_request_value(r.handle(), C.int32_t(c), C.int32_t(m), &out)
+	runtime.KeepAlive(r)
+	return result(status, out, "value")
+}

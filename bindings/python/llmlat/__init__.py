@@ -1,0 +1,93 @@
+"""llmlat: TTFT, TPOT, ITL, E2E and throughput of streamed LLM responses,
+under the exact conventions of vLLM, AIPerf, SGLang and LLMPerf.
+
+A ctypes binding of the C library libllmlat (standard library only)::
+
+    import llmlat
+
+    agg = llmlat.Aggregator("vllm")
+    with llmlat.Request() as r:
+        r.start(0)
+        r.events([50_000_000, 60_000_000, 70_000_000])   # ns, 1 token each
+        r.finish(70_000_000)
+        agg.add(r)
+    print(agg.stat("ttft", "mean"), agg.quantile("itl", 0.99))
+    print(agg.report())
+
+Timestamps are int nanoseconds on one monotonic clock (``llmlat.now_ns()``
+or ``time.monotonic_ns()``); results are float seconds. The library is
+found through ``LLMLAT_LIBRARY``, a copy inside this package, the SONAME
+``libllmlat.so.1``, then ``ctypes.util.find_library`` (docs/python.md).
+"""
+
+from ._native import ABI_MAJOR, lib as _lib, library_path
+from ._errors import (
+    Error,
+    FormatError,
+    InvalidArgumentError,
+    MismatchError,
+    NoSpaceError,
+    OrderError,
+    OutOfMemoryError,
+    StateError,
+    UndefinedError,
+    strerror,
+)
+from ._core import (
+    CONVENTIONS,
+    COUNTERS,
+    FORMATS,
+    METRICS,
+    MODES,
+    PARAMS,
+    RATES,
+    STATS,
+    Aggregator,
+    Request,
+    now_ns,
+    param_bounds,
+)
+
+#: Version of this Python package.
+__version__ = "1.0.0"
+
+
+def version() -> str:
+    """The version of the loaded C library, "MAJOR.MINOR.PATCH"."""
+    return _lib.llmlat_version_string().decode("ascii")
+
+
+def version_number() -> int:
+    """The loaded C library's ``llmlat_version_number()`` (MAJOR*10000 +
+    MINOR*100 + PATCH)."""
+    return int(_lib.llmlat_version_number())
+
+
+__all__ = [
+    "ABI_MAJOR",
+    "Aggregator",
+    "CONVENTIONS",
+    "COUNTERS",
+    "Error",
+    "FORMATS",
+    "FormatError",
+    "InvalidArgumentError",
+    "METRICS",
+    "MODES",
+    "MismatchError",
+    "NoSpaceError",
+    "OrderError",
+    "OutOfMemoryError",
+    "PARAMS",
+    "RATES",
+    "Request",
+    "STATS",
+    "StateError",
+    "UndefinedError",
+    "library_path",
+    "now_ns",
+    "param_bounds",
+    "strerror",
+    "version",
+    "version_number",
+]

@@ -1,0 +1,669 @@
+"""Request and Aggregator: the Pythonic face of the C API (internal module;
+import everything from ``llmlat``)."""
+
+from __future__ import annotations
+
+import ctypes
+import json
+import math
+import sys
+import weakref
+from array import array
+from ctypes import byref, c_double, c_int32, c_int64, c_size_t, c_uint32, c_uint64
+import operator
+from typing import Any, Dict, Iterable, List, Mapping, NoReturn, Optional, Tuple, Union
+
+from ._errors import Error, InvalidArgumentError, OutOfMemoryError
+from ._native import lib, name_table, request_event_fast
+
+__all__ = [
+    "Request",
+    "Aggregator",
+    "now_ns",
+    "param_bounds",
+    "METRICS",
+    "CONVENTIONS",
+    "MODES",
+    "STATS",
+    "RATES",
+    "COUNTERS",
+    "PARAMS",
+    "FORMATS",
+]
+
+# ------------------------------------------------------------------ names
+
+#: Metric names, from the library itself (``llmlat_metric_name``): "ttft",
+#: "tpot", "itl", "icl", "e2e", "tps_user", "itl_max", "output_tokens",
+#: "input_tokens", "tool_itl".
+_METRIC_IDS: Dict[str, int] = name_table(lib.llmlat_metric_name, 1)
+#: Convention names (``llmlat_convention_name``): "default", "vllm",
+#: "aiperf", "sglang", "llmperf".
+_CONVENTION_IDS: Dict[str, int] = name_table(lib.llmlat_convention_name, 0)
+_MODE_IDS = {"exact": 0, "bounded": 1}
+_STAT_IDS = {"count": 1, "mean": 2, "std": 3, "min": 4, "max": 5, "median": 6}
+_RATE_IDS = {
+    "requests": 1,
+    "output_tokens": 2,
+    "total_tokens": 3,
+    "goodput": 4,
+    "peak_output_tokens": 5,
+}
+_COUNTER_IDS = {
+    "completed": 1,
+    "failed": 2,
+    "tpot_undefined": 3,
+    "good": 4,
+    "input_tokens": 5,
+    "output_tokens": 6,
+    "peak_concurrency": 7,
+    "memory_bytes": 8,
+}
+_PARAM_IDS = {
+    "relative_error": 1,
+    "duration": 2,
+    "slo_ttft": 3,
+    "slo_tpot": 4,
+    "slo_e2e": 5,
+}
+_FORMAT_IDS = {"text": 1, "json": 2, "prometheus": 3}
+
+METRICS: Tuple[str, ...] = tuple(_METRIC_IDS)
+CONVENTIONS: Tuple[str, ...] = tuple(_CONVENTION_IDS)
+MODES: Tuple[str, ...] = tuple(_MODE_IDS)
+STATS: Tuple[str, ...] = tuple(_STAT_IDS)
+RATES: Tuple[str, ...] = tuple(_RATE_IDS)
+COUNTERS: Tuple[str, ...] = tuple(_COUNTER_IDS)
+PARAMS: Tuple[str, ...] = tuple(_PARAM_IDS)
+FORMATS: Tuple[str, ...] = tuple(_FORMAT_IDS)
+
+Name = Union[str, int]
+
+_EINVAL = -1
+_EUNDEFINED = -5
+_ENOSPC = -8
+_INT64_MIN = -(1 << 63)
+_INT64_MAX = (1 << 63) - 1
+_UINT32_MAX = (1 << 32) - 1
+_UINT64_MAX = (1 << 64) - 1
+
+
+def _id(table: Mapping[str, int], kind: str, name: Name) -> int:
+    """The C id of a name; an int is passed through (the C library checks
+    it), so ids newer than this binding stay usable."""
+    if isinstance(name, str):
+        try:
+            return table[name]
+        except KeyError:
+            raise InvalidArgumentError(
+                detail="unknown %s %r (one of: %s)" % (kind, name, ", ".join(table))
+            ) from None
+    if isinstance(name, int) and not isinstance(name, bool):
+        return name
+    raise TypeError("%s must be a name (str), not %s" % (kind, type(name).__name__))
+
+
+def _name(table: Mapping[str, int], value: int) -> str:
+    for k, v in table.items():
+        if v == value:
+            return k
+    return str(value)
+
+
+def _raise(status: int, where: str, detail: Optional[str] = None) -> NoReturn:
+    raise Error.for_status(status, where, detail)
+
+
+def _u64(value: int, what: str) -> int:
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise TypeError("%s must be an int, not %s" % (what, type(value).__name__))
+    if not 0 <= value <= _UINT64_MAX:
+        raise InvalidArgumentError(where=what, detail="%d outside [0, 2**64)" % value)
+    return value
+
+
+def _i64(value: Any, what: str) -> int:
+    if not isinstance(value, int) or isinstance(value, bool):
+        value = operator.index(value)  # numpy integers; TypeError otherwise
+    if not _INT64_MIN <= value <= _INT64_MAX:
+        raise InvalidArgumentError(where=what, detail="%d outside int64" % value)
+    return value
+
+
+def _float(value: Any, what: str) -> float:
+    if isinstance(value, (str, bytes)):
+        raise TypeError("%s must be a number, not %s" % (what, type(value).__name__))
+    return float(value)  # TypeError for non-numbers
+
+
+def now_ns() -> int:
+    """``llmlat_now_ns()``: CLOCK_MONOTONIC in nanoseconds, the clock to
+    timestamp requests with (the same as ``time.monotonic_ns()`` on Linux)."""
+    return lib.llmlat_now_ns()
+
+
+def param_bounds(param: Name) -> Tuple[float, float]:
+    """The accepted range ``(lo, hi)`` of an aggregator parameter
+    ("relative_error", "duration", "slo_ttft", "slo_tpot", "slo_e2e")."""
+    lo, hi = c_double(), c_double()
+    st = lib.llmlat_param_bounds(_id(_PARAM_IDS, "param", param), byref(lo), byref(hi))
+    if st:
+        _raise(st, "llmlat_param_bounds")
+    return lo.value, hi.value
+
+
+# ----------------------------------------------------------- event arrays
+
+_LITTLE = sys.byteorder == "little"
+_NATIVE_PREFIXES = ("", "@", "=", "<" if _LITTLE else ">")
+
+
+def _format_is(fmt: str, codes: str) -> bool:
+    """True when a buffer's struct format is one of the native ``codes``."""
+    prefix, code = fmt[:-1], fmt[-1:]
+    return prefix in _NATIVE_PREFIXES and code in codes
+
+
+def _c_array(obj: Any, ctype: Any, typecode: str, codes: str, what: str) -> Tuple[Any, int]:
+    """``obj`` as (pointer-like, length) for ctypes, with no copy when it is
+    a writable, C-contiguous, one-dimensional buffer of exactly ``ctype``,
+    one C-level copy when such a buffer is read-only, and a conversion into
+    ``array(typecode)`` otherwise (any iterable of ints)."""
+    try:
+        mv = memoryview(obj)
+    except TypeError:
+        mv = None
+    if mv is not None:
+        if (mv.ndim == 1 and mv.itemsize == ctypes.sizeof(ctype) and mv.c_contiguous
+                and _format_is(mv.format, codes)):
+            n = mv.shape[0]  # type: ignore[index]
+            if n == 0:
+                return None, 0
+            if mv.readonly:
+                return (ctype * n).from_buffer_copy(mv), n
+            return byref(ctype.from_buffer(mv)), n
+        if mv.ndim == 1:
+            try:
+                obj = mv.tolist()  # other numeric formats: converted in C
+            except (NotImplementedError, TypeError, ValueError):
+                pass
+    try:
+        arr = array(typecode, obj)
+    except OverflowError as exc:
+        raise InvalidArgumentError(where="events", detail="%s: %s" % (what, exc)) from None
+    n = len(arr)
+    if n == 0:
+        return None, 0
+    return byref(ctype.from_buffer(arr)), n
+
+
+def _token_array(tokens: Any, n: int) -> Any:
+    if not isinstance(tokens, int) and hasattr(tokens, "__index__") \
+            and not hasattr(tokens, "__len__"):
+        tokens = operator.index(tokens)  # a numpy integer scalar
+    if isinstance(tokens, int) and not isinstance(tokens, bool):
+        if not 0 <= tokens <= _UINT32_MAX:
+            raise InvalidArgumentError(where="events",
+                                       detail="tokens %d outside [0, 2**32)" % tokens)
+        if n == 0:
+            return None, 0
+        arr = array("I", (tokens,)) * n
+        return byref(ctypes.c_uint32.from_buffer(arr)), n
+    return _c_array(tokens, c_uint32, "I", "IL", "tokens")
+
+
+# ----------------------------------------------------------------- Request
+
+
+class Request:
+    """The recorder of one streamed request (``llmlat_request``).
+
+    Life cycle: ``start`` -> ``event``/``events`` ... -> ``finish`` or
+    ``fail`` -> ``Aggregator.add`` -> ``reset`` (reuse) or ``close``.
+    Timestamps are int nanoseconds on one monotonic clock (``now_ns()`` or
+    ``time.monotonic_ns()``). One thread at a time.
+
+    Errors raise :class:`llmlat.Error` subclasses: ``StateError`` (event
+    before start or after the end), ``OrderError`` (a time before the
+    previous one), ``InvalidArgumentError`` (out-of-range values). A call
+    that raises leaves the request as it was.
+    """
+
+    __slots__ = ("_h", "_addr", "_finalizer", "__weakref__")
+
+    def __init__(self) -> None:
+        h = lib.llmlat_request_new()
+        if not h:
+            raise OutOfMemoryError(where="llmlat_request_new")
+        self._h = h
+        self._addr = ctypes.cast(h, ctypes.c_void_p).value  # for event()
+        self._finalizer = weakref.finalize(self, lib.llmlat_request_free, h)
+
+    # -- life cycle
+
+    def close(self) -> None:
+        """Frees the C recorder now (idempotent). Using the request after
+        ``close`` raises ValueError."""
+        self._finalizer()
+        self._h = self._addr = None
+
+    @property
+    def closed(self) -> bool:
+        """True after ``close()``."""
+        return self._h is None
+
+    def __enter__(self) -> "Request":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def _fail(self, status: int, where: str, detail: Optional[str] = None) -> NoReturn:
+        if self._h is None:
+            raise ValueError("operation on a closed llmlat.Request")
+        _raise(status, where, detail)
+
+    def reset(self) -> None:
+        """Back to the state of a new request, keeping the event buffer (so a
+        reused request stops allocating)."""
+        st = lib.llmlat_request_reset(self._h)
+        if st:
+            self._fail(st, "llmlat_request_reset")
+
+    # -- recording
+
+    def start(self, t_ns: int) -> None:
+        """Marks the request sent/arrived at ``t_ns``.
+        StateError if already started (``reset()`` first)."""
+        st = lib.llmlat_request_start(self._h, _i64(t_ns, "start: t_ns"))
+        if st:
+            self._fail(st, "llmlat_request_start")
+
+    def event(self, t_ns: int, tokens: int = 1, _event: Any = request_event_fast) -> None:
+        """One streamed event (chunk) at ``t_ns`` carrying ``tokens >= 0``
+        output tokens (0: role chunk, keep-alive, empty delta).
+
+        Costs one ctypes call (about a microsecond; see docs/python.md):
+        use ``events()`` for many events at once.
+        Errors: StateError (not started, or already ended), OrderError
+        (before the start or the previous event), InvalidArgumentError
+        (``tokens`` outside [0, 2**32), ``t_ns`` outside int64 or too far
+        from the start, the token sum would overflow).
+        """
+        if _INT64_MIN <= t_ns <= _INT64_MAX and 0 <= tokens <= _UINT32_MAX:
+            try:
+                st = _event(self._addr, t_ns, tokens)
+            except ctypes.ArgumentError as exc:
+                raise TypeError("event: t_ns and tokens must be ints (%s)" % exc) from None
+            if st:
+                self._fail(st, "llmlat_request_event")
+        else:
+            self._fail(_EINVAL, "event", "t_ns %r outside int64 or tokens %r outside "
+                       "[0, 2**32)" % (t_ns, tokens))
+
+    def events(self, times_ns: Any, tokens: Any = 1) -> None:
+        """Many events in one C call, all accepted or none.
+
+        ``times_ns``: int nanoseconds, any iterable of ints, or a buffer
+        (``array('q')``, a numpy int64 array). A writable C-contiguous int64
+        buffer is handed to C without a copy (a read-only one is copied
+        once, in C); anything else is converted first.
+        ``tokens``: one int for every event (default 1), or a sequence of the
+        same length; a uint32 buffer (``array('I')``, numpy uint32) is
+        handed over without a copy.
+
+        Errors: as ``event()`` for any element, checked for all before any
+        is stored; InvalidArgumentError when the lengths differ.
+        """
+        t_ptr, n = _c_array(times_ns, c_int64, "q", "ql", "times_ns")
+        k_ptr, nk = _token_array(tokens, n)
+        if nk != n:
+            self._fail(_EINVAL, "events", "%d times but %d token counts" % (n, nk))
+        st = lib.llmlat_request_events(self._h, t_ptr, k_ptr, n)
+        if st:
+            self._fail(st, "llmlat_request_events")
+
+    def set_input_tokens(self, n: int) -> None:
+        """The prompt length (default 0); any time before the request is added."""
+        st = lib.llmlat_request_set_input_tokens(self._h, _u64(n, "input tokens"))
+        if st:
+            self._fail(st, "llmlat_request_set_input_tokens")
+
+    def set_output_tokens(self, n: int) -> None:
+        """The server's usage count of output tokens; when set it is N, otherwise
+        N is the sum of the events' tokens."""
+        st = lib.llmlat_request_set_output_tokens(self._h, _u64(n, "output tokens"))
+        if st:
+            self._fail(st, "llmlat_request_set_output_tokens")
+
+    def finish(self, t_ns: int) -> None:
+        """The stream closed normally at ``t_ns``.
+        Errors: StateError (not started, already ended), OrderError."""
+        st = lib.llmlat_request_finish(self._h, _i64(t_ns, "finish: t_ns"))
+        if st:
+            self._fail(st, "llmlat_request_finish")
+
+    def fail(self, t_ns: int) -> None:
+        """The request failed (error, timeout, cancelled) at ``t_ns``.
+        Same errors as ``finish``."""
+        st = lib.llmlat_request_fail(self._h, _i64(t_ns, "fail: t_ns"))
+        if st:
+            self._fail(st, "llmlat_request_fail")
+
+    # -- reading
+
+    def value(self, metric: Name, convention: Name = "default") -> Optional[float]:
+        """The request's own value of ``metric`` under ``convention``, in
+        seconds (tokens or tokens/s for the count and speed metrics), or
+        None when it is undefined (e.g. "tpot" with one output token).
+        StateError before ``start``."""
+        out = c_double()
+        st = lib.llmlat_request_value(self._h, _id(_CONVENTION_IDS, "convention", convention),
+                                      _id(_METRIC_IDS, "metric", metric), byref(out))
+        if st:
+            if st == _EUNDEFINED:
+                return None
+            self._fail(st, "llmlat_request_value")
+        return out.value
+
+    def __repr__(self) -> str:
+        return "<llmlat.Request%s at %#x>" % (" (closed)" if self._h is None else "", id(self))
+
+
+# -------------------------------------------------------------- Aggregator
+
+
+class Aggregator:
+    """Statistics of many requests under one convention (``llmlat_agg``).
+
+    ``convention``: "default", "vllm", "aiperf", "sglang" or "llmperf".
+    ``mode``: "exact" (every sample kept, numpy-identical percentiles) or
+    "bounded" (fixed memory, quantiles within ``relative_error``).
+    ``duration``: host wall time in seconds for the rates (default: derived).
+    ``slo``: ``{"ttft": s, "tpot": s, "e2e": s}``, thresholds for goodput.
+    ``quantiles``: the quantiles ``report()``/``summary()`` print (default
+    0.5, 0.9, 0.95, 0.99).
+
+    Queries return None for an undefined value (empty set, no SLO...).
+    One thread at a time; merge per-thread aggregators with ``merge``.
+    Pickles through ``to_bytes()``.
+    """
+
+    __slots__ = ("_h", "_finalizer", "__weakref__")
+
+    def __init__(self, convention: Name = "default", mode: Name = "exact",
+                 relative_error: Optional[float] = None, *, duration: Optional[float] = None,
+                 slo: Optional[Mapping[str, float]] = None,
+                 quantiles: Optional[Iterable[float]] = None) -> None:
+        conv = _id(_CONVENTION_IDS, "convention", convention)
+        mode_id = _id(_MODE_IDS, "mode", mode)
+        h = lib.llmlat_agg_new(conv, mode_id)
+        if not h:
+            if lib.llmlat_convention_name(conv) is None or mode_id not in _MODE_IDS.values():
+                raise InvalidArgumentError(where="llmlat_agg_new",
+                                           detail="convention %r, mode %r" % (convention, mode))
+            raise OutOfMemoryError(where="llmlat_agg_new")
+        self._adopt(h)
+        try:
+            if relative_error is not None:
+                self.set_param("relative_error", relative_error)
+            if duration is not None:
+                self.set_param("duration", duration)
+            for key, seconds in (slo or {}).items():
+                self.set_param("slo_" + key if isinstance(key, str) else key, seconds)
+            if quantiles is not None:
+                self.set_quantiles(quantiles)
+        except BaseException:
+            self.close()
+            raise
+
+    def _adopt(self, h: Any) -> None:
+        self._h = h
+        self._finalizer = weakref.finalize(self, lib.llmlat_agg_free, h)
+
+    @classmethod
+    def from_bytes(cls, data: Any) -> "Aggregator":
+        """An aggregator from bytes written by ``to_bytes()`` (any process or
+        host: the format is little-endian and versioned, docs/format.md).
+        FormatError on malformed, truncated or trailing bytes."""
+        if isinstance(data, (int, str)):
+            raise TypeError("from_bytes needs a bytes-like object, not %s"
+                            % type(data).__name__)
+        buf = memoryview(data).tobytes()
+        status = c_int32(0)
+        h = lib.llmlat_agg_deserialize(buf, len(buf), byref(status))
+        if not h:
+            _raise(status.value or _EINVAL, "llmlat_agg_deserialize")
+        self = cls.__new__(cls)
+        self._adopt(h)
+        return self
+
+    def close(self) -> None:
+        """Frees the C aggregator now (idempotent). Using it afterwards
+        raises ValueError."""
+        self._finalizer()
+        self._h = None
+
+    @property
+    def closed(self) -> bool:
+        """True after ``close()``."""
+        return self._h is None
+
+    def __enter__(self) -> "Aggregator":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def __reduce__(self) -> Tuple[Any, Tuple[bytes]]:
+        return (Aggregator.from_bytes, (self.to_bytes(),))
+
+    def _fail(self, status: int, where: str, detail: Optional[str] = None) -> NoReturn:
+        if self._h is None:
+            raise ValueError("operation on a closed llmlat.Aggregator")
+        _raise(status, where, detail)
+
+    def reset(self) -> None:
+        """Drops every sample and counter; keeps convention, mode, params and
+        report quantiles."""
+        st = lib.llmlat_agg_reset(self._h)
+        if st:
+            self._fail(st, "llmlat_agg_reset")
+
+    # -- configuration
+
+    @property
+    def convention(self) -> str:
+        """The convention's name."""
+        out = c_int32()
+        st = lib.llmlat_agg_get_convention(self._h, byref(out))
+        if st:
+            self._fail(st, "llmlat_agg_get_convention")
+        return _name(_CONVENTION_IDS, out.value)
+
+    @property
+    def mode(self) -> str:
+        """"exact" or "bounded"."""
+        out = c_int32()
+        st = lib.llmlat_agg_get_mode(self._h, byref(out))
+        if st:
+            self._fail(st, "llmlat_agg_get_mode")
+        return _name(_MODE_IDS, out.value)
+
+    def set_param(self, param: Name, value: float) -> None:
+        """Sets "relative_error", "duration" (s, 0 = derive), "slo_ttft",
+        "slo_tpot" or "slo_e2e" (s, 0 = none). InvalidArgumentError outside
+        ``param_bounds(param)``; StateError for a bounded aggregator's
+        relative error or SLOs once it holds data."""
+        st = lib.llmlat_agg_set_param(self._h, _id(_PARAM_IDS, "param", param),
+                                      _float(value, "value"))
+        if st:
+            self._fail(st, "llmlat_agg_set_param", "%s = %r" % (param, value))
+
+    def get_param(self, param: Name) -> float:
+        """A parameter's current value."""
+        out = c_double()
+        st = lib.llmlat_agg_get_param(self._h, _id(_PARAM_IDS, "param", param), byref(out))
+        if st:
+            self._fail(st, "llmlat_agg_get_param")
+        return out.value
+
+    def set_quantiles(self, quantiles: Iterable[float]) -> None:
+        """The quantiles (each in [0, 1], 1 to 32 of them) that ``report()``
+        and ``summary()`` print."""
+        qs = [_float(q, "quantile") for q in quantiles]
+        arr = (c_double * len(qs))(*qs)
+        st = lib.llmlat_agg_set_quantiles(self._h, arr, len(qs))
+        if st:
+            self._fail(st, "llmlat_agg_set_quantiles", "quantiles %r" % (qs,))
+
+    def set_buckets(self, metric: Name, bounds: Optional[Iterable[float]] = None) -> None:
+        """The upper bounds (seconds, finite, strictly increasing, at most
+        64; +Inf is implicit) of the histogram a "prometheus" report writes
+        for a time metric ("ttft", "tpot", "itl", "icl", "e2e", "itl_max").
+        None restores the default (the buckets vLLM's server uses)."""
+        metric_id = _id(_METRIC_IDS, "metric", metric)
+        if bounds is None:
+            st = lib.llmlat_agg_set_buckets(self._h, metric_id, None, 0)
+        else:
+            bs = [_float(b, "bound") for b in bounds]
+            st = lib.llmlat_agg_set_buckets(self._h, metric_id, (c_double * len(bs))(*bs),
+                                            len(bs))
+        if st:
+            self._fail(st, "llmlat_agg_set_buckets")
+
+    # -- feeding
+
+    def add(self, request: Request) -> None:
+        """Folds a finished or failed request in (the request is unchanged and
+        may be reset right after). StateError if it has not ended."""
+        if not isinstance(request, Request):
+            raise TypeError("add needs an llmlat.Request, not %s" % type(request).__name__)
+        st = lib.llmlat_agg_add(self._h, request._h)
+        if st:
+            if request._h is None:
+                raise ValueError("operation on a closed llmlat.Request")
+            self._fail(st, "llmlat_agg_add")
+
+    def merge(self, other: "Aggregator") -> None:
+        """Adds everything ``other`` holds (``other`` is unchanged).
+        MismatchError for a different convention or mode, or bounded
+        aggregators with different relative errors or SLOs."""
+        if not isinstance(other, Aggregator):
+            raise TypeError("merge needs an llmlat.Aggregator, not %s" % type(other).__name__)
+        st = lib.llmlat_agg_merge(self._h, other._h)
+        if st:
+            if other._h is None:
+                raise ValueError("operation on a closed llmlat.Aggregator")
+            self._fail(st, "llmlat_agg_merge", "cannot merge an aggregator into itself"
+                       if other is self else None)
+
+    # -- queries
+
+    def stat(self, metric: Name, stat: Name = "mean") -> Optional[float]:
+        """A statistic ("count", "mean", "std", "min", "max", "median") of a
+        metric's samples, or None when undefined (empty set, unless the
+        convention reports 0.0 as vLLM and SGLang do). "count" is an int."""
+        out = c_double()
+        stat_id = _id(_STAT_IDS, "stat", stat)
+        st = lib.llmlat_agg_stat(self._h, _id(_METRIC_IDS, "metric", metric), stat_id,
+                                 byref(out))
+        if st:
+            if st == _EUNDEFINED:
+                return None
+            self._fail(st, "llmlat_agg_stat")
+        if stat_id == _STAT_IDS["count"]:
+            return int(out.value)
+        return out.value
+
+    def quantile(self, metric: Name, q: float) -> Optional[float]:
+        """The q-quantile (q in [0, 1]) of a metric's samples: in exact mode
+        the same float as ``numpy.percentile(samples, 100 * q)``. None when
+        the set is empty (unless the convention's placeholder applies)."""
+        out = c_double()
+        st = lib.llmlat_agg_quantile(self._h, _id(_METRIC_IDS, "metric", metric), _float(q, "q"),
+                                     byref(out))
+        if st:
+            if st == _EUNDEFINED:
+                return None
+            self._fail(st, "llmlat_agg_quantile", "q = %r" % (q,))
+        return out.value
+
+    def quantiles(self, metric: Name, qs: Iterable[float]) -> List[Optional[float]]:
+        """Several quantiles of one metric in one C call (at most 32; about
+        the cost of one in exact mode): the same values as ``quantile`` for
+        each q. Every value is None when the set is empty."""
+        qv = [_float(q, "q") for q in qs]
+        n = len(qv)
+        out = (c_double * max(n, 1))()
+        st = lib.llmlat_agg_quantiles(self._h, _id(_METRIC_IDS, "metric", metric),
+                                      (c_double * max(n, 1))(*qv), n, out)
+        if st:
+            if st == _EUNDEFINED:
+                return [None] * n
+            self._fail(st, "llmlat_agg_quantiles", "qs = %r" % (qv,))
+        return list(out[:n])
+
+    def rate(self, rate: Name) -> Optional[float]:
+        """A system rate per second: "requests", "output_tokens",
+        "total_tokens", "goodput" (needs an SLO), "peak_output_tokens".
+        None when undefined (no duration, no SLO for goodput...)."""
+        out = c_double()
+        st = lib.llmlat_agg_rate(self._h, _id(_RATE_IDS, "rate", rate), byref(out))
+        if st:
+            if st == _EUNDEFINED:
+                return None
+            self._fail(st, "llmlat_agg_rate")
+        return out.value
+
+    def counter(self, counter: Name) -> Optional[int]:
+        """A counter: "completed", "failed", "tpot_undefined", "good" (None
+        without an SLO), "input_tokens", "output_tokens",
+        "peak_concurrency", "memory_bytes"."""
+        out = c_uint64()
+        st = lib.llmlat_agg_counter(self._h, _id(_COUNTER_IDS, "counter", counter), byref(out))
+        if st:
+            if st == _EUNDEFINED:
+                return None
+            self._fail(st, "llmlat_agg_counter")
+        return out.value
+
+    # -- output
+
+    def _buffer_call(self, fn: Any, where: str, *args: Any) -> bytes:
+        size = c_size_t(0)
+        st = fn(self._h, *args, None, 0, byref(size))
+        while st == _ENOSPC:
+            buf = ctypes.create_string_buffer(size.value)
+            st = fn(self._h, *args, buf, size.value, byref(size))
+            if st == 0:
+                return buf.raw[:size.value]
+        if st:
+            self._fail(st, where)
+        return b""
+
+    def _report_bytes(self, format: Name) -> bytes:
+        fmt = _id(_FORMAT_IDS, "format", format)
+        return self._buffer_call(lib.llmlat_agg_report, "llmlat_agg_report", fmt)
+
+    def report(self, format: Name = "text") -> str:
+        """The report as text: "text" (a readable table), "json"
+        (docs/report-json.md) or "prometheus" (exposition format 0.0.4)."""
+        return self._report_bytes(format).decode("utf-8")
+
+    def summary(self) -> Dict[str, Any]:
+        """The JSON report as a dict (schema: docs/report-json.md): times in
+        seconds, undefined values None."""
+        result: Dict[str, Any] = json.loads(self.report("json"))
+        return result
+
+    def to_bytes(self) -> bytes:
+        """The aggregator's state in the documented byte format
+        (docs/format.md); ``Aggregator.from_bytes`` reads it back."""
+        return self._buffer_call(lib.llmlat_agg_serialize, "llmlat_agg_serialize")
+
+    def __repr__(self) -> str:
+        if self._h is None:
+            return "<llmlat.Aggregator (closed)>"
+        return "<llmlat.Aggregator convention=%r mode=%r completed=%d failed=%d>" % (
+            self.convention, self.mode, self.counter("completed"), self.counter("failed"))

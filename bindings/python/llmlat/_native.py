@@ -1,0 +1,212 @@
+"""Loading libllmlat and declaring its C prototypes (internal).
+
+The shared library is looked for, in this order:
+
+1. the path in the ``LLMLAT_LIBRARY`` environment variable (when it is set,
+   nothing else is tried: a wrong path is an error, not a fallback);
+2. a copy inside this package (``llmlat/libllmlat.so.1``, or the platform's
+   equivalent), for self-contained installs;
+3. the SONAME ``libllmlat.so.1``, found by the dynamic loader the way a
+   linked program would find it (ldconfig cache, ``LD_LIBRARY_PATH``);
+4. whatever ``ctypes.util.find_library("llmlat")`` returns.
+
+The library's major version must equal :data:`ABI_MAJOR`; otherwise the
+import fails with :class:`ImportError`. Every function gets its ``argtypes``
+and ``restype`` here: ctypes' defaults (C ``int`` everywhere) would silently
+truncate pointers, ``int64_t`` timestamps and ``size_t`` lengths.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import ctypes.util
+import os
+import sys
+from ctypes import (
+    CFUNCTYPE,
+    POINTER,
+    c_char_p,
+    c_double,
+    c_int32,
+    c_int64,
+    c_size_t,
+    c_uint32,
+    c_uint64,
+    c_void_p,
+)
+from typing import Dict, Iterator, List, Optional, Sequence, Tuple
+
+__all__ = ["ABI_MAJOR", "lib", "library_path", "RequestHandle", "AggHandle"]
+
+#: The library major version (``llmlat_version_number() // 10000``) that this
+#: binding is written for.
+ABI_MAJOR = 1
+
+_ENV = "LLMLAT_LIBRARY"
+
+
+class _Request(ctypes.Structure):
+    """Opaque ``llmlat_request``."""
+
+
+class _Agg(ctypes.Structure):
+    """Opaque ``llmlat_agg``."""
+
+
+#: Typed handles: a request handle cannot be passed where an aggregator is
+#: expected (ctypes checks the pointer type).
+RequestHandle = POINTER(_Request)
+AggHandle = POINTER(_Agg)
+
+#: The allocator hook's function types (``llmlat_malloc_fn`` ...).
+MALLOC_FN = CFUNCTYPE(c_void_p, c_void_p, c_size_t)
+REALLOC_FN = CFUNCTYPE(c_void_p, c_void_p, c_void_p, c_size_t)
+FREE_FN = CFUNCTYPE(None, c_void_p, c_void_p)
+
+_P_SIZE = POINTER(c_size_t)
+_P_DOUBLE = POINTER(c_double)
+_P_INT32 = POINTER(c_int32)
+
+#: name -> (restype, argtypes), one entry per function of include/llmlat.h.
+PROTOTYPES: Dict[str, Tuple[object, List[object]]] = {
+    "llmlat_version_number": (c_uint32, []),
+    "llmlat_version_string": (c_char_p, []),
+    "llmlat_strerror": (c_char_p, [c_int32]),
+    "llmlat_metric_name": (c_char_p, [c_int32]),
+    "llmlat_convention_name": (c_char_p, [c_int32]),
+    "llmlat_set_allocator": (c_int32, [MALLOC_FN, REALLOC_FN, FREE_FN, c_void_p]),
+    "llmlat_now_ns": (c_int64, []),
+    # recorder
+    "llmlat_request_new": (RequestHandle, []),
+    "llmlat_request_free": (None, [RequestHandle]),
+    "llmlat_request_reset": (c_int32, [RequestHandle]),
+    "llmlat_request_start": (c_int32, [RequestHandle, c_int64]),
+    "llmlat_request_event": (c_int32, [RequestHandle, c_int64, c_uint32]),
+    "llmlat_request_events": (
+        c_int32,
+        [RequestHandle, POINTER(c_int64), POINTER(c_uint32), c_size_t],
+    ),
+    "llmlat_request_set_input_tokens": (c_int32, [RequestHandle, c_uint64]),
+    "llmlat_request_set_output_tokens": (c_int32, [RequestHandle, c_uint64]),
+    "llmlat_request_finish": (c_int32, [RequestHandle, c_int64]),
+    "llmlat_request_fail": (c_int32, [RequestHandle, c_int64]),
+    "llmlat_request_value": (c_int32, [RequestHandle, c_int32, c_int32, _P_DOUBLE]),
+    # aggregator
+    "llmlat_agg_new": (AggHandle, [c_int32, c_int32]),
+    "llmlat_agg_free": (None, [AggHandle]),
+    "llmlat_agg_reset": (c_int32, [AggHandle]),
+    "llmlat_agg_get_convention": (c_int32, [AggHandle, _P_INT32]),
+    "llmlat_agg_get_mode": (c_int32, [AggHandle, _P_INT32]),
+    "llmlat_agg_set_param": (c_int32, [AggHandle, c_int32, c_double]),
+    "llmlat_agg_get_param": (c_int32, [AggHandle, c_int32, _P_DOUBLE]),
+    "llmlat_param_bounds": (c_int32, [c_int32, _P_DOUBLE, _P_DOUBLE]),
+    "llmlat_agg_set_quantiles": (c_int32, [AggHandle, _P_DOUBLE, c_size_t]),
+    "llmlat_agg_set_buckets": (c_int32, [AggHandle, c_int32, _P_DOUBLE, c_size_t]),
+    "llmlat_agg_add": (c_int32, [AggHandle, RequestHandle]),
+    "llmlat_agg_merge": (c_int32, [AggHandle, AggHandle]),
+    "llmlat_agg_stat": (c_int32, [AggHandle, c_int32, c_int32, _P_DOUBLE]),
+    "llmlat_agg_quantile": (c_int32, [AggHandle, c_int32, c_double, _P_DOUBLE]),
+    "llmlat_agg_quantiles": (c_int32, [AggHandle, c_int32, _P_DOUBLE, c_size_t, _P_DOUBLE]),
+    "llmlat_agg_rate": (c_int32, [AggHandle, c_int32, _P_DOUBLE]),
+    "llmlat_agg_counter": (c_int32, [AggHandle, c_int32, POINTER(c_uint64)]),
+    "llmlat_agg_serialize": (c_int32, [AggHandle, c_void_p, c_size_t, _P_SIZE]),
+    "llmlat_agg_deserialize": (AggHandle, [c_void_p, c_size_t, _P_INT32]),
+    "llmlat_agg_report": (c_int32, [AggHandle, c_int32, c_void_p, c_size_t, _P_SIZE]),
+}
+
+
+def _file_names() -> Sequence[str]:
+    """File names of the library on this platform, SONAME first."""
+    if sys.platform == "darwin":
+        return ("libllmlat.%d.dylib" % ABI_MAJOR, "libllmlat.dylib")
+    if sys.platform == "win32":
+        return ("llmlat-%d.dll" % ABI_MAJOR, "llmlat.dll", "libllmlat.dll")
+    return ("libllmlat.so.%d" % ABI_MAJOR, "libllmlat.so")
+
+
+def candidates() -> Iterator[str]:
+    """The places tried, in order (see the module docstring)."""
+    env = os.environ.get(_ENV)
+    if env:
+        yield env
+        return
+    here = os.path.dirname(os.path.abspath(__file__))
+    for name in _file_names():
+        path = os.path.join(here, name)
+        if os.path.exists(path):
+            yield path
+    yield _file_names()[0]
+    found = ctypes.util.find_library("llmlat")
+    if found:
+        yield found
+
+
+def _open() -> Tuple[ctypes.CDLL, str]:
+    errors = []
+    for cand in candidates():
+        try:
+            return ctypes.CDLL(cand), cand
+        except OSError as exc:
+            errors.append("%s: %s" % (cand, exc))
+    if os.environ.get(_ENV):
+        hint = "check %s" % _ENV
+    else:
+        hint = ("install libllmlat (meson install), copy libllmlat into the "
+                "llmlat package, or set %s to its path" % _ENV)
+    raise ImportError("llmlat: cannot load the shared library (%s); tried: %s"
+                      % (hint, "; ".join(errors)))
+
+
+def _declare(handle: ctypes.CDLL, path: str) -> None:
+    for name, (restype, argtypes) in PROTOTYPES.items():
+        try:
+            fn = getattr(handle, name)
+        except AttributeError:
+            raise ImportError("llmlat: %s does not export %s" % (path, name)) from None
+        fn.restype = restype
+        fn.argtypes = argtypes
+
+
+def _check_version(handle: ctypes.CDLL, path: str) -> None:
+    number = handle.llmlat_version_number()
+    if number // 10000 != ABI_MAJOR:
+        raise ImportError(
+            "llmlat: %s is version %d.%d.%d; this binding needs major version %d"
+            % (path, number // 10000, number // 100 % 100, number % 100, ABI_MAJOR))
+
+
+def load() -> Tuple[ctypes.CDLL, str]:
+    """Opens the library, checks its major version, declares every function."""
+    handle, path = _open()
+    version = getattr(handle, "llmlat_version_number", None)
+    if version is None:
+        raise ImportError("llmlat: %s is not libllmlat (no llmlat_version_number)" % path)
+    version.restype = c_uint32
+    version.argtypes = []
+    _check_version(handle, path)
+    _declare(handle, path)
+    return handle, path
+
+
+def _hot_path(handle: ctypes.CDLL) -> "ctypes._CFuncPtr":
+    """``llmlat_request_event`` for ``Request.event()``: the handle passed as
+    an int address (cheaper to convert than a typed pointer) and the GIL
+    kept (the call takes nanoseconds; releasing and retaking the GIL costs
+    more). About a quarter of the per-call cost goes (docs/python.md)."""
+    proto = ctypes.PYFUNCTYPE(c_int32, c_void_p, c_int64, c_uint32)
+    return proto(("llmlat_request_event", handle))
+
+
+def name_table(fn: "ctypes._CFuncPtr", first: int, limit: int = 64) -> Dict[str, int]:
+    """``{name: id}`` for every id in [first, limit) that ``fn`` names."""
+    table = {}
+    for i in range(first, limit):
+        name: Optional[bytes] = fn(i)
+        if name is not None:
+            table[name.decode("ascii")] = i
+    return table
+
+
+lib, library_path = load()
+#: ``llmlat_request_event(void *r, int64_t t_ns, uint32_t k)``, GIL kept.
+request_event_fast = _hot_path(lib)

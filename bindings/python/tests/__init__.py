@@ -1,0 +1,1 @@
+"""Tests of the llmlat Python binding (run: python3 -m unittest, or pytest)."""

@@ -1,0 +1,103 @@
+"""What the tests share: finding the library and numpy, building requests.
+
+When ``LLMLAT_LIBRARY`` is not set and the library is not installed, the
+newest ``build*/lib/libllmlat.so.1`` of this source tree is used, so that a
+plain ``python3 -m unittest`` works right after a meson build.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import glob
+import os
+import sys
+import unittest
+from typing import Any, Iterable, List, Optional, Sequence, Tuple
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+PACKAGE_ROOT = os.path.dirname(HERE)  # bindings/python
+SOURCE_ROOT = os.path.dirname(os.path.dirname(PACKAGE_ROOT))
+HEADER = os.path.join(SOURCE_ROOT, "include", "llmlat.h")
+
+
+def _find_built_library() -> Optional[str]:
+    """The newest build*/lib/libllmlat.so.1 of this tree that loads."""
+    found = []
+    for path in glob.glob(os.path.join(SOURCE_ROOT, "build*", "lib", "libllmlat.so.1")):
+        try:
+            found.append((os.path.getmtime(path), path))
+        except OSError:  # a dangling link in a build being remade
+            continue
+    for _, path in sorted(found, reverse=True):
+        try:
+            ctypes.CDLL(path)
+        except OSError:
+            continue
+        return path
+    return None
+
+
+if not os.environ.get("LLMLAT_LIBRARY"):
+    try:
+        ctypes.CDLL("libllmlat.so.1")
+    except OSError:
+        _built = _find_built_library()
+        if _built:
+            os.environ["LLMLAT_LIBRARY"] = _built
+
+if PACKAGE_ROOT not in sys.path:
+    sys.path.insert(0, PACKAGE_ROOT)
+
+import llmlat  # noqa: E402
+
+MS = 1_000_000  # ns
+S = 1_000_000_000  # ns
+
+
+def numpy_or_skip(test: unittest.TestCase) -> Any:
+    """numpy, or a skip, or (when ``LLMLAT_REQUIRE_NUMPY=1``, as meson sets
+    it) a failure: the cross-checks must run in CI."""
+    try:
+        import numpy
+    except ImportError:
+        if os.environ.get("LLMLAT_REQUIRE_NUMPY") == "1":
+            test.fail("numpy is required (LLMLAT_REQUIRE_NUMPY=1) but %s cannot import "
+                      "it: install python3-numpy" % sys.executable)
+        test.skipTest("numpy is not installed for %s" % sys.executable)
+    return numpy
+
+
+def make_request(start: int, times: Sequence[int], tokens: Any = 1, end: Optional[int] = None,
+                 ok: bool = True, input_tokens: Optional[int] = None,
+                 output_tokens: Optional[int] = None) -> "llmlat.Request":
+    """A finished (or failed) request; the caller closes it."""
+    r = llmlat.Request()
+    r.start(start)
+    r.events(times, tokens)
+    if input_tokens is not None:
+        r.set_input_tokens(input_tokens)
+    if output_tokens is not None:
+        r.set_output_tokens(output_tokens)
+    if end is None:
+        end = times[-1] if len(times) else start
+    (r.finish if ok else r.fail)(end)
+    return r
+
+
+def add_requests(agg: "llmlat.Aggregator", specs: Iterable[dict]) -> None:
+    for spec in specs:
+        with make_request(**spec) as r:
+            agg.add(r)
+
+
+def seed_ab() -> List[dict]:
+    """DESIGN.md's example: A = 100 tokens 10 ms apart, B = 2 tokens 50 ms
+    apart: mean TPOT 30 ms, mean ITL 10.4 ms."""
+    a = [100 * MS + i * 10 * MS for i in range(100)]
+    b = [100 * MS, 150 * MS]
+    return [dict(start=0, times=a), dict(start=0, times=b)]
+
+
+def tool_path() -> Optional[str]:
+    """The C ``llmlat`` command: LLMLAT_CLI (meson sets it), else None."""
+    return os.environ.get("LLMLAT_CLI") or None

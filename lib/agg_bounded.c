@@ -1,0 +1,246 @@
+/* Bounded mode's side of the aggregator: building its sketches, and
+ * folding a request into them. This is a server's hot path, so a request's
+ * gaps are walked once, summed in integers first, and each token costs a
+ * bucket lookup and two increments (ITL and ICL share the index when the
+ * event carries one token). */
+#include <math.h>
+
+#include "agg.h"
+
+/* Times are kept in ns inside the sketches (integer gaps stay exact). */
+static double unit_of(int32_t metric)
+{
+    switch (metric) {
+    case LLMLAT_TPS_USER:
+    case LLMLAT_OUTPUT_TOKENS:
+    case LLMLAT_INPUT_TOKENS:
+        return 1.0;
+    }
+    return 1e9;
+}
+
+/* TOOL_ITL has samples of its own only under LLMPerf. */
+static bool has_sketch(const llmlat_agg *a, int32_t metric)
+{
+    return metric != LLMLAT_TOOL_ITL || a->conv->tool_itl == TOOL_ITL_LLMPERF;
+}
+
+int32_t agg_bounded_setup(llmlat_agg *a, double alpha)
+{
+    sketch_map map;
+    sketch fresh[METRIC_COUNT];
+    int32_t st = sketch_map_init(&map, &a->al, alpha);
+    if (st != LLMLAT_OK)
+        return st;
+    int i = 0;
+    for (; i < METRIC_COUNT && st == LLMLAT_OK; i++) {
+        int32_t m = METRIC_FIRST + i;
+        sketch_init(&fresh[i], unit_of(m));
+        if (has_sketch(a, m))
+            st = sketch_alloc(&fresh[i], &a->al, &map);
+    }
+    if (st != LLMLAT_OK) {
+        while (i-- > 0)
+            sketch_free(&fresh[i], &a->al);
+        sketch_map_free(&map, &a->al);
+        return st;
+    }
+    /* Nothing can fail from here: swap the new layout in. */
+    agg_bounded_free(a);
+    a->map = map;
+    for (i = 0; i < METRIC_COUNT; i++) {
+        a->stores[i].sk = fresh[i];
+        a->stores[i].map = &a->map;
+    }
+    return LLMLAT_OK;
+}
+
+void agg_bounded_free(llmlat_agg *a)
+{
+    for (int i = 0; i < METRIC_COUNT; i++)
+        sketch_free(&a->stores[i].sk, &a->al);
+    sketch_map_free(&a->map, &a->al);
+}
+
+static sketch *sk(llmlat_agg *a, int32_t metric)
+{
+    return &a->stores[metric_index(metric)].sk;
+}
+
+int32_t agg_bounded_check(llmlat_agg *a, const llmlat_request *r, const req_view *v)
+{
+    /* The exact sums take samples below 2^64 of their unit: only an absurd
+     * tokens/s (N / E2E) can reach that. */
+    if (v->has_tps && !(v->tps >= 0.0 && v->tps < FIXSUM_LIMIT))
+        return LLMLAT_EINVAL;
+    /* ITL counts tokens, ICL events: bound them by the request's totals. */
+    req_summary scratch;
+    uint64_t tokens = req_summary_of(r, &scratch)->sum_k;
+    if (sk(a, LLMLAT_ITL)->count > UINT64_MAX - tokens ||
+        sk(a, LLMLAT_ICL)->count > UINT64_MAX - r->n)
+        return LLMLAT_EINVAL;
+    return LLMLAT_OK;
+}
+
+static double ns_to_s(int64_t ns)
+{
+    return (double)ns / 1e9;
+}
+
+/* What a request's gaps add to one of ITL or ICL besides bucket counts. */
+typedef struct gap_part {
+    uint64_t count;       /* samples (ITL: tokens) */
+    uint64_t zero;        /* of which 0 */
+    uint64_t sum;         /* sum of w x, ns (for ITL: of the gaps) */
+    uint64_t sq_lo, sq_hi; /* sum of w x^2 over integer samples */
+    double sq_frac;       /* ITL: sum of g^2 / k over events with k > 1 */
+    double min, max;      /* reported (s); +inf / -inf when none */
+} gap_part;
+
+static void part_add_gap(gap_part *p, int64_t g)
+{
+    uint64_t lo, hi;
+    wide_mul((uint64_t)g, (uint64_t)g, &lo, &hi);
+    p->count++;
+    p->sum += (uint64_t)g;
+    wide_add(&p->sq_lo, &p->sq_hi, lo, hi);
+}
+
+static void part_note(gap_part *p, double lo, double hi)
+{
+    if (lo < p->min)
+        p->min = lo;
+    if (hi > p->max)
+        p->max = hi;
+}
+
+static void part_commit(sketch *s, const gap_part *p)
+{
+    if (!p->count)
+        return;
+    s->count += p->count;
+    s->zero += p->zero;
+    fixsum_add_parts(&s->sums, p->sum, p->sq_lo, p->sq_hi);
+    if (p->sq_frac > 0.0)
+        fixsum_add_square_part(&s->sums, p->sq_frac);
+    sketch_note_range(s, p->min, p->max);
+}
+
+/* An event that is not the common case (one token, a positive gap, ICL
+ * kept): its ICL sample (when kept) and ITL samples go to the parts. */
+static void fold_odd_gap(llmlat_agg *a, int64_t g, uint32_t k, bool icl_on, gap_part *icl,
+                         gap_part *itl)
+{
+    const sketch_map *m = &a->map;
+    double gs = ns_to_s(g);
+    if (icl_on) {
+        part_add_gap(icl, g);
+        part_note(icl, gs, gs);
+        if (g)
+            sketch_bump(sk(a, LLMLAT_ICL), m, sketch_map_index(m, (double)g), 1);
+        else
+            icl->zero++;
+    }
+    if (!k)
+        return;
+    if (k == 1) {
+        part_add_gap(itl, g);
+        part_note(itl, gs, gs);
+    } else { /* k samples of g / k: they sum to g, their squares to g^2 / k */
+        double v = gs / (double)k; /* the value exact mode keeps */
+        itl->count += k;
+        itl->sum += (uint64_t)g;
+        itl->sq_frac += (double)g * (double)g / (double)k;
+        part_note(itl, v, v);
+    }
+    if (g)
+        sketch_bump(sk(a, LLMLAT_ITL), m, sketch_map_index(m, (double)g / (double)k), k);
+    else
+        itl->zero += k;
+}
+
+/* ICL, ITL and ITL_MAX of one request. */
+static void fold_gaps(llmlat_agg *a, const llmlat_request *r, const req_view *v)
+{
+    if (v->anchor == REQ_NONE)
+        return;
+    const sketch_map *m = &a->map;
+    sketch *itl_sk = sk(a, LLMLAT_ITL), *icl_sk = sk(a, LLMLAT_ICL);
+    const bool every_event = a->conv->empty_events_count, icl_on = !v->icl_dropped;
+    gap_part icl = { .min = INFINITY, .max = -INFINITY }, itl = icl;
+    /* The common events (one token, gap > 0) are shared by ITL and ICL:
+     * summed here, bumped in both. */
+    uint64_t n1 = 0, s1 = 0, sq1_lo = 0, sq1_hi = 0;
+    int64_t min1 = INT64_MAX, max1 = 0, max_gap = -1;
+
+    uint32_t k0 = r->k[v->anchor];
+    if (k0 > 1) { /* the first chunk's extra tokens arrived with no gap */
+        itl.count += k0 - 1;
+        itl.zero += k0 - 1;
+        part_note(&itl, 0.0, 0.0);
+    }
+    int64_t prev = r->t[v->anchor];
+    const int64_t *t = r->t;
+    const uint32_t *kk = r->k;
+    for (size_t i = v->anchor + 1; i <= v->last; i++) {
+        uint32_t k = kk[i];
+        if (!k && !every_event)
+            continue;
+        int64_t g = t[i] - prev;
+        prev = t[i];
+        if (g > max_gap)
+            max_gap = g;
+        if (k == 1 && g > 0 && icl_on) {
+            uint64_t lo, hi;
+            wide_mul((uint64_t)g, (uint64_t)g, &lo, &hi);
+            n1++;
+            s1 += (uint64_t)g;
+            wide_add(&sq1_lo, &sq1_hi, lo, hi);
+            if (g < min1)
+                min1 = g;
+            if (g > max1)
+                max1 = g;
+            int64_t idx = sketch_map_index(m, (double)g);
+            sketch_bump(itl_sk, m, idx, 1);
+            sketch_bump(icl_sk, m, idx, 1);
+        } else {
+            fold_odd_gap(a, g, k, icl_on, &icl, &itl);
+        }
+    }
+    if (n1) { /* the shared samples, into both parts */
+        double lo = ns_to_s(min1), hi = ns_to_s(max1);
+        gap_part *both[2] = { &icl, &itl };
+        for (int j = 0; j < 2; j++) {
+            both[j]->count += n1;
+            both[j]->sum += s1;
+            wide_add(&both[j]->sq_lo, &both[j]->sq_hi, sq1_lo, sq1_hi);
+            part_note(both[j], lo, hi);
+        }
+    }
+    part_commit(icl_sk, &icl);
+    part_commit(itl_sk, &itl);
+    if (max_gap >= 0)
+        sketch_add_int(sk(a, LLMLAT_ITL_MAX), m, (uint64_t)max_gap, ns_to_s(max_gap));
+}
+
+void agg_bounded_push(llmlat_agg *a, const llmlat_request *r, const req_view *v)
+{
+    const sketch_map *m = &a->map;
+    if (v->has_ttft)
+        sketch_add_int(sk(a, LLMLAT_TTFT), m, (uint64_t)v->ttft_ns, ns_to_s(v->ttft_ns));
+    if (v->has_e2e)
+        sketch_add_int(sk(a, LLMLAT_E2E), m, (uint64_t)v->e2e_ns, ns_to_s(v->e2e_ns));
+    if (v->has_tpot)
+        sketch_add_double(sk(a, LLMLAT_TPOT), m, v->tpot_s * 1e9, v->tpot_s);
+    if (v->has_tps)
+        sketch_add_double(sk(a, LLMLAT_TPS_USER), m, v->tps, v->tps);
+    if (v->has_tool_itl)
+        sketch_add_double(sk(a, LLMLAT_TOOL_ITL), m, v->tool_itl_s * 1e9, v->tool_itl_s);
+    sketch_add_int(sk(a, LLMLAT_OUTPUT_TOKENS), m, v->n_out, (double)v->n_out);
+    sketch_add_int(sk(a, LLMLAT_INPUT_TOKENS), m, r->input_tokens, (double)r->input_tokens);
+    fold_gaps(a, r, v);
+    if (agg_any_slo(a))
+        a->good += agg_meets_slos(a, v->has_ttft ? ns_to_s(v->ttft_ns) : NAN,
+                                  v->has_tpot ? v->tpot_s : NAN,
+                                  v->has_e2e ? ns_to_s(v->e2e_ns) : NAN);
+}

@@ -1,0 +1,17 @@
+/* The commands of the llmlat program and its help text. */
+#ifndef LLMLAT_CLI_H
+#define LLMLAT_CLI_H
+
+#include <stdio.h>
+
+/* Exit statuses (docs/cli.md). */
+#define EXIT_OK 0
+#define EXIT_RUNTIME 1 /* out of memory, write error */
+#define EXIT_USAGE 2   /* bad option or value, unreadable or malformed trace */
+
+void cli_usage(FILE *out);
+
+/* `llmlat report ARGS`: the exit status. */
+int report_command(int argc, char **argv);
+
+#endif
