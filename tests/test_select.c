@@ -1,0 +1,139 @@
+/* Radix select: the value at any rank of the weight-expanded samples, the
+ * same as sorting would give, whatever the shape of the data. */
+#include "helpers.h"
+
+#include "radix.h"
+#include "select.h"
+
+static uint64_t rng = 0x243f6a8885a308d3u;
+static uint64_t next_random(void)
+{
+    rng ^= rng << 13;
+    rng ^= rng >> 7;
+    rng ^= rng << 17;
+    return rng;
+}
+
+/* Checks ~100 ranks spread over the total weight (the ends included)
+ * against a sorted copy. */
+static void check_against_sort(const double *v, const uint32_t *w, size_t n)
+{
+    llmlat_alloc al = alloc_current();
+    uint64_t total = 0;
+    double lo = v[0], hi = v[0];
+    for (size_t i = 0; i < n; i++) {
+        total += w ? w[i] : 1;
+        if (v[i] < lo)
+            lo = v[i];
+        if (v[i] > hi)
+            hi = v[i];
+    }
+    double *sorted = malloc(n * sizeof *sorted);
+    uint32_t *sw = w ? malloc(n * sizeof *sw) : NULL;
+    memcpy(sorted, v, n * sizeof *sorted);
+    if (w)
+        memcpy(sw, w, n * sizeof *sw);
+    assert_int_equal(radix_sort(&al, RADIX_DOUBLE, sorted, sw, n), LLMLAT_OK);
+
+    /* up to 100 ranks per call: spread out, plus the ends and neighbours */
+    uint64_t ranks[100];
+    size_t nr = 0;
+    for (uint64_t r = 0; r < total && nr < 100; r += total / 97 + 1)
+        ranks[nr++] = r;
+    if (ranks[nr - 1] != total - 1 && nr < 100)
+        ranks[nr++] = total - 1;
+    double got[100];
+    assert_int_equal(select_ranks(&al, v, w, n, double_key(lo), double_key(hi), ranks, nr, got),
+                     LLMLAT_OK);
+    size_t i = 0;
+    uint64_t below = 0;
+    for (size_t j = 0; j < nr; j++) {
+        while (below + (sw ? sw[i] : 1) <= ranks[j]) {
+            below += sw ? sw[i] : 1;
+            i++;
+        }
+        if (got[j] != sorted[i])
+            fail_msg("n=%zu rank %llu: got %a, sorted %a", n, (unsigned long long)ranks[j],
+                     got[j], sorted[i]);
+    }
+    free(sorted);
+    free(sw);
+}
+
+static void shapes(void **state)
+{
+    (void)state;
+    static const size_t sizes[] = { 1, 2, 100, 4096, 4097, 50000, 300000 };
+    for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
+        size_t n = sizes[s];
+        double *v = malloc(n * sizeof *v);
+        uint32_t *w = malloc(n * sizeof *w);
+        for (int shape = 0; shape < 6; shape++) {
+            for (size_t i = 0; i < n; i++) {
+                uint64_t r = next_random();
+                switch (shape) {
+                case 0: /* latencies: ns / 1e9 over four decades */
+                    v[i] = (double)(r % 10000000000u) / 1e9;
+                    break;
+                case 1: /* many zeros, then a tight cluster */
+                    v[i] = r % 3 ? 0.0 : 0.010 + (double)(r % 1000) * 1e-9;
+                    break;
+                case 2: /* constant */
+                    v[i] = 0.25;
+                    break;
+                case 3: /* two values far apart: the deepest recursion */
+                    v[i] = r % 2 ? 1e-300 : 1e300;
+                    break;
+                case 4: /* heavy duplicates */
+                    v[i] = (double)(r % 7);
+                    break;
+                default: /* huge dynamic range */
+                    v[i] = ldexp(1.0 + (double)(r >> 12) / 4503599627370496.0,
+                                 (int)(r % 200) - 100);
+                }
+                w[i] = 1 + (uint32_t)(r % 5 == 0 ? r % 1000 : 0);
+            }
+            check_against_sort(v, NULL, n);
+            check_against_sort(v, w, n);
+        }
+        free(v);
+        free(w);
+    }
+}
+
+static void out_of_memory(void **state)
+{
+    (void)state;
+    size_t n = 20000;
+    double *v = malloc(n * sizeof *v);
+    for (size_t i = 0; i < n; i++)
+        v[i] = (double)(next_random() % 1000);
+    counting_alloc c;
+    use_counting_alloc(&c, -1);
+    llmlat_alloc al = alloc_current();
+    uint64_t ranks[] = { 0, n / 2, n - 1 };
+    double out[3];
+    int failures = 0;
+    for (long k = 0;; k++) {
+        c.fail_at = c.calls + k;
+        int32_t st = select_ranks(&al, v, NULL, n, double_key(0.0), double_key(999.0), ranks, 3,
+                                  out);
+        if (st == LLMLAT_OK)
+            break;
+        assert_int_equal(st, LLMLAT_ENOMEM);
+        failures++;
+    }
+    assert_true(failures > 0);
+    assert_true(out[0] == 0.0 && out[2] == 999.0);
+    use_default_alloc();
+    free(v);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(shapes),
+        cmocka_unit_test(out_of_memory),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
