@@ -1,8 +1,10 @@
 #!/bin/sh
 # The speed of `llmlat report` on a large trace: 100,000 requests and
 # 20,000,000 events (JSON Lines, ~350 MB in a temporary directory), exact
-# mode, JSON output. Prints the wall time and peak memory (GNU time).
-# Not a test: timings depend on the machine.
+# mode, JSON output. Prints the wall and CPU times and the peak memory
+# (GNU time). Not a test: timings depend on the machine and its load
+# (compare the CPU times on a shared machine). Build with the default
+# buildtype (debugoptimized) or release.
 #
 #   bench/report-bench.sh [BUILD_DIR] [REQUESTS] [EVENTS_PER_REQUEST]
 set -eu
@@ -21,8 +23,9 @@ size=$(du -m "$dir/trace.jsonl" | cut -f1)
 echo "trace: $requests requests x $events events, ${size} MB"
 
 for convention in default vllm; do
-    /usr/bin/time -f "%e %M" -o "$dir/time" \
+    /usr/bin/time -f "%e %U %S %M" -o "$dir/time" \
         "$llmlat" report --convention "$convention" --format json "$dir/trace.jsonl" > "$dir/out.json"
-    read -r seconds kib < "$dir/time"
-    echo "llmlat report --convention $convention --format json: ${seconds} s, peak RSS $((kib / 1024)) MB"
+    read -r seconds user sys kib < "$dir/time"
+    echo "llmlat report --convention $convention --format json: ${seconds} s wall" \
+         "(${user} s user, ${sys} s sys), peak RSS $((kib / 1024)) MB"
 done

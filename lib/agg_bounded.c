@@ -4,6 +4,7 @@
  * bucket lookup and two increments (ITL and ICL share the index when the
  * event carries one token). */
 #include <math.h>
+#include <string.h>
 
 #include "agg.h"
 
@@ -73,10 +74,9 @@ int32_t agg_bounded_check(llmlat_agg *a, const llmlat_request *r, const req_view
      * tokens/s (N / E2E) can reach that. */
     if (v->has_tps && !(v->tps >= 0.0 && v->tps < FIXSUM_LIMIT))
         return LLMLAT_EINVAL;
-    /* ITL counts tokens, ICL events: bound them by the request's totals. */
-    req_summary scratch;
-    uint64_t tokens = req_summary_of(r, &scratch)->sum_k;
-    if (sk(a, LLMLAT_ITL)->count > UINT64_MAX - tokens ||
+    /* ITL counts tokens, ICL events: bound them by the request's totals
+     * (its summary is valid: it ended). */
+    if (sk(a, LLMLAT_ITL)->count > UINT64_MAX - r->sum.sum_k ||
         sk(a, LLMLAT_ICL)->count > UINT64_MAX - r->n)
         return LLMLAT_EINVAL;
     return LLMLAT_OK;
@@ -128,7 +128,7 @@ static void part_commit(sketch *s, const gap_part *p)
 
 /* An event that is not the common case (one token, a positive gap, ICL
  * kept): its ICL sample (when kept) and ITL samples go to the parts. */
-static void fold_odd_gap(llmlat_agg *a, int64_t g, uint32_t k, bool icl_on, gap_part *icl,
+LLMLAT_COLD static void fold_odd_gap(llmlat_agg *a, int64_t g, uint32_t k, bool icl_on, gap_part *icl,
                          gap_part *itl)
 {
     const sketch_map *m = &a->map;
@@ -159,19 +159,87 @@ static void fold_odd_gap(llmlat_agg *a, int64_t g, uint32_t k, bool icl_on, gap_
         itl->zero += k;
 }
 
+/* The layout's fields in locals for the gap loop (bucket stores could
+ * alias them, and the compiler would reload them after each). */
+typedef struct layout {
+    const uint16_t *cell;
+    int64_t per_octave;
+    unsigned cell_shift;
+    uint64_t cell_mask;
+} layout;
+
+static inline int64_t layout_index(const layout *l, double x)
+{
+    uint64_t b;
+    memcpy(&b, &x, sizeof b);
+    return (int64_t)(b >> 52) * l->per_octave + l->cell[(b >> l->cell_shift) & l->cell_mask];
+}
+
+/* Counts one sample at each of idx[0..n). An index inside the used range
+ * [low, top] needs neither a move nor a clamp: that is the loop, with the
+ * window in locals; the rest take sketch_bump. */
+static void bump_block(sketch *s, const sketch_map *m, const int64_t *idx, size_t n)
+{
+    size_t j = 0;
+    while (j < n) {
+        if (s->top == SKETCH_NO_TOP) {
+            sketch_bump(s, m, idx[j++], 1);
+            continue;
+        }
+        uint64_t low = (uint64_t)s->low, span = (uint64_t)(s->top - s->low);
+        uint64_t *at_low = s->bucket + (s->low - s->base);
+        for (; j < n; j++) {
+            uint64_t off = (uint64_t)idx[j] - low;
+            if (off > span)
+                break;
+            at_low[off]++;
+        }
+        if (j < n)
+            sketch_bump(s, m, idx[j++], 1);
+    }
+}
+
+/* The common gaps (one token, gap > 0, ICL kept) are taken in blocks:
+ * one loop finds them and their buckets, one sums them, then each sketch
+ * counts the block. Split so, each loop keeps its state in registers. */
+#define GAP_BLOCK 128
+
+typedef struct common_gaps {
+    uint64_t n, sum, sq_lo, sq_hi;
+    int64_t min, max;
+} common_gaps;
+
+static void sum_block(common_gaps *c, const int64_t *g, size_t n)
+{
+    uint64_t sum = 0, sq_lo = 0, sq_hi = 0;
+    int64_t min = c->min, max = c->max;
+    for (size_t j = 0; j < n; j++) {
+        uint64_t lo, hi;
+        wide_mul((uint64_t)g[j], (uint64_t)g[j], &lo, &hi);
+        wide_add(&sq_lo, &sq_hi, lo, hi);
+        sum += (uint64_t)g[j];
+        min = g[j] < min ? g[j] : min;
+        max = g[j] > max ? g[j] : max;
+    }
+    c->n += n;
+    c->sum += sum;
+    wide_add(&c->sq_lo, &c->sq_hi, sq_lo, sq_hi);
+    c->min = min;
+    c->max = max;
+}
+
 /* ICL, ITL and ITL_MAX of one request. */
 static void fold_gaps(llmlat_agg *a, const llmlat_request *r, const req_view *v)
 {
-    if (v->anchor == REQ_NONE)
-        return;
+    if (v->anchor == REQ_NONE || (v->last == v->anchor && r->k[v->anchor] <= 1))
+        return; /* no gap, no extra token */
     const sketch_map *m = &a->map;
+    const layout lay = { m->cell, m->per_octave, m->cell_shift, m->cell_mask };
     sketch *itl_sk = sk(a, LLMLAT_ITL), *icl_sk = sk(a, LLMLAT_ICL);
     const bool every_event = a->conv->empty_events_count, icl_on = !v->icl_dropped;
     gap_part icl = { .min = INFINITY, .max = -INFINITY }, itl = icl;
-    /* The common events (one token, gap > 0) are shared by ITL and ICL:
-     * summed here, bumped in both. */
-    uint64_t n1 = 0, s1 = 0, sq1_lo = 0, sq1_hi = 0;
-    int64_t min1 = INT64_MAX, max1 = 0, max_gap = -1;
+    common_gaps common = { 0, 0, 0, 0, INT64_MAX, 0 };
+    int64_t odd_max = -1;
 
     uint32_t k0 = r->k[v->anchor];
     if (k0 > 1) { /* the first chunk's extra tokens arrived with no gap */
@@ -179,46 +247,68 @@ static void fold_gaps(llmlat_agg *a, const llmlat_request *r, const req_view *v)
         itl.zero += k0 - 1;
         part_note(&itl, 0.0, 0.0);
     }
-    int64_t prev = r->t[v->anchor];
     const int64_t *t = r->t;
     const uint32_t *kk = r->k;
-    for (size_t i = v->anchor + 1; i <= v->last; i++) {
+    const size_t last = v->last, fast_last = icl_on ? last : 0;
+    int64_t prev = t[v->anchor];
+    int64_t g[GAP_BLOCK], idx[GAP_BLOCK];
+    /* With only one-token events (the usual stream), no k need be read. */
+    const bool plain = r->sum.n_tok == r->n && r->sum.sum_k == r->n;
+    for (size_t i = v->anchor + 1; i <= last;) {
+        /* the block: events i .. end (none when ICL is dropped) */
+        size_t nb = 0, end = i > fast_last           ? i - 1
+                             : fast_last - i < GAP_BLOCK ? fast_last
+                                                         : i + GAP_BLOCK - 1;
+        if (plain) {
+            for (; i <= end; i++) {
+                int64_t gap = t[i] - t[i - 1];
+                if (gap <= 0)
+                    break;
+                g[nb] = gap;
+                idx[nb++] = layout_index(&lay, (double)gap);
+            }
+            prev = t[i - 1];
+        } else {
+            for (; i <= end; i++) {
+                int64_t gap = t[i] - prev;
+                if (kk[i] != 1 || gap <= 0)
+                    break;
+                prev = t[i];
+                g[nb] = gap;
+                idx[nb++] = layout_index(&lay, (double)gap);
+            }
+        }
+        sum_block(&common, g, nb);
+        bump_block(itl_sk, m, idx, nb);
+        bump_block(icl_sk, m, idx, nb);
+        if (i > end && nb) /* the block ended, not at an odd event */
+            continue;
+        if (i > last)
+            break;
+        /* an event the blocks do not take */
         uint32_t k = kk[i];
+        int64_t ti = t[i++];
         if (!k && !every_event)
             continue;
-        int64_t g = t[i] - prev;
-        prev = t[i];
-        if (g > max_gap)
-            max_gap = g;
-        if (k == 1 && g > 0 && icl_on) {
-            uint64_t lo, hi;
-            wide_mul((uint64_t)g, (uint64_t)g, &lo, &hi);
-            n1++;
-            s1 += (uint64_t)g;
-            wide_add(&sq1_lo, &sq1_hi, lo, hi);
-            if (g < min1)
-                min1 = g;
-            if (g > max1)
-                max1 = g;
-            int64_t idx = sketch_map_index(m, (double)g);
-            sketch_bump(itl_sk, m, idx, 1);
-            sketch_bump(icl_sk, m, idx, 1);
-        } else {
-            fold_odd_gap(a, g, k, icl_on, &icl, &itl);
-        }
+        int64_t gap = ti - prev;
+        prev = ti;
+        if (gap > odd_max)
+            odd_max = gap;
+        fold_odd_gap(a, gap, k, icl_on, &icl, &itl);
     }
-    if (n1) { /* the shared samples, into both parts */
-        double lo = ns_to_s(min1), hi = ns_to_s(max1);
+    if (common.n) { /* the common samples, into both parts */
+        double lo = ns_to_s(common.min), hi = ns_to_s(common.max);
         gap_part *both[2] = { &icl, &itl };
         for (int j = 0; j < 2; j++) {
-            both[j]->count += n1;
-            both[j]->sum += s1;
-            wide_add(&both[j]->sq_lo, &both[j]->sq_hi, sq1_lo, sq1_hi);
+            both[j]->count += common.n;
+            both[j]->sum += common.sum;
+            wide_add(&both[j]->sq_lo, &both[j]->sq_hi, common.sq_lo, common.sq_hi);
             part_note(both[j], lo, hi);
         }
     }
     part_commit(icl_sk, &icl);
     part_commit(itl_sk, &itl);
+    int64_t max_gap = common.n && common.max > odd_max ? common.max : odd_max;
     if (max_gap >= 0)
         sketch_add_int(sk(a, LLMLAT_ITL_MAX), m, (uint64_t)max_gap, ns_to_s(max_gap));
 }

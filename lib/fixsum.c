@@ -6,26 +6,6 @@
 #include "compiler.h"
 #include "fixsum.h"
 
-/* 64 bits of the little-endian number v[0..n) starting at bit `pos` (which
- * may be negative: bits below bit 0 are zeros). */
-static uint64_t bits_at(const uint64_t *v, int n, int pos)
-{
-    int limb = pos >= 0 ? pos / 64 : -((-pos + 63) / 64);
-    int off = pos - 64 * limb;
-    uint64_t lo = limb >= 0 && limb < n ? v[limb] >> off : 0;
-    uint64_t hi = 0;
-    if (off && limb + 1 >= 0 && limb + 1 < n)
-        hi = v[limb + 1] << (64 - off);
-    return lo | hi;
-}
-
-/* out[0..nout) = floor(v * 2^shift). */
-static void shifted(uint64_t *out, int nout, const uint64_t *v, int nv, int shift)
-{
-    for (int i = 0; i < nout; i++)
-        out[i] = bits_at(v, nv, 64 * i - shift);
-}
-
 /* x = m * 2^e for a finite x >= 0 (m < 2^53). */
 static void decompose(double x, uint64_t *m, int *e)
 {
@@ -38,15 +18,40 @@ static void decompose(double x, uint64_t *m, int *e)
     *e = (field ? field : 1) - 1075;
 }
 
+/* out[0..3) = floor((hi:lo) * 2^shift), the result being below 2^192. */
+static void shifted(uint64_t lo, uint64_t hi, int shift, uint64_t *out)
+{
+    out[0] = out[1] = out[2] = 0;
+    if (shift <= -128)
+        return;
+    if (shift < 0) {
+        int b = -shift;
+        if (b >= 64) {
+            out[0] = hi >> (b - 64);
+        } else {
+            out[0] = (lo >> b) | (b ? hi << (64 - b) : 0);
+            out[1] = hi >> b;
+        }
+        return;
+    }
+    int at = shift / 64, b = shift % 64;
+    uint64_t t0 = lo << b, t1 = (hi << b) | (b ? lo >> (64 - b) : 0);
+    uint64_t t2 = b ? hi >> (64 - b) : 0;
+    out[at] = t0;
+    out[at + 1] = t1;
+    if (at == 0)
+        out[2] = t2;
+}
+
 void fixsum_add_double(fixsum *f, double x)
 {
     uint64_t m, sq[2], v[3];
     int e;
     decompose(x, &m, &e);
-    shifted(v, 3, &m, 1, e + 64);
+    shifted(m, 0, e + 64, v);
     fix_add(f->s1, 3, v, 3, 0);
     wide_mul(m, m, &sq[0], &sq[1]); /* x^2 = m^2 2^(2e), exactly */
-    shifted(v, 3, sq, 2, 2 * e + 64);
+    shifted(sq[0], sq[1], 2 * e + 64, v);
     fix_add(f->s2, 4, v, 3, 0);
 }
 
@@ -55,7 +60,7 @@ void fixsum_add_square_part(fixsum *f, double y)
     uint64_t m, v[3];
     int e;
     decompose(y, &m, &e);
-    shifted(v, 3, &m, 1, e + 64);
+    shifted(m, 0, e + 64, v);
     fix_add(f->s2, 4, v, 3, 0);
 }
 
@@ -73,18 +78,17 @@ static double to_double(const uint64_t *v, int n)
         top--;
     if (top < 0)
         return 0.0;
-    int msb = 64 * top + bit_length(v[top]) - 1;
-    uint64_t h = bits_at(v, n, msb - 63); /* leading 1 at bit 63 */
-    bool sticky = (h & 0x3ff) != 0;
-    for (int i = 0; i < n && !sticky && 64 * i < msb - 63; i++) {
-        int below = msb - 63 - 64 * i; /* bits of limb i under the window */
-        uint64_t mask = below >= 64 ? ~UINT64_C(0) : (UINT64_C(1) << below) - 1;
-        sticky = (v[i] & mask) != 0;
-    }
+    /* the leading 64 bits, from the top limb's highest set bit */
+    int len = bit_length(v[top]);
+    uint64_t below = top > 0 ? v[top - 1] : 0;
+    uint64_t h = len == 64 ? v[top] : (v[top] << (64 - len)) | (below >> len);
+    bool sticky = (h & 0x3ff) != 0 || (len < 64 && (below & ((UINT64_C(1) << len) - 1)));
+    for (int i = top - 2; i >= 0 && !sticky; i--)
+        sticky = v[i] != 0;
     uint64_t mant = h >> 11;
     if (((h >> 10) & 1) && (sticky || (mant & 1)))
         mant++; /* may reach 2^53: still exact as a double */
-    return ldexp((double)mant, msb - 52);
+    return ldexp((double)mant, 64 * top + len - 1 - 52);
 }
 
 double fixsum_mean(const fixsum *f, uint64_t n)

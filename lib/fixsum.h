@@ -43,22 +43,27 @@ static inline void fix_add(uint64_t *acc, int nacc, const uint64_t *v, int nv, i
         carry = ++acc[i] == 0;
 }
 
+/* A batch of integer samples given by their sum (< 2^64) and sum of squares
+ * (< 2^128): what one request's gaps add up to. The limbs are spelled out:
+ * this is on every request's path. */
+static inline void fixsum_add_parts(fixsum *f, uint64_t sum, uint64_t sq_lo, uint64_t sq_hi)
+{
+    uint64_t a = f->s1[1] + sum;
+    f->s1[2] += a < sum;
+    f->s1[1] = a;
+    uint64_t b = f->s2[1] + sq_lo, c = f->s2[2] + sq_hi;
+    uint64_t carry = (c < sq_hi) + ((c + (b < sq_lo)) < c);
+    f->s2[2] = c + (b < sq_lo);
+    f->s2[1] = b;
+    f->s2[3] += carry;
+}
+
 /* One integer sample x (weight 1). */
 static inline void fixsum_add_int(fixsum *f, uint64_t x)
 {
-    uint64_t sq[2];
-    wide_mul(x, x, &sq[0], &sq[1]);
-    fix_add(f->s1, 3, &x, 1, 1);
-    fix_add(f->s2, 4, sq, 2, 1);
-}
-
-/* A batch of integer samples given by their sum (< 2^64) and sum of squares
- * (< 2^128): what one request's gaps add up to. */
-static inline void fixsum_add_parts(fixsum *f, uint64_t sum, uint64_t sq_lo, uint64_t sq_hi)
-{
-    uint64_t sq[2] = { sq_lo, sq_hi };
-    fix_add(f->s1, 3, &sum, 1, 1);
-    fix_add(f->s2, 4, sq, 2, 1);
+    uint64_t lo, hi;
+    wide_mul(x, x, &lo, &hi);
+    fixsum_add_parts(f, x, lo, hi);
 }
 
 /* One sample 0 <= x < 2^64 (weight 1), cut at 2^-64. */

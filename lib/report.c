@@ -50,7 +50,7 @@ static double value_or_nan(report_ctx *c, int32_t st, double v)
     return NAN;
 }
 
-static double stat(report_ctx *c, int32_t metric, int32_t which)
+static double query_stat(report_ctx *c, int32_t metric, int32_t which)
 {
     double v;
     int32_t st = llmlat_agg_stat(c->a, metric, which, &v);
@@ -65,11 +65,11 @@ void report_metric(report_ctx *c, int32_t metric, const double *q, size_t n,
     if (!c->known[i]) {
         c->known[i] = true;
         m->count = store_count(&c->a->stores[i]);
-        m->mean = stat(c, metric, LLMLAT_STAT_MEAN);
-        m->std = stat(c, metric, LLMLAT_STAT_STD);
-        m->min = stat(c, metric, LLMLAT_STAT_MIN);
-        m->max = stat(c, metric, LLMLAT_STAT_MAX);
-        m->median = stat(c, metric, LLMLAT_STAT_MEDIAN);
+        m->mean = query_stat(c, metric, LLMLAT_STAT_MEAN);
+        m->std = query_stat(c, metric, LLMLAT_STAT_STD);
+        m->min = query_stat(c, metric, LLMLAT_STAT_MIN);
+        m->max = query_stat(c, metric, LLMLAT_STAT_MAX);
+        m->median = query_stat(c, metric, LLMLAT_STAT_MEDIAN);
         m->n_q = 0;
     }
     bool same_q = n == m->n_q && (n == 0 || memcmp(q, c->cache_q[i], n * sizeof *q) == 0);
@@ -83,11 +83,16 @@ void report_metric(report_ctx *c, int32_t metric, const double *q, size_t n,
     *v = *m;
 }
 
+/* Writers pass the library's own ids, so they index the caches. */
 double report_rate(report_ctx *c, int32_t rate)
 {
-    double v;
-    int32_t st = llmlat_agg_rate(c->a, rate, &v);
-    return value_or_nan(c, st, v);
+    if (!c->rate_known[rate]) {
+        double v;
+        int32_t st = llmlat_agg_rate(c->a, rate, &v);
+        c->rate[rate] = value_or_nan(c, st, v);
+        c->rate_known[rate] = true;
+    }
+    return c->rate[rate];
 }
 
 double report_duration(const report_ctx *c)
@@ -98,8 +103,13 @@ double report_duration(const report_ctx *c)
 
 bool report_counter(report_ctx *c, int32_t counter, uint64_t *out)
 {
-    int32_t st = llmlat_agg_counter(c->a, counter, out);
-    return !isnan(value_or_nan(c, st, 0.0));
+    if (!c->counter_known[counter]) {
+        int32_t st = llmlat_agg_counter(c->a, counter, &c->counter[counter]);
+        c->counter_defined[counter] = !isnan(value_or_nan(c, st, 0.0));
+        c->counter_known[counter] = true;
+    }
+    *out = c->counter[counter];
+    return c->counter_defined[counter];
 }
 
 bool report_quantile_repeats(const double *q, size_t i)

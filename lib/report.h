@@ -34,6 +34,12 @@ typedef struct report_ctx {
     bool known[METRIC_COUNT];
     metric_values cache[METRIC_COUNT];
     double cache_q[METRIC_COUNT][MAX_QUANTILES]; /* the quantiles cached */
+    /* Rates and counters too (the peaks sort every event), by id. */
+    bool rate_known[LLMLAT_RATE_PEAK_OUTPUT_TOKENS + 1];
+    double rate[LLMLAT_RATE_PEAK_OUTPUT_TOKENS + 1];
+    bool counter_known[LLMLAT_COUNT_MEMORY_BYTES + 1];
+    bool counter_defined[LLMLAT_COUNT_MEMORY_BYTES + 1];
+    uint64_t counter[LLMLAT_COUNT_MEMORY_BYTES + 1];
 } report_ctx;
 
 /* Fills v for a metric, with the n <= MAX_QUANTILES quantiles q[] computed

@@ -14,7 +14,7 @@ typedef struct rbuf {
     const llmlat_alloc *al;
     char *p;
     size_t len, cap;
-    int32_t status; /* LLMLAT_OK, or the first error (ENOMEM, EINVAL) */
+    int32_t status; /* LLMLAT_OK, or ENOMEM after a failed growth */
 } rbuf;
 
 void rbuf_init(rbuf *b, const llmlat_alloc *al);

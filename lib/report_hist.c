@@ -92,6 +92,22 @@ static void count_exact(const exact_store *e, const double *bounds, size_t n, ui
         cum[bucket_of(bounds, n, e->v[i])] += e->weighted ? e->w[i] : 1;
 }
 
+/* Bounded mode: each sketch bucket counted at its representative value,
+ * which is within alpha of every sample in it (so a sample within alpha of
+ * a bound may land on either side of it). */
+static void count_sketch(const sketch *s, const sketch_map *m, const double *bounds,
+                         size_t n, uint64_t *cum)
+{
+    cum[bucket_of(bounds, n, 0.0)] += s->zero;
+    if (s->top == SKETCH_NO_TOP)
+        return;
+    for (int64_t i = s->low; i <= s->top; i++) {
+        uint64_t w = s->bucket[i - s->base];
+        if (w)
+            cum[bucket_of(bounds, n, sketch_map_value(m, i) / s->unit)] += w;
+    }
+}
+
 int32_t hist_cumulative(const llmlat_agg *a, int32_t metric, const double *bounds,
                         size_t n, uint64_t *cum)
 {
@@ -100,6 +116,9 @@ int32_t hist_cumulative(const llmlat_agg *a, int32_t metric, const double *bound
     switch (s->mode) {
     case LLMLAT_MODE_EXACT:
         count_exact(&s->exact, bounds, n, cum);
+        break;
+    case LLMLAT_MODE_BOUNDED:
+        count_sketch(&s->sk, s->map, bounds, n, cum);
         break;
     default:
         return LLMLAT_EINVAL;

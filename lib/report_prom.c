@@ -68,8 +68,12 @@ static void counter(report_ctx *c, const char *name, int32_t id, const char *hel
     value_u64(&c->out, v);
 }
 
+/* An undefined value (no duration yet, no SLO, bounded mode's peaks) has
+ * no series at all. */
 static void gauge(report_ctx *c, const char *name, double v, const char *help)
 {
+    if (isnan(v))
+        return;
     header(&c->out, name, "gauge", help);
     series(&c->out, name, "");
     value(&c->out, v);
@@ -182,16 +186,14 @@ void report_prometheus(report_ctx *c)
           "Output tokens per second of the duration.");
     gauge(c, "total_throughput_tokens_per_second", report_rate(c, LLMLAT_RATE_TOTAL_TOKENS),
           "Prompt and output tokens per second of the duration.");
-    double goodput = report_rate(c, LLMLAT_RATE_GOODPUT);
-    if (!isnan(goodput))
-        gauge(c, "goodput_requests_per_second", goodput,
-              "Requests meeting every SLO per second of the duration.");
+    gauge(c, "goodput_requests_per_second", report_rate(c, LLMLAT_RATE_GOODPUT),
+          "Requests meeting every SLO per second of the duration.");
     gauge(c, "peak_output_tokens_per_second", report_rate(c, LLMLAT_RATE_PEAK_OUTPUT_TOKENS),
           "Most output tokens (chunks under vLLM) in one 1-second bucket.");
     uint64_t peak;
-    if (report_counter(c, LLMLAT_COUNT_PEAK_CONCURRENCY, &peak))
-        gauge(c, "peak_concurrent_requests", (double)peak,
-              "Most successful requests in flight at once.");
+    bool has_peak = report_counter(c, LLMLAT_COUNT_PEAK_CONCURRENCY, &peak);
+    gauge(c, "peak_concurrent_requests", has_peak ? (double)peak : NAN,
+          "Most successful requests in flight at once.");
 
     for (size_t i = 0; i < sizeof METRICS / sizeof METRICS[0]; i++) {
         const prom_metric *m = &METRICS[i];

@@ -10,7 +10,7 @@
 
 #include "report_json.h"
 
-#define MS 1000.0 /* the tools print times in ms; the library has seconds */
+#define MS_PER_S 1000.0 /* the tools print times in ms; the library has seconds */
 
 /* "mean_<name>_ms", "median_...", "std_...", "p<P>_<name>_ms" for each q,
  * and "max_<name>_ms" when asked: vLLM's and SGLang's flat keys. The
@@ -21,22 +21,22 @@ static void flat_ms_stats(report_ctx *c, jsonw *w, int32_t metric, const char *n
     char key[96];
     report_metric(c, metric, q, nq, v);
     snprintf(key, sizeof key, "mean_%s_ms", name);
-    jw_number(w, key, v->mean * MS);
+    jw_number(w, key, v->mean * MS_PER_S);
     snprintf(key, sizeof key, "median_%s_ms", name);
-    jw_number(w, key, v->median * MS);
+    jw_number(w, key, v->median * MS_PER_S);
     snprintf(key, sizeof key, "std_%s_ms", name);
-    jw_number(w, key, v->std * MS);
+    jw_number(w, key, v->std * MS_PER_S);
     for (size_t i = 0; i < nq; i++) {
         if (report_quantile_repeats(q, i))
             continue;
         char pct[PERCENT_TEXT_MAX];
         percent_text(q[i], pct);
         snprintf(key, sizeof key, "p%s_%s_ms", pct, name);
-        jw_number(w, key, v->q[i] * MS);
+        jw_number(w, key, v->q[i] * MS_PER_S);
     }
     if (with_max) {
         snprintf(key, sizeof key, "max_%s_ms", name);
-        jw_number(w, key, v->max * MS);
+        jw_number(w, key, v->max * MS_PER_S);
     }
 }
 
@@ -140,10 +140,10 @@ static double count_or_nan(report_ctx *c, int32_t counter)
 
 static void tool_aiperf(report_ctx *c, jsonw *w)
 {
-    aiperf_metric(c, w, "time_to_first_token", LLMLAT_TTFT, "ms", MS);
-    aiperf_metric(c, w, "inter_token_latency", LLMLAT_TOOL_ITL, "ms", MS);
-    aiperf_metric(c, w, "inter_chunk_latency", LLMLAT_ICL, "ms", MS);
-    aiperf_metric(c, w, "request_latency", LLMLAT_E2E, "ms", MS);
+    aiperf_metric(c, w, "time_to_first_token", LLMLAT_TTFT, "ms", MS_PER_S);
+    aiperf_metric(c, w, "inter_token_latency", LLMLAT_TOOL_ITL, "ms", MS_PER_S);
+    aiperf_metric(c, w, "inter_chunk_latency", LLMLAT_ICL, "ms", MS_PER_S);
+    aiperf_metric(c, w, "request_latency", LLMLAT_E2E, "ms", MS_PER_S);
     aiperf_metric(c, w, "output_token_throughput_per_user", LLMLAT_TPS_USER,
                   "tokens/sec/user", 1.0);
     aiperf_metric(c, w, "output_sequence_length", LLMLAT_OUTPUT_TOKENS, "tokens", 1.0);

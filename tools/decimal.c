@@ -57,40 +57,42 @@ static bool push_digit(uint64_t *m, int digit, uint64_t limit)
     return true;
 }
 
-/* Nearly every time in a trace is "S.FFFFFFFFF" with a few integer
- * digits and at most 9 decimals: converted in one pass. false when text
- * is anything else (the general path then decides). */
-static bool plain_seconds_to_ns(const char *s, int64_t *out)
+const char *decimal_plain_ns(const char *s, const char *end, int64_t *out)
 {
-    bool negative = *s == '-';
+    bool negative = s < end && *s == '-';
     s += negative;
+    const char *digits = s;
     uint64_t seconds = 0, frac = 0;
-    int int_digits = 0, frac_digits = 0;
-    for (; *s >= '0' && *s <= '9'; s++, int_digits++) {
-        if (int_digits == 10)
-            return false;
+    for (; s < end && *s >= '0' && *s <= '9'; s++) {
+        if (s - digits == 10)
+            return NULL;
         seconds = seconds * 10 + (uint64_t)(*s - '0');
     }
-    if (*s == '.')
-        for (s++; *s >= '0' && *s <= '9'; s++, frac_digits++) {
+    if (s == digits || (*digits == '0' && s - digits > 1))
+        return NULL; /* no digit, or JSON's forbidden leading zero */
+    int frac_digits = 0;
+    if (s < end && *s == '.') {
+        for (s++; s < end && *s >= '0' && *s <= '9'; s++, frac_digits++) {
             if (frac_digits == 9)
-                return false;
+                return NULL;
             frac = frac * 10 + (uint64_t)(*s - '0');
         }
-    if (*s != '\0')
-        return false;
-    for (; frac_digits < 9; frac_digits++)
+        if (frac_digits == 0)
+            return NULL;
+    }
+    for (int i = frac_digits; i < 9; i++)
         frac *= 10;
     uint64_t ns = seconds * 1000000000u + frac; /* < 10^19: no wrap */
     if (ns > (uint64_t)INT64_MAX)
-        return false;
+        return NULL;
     *out = negative ? -(int64_t)ns : (int64_t)ns;
-    return true;
+    return s;
 }
 
 bool decimal_seconds_to_ns(const char *text, int64_t *out)
 {
-    if (plain_seconds_to_ns(text, out))
+    const char *end = text + strlen(text);
+    if (decimal_plain_ns(text, end, out) == end)
         return true;
     decimal d;
     split(text, &d);

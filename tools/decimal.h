@@ -12,6 +12,12 @@
  * "2e-9" -> 2. false when the result does not fit int64_t. */
 bool decimal_seconds_to_ns(const char *text, int64_t *out);
 
+/* The plain form alone, which nearly every trace time has: -?D+(.D+)?
+ * with at most 10 integer digits (no leading zero) and 9 decimals, read
+ * from [s, end) in one pass. Returns where it stopped (the caller checks
+ * what follows), or NULL when [s, end) does not start with that form. */
+const char *decimal_plain_ns(const char *s, const char *end, int64_t *out);
+
 /* A plain non-negative integer (digits only: no sign, point or exponent)
  * up to max; false otherwise. */
 bool decimal_to_u64(const char *text, uint64_t max, uint64_t *out);

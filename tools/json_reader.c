@@ -115,6 +115,17 @@ void jr_advance(json_reader *r)
         r->pos++;
 }
 
+const unsigned char *jr_window(const json_reader *r, size_t *avail)
+{
+    *avail = r->len - r->pos;
+    return r->buf + r->pos;
+}
+
+void jr_consume(json_reader *r, size_t n)
+{
+    r->pos += n <= r->len - r->pos ? n : r->len - r->pos;
+}
+
 const char *jr_describe(int c, char *tmp, size_t cap)
 {
     if (c == JR_EOF)

@@ -66,6 +66,13 @@ bool jr_literal(json_reader *r, char *which);
 /* Skips any value (nested at most 256 deep). */
 bool jr_skip_value(json_reader *r);
 
+/* The unread bytes of the current block (after jr_peek: at least one),
+ * for a caller's fast path over a common shape, and how many of them it
+ * took. The bytes taken must not hold a newline: lines are counted by
+ * jr_peek. */
+const unsigned char *jr_window(const json_reader *r, size_t *avail);
+void jr_consume(json_reader *r, size_t n);
+
 /* "'x'", "end of input" or "byte 0xNN": how a found byte is named. */
 const char *jr_describe(int c, char *tmp, size_t cap);
 

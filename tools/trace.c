@@ -110,6 +110,32 @@ static bool push_event(trace_request *q, int64_t t, uint32_t k)
     return true;
 }
 
+/* "[T,K]" or "[T, K]" with T in decimal_plain_ns's form and K plain
+ * digits, read straight from the reader's block: the shape of nearly every
+ * event. false, with nothing consumed, for anything else, which the
+ * general path then reads (and explains when it is wrong). */
+static bool plain_event(json_reader *r, int64_t *t, uint64_t *k)
+{
+    size_t avail;
+    const char *start = (const char *)jr_window(r, &avail), *end = start + avail;
+    const char *p = start + 1; /* past the '[' jr_peek saw */
+    p = decimal_plain_ns(p, end, t);
+    if (!p || p == end || *p != ',')
+        return false;
+    p++;
+    p += p < end && *p == ' ';
+    const char *digits = p;
+    uint64_t v = 0;
+    for (; p < end && *p >= '0' && *p <= '9' && p - digits < 10; p++)
+        v = v * 10 + (uint64_t)(*p - '0');
+    if (p == digits || p == end || *p != ']' || (*digits == '0' && p - digits > 1) ||
+        v > UINT32_MAX)
+        return false;
+    jr_consume(r, (size_t)(p + 1 - start));
+    *k = v;
+    return true;
+}
+
 static bool read_events(reading *g)
 {
     json_reader *r = g->r;
@@ -123,10 +149,12 @@ static bool read_events(reading *g)
     for (;;) {
         int64_t t;
         uint64_t k;
-        if (!jr_expect(r, '[', "an event [t, k]") || !seconds_ns(r, "an event's time", &t) ||
+        bool plain = jr_peek(r) == '[' && plain_event(r, &t, &k);
+        if (!plain &&
+            (!jr_expect(r, '[', "an event [t, k]") || !seconds_ns(r, "an event's time", &t) ||
             !jr_expect(r, ',', "',' between an event's time and its token count") ||
             !count_u64(r, "an event's token count", UINT32_MAX, &k) ||
-            !jr_expect(r, ']', "']' closing an event [t, k]"))
+             !jr_expect(r, ']', "']' closing an event [t, k]")))
             return false;
         if (!push_event(q, t, (uint32_t)k)) {
             g->info->out_of_memory = true;
@@ -201,25 +229,44 @@ static bool request_member(reading *g, unsigned key)
     return jr_skip_value(r);
 }
 
-static bool read_duration(reading *g, bool *has, double *out)
+/* A "duration" member of the first object as read: its number text (""
+ * for null), or where a value that is neither was. It is judged only once
+ * the object is known to be the trace object: in a request it is just
+ * another ignored member. */
+typedef struct duration_value {
+    bool present, valid;
+    char text[JR_NUMBER_MAX];
+    uint64_t line, col;
+} duration_value;
+
+static bool read_duration(json_reader *r, duration_value *d)
 {
-    json_reader *r = g->r;
+    int c = jr_peek(r);
+    *d = (duration_value){ .present = true, .line = r->tok_line, .col = r->tok_col };
     bool ok;
-    *has = false;
-    if (take_null(r, &ok))
+    if (starts_number(c)) {
+        d->valid = true;
+        return jr_number(r, d->text);
+    }
+    if (take_null(r, &ok)) {
+        d->valid = true;
         return ok;
-    char text[JR_NUMBER_MAX] = "";
-    if (starts_number(jr_peek(r)) && !jr_number(r, text))
-        return false;
+    }
+    return jr_skip_value(r);
+}
+
+static bool judge_duration(reading *g, const duration_value *d)
+{
+    if (!d->present || (d->valid && !d->text[0]))
+        return true;
     double lo, hi;
     llmlat_param_bounds(LLMLAT_PARAM_DURATION, &lo, &hi);
-    double d = starts_number(text[0]) ? strtod(text, NULL) : NAN;
-    if (r->failed || !(d > 0.0 && d <= hi))
-        return r->failed ? false
-                         : jr_fail(r, "\"duration\" must be null or a number of seconds in "
-                                      "(0, %g]", hi);
-    *has = true;
-    *out = d;
+    double seconds = d->valid ? strtod(d->text, NULL) : NAN;
+    if (!(seconds > 0.0 && seconds <= hi))
+        return jr_fail_at(g->r, d->line, d->col,
+                          "\"duration\" must be null or a number of seconds in (0, %g]", hi);
+    g->info->has_duration = true;
+    g->info->duration_s = seconds;
     return true;
 }
 
@@ -253,8 +300,8 @@ static bool read_object(reading *g, bool may_be_trace, bool *is_trace)
         return false;
     reset_request(q, g->info->requests + 1, line, col);
     unsigned seen = 0;
-    bool trace_object = false, has_duration = false;
-    double duration = 0;
+    bool trace_object = false;
+    duration_value duration = { .present = false };
     if (jr_peek(r) == '}')
         jr_advance(r);
     else
@@ -280,7 +327,7 @@ static bool read_object(reading *g, bool may_be_trace, bool *is_trace)
                 trace_object = true;
                 ok = read_request_array(g);
             } else if (is_duration) {
-                ok = read_duration(g, &has_duration, &duration);
+                ok = read_duration(r, &duration);
             } else if (trace_object) {
                 ok = jr_skip_value(r);
             } else {
@@ -298,11 +345,8 @@ static bool read_object(reading *g, bool may_be_trace, bool *is_trace)
         }
     if (is_trace)
         *is_trace = trace_object;
-    if (trace_object) {
-        g->info->has_duration = has_duration;
-        g->info->duration_s = duration;
-        return true;
-    }
+    if (trace_object)
+        return judge_duration(g, &duration);
     if (!(seen & KEY_START))
         return jr_fail_at(r, line, col, "request %llu has no \"start\"",
                           (unsigned long long)q->index);

@@ -18,9 +18,11 @@ import (
 )
 
 // Aggregator holds the statistics of many requests under one convention
-// and mode. It is used by one goroutine at a time, queries included; use
-// one Aggregator per goroutine and Merge them to report (see the example of
-// Merge). Close it when done; a finalizer frees one that was not closed.
+// and mode. It is changed (Add, Merge into it, Set*, Reset, UnmarshalBinary,
+// Close) by one goroutine at a time; its queries only read, so several
+// goroutines may query it while none changes it. Use one Aggregator per
+// goroutine and Merge them to report (see the example of Merge). Close it
+// when done; a finalizer frees one that was not closed.
 //
 // The zero Aggregator is closed until UnmarshalBinary fills it, so that it
 // can be decoded into (encoding.BinaryUnmarshaler).
@@ -29,8 +31,8 @@ type Aggregator struct {
 }
 
 // aggHandle owns the C aggregator and carries the finalizer, so that an
-// Aggregator need not itself be a heap object of its own (a zero value in a
-// struct field can be unmarshaled into).
+// Aggregator need not be a heap object of its own (a zero value in a struct
+// field can be unmarshaled into) and its copies share one state.
 type aggHandle struct {
 	c *C.llmlat_agg
 }
@@ -66,11 +68,11 @@ func NewAggregator(c Convention, mode Mode) (*Aggregator, error) {
 
 // Close frees the aggregator's C memory. It is idempotent and returns nil;
 // every later call on a returns ErrInvalid (UnmarshalBinary fills it anew).
+// Copies of an Aggregator share its state, so closing one closes all.
 func (a *Aggregator) Close() error {
-	if a != nil && a.h != nil {
+	if a != nil && a.h != nil && a.h.c != nil {
 		runtime.SetFinalizer(a.h, nil)
 		a.h.free()
-		a.h = nil
 	}
 	return nil
 }
@@ -176,13 +178,13 @@ func (a *Aggregator) SetBuckets(m Metric, bounds ...float64) error {
 func (a *Aggregator) Add(r *Request) error {
 	err := check(C.go_agg_add(C.uintptr_t(uintptr(unsafe.Pointer(a.handle()))), r.addr()), "add")
 	a.keepAlive()
-	runtime.KeepAlive(r)
+	r.keepAlive()
 	return err
 }
 
 // Merge adds everything src holds to a, which then equals an aggregator
 // that was given the requests of both; a keeps its parameters and src is not
-// changed. src must not be in use by another goroutine during the call.
+// changed (only read: other goroutines may query it meanwhile, not change it).
 // ErrMismatch for a different convention or mode (or bounded aggregators
 // with different relative errors or SLOs); ErrInvalid when src is a.
 func (a *Aggregator) Merge(src *Aggregator) error {
@@ -211,6 +213,29 @@ func (a *Aggregator) Quantile(m Metric, q float64) (float64, error) {
 	status := C.llmlat_agg_quantile(a.handle(), C.int32_t(m), C.double(q), &out)
 	a.keepAlive()
 	return result(status, out, "quantile")
+}
+
+// Quantiles is Quantile for 1 to 32 values of q at once, for about the
+// cost of one in ModeExact (one selection pass finds every rank). On an
+// error every value is NaN.
+func (a *Aggregator) Quantiles(m Metric, q ...float64) ([]float64, error) {
+	out := make([]float64, len(q))
+	var qp, op *C.double
+	if len(q) > 0 {
+		qp = (*C.double)(unsafe.Pointer(&q[0]))
+		op = (*C.double)(unsafe.Pointer(&out[0]))
+	}
+	status := C.llmlat_agg_quantiles(a.handle(), C.int32_t(m), qp, C.size_t(len(q)), op)
+	a.keepAlive()
+	runtime.KeepAlive(q)
+	runtime.KeepAlive(out)
+	if err := check(status, "quantiles"); err != nil {
+		for i := range out {
+			out[i] = math.NaN()
+		}
+		return out, err
+	}
+	return out, nil
 }
 
 // Rate is a system rate per second of the duration D (ParamDuration, or
@@ -283,7 +308,7 @@ func (a *Aggregator) write(op string, first int, call func(unsafe.Pointer, C.siz
 	}
 }
 
-// UnmarshalBinary replaces a's state (closing what it held) with an
+// UnmarshalBinary replaces a's state (freeing what it held) with an
 // aggregator read from bytes written by MarshalBinary, convention, mode,
 // parameters and all. Every byte is treated as hostile: malformed,
 // truncated, corrupted or trailing bytes are ErrFormat, and a is then
@@ -306,7 +331,14 @@ func (a *Aggregator) UnmarshalBinary(data []byte) error {
 		}
 		return check(status, "unmarshal")
 	}
-	a.Close()
-	a.h = newAggHandle(c)
+	if a.h != nil && a.h.c != nil { // live: swap the state its copies share
+		old := a.h.c
+		a.h.c = c
+		frees.Add(1)
+		C.llmlat_agg_free(old)
+		runtime.KeepAlive(a.h)
+	} else {
+		a.h = newAggHandle(c)
+	}
 	return nil
 }

@@ -208,3 +208,30 @@ func TestAggregatorParams(t *testing.T) {
 	_, err = a.Counter(llmlat.Counter(0))
 	wantErr(t, err, llmlat.ErrInvalid)
 }
+
+func TestAggregatorQuantiles(t *testing.T) {
+	for _, mode := range []llmlat.Mode{llmlat.ModeExact, llmlat.ModeBounded} {
+		a := aggOf(t, llmlat.ConvDefault, mode, shard(2, 40)...)
+		qs := []float64{0, 0.25, 0.5, 0.9, 0.999, 1}
+		got, err := a.Quantiles(llmlat.ITL, qs...)
+		must(t, err)
+		for i, q := range qs {
+			if want := val(t)(a.Quantile(llmlat.ITL, q)); got[i] != want {
+				t.Errorf("%v: Quantiles[%v] = %v, Quantile = %v", mode, q, got[i], want)
+			}
+		}
+		for _, bad := range [][]float64{nil, make([]float64, 33), {0.5, 2}, {math.NaN()}} {
+			got, err := a.Quantiles(llmlat.ITL, bad...)
+			wantErr(t, err, llmlat.ErrInvalid)
+			if len(got) != len(bad) {
+				t.Errorf("%d values for %d quantiles", len(got), len(bad))
+			}
+		}
+		empty := newAgg(t, llmlat.ConvDefault, mode)
+		got, err = empty.Quantiles(llmlat.TTFT, 0.5, 0.9)
+		wantErr(t, err, llmlat.ErrUndefined)
+		if len(got) != 2 || !math.IsNaN(got[0]) || !math.IsNaN(got[1]) {
+			t.Errorf("%v: quantiles of nothing = %v", mode, got)
+		}
+	}
+}

@@ -12,6 +12,14 @@ import (
 // flat however large b.N is; the cost is amortized in the figures.
 const benchStream = 1024
 
+// The cost of a cgo crossing itself (llmlat_now_ns is a clock read), the
+// floor under every other figure.
+func BenchmarkNow(b *testing.B) {
+	for i := 0; i < b.N; i++ {
+		llmlat.Now()
+	}
+}
+
 // One event per cgo call: the hot path of a streaming client.
 func BenchmarkEvent(b *testing.B) {
 	r := newRequest(b)

@@ -1,6 +1,7 @@
 package llmlat_test
 
 import (
+	"fmt"
 	"sync"
 	"testing"
 
@@ -80,12 +81,11 @@ func TestPerGoroutineAggregators(t *testing.T) {
 		serial := aggOf(t, llmlat.ConvVLLM, mode, all...)
 		for _, c := range []llmlat.Counter{llmlat.CountCompleted, llmlat.CountFailed,
 			llmlat.CountInputTokens, llmlat.CountOutputTokens, llmlat.CountPeakConcurrency} {
-			got, err := total.Counter(c)
-			must(t, err)
-			want, err := serial.Counter(c)
-			must(t, err)
-			if got != want {
-				t.Errorf("%v: counter %d merged %d, serial %d", mode, c, got, want)
+			// (bounded mode has no peak concurrency: undefined in both)
+			got, gotErr := total.Counter(c)
+			want, wantErr := serial.Counter(c)
+			if got != want || (gotErr == nil) != (wantErr == nil) {
+				t.Errorf("%v: counter %d merged %d (%v), serial %d (%v)", mode, c, got, gotErr, want, wantErr)
 			}
 		}
 		for _, m := range []llmlat.Metric{llmlat.TTFT, llmlat.TPOT, llmlat.ICL, llmlat.E2E} {
@@ -93,5 +93,51 @@ func TestPerGoroutineAggregators(t *testing.T) {
 			wantNear(t, m.String()+" p99", val(t)(total.Quantile(m, 0.99)), val(t)(serial.Quantile(m, 0.99)))
 		}
 		wantNear(t, "requests/s", val(t)(total.Rate(llmlat.RateRequests)), val(t)(serial.Rate(llmlat.RateRequests)))
+	}
+}
+
+// Queries only read: several goroutines may query one aggregator (and one
+// request) while none changes it.
+func TestConcurrentQueries(t *testing.T) {
+	for _, mode := range []llmlat.Mode{llmlat.ModeExact, llmlat.ModeBounded} {
+		a := aggOf(t, llmlat.ConvDefault, mode, shard(0, 60)...)
+		r := newRequest(t)
+		record(t, r, seed()[0])
+		qs := []float64{0.1, 0.5, 0.9, 0.99}
+		want, err := a.Quantiles(llmlat.E2E, qs...)
+		must(t, err)
+		wantTPOT := val(t)(r.Value(llmlat.TPOT, llmlat.ConvDefault))
+		errs := make(chan error, 4)
+		var wg sync.WaitGroup
+		for g := 0; g < 4; g++ {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for i := 0; i < 50; i++ {
+					got, err := a.Quantiles(llmlat.E2E, qs...)
+					if err == nil && got[3] != want[3] {
+						err = fmt.Errorf("p99 %v, want %v", got[3], want[3])
+					}
+					if err == nil {
+						_, err = a.Stat(llmlat.ITL, llmlat.StatStd)
+					}
+					if err == nil {
+						_, err = a.Report(llmlat.FormatJSON)
+					}
+					if v, e := r.Value(llmlat.TPOT, llmlat.ConvDefault); err == nil && (e != nil || v != wantTPOT) {
+						err = fmt.Errorf("TPOT %v (%v), want %v", v, e, wantTPOT)
+					}
+					if err != nil {
+						errs <- err
+						return
+					}
+				}
+			}()
+		}
+		wg.Wait()
+		close(errs)
+		for err := range errs {
+			t.Errorf("%v: %v", mode, err)
+		}
 	}
 }

@@ -48,10 +48,12 @@
 //
 // # Goroutines and memory
 //
-// A Request or an Aggregator is used by one goroutine at a time, queries
-// included (exact-mode queries sort lazily, so even a read changes the
-// object); guard it with a mutex if it must be shared. Different objects may
-// be used from different goroutines freely: the usual pattern is one
+// A Request or an Aggregator is changed by one goroutine at a time. Its
+// queries (Value, Stat, Quantile, Quantiles, Rate, Counter, Report,
+// MarshalBinary, and Merge's source) only read, so several goroutines may
+// query one object while none changes it: the rules of a sync.RWMutex,
+// which is what to guard a shared object with. Different objects may be
+// used from different goroutines freely: the usual pattern is one
 // Aggregator per goroutine, merged into one when reporting (see the example
 // of [Aggregator.Merge]).
 //

@@ -109,8 +109,8 @@ func ExampleNewAggregator() {
 	// good 2, goodput 1.0 req/s, median TTFT 80 ms
 }
 
-// One aggregator per goroutine, merged when reporting: an object is used by
-// one goroutine at a time, and merging is exact.
+// One aggregator per goroutine, merged when reporting: an object is changed
+// by one goroutine at a time, and merging is exact.
 func ExampleAggregator_Merge() {
 	const workers = 4
 	shards := make([]*llmlat.Aggregator, workers)

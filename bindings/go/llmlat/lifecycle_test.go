@@ -115,3 +115,28 @@ func TestErrors(t *testing.T) {
 		t.Fatalf("wrapped %v does not match ErrOrder", wrapped)
 	}
 }
+
+// Copies of a Request or an Aggregator share one state: closing one closes
+// them all, and nothing is freed twice.
+func TestCopiesShareState(t *testing.T) {
+	r, err := llmlat.NewRequest()
+	must(t, err)
+	rc := *r
+	must(t, rc.Start(5))
+	wantErr(t, r.Start(5), llmlat.ErrState) // the copy started it
+	must(t, rc.Close())
+	wantErr(t, r.Event(6, 1), llmlat.ErrInvalid)
+	must(t, r.Close())
+
+	a := aggOf(t, llmlat.ConvDefault, llmlat.ModeExact, seed()...)
+	data, err := a.MarshalBinary()
+	must(t, err)
+	b := newAgg(t, llmlat.ConvVLLM, llmlat.ModeBounded)
+	bc := *b
+	must(t, bc.UnmarshalBinary(data)) // b sees it too
+	if b.Convention() != llmlat.ConvDefault || b.Mode() != llmlat.ModeExact {
+		t.Fatalf("after the copy's UnmarshalBinary: %v %v", b.Convention(), b.Mode())
+	}
+	must(t, bc.Close())
+	wantErr(t, b.Reset(), llmlat.ErrInvalid)
+}

@@ -28,10 +28,25 @@ import (
 //	NewRequest -> Start -> Event* -> Finish | Fail -> Aggregator.Add -> Reset
 //
 // Recording is O(1) per event and stops allocating once a reused (Reset)
-// request has seen its largest stream. A Request is used by one goroutine at
-// a time. Close it when done; a finalizer frees one that was not closed.
+// request has seen its largest stream. A Request is changed by one
+// goroutine at a time; Value only reads, so several goroutines may call it
+// while none changes the request. Close it when done; a finalizer frees one
+// that was not closed.
 type Request struct {
+	h *reqHandle
+}
+
+// reqHandle owns the C recorder and carries the finalizer, so that copies
+// of a Request share one state: closing one closes them all, and nothing
+// is freed twice.
+type reqHandle struct {
 	c *C.llmlat_request
+}
+
+func (h *reqHandle) free() {
+	frees.Add(1)
+	C.llmlat_request_free(h.c)
+	h.c = nil
 }
 
 // NewRequest is a new, empty Request (ErrNoMem if out of memory).
@@ -40,34 +55,35 @@ func NewRequest() (*Request, error) {
 	if c == nil {
 		return nil, &Error{Status: C.LLMLAT_ENOMEM, Op: "new request"}
 	}
-	r := &Request{c: c}
-	runtime.SetFinalizer(r, (*Request).free)
-	return r, nil
-}
-
-func (r *Request) free() {
-	frees.Add(1)
-	C.llmlat_request_free(r.c)
-	r.c = nil
+	h := &reqHandle{c: c}
+	runtime.SetFinalizer(h, (*reqHandle).free)
+	return &Request{h: h}, nil
 }
 
 // Close frees the request's C memory. It is idempotent and returns nil;
 // every later call on r returns ErrInvalid.
 func (r *Request) Close() error {
-	if r != nil && r.c != nil {
-		runtime.SetFinalizer(r, nil)
-		r.free()
+	if r != nil && r.h != nil && r.h.c != nil {
+		runtime.SetFinalizer(r.h, nil)
+		r.h.free()
 	}
 	return nil
 }
 
-// handle is r's C pointer, NULL for a nil or closed request (the library
-// answers EINVAL to NULL).
+// handle is r's C pointer, NULL for a nil, zero or closed request (the
+// library answers EINVAL to NULL). Pair it with r.keepAlive().
 func (r *Request) handle() *C.llmlat_request {
-	if r == nil {
+	if r == nil || r.h == nil {
 		return nil
 	}
-	return r.c
+	return r.h.c
+}
+
+// keepAlive keeps r's C recorder from its finalizer until this point.
+func (r *Request) keepAlive() {
+	if r != nil {
+		runtime.KeepAlive(r.h)
+	}
 }
 
 // addr is handle() as an integer, for the go_* wrappers of the hot path.
@@ -79,7 +95,7 @@ func (r *Request) addr() C.uintptr_t {
 // buffer so that a reused request stops allocating.
 func (r *Request) Reset() error {
 	err := check(C.llmlat_request_reset(r.handle()), "reset")
-	runtime.KeepAlive(r)
+	r.keepAlive()
 	return err
 }
 
@@ -87,7 +103,7 @@ func (r *Request) Reset() error {
 // nanoseconds. ErrState if already started: Reset first.
 func (r *Request) Start(ns int64) error {
 	err := check(C.llmlat_request_start(r.handle(), C.int64_t(ns)), "start")
-	runtime.KeepAlive(r)
+	r.keepAlive()
 	return err
 }
 
@@ -97,7 +113,7 @@ func (r *Request) Start(ns int64) error {
 // ErrInvalid on overflow. A rejected event leaves no trace.
 func (r *Request) Event(ns int64, tokens uint32) error {
 	err := check(C.go_request_event(r.addr(), C.int64_t(ns), C.uint32_t(tokens)), "event")
-	runtime.KeepAlive(r)
+	r.keepAlive()
 	return err
 }
 
@@ -117,7 +133,7 @@ func (r *Request) Events(ns []int64, tokens []uint32) error {
 		k = (*C.uint32_t)(unsafe.Pointer(&tokens[0]))
 	}
 	err := check(C.go_request_events(r.addr(), t, k, C.size_t(len(ns))), "events")
-	runtime.KeepAlive(r)
+	r.keepAlive()
 	runtime.KeepAlive(ns)
 	runtime.KeepAlive(tokens)
 	return err
@@ -127,7 +143,7 @@ func (r *Request) Events(ns []int64, tokens []uint32) error {
 // request is added to an aggregator.
 func (r *Request) SetInputTokens(n uint64) error {
 	err := check(C.llmlat_request_set_input_tokens(r.handle(), C.uint64_t(n)), "set input tokens")
-	runtime.KeepAlive(r)
+	r.keepAlive()
 	return err
 }
 
@@ -135,7 +151,7 @@ func (r *Request) SetInputTokens(n uint64) error {
 // it is N, otherwise N is the sum of the tokens of the events.
 func (r *Request) SetOutputTokens(n uint64) error {
 	err := check(C.llmlat_request_set_output_tokens(r.handle(), C.uint64_t(n)), "set output tokens")
-	runtime.KeepAlive(r)
+	r.keepAlive()
 	return err
 }
 
@@ -143,7 +159,7 @@ func (r *Request) SetOutputTokens(n uint64) error {
 // after Finish/Fail, ErrOrder before the start or the last event.
 func (r *Request) Finish(ns int64) error {
 	err := check(C.llmlat_request_finish(r.handle(), C.int64_t(ns)), "finish")
-	runtime.KeepAlive(r)
+	r.keepAlive()
 	return err
 }
 
@@ -151,7 +167,7 @@ func (r *Request) Finish(ns int64) error {
 // errors as Finish.
 func (r *Request) Fail(ns int64) error {
 	err := check(C.llmlat_request_fail(r.handle(), C.int64_t(ns)), "fail")
-	runtime.KeepAlive(r)
+	r.keepAlive()
 	return err
 }
 
@@ -163,6 +179,6 @@ func (r *Request) Fail(ns int64) error {
 func (r *Request) Value(m Metric, c Convention) (float64, error) {
 	var out C.double
 	status := C.llmlat_request_value(r.handle(), C.int32_t(c), C.int32_t(m), &out)
-	runtime.KeepAlive(r)
+	r.keepAlive()
 	return result(status, out, "value")
 }

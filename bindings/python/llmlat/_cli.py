@@ -8,7 +8,6 @@ output: both print the C library's report, with the same trace reading
 from __future__ import annotations
 
 import math
-import os
 import re
 import sys
 from typing import BinaryIO, List, Optional, Sequence
@@ -416,5 +415,3 @@ def main(argv: Optional[List[str]] = None) -> int:
     return EXIT_USAGE
 
 
-if __name__ == "__main__":  # pragma: no cover
-    sys.exit(main())

@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import ctypes
 import json
-import math
+import operator
 import sys
 import weakref
 from array import array
 from ctypes import byref, c_double, c_int32, c_int64, c_size_t, c_uint32, c_uint64
-import operator
-from typing import Any, Dict, Iterable, List, Mapping, NoReturn, Optional, Tuple, Union
+from typing import (Any, Dict, Iterable, List, Mapping, NoReturn, Optional, Tuple, TypeVar,
+                    Union)
 
 from ._errors import Error, InvalidArgumentError, OutOfMemoryError
 from ._native import lib, name_table, request_event_fast
@@ -78,6 +78,7 @@ PARAMS: Tuple[str, ...] = tuple(_PARAM_IDS)
 FORMATS: Tuple[str, ...] = tuple(_FORMAT_IDS)
 
 Name = Union[str, int]
+_Self = TypeVar("_Self", bound="_Owner")
 
 _EINVAL = -1
 _EUNDEFINED = -5
@@ -197,7 +198,7 @@ def _c_array(obj: Any, ctype: Any, typecode: str, codes: str, what: str) -> Tupl
     return byref(ctype.from_buffer(arr)), n
 
 
-def _token_array(tokens: Any, n: int) -> Any:
+def _token_array(tokens: Any, n: int) -> Tuple[Any, int]:
     if not isinstance(tokens, int) and hasattr(tokens, "__index__") \
             and not hasattr(tokens, "__len__"):
         tokens = operator.index(tokens)  # a numpy integer scalar
@@ -212,16 +213,60 @@ def _token_array(tokens: Any, n: int) -> Any:
     return _c_array(tokens, c_uint32, "I", "IL", "tokens")
 
 
+# ------------------------------------------------------------- life cycle
+
+
+class _Owner:
+    """Owns one C object: freed by ``close()``, by ``with``, or by a
+    ``weakref.finalize`` when the Python object goes away (not ``__del__``:
+    a finalizer also runs at interpreter exit, and never twice)."""
+
+    __slots__ = ("_h", "_finalizer", "__weakref__")
+    _h: Any
+
+    def _own(self, h: Any, free: Any) -> None:
+        self._h = h
+        self._finalizer = weakref.finalize(self, free, h)
+
+    def close(self) -> None:
+        """Frees the C object now (idempotent). Using this object
+        afterwards raises ValueError."""
+        self._finalizer()
+        self._h = None
+
+    @property
+    def closed(self) -> bool:
+        """True after ``close()``."""
+        return self._h is None
+
+    def __enter__(self: _Self) -> _Self:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def _closed_error(self) -> ValueError:
+        return ValueError("operation on a closed llmlat.%s" % type(self).__name__)
+
+    def _fail(self, status: int, where: str, detail: Optional[str] = None) -> NoReturn:
+        """Raises for a nonzero status (a closed object's NULL handle makes
+        the C call fail: that is when it is noticed, at no cost to the
+        calls that succeed)."""
+        if self._h is None:
+            raise self._closed_error()
+        _raise(status, where, detail)
+
+
 # ----------------------------------------------------------------- Request
 
 
-class Request:
+class Request(_Owner):
     """The recorder of one streamed request (``llmlat_request``).
 
     Life cycle: ``start`` -> ``event``/``events`` ... -> ``finish`` or
     ``fail`` -> ``Aggregator.add`` -> ``reset`` (reuse) or ``close``.
     Timestamps are int nanoseconds on one monotonic clock (``now_ns()`` or
-    ``time.monotonic_ns()``). One thread at a time.
+    ``time.monotonic_ns()``). Changed by one thread at a time.
 
     Errors raise :class:`llmlat.Error` subclasses: ``StateError`` (event
     before start or after the end), ``OrderError`` (a time before the
@@ -229,39 +274,20 @@ class Request:
     that raises leaves the request as it was.
     """
 
-    __slots__ = ("_h", "_addr", "_finalizer", "__weakref__")
+    __slots__ = ("_addr",)
 
     def __init__(self) -> None:
         h = lib.llmlat_request_new()
         if not h:
             raise OutOfMemoryError(where="llmlat_request_new")
-        self._h = h
+        self._own(h, lib.llmlat_request_free)
         self._addr = ctypes.cast(h, ctypes.c_void_p).value  # for event()
-        self._finalizer = weakref.finalize(self, lib.llmlat_request_free, h)
-
-    # -- life cycle
 
     def close(self) -> None:
         """Frees the C recorder now (idempotent). Using the request after
         ``close`` raises ValueError."""
-        self._finalizer()
-        self._h = self._addr = None
-
-    @property
-    def closed(self) -> bool:
-        """True after ``close()``."""
-        return self._h is None
-
-    def __enter__(self) -> "Request":
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
-
-    def _fail(self, status: int, where: str, detail: Optional[str] = None) -> NoReturn:
-        if self._h is None:
-            raise ValueError("operation on a closed llmlat.Request")
-        _raise(status, where, detail)
+        super().close()
+        self._addr = None
 
     def reset(self) -> None:
         """Back to the state of a new request, keeping the event buffer (so a
@@ -373,7 +399,7 @@ class Request:
 # -------------------------------------------------------------- Aggregator
 
 
-class Aggregator:
+class Aggregator(_Owner):
     """Statistics of many requests under one convention (``llmlat_agg``).
 
     ``convention``: "default", "vllm", "aiperf", "sglang" or "llmperf".
@@ -385,14 +411,15 @@ class Aggregator:
     0.5, 0.9, 0.95, 0.99).
 
     Queries return None for an undefined value (empty set, no SLO...).
-    One thread at a time; merge per-thread aggregators with ``merge``.
-    Pickles through ``to_bytes()``.
+    Changed by one thread at a time; queries only read, so several threads
+    may query while none changes it. Merge per-thread (or per-process)
+    aggregators with ``merge``; it pickles through ``to_bytes()``.
     """
 
-    __slots__ = ("_h", "_finalizer", "__weakref__")
+    __slots__ = ()
 
     def __init__(self, convention: Name = "default", mode: Name = "exact",
-                 relative_error: Optional[float] = None, *, duration: Optional[float] = None,
+                 relative_error: float = 0.01, *, duration: Optional[float] = None,
                  slo: Optional[Mapping[str, float]] = None,
                  quantiles: Optional[Iterable[float]] = None) -> None:
         conv = _id(_CONVENTION_IDS, "convention", convention)
@@ -403,10 +430,9 @@ class Aggregator:
                 raise InvalidArgumentError(where="llmlat_agg_new",
                                            detail="convention %r, mode %r" % (convention, mode))
             raise OutOfMemoryError(where="llmlat_agg_new")
-        self._adopt(h)
+        self._own(h, lib.llmlat_agg_free)
         try:
-            if relative_error is not None:
-                self.set_param("relative_error", relative_error)
+            self.set_param("relative_error", relative_error)
             if duration is not None:
                 self.set_param("duration", duration)
             for key, seconds in (slo or {}).items():
@@ -416,10 +442,6 @@ class Aggregator:
         except BaseException:
             self.close()
             raise
-
-    def _adopt(self, h: Any) -> None:
-        self._h = h
-        self._finalizer = weakref.finalize(self, lib.llmlat_agg_free, h)
 
     @classmethod
     def from_bytes(cls, data: Any) -> "Aggregator":
@@ -435,33 +457,11 @@ class Aggregator:
         if not h:
             _raise(status.value or _EINVAL, "llmlat_agg_deserialize")
         self = cls.__new__(cls)
-        self._adopt(h)
+        self._own(h, lib.llmlat_agg_free)
         return self
-
-    def close(self) -> None:
-        """Frees the C aggregator now (idempotent). Using it afterwards
-        raises ValueError."""
-        self._finalizer()
-        self._h = None
-
-    @property
-    def closed(self) -> bool:
-        """True after ``close()``."""
-        return self._h is None
-
-    def __enter__(self) -> "Aggregator":
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
 
     def __reduce__(self) -> Tuple[Any, Tuple[bytes]]:
         return (Aggregator.from_bytes, (self.to_bytes(),))
-
-    def _fail(self, status: int, where: str, detail: Optional[str] = None) -> NoReturn:
-        if self._h is None:
-            raise ValueError("operation on a closed llmlat.Aggregator")
-        _raise(status, where, detail)
 
     def reset(self) -> None:
         """Drops every sample and counter; keeps convention, mode, params and
@@ -542,7 +542,7 @@ class Aggregator:
         st = lib.llmlat_agg_add(self._h, request._h)
         if st:
             if request._h is None:
-                raise ValueError("operation on a closed llmlat.Request")
+                raise request._closed_error()
             self._fail(st, "llmlat_agg_add")
 
     def merge(self, other: "Aggregator") -> None:
@@ -554,7 +554,7 @@ class Aggregator:
         st = lib.llmlat_agg_merge(self._h, other._h)
         if st:
             if other._h is None:
-                raise ValueError("operation on a closed llmlat.Aggregator")
+                raise other._closed_error()
             self._fail(st, "llmlat_agg_merge", "cannot merge an aggregator into itself"
                        if other is self else None)
 
@@ -578,8 +578,11 @@ class Aggregator:
 
     def quantile(self, metric: Name, q: float) -> Optional[float]:
         """The q-quantile (q in [0, 1]) of a metric's samples: in exact mode
-        the same float as ``numpy.percentile(samples, 100 * q)``. None when
-        the set is empty (unless the convention's placeholder applies)."""
+        the same float as ``numpy.quantile(samples, q)``, so
+        ``quantile(m, p / 100)`` is ``numpy.percentile(samples, p)`` (numpy
+        divides p by 100 itself). None when the set is empty (unless the
+        convention's placeholder applies). Bounded mode: within the relative
+        error."""
         out = c_double()
         st = lib.llmlat_agg_quantile(self._h, _id(_METRIC_IDS, "metric", metric), _float(q, "q"),
                                      byref(out))

@@ -137,7 +137,7 @@ def candidates() -> Iterator[str]:
             yield path
     yield _file_names()[0]
     found = ctypes.util.find_library("llmlat")
-    if found:
+    if found and found != _file_names()[0]:
         yield found
 
 

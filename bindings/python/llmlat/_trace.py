@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 from array import array
-from typing import Callable, List, Optional, Tuple
+from typing import Callable, Optional, Tuple
 
 __all__ = ["TraceSyntaxError", "TraceRequest", "TraceInfo", "read_trace",
            "seconds_text_to_ns", "ns_to_seconds_text"]
@@ -41,6 +41,15 @@ _NUMBER = re.compile(rb"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?")
 _PLAIN_SECONDS = re.compile(rb"(-?)([0-9]+)(?:\.([0-9]{1,9}))?\Z")
 _NUMBER_FOLLOW = frozenset(b"0123456789.+-abcdefghijklmnopqrstuvwxyz"
                            b"ABCDEFGHIJKLMNOPQRSTUVWXYZ")
+_NUM = rb"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?"
+# A whole "events" array of well-formed [t, k] pairs, from its '[' to its
+# ']' (checked by the pattern, converted after it), and one pair of it.
+_EVENTS_ARRAY = re.compile(
+    rb"\[(?:[ \t\r\n]*\[[ \t\r\n]*" + _NUM + rb"[ \t\r\n]*,[ \t\r\n]*(?:0|[1-9][0-9]{0,9})"
+    rb"[ \t\r\n]*\][ \t\r\n]*,)*[ \t\r\n]*\[[ \t\r\n]*" + _NUM +
+    rb"[ \t\r\n]*,[ \t\r\n]*(?:0|[1-9][0-9]{0,9})[ \t\r\n]*\][ \t\r\n]*\]")
+_PAIR = re.compile(rb"\[[ \t\r\n]*(-?)([0-9]+)(?:\.([0-9]+))?([eE][+-]?[0-9]+)?[ \t\r\n]*,"
+                   rb"[ \t\r\n]*([0-9]+)")
 _EVENT = re.compile(
     rb"[ \t\r\n]*\[[ \t\r\n]*(-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?)"
     rb"[ \t\r\n]*,[ \t\r\n]*(0|[1-9][0-9]{0,9})[ \t\r\n]*\][ \t\r\n]*([,\]])")
@@ -408,8 +417,33 @@ class _Trace:
             raise r.fail("%s must be an integer from 0 to %d" % (what, limit))
         return v
 
+    def _events_at_once(self, q: TraceRequest) -> bool:
+        """The whole array in two regular-expression passes, when every
+        event is a plain, in-range [t, k]; False (nothing consumed) to let
+        the event-by-event reader handle the rest, errors included."""
+        r = self.r
+        m = _EVENTS_ARRAY.match(r.b, r.pos)
+        if not m:
+            return False
+        times, tokens = array("q"), array("I")
+        for neg, whole, frac, exp, k in _PAIR.findall(r.b, m.start(), m.end()):
+            if exp or len(frac) > 9 or len(whole) > 11:
+                return False  # rare shapes: the exact general conversion
+            t = int(whole + frac + b"000000000"[len(frac):])
+            kk = int(k)
+            if t > INT64_MAX or kk > UINT32_MAX:
+                return False
+            times.append(-t if neg else t)
+            tokens.append(kk)
+        q.times, q.tokens = times, tokens
+        r.pos = m.end()
+        return True
+
     def _events(self, q: TraceRequest) -> None:
         r = self.r
+        r.peek()
+        if self._events_at_once(q):
+            return
         r.expect(0x5B, "'[' starting \"events\"")
         if r.peek() == 0x5D:
             r.pos += 1

@@ -1,49 +1,23 @@
-"""What the tests share: finding the library and numpy, building requests.
+"""What the tests share: the package, numpy, the C command, requests.
 
-When ``LLMLAT_LIBRARY`` is not set and the library is not installed, the
-newest ``build*/lib/libllmlat.so.1`` of this source tree is used, so that a
-plain ``python3 -m unittest`` works right after a meson build.
+The tests load the library as users do: ``LLMLAT_LIBRARY`` (meson sets it to
+the library it built), else an installed ``libllmlat.so.1``. From a build
+tree: ``LLMLAT_LIBRARY=$PWD/../../build/lib/libllmlat.so.1 python3 -m
+unittest`` in bindings/python.
 """
 
 from __future__ import annotations
 
-import ctypes
-import glob
 import os
 import sys
 import unittest
-from typing import Any, Iterable, List, Optional, Sequence, Tuple
+from typing import Any, Iterable, List, Optional, Sequence
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 PACKAGE_ROOT = os.path.dirname(HERE)  # bindings/python
 SOURCE_ROOT = os.path.dirname(os.path.dirname(PACKAGE_ROOT))
 HEADER = os.path.join(SOURCE_ROOT, "include", "llmlat.h")
 
-
-def _find_built_library() -> Optional[str]:
-    """The newest build*/lib/libllmlat.so.1 of this tree that loads."""
-    found = []
-    for path in glob.glob(os.path.join(SOURCE_ROOT, "build*", "lib", "libllmlat.so.1")):
-        try:
-            found.append((os.path.getmtime(path), path))
-        except OSError:  # a dangling link in a build being remade
-            continue
-    for _, path in sorted(found, reverse=True):
-        try:
-            ctypes.CDLL(path)
-        except OSError:
-            continue
-        return path
-    return None
-
-
-if not os.environ.get("LLMLAT_LIBRARY"):
-    try:
-        ctypes.CDLL("libllmlat.so.1")
-    except OSError:
-        _built = _find_built_library()
-        if _built:
-            os.environ["LLMLAT_LIBRARY"] = _built
 
 if PACKAGE_ROOT not in sys.path:
     sys.path.insert(0, PACKAGE_ROOT)
@@ -99,5 +73,15 @@ def seed_ab() -> List[dict]:
 
 
 def tool_path() -> Optional[str]:
-    """The C ``llmlat`` command: LLMLAT_CLI (meson sets it), else None."""
-    return os.environ.get("LLMLAT_CLI") or None
+    """The C ``llmlat`` command: LLMLAT_CLI (meson sets it), else the one
+    built beside the library loaded (BUILD/lib/libllmlat.so.1 ->
+    BUILD/tools/llmlat), else None."""
+    if os.environ.get("LLMLAT_CLI"):
+        return os.environ["LLMLAT_CLI"]
+    lib = llmlat.library_path
+    if os.path.sep in lib:
+        tool = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(lib))),
+                            "tools", "llmlat")
+        if os.access(tool, os.X_OK):
+            return tool
+    return None

@@ -89,6 +89,13 @@ class CandidatesTest(unittest.TestCase):
             self.assertEqual(list(_native.candidates()),
                              [copy, "libllmlat.so.1", "libllmlat.so.7"])
 
+    def test_find_library_same_as_soname_is_not_tried_twice(self):
+        with mock.patch.dict(os.environ, {"LLMLAT_LIBRARY": ""}), \
+                mock.patch.object(_native.os.path, "exists", lambda p: False), \
+                mock.patch.object(_native.ctypes.util, "find_library",
+                                  lambda name: "libllmlat.so.1"):
+            self.assertEqual(list(_native.candidates()), ["libllmlat.so.1"])
+
     def test_find_library_nothing(self):
         with mock.patch.dict(os.environ, {"LLMLAT_LIBRARY": ""}), \
                 mock.patch.object(_native.os.path, "exists", lambda p: False), \

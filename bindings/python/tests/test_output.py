@@ -6,7 +6,7 @@ import math
 import pickle
 import unittest
 
-from ._support import MS, S, add_requests, llmlat, make_request, seed_ab
+from ._support import MS, S, add_requests, llmlat, seed_ab
 
 SUMMARY_KEYS = [
     "convention", "duration_s", "completed", "failed", "total_input_tokens",
@@ -178,6 +178,19 @@ class SerializationTest(unittest.TestCase):
                         with llmlat.Aggregator.from_bytes(like) as c:
                             self.assertEqual(c.counter("completed"), a.counter("completed"))
 
+    def test_settings_travel(self):
+        for mode in llmlat.MODES:
+            with filled("sglang", mode, relative_error=0.02, duration=3.5,
+                        slo={"ttft": 0.05, "e2e": 1.0}, quantiles=[0.25, 0.999]) as a, \
+                    self.subTest(mode=mode):
+                a.set_buckets("ttft", [0.001, 0.01, 0.1])
+                with llmlat.Aggregator.from_bytes(a.to_bytes()) as b:
+                    for param in llmlat.PARAMS:
+                        self.assertEqual(b.get_param(param), a.get_param(param), param)
+                    for fmt in llmlat.FORMATS:
+                        self.assertEqual(b.report(fmt), a.report(fmt), fmt)
+                    self.assertIn("p99.9", b.summary()["metrics"]["ttft"])
+
     def test_empty_round_trip(self):
         with llmlat.Aggregator("sglang") as a, llmlat.Aggregator.from_bytes(a.to_bytes()) as b:
             self.assertEqual(b.convention, "sglang")
@@ -214,6 +227,7 @@ class SerializationTest(unittest.TestCase):
             b = pickle.loads(pickle.dumps(a))
             try:
                 self.assertSameAggregates(a, b)
+                self.assertEqual(b.report("json"), a.report("json"))
             finally:
                 b.close()
 

@@ -1,7 +1,6 @@
 """llmlat.Request: every method, every error, the life cycle."""
 
 import gc
-import math
 import unittest
 
 from ._support import MS, S, llmlat, make_request

@@ -1,0 +1,932 @@
+/* Fuzz target (a): random sequences of recorder and aggregator calls, in
+ * every convention and both modes, checked against a reference model kept
+ * here. The model is a second, deliberately naive implementation of
+ * DESIGN.md's rules: it keeps every request's events and every sample in
+ * plain arrays and recomputes what the library must return. Any
+ * difference (a status, a count, a min/max, a TTFT, E2E or TPOT, a mean,
+ * a std, a quantile, a leak) aborts.
+ *
+ * Input: a sequence of operations, each an opcode byte and its operands
+ * (fuzz_common.h reads them; a short input reads as zeros). Allocation
+ * failures are injected on demand: any call may then return ENOMEM, and
+ * the model is left as it was, so the next check verifies that the object
+ * was too. */
+#include <math.h>
+
+#include "fuzz_common.h"
+
+#define N_REQ 4
+#define N_AGG 3
+#define MAX_EV 384      /* events per modelled request */
+#define MAX_SAMPLES 4096 /* samples per modelled metric */
+
+enum { S_NEW, S_STARTED, S_FINISHED, S_FAILED };
+
+/* ------------------------------------------------------------ the model */
+
+typedef struct mreq {
+    llmlat_request *r; /* NULL: empty slot */
+    int state;
+    int64_t start, end, last, max_t;
+    size_t n;
+    int64_t t[MAX_EV];
+    uint32_t k[MAX_EV];
+    uint64_t in_tok, out_tok;
+    bool has_out;
+} mreq;
+
+typedef struct mlist {
+    size_t n;
+    double v[MAX_SAMPLES];
+} mlist;
+
+enum { L_TTFT, L_E2E, L_TPOT, L_ITL_MAX, N_LISTS };
+static const int32_t LIST_METRIC[N_LISTS] = { LLMLAT_TTFT, LLMLAT_E2E, LLMLAT_TPOT,
+                                              LLMLAT_ITL_MAX };
+
+typedef struct magg {
+    llmlat_agg *a; /* NULL: empty slot */
+    int32_t conv, mode;
+    double params[5]; /* LLMLAT_PARAM_* - 1 */
+    uint64_t completed, failed, tpot_undef, in_tok, out_tok;
+    uint64_t itl_count, icl_count;
+    mlist lists[N_LISTS];
+} magg;
+
+static mreq reqs[N_REQ];
+static magg aggs[N_AGG];
+
+static double ns_to_s(int64_t ns)
+{
+    return (double)ns / 1e9;
+}
+
+static double param_default(int32_t p)
+{
+    return p == LLMLAT_PARAM_RELATIVE_ERROR ? 0.01 : 0.0;
+}
+
+/* What one request contributes under a convention, from DESIGN.md's
+ * table, computed from the raw events. */
+typedef struct mview {
+    bool success;
+    bool has_anchor;
+    bool has_ttft, has_e2e, has_tpot, has_tps, has_itl_max;
+    int64_t ttft, e2e;
+    double tpot, tps, itl_max;
+    uint64_t n_out;
+    uint64_t itl_w, icl_n;
+} mview;
+
+static bool counts_event(int32_t conv, uint32_t k)
+{
+    return conv == LLMLAT_CONV_VLLM || k > 0; /* only vLLM anchors on empty chunks */
+}
+
+static void model_view(const mreq *q, int32_t conv, mview *v)
+{
+    memset(v, 0, sizeof *v);
+    bool ended = q->state == S_FINISHED || q->state == S_FAILED;
+    size_t first = SIZE_MAX, last = SIZE_MAX, first_tok = SIZE_MAX, last_tok = SIZE_MAX;
+    uint64_t sum_k = 0;
+    for (size_t i = 0; i < q->n; i++) {
+        if (counts_event(conv, q->k[i])) {
+            if (first == SIZE_MAX)
+                first = i;
+            last = i;
+        }
+        if (q->k[i]) {
+            if (first_tok == SIZE_MAX)
+                first_tok = i;
+            last_tok = i;
+            sum_k += q->k[i];
+        }
+    }
+    v->n_out = q->has_out ? q->out_tok : sum_k;
+    switch (conv) {
+    case LLMLAT_CONV_VLLM:
+        v->success = q->state == S_FINISHED && q->n > 0;
+        break;
+    case LLMLAT_CONV_AIPERF:
+        v->success = q->state == S_FINISHED && first_tok != SIZE_MAX &&
+                     q->t[last_tok] > q->start;
+        break;
+    default:
+        v->success = q->state == S_FINISHED;
+    }
+    bool ends_at_finish = conv == LLMLAT_CONV_SGLANG || conv == LLMLAT_CONV_LLMPERF;
+    v->has_anchor = first != SIZE_MAX;
+    if (v->has_anchor) {
+        v->has_ttft = true;
+        v->ttft = q->t[first] - q->start;
+    } else if (ends_at_finish && ended) { /* no content: TTFT 0 */
+        v->has_ttft = true;
+        v->ttft = 0;
+    }
+    if (ends_at_finish) {
+        if (ended) {
+            v->has_e2e = true;
+            v->e2e = q->end - q->start;
+        }
+    } else if (ended && v->has_anchor) {
+        v->has_e2e = true;
+        v->e2e = q->t[last] - q->start;
+    }
+    if (v->has_ttft && v->has_e2e && v->n_out > 1 &&
+        !(conv == LLMLAT_CONV_AIPERF && v->ttft == 0)) {
+        v->has_tpot = true;
+        v->tpot = (double)(v->e2e - v->ttft) / 1e9 / (double)(v->n_out - 1);
+    }
+    if (conv == LLMLAT_CONV_AIPERF) {
+        v->has_tps = v->has_tpot && v->tpot != 0.0;
+        v->tps = v->has_tps ? 1.0 / v->tpot : 0.0;
+    } else if (v->has_e2e && v->e2e > 0) {
+        v->has_tps = true;
+        v->tps = (double)v->n_out / ((double)v->e2e / 1e9);
+    }
+    /* gaps between counted events, after the anchor */
+    if (!v->has_anchor)
+        return;
+    v->itl_w = q->k[first] > 1 ? q->k[first] - 1 : 0;
+    int64_t prev = q->t[first], max_gap = -1;
+    uint64_t gaps = 0;
+    bool zero_gap = false;
+    for (size_t i = first + 1; i <= last; i++) {
+        if (!counts_event(conv, q->k[i]))
+            continue;
+        int64_t g = q->t[i] - prev;
+        prev = q->t[i];
+        gaps++;
+        zero_gap |= g == 0;
+        if (g > max_gap)
+            max_gap = g;
+        v->itl_w += q->k[i];
+    }
+    v->icl_n = conv == LLMLAT_CONV_AIPERF && zero_gap ? 0 : gaps;
+    if (max_gap >= 0) {
+        v->has_itl_max = true;
+        v->itl_max = ns_to_s(max_gap);
+    }
+}
+
+static bool list_push(mlist *l, double x)
+{
+    if (l->n == MAX_SAMPLES)
+        return false;
+    l->v[l->n++] = x;
+    return true;
+}
+
+static int cmp_double(const void *x, const void *y)
+{
+    double a = *(const double *)x, b = *(const double *)y;
+    return a < b ? -1 : a > b;
+}
+
+/* numpy.percentile's default ('linear'), as numpy computes it. */
+static double numpy_quantile(const double *sorted, size_t n, double q)
+{
+    double vi = (double)(n - 1) * q;
+    if (vi >= (double)(n - 1))
+        return sorted[n - 1];
+    double lo = floor(vi), t = vi - lo;
+    double a = sorted[(size_t)lo], b = sorted[(size_t)lo + 1], diff = b - a;
+    return t >= 0.5 ? b - diff * (1.0 - t) : a + diff * t;
+}
+
+/* ----------------------------------------------------------- operands */
+
+static int64_t sat_add(int64_t a, int64_t b)
+{
+    if (b > 0 && a > INT64_MAX - b)
+        return INT64_MAX;
+    if (b < 0 && a < INT64_MIN - b)
+        return INT64_MIN;
+    return a + b;
+}
+
+static const int64_t SPECIAL_TIMES[] = {
+    INT64_MIN, INT64_MIN + 1, -1, 0, 1, INT64_MAX - 1, INT64_MAX,
+    INT64_MAX / 2, -INT64_C(1000000000000000000), INT64_C(1000000000000000000),
+    INT64_MIN / 2, INT64_C(3600000000000),
+};
+
+/* A time relative to `base`: mostly forward by ns .. hours, sometimes
+ * equal, backwards, or one of the extremes. */
+static int64_t pick_time(fz_input *in, int64_t base)
+{
+    static const int64_t scale[] = { 1, 1000, 1000000, 1000000000 };
+    uint8_t sel = fz_u8(in);
+    switch (sel % 8) {
+    case 0: case 1: case 2: case 3:
+        return sat_add(base, (int64_t)fz_u16(in) * scale[sel % 4]);
+    case 4:
+        return sat_add(base, -(int64_t)fz_u8(in) - 1);
+    case 5:
+        return SPECIAL_TIMES[fz_u8(in) % (sizeof SPECIAL_TIMES / sizeof SPECIAL_TIMES[0])];
+    case 6:
+        return base;
+    default:
+        return sat_add(base, (int64_t)fz_u32(in) * 1000);
+    }
+}
+
+static uint32_t pick_tokens(fz_input *in)
+{
+    uint8_t sel = fz_u8(in);
+    switch (sel % 8) {
+    case 0: case 1: case 2:
+        return 1;
+    case 3:
+        return 0;
+    case 4:
+        return fz_u8(in);
+    case 5:
+        return UINT32_MAX - fz_u8(in);
+    default:
+        return fz_u16(in);
+    }
+}
+
+static uint64_t pick_count(fz_input *in)
+{
+    uint8_t sel = fz_u8(in);
+    switch (sel % 4) {
+    case 0:
+        return fz_u8(in);
+    case 1:
+        return fz_u32(in);
+    case 2:
+        return UINT64_MAX - fz_u8(in);
+    default:
+        return fz_u64(in);
+    }
+}
+
+/* --------------------------------------------------------- the recorder */
+
+static void req_clear_model(mreq *q)
+{
+    q->state = S_NEW;
+    q->n = 0;
+    q->in_tok = q->out_tok = 0;
+    q->has_out = false;
+}
+
+/* The status the library must return for a time at this point (event,
+ * finish or fail), from the contract: ESTATE unless started, EORDER before
+ * the last time, EINVAL when t - start does not fit int64. */
+static int32_t time_status(const mreq *q, int64_t t)
+{
+    if (q->state != S_STARTED)
+        return LLMLAT_ESTATE;
+    if (t < q->last)
+        return LLMLAT_EORDER;
+    if (t > q->max_t)
+        return LLMLAT_EINVAL;
+    return LLMLAT_OK;
+}
+
+static void expect_status(int32_t got, int32_t want, const char *what)
+{
+    FZ_CHECK(got == want, "%s: status %d, model says %d", what, got, want);
+}
+
+/* The call returned ENOMEM (allowed only while failures are injected) or
+ * what the model predicted; true when it took effect. */
+static bool took_effect(int32_t got, int32_t want, const char *what)
+{
+    if (got == LLMLAT_ENOMEM && want == LLMLAT_OK && fz_al.fail_at >= 0)
+        return false;
+    expect_status(got, want, what);
+    return got == LLMLAT_OK;
+}
+
+static void op_request(fz_input *in, mreq *q)
+{
+    uint8_t op = fz_u8(in);
+    if (!q->r) {
+        q->r = llmlat_request_new();
+        FZ_CHECK(q->r || fz_al.fail_at >= 0, "request_new failed without injection");
+        req_clear_model(q);
+        return;
+    }
+    switch (op % 9) {
+    case 0: /* reset */
+        expect_status(llmlat_request_reset(q->r), LLMLAT_OK, "reset");
+        req_clear_model(q);
+        break;
+    case 1: { /* start */
+        int64_t t = pick_time(in, q->state == S_NEW ? 0 : q->start);
+        if (q->state != S_NEW) {
+            expect_status(llmlat_request_start(q->r, t), LLMLAT_ESTATE, "start twice");
+            break;
+        }
+        expect_status(llmlat_request_start(q->r, t), LLMLAT_OK, "start");
+        q->state = S_STARTED;
+        q->start = q->last = t;
+        q->max_t = t <= 0 ? t + INT64_MAX : INT64_MAX;
+        break;
+    }
+    case 2: case 3: case 4: { /* event */
+        int64_t t = pick_time(in, q->last);
+        uint32_t k = pick_tokens(in);
+        if (q->n == MAX_EV)
+            break;
+        int32_t want = time_status(q, t);
+        if (took_effect(llmlat_request_event(q->r, t, k), want, "event")) {
+            q->t[q->n] = t;
+            q->k[q->n++] = k;
+            q->last = t;
+        }
+        break;
+    }
+    case 5: { /* bulk events: all or nothing */
+        size_t n = fz_u8(in) % 9;
+        int64_t t[8];
+        uint32_t k[8];
+        int64_t prev = q->last;
+        for (size_t i = 0; i < n; i++) {
+            t[i] = pick_time(in, prev);
+            k[i] = pick_tokens(in);
+            prev = t[i] > prev ? t[i] : prev;
+        }
+        if (q->n + n > MAX_EV)
+            break;
+        int32_t want = q->state == S_STARTED ? LLMLAT_OK : LLMLAT_ESTATE;
+        mreq probe = *q;
+        for (size_t i = 0; i < n && want == LLMLAT_OK; i++) {
+            want = time_status(&probe, t[i]);
+            probe.last = t[i];
+        }
+        if (n > 0 && fz_u8(in) == 0xff) { /* NULL arrays with n > 0 */
+            expect_status(llmlat_request_events(q->r, NULL, k, n), LLMLAT_EINVAL, "events NULL");
+            break;
+        }
+        if (took_effect(llmlat_request_events(q->r, n ? t : NULL, n ? k : NULL, n), want,
+                        "events")) {
+            memcpy(q->t + q->n, t, n * sizeof *t);
+            memcpy(q->k + q->n, k, n * sizeof *k);
+            q->n += n;
+            if (n)
+                q->last = t[n - 1];
+        }
+        break;
+    }
+    case 6: case 7: { /* finish or fail */
+        int64_t t = pick_time(in, q->last);
+        int32_t want = time_status(q, t);
+        int32_t got = op % 9 == 6 ? llmlat_request_finish(q->r, t) : llmlat_request_fail(q->r, t);
+        expect_status(got, want, "finish/fail");
+        if (got == LLMLAT_OK) {
+            q->state = op % 9 == 6 ? S_FINISHED : S_FAILED;
+            q->end = t;
+        }
+        break;
+    }
+    default: { /* token counts */
+        uint64_t n = pick_count(in);
+        if (fz_u8(in) & 1) {
+            expect_status(llmlat_request_set_input_tokens(q->r, n), LLMLAT_OK, "input tokens");
+            q->in_tok = n;
+        } else {
+            expect_status(llmlat_request_set_output_tokens(q->r, n), LLMLAT_OK, "output tokens");
+            q->out_tok = n;
+            q->has_out = true;
+        }
+    }
+    }
+}
+
+static void expect_value(const mreq *q, int32_t conv, int32_t metric, bool has, double want)
+{
+    double got = -1.0;
+    int32_t st = llmlat_request_value(q->r, conv, metric, &got);
+    if (!has) {
+        FZ_CHECK(st == LLMLAT_EUNDEFINED && isnan(got),
+                 "value conv %d metric %d: status %d, %.17g; model: undefined", conv, metric, st,
+                 got);
+        return;
+    }
+    FZ_CHECK(st == LLMLAT_OK, "value conv %d metric %d: status %d; model: %.17g", conv, metric,
+             st, want);
+    FZ_CHECK(got == want || fabs(got - want) <= 1e-12 * fabs(want),
+             "value conv %d metric %d: %.17g; model: %.17g", conv, metric, got, want);
+}
+
+static void check_request(const mreq *q)
+{
+    if (!q->r)
+        return;
+    double v;
+    if (q->state == S_NEW) {
+        expect_status(llmlat_request_value(q->r, LLMLAT_CONV_DEFAULT, LLMLAT_TTFT, &v),
+                      LLMLAT_ESTATE, "value before start");
+        return;
+    }
+    bool ended = q->state != S_STARTED;
+    for (int32_t c = LLMLAT_CONV_DEFAULT; c <= LLMLAT_CONV_LLMPERF; c++) {
+        mview m;
+        model_view(q, c, &m);
+        /* In flight, the no-content TTFT of SGLang/LLMPerf is the
+         * library's choice; everything else is the contract's. */
+        if (ended || m.has_anchor)
+            expect_value(q, c, LLMLAT_TTFT, m.has_ttft, ns_to_s(m.ttft));
+        expect_value(q, c, LLMLAT_E2E, m.has_e2e, ns_to_s(m.e2e));
+        expect_value(q, c, LLMLAT_TPOT, m.has_tpot, m.tpot);
+        expect_value(q, c, LLMLAT_OUTPUT_TOKENS, ended, (double)m.n_out);
+        expect_value(q, c, LLMLAT_INPUT_TOKENS, true, (double)q->in_tok);
+        expect_value(q, c, LLMLAT_ITL_MAX, m.has_itl_max, m.itl_max);
+    }
+}
+
+/* ------------------------------------------------------- the aggregator */
+
+static void agg_clear_model(magg *g)
+{
+    g->completed = g->failed = g->tpot_undef = g->in_tok = g->out_tok = 0;
+    g->itl_count = g->icl_count = 0;
+    for (int i = 0; i < N_LISTS; i++)
+        g->lists[i].n = 0;
+}
+
+static void agg_free_slot(magg *g)
+{
+    llmlat_agg_free(g->a);
+    g->a = NULL;
+}
+
+static bool add_overflows(uint64_t x, uint64_t y)
+{
+    return y > UINT64_MAX - x;
+}
+
+static void op_agg_new(fz_input *in, magg *g)
+{
+    int32_t conv = fz_u8(in) % 7 - 1; /* -1 and 5: unknown */
+    int32_t mode = fz_u8(in) % 3;     /* 2: unknown */
+    agg_free_slot(g);
+    g->a = llmlat_agg_new(conv, mode);
+    bool known = conv >= 0 && conv <= 4 && mode <= 1;
+    if (!known) {
+        FZ_CHECK(!g->a, "agg_new accepted convention %d mode %d", conv, mode);
+        return;
+    }
+    FZ_CHECK(g->a || fz_al.fail_at >= 0, "agg_new failed without injection");
+    g->conv = conv;
+    g->mode = mode;
+    for (int32_t p = 1; p <= 5; p++)
+        g->params[p - 1] = param_default(p);
+    agg_clear_model(g);
+}
+
+static void op_add(magg *g, const mreq *q)
+{
+    if (!g->a || !q->r)
+        return;
+    bool ended = q->state == S_FINISHED || q->state == S_FAILED;
+    if (!ended) {
+        expect_status(llmlat_agg_add(g->a, q->r), LLMLAT_ESTATE, "add in flight");
+        return;
+    }
+    mview m;
+    model_view(q, g->conv, &m);
+    int32_t want = LLMLAT_OK;
+    if (m.success) {
+        if (add_overflows(g->in_tok, q->in_tok) || add_overflows(g->out_tok, m.n_out))
+            want = LLMLAT_EINVAL;
+        else if (g->mode == LLMLAT_MODE_BOUNDED && m.has_tps &&
+                 !(m.tps >= 0.0 && m.tps < 18446744073709551616.0))
+            want = LLMLAT_EINVAL; /* bounded sums take samples below 2^64 */
+        for (int i = 0; i < N_LISTS; i++)
+            if (g->lists[i].n == MAX_SAMPLES)
+                return; /* beyond the model's room */
+    }
+    if (!took_effect(llmlat_agg_add(g->a, q->r), want, "add"))
+        return;
+    if (!m.success) {
+        g->failed++;
+        return;
+    }
+    g->completed++;
+    g->in_tok += q->in_tok;
+    g->out_tok += m.n_out;
+    g->tpot_undef += !m.has_tpot;
+    g->itl_count += m.itl_w;
+    g->icl_count += m.icl_n;
+    if (m.has_ttft)
+        list_push(&g->lists[L_TTFT], ns_to_s(m.ttft));
+    if (m.has_e2e)
+        list_push(&g->lists[L_E2E], ns_to_s(m.e2e));
+    if (m.has_tpot)
+        list_push(&g->lists[L_TPOT], m.tpot);
+    if (m.has_itl_max)
+        list_push(&g->lists[L_ITL_MAX], m.itl_max);
+}
+
+static bool same_bounded_params(const magg *x, const magg *y)
+{
+    for (int32_t p = 1; p <= 5; p++)
+        if (p != LLMLAT_PARAM_DURATION && x->params[p - 1] != y->params[p - 1])
+            return false;
+    return true;
+}
+
+static void op_merge(magg *dst, const magg *src)
+{
+    if (!dst->a || !src->a)
+        return;
+    if (dst == src) {
+        expect_status(llmlat_agg_merge(dst->a, dst->a), LLMLAT_EINVAL, "merge into itself");
+        return;
+    }
+    int32_t want = LLMLAT_OK;
+    if (dst->conv != src->conv || dst->mode != src->mode ||
+        (dst->mode == LLMLAT_MODE_BOUNDED && !same_bounded_params(dst, src)))
+        want = LLMLAT_EMISMATCH;
+    else if (add_overflows(dst->in_tok, src->in_tok) || add_overflows(dst->out_tok, src->out_tok))
+        want = LLMLAT_EINVAL;
+    for (int i = 0; i < N_LISTS; i++)
+        if (dst->lists[i].n + src->lists[i].n > MAX_SAMPLES)
+            return;
+    if (!took_effect(llmlat_agg_merge(dst->a, src->a), want, "merge"))
+        return;
+    dst->completed += src->completed;
+    dst->failed += src->failed;
+    dst->tpot_undef += src->tpot_undef;
+    dst->in_tok += src->in_tok;
+    dst->out_tok += src->out_tok;
+    dst->itl_count += src->itl_count;
+    dst->icl_count += src->icl_count;
+    for (int i = 0; i < N_LISTS; i++)
+        for (size_t j = 0; j < src->lists[i].n; j++)
+            list_push(&dst->lists[i], src->lists[i].v[j]);
+}
+
+static void op_param(fz_input *in, magg *g)
+{
+    static const double values[] = { 0.0, 0.01, 0.02, 0.05, 0.25, 1.0, 0.5, 1e-4, -1.0, 3.0 };
+    int32_t p = fz_u8(in) % 6; /* 0: unknown */
+    double v = values[fz_u8(in) % (sizeof values / sizeof values[0])];
+    if (!g->a)
+        return;
+    int32_t want = LLMLAT_OK;
+    double lo = 0.0, hi = 0.0;
+    if (p == 0) {
+        want = LLMLAT_EINVAL;
+    } else {
+        expect_status(llmlat_param_bounds(p, &lo, &hi), LLMLAT_OK, "param bounds");
+        if (!(v >= lo && v <= hi))
+            want = LLMLAT_EINVAL;
+        else if (g->mode == LLMLAT_MODE_BOUNDED && p != LLMLAT_PARAM_DURATION &&
+                 v != g->params[p - 1] && (g->completed || g->failed))
+            want = LLMLAT_ESTATE;
+    }
+    if (took_effect(llmlat_agg_set_param(g->a, p, v), want, "set_param"))
+        g->params[p - 1] = v;
+    if (p) {
+        double back;
+        expect_status(llmlat_agg_get_param(g->a, p, &back), LLMLAT_OK, "get_param");
+        FZ_CHECK(back == g->params[p - 1], "param %d reads %g, model %g", p, back,
+                 g->params[p - 1]);
+    }
+}
+
+static bool any_slo(const magg *g)
+{
+    return g->params[LLMLAT_PARAM_SLO_TTFT - 1] > 0 || g->params[LLMLAT_PARAM_SLO_TPOT - 1] > 0 ||
+           g->params[LLMLAT_PARAM_SLO_E2E - 1] > 0;
+}
+
+static void expect_counter(const magg *g, int32_t counter, uint64_t want)
+{
+    uint64_t got = 0;
+    expect_status(llmlat_agg_counter(g->a, counter, &got), LLMLAT_OK, "counter");
+    FZ_CHECK(got == want, "counter %d = %llu, model %llu (conv %d mode %d)", counter,
+             (unsigned long long)got, (unsigned long long)want, g->conv, g->mode);
+}
+
+/* A query that allocates may fail while failures are injected. */
+static bool query_ok(int32_t st, const char *what)
+{
+    if (st == LLMLAT_ENOMEM && fz_al.fail_at >= 0)
+        return false;
+    expect_status(st, LLMLAT_OK, what);
+    return true;
+}
+
+static double mean_of(const double *v, size_t n)
+{
+    long double s = 0;
+    for (size_t i = 0; i < n; i++)
+        s += v[i];
+    return (double)(s / (long double)n);
+}
+
+static double std_of(const double *v, size_t n, unsigned ddof)
+{
+    long double s = 0, mean = 0;
+    for (size_t i = 0; i < n; i++)
+        mean += v[i];
+    mean /= (long double)n;
+    for (size_t i = 0; i < n; i++)
+        s += ((long double)v[i] - mean) * ((long double)v[i] - mean);
+    return (double)sqrtl(s / (long double)(n - ddof));
+}
+
+static bool zero_placeholder(int32_t conv)
+{
+    return conv == LLMLAT_CONV_VLLM || conv == LLMLAT_CONV_SGLANG;
+}
+
+static void check_list(const magg *g, int32_t metric, const mlist *l)
+{
+    static double sorted[MAX_SAMPLES];
+    double got = -1.0;
+    expect_status(llmlat_agg_stat(g->a, metric, LLMLAT_STAT_COUNT, &got), LLMLAT_OK, "count");
+    FZ_CHECK(got == (double)l->n, "metric %d count %.17g, model %zu (conv %d mode %d)", metric,
+             got, l->n, g->conv, g->mode);
+    if (l->n == 0) {
+        int32_t st = llmlat_agg_stat(g->a, metric, LLMLAT_STAT_MEAN, &got);
+        if (zero_placeholder(g->conv))
+            FZ_CHECK(st == LLMLAT_OK && got == 0.0, "empty metric %d: %d %g", metric, st, got);
+        else
+            FZ_CHECK(st == LLMLAT_EUNDEFINED && isnan(got), "empty metric %d: %d %g", metric, st,
+                     got);
+        return;
+    }
+    memcpy(sorted, l->v, l->n * sizeof *sorted);
+    qsort(sorted, l->n, sizeof *sorted, cmp_double);
+    double lo = sorted[0], hi = sorted[l->n - 1];
+    expect_status(llmlat_agg_stat(g->a, metric, LLMLAT_STAT_MIN, &got), LLMLAT_OK, "min");
+    FZ_CHECK(got == lo, "metric %d min %.17g, model %.17g", metric, got, lo);
+    expect_status(llmlat_agg_stat(g->a, metric, LLMLAT_STAT_MAX, &got), LLMLAT_OK, "max");
+    FZ_CHECK(got == hi, "metric %d max %.17g, model %.17g", metric, got, hi);
+
+    /* Bounded mode sums in fixed point: a fraction of a ns is cut at
+     * 2^-64 ns (fixsum.h), which only shows on absurdly small values
+     * (a TPOT of 1e-24 s); the std's variance inherits that cut. */
+    bool bounded = g->mode == LLMLAT_MODE_BOUNDED;
+    double scale = fabs(hi) > fabs(lo) ? fabs(hi) : fabs(lo);
+    double abs_mean = bounded ? 1e-28 : 1e-300;
+    double abs_std = bounded ? sqrt(ldexp(scale * 1e9 + 1.0, -60)) / 1e9 : 1e-300;
+    double mean = mean_of(sorted, l->n);
+    if (query_ok(llmlat_agg_stat(g->a, metric, LLMLAT_STAT_MEAN, &got), "mean"))
+        FZ_CHECK(fabs(got - mean) <= 1e-9 * fabs(mean) + abs_mean,
+                 "metric %d mean %.17g, model %.17g (conv %d mode %d)", metric, got, mean,
+                 g->conv, g->mode);
+    unsigned ddof = g->conv == LLMLAT_CONV_LLMPERF;
+    int32_t st = llmlat_agg_stat(g->a, metric, LLMLAT_STAT_STD, &got);
+    if (l->n <= ddof) {
+        FZ_CHECK(st == LLMLAT_EUNDEFINED && isnan(got), "std of one sample: %d %g", st, got);
+    } else if (query_ok(st, "std")) {
+        double sd = std_of(sorted, l->n, ddof);
+        FZ_CHECK(fabs(got - sd) <= 1e-9 * scale + abs_std,
+                 "metric %d std %.17g, model %.17g (conv %d mode %d)", metric, got, sd, g->conv,
+                 g->mode);
+    }
+
+    static const double qs[] = { 0.0, 0.01, 0.25, 0.5, 0.9, 0.99, 1.0 };
+    double out[7];
+    if (!query_ok(llmlat_agg_quantiles(g->a, metric, qs, 7, out), "quantiles"))
+        return;
+    double median;
+    if (query_ok(llmlat_agg_stat(g->a, metric, LLMLAT_STAT_MEDIAN, &median), "median")) {
+        if (g->mode == LLMLAT_MODE_EXACT) {
+            size_t h = l->n / 2;
+            double want = l->n % 2 ? sorted[h] : (sorted[h - 1] + sorted[h]) / 2.0;
+            FZ_CHECK(median == want, "metric %d median %.17g, model %.17g", metric, median, want);
+        } else {
+            FZ_CHECK(median == out[3], "bounded median %.17g != q0.5 %.17g", median, out[3]);
+        }
+    }
+    double alpha = g->params[LLMLAT_PARAM_RELATIVE_ERROR - 1];
+    for (int i = 0; i < 7; i++) {
+        double want = numpy_quantile(sorted, l->n, qs[i]);
+        if (g->mode == LLMLAT_MODE_EXACT) {
+            FZ_CHECK(out[i] == want, "metric %d q%g %.17g, numpy %.17g (conv %d)", metric, qs[i],
+                     out[i], want, g->conv);
+            continue;
+        }
+        /* Bounded: within alpha of exact while the ranks involved lie in
+         * the sketch's 2^32-wide window below the maximum (sketch.h). */
+        double vi = (double)(l->n - 1) * qs[i];
+        size_t r = vi >= (double)(l->n - 1) ? l->n - 1 : (size_t)floor(vi);
+        size_t r1 = r + 1 < l->n ? r + 1 : r;
+        double floor_v = ldexp(hi, -31);
+        bool in_window = (sorted[r] == 0.0 || sorted[r] >= floor_v) &&
+                         (sorted[r1] == 0.0 || sorted[r1] >= floor_v);
+        FZ_CHECK(out[i] >= lo && out[i] <= hi, "bounded q%g %.17g outside [%.17g, %.17g]", qs[i],
+                 out[i], lo, hi);
+        if (in_window)
+            FZ_CHECK(fabs(out[i] - want) <= alpha * fabs(want) * (1 + 1e-9) + 1e-300,
+                     "bounded metric %d q%g %.17g, exact %.17g, alpha %g (conv %d)", metric,
+                     qs[i], out[i], want, alpha, g->conv);
+    }
+}
+
+/* Queries without a model: they must answer with a documented status. */
+static void probe_other_queries(const magg *g)
+{
+    double v;
+    uint64_t u;
+    for (int32_t r = LLMLAT_RATE_REQUESTS; r <= LLMLAT_RATE_PEAK_OUTPUT_TOKENS; r++) {
+        int32_t st = llmlat_agg_rate(g->a, r, &v);
+        FZ_CHECK(st == LLMLAT_OK || st == LLMLAT_EUNDEFINED ||
+                     (st == LLMLAT_ENOMEM && fz_al.fail_at >= 0),
+                 "rate %d status %d", r, st);
+        FZ_CHECK(st == LLMLAT_OK ? !isnan(v) && v >= 0 : isnan(v) || st == LLMLAT_ENOMEM,
+                 "rate %d value %g with status %d", r, v, st);
+    }
+    int32_t st = llmlat_agg_counter(g->a, LLMLAT_COUNT_GOOD, &u);
+    FZ_CHECK(any_slo(g) ? st == LLMLAT_OK && u <= g->completed : st == LLMLAT_EUNDEFINED,
+             "good counter: status %d, %llu", st, (unsigned long long)u);
+    st = llmlat_agg_counter(g->a, LLMLAT_COUNT_PEAK_CONCURRENCY, &u);
+    if (g->mode == LLMLAT_MODE_EXACT && query_ok(st, "peak concurrency"))
+        FZ_CHECK(u <= g->completed, "peak concurrency %llu > completed",
+                 (unsigned long long)u);
+    expect_status(llmlat_agg_counter(g->a, LLMLAT_COUNT_MEMORY_BYTES, &u), LLMLAT_OK, "memory");
+    for (int32_t m = LLMLAT_ITL; m <= LLMLAT_TOOL_ITL; m++) {
+        static const double q[] = { 0.5, 0.999 };
+        double out[2];
+        st = llmlat_agg_quantiles(g->a, m, q, 2, out);
+        FZ_CHECK(st == LLMLAT_OK || st == LLMLAT_EUNDEFINED ||
+                     (st == LLMLAT_ENOMEM && fz_al.fail_at >= 0),
+                 "quantiles of %d: status %d", m, st);
+    }
+}
+
+static void check_agg(const magg *g)
+{
+    if (!g->a)
+        return;
+    if (getenv("LLMLAT_FUZZ_TRACE")) /* what a replayed input reached */
+        fprintf(stderr, "check agg %d conv %d mode %d: completed %llu failed %llu, "
+                "%zu TTFT %zu E2E %zu TPOT, %llu ITL\n", (int)(g - aggs), g->conv, g->mode,
+                (unsigned long long)g->completed, (unsigned long long)g->failed,
+                g->lists[L_TTFT].n, g->lists[L_E2E].n, g->lists[L_TPOT].n,
+                (unsigned long long)g->itl_count);
+    int32_t c = -1, m = -1;
+    expect_status(llmlat_agg_get_convention(g->a, &c), LLMLAT_OK, "get_convention");
+    expect_status(llmlat_agg_get_mode(g->a, &m), LLMLAT_OK, "get_mode");
+    FZ_CHECK(c == g->conv && m == g->mode, "convention %d mode %d, model %d %d", c, m, g->conv,
+             g->mode);
+    expect_counter(g, LLMLAT_COUNT_COMPLETED, g->completed);
+    expect_counter(g, LLMLAT_COUNT_FAILED, g->failed);
+    expect_counter(g, LLMLAT_COUNT_TPOT_UNDEFINED, g->tpot_undef);
+    expect_counter(g, LLMLAT_COUNT_INPUT_TOKENS, g->in_tok);
+    expect_counter(g, LLMLAT_COUNT_OUTPUT_TOKENS, g->out_tok);
+    double got;
+    expect_status(llmlat_agg_stat(g->a, LLMLAT_ITL, LLMLAT_STAT_COUNT, &got), LLMLAT_OK, "count");
+    FZ_CHECK(got == (double)g->itl_count, "ITL count %.17g, model %llu (conv %d)", got,
+             (unsigned long long)g->itl_count, g->conv);
+    expect_status(llmlat_agg_stat(g->a, LLMLAT_ICL, LLMLAT_STAT_COUNT, &got), LLMLAT_OK, "count");
+    FZ_CHECK(got == (double)g->icl_count, "ICL count %.17g, model %llu (conv %d)", got,
+             (unsigned long long)g->icl_count, g->conv);
+    for (int i = 0; i < N_LISTS; i++)
+        check_list(g, LIST_METRIC[i], &g->lists[i]);
+    probe_other_queries(g);
+}
+
+/* A report in each format: the buffer contract (ENOSPC with the size,
+ * then exactly that size), or ENOMEM under injection. */
+static void op_report(fz_input *in, const magg *g)
+{
+    int32_t format = fz_u8(in) % 4; /* 0: unknown */
+    if (!g->a)
+        return;
+    size_t len = 0;
+    int32_t st = llmlat_agg_report(g->a, format, NULL, 0, &len);
+    if (format == 0) {
+        expect_status(st, LLMLAT_EINVAL, "report format 0");
+        return;
+    }
+    if (st == LLMLAT_ENOMEM && fz_al.fail_at >= 0)
+        return;
+    expect_status(st, LLMLAT_ENOSPC, "report sizing");
+    char *buf = malloc(len);
+    FZ_CHECK(buf, "test allocation");
+    size_t got = 0;
+    st = llmlat_agg_report(g->a, format, buf, len, &got);
+    if (!(st == LLMLAT_ENOMEM && fz_al.fail_at >= 0)) {
+        expect_status(st, LLMLAT_OK, "report");
+        FZ_CHECK(got == len, "report of %zu bytes, sized %zu", got, len);
+    }
+    free(buf);
+}
+
+/* Serialize, deserialize, and the copy must answer as the original. */
+static void op_roundtrip(magg *g)
+{
+    if (!g->a)
+        return;
+    size_t len = 0;
+    int32_t st = llmlat_agg_serialize(g->a, NULL, 0, &len);
+    if (st == LLMLAT_EINVAL) /* not implemented yet in this build */
+        return;
+    if (st == LLMLAT_ENOMEM && fz_al.fail_at >= 0)
+        return;
+    expect_status(st, LLMLAT_ENOSPC, "serialize sizing");
+    unsigned char *buf = malloc(len);
+    FZ_CHECK(buf, "test allocation");
+    size_t got = 0;
+    st = llmlat_agg_serialize(g->a, buf, len, &got);
+    if (!(st == LLMLAT_ENOMEM && fz_al.fail_at >= 0)) {
+        expect_status(st, LLMLAT_OK, "serialize");
+        FZ_CHECK(got == len, "serialized %zu bytes, sized %zu", got, len);
+        int32_t dst = 0;
+        llmlat_agg *copy = llmlat_agg_deserialize(buf, len, &dst);
+        if (copy) {
+            /* the copy replaces the original: later checks read it */
+            expect_status(dst, LLMLAT_OK, "deserialize status");
+            llmlat_agg_free(g->a);
+            g->a = copy;
+        } else {
+            FZ_CHECK(dst == LLMLAT_ENOMEM && fz_al.fail_at >= 0,
+                     "deserialize of serialized bytes: %d", dst);
+        }
+    }
+    free(buf);
+}
+
+/* ------------------------------------------------------------- driving */
+
+static void free_all(void)
+{
+    for (int i = 0; i < N_REQ; i++) {
+        llmlat_request_free(reqs[i].r);
+        reqs[i].r = NULL;
+    }
+    for (int i = 0; i < N_AGG; i++)
+        agg_free_slot(&aggs[i]);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    fz_input in = { data, size, 0 };
+    fz_alloc_install();
+    for (int i = 0; i < N_AGG; i++) { /* a useful start: three aggregators */
+        aggs[i].a = llmlat_agg_new(LLMLAT_CONV_DEFAULT, i == 2);
+        aggs[i].conv = LLMLAT_CONV_DEFAULT;
+        aggs[i].mode = i == 2;
+        for (int32_t p = 1; p <= 5; p++)
+            aggs[i].params[p - 1] = param_default(p);
+        agg_clear_model(&aggs[i]);
+    }
+    for (int i = 0; i < N_REQ; i++)
+        reqs[i].r = NULL;
+
+    while (fz_more(&in)) {
+        uint8_t op = fz_u8(&in), x = fz_u8(&in);
+        mreq *q = &reqs[(x & 3) % N_REQ];
+        magg *g = &aggs[((x >> 2) & 3) % N_AGG], *h = &aggs[((x >> 4) & 3) % N_AGG];
+        switch (op % 16) {
+        case 0: case 1: case 2: case 3: case 4: case 5:
+            op_request(&in, q);
+            break;
+        case 6: case 7:
+            op_add(g, q);
+            break;
+        case 8:
+            op_merge(g, h);
+            break;
+        case 9:
+            if (g->a) {
+                expect_status(llmlat_agg_reset(g->a), LLMLAT_OK, "agg reset");
+                agg_clear_model(g);
+            }
+            break;
+        case 10:
+            op_agg_new(&in, g);
+            break;
+        case 11:
+            op_param(&in, g);
+            break;
+        case 12:
+            check_agg(g);
+            check_request(q);
+            break;
+        case 13: { /* inject allocation failures, or stop */
+            uint8_t b = fz_u8(&in);
+            if (b == 0)
+                fz_alloc_disarm();
+            else
+                fz_alloc_arm(b >> 2, b & 1);
+            break;
+        }
+        case 14:
+            op_report(&in, g);
+            break;
+        default:
+            op_roundtrip(g);
+        }
+    }
+    fz_alloc_disarm();
+    for (int i = 0; i < N_AGG; i++)
+        check_agg(&aggs[i]);
+    for (int i = 0; i < N_REQ; i++)
+        check_request(&reqs[i]);
+    free_all();
+    fz_alloc_check_released();
+    return 0;
+}
