@@ -126,28 +126,38 @@ int32_t timeline_peak_concurrency(const timeline *tl, const llmlat_alloc *al,
     return st;
 }
 
-int32_t timeline_peak_per_second(const timeline *tl, const llmlat_alloc *al,
-                                 uint64_t *out, bool *defined)
+/* The usual case: the run spans fewer seconds than it has events, so one
+ * counter per second is the cheapest way (one pass, no sort). */
+static int32_t peak_by_counting(const timeline *tl, const llmlat_alloc *al, int64_t origin,
+                                size_t seconds, uint64_t *out)
 {
-    *out = 0;
-    *defined = tl->n_rec > 0;
-    if (!tl->n_rec || !tl->n_tok)
-        return LLMLAT_OK;
-    int64_t origin = tl->rec[0].start_ns;
-    for (size_t i = 1; i < tl->n_rec; i++)
-        if (tl->rec[i].start_ns < origin)
-            origin = tl->rec[i].start_ns;
-    /* Bucket of every event (events never precede their request's start,
-     * so never the origin). Sorting the bucket numbers and counting runs
-     * needs no array sized by the time span. */
-    int64_t *bucket = alloc_malloc(al, tl->n_tok * sizeof *bucket);
-    if (!bucket)
+    uint64_t *sum = alloc_malloc(al, seconds * sizeof *sum);
+    if (!sum)
         return LLMLAT_ENOMEM;
+    memset(sum, 0, seconds * sizeof *sum);
     for (size_t i = 0; i < tl->n_tok; i++)
-        bucket[i] = (int64_t)(((uint64_t)tl->tok_t[i] - (uint64_t)origin) / (uint64_t)NS_PER_S);
+        sum[((uint64_t)tl->tok_t[i] - (uint64_t)origin) / (uint64_t)NS_PER_S] += tl->tok_k[i];
+    uint64_t best = 0;
+    for (size_t b = 0; b < seconds; b++)
+        if (sum[b] > best)
+            best = sum[b];
+    *out = best;
+    alloc_free(al, sum);
+    return LLMLAT_OK;
+}
+
+/* A sparse span (events spread over more seconds than there are events):
+ * sort the bucket numbers and count runs, needing no array sized by time. */
+static int32_t peak_by_sorting(const timeline *tl, const llmlat_alloc *al, int64_t origin,
+                               uint64_t *out)
+{
+    int64_t *bucket = alloc_malloc(al, tl->n_tok * sizeof *bucket);
     uint32_t *count = alloc_malloc(al, tl->n_tok * sizeof *count);
-    int32_t st = count ? LLMLAT_OK : LLMLAT_ENOMEM;
+    int32_t st = bucket && count ? LLMLAT_OK : LLMLAT_ENOMEM;
     if (st == LLMLAT_OK) {
+        for (size_t i = 0; i < tl->n_tok; i++)
+            bucket[i] =
+                (int64_t)(((uint64_t)tl->tok_t[i] - (uint64_t)origin) / (uint64_t)NS_PER_S);
         memcpy(count, tl->tok_k, tl->n_tok * sizeof *count);
         st = radix_sort(al, RADIX_INT64, bucket, count, tl->n_tok);
     }
@@ -166,6 +176,27 @@ int32_t timeline_peak_per_second(const timeline *tl, const llmlat_alloc *al,
     alloc_free(al, bucket);
     alloc_free(al, count);
     return st;
+}
+
+int32_t timeline_peak_per_second(const timeline *tl, const llmlat_alloc *al,
+                                 uint64_t *out, bool *defined)
+{
+    *out = 0;
+    *defined = tl->n_rec > 0;
+    if (!tl->n_rec || !tl->n_tok)
+        return LLMLAT_OK;
+    /* Events never precede their request's start, hence never the origin. */
+    int64_t origin = tl->rec[0].start_ns, last = tl->tok_t[0];
+    for (size_t i = 1; i < tl->n_rec; i++)
+        if (tl->rec[i].start_ns < origin)
+            origin = tl->rec[i].start_ns;
+    for (size_t i = 1; i < tl->n_tok; i++)
+        if (tl->tok_t[i] > last)
+            last = tl->tok_t[i];
+    uint64_t seconds = ((uint64_t)last - (uint64_t)origin) / (uint64_t)NS_PER_S + 1;
+    if (seconds <= tl->n_tok)
+        return peak_by_counting(tl, al, origin, (size_t)seconds, out);
+    return peak_by_sorting(tl, al, origin, out);
 }
 
 size_t timeline_memory(const timeline *tl)

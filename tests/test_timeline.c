@@ -66,6 +66,12 @@ static void tokens_per_second_buckets(void **state)
     assert_int_equal(timeline_peak_per_second(&tl, &al, &p, &defined), LLMLAT_OK);
     assert_true(defined);
     assert_int_equal(p, 6);
+    /* the same events over a span of more seconds than events: counted by
+     * sorting rather than by an array per second; same answer */
+    assert_int_equal(timeline_reserve(&tl, &al, 0, 1), LLMLAT_OK);
+    timeline_push_event(&tl, 100000 * SEC, 1);
+    assert_int_equal(timeline_peak_per_second(&tl, &al, &p, &defined), LLMLAT_OK);
+    assert_int_equal(p, 6);
     timeline_free(&tl, &al);
 }
 
