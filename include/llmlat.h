@@ -105,7 +105,7 @@ LLMLAT_API const char *llmlat_strerror(int32_t status);
 
 /* Aggregation modes. */
 #define LLMLAT_MODE_EXACT    0 /* keeps every sample; numpy-identical percentiles */
-#define LLMLAT_MODE_BOUNDED  1 /* fixed memory, relative-error quantiles */
+#define LLMLAT_MODE_BOUNDED  1 /* fixed memory, relative-error quantiles (docs/bounded.md) */
 
 /* Statistics for llmlat_agg_stat(). */
 #define LLMLAT_STAT_COUNT    1
@@ -120,7 +120,7 @@ LLMLAT_API const char *llmlat_strerror(int32_t status);
 #define LLMLAT_RATE_OUTPUT_TOKENS      2 /* sum N / D */
 #define LLMLAT_RATE_TOTAL_TOKENS       3 /* (sum input + sum N) / D */
 #define LLMLAT_RATE_GOODPUT            4 /* good / D; needs at least one SLO */
-#define LLMLAT_RATE_PEAK_OUTPUT_TOKENS 5 /* largest 1-second bucket */
+#define LLMLAT_RATE_PEAK_OUTPUT_TOKENS 5 /* largest 1-second bucket; exact mode only */
 
 /* Counters for llmlat_agg_counter(). */
 #define LLMLAT_COUNT_COMPLETED        1 /* successes under the convention */
@@ -129,8 +129,8 @@ LLMLAT_API const char *llmlat_strerror(int32_t status);
 #define LLMLAT_COUNT_GOOD             4 /* successes meeting every SLO; needs an SLO */
 #define LLMLAT_COUNT_INPUT_TOKENS     5 /* over successes */
 #define LLMLAT_COUNT_OUTPUT_TOKENS    6 /* over successes */
-#define LLMLAT_COUNT_PEAK_CONCURRENCY 7 /* sweep over [start, start + E2E) */
-#define LLMLAT_COUNT_MEMORY_BYTES     8 /* bytes the aggregator holds */
+#define LLMLAT_COUNT_PEAK_CONCURRENCY 7 /* sweep over [start, start + E2E); exact mode only */
+#define LLMLAT_COUNT_MEMORY_BYTES     8 /* bytes the aggregator holds (fixed in bounded mode) */
 
 /* Parameters for llmlat_agg_set_param() (seconds where a time). */
 #define LLMLAT_PARAM_RELATIVE_ERROR 1 /* bounded mode's alpha, default 0.01 */
@@ -238,7 +238,15 @@ LLMLAT_API int32_t llmlat_request_value(const llmlat_request *r, int32_t convent
 typedef struct llmlat_agg llmlat_agg;
 
 /* A new aggregator; NULL on an unknown convention or mode, or no memory.
- * LLMLAT_MODE_BOUNDED: see docs/format.md and docs/metrics.md. */
+ *
+ * LLMLAT_MODE_BOUNDED (docs/bounded.md) allocates everything here and never
+ * again: per metric a window of logarithmic buckets, about 9 KiB at the
+ * default relative error alpha = 1% (memory grows as 1/alpha), whatever the
+ * traffic; adding a request never allocates. COUNT, MEAN, STD, MIN and MAX
+ * are exact (sums kept in wide integers); quantiles are within alpha of
+ * exact mode's (see llmlat_agg_quantile). It keeps no timeline: the
+ * PEAK rate and counter are EUNDEFINED, and the good count is taken as
+ * requests are added (so SLOs, like alpha, are fixed once data arrived). */
 LLMLAT_API llmlat_agg *llmlat_agg_new(int32_t convention, int32_t mode);
 /* Frees a and everything it holds; NULL is a no-op. */
 LLMLAT_API void llmlat_agg_free(llmlat_agg *a);
@@ -284,10 +292,11 @@ LLMLAT_API int32_t llmlat_agg_set_buckets(llmlat_agg *a, int32_t metric, const d
 LLMLAT_API int32_t llmlat_agg_add(llmlat_agg *a, const llmlat_request *r);
 
 /* Adds everything src holds to dst: afterwards dst equals an aggregator
- * that was given the requests of both. dst's params are kept. src is not
- * changed. Errors: EINVAL (NULL, dst == src), EMISMATCH (different
- * convention or mode, or bounded aggregators with different relative
- * errors or SLOs), ENOMEM. */
+ * that was given the requests of both (bounded mode: the same state bit for
+ * bit, so merging is associative and commutative). dst's params are kept.
+ * src is not changed. Errors: EINVAL (NULL, dst == src; a count would
+ * overflow), EMISMATCH (different convention or mode, or bounded
+ * aggregators with different relative errors or SLOs), ENOMEM. */
 LLMLAT_API int32_t llmlat_agg_merge(llmlat_agg *dst, const llmlat_agg *src);
 
 /* A statistic of a metric's samples (COUNT is the number of samples: of
@@ -297,8 +306,14 @@ LLMLAT_API int32_t llmlat_agg_merge(llmlat_agg *dst, const llmlat_agg *src);
 LLMLAT_API int32_t llmlat_agg_stat(const llmlat_agg *a, int32_t metric, int32_t stat,
                                    double *out);
 /* The q-quantile (q in [0, 1]) of a metric's samples. Exact mode: numpy's
- * default linear interpolation, the same double as numpy.percentile(x,
- * 100 * q) on the same samples. Bounded mode: see docs/metrics.md.
+ * default linear interpolation, the same double as numpy.quantile(x, q) on
+ * the same samples (numpy.percentile(x, p) is q = p / 100.0, divided as
+ * numpy divides). Bounded mode: a value v with
+ * |v - E| <= alpha * E for E the exact-mode value, for every q, provided
+ * the non-zero samples lie within a factor 2^32 below the largest (1 us to
+ * 71 min, or 1 to 4.3e9 tokens); q = 0 and q = 1 give min and max exactly.
+ * Samples further below share the lowest bucket: a quantile landing there
+ * is only kept within [min, max] (docs/bounded.md).
  * Errors: EINVAL (NULL, unknown id, q outside [0, 1] or NaN), EUNDEFINED
  * (empty set; placeholders as for llmlat_agg_stat). */
 LLMLAT_API int32_t llmlat_agg_quantile(const llmlat_agg *a, int32_t metric, double q,
@@ -311,23 +326,32 @@ LLMLAT_API int32_t llmlat_agg_quantiles(const llmlat_agg *a, int32_t metric, con
                                         size_t n, double *out);
 /* A system rate per second of the duration D (docs/metrics.md).
  * Errors: EINVAL (NULL, unknown id), EUNDEFINED (D is 0 or unknown;
- * GOODPUT without an SLO; PEAK with no success unless a placeholder). */
+ * GOODPUT without an SLO; PEAK with no success unless a placeholder, and
+ * PEAK in bounded mode). */
 LLMLAT_API int32_t llmlat_agg_rate(const llmlat_agg *a, int32_t rate, double *out);
 /* A counter. Errors: EINVAL (NULL, unknown id), EUNDEFINED (GOOD without
- * an SLO). */
+ * an SLO; PEAK_CONCURRENCY in bounded mode, *out 0). */
 LLMLAT_API int32_t llmlat_agg_counter(const llmlat_agg *a, int32_t counter, uint64_t *out);
 
-/* Writes a's state to buf in the documented byte format (docs/format.md).
- * When cap is too small (buf may be NULL with cap 0) nothing is written,
- * *len is set to the size needed and ENOSPC returned; on success *len is
- * the size written. Errors: EINVAL (NULL a or len, NULL buf with cap > 0),
- * ENOSPC. */
+/* Writes a's state, in either mode, to buf in the documented byte format
+ * (docs/format.md): little-endian, the magic "LLMLATAG", a format version,
+ * the settings (convention, mode, params, report quantiles, histogram
+ * bounds), counters and samples, and a CRC-32. Bounded mode needs about
+ * 1.2 KiB plus a few bytes per bucket in use; equal states give equal
+ * bytes. When cap is too small (buf may be NULL with cap 0) nothing is
+ * written, *len is set to the size needed and ENOSPC returned; on success
+ * *len is the size written. Errors: EINVAL (NULL a or len, NULL buf with
+ * cap > 0), ENOSPC. */
 LLMLAT_API int32_t llmlat_agg_serialize(const llmlat_agg *a, void *buf, size_t cap,
                                         size_t *len);
-/* A new aggregator from bytes written by llmlat_agg_serialize; NULL on
- * error with *status set (EINVAL: NULL buf with len > 0; EFORMAT: any
- * malformed, truncated, corrupted or trailing bytes; ENOMEM). status may be
- * NULL. Every byte is treated as hostile. */
+/* A new aggregator from bytes written by llmlat_agg_serialize (any
+ * version this library knows), equal to the one serialized: same answers,
+ * same bytes when serialized again. NULL on error with *status set
+ * (EINVAL: NULL buf with len > 0; EFORMAT: any malformed, truncated,
+ * corrupted or trailing bytes, an unknown version, settings or counts that
+ * do not hold together; ENOMEM). status may be NULL. Every byte is treated
+ * as hostile: nothing is allocated for a count before the bytes it
+ * announces are known to be there. */
 LLMLAT_API llmlat_agg *llmlat_agg_deserialize(const void *buf, size_t len, int32_t *status);
 
 /* A report of a in one of the LLMLAT_FORMAT_* formats, as text (not
