@@ -5,6 +5,7 @@
 #include "radix.h"
 #include "select.h"
 #include "gridsum.h"
+#include "lerp.h"
 
 void exact_init(exact_store *s, bool weighted)
 {
@@ -66,9 +67,17 @@ void exact_append(exact_store *dst, const exact_store *src)
     dst->total_w += src->total_w;
 }
 
+/* The weights, or NULL when every one is 1 (as with one token per event):
+ * weights are >= 1, so that is when they sum to the number of samples,
+ * and then the queries need not read them. */
+static const uint32_t *weights_of(const exact_store *s)
+{
+    return s->weighted && s->total_w != s->n ? s->w : NULL;
+}
+
 int32_t exact_mean(const exact_store *s, double *out)
 {
-    *out = gridsum(s->v, s->weighted ? s->w : NULL, s->n, s->total_w, s->max, 0, 0.0) /
+    *out = gridsum(s->v, weights_of(s), s->n, s->total_w, s->max, 0, 0.0) /
            (double)s->total_w;
     return LLMLAT_OK;
 }
@@ -86,7 +95,7 @@ int32_t exact_std(const exact_store *s, unsigned ddof, double *out)
         return st;
     double lo = s->min - mean, hi = s->max - mean;
     double largest = lo * lo > hi * hi ? lo * lo : hi * hi;
-    double sq = gridsum(s->v, s->weighted ? s->w : NULL, s->n, s->total_w, largest, 1, mean);
+    double sq = gridsum(s->v, weights_of(s), s->n, s->total_w, largest, 1, mean);
     *out = sqrt(sq / (double)(s->total_w - ddof));
     return LLMLAT_OK;
 }
@@ -94,18 +103,8 @@ int32_t exact_std(const exact_store *s, unsigned ddof, double *out)
 static int32_t at_ranks(const exact_store *s, const llmlat_alloc *al, const uint64_t *ranks,
                         size_t n, double *out)
 {
-    return select_ranks(al, s->v, s->weighted ? s->w : NULL, s->n, double_key(s->min),
+    return select_ranks(al, s->v, weights_of(s), s->n, double_key(s->min),
                         double_key(s->max), ranks, n, out);
-}
-
-/* numpy.lib.function_base._lerp: a + (b - a) * t, or from b when t >= 0.5.
- * Separate statements; the build disables FP contraction. */
-static double numpy_lerp(double a, double b, double t)
-{
-    double diff = b - a;
-    if (t >= 0.5)
-        return b - diff * (1.0 - t);
-    return a + diff * t;
 }
 
 /* numpy's 'linear' method: virtual index (n - 1) * q (clamped to the last

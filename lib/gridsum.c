@@ -47,6 +47,8 @@ double gridsum(const double *v, const uint32_t *w, size_t n, uint64_t total_weig
 {
     if (n == 0 || !(largest > 0.0))
         return 0.0;
+    if (isinf(largest)) /* a square beyond double's range: so is the sum */
+        return INFINITY;
     /* every term is m * 2^(e - 1075) with a 53-bit m and biased exponent
      * e <= e_max; on a grid of 2^(e_max - 1075 - guard) each is below
      * 2^(53 + guard), and total_weight of them fit 127 bits */

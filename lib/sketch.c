@@ -14,6 +14,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "lerp.h"
 #include "sketch.h"
 
 static void clear_state(sketch *s)
@@ -89,28 +90,6 @@ void sketch_raise(sketch *s, const sketch_map *m, int64_t index)
         s->low = s->base;
 }
 
-void sketch_add_int(sketch *s, const sketch_map *m, uint64_t x, double reported)
-{
-    s->count++;
-    if (x)
-        sketch_bump(s, m, sketch_map_index(m, (double)x), 1);
-    else
-        s->zero++;
-    fixsum_add_int(&s->sums, x);
-    sketch_note_range(s, reported, reported);
-}
-
-void sketch_add_double(sketch *s, const sketch_map *m, double x, double reported)
-{
-    s->count++;
-    if (x > 0.0)
-        sketch_bump(s, m, sketch_map_index(m, x), 1);
-    else
-        s->zero++;
-    fixsum_add_double(&s->sums, x);
-    sketch_note_range(s, reported, reported);
-}
-
 void sketch_merge(sketch *dst, const sketch *src, const sketch_map *m)
 {
     if (src->top != SKETCH_NO_TOP) {
@@ -124,9 +103,8 @@ void sketch_merge(sketch *dst, const sketch *src, const sketch_map *m)
         for (; p <= hi && p <= shift; p++)
             folded += src->bucket[p];
         dst->bucket[0] += folded;
-        uint64_t *d = dst->bucket - shift;
         for (; p <= hi; p++)
-            d[p] += src->bucket[p];
+            dst->bucket[p - shift] += src->bucket[p];
         int64_t low = src->low < dst->base ? dst->base : src->low;
         if (low < dst->low)
             dst->low = low;
@@ -152,79 +130,151 @@ int32_t sketch_std(const sketch *s, unsigned ddof, double *out)
     return LLMLAT_OK;
 }
 
-/* numpy's _lerp, as exact mode computes it (exact_store.c), so that both
- * modes interpolate alike. */
-static double numpy_lerp(double a, double b, double t)
-{
-    double diff = b - a;
-    return t >= 0.5 ? b - diff * (1.0 - t) : a + diff * t;
-}
+/* A place in the sorted samples: bucket position p (-1 for the zeros)
+ * holding the ranks [end - its count, end). */
+typedef struct cursor {
+    int64_t p;
+    uint64_t end;
+} cursor;
 
-/* Where rank r lies: a bucket position, or -1 among the zeros. *end is
- * the number of samples up to and including that place. Scans from the
- * nearer end of the used range. */
-static int64_t locate(const sketch *s, uint64_t r, uint64_t *end)
+/* Moves c up to the place holding rank r < count, eight buckets at a time
+ * while r is beyond them. Starts below everything: { -2, 0 }. */
+static inline void advance(const sketch *s, cursor *c, uint64_t r)
 {
+    if (c->p < -1) { /* first the zeros */
+        c->p = -1;
+        c->end = s->zero;
+    }
+    if (r < c->end)
+        return;
     const uint64_t *b = s->bucket;
-    int64_t lo = s->low - s->base, hi = s->top - s->base;
-    if (r < s->zero || s->top == SKETCH_NO_TOP) {
-        *end = s->zero;
-        return -1;
+    int64_t p = c->p < 0 ? s->low - s->base : c->p + 1, stop = s->top - s->base + 1;
+    uint64_t cum = c->end;
+    for (; p + 8 <= stop; p += 8) {
+        uint64_t sum = (b[p] + b[p + 1]) + (b[p + 2] + b[p + 3]) + (b[p + 4] + b[p + 5]) +
+                       (b[p + 6] + b[p + 7]);
+        if (r < cum + sum)
+            break;
+        cum += sum;
     }
-    if (r < s->count / 2) {
-        uint64_t cum = s->zero;
-        for (int64_t p = lo;; p++) {
-            cum += b[p];
-            if (r < cum || p == hi) {
-                *end = cum;
-                return p;
-            }
-        }
+    for (;; p++) { /* ends at the latest on the top bucket: r < count */
+        cum += b[p];
+        if (r < cum)
+            break;
     }
-    uint64_t above = 0;
-    for (int64_t p = hi;; p--) {
-        if (s->count - above - b[p] <= r || p == lo) {
-            *end = s->count - above;
-            return p;
-        }
-        above += b[p];
-    }
+    c->p = p;
+    c->end = cum;
 }
 
-/* The reported value of a place found by locate(). */
-static double place_value(const sketch *s, const sketch_map *m, int64_t p)
+/* Moves c down to the place holding rank r, likewise, from above
+ * everything: { top position + 1, count }. */
+static inline void retreat(const sketch *s, cursor *c, uint64_t r)
 {
-    if (p < 0)
-        return 0.0;
-    double v = sketch_map_value(m, s->base + p) / s->unit;
-    return v < s->min ? s->min : v > s->max ? s->max : v;
+    int64_t p = c->p, lo = s->low - s->base;
+    uint64_t end = c->end;
+    if (p <= s->top - s->base) { /* a place: r in it, or below it */
+        uint64_t here = p < 0 ? s->zero : s->bucket[p];
+        if (r >= end - here)
+            return;
+        end -= here;
+    }
+    /* end counts the ranks up to place p - 1: test p - 1, p - 2, ... */
+    const uint64_t *b = s->bucket;
+    for (; p - 8 >= lo; p -= 8) {
+        uint64_t sum = (b[p - 1] + b[p - 2]) + (b[p - 3] + b[p - 4]) + (b[p - 5] + b[p - 6]) +
+                       (b[p - 7] + b[p - 8]);
+        if (r >= end - sum)
+            break;
+        end -= sum;
+    }
+    for (p--; p >= lo; p--) {
+        if (r >= end - b[p])
+            break;
+        end -= b[p];
+    }
+    c->p = p >= lo ? p : -1; /* below low: the zeros */
+    c->end = end;
 }
 
+/* The value of rank r, at place p: exact at both ends, else its bucket's
+ * value clamped into [min, max]. */
 static double rank_value(const sketch *s, const sketch_map *m, uint64_t r, int64_t p)
 {
     if (r == 0)
         return s->min;
     if (r == s->count - 1)
         return s->max;
-    return place_value(s, m, p);
+    if (p < 0)
+        return 0.0;
+    double v = sketch_map_value(m, s->base + p) / s->unit;
+    return v < s->min ? s->min : v > s->max ? s->max : v;
+}
+
+/* The quantile q, its two ranks found in the places c (rank r) and next
+ * (rank r + 1). */
+static double interpolate(const sketch *s, const sketch_map *m, double vi, cursor c,
+                          cursor next)
+{
+    double fl = floor(vi);
+    uint64_t r = (uint64_t)fl;
+    double a = rank_value(s, m, r, c.p);
+    /* ranks r and r + 1 mostly share a bucket (and its value) */
+    bool same = next.p == c.p && r > 0 && r + 1 < s->count - 1;
+    double b = same ? a : rank_value(s, m, r + 1, next.p);
+    return numpy_lerp(a, b, vi - fl);
+}
+
+void sketch_quantiles(const sketch *s, const sketch_map *m, const double *q, size_t n,
+                      double *out)
+{
+    /* by ascending q: up to the median in one pass up from the bottom, the
+     * tail quantiles (the ones people ask for) in one pass down from the
+     * top, where they are a few buckets away */
+    size_t order[SKETCH_MAX_QUANTILES];
+    for (size_t i = 0; i < n; i++) {
+        size_t j = i;
+        for (; j > 0 && q[order[j - 1]] > q[i]; j--)
+            order[j] = order[j - 1];
+        order[j] = i;
+    }
+    uint64_t last = s->count - 1;
+    size_t split = 0;
+    while (split < n && q[order[split]] <= 0.5)
+        split++;
+    cursor up = { -2, 0 };
+    for (size_t k = 0; k < split; k++) {
+        double vi = (double)last * q[order[k]]; /* numpy's virtual index */
+        if (vi >= (double)last) { /* n = 1 */
+            out[order[k]] = s->max;
+            continue;
+        }
+        uint64_t r = (uint64_t)floor(vi);
+        advance(s, &up, r);
+        cursor next = up;
+        advance(s, &next, r + 1);
+        out[order[k]] = interpolate(s, m, vi, up, next);
+    }
+    cursor down = { s->top == SKETCH_NO_TOP ? -1 : s->top - s->base + 1, s->count };
+    for (size_t k = n; k > split; k--) {
+        size_t i = order[k - 1];
+        double vi = (double)last * q[i];
+        if (vi >= (double)last) {
+            out[i] = s->max;
+            continue;
+        }
+        uint64_t r = (uint64_t)floor(vi);
+        retreat(s, &down, r + 1);
+        cursor below = down;
+        retreat(s, &below, r);
+        out[i] = interpolate(s, m, vi, below, down);
+    }
 }
 
 double sketch_quantile(const sketch *s, const sketch_map *m, double q)
 {
-    uint64_t n = s->count;
-    double vi = (double)(n - 1) * q; /* as exact mode: numpy's virtual index */
-    if (vi >= (double)(n - 1))
-        return s->max;
-    double fl = floor(vi);
-    uint64_t r = (uint64_t)fl, end;
-    int64_t p = locate(s, r, &end);
-    double a = rank_value(s, m, r, p);
-    if (r + 1 >= end) { /* rank r + 1 is in the next non-empty place up */
-        p = p < 0 ? s->low - s->base : p + 1;
-        while (s->bucket[p] == 0)
-            p++;
-    }
-    return numpy_lerp(a, rank_value(s, m, r + 1, p), vi - fl);
+    double v;
+    sketch_quantiles(s, m, &q, 1, &v);
+    return v;
 }
 
 size_t sketch_memory(const sketch *s, const sketch_map *m)

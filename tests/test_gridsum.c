@@ -88,6 +88,9 @@ static void squared_deviations(void **state)
     double mean = 3600.000000002;
     double sq = gridsum(t, NULL, 2, 2, 1.1e-18, 1, mean);
     assert_close(sqrt(sq / 2), 1e-9, 1e-12);
+    /* squares beyond double's range sum to +inf, not to garbage */
+    const double huge[] = { 0.0, 1e200 };
+    assert_true(isinf(gridsum(huge, NULL, 2, 2, INFINITY, 1, 5e199)));
 }
 
 int main(void)
