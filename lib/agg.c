@@ -181,15 +181,18 @@ LLMLAT_API int32_t llmlat_agg_add(llmlat_agg *a, const llmlat_request *r)
     conv_view(a->conv, r, &v);
     int64_t last = r->n ? r->t[r->n - 1] : r->start_ns;
 
+    /* Requests added (successes + failures) fit a uint64 too, as the
+     * serialized form requires. */
+    bool full = a->completed + a->failed == UINT64_MAX;
     if (!v.success) {
-        if (a->failed == UINT64_MAX)
+        if (full)
             return LLMLAT_EINVAL;
         a->failed++;
         span_add(&a->all, r->start_ns, last);
         return LLMLAT_OK;
     }
 
-    if (a->completed == UINT64_MAX || r->input_tokens > UINT64_MAX - a->input_tokens ||
+    if (full || r->input_tokens > UINT64_MAX - a->input_tokens ||
         v.n_out > UINT64_MAX - a->output_tokens)
         return LLMLAT_EINVAL;
     bool bounded = a->mode == LLMLAT_MODE_BOUNDED;
@@ -249,9 +252,8 @@ LLMLAT_API int32_t llmlat_agg_merge(llmlat_agg *dst, const llmlat_agg *src)
     if (dst->conv != src->conv || dst->mode != src->mode ||
         (dst->mode == LLMLAT_MODE_BOUNDED && !same_bounded_params(dst, src)))
         return LLMLAT_EMISMATCH;
-    if (add_overflows(dst->completed, src->completed) ||
+    if (add_overflows(dst->completed + dst->failed, src->completed + src->failed) ||
         add_overflows(dst->good, src->good) ||
-        add_overflows(dst->failed, src->failed) ||
         add_overflows(dst->tpot_undefined, src->tpot_undefined) ||
         add_overflows(dst->input_tokens, src->input_tokens) ||
         add_overflows(dst->output_tokens, src->output_tokens))

@@ -128,8 +128,8 @@ static void part_commit(sketch *s, const gap_part *p)
 
 /* An event that is not the common case (one token, a positive gap, ICL
  * kept): its ICL sample (when kept) and ITL samples go to the parts. */
-LLMLAT_COLD static void fold_odd_gap(llmlat_agg *a, int64_t g, uint32_t k, bool icl_on, gap_part *icl,
-                         gap_part *itl)
+LLMLAT_COLD static void fold_odd_gap(llmlat_agg *a, int64_t g, uint32_t k, bool icl_on,
+                                     gap_part *icl, gap_part *itl)
 {
     const sketch_map *m = &a->map;
     double gs = ns_to_s(g);
@@ -175,33 +175,40 @@ static inline int64_t layout_index(const layout *l, double x)
     return (int64_t)(b >> 52) * l->per_octave + l->cell[(b >> l->cell_shift) & l->cell_mask];
 }
 
-/* Counts one sample at each of idx[0..n). An index inside the used range
- * [low, top] needs neither a move nor a clamp: that is the loop, with the
- * window in locals; the rest take sketch_bump. */
-static void bump_block(sketch *s, const sketch_map *m, const int64_t *idx, size_t n)
+/* Counts one sample at each of idx[0..n) in both sketches (ITL and ICL).
+ * An index inside both used ranges [low, top] needs neither a move nor a
+ * clamp: that is the loop, with the windows in registers; the rest take
+ * sketch_bump. */
+static void bump_pair(sketch *x, sketch *y, const sketch_map *m, const int64_t *idx, size_t n)
 {
     size_t j = 0;
     while (j < n) {
-        if (s->top == SKETCH_NO_TOP) {
-            sketch_bump(s, m, idx[j++], 1);
+        if (x->top == SKETCH_NO_TOP || y->top == SKETCH_NO_TOP) {
+            sketch_bump(x, m, idx[j], 1);
+            sketch_bump(y, m, idx[j++], 1);
             continue;
         }
-        uint64_t low = (uint64_t)s->low, span = (uint64_t)(s->top - s->low);
-        uint64_t *at_low = s->bucket + (s->low - s->base);
+        uint64_t xlow = (uint64_t)x->low, xspan = (uint64_t)(x->top - x->low);
+        uint64_t ylow = (uint64_t)y->low, yspan = (uint64_t)(y->top - y->low);
+        uint64_t *xb = x->bucket + (x->low - x->base), *yb = y->bucket + (y->low - y->base);
         for (; j < n; j++) {
-            uint64_t off = (uint64_t)idx[j] - low;
-            if (off > span)
+            uint64_t ox = (uint64_t)idx[j] - xlow, oy = (uint64_t)idx[j] - ylow;
+            if (ox > xspan || oy > yspan)
                 break;
-            at_low[off]++;
+            xb[ox]++;
+            yb[oy]++;
         }
-        if (j < n)
-            sketch_bump(s, m, idx[j++], 1);
+        if (j < n) {
+            sketch_bump(x, m, idx[j], 1);
+            sketch_bump(y, m, idx[j++], 1);
+        }
     }
 }
 
-/* The common gaps (one token, gap > 0, ICL kept) are taken in blocks:
- * one loop finds them and their buckets, one sums them, then each sketch
- * counts the block. Split so, each loop keeps its state in registers. */
+/* The common gaps (one token, gap > 0, ICL kept) are taken in blocks of
+ * up to GAP_BLOCK: found and summed in one loop, then counted in both
+ * sketches by bump_pair. Split so, each loop keeps its state in
+ * registers. */
 #define GAP_BLOCK 128
 
 typedef struct common_gaps {
@@ -209,23 +216,59 @@ typedef struct common_gaps {
     int64_t min, max;
 } common_gaps;
 
-static void sum_block(common_gaps *c, const int64_t *g, size_t n)
+/* A block of a request whose events all carry one token: every event
+ * counts and no k need be read. From event *i (previous: *i - 1) to end,
+ * stopping before a gap <= 0. Returns the block's size. */
+static inline size_t take_plain(const int64_t *t, size_t *i, size_t end, const layout *lay,
+                                common_gaps *c, int64_t *idx)
 {
     uint64_t sum = 0, sq_lo = 0, sq_hi = 0;
     int64_t min = c->min, max = c->max;
-    for (size_t j = 0; j < n; j++) {
+    size_t n = 0, j = *i;
+    for (; j <= end; j++) {
+        int64_t gap = t[j] - t[j - 1];
+        if (gap <= 0)
+            break;
         uint64_t lo, hi;
-        wide_mul((uint64_t)g[j], (uint64_t)g[j], &lo, &hi);
+        wide_mul((uint64_t)gap, (uint64_t)gap, &lo, &hi);
         wide_add(&sq_lo, &sq_hi, lo, hi);
-        sum += (uint64_t)g[j];
-        min = g[j] < min ? g[j] : min;
-        max = g[j] > max ? g[j] : max;
+        sum += (uint64_t)gap;
+        min = gap < min ? gap : min;
+        max = gap > max ? gap : max;
+        idx[n++] = layout_index(lay, (double)gap);
     }
+    *i = j;
     c->n += n;
     c->sum += sum;
     wide_add(&c->sq_lo, &c->sq_hi, sq_lo, sq_hi);
     c->min = min;
     c->max = max;
+    return n;
+}
+
+/* The same for any request, reading k: stops before an event that is not
+ * a one-token event with a gap > 0 from *prev. */
+static inline size_t take_general(const int64_t *t, const uint32_t *k, size_t *i, size_t end,
+                                  int64_t *prev, const layout *lay, common_gaps *c,
+                                  int64_t *idx)
+{
+    size_t n = 0, j = *i;
+    for (; j <= end; j++) {
+        int64_t gap = t[j] - *prev;
+        if (k[j] != 1 || gap <= 0)
+            break;
+        uint64_t lo, hi;
+        wide_mul((uint64_t)gap, (uint64_t)gap, &lo, &hi);
+        wide_add(&c->sq_lo, &c->sq_hi, lo, hi);
+        c->sum += (uint64_t)gap;
+        c->min = gap < c->min ? gap : c->min;
+        c->max = gap > c->max ? gap : c->max;
+        idx[n++] = layout_index(lay, (double)gap);
+        *prev = t[j];
+    }
+    *i = j;
+    c->n += n;
+    return n;
 }
 
 /* ICL, ITL and ITL_MAX of one request. */
@@ -248,45 +291,23 @@ static void fold_gaps(llmlat_agg *a, const llmlat_request *r, const req_view *v)
         part_note(&itl, 0.0, 0.0);
     }
     const int64_t *t = r->t;
-    const uint32_t *kk = r->k;
-    const size_t last = v->last, fast_last = icl_on ? last : 0;
-    int64_t prev = t[v->anchor];
-    int64_t g[GAP_BLOCK], idx[GAP_BLOCK];
+    const size_t last = v->last;
     /* With only one-token events (the usual stream), no k need be read. */
     const bool plain = r->sum.n_tok == r->n && r->sum.sum_k == r->n;
+    int64_t prev = t[v->anchor], idx[GAP_BLOCK];
     for (size_t i = v->anchor + 1; i <= last;) {
-        /* the block: events i .. end (none when ICL is dropped) */
-        size_t nb = 0, end = i > fast_last           ? i - 1
-                             : fast_last - i < GAP_BLOCK ? fast_last
-                                                         : i + GAP_BLOCK - 1;
-        if (plain) {
-            for (; i <= end; i++) {
-                int64_t gap = t[i] - t[i - 1];
-                if (gap <= 0)
-                    break;
-                g[nb] = gap;
-                idx[nb++] = layout_index(&lay, (double)gap);
-            }
-            prev = t[i - 1];
-        } else {
-            for (; i <= end; i++) {
-                int64_t gap = t[i] - prev;
-                if (kk[i] != 1 || gap <= 0)
-                    break;
-                prev = t[i];
-                g[nb] = gap;
-                idx[nb++] = layout_index(&lay, (double)gap);
-            }
+        size_t nb = 0, end = last - i < GAP_BLOCK ? last : i + GAP_BLOCK - 1;
+        if (icl_on) { /* else every event is odd */
+            nb = plain ? take_plain(t, &i, end, &lay, &common, idx)
+                       : take_general(t, r->k, &i, end, &prev, &lay, &common, idx);
+            if (plain)
+                prev = t[i - 1];
+            bump_pair(itl_sk, icl_sk, m, idx, nb);
+            if (i > end) /* the block is full, or the request done */
+                continue;
         }
-        sum_block(&common, g, nb);
-        bump_block(itl_sk, m, idx, nb);
-        bump_block(icl_sk, m, idx, nb);
-        if (i > end && nb) /* the block ended, not at an odd event */
-            continue;
-        if (i > last)
-            break;
         /* an event the blocks do not take */
-        uint32_t k = kk[i];
+        uint32_t k = r->k[i];
         int64_t ti = t[i++];
         if (!k && !every_event)
             continue;

@@ -1,5 +1,4 @@
 /* Exact fixed-point sums: conversions in, merging, and the two reads. */
-#include <math.h>
 #include <stdbool.h>
 #include <string.h>
 
@@ -7,7 +6,7 @@
 #include "fixsum.h"
 
 /* x = m * 2^e for a finite x >= 0 (m < 2^53). */
-static void decompose(double x, uint64_t *m, int *e)
+static inline void decompose(double x, uint64_t *m, int *e)
 {
     uint64_t b;
     memcpy(&b, &x, sizeof b);
@@ -19,7 +18,7 @@ static void decompose(double x, uint64_t *m, int *e)
 }
 
 /* out[0..3) = floor((hi:lo) * 2^shift), the result being below 2^192. */
-static void shifted(uint64_t lo, uint64_t hi, int shift, uint64_t *out)
+static inline void shifted(uint64_t lo, uint64_t hi, int shift, uint64_t *out)
 {
     out[0] = out[1] = out[2] = 0;
     if (shift <= -128)
@@ -38,9 +37,31 @@ static void shifted(uint64_t lo, uint64_t hi, int shift, uint64_t *out)
     uint64_t t0 = lo << b, t1 = (hi << b) | (b ? lo >> (64 - b) : 0);
     uint64_t t2 = b ? hi >> (64 - b) : 0;
     out[at] = t0;
-    out[at + 1] = t1;
+    if (at < 2) /* at 2 (shift >= 128), t1 and t2 are bits >= 2^192: zero */
+        out[at + 1] = t1;
     if (at == 0)
         out[2] = t2;
+}
+
+/* acc[0..n) += v[0..3): straight-line, as fix_add's loops cost more than
+ * the sum on a request's path. n is 3 or 4; the top limb takes the carry. */
+static inline void add3(uint64_t *acc, int n, const uint64_t *v)
+{
+    uint64_t a = acc[0] + v[0];
+    uint64_t c = a < v[0];
+    acc[0] = a;
+    uint64_t b = acc[1] + v[1];
+    uint64_t c2 = b < v[1];
+    b += c;
+    c2 += b < c;
+    acc[1] = b;
+    uint64_t d = acc[2] + v[2];
+    uint64_t c3 = d < v[2];
+    d += c2;
+    c3 += d < c2;
+    acc[2] = d;
+    if (n == 4)
+        acc[3] += c3;
 }
 
 void fixsum_add_double(fixsum *f, double x)
@@ -49,10 +70,10 @@ void fixsum_add_double(fixsum *f, double x)
     int e;
     decompose(x, &m, &e);
     shifted(m, 0, e + 64, v);
-    fix_add(f->s1, 3, v, 3, 0);
+    add3(f->s1, 3, v);
     wide_mul(m, m, &sq[0], &sq[1]); /* x^2 = m^2 2^(2e), exactly */
     shifted(sq[0], sq[1], 2 * e + 64, v);
-    fix_add(f->s2, 4, v, 3, 0);
+    add3(f->s2, 4, v);
 }
 
 void fixsum_add_square_part(fixsum *f, double y)
@@ -61,7 +82,7 @@ void fixsum_add_square_part(fixsum *f, double y)
     int e;
     decompose(y, &m, &e);
     shifted(m, 0, e + 64, v);
-    fix_add(f->s2, 4, v, 3, 0);
+    add3(f->s2, 4, v);
 }
 
 void fixsum_merge(fixsum *dst, const fixsum *src)
@@ -88,12 +109,17 @@ static double to_double(const uint64_t *v, int n)
     uint64_t mant = h >> 11;
     if (((h >> 10) & 1) && (sticky || (mant & 1)))
         mant++; /* may reach 2^53: still exact as a double */
-    return ldexp((double)mant, 64 * top + len - 1 - 52);
+    /* times 2^(64 top + len - 53), between 2^-52 and 2^331: a normal power
+     * of two, built from its bits (exact, no libm call) */
+    uint64_t scale_bits = (uint64_t)(64 * top + len - 53 + 1023) << 52;
+    double scale;
+    memcpy(&scale, &scale_bits, sizeof scale);
+    return (double)mant * scale;
 }
 
 double fixsum_mean(const fixsum *f, uint64_t n)
 {
-    return ldexp(to_double(f->s1, 3), -64) / (double)n;
+    return to_double(f->s1, 3) * 0x1p-64 / (double)n; /* scaling by 2^-64 is exact */
 }
 
 /* acc[0..6) = a[0..3) * b[0..3). */
@@ -144,5 +170,5 @@ double fixsum_variance(const fixsum *f, uint64_t n, unsigned ddof)
     if (less(ns2, sq, 6))
         return 0.0;
     sub_limbs(ns2, sq, 6);
-    return ldexp(to_double(ns2, 6), -128) / (double)n / (double)(n - ddof);
+    return to_double(ns2, 6) * 0x1p-128 / (double)n / (double)(n - ddof);
 }

@@ -6,7 +6,14 @@
 #include "radix.h"
 #include "select.h"
 
-#define LEVEL_BITS 16 /* histogram of 2^16 buckets per level */
+/* A level's histogram has 2^12 to 2^16 buckets: as few as keep a bucket
+ * within 2^-8 of an octave (2^44 keys), since a small histogram stays in
+ * L1 (2^12 buckets take 0.65x the time of 2^16 on 10^7 latencies), but a
+ * key span that reaches down to 0 needs the finer buckets (with 2^12 a
+ * bucket would hold a quarter octave: 2x the time). */
+#define LEVEL_BITS_MIN 12
+#define LEVEL_BITS_MAX 16
+#define BUCKET_SPAN_BITS 44
 #define SMALL 4096    /* below this, sorting a copy is cheaper */
 
 static inline uint64_t weight_at(const uint32_t *w, size_t i)
@@ -41,51 +48,262 @@ static int32_t by_sorting(const llmlat_alloc *al, const double *v, const uint32_
     return st;
 }
 
-/* One target bucket's samples, gathered for the next level. */
-typedef struct bucket {
-    size_t b;          /* bucket number */
-    size_t count, at;  /* samples, and how many gathered so far */
-    uint64_t base;     /* weight of all buckets below it */
+/* The samples of a range of buckets [b0, b1], gathered for the next
+ * level: one bucket that holds ranks, or a window of buckets predicted to. */
+typedef struct target {
+    size_t b0, b1;
+    size_t count;      /* samples in [b0, b1] */
+    size_t at, cap;    /* gathered so far, room */
+    uint64_t base;     /* weight of all buckets below b0 */
+    uint64_t weight;   /* weight in [b0, b1] */
     double *v;
     uint32_t *w;
-} bucket;
+} target;
 
-/* Radix select: a level of 2^16 buckets on the keys' top used bits, two
- * passes (a histogram, then gathering the buckets that hold the ranks),
- * then the next level inside each of those buckets. */
-static int32_t by_radix(const llmlat_alloc *al, const double *v, const uint32_t *w, size_t n,
-                        uint64_t kmin, uint64_t kmax, const uint64_t *ranks, size_t nr,
-                        double *out)
+static int32_t target_alloc(const llmlat_alloc *al, target *t, bool weighted)
 {
-    int shift = bit_length(kmax - kmin) - LEVEL_BITS;
-    if (shift < 0)
-        shift = 0;
+    t->v = alloc_malloc(al, t->cap * sizeof *t->v);
+    t->w = weighted ? alloc_malloc(al, t->cap * sizeof *t->w) : NULL;
+    return t->v && (!weighted || t->w) ? LLMLAT_OK : LLMLAT_ENOMEM;
+}
+
+static void targets_free(const llmlat_alloc *al, target *t, size_t nt)
+{
+    for (size_t i = 0; i < nt; i++) {
+        alloc_free(al, t[i].v);
+        alloc_free(al, t[i].w);
+        t[i].v = NULL;
+        t[i].w = NULL;
+    }
+}
+
+/* ------------------------------------------------------------ prediction
+ *
+ * Pass 2 of a level re-reads every sample to gather the few buckets that
+ * hold the ranks. Those buckets can be foretold: a sample of ~n/64 (at
+ * most 65536) samples at fixed strides (jittered), counted in the same
+ * buckets, says where each rank should fall, give or take 3 standard
+ * deviations of a sample quantile; pass 1 then gathers those windows of
+ * buckets while it counts. When every rank did fall in a window (nearly always), pass 2 is
+ * skipped; otherwise it runs as without a prediction. Either way the
+ * counts are exact and the result is the value at the exact rank: the
+ * sample only decides how much is read. Unweighted samples only: with
+ * weights, gathering in pass 1 cost more than pass 2 saved (measured). */
+
+#define PREDICT_MIN ((size_t)1 << 16) /* below this, pass 2 is cheap */
+#define PREDICT_SAMPLE 65536
+#define MAX_WINDOWS 8
+
+/* A deterministic spread of sample positions inside each stride. */
+static inline size_t jitter(size_t s, size_t stride)
+{
+    return (size_t)(((uint64_t)s * 0x9e3779b97f4a7c15u >> 32) % stride);
+}
+
+static inline size_t bucket_of(double x, uint64_t kmin, int shift)
+{
+    return (size_t)((double_key(x) - kmin) >> shift);
+}
+
+#define SIGN_BIT (UINT64_C(1) << 63)
+
+/* The same when no sample is negative (kmin >= the key of +0.0, as with
+ * every latency): a key is then the bits + 2^63, so the bits minus
+ * kmin - 2^63 will do, three instructions fewer per sample (pass 1 of
+ * 10^7 latencies: 0.78x the time). */
+static inline size_t bucket_of_nonneg(double x, uint64_t kmin, int shift)
+{
+    uint64_t bits;
+    memcpy(&bits, &x, sizeof bits);
+    return (size_t)((bits - (kmin ^ SIGN_BIT)) >> shift);
+}
+
+/* The windows of buckets around the ranks of unweighted samples, marked
+ * in slot[] (1 + window index), with room for what the sample says they
+ * hold. scratch: nb counts. Returns the number of windows; 0 when there
+ * would be more than MAX_WINDOWS (then nothing is predicted). */
+static size_t predict(const double *v, size_t n, uint64_t kmin, int shift, size_t nb,
+                      const uint64_t *ranks, size_t nr, size_t *scratch, unsigned char *slot,
+                      target *win)
+{
+    size_t ns = n / 64 < PREDICT_SAMPLE ? n / 64 : PREDICT_SAMPLE, stride = n / ns;
+    memset(scratch, 0, nb * sizeof *scratch);
+    for (size_t s = 0; s < ns; s++) {
+        /* floor(s n / ns): strides spread over all n (a sorted input is
+         * then sampled evenly) */
+        size_t i = s * stride + s * (n % ns) / ns + jitter(s, stride);
+        scratch[bucket_of(v[i], kmin, shift)]++;
+    }
+    /* For each rank, the buckets where the sample's cumulative count
+     * crosses its expected place - m and + m, m = 3 standard deviations
+     * of a sample quantile + 8. Both cursors only move up. */
+    size_t nw = 0, lo_b = 0, hi_b = 0;
+    uint64_t lo_cum = scratch[0], hi_cum = scratch[0]; /* count up to the cursor */
+    for (size_t j = 0; j < nr; j++) {
+        double expect = (double)ranks[j] * (double)ns / (double)n;
+        double q = expect / (double)ns;
+        double m = 3.0 * sqrt((double)ns * q * (1.0 - q)) + 8.0;
+        while (lo_b + 1 < nb && (double)lo_cum <= expect - m)
+            lo_cum += scratch[++lo_b];
+        if (hi_b < lo_b) {
+            hi_b = lo_b;
+            hi_cum = lo_cum;
+        }
+        while (hi_b + 1 < nb && (double)hi_cum <= expect + m)
+            hi_cum += scratch[++hi_b];
+        if (nw && lo_b <= win[nw - 1].b1 + 1) { /* meets the previous window */
+            win[nw - 1].b1 = hi_b;
+            continue;
+        }
+        if (nw == MAX_WINDOWS)
+            return 0;
+        win[nw++] = (target){ .b0 = lo_b, .b1 = hi_b };
+    }
+    for (size_t k = 0; k < nw; k++) {
+        uint64_t in = 0;
+        for (size_t b = win[k].b0; b <= win[k].b1; b++) {
+            in += scratch[b];
+            slot[b] = (unsigned char)(k + 1);
+        }
+        double room = (double)in * (double)n / (double)ns * 1.5 + 4096.0;
+        win[k].cap = room < (double)n ? (size_t)room : n;
+    }
+    return nw;
+}
+
+/* ----------------------------------------------------------------- passes */
+
+/* Pass 1: how much of the sample falls in each bucket (count[], and
+ * weight[] when weighted), gathering the samples of buckets marked in
+ * slot[] when `gather` (unweighted only). `weighted`, `gather` and
+ * `nonneg` (kmin >= SIGN_BIT) are constants after inlining. A weight is nearly always 1 (one token per event): only its
+ * excess over 1 is added as it comes, the counts at the end, which spares
+ * the common case a second scattered update. A window's overflow shows as
+ * at > cap. */
+static inline void count_pass(const double *v, const uint32_t *w, size_t n, uint64_t kmin,
+                              int shift, size_t nb, size_t *count, uint64_t *weight,
+                              const unsigned char *slot, target *win, const bool weighted,
+                              const bool gather, const bool nonneg)
+{
+    memset(count, 0, nb * sizeof *count);
+    if (weighted)
+        memset(weight, 0, nb * sizeof *weight);
+    for (size_t i = 0; i < n; i++) {
+        size_t b = nonneg ? bucket_of_nonneg(v[i], kmin, shift) : bucket_of(v[i], kmin, shift);
+        count[b]++;
+        if (weighted && w[i] != 1)
+            weight[b] += w[i] - 1;
+        if (gather && slot[b]) {
+            target *t = &win[slot[b] - 1];
+            if (t->at < t->cap)
+                t->v[t->at] = v[i];
+            t->at++;
+        }
+    }
+    if (weighted)
+        for (size_t b = 0; b < nb; b++)
+            weight[b] += count[b];
+}
+
+/* Pass 2: gathers the samples of the buckets marked in slot[]. */
+static void gather_pass(const double *v, const uint32_t *w, size_t n, uint64_t kmin, int shift,
+                        const unsigned char *slot, target *t)
+{
+    for (size_t i = 0; i < n; i++) {
+        unsigned s = slot[bucket_of(v[i], kmin, shift)];
+        if (s) {
+            target *tb = &t[s - 1];
+            tb->v[tb->at] = v[i];
+            if (w)
+                tb->w[tb->at] = w[i];
+            tb->at++;
+        }
+    }
+}
+
+/* Every rank in a gathered window (none overflowed nor too big)? Then
+ * the windows holding ranks become the targets (the others are freed). */
+static bool use_windows(const llmlat_alloc *al, size_t n, target *win, size_t nw,
+                        const size_t *rank_b, size_t nr, const unsigned char *slot,
+                        const size_t *count, const uint64_t *weight, target *t, size_t *nt)
+{
+    for (size_t k = 0; k < nw; k++) {
+        win[k].count = 0;
+        win[k].weight = 0;
+        for (size_t b = win[k].b0; b <= win[k].b1; b++) {
+            win[k].count += count[b];
+            win[k].weight += weight ? weight[b] : count[b];
+        }
+        /* overflowed, or too big to be worth a level of its own (at
+         * most 1/8 of the samples: the levels shrink fast) */
+        if (win[k].at > win[k].cap || win[k].count > n / 8)
+            return false;
+    }
+    for (size_t j = 0; j < nr; j++)
+        if (!slot[rank_b[j]])
+            return false;
+    uint64_t below = 0;
+    size_t b = 0;
+    *nt = 0;
+    for (size_t k = 0; k < nw; k++) {
+        for (; b < win[k].b0; b++)
+            below += weight ? weight[b] : count[b];
+        win[k].base = below;
+        bool holds = false;
+        for (size_t j = 0; j < nr; j++)
+            holds |= slot[rank_b[j]] == k + 1;
+        if (holds) {
+            t[(*nt)++] = win[k];
+            win[k].v = NULL; /* t[] owns them now */
+            win[k].w = NULL;
+        }
+    }
+    targets_free(al, win, nw);
+    return true;
+}
+
+/* A level of radix select: buckets on the keys' top used bits, pass 1
+ * (counts, and the predicted windows), pass 2 when there was no prediction
+ * or it missed, then the next level inside each target. */
+static int32_t by_radix(const llmlat_alloc *al, const double *v, const uint32_t *w, size_t n,
+                          uint64_t kmin, uint64_t kmax, const uint64_t *ranks, size_t nr,
+                          double *out)
+{
+    int span = bit_length(kmax - kmin), bits = span - BUCKET_SPAN_BITS;
+    bits = bits < LEVEL_BITS_MIN ? LEVEL_BITS_MIN : bits > LEVEL_BITS_MAX ? LEVEL_BITS_MAX : bits;
+    int shift = span > bits ? span - bits : 0;
     size_t nb = (size_t)((kmax - kmin) >> shift) + 1;
     size_t *count = alloc_malloc(al, nb * sizeof *count);
     uint64_t *weight = w ? alloc_malloc(al, nb * sizeof *weight) : NULL;
     unsigned char *slot = alloc_malloc(al, nb); /* 1 + target index, 0 if none */
-    bucket t[SELECT_MAX_RANKS];
-    size_t nt = 0;
-    int32_t st = (count && slot && (!w || weight)) ? LLMLAT_OK : LLMLAT_ENOMEM;
+    target *t = alloc_malloc(al, nr * sizeof *t), win[MAX_WINDOWS];
+    size_t nt = 0, nw = 0, rank_b[SELECT_MAX_RANKS];
+    int32_t st = (count && slot && t && (!w || weight)) ? LLMLAT_OK : LLMLAT_ENOMEM;
     if (st != LLMLAT_OK)
         goto done;
 
-    /* Pass 1: how much of the sample falls in each bucket. */
-    memset(count, 0, nb * sizeof *count);
-    if (w) {
-        memset(weight, 0, nb * sizeof *weight);
-        for (size_t i = 0; i < n; i++) {
-            size_t b = (size_t)((double_key(v[i]) - kmin) >> shift);
-            count[b]++;
-            weight[b] += w[i];
-        }
-    } else {
-        for (size_t i = 0; i < n; i++)
-            count[(double_key(v[i]) - kmin) >> shift]++;
-    }
-
-    /* The buckets holding the ranks (ranks ascend, so buckets do). */
     memset(slot, 0, nb);
+    if (!w && n >= PREDICT_MIN)
+        nw = predict(v, n, kmin, shift, nb, ranks, nr, count, slot, win);
+    for (size_t k = 0; k < nw && st == LLMLAT_OK; k++)
+        st = target_alloc(al, &win[k], false);
+    if (st != LLMLAT_OK)
+        goto done;
+    bool nonneg = kmin >= SIGN_BIT;
+    if (nw && nonneg)
+        count_pass(v, NULL, n, kmin, shift, nb, count, NULL, slot, win, false, true, true);
+    else if (nw)
+        count_pass(v, NULL, n, kmin, shift, nb, count, NULL, slot, win, false, true, false);
+    else if (w && nonneg)
+        count_pass(v, w, n, kmin, shift, nb, count, weight, slot, win, true, false, true);
+    else if (w)
+        count_pass(v, w, n, kmin, shift, nb, count, weight, slot, win, true, false, false);
+    else if (nonneg)
+        count_pass(v, NULL, n, kmin, shift, nb, count, NULL, slot, win, false, false, true);
+    else
+        count_pass(v, NULL, n, kmin, shift, nb, count, NULL, slot, win, false, false, false);
+
+    /* The bucket of each rank (ranks ascend, so buckets do). */
     uint64_t below = 0;
     size_t b = 0;
     for (size_t j = 0; j < nr; j++) {
@@ -96,35 +314,35 @@ static int32_t by_radix(const llmlat_alloc *al, const double *v, const uint32_t 
             below += in_b;
             b++;
         }
-        if (nt == 0 || t[nt - 1].b != b) {
-            t[nt] = (bucket){ .b = b, .count = count[b], .base = below };
-            slot[b] = (unsigned char)(++nt);
-        }
-    }
-    for (size_t i = 0; i < nt && st == LLMLAT_OK; i++) {
-        t[i].v = alloc_malloc(al, t[i].count * sizeof *t[i].v);
-        t[i].w = w ? alloc_malloc(al, t[i].count * sizeof *t[i].w) : NULL;
-        if (!t[i].v || (w && !t[i].w))
-            st = LLMLAT_ENOMEM;
-    }
-    if (st != LLMLAT_OK)
-        goto done;
-
-    /* Pass 2: gather the target buckets' samples. */
-    for (size_t i = 0; i < n; i++) {
-        unsigned s = slot[(double_key(v[i]) - kmin) >> shift];
-        if (s) {
-            bucket *tb = &t[s - 1];
-            tb->v[tb->at] = v[i];
-            if (w)
-                tb->w[tb->at] = w[i];
-            tb->at++;
-        }
+        rank_b[j] = b;
     }
 
-    /* Next level in each bucket, with its share of the ranks. A bucket
-     * never holds both kmin and kmax (there are >= 2^15 buckets), so each
-     * level narrows the key range by >= 15 bits: at most 5 levels. */
+    if (!nw || !use_windows(al, n, win, nw, rank_b, nr, slot, count, weight, t, &nt)) {
+        /* No prediction, or it missed: one target per bucket, pass 2. */
+        targets_free(al, win, nw);
+        memset(slot, 0, nb);
+        below = 0;
+        b = 0;
+        for (size_t j = 0; j < nr; j++) {
+            for (; b < rank_b[j]; b++)
+                below += w ? weight[b] : count[b];
+            if (nt == 0 || t[nt - 1].b0 != b) {
+                t[nt] = (target){ .b0 = b, .b1 = b, .count = count[b], .cap = count[b],
+                                  .base = below, .weight = w ? weight[b] : count[b] };
+                slot[b] = (unsigned char)(++nt);
+            }
+        }
+        for (size_t i = 0; i < nt && st == LLMLAT_OK; i++)
+            st = target_alloc(al, &t[i], w != NULL);
+        if (st != LLMLAT_OK)
+            goto done;
+        gather_pass(v, w, n, kmin, shift, slot, t);
+    }
+
+    /* Next level in each target, with its share of the ranks. A bucket
+     * never holds both kmin and kmax (there are >= 2^11 buckets), so each
+     * level narrows the key range by >= 11 bits: at most 6 levels. (A
+     * window holds at most 1/8 of the samples, see use_windows.) */
     size_t j = 0;
     for (size_t i = 0; i < nt && st == LLMLAT_OK; i++) {
         /* the gathered samples' own extremes: the next level's range */
@@ -138,7 +356,7 @@ static int32_t by_radix(const llmlat_alloc *al, const double *v, const uint32_t 
         }
         size_t first = j;
         uint64_t local[SELECT_MAX_RANKS];
-        while (j < nr && ranks[j] < t[i].base + (w ? weight[t[i].b] : t[i].count)) {
+        while (j < nr && ranks[j] < t[i].base + t[i].weight) {
             local[j - first] = ranks[j] - t[i].base;
             j++;
         }
@@ -147,260 +365,13 @@ static int32_t by_radix(const llmlat_alloc *al, const double *v, const uint32_t 
     }
 
 done:
-    for (size_t i = 0; i < nt; i++) {
-        alloc_free(al, t[i].v);
-        alloc_free(al, t[i].w);
-    }
+    targets_free(al, win, nw);
+    if (t)
+        targets_free(al, t, nt);
+    alloc_free(al, t);
     alloc_free(al, count);
     alloc_free(al, weight);
     alloc_free(al, slot);
-    return st;
-}
-
-/* ------------------------------------------------------ window selection
- *
- * One pass instead of two or more (Floyd-Rivest's idea): a small sample,
- * taken at fixed strides, says roughly where each rank lies, so a narrow
- * window of keys [lo, hi] around it should hold it. One pass over the data
- * then counts the weight below each window and gathers the few samples
- * inside it; when every rank does lie in its window, it is selected among
- * those few. The result is the element at that exact rank, whatever the
- * sample said; when the sample misjudged (a rank outside its window, a
- * window overfull: heavy duplicates, adversarial layouts) the radix select
- * runs instead, so only the time depends on the sample. */
-
-#define WINDOW_MIN ((size_t)1 << 16) /* below this, radix select is as fast */
-#define MAX_WINDOWS 8                /* more distinct windows: radix select */
-#define SAMPLE_MAX 32768
-
-typedef struct window {
-    uint64_t lo, hi;      /* keys: the window is [lo, hi] */
-    size_t first, nr;     /* its ranks: ranks[first .. first + nr) */
-    size_t count, cap;    /* samples gathered, room */
-    uint64_t below;       /* weight of the samples under lo */
-    uint64_t weight;      /* weight of those gathered */
-    double *v;
-    uint32_t *w;
-} window;
-
-/* A deterministic spread of sample positions inside each stride. */
-static inline size_t jitter(size_t s, size_t stride)
-{
-    uint64_t x = (uint64_t)s * 0x9e3779b97f4a7c15u;
-    return (size_t)((x >> 32) % stride);
-}
-
-/* Gathers one sample into window t (when there is room). */
-static inline bool gather(window *t, double v, const uint32_t *w, uint64_t wi)
-{
-    if (t->count == t->cap)
-        return false;
-    t->v[t->count] = v;
-    if (w)
-        t->w[t->count] = (uint32_t)wi;
-    t->count++;
-    t->weight += wi;
-    return true;
-}
-
-/* The pass, for up to 4 windows (the usual P50/P90/P95/P99): the weight
- * below each window, and the samples inside them. Windows are disjoint
- * and ascending (unused ones are an empty [UINT64_MAX, 0]), so the number
- * of lows at or under a key names the only window that may hold it;
- * hi[0] = 0 is under every key (0 would be a negative NaN's), so one
- * compare, rarely true, decides: a branch on that number alone would be a
- * coin toss. Everything else is branch-free, in registers. Returns false
- * when a window overflowed. `weighted` is a constant after inlining. */
-static inline bool scan4(const double *v, const uint32_t *w, size_t n, window *win,
-                         size_t used, const bool weighted)
-{
-    uint64_t lo[4], hi[5] = { 0 };
-    for (size_t j = 0; j < 4; j++) {
-        lo[j] = j < used ? win[j].lo : UINT64_MAX;
-        hi[j + 1] = j < used ? win[j].hi : 0;
-    }
-    const uint64_t lo0 = lo[0], lo1 = lo[1], lo2 = lo[2], lo3 = lo[3];
-    uint64_t b0 = 0, b1 = 0, b2 = 0, b3 = 0;
-    bool fits = true;
-    for (size_t i = 0; i < n; i++) {
-        uint64_t key = double_key(v[i]);
-        uint64_t u0 = key < lo0, u1 = key < lo1, u2 = key < lo2, u3 = key < lo3;
-        b0 += u0;
-        b1 += u1;
-        b2 += u2;
-        b3 += u3;
-        uint64_t wi = weighted ? w[i] : 1;
-        if (wi != 1) { /* rare (a chunk of k > 1 tokens): add the rest */
-            uint64_t more = wi - 1;
-            b0 += more & (0 - u0);
-            b1 += more & (0 - u1);
-            b2 += more & (0 - u2);
-            b3 += more & (0 - u3);
-        }
-        size_t at = 4 - (size_t)(u0 + u1 + u2 + u3);
-        if (key <= hi[at])
-            fits &= gather(&win[at - 1], v[i], weighted ? w : NULL, wi);
-    }
-    uint64_t below[4] = { b0, b1, b2, b3 };
-    for (size_t j = 0; j < used; j++)
-        win[j].below = below[j];
-    return fits;
-}
-
-/* The same for up to MAX_WINDOWS windows, with arrays. */
-static bool scan_many(const double *v, const uint32_t *w, size_t n, window *win, size_t used)
-{
-    uint64_t lo[MAX_WINDOWS], hi[MAX_WINDOWS + 1] = { 0 }, below[MAX_WINDOWS] = { 0 };
-    for (size_t j = 0; j < MAX_WINDOWS; j++) {
-        lo[j] = j < used ? win[j].lo : UINT64_MAX;
-        hi[j + 1] = j < used ? win[j].hi : 0;
-    }
-    bool fits = true;
-    for (size_t i = 0; i < n; i++) {
-        uint64_t key = double_key(v[i]);
-        uint64_t wi = w ? w[i] : 1;
-        size_t at = 0;
-        for (size_t j = 0; j < MAX_WINDOWS; j++) {
-            uint64_t under = key < lo[j];
-            below[j] += wi & (0 - under);
-            at += 1 - under;
-        }
-        if (key <= hi[at])
-            fits &= gather(&win[at - 1], v[i], w, wi);
-    }
-    for (size_t j = 0; j < used; j++)
-        win[j].below = below[j];
-    return fits;
-}
-
-/* Sorted sample keys and weights: ns of them. */
-static int32_t take_sample(const llmlat_alloc *al, const double *v, const uint32_t *w, size_t n,
-                           size_t ns, double **sv, uint32_t **sw)
-{
-    *sv = alloc_malloc(al, ns * sizeof **sv);
-    *sw = alloc_malloc(al, ns * sizeof **sw);
-    if (!*sv || !*sw)
-        return LLMLAT_ENOMEM;
-    size_t stride = n / ns;
-    for (size_t s = 0; s < ns; s++) {
-        size_t i = s * stride + jitter(s, stride);
-        (*sv)[s] = v[i];
-        (*sw)[s] = w ? w[i] : 1;
-    }
-    return radix_sort(al, RADIX_DOUBLE, *sv, *sw, ns);
-}
-
-/* The windows around the ranks, from the sorted sample: rank r is
- * expected near the sample's weight r ns / n; the window reaches ~4
- * standard deviations of a sample quantile either side. Overlapping
- * windows merge. Returns the number of windows, or 0 for too many. */
-static size_t place_windows(const double *sv, const uint32_t *sw, size_t ns, size_t n,
-                            uint64_t kmin, uint64_t kmax, const uint64_t *ranks, size_t nr,
-                            window *win)
-{
-    size_t nw = 0, p = 0;
-    uint64_t cum = 0; /* sample weight of sv[0..p) */
-    for (size_t j = 0; j < nr; j++) {
-        double target = (double)ranks[j] * (double)ns / (double)n;
-        while (p < ns && (double)(cum + sw[p]) <= target)
-            cum += sw[p++];
-        double q = (double)p / (double)ns;
-        size_t m = (size_t)(4.0 * sqrt((double)ns * q * (1.0 - q))) + 16;
-        uint64_t lo = p > m ? double_key(sv[p - m]) : kmin;
-        uint64_t hi = p + m < ns ? double_key(sv[p + m]) : kmax;
-        if (nw && lo <= win[nw - 1].hi) { /* overlaps the previous one */
-            win[nw - 1].lo = lo < win[nw - 1].lo ? lo : win[nw - 1].lo;
-            win[nw - 1].hi = hi > win[nw - 1].hi ? hi : win[nw - 1].hi;
-            win[nw - 1].nr++;
-            continue;
-        }
-        if (nw == MAX_WINDOWS)
-            return 0;
-        win[nw++] = (window){ .lo = lo, .hi = hi, .first = j, .nr = 1 };
-    }
-    return nw;
-}
-
-/* Room for what the sample says each window holds, with a margin. */
-static int32_t size_windows(const llmlat_alloc *al, const double *sv, size_t ns, size_t n,
-                            bool weighted, window *win, size_t nw)
-{
-    size_t p = 0;
-    for (size_t j = 0; j < nw; j++) {
-        while (p < ns && double_key(sv[p]) < win[j].lo)
-            p++;
-        size_t q = p;
-        while (q < ns && double_key(sv[q]) <= win[j].hi)
-            q++;
-        double expect = (double)(q - p + 1) * (double)n / (double)ns;
-        double cap = expect * 1.5 + 4096;
-        win[j].cap = cap < (double)n ? (size_t)cap : n;
-        win[j].v = alloc_malloc(al, win[j].cap * sizeof *win[j].v);
-        win[j].w = weighted ? alloc_malloc(al, win[j].cap * sizeof *win[j].w) : NULL;
-        if (!win[j].v || (weighted && !win[j].w))
-            return LLMLAT_ENOMEM;
-    }
-    return LLMLAT_OK;
-}
-
-/* Every rank inside its window, and then the values; *done false (and
- * nothing written) when the sample misjudged. */
-static int32_t select_in_windows(const llmlat_alloc *al, window *win, size_t nw,
-                                 const uint64_t *ranks, double *out, bool *done)
-{
-    for (size_t j = 0; j < nw; j++) {
-        const window *t = &win[j];
-        if (ranks[t->first] < t->below ||
-            ranks[t->first + t->nr - 1] >= t->below + t->weight)
-            return LLMLAT_OK;
-    }
-    int32_t st = LLMLAT_OK;
-    for (size_t j = 0; j < nw && st == LLMLAT_OK; j++) {
-        const window *t = &win[j];
-        uint64_t bmin = UINT64_MAX, bmax = 0, local[SELECT_MAX_RANKS];
-        for (size_t i = 0; i < t->count; i++) {
-            uint64_t key = double_key(t->v[i]);
-            bmin = key < bmin ? key : bmin;
-            bmax = key > bmax ? key : bmax;
-        }
-        for (size_t i = 0; i < t->nr; i++)
-            local[i] = ranks[t->first + i] - t->below;
-        st = select_ranks(al, t->v, t->w, t->count, bmin, bmax, local, t->nr, out + t->first);
-    }
-    *done = st == LLMLAT_OK;
-    return st;
-}
-
-static int32_t by_window(const llmlat_alloc *al, const double *v, const uint32_t *w, size_t n,
-                         uint64_t kmin, uint64_t kmax, const uint64_t *ranks, size_t nr,
-                         double *out, bool *done)
-{
-    size_t ns = n / 32 > SAMPLE_MAX ? SAMPLE_MAX : n / 32;
-    double *sv = NULL;
-    uint32_t *sw = NULL;
-    window win[MAX_WINDOWS];
-    size_t nw = 0;
-    *done = false;
-    int32_t st = take_sample(al, v, w, n, ns, &sv, &sw);
-    if (st == LLMLAT_OK)
-        nw = place_windows(sv, sw, ns, n, kmin, kmax, ranks, nr, win);
-    if (st == LLMLAT_OK && nw)
-        st = size_windows(al, sv, ns, n, w != NULL, win, nw);
-    alloc_free(al, sv);
-    alloc_free(al, sw);
-    sv = NULL;
-    sw = NULL;
-    if (st == LLMLAT_OK && nw) {
-        bool fits = nw > 4 ? scan_many(v, w, n, win, nw)
-                    : w    ? scan4(v, w, n, win, nw, true)
-                           : scan4(v, w, n, win, nw, false);
-        if (fits)
-            st = select_in_windows(al, win, nw, ranks, out, done);
-    }
-    for (size_t j = 0; j < nw; j++) {
-        alloc_free(al, win[j].v);
-        alloc_free(al, win[j].w);
-    }
     return st;
 }
 
@@ -417,11 +388,5 @@ int32_t select_ranks(const llmlat_alloc *al, const double *v, const uint32_t *w,
     }
     if (n <= SMALL)
         return by_sorting(al, v, w, n, ranks, nr, out);
-    if (n >= WINDOW_MIN) {
-        bool done;
-        int32_t st = by_window(al, v, w, n, kmin, kmax, ranks, nr, out, &done);
-        if (st != LLMLAT_OK || done)
-            return st;
-    }
     return by_radix(al, v, w, n, kmin, kmax, ranks, nr, out);
 }

@@ -16,6 +16,10 @@ void write_exact_store(bytes_writer *w, const exact_store *e)
     }
 }
 
+/* No metric reaches this (the largest, tokens/s, stays below 2^95): a
+ * bound under which squares, and exact mode's sums of them, stay finite. */
+#define SAMPLE_LIMIT 0x1p100
+
 int32_t read_exact_store(bytes_reader *r, exact_store *e, const llmlat_alloc *al)
 {
     size_t per = 8 + (e->weighted ? 4 : 0);
@@ -28,7 +32,7 @@ int32_t read_exact_store(bytes_reader *r, exact_store *e, const llmlat_alloc *al
     for (uint64_t i = 0; i < n; i++) {
         double v = get_f64(r);
         uint32_t wt = e->weighted ? get_u32(r) : 1;
-        if (!(v >= 0.0 && isfinite(v)) || wt == 0 ||
+        if (!(v >= 0.0 && v < SAMPLE_LIMIT) || wt == 0 ||
             wt > UINT64_MAX - e->total_w)
             return LLMLAT_EFORMAT;
         exact_push(e, v, wt);
@@ -163,6 +167,12 @@ int32_t read_timeline(bytes_reader *r, timeline *tl, const llmlat_alloc *al)
             return LLMLAT_EFORMAT;
         timeline_push_record(tl, &rec);
     }
+    /* Events belong to successes and follow their start: the peak's
+     * 1-second buckets count from the earliest start on. */
+    int64_t origin = INT64_MAX;
+    for (size_t i = 0; i < tl->n_rec; i++)
+        if (tl->rec[i].start_ns < origin)
+            origin = tl->rec[i].start_ns;
     n = get_u64(r);
     if (r->bad || n > r->left / 12)
         return LLMLAT_EFORMAT;
@@ -172,7 +182,7 @@ int32_t read_timeline(bytes_reader *r, timeline *tl, const llmlat_alloc *al)
     for (uint64_t i = 0; i < n; i++) {
         int64_t t = get_i64(r);
         uint32_t k = get_u32(r);
-        if (k == 0)
+        if (k == 0 || t < origin)
             return LLMLAT_EFORMAT;
         timeline_push_event(tl, t, k);
     }

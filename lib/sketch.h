@@ -68,9 +68,29 @@ static inline void sketch_note_range(sketch *s, double lo, double hi)
 }
 
 /* One whole sample of weight 1: x >= 0 internal (an integer for
- * sketch_add_int), `reported` the same value as queries report it. */
-void sketch_add_int(sketch *s, const sketch_map *m, uint64_t x, double reported);
-void sketch_add_double(sketch *s, const sketch_map *m, double x, double reported);
+ * sketch_add_int), `reported` the same value as queries report it. Inline:
+ * each request adds several. */
+static inline void sketch_add_int(sketch *s, const sketch_map *m, uint64_t x, double reported)
+{
+    s->count++;
+    if (x)
+        sketch_bump(s, m, sketch_map_index(m, (double)x), 1);
+    else
+        s->zero++;
+    fixsum_add_int(&s->sums, x);
+    sketch_note_range(s, reported, reported);
+}
+
+static inline void sketch_add_double(sketch *s, const sketch_map *m, double x, double reported)
+{
+    s->count++;
+    if (x > 0.0)
+        sketch_bump(s, m, sketch_map_index(m, x), 1);
+    else
+        s->zero++;
+    fixsum_add_double(&s->sums, x);
+    sketch_note_range(s, reported, reported);
+}
 
 /* Adds src (same map) into dst; the caller checked the counts' sum fits. */
 void sketch_merge(sketch *dst, const sketch *src, const sketch_map *m);
@@ -79,8 +99,12 @@ void sketch_merge(sketch *dst, const sketch *src, const sketch_map *m);
 double sketch_mean(const sketch *s);
 /* EUNDEFINED (NaN) when count <= ddof. */
 int32_t sketch_std(const sketch *s, unsigned ddof, double *out);
-/* Within alpha of numpy.percentile(samples, 100 q), see sketch.c. */
+/* Within alpha of numpy.percentile(samples, 100 q), see sketch.c; n <=
+ * SKETCH_MAX_QUANTILES of them in one pass over the buckets. */
+#define SKETCH_MAX_QUANTILES 32
 double sketch_quantile(const sketch *s, const sketch_map *m, double q);
+void sketch_quantiles(const sketch *s, const sketch_map *m, const double *q, size_t n,
+                      double *out);
 size_t sketch_memory(const sketch *s, const sketch_map *m);
 
 #endif

@@ -97,9 +97,18 @@ double sketch_map_value(const sketch_map *m, int64_t index)
 {
     int64_t octave = index / m->per_octave;
     uint32_t j = (uint32_t)(index % m->per_octave);
-    double n = ldexp(1.0, (int)m->cell_bits);
+    double n = (double)(UINT32_C(1) << m->cell_bits);
     double lo = n + m->first[j], hi = n + m->first[j + 1];
     /* The harmonic mean: relative error (hi - lo) / (hi + lo) <= alpha on
      * both sides. lo, hi < 2^21, so 2 lo hi is exact. */
-    return ldexp(2.0 * lo * hi / (lo + hi), (int)(octave - 1023 - (int64_t)m->cell_bits));
+    double v = 2.0 * lo * hi / (lo + hi);
+    /* times 2^(octave - 1023 - c): a power of two built from its bits
+     * (exact, and no libm call on the query path) */
+    int64_t field = octave - (int64_t)m->cell_bits;
+    if (field < 1 || field > 2046)
+        return ldexp(v, (int)(field - 1023));
+    uint64_t bits = (uint64_t)field << 52;
+    double scale;
+    memcpy(&scale, &bits, sizeof scale);
+    return v * scale;
 }

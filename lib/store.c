@@ -101,8 +101,9 @@ int32_t store_quantiles(const metric_store *s, const llmlat_alloc *al, const dou
 {
     if (!BOUNDED(s))
         return exact_quantiles(&s->exact, al, q, n, out);
-    for (size_t i = 0; i < n; i++)
-        out[i] = sketch_quantile(&s->sk, s->map, q[i]);
+    if (n > SKETCH_MAX_QUANTILES)
+        return LLMLAT_EINVAL;
+    sketch_quantiles(&s->sk, s->map, q, n, out);
     return LLMLAT_OK;
 }
 

@@ -16,6 +16,8 @@
 
 #include "helpers.h"
 
+#include "alloc.h" /* the growth helper's size limits */
+
 /* ----------------------------------------------------- the allocator */
 
 /* Fails allocation number `fail_at` (0 = the next one) and, when `all`,
@@ -209,6 +211,22 @@ static void snap_request(const llmlat_request *r, bytes *b)
         }
 }
 
+/* The serialized bytes: the whole state of an aggregator (docs/format.md:
+ * a copy made from them answers every query alike), at a fraction of the
+ * cost of snap_agg. false where serialization is not available. */
+static bool serialized(const llmlat_agg *a, bytes *b)
+{
+    size_t len = 0;
+    if (llmlat_agg_serialize(a, NULL, 0, &len) != LLMLAT_ENOSPC)
+        return false;
+    unsigned char *buf = malloc(len);
+    assert_non_null(buf);
+    assert_int_equal(llmlat_agg_serialize(a, buf, len, &len), LLMLAT_OK);
+    put(b, buf, len);
+    free(buf);
+    return true;
+}
+
 static void assert_same_bytes(const bytes *x, const bytes *y)
 {
     assert_int_equal(x->n, y->n);
@@ -219,28 +237,58 @@ static void assert_same_bytes(const bytes *x, const bytes *y)
 
 /* One call under test: returns its status. ctx holds its operands. */
 typedef int32_t (*call_fn)(void *ctx);
-typedef void (*snap_fn)(const void *obj, bytes *b);
 
-static void snap_agg_v(const void *obj, bytes *b)
+/* How to tell that an object did not change: `quick` takes a snapshot
+ * that determines its state; `full`, when not NULL, checks after a
+ * failure that the object answers every query as the state in a quick
+ * snapshot does. */
+typedef struct checker {
+    void (*quick)(const void *obj, bytes *b);
+    void (*full)(const void *obj, const bytes *quick_before);
+} checker;
+
+static void agg_quick(const void *obj, bytes *b)
 {
-    snap_agg(obj, b);
+    if (!serialized(obj, b))
+        snap_agg(obj, b); /* no format yet: everything, every time */
 }
 
-static void snap_request_v(const void *obj, bytes *b)
+/* The aggregator rebuilt from its bytes before the call, and the one that
+ * lived through the failure, answer alike. */
+static void agg_full(const void *obj, const bytes *before)
+{
+    bytes x = { 0 }, y = { 0 };
+    int32_t st = 0;
+    llmlat_agg *was = llmlat_agg_deserialize(before->p, before->n, &st);
+    if (!was) /* before holds snap_agg itself: already compared */
+        return;
+    snap_agg(was, &x);
+    snap_agg(obj, &y);
+    assert_same_bytes(&x, &y);
+    bytes_free(&x);
+    bytes_free(&y);
+    llmlat_agg_free(was);
+}
+
+static const checker AGG = { agg_quick, agg_full };
+
+static void request_quick(const void *obj, bytes *b)
 {
     snap_request(obj, b);
 }
 
+static const checker REQUEST = { request_quick, NULL };
+
 /* Fails the call's n-th allocation for n = 0, 1, ... (alone, then with all
  * later ones, as `all` says) until it succeeds; every failure must be
- * ENOMEM and leave obj's snapshot unchanged. Returns how many failed. */
-static long fail_each(call_fn call, void *ctx, const void *obj, snap_fn snap, bool all)
+ * ENOMEM and leave obj unchanged: its quick snapshot after every failure,
+ * every answer after the first. Returns how many failed. */
+static long fail_each(call_fn call, void *ctx, const void *obj, const checker *ck, bool all)
 {
     long failed = 0;
     bytes before = { 0 }; /* a failed call changes nothing: still valid after one */
-    snap(obj, &before);
+    ck->quick(obj, &before);
     for (long n = 0;; n++) {
-        bytes after = { 0 };
         arm(n, all);
         int32_t st = call(ctx);
         long injected = inj.failures;
@@ -253,9 +301,12 @@ static long fail_each(call_fn call, void *ctx, const void *obj, snap_fn snap, bo
             return failed;
         }
         assert_true(injected > 0);
-        snap(obj, &after);
+        bytes after = { 0 };
+        ck->quick(obj, &after);
         assert_same_bytes(&before, &after);
         bytes_free(&after);
+        if (failed == 0 && ck->full)
+            ck->full(obj, &before);
         failed++;
         assert_true(n < 100000); /* a call that never succeeds */
     }
@@ -402,7 +453,7 @@ static void recorder_growth(void **state)
         int64_t t = -4 * SEC;
         for (int i = 0; i < 300; i++) { /* through 16, 32, ..., 512 */
             req_ctx c = { .r = r, .t = t, .k = (uint32_t)(i % 3) };
-            failed += fail_each(call_event, &c, r, snap_request_v, all);
+            failed += fail_each(call_event, &c, r, &REQUEST, all);
             assert_int_equal(llmlat_request_event(twin, t, c.k), LLMLAT_OK);
             t += (i % 5) * MS;
         }
@@ -413,7 +464,7 @@ static void recorder_growth(void **state)
             ks[i] = (uint32_t)(i % 2 + 1);
         }
         req_ctx c = { .r = r, .ts = ts, .ks = ks, .n = 700 };
-        failed += fail_each(call_events, &c, r, snap_request_v, all);
+        failed += fail_each(call_events, &c, r, &REQUEST, all);
         assert_int_equal(llmlat_request_events(twin, ts, ks, 700), LLMLAT_OK);
         assert_true(failed >= 2 * 6); /* two buffers, six growths */
         assert_int_equal(llmlat_request_finish(r, ts[699]), LLMLAT_OK);
@@ -446,10 +497,10 @@ static void add_fails_cleanly(void **state)
             for (int32_t conv = LLMLAT_CONV_DEFAULT; conv <= LLMLAT_CONV_LLMPERF; conv++) {
                 llmlat_agg *a = configured(conv, mode), *twin = configured(conv, mode);
                 long failed = 0;
-                for (int i = 0; i < 40; i++) {
-                    llmlat_request *r = varied(i, i == 0 ? 60 : 3 + i % 11);
+                for (int i = 0; i < 16; i++) {
+                    llmlat_request *r = varied(i, i == 0 ? 40 : 3 + i * 3);
                     agg_ctx c = { .a = a, .r = r };
-                    failed += fail_each(call_add, &c, a, snap_agg_v, all);
+                    failed += fail_each(call_add, &c, a, &AGG, all);
                     assert_int_equal(llmlat_agg_add(twin, r), LLMLAT_OK);
                     llmlat_request_free(r);
                 }
@@ -487,7 +538,7 @@ static void merge_fails_cleanly(void **state)
                     bytes src_before = { 0 }, src_after = { 0 };
                     snap_agg(src, &src_before);
                     agg_ctx c = { .a = a, .src = src };
-                    long failed = fail_each(call_merge, &c, a, snap_agg_v, all);
+                    long failed = fail_each(call_merge, &c, a, &AGG, all);
                     snap_agg(src, &src_after);
                     assert_same_bytes(&src_before, &src_after); /* src untouched */
                     assert_int_equal(llmlat_agg_merge(twin, src), LLMLAT_OK);
@@ -564,7 +615,7 @@ static void check_query(llmlat_agg *a, query_fn fn, int32_t which, double q, boo
     query_ctx c = { .a = a, .fn = fn, .which = which, .q = q };
     double want;
     assert_int_equal(fn(a, which, q, &want), LLMLAT_OK);
-    long failed = fail_each(call_query, &c, a, snap_agg_v, all);
+    long failed = fail_each(call_query, &c, a, &AGG, all);
     if (must_allocate)
         assert_true(failed >= 1);
     assert_memory_equal(&c.out, &want, sizeof want);
@@ -580,12 +631,12 @@ static void queries_fail_cleanly(void **state)
         llmlat_agg *small = configured(LLMLAT_CONV_VLLM, LLMLAT_MODE_EXACT);
         llmlat_agg *large = configured(LLMLAT_CONV_DEFAULT, LLMLAT_MODE_EXACT);
         add_varied(small, 0, 120, 5);    /* > 64: radix sort, < 4096: by sorting */
-        add_varied(large, 0, 700, 12);   /* > 4096 ITL values: radix select */
+        add_varied(large, 0, 300, 20);   /* > 4096 ITL values: radix select */
         llmlat_agg *both[2] = { small, large };
         for (int i = 0; i < 2; i++) {
             llmlat_agg *a = both[i];
             for (int32_t m = LLMLAT_TTFT; m <= LLMLAT_TOOL_ITL; m++) {
-                if (a == large && m != LLMLAT_ITL) /* the one store past 4096 */
+                if (a == large && (m != LLMLAT_ITL || all)) /* the one store past 4096 */
                     continue;
                 check_query(a, q_stat, m, LLMLAT_STAT_MEDIAN, all, true);
                 check_query(a, q_quantile, m, 0.37, all, true);
@@ -647,7 +698,7 @@ static void relative_error_rebuild(void **state)
         llmlat_agg *a = llmlat_agg_new(LLMLAT_CONV_SGLANG, LLMLAT_MODE_BOUNDED);
         assert_non_null(a);
         param_ctx c = { a, LLMLAT_PARAM_RELATIVE_ERROR, 0.002 };
-        assert_true(fail_each(call_set_param, &c, a, snap_agg_v, all) >= 2);
+        assert_true(fail_each(call_set_param, &c, a, &AGG, all) >= 2);
         llmlat_agg *twin = llmlat_agg_new(LLMLAT_CONV_SGLANG, LLMLAT_MODE_BOUNDED);
         assert_int_equal(llmlat_agg_set_param(twin, LLMLAT_PARAM_RELATIVE_ERROR, 0.002),
                          LLMLAT_OK);
@@ -690,14 +741,20 @@ static void reports_fail_cleanly(void **state)
     for (int all = 0; all <= 1; all++)
         for (int32_t mode = LLMLAT_MODE_EXACT; mode <= LLMLAT_MODE_BOUNDED; mode++)
             for (int32_t conv = LLMLAT_CONV_DEFAULT; conv <= LLMLAT_CONV_LLMPERF; conv++) {
+                if (all && conv != LLMLAT_CONV_DEFAULT) /* the same paths again */
+                    continue;
                 llmlat_agg *a = configured(conv, mode);
-                add_varied(a, 0, 90, 6);
+                add_varied(a, 0, 30, 6);
                 for (int32_t f = LLMLAT_FORMAT_TEXT; f <= LLMLAT_FORMAT_PROMETHEUS; f++) {
                     size_t need = 0;
                     assert_int_equal(llmlat_agg_report(a, f, NULL, 0, &need), LLMLAT_ENOSPC);
                     report_ctx c = { a, f, malloc(need), need, 0 };
                     assert_non_null(c.buf);
-                    assert_true(fail_each(call_report, &c, a, snap_agg_v, all) >= 1);
+                    long failed = fail_each(call_report, &c, a, &AGG, all);
+                    if (getenv("LLMLAT_TEST_VERBOSE"))
+                        fprintf(stderr, "report %d conv %d mode %d: %ld failures\n", f, conv,
+                                mode, failed);
+                    assert_true(failed >= 1);
                     assert_int_equal(c.len, need);
                     free(c.buf);
                 }
@@ -753,9 +810,36 @@ static void deserialize_fails_cleanly(void **state)
         }
 }
 
-int main(void)
+/* The hook itself: all three functions or none; and the growth helper
+ * refuses sizes that do not fit size_t, leaving the buffer as it was. */
+static void hook_and_size_limits(void **state)
 {
+    (void)state;
+    assert_int_equal(llmlat_set_allocator(inj_malloc, NULL, inj_free, NULL), LLMLAT_EINVAL);
+    assert_int_equal(llmlat_set_allocator(NULL, inj_realloc, NULL, NULL), LLMLAT_EINVAL);
+    assert_int_equal(llmlat_set_allocator(inj_malloc, inj_realloc, NULL, NULL), LLMLAT_EINVAL);
+    llmlat_request *r = llmlat_request_new(); /* still the injecting hook */
+    assert_int_equal(inj.live, 1);
+    llmlat_request_free(r);
+
+    llmlat_alloc al = alloc_current();
+    size_t cap = 0;
+    void *p = NULL;
+    assert_int_equal(alloc_grow(&al, &p, &cap, SIZE_MAX / 2 + 2, 1), LLMLAT_EINVAL);
+    assert_int_equal(alloc_grow(&al, &p, &cap, SIZE_MAX / 8 + 1, 16), LLMLAT_EINVAL);
+    assert_null(p);
+    assert_int_equal(cap, 0);
+    assert_int_equal(alloc_grow(&al, &p, &cap, 3, 8), LLMLAT_OK);
+    assert_true(cap >= 3);
+    alloc_free(&al, p);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc > 1) /* one test by name, for debugging */
+        cmocka_set_test_filter(argv[1]);
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(hook_and_size_limits, setup, teardown),
         cmocka_unit_test_setup_teardown(constructors, setup, teardown),
         cmocka_unit_test_setup_teardown(recorder_growth, setup, teardown),
         cmocka_unit_test_setup_teardown(add_fails_cleanly, setup, teardown),

@@ -136,6 +136,17 @@ static bool plain_event(json_reader *r, int64_t *t, uint64_t *k)
     return true;
 }
 
+/* One event [t, k]: the fast path, else token by token. */
+static bool read_event(json_reader *r, int64_t *t, uint64_t *k)
+{
+    if (jr_peek(r) == '[' && plain_event(r, t, k))
+        return true;
+    return jr_expect(r, '[', "an event [t, k]") && seconds_ns(r, "an event's time", t) &&
+           jr_expect(r, ',', "',' between an event's time and its token count") &&
+           count_u64(r, "an event's token count", UINT32_MAX, k) &&
+           jr_expect(r, ']', "']' closing an event [t, k]");
+}
+
 static bool read_events(reading *g)
 {
     json_reader *r = g->r;
@@ -149,12 +160,7 @@ static bool read_events(reading *g)
     for (;;) {
         int64_t t;
         uint64_t k;
-        bool plain = jr_peek(r) == '[' && plain_event(r, &t, &k);
-        if (!plain &&
-            (!jr_expect(r, '[', "an event [t, k]") || !seconds_ns(r, "an event's time", &t) ||
-            !jr_expect(r, ',', "',' between an event's time and its token count") ||
-            !count_u64(r, "an event's token count", UINT32_MAX, &k) ||
-             !jr_expect(r, ']', "']' closing an event [t, k]")))
+        if (!read_event(r, &t, &k))
             return false;
         if (!push_event(q, t, (uint32_t)k)) {
             g->info->out_of_memory = true;

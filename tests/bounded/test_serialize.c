@@ -311,7 +311,10 @@ typedef struct recipe {
     int64_t top, low;
     const uint8_t *varints;
     size_t n_varint_bytes;
-    uint64_t exact_n; /* exact mode: TTFT's sample count */
+    uint64_t exact_n;    /* exact mode: TTFT's sample count, */
+    double exact_value;  /* their value, */
+    uint64_t n_events;   /* timeline events (count 1), */
+    int64_t event_t;     /* at this time */
 } recipe;
 
 static const uint8_t ONE_BUCKET[] = { 0x01 };
@@ -321,7 +324,7 @@ static const uint8_t ONE_BUCKET[] = { 0x01 };
 static recipe valid_bounded(void)
 {
     return (recipe){ "LLMLATAG", 1, 0, 0, 1, 0.01, 4, 0.5, 0, 1, 1, 0, 0, 2000000000,
-                     1, 0, 1.0, 1.0, 36851, 36851, ONE_BUCKET, 1, 0 };
+                     1, 0, 1.0, 1.0, 36851, 36851, ONE_BUCKET, 1, 0, 1.0, 0, 0 };
 }
 
 static void b_empty_sketch(blob *x)
@@ -384,7 +387,7 @@ static void encode(blob *x, const recipe *r)
             if (m == LLMLAT_TTFT) {
                 b_u64(x, r->exact_n);
                 for (uint64_t i = 0; i < r->exact_n && i < 4; i++)
-                    b_f64(x, 1.0);
+                    b_f64(x, r->exact_value);
             } else if (per_success) {
                 b_u64(x, r->completed);
                 for (uint64_t i = 0; i < r->completed && i < 4; i++) {
@@ -427,7 +430,11 @@ static void encode(blob *x, const recipe *r)
             b_f64(x, NAN);
             b_f64(x, 2.0);
         }
-        b_u64(x, 0); /* token events */
+        b_u64(x, r->n_events); /* token events */
+        for (uint64_t i = 0; i < r->n_events; i++) {
+            b_u64(x, (uint64_t)r->event_t);
+            b_u32(x, 1);
+        }
     }
     b_seal(x);
 }
@@ -456,6 +463,8 @@ static void hostile_but_sealed(void **state)
     recipe ex = ok;
     ex.mode = LLMLAT_MODE_EXACT;
     ex.exact_n = 1;
+    ex.n_events = 1;
+    ex.event_t = 5;
     encode(&x, &ex);
     a = llmlat_agg_deserialize(x.b, x.n, &st);
     assert_int_equal(st, LLMLAT_OK);
@@ -479,6 +488,7 @@ static void hostile_but_sealed(void **state)
         { "low above top", ok }, { "low below window", ok }, { "overlong varint", ok },
         { "varint > 64 bits", ok }, { "zero at the top", ok }, { "missing varint", ok },
         { "exact: 2^60 samples", ex }, { "exact: samples != completed", ex },
+        { "exact: a sample of 2^100", ex }, { "exact: an event before any start", ex },
     };
     size_t i = 0;
     bad[i++].r.magic = "LLMLATAX";
@@ -508,6 +518,8 @@ static void hostile_but_sealed(void **state)
     bad[i++].r.n_varint_bytes = 0;
     bad[i++].r.exact_n = UINT64_C(1) << 60;
     bad[i++].r.exact_n = 2;
+    bad[i++].r.exact_value = 0x1p100;
+    bad[i].r.n_events = 1, bad[i++].r.event_t = -1;
     assert_int_equal(i, sizeof bad / sizeof bad[0]);
     counting_alloc c;
     for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {

@@ -851,6 +851,20 @@ static void op_roundtrip(magg *g)
 
 /* ------------------------------------------------------------- driving */
 
+/* Opcodes (op % 64), in make-seeds too: 0..OP_ADD-1 are recorder calls. */
+enum {
+    OP_ADD = 36,      /* ..43 */
+    OP_MERGE = 44,    /* ..46 */
+    OP_RESET = 47,    /* ..48 */
+    OP_AGG_NEW = 49,  /* ..50 */
+    OP_PARAM = 51,    /* ..52 */
+    OP_CHECK = 53,    /* ..55 */
+    OP_ALLOC = 56,    /* ..57 */
+    OP_REPORT = 58,
+    OP_ROUNDTRIP = 59,
+    /* 60..63: add as well */
+};
+
 static void free_all(void)
 {
     for (int i = 0; i < N_REQ; i++) {
@@ -880,33 +894,35 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         uint8_t op = fz_u8(&in), x = fz_u8(&in);
         mreq *q = &reqs[(x & 3) % N_REQ];
         magg *g = &aggs[((x >> 2) & 3) % N_AGG], *h = &aggs[((x >> 4) & 3) % N_AGG];
-        switch (op % 16) {
-        case 0: case 1: case 2: case 3: case 4: case 5:
-            op_request(&in, q);
+        /* 64 opcodes: the cheap, state-building calls are the common
+         * ones; reports and round trips (costly) the rare ones. */
+        switch (op % 64) {
+        case OP_REPORT:
+            op_report(&in, g);
             break;
-        case 6: case 7:
-            op_add(g, q);
+        case OP_ROUNDTRIP:
+            op_roundtrip(g);
             break;
-        case 8:
+        case OP_MERGE: case OP_MERGE + 1: case OP_MERGE + 2:
             op_merge(g, h);
             break;
-        case 9:
+        case OP_RESET: case OP_RESET + 1:
             if (g->a) {
                 expect_status(llmlat_agg_reset(g->a), LLMLAT_OK, "agg reset");
                 agg_clear_model(g);
             }
             break;
-        case 10:
+        case OP_AGG_NEW: case OP_AGG_NEW + 1:
             op_agg_new(&in, g);
             break;
-        case 11:
+        case OP_PARAM: case OP_PARAM + 1:
             op_param(&in, g);
             break;
-        case 12:
+        case OP_CHECK: case OP_CHECK + 1: case OP_CHECK + 2:
             check_agg(g);
             check_request(q);
             break;
-        case 13: { /* inject allocation failures, or stop */
+        case OP_ALLOC: case OP_ALLOC + 1: { /* inject allocation failures, or stop */
             uint8_t b = fz_u8(&in);
             if (b == 0)
                 fz_alloc_disarm();
@@ -914,11 +930,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                 fz_alloc_arm(b >> 2, b & 1);
             break;
         }
-        case 14:
-            op_report(&in, g);
-            break;
         default:
-            op_roundtrip(g);
+            if (op % 64 >= OP_ADD)
+                op_add(g, q);
+            else
+                op_request(&in, q);
         }
     }
     fz_alloc_disarm();

@@ -41,17 +41,11 @@ _NUMBER = re.compile(rb"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?")
 _PLAIN_SECONDS = re.compile(rb"(-?)([0-9]+)(?:\.([0-9]{1,9}))?\Z")
 _NUMBER_FOLLOW = frozenset(b"0123456789.+-abcdefghijklmnopqrstuvwxyz"
                            b"ABCDEFGHIJKLMNOPQRSTUVWXYZ")
-_NUM = rb"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?"
-# A whole "events" array of well-formed [t, k] pairs, from its '[' to its
-# ']' (checked by the pattern, converted after it), and one pair of it.
-_EVENTS_ARRAY = re.compile(
-    rb"\[(?:[ \t\r\n]*\[[ \t\r\n]*" + _NUM + rb"[ \t\r\n]*,[ \t\r\n]*(?:0|[1-9][0-9]{0,9})"
-    rb"[ \t\r\n]*\][ \t\r\n]*,)*[ \t\r\n]*\[[ \t\r\n]*" + _NUM +
-    rb"[ \t\r\n]*,[ \t\r\n]*(?:0|[1-9][0-9]{0,9})[ \t\r\n]*\][ \t\r\n]*\]")
-_PAIR = re.compile(rb"\[[ \t\r\n]*(-?)([0-9]+)(?:\.([0-9]+))?([eE][+-]?[0-9]+)?[ \t\r\n]*,"
-                   rb"[ \t\r\n]*([0-9]+)")
+# One well-formed event and what follows it, its time split up so that the
+# common shape (at most 9 decimals, no exponent) converts without the
+# general routine: sign, integer digits, decimals, token count, ',' or ']'.
 _EVENT = re.compile(
-    rb"[ \t\r\n]*\[[ \t\r\n]*(-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?)"
+    rb"[ \t\r\n]*\[[ \t\r\n]*(-?)(0|[1-9][0-9]{0,10})(?:\.([0-9]{1,9}))?"
     rb"[ \t\r\n]*,[ \t\r\n]*(0|[1-9][0-9]{0,9})[ \t\r\n]*\][ \t\r\n]*([,\]])")
 
 
@@ -417,33 +411,8 @@ class _Trace:
             raise r.fail("%s must be an integer from 0 to %d" % (what, limit))
         return v
 
-    def _events_at_once(self, q: TraceRequest) -> bool:
-        """The whole array in two regular-expression passes, when every
-        event is a plain, in-range [t, k]; False (nothing consumed) to let
-        the event-by-event reader handle the rest, errors included."""
-        r = self.r
-        m = _EVENTS_ARRAY.match(r.b, r.pos)
-        if not m:
-            return False
-        times, tokens = array("q"), array("I")
-        for neg, whole, frac, exp, k in _PAIR.findall(r.b, m.start(), m.end()):
-            if exp or len(frac) > 9 or len(whole) > 11:
-                return False  # rare shapes: the exact general conversion
-            t = int(whole + frac + b"000000000"[len(frac):])
-            kk = int(k)
-            if t > INT64_MAX or kk > UINT32_MAX:
-                return False
-            times.append(-t if neg else t)
-            tokens.append(kk)
-        q.times, q.tokens = times, tokens
-        r.pos = m.end()
-        return True
-
     def _events(self, q: TraceRequest) -> None:
         r = self.r
-        r.peek()
-        if self._events_at_once(q):
-            return
         r.expect(0x5B, "'[' starting \"events\"")
         if r.peek() == 0x5D:
             r.pos += 1
@@ -453,13 +422,15 @@ class _Trace:
         while True:
             m = match(b, r.pos)
             if m:
-                t = seconds_text_to_ns(m.group(1)) if len(m.group(1)) < NUMBER_MAX else None
-                k = int(m.group(2))
-                if t is not None and k <= UINT32_MAX:
-                    times.append(t)
+                neg, whole, frac, k, follow = m.groups()
+                frac = frac or b""
+                t = int(whole + frac + b"000000000"[len(frac):])  # exact ns
+                k = int(k)
+                if t <= INT64_MAX and k <= UINT32_MAX:
+                    times.append(-t if neg else t)
                     tokens.append(k)
                     r.pos = m.end()
-                    if m.group(3) == b"]":
+                    if follow == b"]":
                         return
                     continue
             # the literal port, for anything the pattern does not cover
@@ -511,16 +482,30 @@ class _Trace:
         else:
             r.skip_value()
 
-    def _duration(self) -> Optional[float]:
+    def _duration(self) -> Tuple[int, Optional[bytes]]:
+        """A "duration" member of the first object, as read: (offset, its
+        number text, b"" for null, None for any other value). It is judged
+        only once the object is known to be the trace object: in a request
+        it is just another ignored member."""
         r = self.r
+        c = r.peek()
+        offset = r.tok
+        if _starts_number(c):
+            return offset, r.number()
         if self._take_null():
-            return None
-        text = r.number() if _starts_number(r.peek()) else b""
-        d = float(text) if text else float("nan")
+            return offset, b""
+        r.skip_value()
+        return offset, None
+
+    def _judge_duration(self, duration: Optional[Tuple[int, Optional[bytes]]]) -> None:
+        if duration is None or duration[1] == b"":
+            return
+        offset, text = duration
+        d = float(text) if text is not None else float("nan")
         if not (0.0 < d <= DURATION_MAX):
-            raise r.fail('"duration" must be null or a number of seconds in (0, %g]'
-                         % DURATION_MAX)
-        return d
+            raise self.r.fail_at(offset, '"duration" must be null or a number of seconds in '
+                                 '(0, %g]' % DURATION_MAX)
+        self.info.duration = d
 
     def _object(self, may_be_trace: bool) -> bool:
         """A request, or (first in the input, with "requests") the trace
@@ -532,7 +517,7 @@ class _Trace:
         q = TraceRequest(self.info.requests + 1, offset)
         seen = 0
         trace_object = False
-        duration = None
+        duration: Optional[Tuple[int, Optional[bytes]]] = None
         if r.peek() == 0x7D:
             r.pos += 1
         else:
@@ -565,7 +550,7 @@ class _Trace:
                     break
                 r.expect(0x2C, "',' or '}' after a member")
         if trace_object:
-            self.info.duration = duration
+            self._judge_duration(duration)
             return True
         if not seen & 1:
             raise r.fail_at(offset, 'request %d has no "start"' % q.index)

@@ -225,6 +225,10 @@ EDGE_CASES = [
     b'[{"start": 0, "x": "\\u12"}]', b'[{"start": 0, "ok": truex}]', b'[{"start": 0, "x": +1}]',
     b'[{"start": 0}, ]', b'{"start": 0}{"start": 1}', b'{"start": 0, "duration": 0}\n{"start": 1}',
     b'{"start": 0}\n{"start": 1, "duration": 0}', b'{"start": 0}\n{"requests": []}',
+    b'{"start": 0, "duration": "x"}\n{"start": 1}', b'{"start": 0, "duration": [1, 2]}',
+    b'{"requests": [{"start": 1, "events": [[0.5, 1]]}], "duration": "x", "note": 1}',
+    b'{"duration": 5, "requests": [{"start": 0}], "duration": null}',
+    b'{"duration": -1, "requests": [{"start": 0}]}',
     b'[{"start": 1, "end": 0.5}]', b'[{"start": 0, "events": [[0.5, 1], [0.4, 1]]}]',
     b'[{"start": -9223372036, "events": [[9223372036, 1]]}]',
     b'[{"start": 0, "input_tokens": 18446744073709551615}, {"start": 0, "input_tokens": 5}]',
@@ -272,6 +276,7 @@ class SameAsTheCCommandTest(unittest.TestCase):
         status, out, err = run_py(args, stdin=data)
         self.assertEqual((status, out, err), (c.returncode, c.stdout, c.stderr),
                          "llmlat %s on %r" % (" ".join(args), data[:200]))
+        return c
 
     def test_flags(self):
         for args in ([], ["--help"], ["help"], ["--version"], ["report"], ["nope"],
@@ -306,6 +311,38 @@ class SameAsTheCCommandTest(unittest.TestCase):
         for data in EDGE_CASES + SEEDS:
             with self.subTest(data=data[:60]):
                 self.compare(["report", "--format", "json", "TRACE"], data)
+
+    def test_generated_trace(self):
+        """Numbers in every shape: integers, up to 12 decimals (rounded to
+        the ns), exponents, negative times; empty and multi-token chunks."""
+        rnd = random.Random(7)
+
+        shapes = [lambda x: "%d" % round(x), lambda x: "%.3f" % x, lambda x: "%.9f" % x,
+                  lambda x: "%.12f" % x, lambda x: "%.6e" % x, lambda x: "%.4E" % x, repr]
+        lines = []
+        for i in range(300):
+            num = rnd.choice(shapes)  # one shape per request: rounding keeps the order
+            start = rnd.uniform(-5, 50)
+            t = start + rnd.uniform(0, 0.5)
+            events = []
+            for _ in range(rnd.randrange(0, 60)):
+                t += rnd.choice([0, rnd.uniform(0, 0.05)])
+                events.append("[%s, %d]" % (num(t), rnd.choice([0, 1, 1, 1, 2, 7])))
+            fields = ['"start": %s' % num(start), '"events": [%s]' % ", ".join(events)]
+            if rnd.random() < 0.3:
+                fields.append('"end": %s' % num(t + rnd.uniform(-0.01, 0.2)))
+            if rnd.random() < 0.2:
+                fields.append('"ok": false')
+            if rnd.random() < 0.5:
+                fields.append('"input_tokens": %d' % rnd.randrange(0, 5000))
+            lines.append("{%s}" % ", ".join(fields))
+        data = "\n".join(lines).encode()
+        for conv in llmlat.CONVENTIONS:
+            with self.subTest(convention=conv):
+                c = self.compare(["report", "--convention", conv, "--format", "json", "TRACE"],
+                                 data)
+                self.assertEqual(c.returncode, 0, c.stderr)
+                self.assertGreater(json.loads(c.stdout)["completed"], 100)
 
     def test_many_rejections(self):
         reqs = b",".join(b'{"start": 1, "events": [[0.5, 1]], "id": %d}' % i for i in range(60))

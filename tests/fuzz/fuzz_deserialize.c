@@ -1,0 +1,184 @@
+/* Fuzz target (b): llmlat_agg_deserialize on arbitrary bytes. Every byte
+ * is hostile: the call must return an aggregator or NULL with EFORMAT,
+ * never crash, leak or read out of bounds. What parses must be a working
+ * aggregator:
+ *   - it serializes back to exactly the input bytes (the format has one
+ *     encoding per state: shortest varints, fixed fields);
+ *   - every query answers with a documented status;
+ *   - merged into an empty aggregator of the same kind, the result answers
+ *     every query alike (merge of shards = the union);
+ *   - it still accepts requests (or refuses them with EINVAL at a counter's
+ *     limit).
+ * Each parsed input is deserialized again with each of its allocations
+ * failing in turn: ENOMEM, and nothing leaked.
+ *
+ * Input: one mode byte, then the bytes. Mode 0 (even) first fixes the
+ * size field and the CRC trailer up, so that mutations reach the body's
+ * checks instead of all dying at the CRC; mode 1 (odd) passes the bytes
+ * as they are, for the frame checks. The seeds are serialized aggregators
+ * after a 0 byte (seed_writer.c). */
+#include <math.h>
+
+#include "crc32.h"
+#include "fuzz_common.h"
+
+/* Every answer of a, for comparing two aggregators. */
+typedef struct answers {
+    int32_t st[10][7];
+    double stats[10][6];
+    double q[10][5];
+    uint64_t counters[7];
+    double rates[5];
+} answers;
+
+static void ask(const llmlat_agg *a, answers *x)
+{
+    static const double qs[5] = { 0.0, 0.3, 0.5, 0.99, 1.0 };
+    memset(x, 0, sizeof *x);
+    for (int32_t m = LLMLAT_TTFT; m <= LLMLAT_TOOL_ITL; m++) {
+        for (int32_t s = LLMLAT_STAT_COUNT; s <= LLMLAT_STAT_MEDIAN; s++) {
+            int32_t st = llmlat_agg_stat(a, m, s, &x->stats[m - 1][s - 1]);
+            FZ_CHECK(st == LLMLAT_OK || st == LLMLAT_EUNDEFINED, "stat %d/%d: %d", m, s, st);
+            x->st[m - 1][s - 1] = st;
+        }
+        int32_t st = llmlat_agg_quantiles(a, m, qs, 5, x->q[m - 1]);
+        FZ_CHECK(st == LLMLAT_OK || st == LLMLAT_EUNDEFINED, "quantiles %d: %d", m, st);
+        x->st[m - 1][6] = st;
+        for (int i = 0; st == LLMLAT_OK && i < 5; i++) {
+            FZ_CHECK(!isnan(x->q[m - 1][i]), "quantile %d: NaN with OK", m);
+            FZ_CHECK(i == 0 || x->q[m - 1][i] >= x->q[m - 1][i - 1],
+                     "quantiles of %d decrease: %.17g < %.17g", m, x->q[m - 1][i],
+                     x->q[m - 1][i - 1]);
+        }
+    }
+    for (int32_t c = LLMLAT_COUNT_COMPLETED; c <= LLMLAT_COUNT_PEAK_CONCURRENCY; c++) {
+        int32_t st = llmlat_agg_counter(a, c, &x->counters[c - 1]);
+        FZ_CHECK(st == LLMLAT_OK || st == LLMLAT_EUNDEFINED, "counter %d: %d", c, st);
+    }
+    for (int32_t r = LLMLAT_RATE_REQUESTS; r <= LLMLAT_RATE_PEAK_OUTPUT_TOKENS; r++) {
+        int32_t st = llmlat_agg_rate(a, r, &x->rates[r - 1]);
+        FZ_CHECK(st == LLMLAT_OK || st == LLMLAT_EUNDEFINED, "rate %d: %d", r, st);
+    }
+}
+
+static void reports(const llmlat_agg *a)
+{
+    for (int32_t f = LLMLAT_FORMAT_TEXT; f <= LLMLAT_FORMAT_PROMETHEUS; f++) {
+        size_t len = 0;
+        int32_t st = llmlat_agg_report(a, f, NULL, 0, &len);
+        FZ_CHECK(st == LLMLAT_ENOSPC, "report %d sizing: %d", f, st);
+        char *buf = malloc(len);
+        FZ_CHECK(buf, "test allocation");
+        size_t got = 0;
+        st = llmlat_agg_report(a, f, buf, len, &got);
+        FZ_CHECK(st == LLMLAT_OK && got == len, "report %d: %d, %zu of %zu", f, st, got, len);
+        free(buf);
+    }
+}
+
+/* An empty aggregator that may be merged with a. */
+static llmlat_agg *empty_like(const llmlat_agg *a)
+{
+    int32_t conv, mode;
+    FZ_CHECK(llmlat_agg_get_convention(a, &conv) == LLMLAT_OK, "get_convention");
+    FZ_CHECK(llmlat_agg_get_mode(a, &mode) == LLMLAT_OK, "get_mode");
+    llmlat_agg *e = llmlat_agg_new(conv, mode);
+    FZ_CHECK(e, "agg_new(%d, %d)", conv, mode);
+    for (int32_t p = LLMLAT_PARAM_RELATIVE_ERROR; p <= LLMLAT_PARAM_SLO_E2E; p++) {
+        double v;
+        FZ_CHECK(llmlat_agg_get_param(a, p, &v) == LLMLAT_OK, "get_param");
+        FZ_CHECK(llmlat_agg_set_param(e, p, v) == LLMLAT_OK, "set_param %d %.17g", p, v);
+    }
+    return e;
+}
+
+static void check_parsed(llmlat_agg *a, const uint8_t *data, size_t size)
+{
+    /* the one encoding of this state */
+    size_t len = 0;
+    FZ_CHECK(llmlat_agg_serialize(a, NULL, 0, &len) == LLMLAT_ENOSPC, "serialize sizing");
+    FZ_CHECK(len == size, "re-serialized to %zu bytes, from %zu", len, size);
+    uint8_t *again = malloc(len);
+    FZ_CHECK(again, "test allocation");
+    FZ_CHECK(llmlat_agg_serialize(a, again, len, &len) == LLMLAT_OK, "serialize");
+    FZ_CHECK(memcmp(again, data, size) == 0, "re-serialized bytes differ");
+    free(again);
+
+    answers x, y;
+    ask(a, &x);
+    reports(a);
+
+    llmlat_agg *u = empty_like(a);
+    int32_t st = llmlat_agg_merge(u, a);
+    FZ_CHECK(st == LLMLAT_OK, "merge into an empty aggregator: %d", st);
+    ask(u, &y);
+    FZ_CHECK(memcmp(&x, &y, sizeof x) == 0, "merged into empty: answers differ");
+    llmlat_agg_free(u);
+
+    /* it goes on accepting requests */
+    llmlat_request *r = llmlat_request_new();
+    FZ_CHECK(r, "request_new");
+    llmlat_request_start(r, 1000);
+    llmlat_request_event(r, 2000, 1);
+    llmlat_request_event(r, 5000, 3);
+    llmlat_request_finish(r, 6000);
+    st = llmlat_agg_add(a, r);
+    FZ_CHECK(st == LLMLAT_OK || st == LLMLAT_EINVAL, "add to a deserialized aggregator: %d", st);
+    llmlat_request_free(r);
+    ask(a, &x);
+}
+
+/* The size field (offset 16) and the trailing CRC-32 made right. */
+static void fix_frame(uint8_t *p, size_t n)
+{
+    if (n < 28)
+        return;
+    for (int i = 0; i < 8; i++)
+        p[16 + i] = (uint8_t)((uint64_t)n >> (8 * i));
+    uint32_t crc = crc32_of(p, n - 4);
+    for (int i = 0; i < 4; i++)
+        p[n - 4 + i] = (uint8_t)(crc >> (8 * i));
+}
+
+static void run(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *input, size_t input_size)
+{
+    if (input_size == 0)
+        return 0;
+    size_t size = input_size - 1;
+    uint8_t *data = malloc(size ? size : 1); /* a copy of its own: ASan sees overreads */
+    FZ_CHECK(data, "test allocation");
+    memcpy(data, input + 1, size);
+    if (input[0] % 2 == 0)
+        fix_frame(data, size);
+    run(data, size);
+    free(data);
+    return 0;
+}
+
+static void run(const uint8_t *data, size_t size)
+{
+    fz_alloc_install();
+    int32_t st = 12345;
+    llmlat_agg *a = llmlat_agg_deserialize(data, size, &st);
+    if (a) {
+        FZ_CHECK(st == LLMLAT_OK, "an aggregator with status %d", st);
+        check_parsed(a, data, size);
+        llmlat_agg_free(a);
+        /* the same bytes again, each allocation failing in turn */
+        for (long n = 0;; n++) {
+            fz_alloc_arm(n, false);
+            a = llmlat_agg_deserialize(data, size, &st);
+            fz_alloc_disarm();
+            if (a)
+                break;
+            FZ_CHECK(st == LLMLAT_ENOMEM, "deserialize under injection: %d", st);
+            FZ_CHECK(fz_al.live == 0, "%ld blocks leaked by a failed deserialize", fz_al.live);
+        }
+        llmlat_agg_free(a);
+    } else {
+        FZ_CHECK(st == LLMLAT_EFORMAT, "NULL with status %d", st);
+    }
+    fz_alloc_check_released();
+}
