@@ -145,7 +145,7 @@ LLMLAT_API const char *llmlat_strerror(int32_t status);
 
 /* Aggregation modes. */
 #define LLMLAT_MODE_EXACT    0 /* keeps every sample; numpy-identical percentiles */
-#define LLMLAT_MODE_BOUNDED  1 /* fixed memory, relative-error quantiles */
+#define LLMLAT_MODE_BOUNDED  1 /* fixed memory, relative-error quantiles (docs/bounded.md) */
 
 /* Statistics for llmlat_agg_stat(). */
 #define LLMLAT_STAT_COUNT    1
@@ -160,7 +160,7 @@ LLMLAT_API const char *llmlat_strerror(int32_t status);
 #define LLMLAT_RATE_OUTPUT_TOKENS      2 /* sum N / D */
 #define LLMLAT_RATE_TOTAL_TOKENS       3 /* (sum input + sum N) / D */
 #define LLMLAT_RATE_GOODPUT            4 /* good / D; needs at least one SLO */
-#define LLMLAT_RATE_PEAK_OUTPUT_TOKENS 5 /* largest 1-second bucket */
+#define LLMLAT_RATE_PEAK_OUTPUT_TOKENS 5 /* largest 1-second bucket; exact mode only */
 
 /* Counters for llmlat_agg_counter(). */
 #define LLMLAT_COUNT_COMPLETED        1 /* successes under the convention */
@@ -169,8 +169,8 @@ LLMLAT_API const char *llmlat_strerror(int32_t status);
 #define LLMLAT_COUNT_GOOD             4 /* successes meeting every SLO; needs an SLO */
 #define LLMLAT_COUNT_INPUT_TOKENS     5 /* over successes */
 #define LLMLAT_COUNT_OUTPUT_TOKENS    6 /* over successes */
-#define LLMLAT_COUNT_PEAK_CONCURRENCY 7 /* sweep over [start, start + E2E) */
-#define LLMLAT_COUNT_MEMORY_BYTES     8 /* bytes the aggregator holds */
+#define LLMLAT_COUNT_PEAK_CONCURRENCY 7 /* sweep over [start, start + E2E); exact mode only */
+#define LLMLAT_COUNT_MEMORY_BYTES     8 /* bytes the aggregator holds (fixed in bounded mode) */
 
 /* Parameters for llmlat_agg_set_param() (seconds where a time). */
 #define LLMLAT_PARAM_RELATIVE_ERROR 1 /* bounded mode's alpha, default 0.01 */
@@ -278,7 +278,15 @@ LLMLAT_API int32_t llmlat_request_value(const llmlat_request *r, int32_t convent
 typedef struct llmlat_agg llmlat_agg;
 
 /* A new aggregator; NULL on an unknown convention or mode, or no memory.
- * LLMLAT_MODE_BOUNDED: see docs/format.md and docs/metrics.md. */
+ *
+ * LLMLAT_MODE_BOUNDED (docs/bounded.md) allocates everything here and never
+ * again: per metric a window of logarithmic buckets, about 9 KiB at the
+ * default relative error alpha = 1% (memory grows as 1/alpha), whatever the
+ * traffic; adding a request never allocates. COUNT, MEAN, STD, MIN and MAX
+ * are exact (sums kept in wide integers); quantiles are within alpha of
+ * exact mode's (see llmlat_agg_quantile). It keeps no timeline: the
+ * PEAK rate and counter are EUNDEFINED, and the good count is taken as
+ * requests are added (so SLOs, like alpha, are fixed once data arrived). */
 LLMLAT_API llmlat_agg *llmlat_agg_new(int32_t convention, int32_t mode);
 /* Frees a and everything it holds; NULL is a no-op. */
 LLMLAT_API void llmlat_agg_free(llmlat_agg *a);
@@ -324,10 +332,11 @@ LLMLAT_API int32_t llmlat_agg_set_buckets(llmlat_agg *a, int32_t metric, const d
 LLMLAT_API int32_t llmlat_agg_add(llmlat_agg *a, const llmlat_request *r);
 
 /* Adds everything src holds to dst: afterwards dst equals an aggregator
- * that was given the requests of both. dst's params are kept. src is not
- * changed. Errors: EINVAL (NULL, dst == src), EMISMATCH (different
- * convention or mode, or bounded aggregators with different relative
- * errors or SLOs), ENOMEM. */
+ * that was given the requests of both (bounded mode: the same state bit for
+ * bit, so merging is associative and commutative). dst's params are kept.
+ * src is not changed. Errors: EINVAL (NULL, dst == src; a count would
+ * overflow), EMISMATCH (different convention or mode, or bounded
+ * aggregators with different relative errors or SLOs), ENOMEM. */
 LLMLAT_API int32_t llmlat_agg_merge(llmlat_agg *dst, const llmlat_agg *src);
 
 /* A statistic of a metric's samples (COUNT is the number of samples: of
@@ -337,8 +346,14 @@ LLMLAT_API int32_t llmlat_agg_merge(llmlat_agg *dst, const llmlat_agg *src);
 LLMLAT_API int32_t llmlat_agg_stat(const llmlat_agg *a, int32_t metric, int32_t stat,
                                    double *out);
 /* The q-quantile (q in [0, 1]) of a metric's samples. Exact mode: numpy's
- * default linear interpolation, the same double as numpy.percentile(x,
- * 100 * q) on the same samples. Bounded mode: see docs/metrics.md.
+ * default linear interpolation, the same double as numpy.quantile(x, q) on
+ * the same samples (numpy.percentile(x, p) is q = p / 100.0, divided as
+ * numpy divides). Bounded mode: a value v with
+ * |v - E| <= alpha * E for E the exact-mode value, for every q, provided
+ * the non-zero samples lie within a factor 2^32 below the largest (1 us to
+ * 71 min, or 1 to 4.3e9 tokens); q = 0 and q = 1 give min and max exactly.
+ * Samples further below share the lowest bucket: a quantile landing there
+ * is only kept within [min, max] (docs/bounded.md).
  * Errors: EINVAL (NULL, unknown id, q outside [0, 1] or NaN), EUNDEFINED
  * (empty set; placeholders as for llmlat_agg_stat). */
 LLMLAT_API int32_t llmlat_agg_quantile(const llmlat_agg *a, int32_t metric, double q,
@@ -351,23 +366,32 @@ LLMLAT_API int32_t llmlat_agg_quantiles(const llmlat_agg *a, int32_t metric, con
                                         size_t n, double *out);
 /* A system rate per second of the duration D (docs/metrics.md).
  * Errors: EINVAL (NULL, unknown id), EUNDEFINED (D is 0 or unknown;
- * GOODPUT without an SLO; PEAK with no success unless a placeholder). */
+ * GOODPUT without an SLO; PEAK with no success unless a placeholder, and
+ * PEAK in bounded mode). */
 LLMLAT_API int32_t llmlat_agg_rate(const llmlat_agg *a, int32_t rate, double *out);
 /* A counter. Errors: EINVAL (NULL, unknown id), EUNDEFINED (GOOD without
- * an SLO). */
+ * an SLO; PEAK_CONCURRENCY in bounded mode, *out 0). */
 LLMLAT_API int32_t llmlat_agg_counter(const llmlat_agg *a, int32_t counter, uint64_t *out);
 
-/* Writes a's state to buf in the documented byte format (docs/format.md).
- * When cap is too small (buf may be NULL with cap 0) nothing is written,
- * *len is set to the size needed and ENOSPC returned; on success *len is
- * the size written. Errors: EINVAL (NULL a or len, NULL buf with cap > 0),
- * ENOSPC. */
+/* Writes a's state, in either mode, to buf in the documented byte format
+ * (docs/format.md): little-endian, the magic "LLMLATAG", a format version,
+ * the settings (convention, mode, params, report quantiles, histogram
+ * bounds), counters and samples, and a CRC-32. Bounded mode needs about
+ * 1.2 KiB plus a few bytes per bucket in use; equal states give equal
+ * bytes. When cap is too small (buf may be NULL with cap 0) nothing is
+ * written, *len is set to the size needed and ENOSPC returned; on success
+ * *len is the size written. Errors: EINVAL (NULL a or len, NULL buf with
+ * cap > 0), ENOSPC. */
 LLMLAT_API int32_t llmlat_agg_serialize(const llmlat_agg *a, void *buf, size_t cap,
                                         size_t *len);
-/* A new aggregator from bytes written by llmlat_agg_serialize; NULL on
- * error with *status set (EINVAL: NULL buf with len > 0; EFORMAT: any
- * malformed, truncated, corrupted or trailing bytes; ENOMEM). status may be
- * NULL. Every byte is treated as hostile. */
+/* A new aggregator from bytes written by llmlat_agg_serialize (any
+ * version this library knows), equal to the one serialized: same answers,
+ * same bytes when serialized again. NULL on error with *status set
+ * (EINVAL: NULL buf with len > 0; EFORMAT: any malformed, truncated,
+ * corrupted or trailing bytes, an unknown version, settings or counts that
+ * do not hold together; ENOMEM). status may be NULL. Every byte is treated
+ * as hostile: nothing is allocated for a count before the bytes it
+ * announces are known to be there. */
 LLMLAT_API llmlat_agg *llmlat_agg_deserialize(const void *buf, size_t len, int32_t *status);
 
 /* A report of a in one of the LLMLAT_FORMAT_* formats, as text (not
@@ -387,6 +411,16 @@ LLMLAT_API int32_t llmlat_agg_report(const llmlat_agg *a, int32_t format, void *
 /* ================================================================ */
 #if defined(LLMLAT_IMPLEMENTATION) && !defined(LLMLAT_IMPLEMENTATION_INCLUDED)
 #define LLMLAT_IMPLEMENTATION_INCLUDED
+
+/* Quantiles are numpy's doubles to the bit only if a*b+c is never fused
+ * into an FMA (the library's own build says -ffp-contract=off; GCC fuses by
+ * default wherever the target has FMA, e.g. arm64 or -march=haswell). */
+#if defined(__clang__)
+#  pragma STDC FP_CONTRACT OFF
+#elif defined(__GNUC__)
+#  pragma GCC push_options
+#  pragma GCC optimize("fp-contract=off")
+#endif
 
 /* Linkage of internal functions: static unless the includer (the test
  * build) defines LLMLAT_INTERNAL, e.g. empty. */
@@ -777,22 +811,27 @@ static inline void fix_add(uint64_t *acc, int nacc, const uint64_t *v, int nv, i
         carry = ++acc[i] == 0;
 }
 
+/* A batch of integer samples given by their sum (< 2^64) and sum of squares
+ * (< 2^128): what one request's gaps add up to. The limbs are spelled out:
+ * this is on every request's path. */
+static inline void fixsum_add_parts(fixsum *f, uint64_t sum, uint64_t sq_lo, uint64_t sq_hi)
+{
+    uint64_t a = f->s1[1] + sum;
+    f->s1[2] += a < sum;
+    f->s1[1] = a;
+    uint64_t b = f->s2[1] + sq_lo, c = f->s2[2] + sq_hi;
+    uint64_t carry = (c < sq_hi) + ((c + (b < sq_lo)) < c);
+    f->s2[2] = c + (b < sq_lo);
+    f->s2[1] = b;
+    f->s2[3] += carry;
+}
+
 /* One integer sample x (weight 1). */
 static inline void fixsum_add_int(fixsum *f, uint64_t x)
 {
-    uint64_t sq[2];
-    wide_mul(x, x, &sq[0], &sq[1]);
-    fix_add(f->s1, 3, &x, 1, 1);
-    fix_add(f->s2, 4, sq, 2, 1);
-}
-
-/* A batch of integer samples given by their sum (< 2^64) and sum of squares
- * (< 2^128): what one request's gaps add up to. */
-static inline void fixsum_add_parts(fixsum *f, uint64_t sum, uint64_t sq_lo, uint64_t sq_hi)
-{
-    uint64_t sq[2] = { sq_lo, sq_hi };
-    fix_add(f->s1, 3, &sum, 1, 1);
-    fix_add(f->s2, 4, sq, 2, 1);
+    uint64_t lo, hi;
+    wide_mul(x, x, &lo, &hi);
+    fixsum_add_parts(f, x, lo, hi);
 }
 
 /* One sample 0 <= x < 2^64 (weight 1), cut at 2^-64. */
@@ -930,9 +969,29 @@ static inline void sketch_note_range(sketch *s, double lo, double hi)
 }
 
 /* One whole sample of weight 1: x >= 0 internal (an integer for
- * sketch_add_int), `reported` the same value as queries report it. */
-LLMLAT_INTERNAL void sketch_add_int(sketch *s, const sketch_map *m, uint64_t x, double reported);
-LLMLAT_INTERNAL void sketch_add_double(sketch *s, const sketch_map *m, double x, double reported);
+ * sketch_add_int), `reported` the same value as queries report it. Inline:
+ * each request adds several. */
+static inline void sketch_add_int(sketch *s, const sketch_map *m, uint64_t x, double reported)
+{
+    s->count++;
+    if (x)
+        sketch_bump(s, m, sketch_map_index(m, (double)x), 1);
+    else
+        s->zero++;
+    fixsum_add_int(&s->sums, x);
+    sketch_note_range(s, reported, reported);
+}
+
+static inline void sketch_add_double(sketch *s, const sketch_map *m, double x, double reported)
+{
+    s->count++;
+    if (x > 0.0)
+        sketch_bump(s, m, sketch_map_index(m, x), 1);
+    else
+        s->zero++;
+    fixsum_add_double(&s->sums, x);
+    sketch_note_range(s, reported, reported);
+}
 
 /* Adds src (same map) into dst; the caller checked the counts' sum fits. */
 LLMLAT_INTERNAL void sketch_merge(sketch *dst, const sketch *src, const sketch_map *m);
@@ -941,8 +1000,12 @@ LLMLAT_INTERNAL void sketch_merge(sketch *dst, const sketch *src, const sketch_m
 LLMLAT_INTERNAL double sketch_mean(const sketch *s);
 /* EUNDEFINED (NaN) when count <= ddof. */
 LLMLAT_INTERNAL int32_t sketch_std(const sketch *s, unsigned ddof, double *out);
-/* Within alpha of numpy.percentile(samples, 100 q), see sketch.c. */
+/* Within alpha of numpy.percentile(samples, 100 q), see sketch.c; n <=
+ * SKETCH_MAX_QUANTILES of them in one pass over the buckets. */
+#define SKETCH_MAX_QUANTILES 32
 LLMLAT_INTERNAL double sketch_quantile(const sketch *s, const sketch_map *m, double q);
+LLMLAT_INTERNAL void sketch_quantiles(const sketch *s, const sketch_map *m, const double *q, size_t n,
+                      double *out);
 LLMLAT_INTERNAL size_t sketch_memory(const sketch *s, const sketch_map *m);
 
 #endif
@@ -1187,10 +1250,11 @@ LLMLAT_INTERNAL int32_t radix_sort(const llmlat_alloc *al, enum radix_kind kind,
 
 /* ---------------------- lib/select.h -------------------------------------- */
 /* Values at given ranks of a sample array, without sorting it: radix
- * select on the order-preserving bits of the doubles. Two passes over the
- * data per level (a histogram, then gathering the few buckets that hold
- * the ranks), a level per 16 bits of key span actually used. This is what
- * makes an exact-mode quantile over 10^7 samples a few tens of ms. */
+ * select on the order-preserving bits of the doubles. Per level, a
+ * histogram pass over the data and a pass gathering the few buckets that
+ * hold the ranks (skipped when a small sample foretold those buckets and
+ * pass 1 gathered them), 12 to 16 bits of key span per level. This is
+ * what makes an exact-mode quantile over 10^7 samples a few tens of ms. */
 #ifndef LLMLAT_SELECT_H
 #define LLMLAT_SELECT_H
 
@@ -1232,6 +1296,26 @@ LLMLAT_INTERNAL double gridsum(const double *v, const uint32_t *w, size_t n, uin
 
 #endif
 
+/* ---------------------- lib/lerp.h ---------------------------------------- */
+/* numpy's linear interpolation between two order statistics, shared by
+ * both modes so that they interpolate alike. */
+#ifndef LLMLAT_LERP_H
+#define LLMLAT_LERP_H
+
+/* numpy.lib.function_base._lerp: a + (b - a) * t, or from b when t >= 0.5.
+ * Separate operations, never fused: the build disables FP contraction
+ * (and the single header sets the pragmas), so the result is numpy's
+ * double to the bit. */
+static inline double numpy_lerp(double a, double b, double t)
+{
+    double diff = b - a;
+    if (t >= 0.5)
+        return b - diff * (1.0 - t);
+    return a + diff * t;
+}
+
+#endif
+
 /* ---------------------- lib/report_buf.h ---------------------------------- */
 /* A growable text buffer for the report writers, and the number formats
  * they share. Appends never fail one by one: the first allocation failure
@@ -1247,7 +1331,7 @@ typedef struct rbuf {
     const llmlat_alloc *al;
     char *p;
     size_t len, cap;
-    int32_t status; /* LLMLAT_OK, or the first error (ENOMEM, EINVAL) */
+    int32_t status; /* LLMLAT_OK, or ENOMEM after a failed growth */
 } rbuf;
 
 LLMLAT_INTERNAL void rbuf_init(rbuf *b, const llmlat_alloc *al);
@@ -1305,6 +1389,12 @@ typedef struct report_ctx {
     bool known[METRIC_COUNT];
     metric_values cache[METRIC_COUNT];
     double cache_q[METRIC_COUNT][MAX_QUANTILES]; /* the quantiles cached */
+    /* Rates and counters too (the peaks sort every event), by id. */
+    bool rate_known[LLMLAT_RATE_PEAK_OUTPUT_TOKENS + 1];
+    double rate[LLMLAT_RATE_PEAK_OUTPUT_TOKENS + 1];
+    bool counter_known[LLMLAT_COUNT_MEMORY_BYTES + 1];
+    bool counter_defined[LLMLAT_COUNT_MEMORY_BYTES + 1];
+    uint64_t counter[LLMLAT_COUNT_MEMORY_BYTES + 1];
 } report_ctx;
 
 /* Fills v for a metric, with the n <= MAX_QUANTILES quantiles q[] computed
@@ -1738,15 +1828,18 @@ LLMLAT_API int32_t llmlat_agg_add(llmlat_agg *a, const llmlat_request *r)
     conv_view(a->conv, r, &v);
     int64_t last = r->n ? r->t[r->n - 1] : r->start_ns;
 
+    /* Requests added (successes + failures) fit a uint64 too, as the
+     * serialized form requires. */
+    bool full = a->completed + a->failed == UINT64_MAX;
     if (!v.success) {
-        if (a->failed == UINT64_MAX)
+        if (full)
             return LLMLAT_EINVAL;
         a->failed++;
         span_add(&a->all, r->start_ns, last);
         return LLMLAT_OK;
     }
 
-    if (a->completed == UINT64_MAX || r->input_tokens > UINT64_MAX - a->input_tokens ||
+    if (full || r->input_tokens > UINT64_MAX - a->input_tokens ||
         v.n_out > UINT64_MAX - a->output_tokens)
         return LLMLAT_EINVAL;
     bool bounded = a->mode == LLMLAT_MODE_BOUNDED;
@@ -1806,9 +1899,8 @@ LLMLAT_API int32_t llmlat_agg_merge(llmlat_agg *dst, const llmlat_agg *src)
     if (dst->conv != src->conv || dst->mode != src->mode ||
         (dst->mode == LLMLAT_MODE_BOUNDED && !same_bounded_params(dst, src)))
         return LLMLAT_EMISMATCH;
-    if (add_overflows(dst->completed, src->completed) ||
+    if (add_overflows(dst->completed + dst->failed, src->completed + src->failed) ||
         add_overflows(dst->good, src->good) ||
-        add_overflows(dst->failed, src->failed) ||
         add_overflows(dst->tpot_undefined, src->tpot_undefined) ||
         add_overflows(dst->input_tokens, src->input_tokens) ||
         add_overflows(dst->output_tokens, src->output_tokens))
@@ -1913,10 +2005,9 @@ LLMLAT_INTERNAL int32_t agg_bounded_check(llmlat_agg *a, const llmlat_request *r
      * tokens/s (N / E2E) can reach that. */
     if (v->has_tps && !(v->tps >= 0.0 && v->tps < FIXSUM_LIMIT))
         return LLMLAT_EINVAL;
-    /* ITL counts tokens, ICL events: bound them by the request's totals. */
-    req_summary scratch;
-    uint64_t tokens = req_summary_of(r, &scratch)->sum_k;
-    if (sk(a, LLMLAT_ITL)->count > UINT64_MAX - tokens ||
+    /* ITL counts tokens, ICL events: bound them by the request's totals
+     * (its summary is valid: it ended). */
+    if (sk(a, LLMLAT_ITL)->count > UINT64_MAX - r->sum.sum_k ||
         sk(a, LLMLAT_ICL)->count > UINT64_MAX - r->n)
         return LLMLAT_EINVAL;
     return LLMLAT_OK;
@@ -1968,8 +2059,8 @@ static void part_commit(sketch *s, const gap_part *p)
 
 /* An event that is not the common case (one token, a positive gap, ICL
  * kept): its ICL sample (when kept) and ITL samples go to the parts. */
-LLMLAT_COLD static void fold_odd_gap(llmlat_agg *a, int64_t g, uint32_t k, bool icl_on, gap_part *icl,
-                         gap_part *itl)
+LLMLAT_COLD static void fold_odd_gap(llmlat_agg *a, int64_t g, uint32_t k, bool icl_on,
+                                     gap_part *icl, gap_part *itl)
 {
     const sketch_map *m = &a->map;
     double gs = agg_bounded__ns_to_s(g);
@@ -2015,33 +2106,40 @@ static inline int64_t layout_index(const layout *l, double x)
     return (int64_t)(b >> 52) * l->per_octave + l->cell[(b >> l->cell_shift) & l->cell_mask];
 }
 
-/* Counts one sample at each of idx[0..n). An index inside the used range
- * [low, top] needs neither a move nor a clamp: that is the loop, with the
- * window in locals; the rest take sketch_bump. */
-static void bump_block(sketch *s, const sketch_map *m, const int64_t *idx, size_t n)
+/* Counts one sample at each of idx[0..n) in both sketches (ITL and ICL).
+ * An index inside both used ranges [low, top] needs neither a move nor a
+ * clamp: that is the loop, with the windows in registers; the rest take
+ * sketch_bump. */
+static void bump_pair(sketch *x, sketch *y, const sketch_map *m, const int64_t *idx, size_t n)
 {
     size_t j = 0;
     while (j < n) {
-        if (s->top == SKETCH_NO_TOP) {
-            sketch_bump(s, m, idx[j++], 1);
+        if (x->top == SKETCH_NO_TOP || y->top == SKETCH_NO_TOP) {
+            sketch_bump(x, m, idx[j], 1);
+            sketch_bump(y, m, idx[j++], 1);
             continue;
         }
-        uint64_t low = (uint64_t)s->low, span = (uint64_t)(s->top - s->low);
-        uint64_t *at_low = s->bucket + (s->low - s->base);
+        uint64_t xlow = (uint64_t)x->low, xspan = (uint64_t)(x->top - x->low);
+        uint64_t ylow = (uint64_t)y->low, yspan = (uint64_t)(y->top - y->low);
+        uint64_t *xb = x->bucket + (x->low - x->base), *yb = y->bucket + (y->low - y->base);
         for (; j < n; j++) {
-            uint64_t off = (uint64_t)idx[j] - low;
-            if (off > span)
+            uint64_t ox = (uint64_t)idx[j] - xlow, oy = (uint64_t)idx[j] - ylow;
+            if (ox > xspan || oy > yspan)
                 break;
-            at_low[off]++;
+            xb[ox]++;
+            yb[oy]++;
         }
-        if (j < n)
-            sketch_bump(s, m, idx[j++], 1);
+        if (j < n) {
+            sketch_bump(x, m, idx[j], 1);
+            sketch_bump(y, m, idx[j++], 1);
+        }
     }
 }
 
-/* The common gaps (one token, gap > 0, ICL kept) are taken in blocks:
- * one loop finds them and their buckets, one sums them, then each sketch
- * counts the block. Split so, each loop keeps its state in registers. */
+/* The common gaps (one token, gap > 0, ICL kept) are taken in blocks of
+ * up to GAP_BLOCK: found and summed in one loop, then counted in both
+ * sketches by bump_pair. Split so, each loop keeps its state in
+ * registers. */
 #define GAP_BLOCK 128
 
 typedef struct common_gaps {
@@ -2049,30 +2147,66 @@ typedef struct common_gaps {
     int64_t min, max;
 } common_gaps;
 
-static void sum_block(common_gaps *c, const int64_t *g, size_t n)
+/* A block of a request whose events all carry one token: every event
+ * counts and no k need be read. From event *i (previous: *i - 1) to end,
+ * stopping before a gap <= 0. Returns the block's size. */
+static inline size_t take_plain(const int64_t *t, size_t *i, size_t end, const layout *lay,
+                                common_gaps *c, int64_t *idx)
 {
     uint64_t sum = 0, sq_lo = 0, sq_hi = 0;
     int64_t min = c->min, max = c->max;
-    for (size_t j = 0; j < n; j++) {
+    size_t n = 0, j = *i;
+    for (; j <= end; j++) {
+        int64_t gap = t[j] - t[j - 1];
+        if (gap <= 0)
+            break;
         uint64_t lo, hi;
-        wide_mul((uint64_t)g[j], (uint64_t)g[j], &lo, &hi);
+        wide_mul((uint64_t)gap, (uint64_t)gap, &lo, &hi);
         wide_add(&sq_lo, &sq_hi, lo, hi);
-        sum += (uint64_t)g[j];
-        min = g[j] < min ? g[j] : min;
-        max = g[j] > max ? g[j] : max;
+        sum += (uint64_t)gap;
+        min = gap < min ? gap : min;
+        max = gap > max ? gap : max;
+        idx[n++] = layout_index(lay, (double)gap);
     }
+    *i = j;
     c->n += n;
     c->sum += sum;
     wide_add(&c->sq_lo, &c->sq_hi, sq_lo, sq_hi);
     c->min = min;
     c->max = max;
+    return n;
+}
+
+/* The same for any request, reading k: stops before an event that is not
+ * a one-token event with a gap > 0 from *prev. */
+static inline size_t take_general(const int64_t *t, const uint32_t *k, size_t *i, size_t end,
+                                  int64_t *prev, const layout *lay, common_gaps *c,
+                                  int64_t *idx)
+{
+    size_t n = 0, j = *i;
+    for (; j <= end; j++) {
+        int64_t gap = t[j] - *prev;
+        if (k[j] != 1 || gap <= 0)
+            break;
+        uint64_t lo, hi;
+        wide_mul((uint64_t)gap, (uint64_t)gap, &lo, &hi);
+        wide_add(&c->sq_lo, &c->sq_hi, lo, hi);
+        c->sum += (uint64_t)gap;
+        c->min = gap < c->min ? gap : c->min;
+        c->max = gap > c->max ? gap : c->max;
+        idx[n++] = layout_index(lay, (double)gap);
+        *prev = t[j];
+    }
+    *i = j;
+    c->n += n;
+    return n;
 }
 
 /* ICL, ITL and ITL_MAX of one request. */
 static void fold_gaps(llmlat_agg *a, const llmlat_request *r, const req_view *v)
 {
-    if (v->anchor == REQ_NONE)
-        return;
+    if (v->anchor == REQ_NONE || (v->last == v->anchor && r->k[v->anchor] <= 1))
+        return; /* no gap, no extra token */
     const sketch_map *m = &a->map;
     const layout lay = { m->cell, m->per_octave, m->cell_shift, m->cell_mask };
     sketch *itl_sk = sk(a, LLMLAT_ITL), *icl_sk = sk(a, LLMLAT_ICL);
@@ -2088,47 +2222,23 @@ static void fold_gaps(llmlat_agg *a, const llmlat_request *r, const req_view *v)
         part_note(&itl, 0.0, 0.0);
     }
     const int64_t *t = r->t;
-    const uint32_t *kk = r->k;
-    const size_t last = v->last, fast_last = icl_on ? last : 0;
-    int64_t prev = t[v->anchor];
-    int64_t g[GAP_BLOCK], idx[GAP_BLOCK];
+    const size_t last = v->last;
     /* With only one-token events (the usual stream), no k need be read. */
-    req_summary scratch;
-    const req_summary *rs = req_summary_of(r, &scratch);
-    const bool plain = rs->n_tok == r->n && rs->sum_k == r->n;
+    const bool plain = r->sum.n_tok == r->n && r->sum.sum_k == r->n;
+    int64_t prev = t[v->anchor], idx[GAP_BLOCK];
     for (size_t i = v->anchor + 1; i <= last;) {
-        /* the block: events i .. end (none when ICL is dropped) */
-        size_t nb = 0, end = i > fast_last           ? i - 1
-                             : fast_last - i < GAP_BLOCK ? fast_last
-                                                         : i + GAP_BLOCK - 1;
-        if (plain) {
-            for (; i <= end; i++) {
-                int64_t gap = t[i] - t[i - 1];
-                if (gap <= 0)
-                    break;
-                g[nb] = gap;
-                idx[nb++] = layout_index(&lay, (double)gap);
-            }
-            prev = t[i - 1];
-        } else {
-            for (; i <= end; i++) {
-                int64_t gap = t[i] - prev;
-                if (kk[i] != 1 || gap <= 0)
-                    break;
-                prev = t[i];
-                g[nb] = gap;
-                idx[nb++] = layout_index(&lay, (double)gap);
-            }
+        size_t nb = 0, end = last - i < GAP_BLOCK ? last : i + GAP_BLOCK - 1;
+        if (icl_on) { /* else every event is odd */
+            nb = plain ? take_plain(t, &i, end, &lay, &common, idx)
+                       : take_general(t, r->k, &i, end, &prev, &lay, &common, idx);
+            if (plain)
+                prev = t[i - 1];
+            bump_pair(itl_sk, icl_sk, m, idx, nb);
+            if (i > end) /* the block is full, or the request done */
+                continue;
         }
-        sum_block(&common, g, nb);
-        bump_block(itl_sk, m, idx, nb);
-        bump_block(icl_sk, m, idx, nb);
-        if (i > end && nb) /* the block ended, not at an odd event */
-            continue;
-        if (i > last)
-            break;
         /* an event the blocks do not take */
-        uint32_t k = kk[i];
+        uint32_t k = r->k[i];
         int64_t ti = t[i++];
         if (!k && !every_event)
             continue;
@@ -2815,9 +2925,17 @@ LLMLAT_INTERNAL void exact_append(exact_store *dst, const exact_store *src)
     dst->total_w += src->total_w;
 }
 
+/* The weights, or NULL when every one is 1 (as with one token per event):
+ * weights are >= 1, so that is when they sum to the number of samples,
+ * and then the queries need not read them. */
+static const uint32_t *weights_of(const exact_store *s)
+{
+    return s->weighted && s->total_w != s->n ? s->w : NULL;
+}
+
 LLMLAT_INTERNAL int32_t exact_mean(const exact_store *s, double *out)
 {
-    *out = gridsum(s->v, s->weighted ? s->w : NULL, s->n, s->total_w, s->max, 0, 0.0) /
+    *out = gridsum(s->v, weights_of(s), s->n, s->total_w, s->max, 0, 0.0) /
            (double)s->total_w;
     return LLMLAT_OK;
 }
@@ -2835,7 +2953,7 @@ LLMLAT_INTERNAL int32_t exact_std(const exact_store *s, unsigned ddof, double *o
         return st;
     double lo = s->min - mean, hi = s->max - mean;
     double largest = lo * lo > hi * hi ? lo * lo : hi * hi;
-    double sq = gridsum(s->v, s->weighted ? s->w : NULL, s->n, s->total_w, largest, 1, mean);
+    double sq = gridsum(s->v, weights_of(s), s->n, s->total_w, largest, 1, mean);
     *out = sqrt(sq / (double)(s->total_w - ddof));
     return LLMLAT_OK;
 }
@@ -2843,18 +2961,8 @@ LLMLAT_INTERNAL int32_t exact_std(const exact_store *s, unsigned ddof, double *o
 static int32_t at_ranks(const exact_store *s, const llmlat_alloc *al, const uint64_t *ranks,
                         size_t n, double *out)
 {
-    return select_ranks(al, s->v, s->weighted ? s->w : NULL, s->n, double_key(s->min),
+    return select_ranks(al, s->v, weights_of(s), s->n, double_key(s->min),
                         double_key(s->max), ranks, n, out);
-}
-
-/* numpy.lib.function_base._lerp: a + (b - a) * t, or from b when t >= 0.5.
- * Separate statements; the build disables FP contraction. */
-static double exact_store__numpy_lerp(double a, double b, double t)
-{
-    double diff = b - a;
-    if (t >= 0.5)
-        return b - diff * (1.0 - t);
-    return a + diff * t;
 }
 
 /* numpy's 'linear' method: virtual index (n - 1) * q (clamped to the last
@@ -2904,7 +3012,7 @@ LLMLAT_INTERNAL int32_t exact_quantiles(const exact_store *s, const llmlat_alloc
         size_t k = 0;
         while (ranks[k] != lo)
             k++;
-        out[i] = exact_store__numpy_lerp(at[k], at[k + 1], gamma[i]);
+        out[i] = numpy_lerp(at[k], at[k + 1], gamma[i]);
     }
     return LLMLAT_OK;
 }
@@ -2932,32 +3040,11 @@ LLMLAT_INTERNAL size_t exact_memory(const exact_store *s)
 
 /* ---------------------- lib/fixsum.c -------------------------------------- */
 /* Exact fixed-point sums: conversions in, merging, and the two reads. */
-#include <math.h>
 #include <stdbool.h>
 #include <string.h>
 
-/* 64 bits of the little-endian number v[0..n) starting at bit `pos` (which
- * may be negative: bits below bit 0 are zeros). */
-static uint64_t bits_at(const uint64_t *v, int n, int pos)
-{
-    int limb = pos >= 0 ? pos / 64 : -((-pos + 63) / 64);
-    int off = pos - 64 * limb;
-    uint64_t lo = limb >= 0 && limb < n ? v[limb] >> off : 0;
-    uint64_t hi = 0;
-    if (off && limb + 1 >= 0 && limb + 1 < n)
-        hi = v[limb + 1] << (64 - off);
-    return lo | hi;
-}
-
-/* out[0..nout) = floor(v * 2^shift). */
-static void fixsum__shifted(uint64_t *out, int nout, const uint64_t *v, int nv, int shift)
-{
-    for (int i = 0; i < nout; i++)
-        out[i] = bits_at(v, nv, 64 * i - shift);
-}
-
 /* x = m * 2^e for a finite x >= 0 (m < 2^53). */
-static void decompose(double x, uint64_t *m, int *e)
+static inline void decompose(double x, uint64_t *m, int *e)
 {
     uint64_t b;
     memcpy(&b, &x, sizeof b);
@@ -2968,16 +3055,63 @@ static void decompose(double x, uint64_t *m, int *e)
     *e = (field ? field : 1) - 1075;
 }
 
+/* out[0..3) = floor((hi:lo) * 2^shift), the result being below 2^192. */
+static inline void fixsum__shifted(uint64_t lo, uint64_t hi, int shift, uint64_t *out)
+{
+    out[0] = out[1] = out[2] = 0;
+    if (shift <= -128)
+        return;
+    if (shift < 0) {
+        int b = -shift;
+        if (b >= 64) {
+            out[0] = hi >> (b - 64);
+        } else {
+            out[0] = (lo >> b) | (b ? hi << (64 - b) : 0);
+            out[1] = hi >> b;
+        }
+        return;
+    }
+    int at = shift / 64, b = shift % 64;
+    uint64_t t0 = lo << b, t1 = (hi << b) | (b ? lo >> (64 - b) : 0);
+    uint64_t t2 = b ? hi >> (64 - b) : 0;
+    out[at] = t0;
+    if (at < 2) /* at 2 (shift >= 128), t1 and t2 are bits >= 2^192: zero */
+        out[at + 1] = t1;
+    if (at == 0)
+        out[2] = t2;
+}
+
+/* acc[0..n) += v[0..3): straight-line, as fix_add's loops cost more than
+ * the sum on a request's path. n is 3 or 4; the top limb takes the carry. */
+static inline void add3(uint64_t *acc, int n, const uint64_t *v)
+{
+    uint64_t a = acc[0] + v[0];
+    uint64_t c = a < v[0];
+    acc[0] = a;
+    uint64_t b = acc[1] + v[1];
+    uint64_t c2 = b < v[1];
+    b += c;
+    c2 += b < c;
+    acc[1] = b;
+    uint64_t d = acc[2] + v[2];
+    uint64_t c3 = d < v[2];
+    d += c2;
+    c3 += d < c2;
+    acc[2] = d;
+    if (n == 4)
+        acc[3] += c3;
+}
+
 LLMLAT_INTERNAL void fixsum_add_double(fixsum *f, double x)
 {
     uint64_t m, sq[2], v[3];
     int e;
     decompose(x, &m, &e);
-    fixsum__shifted(v, 3, &m, 1, e + 64);
-    fix_add(f->s1, 3, v, 3, 0);
+    fixsum__shifted(m, 0, e + 64, v);
+    add3(f->s1, 3, v);
     wide_mul(m, m, &sq[0], &sq[1]); /* x^2 = m^2 2^(2e), exactly */
-    fixsum__shifted(v, 3, sq, 2, 2 * e + 64);
-    fix_add(f->s2, 4, v, 3, 0);
+    fixsum__shifted(sq[0], sq[1], 2 * e + 64, v);
+    add3(f->s2, 4, v);
 }
 
 LLMLAT_INTERNAL void fixsum_add_square_part(fixsum *f, double y)
@@ -2985,8 +3119,8 @@ LLMLAT_INTERNAL void fixsum_add_square_part(fixsum *f, double y)
     uint64_t m, v[3];
     int e;
     decompose(y, &m, &e);
-    fixsum__shifted(v, 3, &m, 1, e + 64);
-    fix_add(f->s2, 4, v, 3, 0);
+    fixsum__shifted(m, 0, e + 64, v);
+    add3(f->s2, 4, v);
 }
 
 LLMLAT_INTERNAL void fixsum_merge(fixsum *dst, const fixsum *src)
@@ -3003,23 +3137,27 @@ static double fixsum__to_double(const uint64_t *v, int n)
         top--;
     if (top < 0)
         return 0.0;
-    int msb = 64 * top + bit_length(v[top]) - 1;
-    uint64_t h = bits_at(v, n, msb - 63); /* leading 1 at bit 63 */
-    bool sticky = (h & 0x3ff) != 0;
-    for (int i = 0; i < n && !sticky && 64 * i < msb - 63; i++) {
-        int below = msb - 63 - 64 * i; /* bits of limb i under the window */
-        uint64_t mask = below >= 64 ? ~UINT64_C(0) : (UINT64_C(1) << below) - 1;
-        sticky = (v[i] & mask) != 0;
-    }
+    /* the leading 64 bits, from the top limb's highest set bit */
+    int len = bit_length(v[top]);
+    uint64_t below = top > 0 ? v[top - 1] : 0;
+    uint64_t h = len == 64 ? v[top] : (v[top] << (64 - len)) | (below >> len);
+    bool sticky = (h & 0x3ff) != 0 || (len < 64 && (below & ((UINT64_C(1) << len) - 1)));
+    for (int i = top - 2; i >= 0 && !sticky; i--)
+        sticky = v[i] != 0;
     uint64_t mant = h >> 11;
     if (((h >> 10) & 1) && (sticky || (mant & 1)))
         mant++; /* may reach 2^53: still exact as a double */
-    return ldexp((double)mant, msb - 52);
+    /* times 2^(64 top + len - 53), between 2^-52 and 2^331: a normal power
+     * of two, built from its bits (exact, no libm call) */
+    uint64_t scale_bits = (uint64_t)(64 * top + len - 53 + 1023) << 52;
+    double scale;
+    memcpy(&scale, &scale_bits, sizeof scale);
+    return (double)mant * scale;
 }
 
 LLMLAT_INTERNAL double fixsum_mean(const fixsum *f, uint64_t n)
 {
-    return ldexp(fixsum__to_double(f->s1, 3), -64) / (double)n;
+    return fixsum__to_double(f->s1, 3) * 0x1p-64 / (double)n; /* scaling by 2^-64 is exact */
 }
 
 /* acc[0..6) = a[0..3) * b[0..3). */
@@ -3070,7 +3208,7 @@ LLMLAT_INTERNAL double fixsum_variance(const fixsum *f, uint64_t n, unsigned ddo
     if (less(ns2, sq, 6))
         return 0.0;
     sub_limbs(ns2, sq, 6);
-    return ldexp(fixsum__to_double(ns2, 6), -128) / (double)n / (double)(n - ddof);
+    return fixsum__to_double(ns2, 6) * 0x1p-128 / (double)n / (double)(n - ddof);
 }
 
 /* ---------------------- lib/gridsum.c ------------------------------------- */
@@ -3120,6 +3258,8 @@ LLMLAT_INTERNAL double gridsum(const double *v, const uint32_t *w, size_t n, uin
 {
     if (n == 0 || !(largest > 0.0))
         return 0.0;
+    if (isinf(largest)) /* a square beyond double's range: so is the sum */
+        return INFINITY;
     /* every term is m * 2^(e - 1075) with a 53-bit m and biased exponent
      * e <= e_max; on a grid of 2^(e_max - 1075 - guard) each is below
      * 2^(53 + guard), and total_weight of them fit 127 bits */
@@ -3329,7 +3469,7 @@ static double value_or_nan(report_ctx *c, int32_t st, double v)
     return NAN;
 }
 
-static double stat(report_ctx *c, int32_t metric, int32_t which)
+static double query_stat(report_ctx *c, int32_t metric, int32_t which)
 {
     double v;
     int32_t st = llmlat_agg_stat(c->a, metric, which, &v);
@@ -3344,11 +3484,11 @@ LLMLAT_INTERNAL void report_metric(report_ctx *c, int32_t metric, const double *
     if (!c->known[i]) {
         c->known[i] = true;
         m->count = store_count(&c->a->stores[i]);
-        m->mean = stat(c, metric, LLMLAT_STAT_MEAN);
-        m->std = stat(c, metric, LLMLAT_STAT_STD);
-        m->min = stat(c, metric, LLMLAT_STAT_MIN);
-        m->max = stat(c, metric, LLMLAT_STAT_MAX);
-        m->median = stat(c, metric, LLMLAT_STAT_MEDIAN);
+        m->mean = query_stat(c, metric, LLMLAT_STAT_MEAN);
+        m->std = query_stat(c, metric, LLMLAT_STAT_STD);
+        m->min = query_stat(c, metric, LLMLAT_STAT_MIN);
+        m->max = query_stat(c, metric, LLMLAT_STAT_MAX);
+        m->median = query_stat(c, metric, LLMLAT_STAT_MEDIAN);
         m->n_q = 0;
     }
     bool same_q = n == m->n_q && (n == 0 || memcmp(q, c->cache_q[i], n * sizeof *q) == 0);
@@ -3362,11 +3502,16 @@ LLMLAT_INTERNAL void report_metric(report_ctx *c, int32_t metric, const double *
     *v = *m;
 }
 
+/* Writers pass the library's own ids, so they index the caches. */
 LLMLAT_INTERNAL double report_rate(report_ctx *c, int32_t rate)
 {
-    double v;
-    int32_t st = llmlat_agg_rate(c->a, rate, &v);
-    return value_or_nan(c, st, v);
+    if (!c->rate_known[rate]) {
+        double v;
+        int32_t st = llmlat_agg_rate(c->a, rate, &v);
+        c->rate[rate] = value_or_nan(c, st, v);
+        c->rate_known[rate] = true;
+    }
+    return c->rate[rate];
 }
 
 LLMLAT_INTERNAL double report_duration(const report_ctx *c)
@@ -3377,8 +3522,13 @@ LLMLAT_INTERNAL double report_duration(const report_ctx *c)
 
 LLMLAT_INTERNAL bool report_counter(report_ctx *c, int32_t counter, uint64_t *out)
 {
-    int32_t st = llmlat_agg_counter(c->a, counter, out);
-    return !isnan(value_or_nan(c, st, 0.0));
+    if (!c->counter_known[counter]) {
+        int32_t st = llmlat_agg_counter(c->a, counter, &c->counter[counter]);
+        c->counter_defined[counter] = !isnan(value_or_nan(c, st, 0.0));
+        c->counter_known[counter] = true;
+    }
+    *out = c->counter[counter];
+    return c->counter_defined[counter];
 }
 
 LLMLAT_INTERNAL bool report_quantile_repeats(const double *q, size_t i)
@@ -3606,7 +3756,7 @@ LLMLAT_API int32_t llmlat_agg_set_buckets(llmlat_agg *a, int32_t metric, const d
 }
 
 /* Index of the first bound >= v (the bucket `le` that holds v), or n. */
-static size_t bucket_of(const double *bounds, size_t n, double v)
+static size_t report_hist__bucket_of(const double *bounds, size_t n, double v)
 {
     size_t lo = 0, hi = n;
     while (lo < hi) {
@@ -3623,7 +3773,7 @@ static size_t bucket_of(const double *bounds, size_t n, double v)
 static void count_exact(const exact_store *e, const double *bounds, size_t n, uint64_t *cum)
 {
     for (size_t i = 0; i < e->n; i++)
-        cum[bucket_of(bounds, n, e->v[i])] += e->weighted ? e->w[i] : 1;
+        cum[report_hist__bucket_of(bounds, n, e->v[i])] += e->weighted ? e->w[i] : 1;
 }
 
 /* Bounded mode: each sketch bucket counted at its representative value,
@@ -3632,13 +3782,13 @@ static void count_exact(const exact_store *e, const double *bounds, size_t n, ui
 static void count_sketch(const sketch *s, const sketch_map *m, const double *bounds,
                          size_t n, uint64_t *cum)
 {
-    cum[bucket_of(bounds, n, 0.0)] += s->zero;
+    cum[report_hist__bucket_of(bounds, n, 0.0)] += s->zero;
     if (s->top == SKETCH_NO_TOP)
         return;
     for (int64_t i = s->low; i <= s->top; i++) {
         uint64_t w = s->bucket[i - s->base];
         if (w)
-            cum[bucket_of(bounds, n, sketch_map_value(m, i) / s->unit)] += w;
+            cum[report_hist__bucket_of(bounds, n, sketch_map_value(m, i) / s->unit)] += w;
     }
 }
 
@@ -4314,7 +4464,7 @@ LLMLAT_INTERNAL void report_text(report_ctx *c)
 #include <math.h>
 #include <stdio.h>
 
-#define MS 1000.0 /* the tools print times in ms; the library has seconds */
+#define MS_PER_S 1000.0 /* the tools print times in ms; the library has seconds */
 
 /* "mean_<name>_ms", "median_...", "std_...", "p<P>_<name>_ms" for each q,
  * and "max_<name>_ms" when asked: vLLM's and SGLang's flat keys. The
@@ -4325,22 +4475,22 @@ static void flat_ms_stats(report_ctx *c, jsonw *w, int32_t metric, const char *n
     char key[96];
     report_metric(c, metric, q, nq, v);
     snprintf(key, sizeof key, "mean_%s_ms", name);
-    jw_number(w, key, v->mean * MS);
+    jw_number(w, key, v->mean * MS_PER_S);
     snprintf(key, sizeof key, "median_%s_ms", name);
-    jw_number(w, key, v->median * MS);
+    jw_number(w, key, v->median * MS_PER_S);
     snprintf(key, sizeof key, "std_%s_ms", name);
-    jw_number(w, key, v->std * MS);
+    jw_number(w, key, v->std * MS_PER_S);
     for (size_t i = 0; i < nq; i++) {
         if (report_quantile_repeats(q, i))
             continue;
         char pct[PERCENT_TEXT_MAX];
         percent_text(q[i], pct);
         snprintf(key, sizeof key, "p%s_%s_ms", pct, name);
-        jw_number(w, key, v->q[i] * MS);
+        jw_number(w, key, v->q[i] * MS_PER_S);
     }
     if (with_max) {
         snprintf(key, sizeof key, "max_%s_ms", name);
-        jw_number(w, key, v->max * MS);
+        jw_number(w, key, v->max * MS_PER_S);
     }
 }
 
@@ -4444,10 +4594,10 @@ static double count_or_nan(report_ctx *c, int32_t counter)
 
 static void tool_aiperf(report_ctx *c, jsonw *w)
 {
-    aiperf_metric(c, w, "time_to_first_token", LLMLAT_TTFT, "ms", MS);
-    aiperf_metric(c, w, "inter_token_latency", LLMLAT_TOOL_ITL, "ms", MS);
-    aiperf_metric(c, w, "inter_chunk_latency", LLMLAT_ICL, "ms", MS);
-    aiperf_metric(c, w, "request_latency", LLMLAT_E2E, "ms", MS);
+    aiperf_metric(c, w, "time_to_first_token", LLMLAT_TTFT, "ms", MS_PER_S);
+    aiperf_metric(c, w, "inter_token_latency", LLMLAT_TOOL_ITL, "ms", MS_PER_S);
+    aiperf_metric(c, w, "inter_chunk_latency", LLMLAT_ICL, "ms", MS_PER_S);
+    aiperf_metric(c, w, "request_latency", LLMLAT_E2E, "ms", MS_PER_S);
     aiperf_metric(c, w, "output_token_throughput_per_user", LLMLAT_TPS_USER,
                   "tokens/sec/user", 1.0);
     aiperf_metric(c, w, "output_sequence_length", LLMLAT_OUTPUT_TOKENS, "tokens", 1.0);
@@ -4524,7 +4674,7 @@ LLMLAT_INTERNAL void json_tool(report_ctx *c, jsonw *w)
     write(c, w);
     jw_close(w);
 }
-#undef MS
+#undef MS_PER_S
 
 /* ---------------------- lib/request.c ------------------------------------- */
 /* The recorder: one in-flight request's timestamps. The hot path is
@@ -4823,9 +4973,18 @@ LLMLAT_API int32_t llmlat_request_value(const llmlat_request *r, int32_t convent
 }
 
 /* ---------------------- lib/select.c -------------------------------------- */
+#include <math.h>
+#include <stdbool.h>
 #include <string.h>
 
-#define LEVEL_BITS 16 /* histogram of 2^16 buckets per level */
+/* A level's histogram has 2^12 to 2^16 buckets: as few as keep a bucket
+ * within 2^-8 of an octave (2^44 keys), since a small histogram stays in
+ * L1 (2^12 buckets take 0.65x the time of 2^16 on 10^7 latencies), but a
+ * key span that reaches down to 0 needs the finer buckets (with 2^12 a
+ * bucket would hold a quarter octave: 2x the time). */
+#define LEVEL_BITS_MIN 12
+#define LEVEL_BITS_MAX 16
+#define BUCKET_SPAN_BITS 44
 #define SMALL 4096    /* below this, sorting a copy is cheaper */
 
 static inline uint64_t weight_at(const uint32_t *w, size_t i)
@@ -4860,14 +5019,332 @@ static int32_t by_sorting(const llmlat_alloc *al, const double *v, const uint32_
     return st;
 }
 
-/* One target bucket's samples, gathered for the next level. */
-typedef struct bucket {
-    size_t b;          /* bucket number */
-    size_t count, at;  /* samples, and how many gathered so far */
-    uint64_t base;     /* weight of all buckets below it */
+/* The samples of a range of buckets [b0, b1], gathered for the next
+ * level: one bucket that holds ranks, or a window of buckets predicted to. */
+typedef struct target {
+    size_t b0, b1;
+    size_t count;      /* samples in [b0, b1] */
+    size_t at, cap;    /* gathered so far, room */
+    uint64_t base;     /* weight of all buckets below b0 */
+    uint64_t weight;   /* weight in [b0, b1] */
     double *v;
     uint32_t *w;
-} bucket;
+} target;
+
+static int32_t target_alloc(const llmlat_alloc *al, target *t, bool weighted)
+{
+    t->v = alloc_malloc(al, t->cap * sizeof *t->v);
+    t->w = weighted ? alloc_malloc(al, t->cap * sizeof *t->w) : NULL;
+    return t->v && (!weighted || t->w) ? LLMLAT_OK : LLMLAT_ENOMEM;
+}
+
+static void targets_free(const llmlat_alloc *al, target *t, size_t nt)
+{
+    for (size_t i = 0; i < nt; i++) {
+        alloc_free(al, t[i].v);
+        alloc_free(al, t[i].w);
+        t[i].v = NULL;
+        t[i].w = NULL;
+    }
+}
+
+/* ------------------------------------------------------------ prediction
+ *
+ * Pass 2 of a level re-reads every sample to gather the few buckets that
+ * hold the ranks. Those buckets can be foretold: a sample of ~n/64 (at
+ * most 65536) samples at fixed strides (jittered), counted in the same
+ * buckets, says where each rank should fall, give or take 3 standard
+ * deviations of a sample quantile; pass 1 then gathers those windows of
+ * buckets while it counts. When every rank did fall in a window (nearly always), pass 2 is
+ * skipped; otherwise it runs as without a prediction. Either way the
+ * counts are exact and the result is the value at the exact rank: the
+ * sample only decides how much is read. Unweighted samples only: with
+ * weights, gathering in pass 1 cost more than pass 2 saved (measured). */
+
+#define PREDICT_MIN ((size_t)1 << 16) /* below this, pass 2 is cheap */
+#define PREDICT_SAMPLE 65536
+#define MAX_WINDOWS 8
+
+/* A deterministic spread of sample positions inside each stride. */
+static inline size_t jitter(size_t s, size_t stride)
+{
+    return (size_t)(((uint64_t)s * 0x9e3779b97f4a7c15u >> 32) % stride);
+}
+
+static inline size_t select__bucket_of(double x, uint64_t kmin, int shift)
+{
+    return (size_t)((double_key(x) - kmin) >> shift);
+}
+
+#define SIGN_BIT (UINT64_C(1) << 63)
+
+/* The same when no sample is negative (kmin >= the key of +0.0, as with
+ * every latency): a key is then the bits + 2^63, so the bits minus
+ * kmin - 2^63 will do, three instructions fewer per sample (pass 1 of
+ * 10^7 latencies: 0.78x the time). */
+static inline size_t bucket_of_nonneg(double x, uint64_t kmin, int shift)
+{
+    uint64_t bits;
+    memcpy(&bits, &x, sizeof bits);
+    return (size_t)((bits - (kmin ^ SIGN_BIT)) >> shift);
+}
+
+/* The windows of buckets around the ranks of unweighted samples, marked
+ * in slot[] (1 + window index), with room for what the sample says they
+ * hold. scratch: nb counts. Returns the number of windows; 0 when there
+ * would be more than MAX_WINDOWS (then nothing is predicted). */
+static size_t predict(const double *v, size_t n, uint64_t kmin, int shift, size_t nb,
+                      const uint64_t *ranks, size_t nr, size_t *scratch, unsigned char *slot,
+                      target *win)
+{
+    size_t ns = n / 64 < PREDICT_SAMPLE ? n / 64 : PREDICT_SAMPLE, stride = n / ns;
+    memset(scratch, 0, nb * sizeof *scratch);
+    for (size_t s = 0; s < ns; s++) {
+        /* floor(s n / ns): strides spread over all n (a sorted input is
+         * then sampled evenly) */
+        size_t i = s * stride + s * (n % ns) / ns + jitter(s, stride);
+        scratch[select__bucket_of(v[i], kmin, shift)]++;
+    }
+    /* For each rank, the buckets where the sample's cumulative count
+     * crosses its expected place - m and + m, m = 3 standard deviations
+     * of a sample quantile + 8. Both cursors only move up. */
+    size_t nw = 0, lo_b = 0, hi_b = 0;
+    uint64_t lo_cum = scratch[0], hi_cum = scratch[0]; /* count up to the cursor */
+    for (size_t j = 0; j < nr; j++) {
+        double expect = (double)ranks[j] * (double)ns / (double)n;
+        double q = expect / (double)ns;
+        double m = 3.0 * sqrt((double)ns * q * (1.0 - q)) + 8.0;
+        while (lo_b + 1 < nb && (double)lo_cum <= expect - m)
+            lo_cum += scratch[++lo_b];
+        if (hi_b < lo_b) {
+            hi_b = lo_b;
+            hi_cum = lo_cum;
+        }
+        while (hi_b + 1 < nb && (double)hi_cum <= expect + m)
+            hi_cum += scratch[++hi_b];
+        if (nw && lo_b <= win[nw - 1].b1 + 1) { /* meets the previous window */
+            win[nw - 1].b1 = hi_b;
+            continue;
+        }
+        if (nw == MAX_WINDOWS)
+            return 0;
+        win[nw++] = (target){ .b0 = lo_b, .b1 = hi_b };
+    }
+    for (size_t k = 0; k < nw; k++) {
+        uint64_t in = 0;
+        for (size_t b = win[k].b0; b <= win[k].b1; b++) {
+            in += scratch[b];
+            slot[b] = (unsigned char)(k + 1);
+        }
+        double room = (double)in * (double)n / (double)ns * 1.5 + 4096.0;
+        win[k].cap = room < (double)n ? (size_t)room : n;
+    }
+    return nw;
+}
+
+/* ----------------------------------------------------------------- passes */
+
+/* Pass 1: how much of the sample falls in each bucket (count[], and
+ * weight[] when weighted), gathering the samples of buckets marked in
+ * slot[] when `gather` (unweighted only). `weighted`, `gather` and
+ * `nonneg` (kmin >= SIGN_BIT) are constants after inlining. A weight is nearly always 1 (one token per event): only its
+ * excess over 1 is added as it comes, the counts at the end, which spares
+ * the common case a second scattered update. A window's overflow shows as
+ * at > cap. */
+static inline void count_pass(const double *v, const uint32_t *w, size_t n, uint64_t kmin,
+                              int shift, size_t nb, size_t *count, uint64_t *weight,
+                              const unsigned char *slot, target *win, const bool weighted,
+                              const bool gather, const bool nonneg)
+{
+    memset(count, 0, nb * sizeof *count);
+    if (weighted)
+        memset(weight, 0, nb * sizeof *weight);
+    for (size_t i = 0; i < n; i++) {
+        size_t b = nonneg ? bucket_of_nonneg(v[i], kmin, shift) : select__bucket_of(v[i], kmin, shift);
+        count[b]++;
+        if (weighted && w[i] != 1)
+            weight[b] += w[i] - 1;
+        if (gather && slot[b]) {
+            target *t = &win[slot[b] - 1];
+            if (t->at < t->cap)
+                t->v[t->at] = v[i];
+            t->at++;
+        }
+    }
+    if (weighted)
+        for (size_t b = 0; b < nb; b++)
+            weight[b] += count[b];
+}
+
+/* Pass 2: gathers the samples of the buckets marked in slot[]. */
+static void gather_pass(const double *v, const uint32_t *w, size_t n, uint64_t kmin, int shift,
+                        const unsigned char *slot, target *t)
+{
+    for (size_t i = 0; i < n; i++) {
+        unsigned s = slot[select__bucket_of(v[i], kmin, shift)];
+        if (s) {
+            target *tb = &t[s - 1];
+            tb->v[tb->at] = v[i];
+            if (w)
+                tb->w[tb->at] = w[i];
+            tb->at++;
+        }
+    }
+}
+
+/* Every rank in a gathered window (none overflowed nor too big)? Then
+ * the windows holding ranks become the targets (the others are freed). */
+static bool use_windows(const llmlat_alloc *al, size_t n, target *win, size_t nw,
+                        const size_t *rank_b, size_t nr, const unsigned char *slot,
+                        const size_t *count, const uint64_t *weight, target *t, size_t *nt)
+{
+    for (size_t k = 0; k < nw; k++) {
+        win[k].count = 0;
+        win[k].weight = 0;
+        for (size_t b = win[k].b0; b <= win[k].b1; b++) {
+            win[k].count += count[b];
+            win[k].weight += weight ? weight[b] : count[b];
+        }
+        /* overflowed, or too big to be worth a level of its own (at
+         * most 1/8 of the samples: the levels shrink fast) */
+        if (win[k].at > win[k].cap || win[k].count > n / 8)
+            return false;
+    }
+    for (size_t j = 0; j < nr; j++)
+        if (!slot[rank_b[j]])
+            return false;
+    uint64_t below = 0;
+    size_t b = 0;
+    *nt = 0;
+    for (size_t k = 0; k < nw; k++) {
+        for (; b < win[k].b0; b++)
+            below += weight ? weight[b] : count[b];
+        win[k].base = below;
+        bool holds = false;
+        for (size_t j = 0; j < nr; j++)
+            holds |= slot[rank_b[j]] == k + 1;
+        if (holds) {
+            t[(*nt)++] = win[k];
+            win[k].v = NULL; /* t[] owns them now */
+            win[k].w = NULL;
+        }
+    }
+    targets_free(al, win, nw);
+    return true;
+}
+
+/* A level of radix select: buckets on the keys' top used bits, pass 1
+ * (counts, and the predicted windows), pass 2 when there was no prediction
+ * or it missed, then the next level inside each target. */
+static int32_t by_radix(const llmlat_alloc *al, const double *v, const uint32_t *w, size_t n,
+                          uint64_t kmin, uint64_t kmax, const uint64_t *ranks, size_t nr,
+                          double *out)
+{
+    int span = bit_length(kmax - kmin), bits = span - BUCKET_SPAN_BITS;
+    bits = bits < LEVEL_BITS_MIN ? LEVEL_BITS_MIN : bits > LEVEL_BITS_MAX ? LEVEL_BITS_MAX : bits;
+    int shift = span > bits ? span - bits : 0;
+    size_t nb = (size_t)((kmax - kmin) >> shift) + 1;
+    size_t *count = alloc_malloc(al, nb * sizeof *count);
+    uint64_t *weight = w ? alloc_malloc(al, nb * sizeof *weight) : NULL;
+    unsigned char *slot = alloc_malloc(al, nb); /* 1 + target index, 0 if none */
+    target *t = alloc_malloc(al, nr * sizeof *t), win[MAX_WINDOWS];
+    size_t nt = 0, nw = 0, rank_b[SELECT_MAX_RANKS];
+    int32_t st = (count && slot && t && (!w || weight)) ? LLMLAT_OK : LLMLAT_ENOMEM;
+    if (st != LLMLAT_OK)
+        goto done;
+
+    memset(slot, 0, nb);
+    if (!w && n >= PREDICT_MIN)
+        nw = predict(v, n, kmin, shift, nb, ranks, nr, count, slot, win);
+    for (size_t k = 0; k < nw && st == LLMLAT_OK; k++)
+        st = target_alloc(al, &win[k], false);
+    if (st != LLMLAT_OK)
+        goto done;
+    bool nonneg = kmin >= SIGN_BIT;
+    if (nw && nonneg)
+        count_pass(v, NULL, n, kmin, shift, nb, count, NULL, slot, win, false, true, true);
+    else if (nw)
+        count_pass(v, NULL, n, kmin, shift, nb, count, NULL, slot, win, false, true, false);
+    else if (w && nonneg)
+        count_pass(v, w, n, kmin, shift, nb, count, weight, slot, win, true, false, true);
+    else if (w)
+        count_pass(v, w, n, kmin, shift, nb, count, weight, slot, win, true, false, false);
+    else if (nonneg)
+        count_pass(v, NULL, n, kmin, shift, nb, count, NULL, slot, win, false, false, true);
+    else
+        count_pass(v, NULL, n, kmin, shift, nb, count, NULL, slot, win, false, false, false);
+
+    /* The bucket of each rank (ranks ascend, so buckets do). */
+    uint64_t below = 0;
+    size_t b = 0;
+    for (size_t j = 0; j < nr; j++) {
+        for (;;) {
+            uint64_t in_b = w ? weight[b] : count[b];
+            if (below + in_b > ranks[j])
+                break;
+            below += in_b;
+            b++;
+        }
+        rank_b[j] = b;
+    }
+
+    if (!nw || !use_windows(al, n, win, nw, rank_b, nr, slot, count, weight, t, &nt)) {
+        /* No prediction, or it missed: one target per bucket, pass 2. */
+        targets_free(al, win, nw);
+        memset(slot, 0, nb);
+        below = 0;
+        b = 0;
+        for (size_t j = 0; j < nr; j++) {
+            for (; b < rank_b[j]; b++)
+                below += w ? weight[b] : count[b];
+            if (nt == 0 || t[nt - 1].b0 != b) {
+                t[nt] = (target){ .b0 = b, .b1 = b, .count = count[b], .cap = count[b],
+                                  .base = below, .weight = w ? weight[b] : count[b] };
+                slot[b] = (unsigned char)(++nt);
+            }
+        }
+        for (size_t i = 0; i < nt && st == LLMLAT_OK; i++)
+            st = target_alloc(al, &t[i], w != NULL);
+        if (st != LLMLAT_OK)
+            goto done;
+        gather_pass(v, w, n, kmin, shift, slot, t);
+    }
+
+    /* Next level in each target, with its share of the ranks. A bucket
+     * never holds both kmin and kmax (there are >= 2^11 buckets), so each
+     * level narrows the key range by >= 11 bits: at most 6 levels. (A
+     * window holds at most 1/8 of the samples, see use_windows.) */
+    size_t j = 0;
+    for (size_t i = 0; i < nt && st == LLMLAT_OK; i++) {
+        /* the gathered samples' own extremes: the next level's range */
+        uint64_t bmin = UINT64_MAX, bmax = 0;
+        for (size_t k = 0; k < t[i].count; k++) {
+            uint64_t key = double_key(t[i].v[k]);
+            if (key < bmin)
+                bmin = key;
+            if (key > bmax)
+                bmax = key;
+        }
+        size_t first = j;
+        uint64_t local[SELECT_MAX_RANKS];
+        while (j < nr && ranks[j] < t[i].base + t[i].weight) {
+            local[j - first] = ranks[j] - t[i].base;
+            j++;
+        }
+        st = select_ranks(al, t[i].v, t[i].w, t[i].count, bmin, bmax, local, j - first,
+                          out + first);
+    }
+
+done:
+    targets_free(al, win, nw);
+    if (t)
+        targets_free(al, t, nt);
+    alloc_free(al, t);
+    alloc_free(al, count);
+    alloc_free(al, weight);
+    alloc_free(al, slot);
+    return st;
+}
 
 LLMLAT_INTERNAL int32_t select_ranks(const llmlat_alloc *al, const double *v, const uint32_t *w, size_t n,
                      uint64_t kmin, uint64_t kmax, const uint64_t *ranks, size_t nr,
@@ -4882,108 +5359,16 @@ LLMLAT_INTERNAL int32_t select_ranks(const llmlat_alloc *al, const double *v, co
     }
     if (n <= SMALL)
         return by_sorting(al, v, w, n, ranks, nr, out);
-
-    int shift = bit_length(kmax - kmin) - LEVEL_BITS;
-    if (shift < 0)
-        shift = 0;
-    size_t nb = (size_t)((kmax - kmin) >> shift) + 1;
-    size_t *count = alloc_malloc(al, nb * sizeof *count);
-    uint64_t *weight = w ? alloc_malloc(al, nb * sizeof *weight) : NULL;
-    unsigned char *slot = alloc_malloc(al, nb); /* 1 + target index, 0 if none */
-    bucket t[SELECT_MAX_RANKS];
-    size_t nt = 0;
-    int32_t st = (count && slot && (!w || weight)) ? LLMLAT_OK : LLMLAT_ENOMEM;
-    if (st != LLMLAT_OK)
-        goto done;
-
-    /* Pass 1: how much of the sample falls in each bucket. */
-    memset(count, 0, nb * sizeof *count);
-    if (w) {
-        memset(weight, 0, nb * sizeof *weight);
-        for (size_t i = 0; i < n; i++) {
-            size_t b = (size_t)((double_key(v[i]) - kmin) >> shift);
-            count[b]++;
-            weight[b] += w[i];
-        }
-    } else {
-        for (size_t i = 0; i < n; i++)
-            count[(double_key(v[i]) - kmin) >> shift]++;
-    }
-
-    /* The buckets holding the ranks (ranks ascend, so buckets do). */
-    memset(slot, 0, nb);
-    uint64_t below = 0;
-    size_t b = 0;
-    for (size_t j = 0; j < nr; j++) {
-        for (;;) {
-            uint64_t in_b = w ? weight[b] : count[b];
-            if (below + in_b > ranks[j])
-                break;
-            below += in_b;
-            b++;
-        }
-        if (nt == 0 || t[nt - 1].b != b) {
-            t[nt] = (bucket){ .b = b, .count = count[b], .base = below };
-            slot[b] = (unsigned char)(++nt);
-        }
-    }
-    for (size_t i = 0; i < nt && st == LLMLAT_OK; i++) {
-        t[i].v = alloc_malloc(al, t[i].count * sizeof *t[i].v);
-        t[i].w = w ? alloc_malloc(al, t[i].count * sizeof *t[i].w) : NULL;
-        if (!t[i].v || (w && !t[i].w))
-            st = LLMLAT_ENOMEM;
-    }
-    if (st != LLMLAT_OK)
-        goto done;
-
-    /* Pass 2: gather the target buckets' samples. */
-    for (size_t i = 0; i < n; i++) {
-        unsigned s = slot[(double_key(v[i]) - kmin) >> shift];
-        if (s) {
-            bucket *tb = &t[s - 1];
-            tb->v[tb->at] = v[i];
-            if (w)
-                tb->w[tb->at] = w[i];
-            tb->at++;
-        }
-    }
-
-    /* Next level in each bucket, with its share of the ranks. A bucket
-     * never holds both kmin and kmax (there are >= 2^15 buckets), so each
-     * level narrows the key range by >= 15 bits: at most 5 levels. */
-    size_t j = 0;
-    for (size_t i = 0; i < nt && st == LLMLAT_OK; i++) {
-        /* the gathered samples' own extremes: the next level's range */
-        uint64_t bmin = UINT64_MAX, bmax = 0;
-        for (size_t k = 0; k < t[i].count; k++) {
-            uint64_t key = double_key(t[i].v[k]);
-            if (key < bmin)
-                bmin = key;
-            if (key > bmax)
-                bmax = key;
-        }
-        size_t first = j;
-        uint64_t local[SELECT_MAX_RANKS];
-        while (j < nr && ranks[j] < t[i].base + (w ? weight[t[i].b] : t[i].count)) {
-            local[j - first] = ranks[j] - t[i].base;
-            j++;
-        }
-        st = select_ranks(al, t[i].v, t[i].w, t[i].count, bmin, bmax, local, j - first,
-                          out + first);
-    }
-
-done:
-    for (size_t i = 0; i < nt; i++) {
-        alloc_free(al, t[i].v);
-        alloc_free(al, t[i].w);
-    }
-    alloc_free(al, count);
-    alloc_free(al, weight);
-    alloc_free(al, slot);
-    return st;
+    return by_radix(al, v, w, n, kmin, kmax, ranks, nr, out);
 }
-#undef LEVEL_BITS
+#undef LEVEL_BITS_MIN
+#undef LEVEL_BITS_MAX
+#undef BUCKET_SPAN_BITS
 #undef SMALL
+#undef PREDICT_MIN
+#undef PREDICT_SAMPLE
+#undef MAX_WINDOWS
+#undef SIGN_BIT
 
 /* ---------------------- lib/serialize.c ----------------------------------- */
 /* llmlat_agg_serialize / llmlat_agg_deserialize: the versioned,
@@ -5255,6 +5640,10 @@ LLMLAT_INTERNAL void write_exact_store(bytes_writer *w, const exact_store *e)
     }
 }
 
+/* No metric reaches this (the largest, tokens/s, stays below 2^95): a
+ * bound under which squares, and exact mode's sums of them, stay finite. */
+#define SAMPLE_LIMIT 0x1p100
+
 LLMLAT_INTERNAL int32_t read_exact_store(bytes_reader *r, exact_store *e, const llmlat_alloc *al)
 {
     size_t per = 8 + (e->weighted ? 4 : 0);
@@ -5267,7 +5656,7 @@ LLMLAT_INTERNAL int32_t read_exact_store(bytes_reader *r, exact_store *e, const 
     for (uint64_t i = 0; i < n; i++) {
         double v = get_f64(r);
         uint32_t wt = e->weighted ? get_u32(r) : 1;
-        if (!(v >= 0.0 && isfinite(v)) || wt == 0 ||
+        if (!(v >= 0.0 && v < SAMPLE_LIMIT) || wt == 0 ||
             wt > UINT64_MAX - e->total_w)
             return LLMLAT_EFORMAT;
         exact_push(e, v, wt);
@@ -5402,6 +5791,12 @@ LLMLAT_INTERNAL int32_t read_timeline(bytes_reader *r, timeline *tl, const llmla
             return LLMLAT_EFORMAT;
         timeline_push_record(tl, &rec);
     }
+    /* Events belong to successes and follow their start: the peak's
+     * 1-second buckets count from the earliest start on. */
+    int64_t origin = INT64_MAX;
+    for (size_t i = 0; i < tl->n_rec; i++)
+        if (tl->rec[i].start_ns < origin)
+            origin = tl->rec[i].start_ns;
     n = get_u64(r);
     if (r->bad || n > r->left / 12)
         return LLMLAT_EFORMAT;
@@ -5411,12 +5806,13 @@ LLMLAT_INTERNAL int32_t read_timeline(bytes_reader *r, timeline *tl, const llmla
     for (uint64_t i = 0; i < n; i++) {
         int64_t t = get_i64(r);
         uint32_t k = get_u32(r);
-        if (k == 0)
+        if (k == 0 || t < origin)
             return LLMLAT_EFORMAT;
         timeline_push_event(tl, t, k);
     }
     return r->bad ? LLMLAT_EFORMAT : LLMLAT_OK;
 }
+#undef SAMPLE_LIMIT
 
 /* ---------------------- lib/sketch.c -------------------------------------- */
 /* The bounded sketch: its window, merging, and the queries.
@@ -5508,28 +5904,6 @@ LLMLAT_INTERNAL void sketch_raise(sketch *s, const sketch_map *m, int64_t index)
         s->low = s->base;
 }
 
-LLMLAT_INTERNAL void sketch_add_int(sketch *s, const sketch_map *m, uint64_t x, double reported)
-{
-    s->count++;
-    if (x)
-        sketch_bump(s, m, sketch_map_index(m, (double)x), 1);
-    else
-        s->zero++;
-    fixsum_add_int(&s->sums, x);
-    sketch_note_range(s, reported, reported);
-}
-
-LLMLAT_INTERNAL void sketch_add_double(sketch *s, const sketch_map *m, double x, double reported)
-{
-    s->count++;
-    if (x > 0.0)
-        sketch_bump(s, m, sketch_map_index(m, x), 1);
-    else
-        s->zero++;
-    fixsum_add_double(&s->sums, x);
-    sketch_note_range(s, reported, reported);
-}
-
 LLMLAT_INTERNAL void sketch_merge(sketch *dst, const sketch *src, const sketch_map *m)
 {
     if (src->top != SKETCH_NO_TOP) {
@@ -5543,9 +5917,8 @@ LLMLAT_INTERNAL void sketch_merge(sketch *dst, const sketch *src, const sketch_m
         for (; p <= hi && p <= shift; p++)
             folded += src->bucket[p];
         dst->bucket[0] += folded;
-        uint64_t *d = dst->bucket - shift;
         for (; p <= hi; p++)
-            d[p] += src->bucket[p];
+            dst->bucket[p - shift] += src->bucket[p];
         int64_t low = src->low < dst->base ? dst->base : src->low;
         if (low < dst->low)
             dst->low = low;
@@ -5571,79 +5944,151 @@ LLMLAT_INTERNAL int32_t sketch_std(const sketch *s, unsigned ddof, double *out)
     return LLMLAT_OK;
 }
 
-/* numpy's _lerp, as exact mode computes it (exact_store.c), so that both
- * modes interpolate alike. */
-static double sketch__numpy_lerp(double a, double b, double t)
-{
-    double diff = b - a;
-    return t >= 0.5 ? b - diff * (1.0 - t) : a + diff * t;
-}
+/* A place in the sorted samples: bucket position p (-1 for the zeros)
+ * holding the ranks [end - its count, end). */
+typedef struct cursor {
+    int64_t p;
+    uint64_t end;
+} cursor;
 
-/* Where rank r lies: a bucket position, or -1 among the zeros. *end is
- * the number of samples up to and including that place. Scans from the
- * nearer end of the used range. */
-static int64_t locate(const sketch *s, uint64_t r, uint64_t *end)
+/* Moves c up to the place holding rank r < count, eight buckets at a time
+ * while r is beyond them. Starts below everything: { -2, 0 }. */
+static inline void advance(const sketch *s, cursor *c, uint64_t r)
 {
+    if (c->p < -1) { /* first the zeros */
+        c->p = -1;
+        c->end = s->zero;
+    }
+    if (r < c->end)
+        return;
     const uint64_t *b = s->bucket;
-    int64_t lo = s->low - s->base, hi = s->top - s->base;
-    if (r < s->zero || s->top == SKETCH_NO_TOP) {
-        *end = s->zero;
-        return -1;
+    int64_t p = c->p < 0 ? s->low - s->base : c->p + 1, stop = s->top - s->base + 1;
+    uint64_t cum = c->end;
+    for (; p + 8 <= stop; p += 8) {
+        uint64_t sum = (b[p] + b[p + 1]) + (b[p + 2] + b[p + 3]) + (b[p + 4] + b[p + 5]) +
+                       (b[p + 6] + b[p + 7]);
+        if (r < cum + sum)
+            break;
+        cum += sum;
     }
-    if (r < s->count / 2) {
-        uint64_t cum = s->zero;
-        for (int64_t p = lo;; p++) {
-            cum += b[p];
-            if (r < cum || p == hi) {
-                *end = cum;
-                return p;
-            }
-        }
+    for (;; p++) { /* ends at the latest on the top bucket: r < count */
+        cum += b[p];
+        if (r < cum)
+            break;
     }
-    uint64_t above = 0;
-    for (int64_t p = hi;; p--) {
-        if (s->count - above - b[p] <= r || p == lo) {
-            *end = s->count - above;
-            return p;
-        }
-        above += b[p];
-    }
+    c->p = p;
+    c->end = cum;
 }
 
-/* The reported value of a place found by locate(). */
-static double place_value(const sketch *s, const sketch_map *m, int64_t p)
+/* Moves c down to the place holding rank r, likewise, from above
+ * everything: { top position + 1, count }. */
+static inline void retreat(const sketch *s, cursor *c, uint64_t r)
 {
-    if (p < 0)
-        return 0.0;
-    double v = sketch_map_value(m, s->base + p) / s->unit;
-    return v < s->min ? s->min : v > s->max ? s->max : v;
+    int64_t p = c->p, lo = s->low - s->base;
+    uint64_t end = c->end;
+    if (p <= s->top - s->base) { /* a place: r in it, or below it */
+        uint64_t here = p < 0 ? s->zero : s->bucket[p];
+        if (r >= end - here)
+            return;
+        end -= here;
+    }
+    /* end counts the ranks up to place p - 1: test p - 1, p - 2, ... */
+    const uint64_t *b = s->bucket;
+    for (; p - 8 >= lo; p -= 8) {
+        uint64_t sum = (b[p - 1] + b[p - 2]) + (b[p - 3] + b[p - 4]) + (b[p - 5] + b[p - 6]) +
+                       (b[p - 7] + b[p - 8]);
+        if (r >= end - sum)
+            break;
+        end -= sum;
+    }
+    for (p--; p >= lo; p--) {
+        if (r >= end - b[p])
+            break;
+        end -= b[p];
+    }
+    c->p = p >= lo ? p : -1; /* below low: the zeros */
+    c->end = end;
 }
 
+/* The value of rank r, at place p: exact at both ends, else its bucket's
+ * value clamped into [min, max]. */
 static double rank_value(const sketch *s, const sketch_map *m, uint64_t r, int64_t p)
 {
     if (r == 0)
         return s->min;
     if (r == s->count - 1)
         return s->max;
-    return place_value(s, m, p);
+    if (p < 0)
+        return 0.0;
+    double v = sketch_map_value(m, s->base + p) / s->unit;
+    return v < s->min ? s->min : v > s->max ? s->max : v;
+}
+
+/* The quantile q, its two ranks found in the places c (rank r) and next
+ * (rank r + 1). */
+static double interpolate(const sketch *s, const sketch_map *m, double vi, cursor c,
+                          cursor next)
+{
+    double fl = floor(vi);
+    uint64_t r = (uint64_t)fl;
+    double a = rank_value(s, m, r, c.p);
+    /* ranks r and r + 1 mostly share a bucket (and its value) */
+    bool same = next.p == c.p && r > 0 && r + 1 < s->count - 1;
+    double b = same ? a : rank_value(s, m, r + 1, next.p);
+    return numpy_lerp(a, b, vi - fl);
+}
+
+LLMLAT_INTERNAL void sketch_quantiles(const sketch *s, const sketch_map *m, const double *q, size_t n,
+                      double *out)
+{
+    /* by ascending q: up to the median in one pass up from the bottom, the
+     * tail quantiles (the ones people ask for) in one pass down from the
+     * top, where they are a few buckets away */
+    size_t order[SKETCH_MAX_QUANTILES];
+    for (size_t i = 0; i < n; i++) {
+        size_t j = i;
+        for (; j > 0 && q[order[j - 1]] > q[i]; j--)
+            order[j] = order[j - 1];
+        order[j] = i;
+    }
+    uint64_t last = s->count - 1;
+    size_t split = 0;
+    while (split < n && q[order[split]] <= 0.5)
+        split++;
+    cursor up = { -2, 0 };
+    for (size_t k = 0; k < split; k++) {
+        double vi = (double)last * q[order[k]]; /* numpy's virtual index */
+        if (vi >= (double)last) { /* n = 1 */
+            out[order[k]] = s->max;
+            continue;
+        }
+        uint64_t r = (uint64_t)floor(vi);
+        advance(s, &up, r);
+        cursor next = up;
+        advance(s, &next, r + 1);
+        out[order[k]] = interpolate(s, m, vi, up, next);
+    }
+    cursor down = { s->top == SKETCH_NO_TOP ? -1 : s->top - s->base + 1, s->count };
+    for (size_t k = n; k > split; k--) {
+        size_t i = order[k - 1];
+        double vi = (double)last * q[i];
+        if (vi >= (double)last) {
+            out[i] = s->max;
+            continue;
+        }
+        uint64_t r = (uint64_t)floor(vi);
+        retreat(s, &down, r + 1);
+        cursor below = down;
+        retreat(s, &below, r);
+        out[i] = interpolate(s, m, vi, below, down);
+    }
 }
 
 LLMLAT_INTERNAL double sketch_quantile(const sketch *s, const sketch_map *m, double q)
 {
-    uint64_t n = s->count;
-    double vi = (double)(n - 1) * q; /* as exact mode: numpy's virtual index */
-    if (vi >= (double)(n - 1))
-        return s->max;
-    double fl = floor(vi);
-    uint64_t r = (uint64_t)fl, end;
-    int64_t p = locate(s, r, &end);
-    double a = rank_value(s, m, r, p);
-    if (r + 1 >= end) { /* rank r + 1 is in the next non-empty place up */
-        p = p < 0 ? s->low - s->base : p + 1;
-        while (s->bucket[p] == 0)
-            p++;
-    }
-    return sketch__numpy_lerp(a, rank_value(s, m, r + 1, p), vi - fl);
+    double v;
+    sketch_quantiles(s, m, &q, 1, &v);
+    return v;
 }
 
 LLMLAT_INTERNAL size_t sketch_memory(const sketch *s, const sketch_map *m)
@@ -5749,11 +6194,20 @@ LLMLAT_INTERNAL double sketch_map_value(const sketch_map *m, int64_t index)
 {
     int64_t octave = index / m->per_octave;
     uint32_t j = (uint32_t)(index % m->per_octave);
-    double n = ldexp(1.0, (int)m->cell_bits);
+    double n = (double)(UINT32_C(1) << m->cell_bits);
     double lo = n + m->first[j], hi = n + m->first[j + 1];
     /* The harmonic mean: relative error (hi - lo) / (hi + lo) <= alpha on
      * both sides. lo, hi < 2^21, so 2 lo hi is exact. */
-    return ldexp(2.0 * lo * hi / (lo + hi), (int)(octave - 1023 - (int64_t)m->cell_bits));
+    double v = 2.0 * lo * hi / (lo + hi);
+    /* times 2^(octave - 1023 - c): a power of two built from its bits
+     * (exact, and no libm call on the query path) */
+    int64_t field = octave - (int64_t)m->cell_bits;
+    if (field < 1 || field > 2046)
+        return ldexp(v, (int)(field - 1023));
+    uint64_t bits = (uint64_t)field << 52;
+    double scale;
+    memcpy(&scale, &bits, sizeof scale);
+    return v * scale;
 }
 #undef ALPHA_MARGIN
 
@@ -5912,8 +6366,9 @@ LLMLAT_INTERNAL int32_t store_quantiles(const metric_store *s, const llmlat_allo
 {
     if (!BOUNDED(s))
         return exact_quantiles(&s->exact, al, q, n, out);
-    for (size_t i = 0; i < n; i++)
-        out[i] = sketch_quantile(&s->sk, s->map, q[i]);
+    if (n > SKETCH_MAX_QUANTILES)
+        return LLMLAT_EINVAL;
+    sketch_quantiles(&s->sk, s->map, q, n, out);
     return LLMLAT_OK;
 }
 
@@ -6049,28 +6504,38 @@ LLMLAT_INTERNAL int32_t timeline_peak_concurrency(const timeline *tl, const llml
     return st;
 }
 
-LLMLAT_INTERNAL int32_t timeline_peak_per_second(const timeline *tl, const llmlat_alloc *al,
-                                 uint64_t *out, bool *defined)
+/* The usual case: the run spans fewer seconds than it has events, so one
+ * counter per second is the cheapest way (one pass, no sort). */
+static int32_t peak_by_counting(const timeline *tl, const llmlat_alloc *al, int64_t origin,
+                                size_t seconds, uint64_t *out)
 {
-    *out = 0;
-    *defined = tl->n_rec > 0;
-    if (!tl->n_rec || !tl->n_tok)
-        return LLMLAT_OK;
-    int64_t origin = tl->rec[0].start_ns;
-    for (size_t i = 1; i < tl->n_rec; i++)
-        if (tl->rec[i].start_ns < origin)
-            origin = tl->rec[i].start_ns;
-    /* Bucket of every event (events never precede their request's start,
-     * so never the origin). Sorting the bucket numbers and counting runs
-     * needs no array sized by the time span. */
-    int64_t *bucket = alloc_malloc(al, tl->n_tok * sizeof *bucket);
-    if (!bucket)
+    uint64_t *sum = alloc_malloc(al, seconds * sizeof *sum);
+    if (!sum)
         return LLMLAT_ENOMEM;
+    memset(sum, 0, seconds * sizeof *sum);
     for (size_t i = 0; i < tl->n_tok; i++)
-        bucket[i] = (int64_t)(((uint64_t)tl->tok_t[i] - (uint64_t)origin) / (uint64_t)NS_PER_S);
+        sum[((uint64_t)tl->tok_t[i] - (uint64_t)origin) / (uint64_t)NS_PER_S] += tl->tok_k[i];
+    uint64_t best = 0;
+    for (size_t b = 0; b < seconds; b++)
+        if (sum[b] > best)
+            best = sum[b];
+    *out = best;
+    alloc_free(al, sum);
+    return LLMLAT_OK;
+}
+
+/* A sparse span (events spread over more seconds than there are events):
+ * sort the bucket numbers and count runs, needing no array sized by time. */
+static int32_t peak_by_sorting(const timeline *tl, const llmlat_alloc *al, int64_t origin,
+                               uint64_t *out)
+{
+    int64_t *bucket = alloc_malloc(al, tl->n_tok * sizeof *bucket);
     uint32_t *count = alloc_malloc(al, tl->n_tok * sizeof *count);
-    int32_t st = count ? LLMLAT_OK : LLMLAT_ENOMEM;
+    int32_t st = bucket && count ? LLMLAT_OK : LLMLAT_ENOMEM;
     if (st == LLMLAT_OK) {
+        for (size_t i = 0; i < tl->n_tok; i++)
+            bucket[i] =
+                (int64_t)(((uint64_t)tl->tok_t[i] - (uint64_t)origin) / (uint64_t)NS_PER_S);
         memcpy(count, tl->tok_k, tl->n_tok * sizeof *count);
         st = radix_sort(al, RADIX_INT64, bucket, count, tl->n_tok);
     }
@@ -6091,6 +6556,27 @@ LLMLAT_INTERNAL int32_t timeline_peak_per_second(const timeline *tl, const llmla
     return st;
 }
 
+LLMLAT_INTERNAL int32_t timeline_peak_per_second(const timeline *tl, const llmlat_alloc *al,
+                                 uint64_t *out, bool *defined)
+{
+    *out = 0;
+    *defined = tl->n_rec > 0;
+    if (!tl->n_rec || !tl->n_tok)
+        return LLMLAT_OK;
+    /* Events never precede their request's start, hence never the origin. */
+    int64_t origin = tl->rec[0].start_ns, last = tl->tok_t[0];
+    for (size_t i = 1; i < tl->n_rec; i++)
+        if (tl->rec[i].start_ns < origin)
+            origin = tl->rec[i].start_ns;
+    for (size_t i = 1; i < tl->n_tok; i++)
+        if (tl->tok_t[i] > last)
+            last = tl->tok_t[i];
+    uint64_t seconds = ((uint64_t)last - (uint64_t)origin) / (uint64_t)NS_PER_S + 1;
+    if (seconds <= tl->n_tok)
+        return peak_by_counting(tl, al, origin, (size_t)seconds, out);
+    return peak_by_sorting(tl, al, origin, out);
+}
+
 LLMLAT_INTERNAL size_t timeline_memory(const timeline *tl)
 {
     return tl->cap_rec * sizeof *tl->rec +
@@ -6108,6 +6594,7 @@ LLMLAT_INTERNAL size_t timeline_memory(const timeline *tl)
 #undef FIXSUM_LIMIT
 #undef SKETCH_OCTAVES
 #undef SKETCH_NO_TOP
+#undef SKETCH_MAX_QUANTILES
 #undef PARAM_FIRST
 #undef PARAM_LAST
 #undef PARAM_COUNT
@@ -6116,5 +6603,11 @@ LLMLAT_INTERNAL size_t timeline_memory(const timeline *tl)
 #undef SELECT_MAX_RANKS
 #undef PERCENT_TEXT_MAX
 #undef JSONW_MAX_DEPTH
+
+#if defined(__clang__)
+#  pragma STDC FP_CONTRACT DEFAULT
+#elif defined(__GNUC__)
+#  pragma GCC pop_options
+#endif
 
 #endif /* LLMLAT_IMPLEMENTATION */
