@@ -165,15 +165,16 @@ def targets(rows):
     return out
 
 
-def combine(runs):
-    """Several llmlat-bench runs as one: per figure, the median over the
-    runs of the value, the reference and the ratio (a process sometimes
-    lands on a slower share of this machine for its whole life: the
-    ratios move little, the nanoseconds do)."""
-    first = runs[0]
+def combine_rows(runs):
+    """The rows of several runs (each a list, in the same order) as one
+    list: per figure, the median over the runs of the value, the reference
+    and the ratio (a process sometimes lands on a slower share of this
+    machine for its whole life: the ratios move little, the nanoseconds
+    do)."""
     med = statistics.median
-    for i, r in enumerate(first["rows"]):
-        same = [run["rows"][i] for run in runs]
+    rows = [dict(r) for r in runs[0]]
+    for i, r in enumerate(rows):
+        same = [run[i] for run in runs]
         for key in ("value", "ref", "ratio"):
             vals = [x[key] for x in same if x[key] is not None]
             r[key] = med(vals) if vals else None
@@ -185,6 +186,15 @@ def combine(runs):
             r["target"] = "met" if sum(met) * 2 > len(met) else "missed"
             if len(same) > 1:
                 r["target_text"] += " (met in %d of %d runs)" % (sum(met), len(met))
+    return rows
+
+
+def combine(runs):
+    """Several llmlat-bench runs as one (combine_rows, and the fold sweep's
+    medians)."""
+    med = statistics.median
+    first = runs[0]
+    first["rows"] = combine_rows([run["rows"] for run in runs])
     for i, p in enumerate(first["fold"]):
         for key in p:
             if key != "tokens":
@@ -217,7 +227,9 @@ def main():
     ap.add_argument("--repeats", type=int, default=11,
                     help="batches per figure in one run of llmlat-bench (median)")
     ap.add_argument("--runs", type=int, default=3,
-                    help="runs of llmlat-bench, each a new process (median of their medians)")
+                    help="runs of llmlat-bench and of the numpy comparison, each a new "
+                    "process (median of their medians; made odd, so that a target met "
+                    "in most runs is met by the median)")
     ap.add_argument("--quick", action="store_true", help="smaller sizes: a smoke run")
     ap.add_argument("--build", default=os.path.join(ROOT, "build-bench"))
     ap.add_argument("--plot", metavar="SVG", help="write the fold plot (gnuplot)")
@@ -225,6 +237,7 @@ def main():
     ap.add_argument("--from", dest="saved", metavar="JSON",
                     help="print a saved --json result instead of measuring")
     args = ap.parse_args()
+    args.runs = max(1, args.runs) | 1
 
     if args.saved:
         with open(args.saved) as f:
@@ -238,7 +251,7 @@ def main():
     bench = [os.path.join(args.build, "bench", "llmlat-bench"), "--json",
              "--repeats", str(args.repeats)] + (["--quick"] if args.quick else [])
     runs = [json.loads(subprocess.run(bench, check=True, stdout=subprocess.PIPE).stdout)
-            for _ in range(max(1, args.runs))]
+            for _ in range(args.runs)]
     c = combine(runs)
     rows = c["rows"]
     extra = {}
@@ -251,8 +264,18 @@ def main():
             print("bench: no Python references (%s); run with Debian's /usr/bin/python3"
                   % exc, file=sys.stderr)
         else:
+            # numpy: a process per run, as llmlat-bench; vLLM's formulas: once
+            numpy = [sys.executable, os.path.join(HERE, "reference.py"), "--json", "--only",
+                     "numpy", "--repeats", str(args.repeats)] + (
+                         ["--quick"] if args.quick else [])
+            runs = [json.loads(subprocess.run(numpy, check=True, stdout=subprocess.PIPE)
+                               .stdout)["rows"] for _ in range(args.runs)]
+            identical = [all(run[i]["bit_identical"] for run in runs)
+                         for i in range(len(runs[0]))]
+            for i, r in enumerate(combine_rows(runs)):
+                r["bit_identical"] = identical[i]
+                rows.append(reference.numpy_verdict(r))
             with tempfile.TemporaryDirectory() as tmp:
-                rows += reference.bench_numpy(args.repeats, args.quick)
                 rows += reference.bench_vllm(args.repeats, args.quick,
                                              os.path.join(args.build, "tools", "llmlat"), tmp)
             extra = {"numpy": reference.np.__version__}
