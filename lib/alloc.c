@@ -81,3 +81,25 @@ int32_t alloc_grow(const llmlat_alloc *al, void **p, size_t *cap, size_t need,
     *cap = new_cap;
     return LLMLAT_OK;
 }
+
+int32_t alloc_grow_pair(const llmlat_alloc *al, void **a, size_t elem_a, void **b,
+                        size_t elem_b, size_t *cap, size_t need)
+{
+    if (need <= *cap)
+        return LLMLAT_OK;
+    size_t cap_a = *cap, cap_b = *cap;
+    int32_t st = alloc_grow(al, a, &cap_a, need, elem_a);
+    if (st != LLMLAT_OK)
+        return st;
+    /* *a grew but holds the same elements: keeping it changes nothing, and
+     * *cap still describes both until b has grown too */
+    if (b) {
+        st = alloc_grow(al, b, &cap_b, need, elem_b);
+        if (st != LLMLAT_OK)
+            return st;
+        if (cap_b < cap_a)
+            cap_a = cap_b;
+    }
+    *cap = cap_a;
+    return LLMLAT_OK;
+}

@@ -28,4 +28,10 @@ void alloc_free(const llmlat_alloc *al, void *ptr);
 int32_t alloc_grow(const llmlat_alloc *al, void **p, size_t *cap, size_t need,
                    size_t elem);
 
+/* The same for two arrays indexed alike (b may be NULL: only a), sharing
+ * the capacity *cap. On failure both keep their elements and *cap is
+ * unchanged (one of them may have moved to a bigger block). */
+int32_t alloc_grow_pair(const llmlat_alloc *al, void **a, size_t elem_a, void **b,
+                        size_t elem_b, size_t *cap, size_t need);
+
 #endif

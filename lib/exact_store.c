@@ -34,22 +34,12 @@ int32_t exact_reserve(exact_store *s, const llmlat_alloc *al, size_t extra)
     size_t need = s->n + extra;
     if (need <= s->cap)
         return LLMLAT_OK;
-    size_t cap_v = s->cap, cap_w = s->cap;
     void *v = s->v, *w = s->w;
-    int32_t st = alloc_grow(al, &v, &cap_v, need, sizeof *s->v);
-    if (st != LLMLAT_OK)
-        return st;
-    s->v = v; /* same samples in a bigger buffer */
-    if (s->weighted) {
-        st = alloc_grow(al, &w, &cap_w, need, sizeof *s->w);
-        if (st != LLMLAT_OK)
-            return st;
-        s->w = w;
-        if (cap_w < cap_v)
-            cap_v = cap_w;
-    }
-    s->cap = cap_v;
-    return LLMLAT_OK;
+    int32_t st = alloc_grow_pair(al, &v, sizeof *s->v, s->weighted ? &w : NULL, sizeof *s->w,
+                                 &s->cap, need);
+    s->v = v;
+    s->w = w;
+    return st;
 }
 
 void exact_append(exact_store *dst, const exact_store *src)

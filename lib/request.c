@@ -82,19 +82,12 @@ static int32_t reserve(llmlat_request *r, size_t need)
         return LLMLAT_OK;
     if (need > REQ_MAX_EVENTS)
         return LLMLAT_EINVAL;
-    size_t cap_t = r->cap, cap_k = r->cap;
     void *t = r->t, *k = r->k;
-    int32_t st = alloc_grow(&r->al, &t, &cap_t, need, sizeof *r->t);
-    if (st != LLMLAT_OK)
-        return st;
-    r->t = t; /* the grown buffer holds the same events: safe to keep */
-    st = alloc_grow(&r->al, &k, &cap_k, need, sizeof *r->k);
-    if (st != LLMLAT_OK)
-        return st;
+    int32_t st = alloc_grow_pair(&r->al, &t, sizeof *r->t, &k, sizeof *r->k, &r->cap, need);
+    r->t = t;
     r->k = k;
-    r->cap = cap_t < cap_k ? cap_t : cap_k;
     r->room = r->cap;
-    return LLMLAT_OK;
+    return st;
 }
 
 static inline void append(llmlat_request *r, int64_t t_ns, uint32_t k)

@@ -31,18 +31,12 @@ static int32_t reserve_events(timeline *tl, const llmlat_alloc *al, size_t event
     size_t need = tl->n_tok + events;
     if (need <= tl->cap_tok)
         return LLMLAT_OK;
-    size_t cap_t = tl->cap_tok, cap_k = tl->cap_tok;
     void *t = tl->tok_t, *k = tl->tok_k;
-    int32_t st = alloc_grow(al, &t, &cap_t, need, sizeof *tl->tok_t);
-    if (st != LLMLAT_OK)
-        return st;
+    int32_t st = alloc_grow_pair(al, &t, sizeof *tl->tok_t, &k, sizeof *tl->tok_k, &tl->cap_tok,
+                                 need);
     tl->tok_t = t;
-    st = alloc_grow(al, &k, &cap_k, need, sizeof *tl->tok_k);
-    if (st != LLMLAT_OK)
-        return st;
     tl->tok_k = k;
-    tl->cap_tok = cap_t < cap_k ? cap_t : cap_k;
-    return LLMLAT_OK;
+    return st;
 }
 
 static int32_t reserve_records(timeline *tl, const llmlat_alloc *al, size_t records)
