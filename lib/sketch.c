@@ -212,11 +212,10 @@ static double rank_value(const sketch *s, const sketch_map *m, uint64_t r, int64
 
 /* The quantile q, its two ranks found in the places c (rank r) and next
  * (rank r + 1). */
-static double interpolate(const sketch *s, const sketch_map *m, double vi, cursor c,
-                          cursor next)
+static double interpolate(const sketch *s, const sketch_map *m, double vi, uint64_t r,
+                          cursor c, cursor next)
 {
-    double fl = floor(vi);
-    uint64_t r = (uint64_t)fl;
+    double fl = (double)r;
     double a = rank_value(s, m, r, c.p);
     /* ranks r and r + 1 mostly share a bucket (and its value) */
     bool same = next.p == c.p && r > 0 && r + 1 < s->count - 1;
@@ -248,11 +247,11 @@ void sketch_quantiles(const sketch *s, const sketch_map *m, const double *q, siz
             out[order[k]] = s->max;
             continue;
         }
-        uint64_t r = (uint64_t)floor(vi);
+        uint64_t r = (uint64_t)vi; /* floor: vi >= 0 (and no libm call) */
         advance(s, &up, r);
         cursor next = up;
         advance(s, &next, r + 1);
-        out[order[k]] = interpolate(s, m, vi, up, next);
+        out[order[k]] = interpolate(s, m, vi, r, up, next);
     }
     cursor down = { s->top == SKETCH_NO_TOP ? -1 : s->top - s->base + 1, s->count };
     for (size_t k = n; k > split; k--) {
@@ -262,11 +261,11 @@ void sketch_quantiles(const sketch *s, const sketch_map *m, const double *q, siz
             out[i] = s->max;
             continue;
         }
-        uint64_t r = (uint64_t)floor(vi);
+        uint64_t r = (uint64_t)vi;
         retreat(s, &down, r + 1);
         cursor below = down;
         retreat(s, &below, r);
-        out[i] = interpolate(s, m, vi, below, down);
+        out[i] = interpolate(s, m, vi, r, below, down);
     }
 }
 

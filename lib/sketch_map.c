@@ -57,15 +57,22 @@ int32_t sketch_map_init(sketch_map *m, const llmlat_alloc *al, double alpha)
     uint32_t n = UINT32_C(1) << c;
     uint16_t *cell = alloc_malloc(al, n * sizeof *cell);
     uint32_t *first = alloc_malloc(al, (per_octave + 1) * sizeof *first);
-    if (!cell || !first) {
+    double *value = alloc_malloc(al, per_octave * sizeof *value);
+    if (!cell || !first || !value) {
         alloc_free(al, cell);
         alloc_free(al, first);
+        alloc_free(al, value);
         return LLMLAT_ENOMEM;
     }
     place_edges(gamma, c, first);
-    for (uint32_t j = 0; j < per_octave; j++)
+    for (uint32_t j = 0; j < per_octave; j++) {
         for (uint32_t i = first[j]; i < first[j + 1]; i++)
             cell[i] = (uint16_t)j;
+        /* The harmonic mean: relative error (hi - lo) / (hi + lo) <= alpha
+         * on both sides. lo, hi < 2^21, so 2 lo hi is exact. */
+        double lo = (double)(n + first[j]), hi = (double)(n + first[j + 1]);
+        value[j] = 2.0 * lo * hi / (lo + hi);
+    }
     *m = (sketch_map){
         .alpha = alpha,
         .per_octave = per_octave,
@@ -73,8 +80,10 @@ int32_t sketch_map_init(sketch_map *m, const llmlat_alloc *al, double alpha)
         .cell_shift = 52 - c,
         .cell_mask = n - 1,
         .width = SKETCH_OCTAVES * per_octave + 1,
+        .m_inverse = (uint32_t)((UINT64_C(1) << 32) / per_octave),
         .cell = cell,
         .first = first,
+        .value = value,
     };
     return LLMLAT_OK;
 }
@@ -83,28 +92,32 @@ void sketch_map_free(sketch_map *m, const llmlat_alloc *al)
 {
     alloc_free(al, m->cell);
     alloc_free(al, m->first);
+    alloc_free(al, m->value);
     m->cell = NULL;
     m->first = NULL;
+    m->value = NULL;
 }
 
 size_t sketch_map_memory(const sketch_map *m)
 {
     return ((size_t)1 << m->cell_bits) * sizeof *m->cell +
-           (m->per_octave + 1) * sizeof *m->first;
+           (m->per_octave + 1) * sizeof *m->first + m->per_octave * sizeof *m->value;
 }
 
 double sketch_map_value(const sketch_map *m, int64_t index)
 {
-    int64_t octave = index / m->per_octave;
-    uint32_t j = (uint32_t)(index % m->per_octave);
-    double n = (double)(UINT32_C(1) << m->cell_bits);
-    double lo = n + m->first[j], hi = n + m->first[j + 1];
-    /* The harmonic mean: relative error (hi - lo) / (hi + lo) <= alpha on
-     * both sides. lo, hi < 2^21, so 2 lo hi is exact. */
-    double v = 2.0 * lo * hi / (lo + hi);
+    /* index / M by multiplying with floor(2^32 / M): short by at most one
+     * for index < 2^32 (indices stay below 2^11 M), which one step mends */
+    uint64_t octave = ((uint64_t)index * m->m_inverse) >> 32;
+    uint64_t j = (uint64_t)index - octave * m->per_octave;
+    if (j >= m->per_octave) {
+        octave++;
+        j -= m->per_octave;
+    }
+    double v = m->value[j];
     /* times 2^(octave - 1023 - c): a power of two built from its bits
      * (exact, and no libm call on the query path) */
-    int64_t field = octave - (int64_t)m->cell_bits;
+    int64_t field = (int64_t)octave - (int64_t)m->cell_bits;
     if (field < 1 || field > 2046)
         return ldexp(v, (int)(field - 1023));
     uint64_t bits = (uint64_t)field << 52;

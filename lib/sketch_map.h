@@ -28,8 +28,11 @@ typedef struct sketch_map {
     uint32_t cell_shift; /* 52 - c: a double's bits down to its cell */
     uint64_t cell_mask;  /* 2^c - 1 */
     uint32_t width;      /* buckets a sketch holds: SKETCH_OCTAVES * M + 1 */
+    uint32_t m_inverse;  /* floor(2^32 / M): index / M without a division */
     uint16_t *cell;      /* 2^c entries: the bucket (0..M-1) of each cell */
     uint32_t *first;     /* M + 1 entries: first cell of each bucket, then 2^c */
+    double *value;       /* M entries: each bucket's representative, scaled to
+                            the octave [2^c, 2^(c+1)) */
 } sketch_map;
 
 /* Builds the map for alpha (within llmlat_param_bounds). ENOMEM leaves m
