@@ -461,6 +461,12 @@ LLMLAT_INTERNAL void alloc_free(const llmlat_alloc *al, void *ptr);
 LLMLAT_INTERNAL int32_t alloc_grow(const llmlat_alloc *al, void **p, size_t *cap, size_t need,
                    size_t elem);
 
+/* The same for two arrays indexed alike (b may be NULL: only a), sharing
+ * the capacity *cap. On failure both keep their elements and *cap is
+ * unchanged (one of them may have moved to a bigger block). */
+LLMLAT_INTERNAL int32_t alloc_grow_pair(const llmlat_alloc *al, void **a, size_t elem_a, void **b,
+                        size_t elem_b, size_t *cap, size_t need);
+
 #endif
 
 /* ---------------------- lib/request.h ------------------------------------- */
@@ -878,8 +884,11 @@ typedef struct sketch_map {
     uint32_t cell_shift; /* 52 - c: a double's bits down to its cell */
     uint64_t cell_mask;  /* 2^c - 1 */
     uint32_t width;      /* buckets a sketch holds: SKETCH_OCTAVES * M + 1 */
+    uint32_t m_inverse;  /* floor(2^32 / M): index / M without a division */
     uint16_t *cell;      /* 2^c entries: the bucket (0..M-1) of each cell */
     uint32_t *first;     /* M + 1 entries: first cell of each bucket, then 2^c */
+    double *value;       /* M entries: each bucket's representative, scaled to
+                            the octave [2^c, 2^(c+1)) */
 } sketch_map;
 
 /* Builds the map for alpha (within llmlat_param_bounds). ENOMEM leaves m
@@ -2666,6 +2675,28 @@ LLMLAT_INTERNAL int32_t alloc_grow(const llmlat_alloc *al, void **p, size_t *cap
     return LLMLAT_OK;
 }
 
+LLMLAT_INTERNAL int32_t alloc_grow_pair(const llmlat_alloc *al, void **a, size_t elem_a, void **b,
+                        size_t elem_b, size_t *cap, size_t need)
+{
+    if (need <= *cap)
+        return LLMLAT_OK;
+    size_t cap_a = *cap, cap_b = *cap;
+    int32_t st = alloc_grow(al, a, &cap_a, need, elem_a);
+    if (st != LLMLAT_OK)
+        return st;
+    /* *a grew but holds the same elements: keeping it changes nothing, and
+     * *cap still describes both until b has grown too */
+    if (b) {
+        st = alloc_grow(al, b, &cap_b, need, elem_b);
+        if (st != LLMLAT_OK)
+            return st;
+        if (cap_b < cap_a)
+            cap_a = cap_b;
+    }
+    *cap = cap_a;
+    return LLMLAT_OK;
+}
+
 /* ---------------------- lib/convention.c ---------------------------------- */
 /* Conventions: the table of knobs, and what one request contributes. */
 #include <math.h>
@@ -2892,22 +2923,12 @@ LLMLAT_INTERNAL int32_t exact_reserve(exact_store *s, const llmlat_alloc *al, si
     size_t need = s->n + extra;
     if (need <= s->cap)
         return LLMLAT_OK;
-    size_t cap_v = s->cap, cap_w = s->cap;
     void *v = s->v, *w = s->w;
-    int32_t st = alloc_grow(al, &v, &cap_v, need, sizeof *s->v);
-    if (st != LLMLAT_OK)
-        return st;
-    s->v = v; /* same samples in a bigger buffer */
-    if (s->weighted) {
-        st = alloc_grow(al, &w, &cap_w, need, sizeof *s->w);
-        if (st != LLMLAT_OK)
-            return st;
-        s->w = w;
-        if (cap_w < cap_v)
-            cap_v = cap_w;
-    }
-    s->cap = cap_v;
-    return LLMLAT_OK;
+    int32_t st = alloc_grow_pair(al, &v, sizeof *s->v, s->weighted ? &w : NULL, sizeof *s->w,
+                                 &s->cap, need);
+    s->v = v;
+    s->w = w;
+    return st;
 }
 
 LLMLAT_INTERNAL void exact_append(exact_store *dst, const exact_store *src)
@@ -4758,19 +4779,12 @@ static int32_t request__reserve(llmlat_request *r, size_t need)
         return LLMLAT_OK;
     if (need > REQ_MAX_EVENTS)
         return LLMLAT_EINVAL;
-    size_t cap_t = r->cap, cap_k = r->cap;
     void *t = r->t, *k = r->k;
-    int32_t st = alloc_grow(&r->al, &t, &cap_t, need, sizeof *r->t);
-    if (st != LLMLAT_OK)
-        return st;
-    r->t = t; /* the grown buffer holds the same events: safe to keep */
-    st = alloc_grow(&r->al, &k, &cap_k, need, sizeof *r->k);
-    if (st != LLMLAT_OK)
-        return st;
+    int32_t st = alloc_grow_pair(&r->al, &t, sizeof *r->t, &k, sizeof *r->k, &r->cap, need);
+    r->t = t;
     r->k = k;
-    r->cap = cap_t < cap_k ? cap_t : cap_k;
     r->room = r->cap;
-    return LLMLAT_OK;
+    return st;
 }
 
 static inline void append(llmlat_request *r, int64_t t_ns, uint32_t k)
@@ -6026,11 +6040,10 @@ static double rank_value(const sketch *s, const sketch_map *m, uint64_t r, int64
 
 /* The quantile q, its two ranks found in the places c (rank r) and next
  * (rank r + 1). */
-static double interpolate(const sketch *s, const sketch_map *m, double vi, cursor c,
-                          cursor next)
+static double interpolate(const sketch *s, const sketch_map *m, double vi, uint64_t r,
+                          cursor c, cursor next)
 {
-    double fl = floor(vi);
-    uint64_t r = (uint64_t)fl;
+    double fl = (double)r;
     double a = rank_value(s, m, r, c.p);
     /* ranks r and r + 1 mostly share a bucket (and its value) */
     bool same = next.p == c.p && r > 0 && r + 1 < s->count - 1;
@@ -6062,11 +6075,11 @@ LLMLAT_INTERNAL void sketch_quantiles(const sketch *s, const sketch_map *m, cons
             out[order[k]] = s->max;
             continue;
         }
-        uint64_t r = (uint64_t)floor(vi);
+        uint64_t r = (uint64_t)vi; /* floor: vi >= 0 (and no libm call) */
         advance(s, &up, r);
         cursor next = up;
         advance(s, &next, r + 1);
-        out[order[k]] = interpolate(s, m, vi, up, next);
+        out[order[k]] = interpolate(s, m, vi, r, up, next);
     }
     cursor down = { s->top == SKETCH_NO_TOP ? -1 : s->top - s->base + 1, s->count };
     for (size_t k = n; k > split; k--) {
@@ -6076,11 +6089,11 @@ LLMLAT_INTERNAL void sketch_quantiles(const sketch *s, const sketch_map *m, cons
             out[i] = s->max;
             continue;
         }
-        uint64_t r = (uint64_t)floor(vi);
+        uint64_t r = (uint64_t)vi;
         retreat(s, &down, r + 1);
         cursor below = down;
         retreat(s, &below, r);
-        out[i] = interpolate(s, m, vi, below, down);
+        out[i] = interpolate(s, m, vi, r, below, down);
     }
 }
 
@@ -6154,15 +6167,22 @@ LLMLAT_INTERNAL int32_t sketch_map_init(sketch_map *m, const llmlat_alloc *al, d
     uint32_t n = UINT32_C(1) << c;
     uint16_t *cell = alloc_malloc(al, n * sizeof *cell);
     uint32_t *first = alloc_malloc(al, (per_octave + 1) * sizeof *first);
-    if (!cell || !first) {
+    double *value = alloc_malloc(al, per_octave * sizeof *value);
+    if (!cell || !first || !value) {
         alloc_free(al, cell);
         alloc_free(al, first);
+        alloc_free(al, value);
         return LLMLAT_ENOMEM;
     }
     place_edges(gamma, c, first);
-    for (uint32_t j = 0; j < per_octave; j++)
+    for (uint32_t j = 0; j < per_octave; j++) {
         for (uint32_t i = first[j]; i < first[j + 1]; i++)
             cell[i] = (uint16_t)j;
+        /* The harmonic mean: relative error (hi - lo) / (hi + lo) <= alpha
+         * on both sides. lo, hi < 2^21, so 2 lo hi is exact. */
+        double lo = (double)(n + first[j]), hi = (double)(n + first[j + 1]);
+        value[j] = 2.0 * lo * hi / (lo + hi);
+    }
     *m = (sketch_map){
         .alpha = alpha,
         .per_octave = per_octave,
@@ -6170,8 +6190,10 @@ LLMLAT_INTERNAL int32_t sketch_map_init(sketch_map *m, const llmlat_alloc *al, d
         .cell_shift = 52 - c,
         .cell_mask = n - 1,
         .width = SKETCH_OCTAVES * per_octave + 1,
+        .m_inverse = (uint32_t)((UINT64_C(1) << 32) / per_octave),
         .cell = cell,
         .first = first,
+        .value = value,
     };
     return LLMLAT_OK;
 }
@@ -6180,28 +6202,32 @@ LLMLAT_INTERNAL void sketch_map_free(sketch_map *m, const llmlat_alloc *al)
 {
     alloc_free(al, m->cell);
     alloc_free(al, m->first);
+    alloc_free(al, m->value);
     m->cell = NULL;
     m->first = NULL;
+    m->value = NULL;
 }
 
 LLMLAT_INTERNAL size_t sketch_map_memory(const sketch_map *m)
 {
     return ((size_t)1 << m->cell_bits) * sizeof *m->cell +
-           (m->per_octave + 1) * sizeof *m->first;
+           (m->per_octave + 1) * sizeof *m->first + m->per_octave * sizeof *m->value;
 }
 
 LLMLAT_INTERNAL double sketch_map_value(const sketch_map *m, int64_t index)
 {
-    int64_t octave = index / m->per_octave;
-    uint32_t j = (uint32_t)(index % m->per_octave);
-    double n = (double)(UINT32_C(1) << m->cell_bits);
-    double lo = n + m->first[j], hi = n + m->first[j + 1];
-    /* The harmonic mean: relative error (hi - lo) / (hi + lo) <= alpha on
-     * both sides. lo, hi < 2^21, so 2 lo hi is exact. */
-    double v = 2.0 * lo * hi / (lo + hi);
+    /* index / M by multiplying with floor(2^32 / M): short by at most one
+     * for index < 2^32 (indices stay below 2^11 M), which one step mends */
+    uint64_t octave = ((uint64_t)index * m->m_inverse) >> 32;
+    uint64_t j = (uint64_t)index - octave * m->per_octave;
+    if (j >= m->per_octave) {
+        octave++;
+        j -= m->per_octave;
+    }
+    double v = m->value[j];
     /* times 2^(octave - 1023 - c): a power of two built from its bits
      * (exact, and no libm call on the query path) */
-    int64_t field = octave - (int64_t)m->cell_bits;
+    int64_t field = (int64_t)octave - (int64_t)m->cell_bits;
     if (field < 1 || field > 2046)
         return ldexp(v, (int)(field - 1023));
     uint64_t bits = (uint64_t)field << 52;
@@ -6409,18 +6435,12 @@ static int32_t reserve_events(timeline *tl, const llmlat_alloc *al, size_t event
     size_t need = tl->n_tok + events;
     if (need <= tl->cap_tok)
         return LLMLAT_OK;
-    size_t cap_t = tl->cap_tok, cap_k = tl->cap_tok;
     void *t = tl->tok_t, *k = tl->tok_k;
-    int32_t st = alloc_grow(al, &t, &cap_t, need, sizeof *tl->tok_t);
-    if (st != LLMLAT_OK)
-        return st;
+    int32_t st = alloc_grow_pair(al, &t, sizeof *tl->tok_t, &k, sizeof *tl->tok_k, &tl->cap_tok,
+                                 need);
     tl->tok_t = t;
-    st = alloc_grow(al, &k, &cap_k, need, sizeof *tl->tok_k);
-    if (st != LLMLAT_OK)
-        return st;
     tl->tok_k = k;
-    tl->cap_tok = cap_t < cap_k ? cap_t : cap_k;
-    return LLMLAT_OK;
+    return st;
 }
 
 static int32_t reserve_records(timeline *tl, const llmlat_alloc *al, size_t records)
