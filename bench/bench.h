@@ -112,4 +112,12 @@ void bench_print_table(const bench_opts *o);
 void bench_print_json(const bench_opts *o);
 int bench_write_fold_data(const char *path);
 
+/* Hides a value from the optimizer: the floors' loops then store each
+ * value as computed, one by one, instead of being vectorized or folded. */
+#if defined(__GNUC__) || defined(__clang__)
+#define OPAQUE(x) __asm__ volatile("" : "+r"(x))
+#else
+#define OPAQUE(x) ((void)0)
+#endif
+
 #endif

@@ -10,12 +10,6 @@
 
 #include "bench.h"
 
-#if defined(__GNUC__) || defined(__clang__)
-#define OPAQUE(x) __asm__ volatile("" : "+r"(x))
-#else
-#define OPAQUE(x) ((void)0)
-#endif
-
 static const double QS[4] = { 0.5, 0.9, 0.95, 0.99 };
 
 /* ------------------------------------------------------------- requests */

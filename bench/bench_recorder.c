@@ -15,14 +15,6 @@
 
 #include "bench.h"
 
-/* Hides a value from the optimizer: the floors' loops then store each
- * value as computed, one by one, instead of being vectorized or folded. */
-#if defined(__GNUC__) || defined(__clang__)
-#define OPAQUE(x) __asm__ volatile("" : "+r"(x))
-#else
-#define OPAQUE(x) ((void)0)
-#endif
-
 #define STEP 997 /* ns between events: any positive step will do */
 
 typedef struct rec_ctx {

@@ -1792,9 +1792,9 @@ static void push_gaps(llmlat_agg *a, const llmlat_request *r, const req_view *v)
         store_push(itl, 0.0, k0 - 1);
     int64_t prev = r->t[v->anchor], max_gap = -1;
     for (size_t i = v->anchor + 1; i <= v->last; i++) {
-        uint32_t k = r->k[i];
-        if (!k && !c->empty_events_count)
+        if (!conv_counts_event(c, r, i))
             continue;
+        uint32_t k = r->k[i];
         int64_t gap = r->t[i] - prev;
         prev = r->t[i];
         double g = agg__ns_to_s(gap);
