@@ -50,7 +50,7 @@ extern "C" {
 /* Release version of these headers. The ABI (SONAME libllmlat.so.1) is
  * versioned separately: a minor release only adds. */
 #define LLMLAT_VERSION_MAJOR 1
-#define LLMLAT_VERSION_MINOR 0
+#define LLMLAT_VERSION_MINOR 1
 #define LLMLAT_VERSION_PATCH 0
 #define LLMLAT_VERSION_NUMBER \
     (LLMLAT_VERSION_MAJOR * 10000 + LLMLAT_VERSION_MINOR * 100 + LLMLAT_VERSION_PATCH)
@@ -285,6 +285,29 @@ LLMLAT_API int32_t llmlat_agg_set_quantiles(llmlat_agg *a, const double *q, size
  * with n > 0, n > 64, a bound NaN, infinite or not above the previous). */
 LLMLAT_API int32_t llmlat_agg_set_buckets(llmlat_agg *a, int32_t metric, const double *bounds,
                                           size_t n);
+
+/* Constant labels (Prometheus): name/value pairs that every exposition
+ * and report of a writes beside its figures, e.g. model="llama-3-70b",
+ * route="/v1/chat". A name matches [a-zA-Z_][a-zA-Z0-9_]*, does not start
+ * with "__" (reserved by Prometheus) and is neither "le" nor "quantile";
+ * a value is any valid UTF-8. Setting a name again replaces its value; a
+ * NULL or empty value removes the label (Prometheus reads an empty label
+ * as an absent one). Labels are kept sorted by name, kept by
+ * llmlat_agg_reset, serialized, and not changed by merging (a merge keeps
+ * dst's labels, as it keeps dst's params).
+ * Errors: EINVAL (NULL a or name; an invalid name or value; a name or a
+ * value longer than LLMLAT_LABEL_MAX bytes; a new label beyond
+ * LLMLAT_MAX_LABELS), ENOMEM; on error a's labels are unchanged. */
+#define LLMLAT_MAX_LABELS 16
+#define LLMLAT_LABEL_MAX 1024
+LLMLAT_API int32_t llmlat_agg_set_label(llmlat_agg *a, const char *name, const char *value);
+/* The number of labels of a. Errors: EINVAL (NULL). */
+LLMLAT_API int32_t llmlat_agg_label_count(const llmlat_agg *a, size_t *n);
+/* Label i (0 <= i < count, in name order): NUL-terminated strings owned by
+ * a, valid until its labels are next changed or a is freed.
+ * Errors: EINVAL (NULL, i out of range). */
+LLMLAT_API int32_t llmlat_agg_get_label(const llmlat_agg *a, size_t i, const char **name,
+                                        const char **value);
 
 /* Folds a finished or failed request into a (the request is not changed
  * and may be reset right after). Errors: EINVAL (NULL; a sum would

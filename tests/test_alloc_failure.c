@@ -16,7 +16,7 @@
 
 #include "helpers.h"
 
-#include "alloc.h" /* the growth helper's size limits */
+#include "util/alloc.h" /* the growth helper's size limits */
 
 /* ----------------------------------------------------- the allocator */
 

@@ -1,7 +1,7 @@
 /* The order-independent fixed-point sum behind exact-mode mean and std. */
 #include "helpers.h"
 
-#include "gridsum.h"
+#include "util/gridsum.h"
 
 static double sum(const double *v, const uint32_t *w, size_t n)
 {

@@ -1,6 +1,6 @@
 /* The recorder: states, ordering, bulk all-or-nothing, reuse, bad input. */
 #include "helpers.h"
-#include "request.h" /* to reach the event limit */
+#include "record/request.h" /* to reach the event limit */
 
 static void null_handles(void **state)
 {

@@ -2,8 +2,8 @@
  * same as sorting would give, whatever the shape of the data. */
 #include "helpers.h"
 
-#include "radix.h"
-#include "select.h"
+#include "exact/radix.h"
+#include "exact/select.h"
 
 static uint64_t rng = 0x243f6a8885a308d3u;
 static uint64_t next_random(void)

@@ -2,7 +2,7 @@
  * tokens per 1-second bucket. */
 #include "helpers.h"
 
-#include "timeline.h"
+#include "exact/timeline.h"
 
 static void push(timeline *tl, const llmlat_alloc *al, int64_t start, int64_t e2e)
 {

@@ -6,7 +6,7 @@
 
 #include <stdbool.h>
 
-#include "crc32.h"
+#include "util/crc32.h"
 
 static uint64_t rng_state = 0x853c49e6748fea9bu;
 

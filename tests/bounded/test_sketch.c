@@ -3,9 +3,9 @@
  * public-API behaviour is in test_bounded_agg.c and test_accuracy.c. */
 #include "helpers.h"
 
-#include "fixsum.h"
-#include "sketch.h"
-#include "sketch_map.h"
+#include "util/fixsum.h"
+#include "bounded/sketch.h"
+#include "bounded/sketch_map.h"
 
 static const llmlat_alloc *std_alloc(void)
 {

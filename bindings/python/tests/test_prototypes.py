@@ -43,6 +43,8 @@ def c_type(decl):
         return POINTERS[base]
     if stars == 1:
         return ctypes.POINTER(SCALARS[base])
+    if stars == 2 and base in POINTERS:
+        return ctypes.POINTER(POINTERS[base])
     raise AssertionError("unexpected type %r" % decl)
 
 

@@ -1,0 +1,274 @@
+/* The aggregator's life cycle, and folding requests in (add, merge). */
+#include <math.h>
+#include <string.h>
+
+#include "agg/agg.h"
+#include "record/gaps.h"
+
+static void span_add(span *s, int64_t lo, int64_t hi)
+{
+    if (lo < s->lo)
+        s->lo = lo;
+    if (hi > s->hi)
+        s->hi = hi;
+}
+
+static void clear_data(llmlat_agg *a)
+{
+    a->completed = a->failed = a->tpot_undefined = 0;
+    a->input_tokens = a->output_tokens = 0;
+    a->all = a->valid = SPAN_EMPTY;
+    a->good = 0;
+    for (int i = 0; i < METRIC_COUNT; i++)
+        store_clear(&a->stores[i]);
+    timeline_clear(&a->tl);
+}
+
+LLMLAT_API llmlat_agg *llmlat_agg_new(int32_t convention, int32_t mode)
+{
+    const conv_rules *c = conv_get(convention);
+    if (!c || (mode != LLMLAT_MODE_EXACT && mode != LLMLAT_MODE_BOUNDED))
+        return NULL;
+    llmlat_alloc al = alloc_current();
+    llmlat_agg *a = alloc_malloc(&al, sizeof *a);
+    if (!a)
+        return NULL;
+    memset(a, 0, sizeof *a);
+    a->al = al;
+    a->conv = c;
+    a->mode = mode;
+    agg_default_params(a);
+    for (int32_t m = METRIC_FIRST; m <= METRIC_LAST; m++)
+        store_init(&a->stores[metric_index(m)], mode, m == LLMLAT_ITL);
+    timeline_init(&a->tl);
+    if (mode == LLMLAT_MODE_BOUNDED &&
+        agg_bounded_setup(a, agg_param(a, LLMLAT_PARAM_RELATIVE_ERROR)) != LLMLAT_OK) {
+        alloc_free(&al, a);
+        return NULL;
+    }
+    clear_data(a);
+    return a;
+}
+
+LLMLAT_API void llmlat_agg_free(llmlat_agg *a)
+{
+    if (!a)
+        return;
+    llmlat_alloc al = a->al;
+    for (int i = 0; i < METRIC_COUNT; i++)
+        store_free(&a->stores[i], &al);
+    timeline_free(&a->tl, &al);
+    sketch_map_free(&a->map, &al);
+    agg_labels_free(a);
+    alloc_free(&al, a);
+}
+
+LLMLAT_API int32_t llmlat_agg_reset(llmlat_agg *a)
+{
+    if (!a)
+        return LLMLAT_EINVAL;
+    clear_data(a);
+    return LLMLAT_OK;
+}
+
+LLMLAT_API int32_t llmlat_agg_get_convention(const llmlat_agg *a, int32_t *out)
+{
+    if (!a || !out)
+        return LLMLAT_EINVAL;
+    *out = a->conv->id;
+    return LLMLAT_OK;
+}
+
+LLMLAT_API int32_t llmlat_agg_get_mode(const llmlat_agg *a, int32_t *out)
+{
+    if (!a || !out)
+        return LLMLAT_EINVAL;
+    *out = a->mode;
+    return LLMLAT_OK;
+}
+
+LLMLAT_PRIVATE const metric_store *agg_store(const llmlat_agg *a, int32_t metric)
+{
+    if (metric == LLMLAT_TOOL_ITL) {
+        switch (a->conv->tool_itl) {
+        case TOOL_ITL_IS_ITL: metric = LLMLAT_ITL; break;
+        case TOOL_ITL_IS_ICL: metric = LLMLAT_ICL; break;
+        case TOOL_ITL_IS_TPOT: metric = LLMLAT_TPOT; break;
+        case TOOL_ITL_LLMPERF: break;
+        }
+    }
+    return &a->stores[metric_index(metric)];
+}
+
+static metric_store *own_store(llmlat_agg *a, int32_t metric)
+{
+    return &a->stores[metric_index(metric)];
+}
+
+/* The samples a success adds to every store: reserved all at once before
+ * anything is pushed, so that a failed add changes nothing. */
+static int32_t reserve_for(llmlat_agg *a, const llmlat_request *r)
+{
+    for (int32_t m = METRIC_FIRST; m <= METRIC_LAST; m++) {
+        /* one per request, or at most one per event for the gap metrics */
+        size_t extra = (m == LLMLAT_ITL || m == LLMLAT_ICL) ? r->n : 1;
+        int32_t st = store_reserve(own_store(a, m), &a->al, extra);
+        if (st != LLMLAT_OK)
+            return st;
+    }
+    return timeline_reserve(&a->tl, &a->al, 1, r->n);
+}
+
+/* ICL, ITL and ITL_MAX samples, by the gap rule (record/gaps.h). */
+static void push_gaps(llmlat_agg *a, const llmlat_request *r, const req_view *v)
+{
+    gap_walk w;
+    uint32_t k0, k;
+    if (!gap_walk_begin(&w, a->conv, r, v, &k0))
+        return;
+    metric_store *itl = own_store(a, LLMLAT_ITL), *icl = own_store(a, LLMLAT_ICL);
+    if (k0 > 1) /* the first chunk's extra tokens arrived with no gap */
+        store_push(itl, 0.0, k0 - 1);
+    int64_t gap, max_gap = -1;
+    while (gap_walk_next(&w, &gap, &k)) {
+        double g = ns_to_s(gap);
+        if (!v->icl_dropped)
+            store_push(icl, g, 1);
+        if (k)
+            store_push(itl, k == 1 ? g : g / (double)k, k);
+        if (gap > max_gap)
+            max_gap = gap;
+    }
+    if (max_gap >= 0)
+        store_push(own_store(a, LLMLAT_ITL_MAX), ns_to_s(max_gap), 1);
+}
+
+static void push_timeline(llmlat_agg *a, const llmlat_request *r, const req_view *v)
+{
+    success_record rec = {
+        .start_ns = r->start_ns,
+        .e2e_ns = v->has_e2e ? v->e2e_ns : -1,
+        .ttft_s = v->has_ttft ? ns_to_s(v->ttft_ns) : NAN,
+        .tpot_s = v->has_tpot ? v->tpot_s : NAN,
+        .e2e_s = v->has_e2e ? ns_to_s(v->e2e_ns) : NAN,
+    };
+    timeline_push_record(&a->tl, &rec);
+    for (size_t i = 0; i < r->n; i++) {
+        if (a->conv->peak_counts_events)
+            timeline_push_event(&a->tl, r->t[i], 1);
+        else if (r->k[i])
+            timeline_push_event(&a->tl, r->t[i], r->k[i]);
+    }
+}
+
+LLMLAT_API int32_t llmlat_agg_add(llmlat_agg *a, const llmlat_request *r)
+{
+    if (!a || !r)
+        return LLMLAT_EINVAL;
+    if (!req_ended(r))
+        return LLMLAT_ESTATE;
+    req_view v;
+    conv_view(a->conv, r, &v);
+    int64_t last = r->n ? r->t[r->n - 1] : r->start_ns;
+
+    /* Requests added (successes + failures) fit a uint64 too, as the
+     * serialized form requires. */
+    bool full = a->completed + a->failed == UINT64_MAX;
+    if (!v.success) {
+        if (full)
+            return LLMLAT_EINVAL;
+        a->failed++;
+        span_add(&a->all, r->start_ns, last);
+        return LLMLAT_OK;
+    }
+
+    if (full || r->input_tokens > UINT64_MAX - a->input_tokens ||
+        v.n_out > UINT64_MAX - a->output_tokens)
+        return LLMLAT_EINVAL;
+    bool bounded = a->mode == LLMLAT_MODE_BOUNDED;
+    int32_t st = bounded ? agg_bounded_check(a, r, &v) : reserve_for(a, r);
+    if (st != LLMLAT_OK)
+        return st;
+
+    /* From here on nothing can fail. */
+    a->completed++;
+    a->input_tokens += r->input_tokens;
+    a->output_tokens += v.n_out;
+    a->tpot_undefined += !v.has_tpot;
+    span_add(&a->all, r->start_ns, last);
+    if (v.has_e2e)
+        span_add(&a->valid, r->start_ns, r->start_ns + v.e2e_ns);
+    if (bounded) {
+        agg_bounded_push(a, r, &v);
+        return LLMLAT_OK;
+    }
+
+    if (v.has_ttft)
+        store_push(own_store(a, LLMLAT_TTFT), ns_to_s(v.ttft_ns), 1);
+    if (v.has_e2e)
+        store_push(own_store(a, LLMLAT_E2E), ns_to_s(v.e2e_ns), 1);
+    if (v.has_tpot)
+        store_push(own_store(a, LLMLAT_TPOT), v.tpot_s, 1);
+    if (v.has_tps)
+        store_push(own_store(a, LLMLAT_TPS_USER), v.tps, 1);
+    if (v.has_tool_itl)
+        store_push(own_store(a, LLMLAT_TOOL_ITL), v.tool_itl_s, 1);
+    store_push(own_store(a, LLMLAT_OUTPUT_TOKENS), (double)v.n_out, 1);
+    store_push(own_store(a, LLMLAT_INPUT_TOKENS), (double)r->input_tokens, 1);
+    push_gaps(a, r, &v);
+    push_timeline(a, r, &v);
+    return LLMLAT_OK;
+}
+
+static bool add_overflows(uint64_t x, uint64_t y)
+{
+    return y > UINT64_MAX - x;
+}
+
+/* Bounded aggregators share buckets only with the same relative error, and
+ * a good count only with the same SLOs. */
+static bool same_bounded_params(const llmlat_agg *x, const llmlat_agg *y)
+{
+    for (int32_t p = LLMLAT_PARAM_RELATIVE_ERROR; p <= LLMLAT_PARAM_SLO_E2E; p++)
+        if (p != LLMLAT_PARAM_DURATION && agg_param(x, p) != agg_param(y, p))
+            return false;
+    return true;
+}
+
+LLMLAT_API int32_t llmlat_agg_merge(llmlat_agg *dst, const llmlat_agg *src)
+{
+    if (!dst || !src || dst == src)
+        return LLMLAT_EINVAL;
+    if (dst->conv != src->conv || dst->mode != src->mode ||
+        (dst->mode == LLMLAT_MODE_BOUNDED && !same_bounded_params(dst, src)))
+        return LLMLAT_EMISMATCH;
+    if (add_overflows(dst->completed + dst->failed, src->completed + src->failed) ||
+        add_overflows(dst->good, src->good) ||
+        add_overflows(dst->tpot_undefined, src->tpot_undefined) ||
+        add_overflows(dst->input_tokens, src->input_tokens) ||
+        add_overflows(dst->output_tokens, src->output_tokens))
+        return LLMLAT_EINVAL;
+    for (int i = 0; i < METRIC_COUNT; i++) {
+        int32_t st = store_reserve_merge(&dst->stores[i], &dst->al, &src->stores[i]);
+        if (st != LLMLAT_OK)
+            return st;
+    }
+    int32_t st = timeline_reserve(&dst->tl, &dst->al, src->tl.n_rec, src->tl.n_tok);
+    if (st != LLMLAT_OK)
+        return st;
+
+    for (int i = 0; i < METRIC_COUNT; i++)
+        store_append(&dst->stores[i], &src->stores[i]);
+    timeline_append(&dst->tl, &src->tl);
+    dst->completed += src->completed;
+    dst->failed += src->failed;
+    dst->tpot_undefined += src->tpot_undefined;
+    dst->input_tokens += src->input_tokens;
+    dst->output_tokens += src->output_tokens;
+    dst->good += src->good;
+    if (src->all.lo <= src->all.hi)
+        span_add(&dst->all, src->all.lo, src->all.hi);
+    if (src->valid.lo <= src->valid.hi)
+        span_add(&dst->valid, src->valid.lo, src->valid.hi);
+    return LLMLAT_OK;
+}

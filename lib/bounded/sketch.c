@@ -1,0 +1,282 @@
+/* The bounded sketch: its window, merging, and the queries.
+ *
+ * The quantile guarantee. Let x(0) <= ... <= x(n-1) be the samples (a
+ * sample of weight w counted w times) and E(q) what exact mode returns:
+ * numpy's linear interpolation, x(r) + (x(r+1) - x(r)) t with r = floor((n -
+ * 1) q), t its fraction. Here x(r) and x(r+1) are each replaced by their
+ * bucket's value, which is within alpha of them (exact for 0, for the
+ * minimum at rank 0 and the maximum at rank n - 1, and clamped into [min,
+ * max], which only brings it closer). Interpolating with the same weights
+ * (1 - t, t >= 0) between two values within alpha of x(r) and x(r+1)
+ * gives a value within alpha of E(q). This holds for every sample in the
+ * window; one more than 2^SKETCH_OCTAVES below the maximum sits in the
+ * lowest bucket, and a quantile landing on it is only clamped. */
+#include <math.h>
+#include <string.h>
+
+#include "util/lerp.h"
+#include "bounded/sketch.h"
+
+static void clear_state(sketch *s)
+{
+    s->top = SKETCH_NO_TOP;
+    s->base = 0;
+    s->low = INT64_MAX;
+    s->count = s->zero = 0;
+    s->min = INFINITY;
+    s->max = -INFINITY;
+    memset(&s->sums, 0, sizeof s->sums);
+}
+
+LLMLAT_PRIVATE void sketch_init(sketch *s, double unit)
+{
+    memset(s, 0, sizeof *s);
+    s->unit = unit;
+    clear_state(s);
+}
+
+LLMLAT_PRIVATE int32_t sketch_alloc(sketch *s, const llmlat_alloc *al, const sketch_map *m)
+{
+    uint64_t *b = alloc_malloc(al, m->width * sizeof *b);
+    if (!b)
+        return LLMLAT_ENOMEM;
+    memset(b, 0, m->width * sizeof *b);
+    alloc_free(al, s->bucket);
+    s->bucket = b;
+    clear_state(s);
+    return LLMLAT_OK;
+}
+
+LLMLAT_PRIVATE void sketch_free(sketch *s, const llmlat_alloc *al)
+{
+    alloc_free(al, s->bucket);
+    s->bucket = NULL;
+}
+
+LLMLAT_PRIVATE void sketch_clear(sketch *s)
+{
+    if (s->top != SKETCH_NO_TOP)
+        memset(s->bucket + (s->low - s->base), 0,
+               (size_t)(s->top - s->low + 1) * sizeof *s->bucket);
+    clear_state(s);
+}
+
+LLMLAT_PRIVATE void sketch_raise(sketch *s, const sketch_map *m, int64_t index)
+{
+    int64_t width = m->width;
+    if (s->top == SKETCH_NO_TOP) { /* every bucket is 0: just place it */
+        s->top = index;
+        s->base = index - (width - 1);
+        return;
+    }
+    /* Positions lo..hi are in use; each moves down by d, those reaching
+     * position 0 or below fold into it. */
+    int64_t d = index - s->top, lo = s->low - s->base, hi = s->top - s->base;
+    uint64_t *b = s->bucket, folded = 0;
+    int64_t p = lo;
+    for (; p <= hi && p <= d; p++) {
+        folded += b[p];
+        b[p] = 0;
+    }
+    if (p <= hi) {
+        memmove(b + (p - d), b + p, (size_t)(hi - p + 1) * sizeof *b);
+        int64_t z = hi - d + 1 > p ? hi - d + 1 : p; /* vacated tail */
+        memset(b + z, 0, (size_t)(hi - z + 1) * sizeof *b);
+    }
+    b[0] += folded;
+    s->base += d;
+    s->top = index;
+    if (folded)
+        s->low = s->base;
+}
+
+LLMLAT_PRIVATE void sketch_merge(sketch *dst, const sketch *src, const sketch_map *m)
+{
+    if (src->top != SKETCH_NO_TOP) {
+        if (src->top > dst->top)
+            sketch_raise(dst, m, src->top);
+        /* src position p is dst position p - shift (shift >= 0: dst's
+         * window is at least as high); at or below 0 it folds into 0. */
+        int64_t shift = dst->base - src->base, p = src->low - src->base;
+        int64_t hi = src->top - src->base;
+        uint64_t folded = 0;
+        for (; p <= hi && p <= shift; p++)
+            folded += src->bucket[p];
+        dst->bucket[0] += folded;
+        for (; p <= hi; p++)
+            dst->bucket[p - shift] += src->bucket[p];
+        int64_t low = src->low < dst->base ? dst->base : src->low;
+        if (low < dst->low)
+            dst->low = low;
+    }
+    dst->count += src->count;
+    dst->zero += src->zero;
+    sketch_note_range(dst, src->min, src->max);
+    fixsum_merge(&dst->sums, &src->sums);
+}
+
+LLMLAT_PRIVATE double sketch_mean(const sketch *s)
+{
+    return fixsum_mean(&s->sums, s->count) / s->unit;
+}
+
+LLMLAT_PRIVATE int32_t sketch_std(const sketch *s, unsigned ddof, double *out)
+{
+    if (s->count <= ddof) {
+        *out = NAN;
+        return LLMLAT_EUNDEFINED;
+    }
+    *out = sqrt(fixsum_variance(&s->sums, s->count, ddof)) / s->unit;
+    return LLMLAT_OK;
+}
+
+/* A place in the sorted samples: bucket position p (-1 for the zeros)
+ * holding the ranks [end - its count, end). */
+typedef struct cursor {
+    int64_t p;
+    uint64_t end;
+} cursor;
+
+/* Moves c up to the place holding rank r < count, eight buckets at a time
+ * while r is beyond them. Starts below everything: { -2, 0 }. */
+static inline void advance(const sketch *s, cursor *c, uint64_t r)
+{
+    if (c->p < -1) { /* first the zeros */
+        c->p = -1;
+        c->end = s->zero;
+    }
+    if (r < c->end)
+        return;
+    const uint64_t *b = s->bucket;
+    int64_t p = c->p < 0 ? s->low - s->base : c->p + 1, stop = s->top - s->base + 1;
+    uint64_t cum = c->end;
+    for (; p + 8 <= stop; p += 8) {
+        uint64_t sum = (b[p] + b[p + 1]) + (b[p + 2] + b[p + 3]) + (b[p + 4] + b[p + 5]) +
+                       (b[p + 6] + b[p + 7]);
+        if (r < cum + sum)
+            break;
+        cum += sum;
+    }
+    for (;; p++) { /* ends at the latest on the top bucket: r < count */
+        cum += b[p];
+        if (r < cum)
+            break;
+    }
+    c->p = p;
+    c->end = cum;
+}
+
+/* Moves c down to the place holding rank r, likewise, from above
+ * everything: { top position + 1, count }. */
+static inline void retreat(const sketch *s, cursor *c, uint64_t r)
+{
+    int64_t p = c->p, lo = s->low - s->base;
+    uint64_t end = c->end;
+    if (p <= s->top - s->base) { /* a place: r in it, or below it */
+        uint64_t here = p < 0 ? s->zero : s->bucket[p];
+        if (r >= end - here)
+            return;
+        end -= here;
+    }
+    /* end counts the ranks up to place p - 1: test p - 1, p - 2, ... */
+    const uint64_t *b = s->bucket;
+    for (; p - 8 >= lo; p -= 8) {
+        uint64_t sum = (b[p - 1] + b[p - 2]) + (b[p - 3] + b[p - 4]) + (b[p - 5] + b[p - 6]) +
+                       (b[p - 7] + b[p - 8]);
+        if (r >= end - sum)
+            break;
+        end -= sum;
+    }
+    for (p--; p >= lo; p--) {
+        if (r >= end - b[p])
+            break;
+        end -= b[p];
+    }
+    c->p = p >= lo ? p : -1; /* below low: the zeros */
+    c->end = end;
+}
+
+/* The value of rank r, at place p: exact at both ends, else its bucket's
+ * value clamped into [min, max]. */
+static double rank_value(const sketch *s, const sketch_map *m, uint64_t r, int64_t p)
+{
+    if (r == 0)
+        return s->min;
+    if (r == s->count - 1)
+        return s->max;
+    if (p < 0)
+        return 0.0;
+    double v = sketch_map_value(m, s->base + p) / s->unit;
+    return v < s->min ? s->min : v > s->max ? s->max : v;
+}
+
+/* The quantile q, its two ranks found in the places c (rank r) and next
+ * (rank r + 1). */
+static double interpolate(const sketch *s, const sketch_map *m, double vi, uint64_t r,
+                          cursor c, cursor next)
+{
+    double fl = (double)r;
+    double a = rank_value(s, m, r, c.p);
+    /* ranks r and r + 1 mostly share a bucket (and its value) */
+    bool same = next.p == c.p && r > 0 && r + 1 < s->count - 1;
+    double b = same ? a : rank_value(s, m, r + 1, next.p);
+    return numpy_lerp(a, b, vi - fl);
+}
+
+LLMLAT_PRIVATE void sketch_quantiles(const sketch *s, const sketch_map *m, const double *q,
+                                     size_t n, double *out)
+{
+    /* by ascending q: up to the median in one pass up from the bottom, the
+     * tail quantiles (the ones people ask for) in one pass down from the
+     * top, where they are a few buckets away */
+    size_t order[SKETCH_MAX_QUANTILES];
+    for (size_t i = 0; i < n; i++) {
+        size_t j = i;
+        for (; j > 0 && q[order[j - 1]] > q[i]; j--)
+            order[j] = order[j - 1];
+        order[j] = i;
+    }
+    uint64_t last = s->count - 1;
+    size_t split = 0;
+    while (split < n && q[order[split]] <= 0.5)
+        split++;
+    cursor up = { -2, 0 };
+    for (size_t k = 0; k < split; k++) {
+        double vi = (double)last * q[order[k]]; /* numpy's virtual index */
+        if (vi >= (double)last) { /* n = 1 */
+            out[order[k]] = s->max;
+            continue;
+        }
+        uint64_t r = (uint64_t)vi; /* floor: vi >= 0 (and no libm call) */
+        advance(s, &up, r);
+        cursor next = up;
+        advance(s, &next, r + 1);
+        out[order[k]] = interpolate(s, m, vi, r, up, next);
+    }
+    cursor down = { s->top == SKETCH_NO_TOP ? -1 : s->top - s->base + 1, s->count };
+    for (size_t k = n; k > split; k--) {
+        size_t i = order[k - 1];
+        double vi = (double)last * q[i];
+        if (vi >= (double)last) {
+            out[i] = s->max;
+            continue;
+        }
+        uint64_t r = (uint64_t)vi;
+        retreat(s, &down, r + 1);
+        cursor below = down;
+        retreat(s, &below, r);
+        out[i] = interpolate(s, m, vi, r, below, down);
+    }
+}
+
+LLMLAT_PRIVATE double sketch_quantile(const sketch *s, const sketch_map *m, double q)
+{
+    double v;
+    sketch_quantiles(s, m, &q, 1, &v);
+    return v;
+}
+
+LLMLAT_PRIVATE size_t sketch_memory(const sketch *s, const sketch_map *m)
+{
+    return s->bucket ? m->width * sizeof *s->bucket : 0;
+}

@@ -1,0 +1,59 @@
+/* Exact mode's samples of one metric: every value kept (with an integer
+ * weight for per-token ITL, instead of k copies). Queries only read:
+ * quantiles by radix select, mean and std by order-independent fixed-point
+ * summation (gridsum.h), so results
+ * depend only on the multiset of samples (merging shards gives the same
+ * bits as one aggregator) and concurrent queries are safe. */
+#ifndef LLMLAT_EXACT_STORE_H
+#define LLMLAT_EXACT_STORE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "util/alloc.h"
+
+typedef struct exact_store {
+    double *v;
+    uint32_t *w;       /* weights when `weighted`, else NULL */
+    size_t n, cap;
+    bool weighted;
+    uint64_t total_w;  /* COUNT: sum of weights */
+    double min, max;
+} exact_store;
+
+LLMLAT_PRIVATE void exact_init(exact_store *s, bool weighted);
+LLMLAT_PRIVATE void exact_free(exact_store *s, const llmlat_alloc *al);
+LLMLAT_PRIVATE void exact_clear(exact_store *s);
+
+/* Room for `extra` more samples; unchanged on failure. */
+LLMLAT_PRIVATE int32_t exact_reserve(exact_store *s, const llmlat_alloc *al, size_t extra);
+/* Appends one sample v >= 0 (w >= 1; 1 for unweighted stores). Never
+ * allocates: reserve first. */
+static inline void exact_push(exact_store *s, double v, uint32_t w)
+{
+    size_t i = s->n++;
+    s->v[i] = v;
+    if (s->weighted)
+        s->w[i] = w;
+    s->total_w += w;
+    if (s->total_w == w || v < s->min)
+        s->min = v;
+    if (s->total_w == w || v > s->max)
+        s->max = v;
+}
+/* Appends src's samples into room made by exact_reserve(dst, src->n);
+ * the caller checked that total weights cannot overflow. */
+LLMLAT_PRIVATE void exact_append(exact_store *dst, const exact_store *src);
+
+/* Queries of a non-empty store. They allocate scratch, hence ENOMEM. */
+LLMLAT_PRIVATE int32_t exact_mean(const exact_store *s, double *out);
+LLMLAT_PRIVATE int32_t exact_std(const exact_store *s, unsigned ddof, double *out);
+LLMLAT_PRIVATE int32_t exact_median(const exact_store *s, const llmlat_alloc *al, double *out);
+/* n quantiles (each in [0, 1], n <= 32) in one selection. */
+LLMLAT_PRIVATE int32_t exact_quantiles(const exact_store *s, const llmlat_alloc *al,
+                                       const double *q, size_t n, double *out);
+
+LLMLAT_PRIVATE size_t exact_memory(const exact_store *s);
+
+#endif

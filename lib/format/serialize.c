@@ -1,0 +1,295 @@
+/* llmlat_agg_serialize / llmlat_agg_deserialize: the versioned,
+ * little-endian byte format of docs/format.md. The header, the settings
+ * and counters, and the checks that tie sections together live here; the
+ * sample sections in serialize_data.c. */
+#include <string.h>
+
+#include "util/crc32.h"
+#include "format/serialize.h"
+
+static const uint8_t MAGIC[8] = { 'L', 'L', 'M', 'L', 'A', 'T', 'A', 'G' };
+/* Version 2 (llmlat 1.1) adds the labels; version 1 still reads. */
+#define FORMAT_VERSION 2
+#define FORMAT_VERSION_OLDEST 1
+#define HEADER_BYTES 24 /* magic, version, flags, total size */
+#define TRAILER_BYTES 4 /* CRC-32 */
+
+static void write_settings(bytes_writer *w, const llmlat_agg *a)
+{
+    put_u32(w, (uint32_t)a->conv->id);
+    put_u32(w, (uint32_t)a->mode);
+    for (int i = 0; i < PARAM_COUNT; i++)
+        put_f64(w, a->params[i]);
+    put_u32(w, (uint32_t)a->n_quantiles);
+    for (size_t i = 0; i < a->n_quantiles; i++)
+        put_f64(w, a->quantiles[i]);
+    for (int m = 0; m < METRIC_COUNT; m++) {
+        put_u32(w, a->n_bucket_bounds[m]);
+        for (size_t i = 0; i < a->n_bucket_bounds[m]; i++)
+            put_f64(w, a->bucket_bounds[m][i]);
+    }
+}
+
+static void write_labels(bytes_writer *w, const llmlat_agg *a)
+{
+    put_u32(w, (uint32_t)a->n_labels);
+    for (size_t i = 0; i < a->n_labels; i++) {
+        const char *text[2] = { a->labels[i].name, a->labels[i].value };
+        for (int j = 0; j < 2; j++) {
+            size_t n = strlen(text[j]);
+            put_u32(w, (uint32_t)n);
+            put_bytes(w, text[j], n);
+        }
+    }
+}
+
+static void write_counters(bytes_writer *w, const llmlat_agg *a)
+{
+    put_u64(w, a->completed);
+    put_u64(w, a->failed);
+    put_u64(w, a->tpot_undefined);
+    put_u64(w, a->input_tokens);
+    put_u64(w, a->output_tokens);
+    put_u64(w, a->good);
+    put_i64(w, a->all.lo);
+    put_i64(w, a->all.hi);
+    put_i64(w, a->valid.lo);
+    put_i64(w, a->valid.hi);
+}
+
+static void write_all(bytes_writer *w, const llmlat_agg *a, uint64_t size)
+{
+    put_bytes(w, MAGIC, sizeof MAGIC);
+    put_u32(w, FORMAT_VERSION);
+    put_u32(w, 0); /* flags: none defined */
+    put_u64(w, size);
+    write_settings(w, a);
+    write_labels(w, a);
+    write_counters(w, a);
+    for (int m = 0; m < METRIC_COUNT; m++) {
+        if (a->mode == LLMLAT_MODE_BOUNDED)
+            write_sketch(w, &a->stores[m].sk);
+        else
+            write_exact_store(w, &a->stores[m].exact);
+    }
+    if (a->mode == LLMLAT_MODE_EXACT)
+        write_timeline(w, &a->tl);
+}
+
+LLMLAT_API int32_t llmlat_agg_serialize(const llmlat_agg *a, void *buf, size_t cap,
+                                        size_t *len)
+{
+    if (!a || !len || (!buf && cap > 0))
+        return LLMLAT_EINVAL;
+    bytes_writer w = { NULL, 0 };
+    write_all(&w, a, 0);
+    size_t size = w.n + TRAILER_BYTES;
+    if (cap < size) {
+        *len = size;
+        return LLMLAT_ENOSPC;
+    }
+    w = (bytes_writer){ buf, 0 };
+    write_all(&w, a, size);
+    put_u32(&w, crc32_of(buf, w.n));
+    *len = size;
+    return LLMLAT_OK;
+}
+
+/* ------------------------------------------------------------------ read */
+
+/* Settings go through the public setters, which check them as they would
+ * a caller's values: a refusal is malformed bytes. */
+static int32_t setter_status(int32_t st)
+{
+    return st == LLMLAT_EINVAL ? LLMLAT_EFORMAT : st;
+}
+
+static int32_t read_settings(bytes_reader *r, llmlat_agg *a)
+{
+    for (int32_t p = PARAM_FIRST; p <= PARAM_LAST; p++) {
+        double v = get_f64(r);
+        int32_t st = r->bad ? LLMLAT_EFORMAT : setter_status(llmlat_agg_set_param(a, p, v));
+        if (st != LLMLAT_OK)
+            return st;
+    }
+    double q[MAX_QUANTILES];
+    uint32_t nq = get_u32(r);
+    if (r->bad || nq > MAX_QUANTILES)
+        return LLMLAT_EFORMAT;
+    for (uint32_t i = 0; i < nq; i++)
+        q[i] = get_f64(r);
+    if (r->bad || llmlat_agg_set_quantiles(a, q, nq) != LLMLAT_OK)
+        return LLMLAT_EFORMAT;
+    for (int32_t m = METRIC_FIRST; m <= METRIC_LAST; m++) {
+        double b[MAX_BUCKET_BOUNDS];
+        uint32_t nb = get_u32(r);
+        if (r->bad || nb > MAX_BUCKET_BOUNDS)
+            return LLMLAT_EFORMAT;
+        for (uint32_t i = 0; i < nb; i++)
+            b[i] = get_f64(r);
+        if (r->bad || (nb && llmlat_agg_set_buckets(a, m, b, nb) != LLMLAT_OK))
+            return LLMLAT_EFORMAT;
+    }
+    return LLMLAT_OK;
+}
+
+/* Labels go through the public setter too, in strictly increasing name
+ * order: the one form a set of labels is written in. */
+static int32_t read_labels(bytes_reader *r, llmlat_agg *a)
+{
+    uint32_t n = get_u32(r);
+    if (r->bad || n > LLMLAT_MAX_LABELS)
+        return LLMLAT_EFORMAT;
+    for (uint32_t i = 0; i < n; i++) {
+        char text[2][LLMLAT_LABEL_MAX + 1];
+        for (int j = 0; j < 2; j++) {
+            uint32_t len = get_u32(r);
+            const uint8_t *p = len <= LLMLAT_LABEL_MAX ? take(r, len) : NULL;
+            if (r->bad || !p || len == 0 || memchr(p, 0, len))
+                return LLMLAT_EFORMAT;
+            memcpy(text[j], p, len);
+            text[j][len] = '\0';
+        }
+        if (a->n_labels && strcmp(a->labels[a->n_labels - 1].name, text[0]) >= 0)
+            return LLMLAT_EFORMAT;
+        int32_t st = setter_status(llmlat_agg_set_label(a, text[0], text[1]));
+        if (st != LLMLAT_OK)
+            return st;
+    }
+    return LLMLAT_OK;
+}
+
+/* A span is empty (as a new aggregator has it) or ordered. */
+static bool span_valid(span s)
+{
+    return (s.lo == SPAN_EMPTY.lo && s.hi == SPAN_EMPTY.hi) || s.lo <= s.hi;
+}
+
+static int32_t read_counters(bytes_reader *r, llmlat_agg *a)
+{
+    a->completed = get_u64(r);
+    a->failed = get_u64(r);
+    a->tpot_undefined = get_u64(r);
+    a->input_tokens = get_u64(r);
+    a->output_tokens = get_u64(r);
+    a->good = get_u64(r);
+    a->all.lo = get_i64(r);
+    a->all.hi = get_i64(r);
+    a->valid.lo = get_i64(r);
+    a->valid.hi = get_i64(r);
+    bool any = a->completed || a->failed;
+    bool counted = a->mode == LLMLAT_MODE_BOUNDED && agg_any_slo(a);
+    if (r->bad || a->completed > UINT64_MAX - a->failed ||
+        a->tpot_undefined > a->completed || a->good > a->completed ||
+        (!counted && a->good) || !span_valid(a->all) || !span_valid(a->valid) ||
+        any != (a->all.lo <= a->all.hi) || (!a->completed && a->valid.lo <= a->valid.hi))
+        return LLMLAT_EFORMAT;
+    return LLMLAT_OK;
+}
+
+/* Sample counts the counters imply: one OUTPUT and INPUT sample per
+ * success, a TPOT for every success but the undefined ones, at most one
+ * per success for the other per-request metrics. */
+static bool counts_consistent(const llmlat_agg *a)
+{
+    for (int32_t m = METRIC_FIRST; m <= METRIC_LAST; m++) {
+        uint64_t n = store_count(&a->stores[metric_index(m)]);
+        switch (m) {
+        case LLMLAT_ITL:
+        case LLMLAT_ICL:
+            break;
+        case LLMLAT_TOOL_ITL: /* samples of its own only under LLMPerf */
+            if (n > (a->conv->tool_itl == TOOL_ITL_LLMPERF ? a->completed : 0))
+                return false;
+            break;
+        case LLMLAT_OUTPUT_TOKENS:
+        case LLMLAT_INPUT_TOKENS:
+            if (n != a->completed)
+                return false;
+            break;
+        case LLMLAT_TPOT:
+            if (n != a->completed - a->tpot_undefined)
+                return false;
+            break;
+        default:
+            if (n > a->completed)
+                return false;
+        }
+    }
+    return a->mode == LLMLAT_MODE_BOUNDED || a->tl.n_rec == a->completed;
+}
+
+static int32_t read_samples(bytes_reader *r, llmlat_agg *a)
+{
+    for (int m = 0; m < METRIC_COUNT; m++) {
+        metric_store *s = &a->stores[m];
+        int32_t st = a->mode == LLMLAT_MODE_BOUNDED ? read_sketch(r, &s->sk, &a->map)
+                                                     : read_exact_store(r, &s->exact, &a->al);
+        if (st != LLMLAT_OK)
+            return st;
+    }
+    if (a->mode == LLMLAT_MODE_EXACT) {
+        int32_t st = read_timeline(r, &a->tl, &a->al);
+        if (st != LLMLAT_OK)
+            return st;
+    }
+    return counts_consistent(a) ? LLMLAT_OK : LLMLAT_EFORMAT;
+}
+
+/* The header and trailer; on success *body is the reader between them. */
+static int32_t open_frame(const uint8_t *p, size_t len, bytes_reader *body, uint32_t *version_out)
+{
+    if (len < HEADER_BYTES + TRAILER_BYTES || memcmp(p, MAGIC, sizeof MAGIC) != 0)
+        return LLMLAT_EFORMAT;
+    bytes_reader h = { p + sizeof MAGIC, HEADER_BYTES - sizeof MAGIC, false };
+    uint32_t version = get_u32(&h), flags = get_u32(&h);
+    uint64_t size = get_u64(&h);
+    if (version < FORMAT_VERSION_OLDEST || version > FORMAT_VERSION || flags != 0 || size != len)
+        return LLMLAT_EFORMAT;
+    *version_out = version;
+    bytes_reader t = { p + len - TRAILER_BYTES, TRAILER_BYTES, false };
+    if (get_u32(&t) != crc32_of(p, len - TRAILER_BYTES))
+        return LLMLAT_EFORMAT;
+    *body = (bytes_reader){ p + HEADER_BYTES, len - HEADER_BYTES - TRAILER_BYTES, false };
+    return LLMLAT_OK;
+}
+
+static llmlat_agg *fail(llmlat_agg *a, int32_t st, int32_t *status)
+{
+    llmlat_agg_free(a);
+    if (status)
+        *status = st;
+    return NULL;
+}
+
+LLMLAT_API llmlat_agg *llmlat_agg_deserialize(const void *buf, size_t len, int32_t *status)
+{
+    if (!buf && len > 0)
+        return fail(NULL, LLMLAT_EINVAL, status);
+    bytes_reader r;
+    uint32_t version = 0;
+    int32_t st = buf ? open_frame(buf, len, &r, &version) : LLMLAT_EFORMAT;
+    if (st != LLMLAT_OK)
+        return fail(NULL, st, status);
+    uint32_t conv = get_u32(&r), mode = get_u32(&r);
+    if (r.bad || !conv_get((int32_t)conv) ||
+        (mode != LLMLAT_MODE_EXACT && mode != LLMLAT_MODE_BOUNDED))
+        return fail(NULL, LLMLAT_EFORMAT, status);
+    llmlat_agg *a = llmlat_agg_new((int32_t)conv, (int32_t)mode);
+    if (!a)
+        return fail(NULL, LLMLAT_ENOMEM, status);
+    st = read_settings(&r, a);
+    if (st == LLMLAT_OK && version >= 2)
+        st = read_labels(&r, a);
+    if (st == LLMLAT_OK)
+        st = read_counters(&r, a);
+    if (st == LLMLAT_OK)
+        st = read_samples(&r, a);
+    if (st == LLMLAT_OK && r.left) /* bytes the sections do not account for */
+        st = LLMLAT_EFORMAT;
+    if (st != LLMLAT_OK)
+        return fail(a, st, status);
+    if (status)
+        *status = LLMLAT_OK;
+    return a;
+}

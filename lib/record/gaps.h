@@ -1,0 +1,115 @@
+/* The gap rule, written once: which events make gaps, and what each gap
+ * is. Every walk over a request's gaps uses it: llmlat_request_value's
+ * per-request summary, the AIPerf zero-gap check, the exact fold and the
+ * bounded fold (docs/architecture.md).
+ *
+ * The events that count under a convention are every event when it
+ * counts empty chunks (vLLM), else those with k >= 1. The first of them
+ * is the anchor (TTFT's event); each later one closes one gap g = its
+ * time - the previous counting event's, which is
+ *   - one ICL sample g (ITL_MAX is the largest g), and,
+ *   - when it carries k >= 1 tokens, k ITL samples of g / k (the even
+ *     split of section 2 of DESIGN.md: they sum to g).
+ * The anchor's own k0 - 1 tokens beyond the first are ITL samples of 0
+ * (they arrived with the first token, after no gap).
+ *
+ * gap_step is the rule for one event at a time (a recorder that keeps no
+ * events can use it as they come); gap_walk runs it over a recorded
+ * request's arrays. */
+#ifndef LLMLAT_GAPS_H
+#define LLMLAT_GAPS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "record/convention.h"
+
+/* The rule for one event at a time. */
+typedef struct gap_step {
+    bool every;      /* empty events count (the convention's knob) */
+    bool anchored;   /* the anchor was seen */
+    int64_t prev;    /* time of the previous counting event */
+} gap_step;
+
+static inline gap_step gap_step_begin(const conv_rules *c)
+{
+    return (gap_step){ c->empty_events_count, false, 0 };
+}
+
+/* Event (t, k): true when it closes a gap (*gap set); false when it does
+ * not count, or is the anchor. */
+static inline bool gap_step_event(gap_step *s, int64_t t, uint32_t k, int64_t *gap)
+{
+    if (!k && !s->every)
+        return false;
+    if (!s->anchored) {
+        s->anchored = true;
+        s->prev = t;
+        return false;
+    }
+    *gap = t - s->prev;
+    s->prev = t;
+    return true;
+}
+
+/* The gaps of a recorded request, from the event after its anchor to its
+ * last counting event (req_view's anchor and last: conv_view applies the
+ * same rule to find them). */
+typedef struct gap_walk {
+    const int64_t *t;
+    const uint32_t *k;
+    size_t i;        /* the next event to look at */
+    size_t last;     /* the last counting event */
+    gap_step step;
+} gap_walk;
+
+/* false when the request has no counting event (no anchor: no gap, no
+ * ITL sample). Otherwise *anchor_k is the anchor's k. */
+static inline bool gap_walk_begin(gap_walk *w, const conv_rules *c, const llmlat_request *r,
+                                  const req_view *v, uint32_t *anchor_k)
+{
+    if (v->anchor == REQ_NONE)
+        return false;
+    w->t = r->t;
+    w->k = r->k;
+    w->i = v->anchor + 1;
+    w->last = v->last;
+    w->step = gap_step_begin(c);
+    w->step.anchored = true;
+    w->step.prev = r->t[v->anchor];
+    *anchor_k = r->k[v->anchor];
+    return true;
+}
+
+/* The next gap and the k of the event that closes it; false when done. */
+static inline bool gap_walk_next(gap_walk *w, int64_t *gap, uint32_t *k)
+{
+    while (w->i <= w->last) {
+        size_t i = w->i++;
+        if (gap_step_event(&w->step, w->t[i], w->k[i], gap)) {
+            *k = w->k[i];
+            return true;
+        }
+    }
+    return false;
+}
+
+/* The per-request summary of its gaps (what llmlat_request_value needs). */
+typedef struct gap_summary {
+    uint64_t n_gaps;       /* ICL samples */
+    int64_t gap_sum_ns;    /* sum of ICL gaps = last - anchor */
+    int64_t gap_max_ns;    /* ITL_MAX */
+    uint64_t itl_weight;   /* ITL samples: tokens after the first */
+    int64_t itl_sum_ns;    /* sum of gaps closed by token-bearing events */
+} gap_summary;
+
+LLMLAT_PRIVATE void gap_summarize(const conv_rules *c, const llmlat_request *r,
+                                                 const req_view *v, gap_summary *g);
+
+/* AIPerf (zero_is_missing): true when some gap is exactly 0, which drops
+ * every ICL sample of the request. */
+LLMLAT_PRIVATE bool gap_any_zero(const conv_rules *c, const llmlat_request *r,
+                                                const req_view *v);
+
+#endif

@@ -1,0 +1,220 @@
+/* The recorder: one in-flight request's timestamps. The hot path is
+ * llmlat_request_event(): three compares and three stores; everything else
+ * (state errors, growth, limits) is on its slow path. */
+#include <string.h>
+
+#include "record/request.h"
+
+static void clear(llmlat_request *r)
+{
+    r->state = REQ_NEW;
+    r->start_ns = 0;
+    r->end_ns = 0;
+    r->n = 0;
+    r->room = 0;
+    r->last_t = INT64_MAX;
+    r->max_t = INT64_MIN;
+    r->sum = (req_summary){ 0, 0, REQ_NONE, REQ_NONE };
+    r->input_tokens = 0;
+    r->output_tokens = 0;
+    r->has_output_tokens = false;
+}
+
+LLMLAT_API llmlat_request *llmlat_request_new(void)
+{
+    llmlat_alloc al = alloc_current();
+    llmlat_request *r = alloc_malloc(&al, sizeof *r);
+    if (!r)
+        return NULL;
+    memset(r, 0, sizeof *r);
+    r->al = al;
+    clear(r);
+    return r;
+}
+
+LLMLAT_API void llmlat_request_free(llmlat_request *r)
+{
+    if (!r)
+        return;
+    llmlat_alloc al = r->al;
+    alloc_free(&al, r->t);
+    alloc_free(&al, r->k);
+    alloc_free(&al, r);
+}
+
+LLMLAT_API int32_t llmlat_request_reset(llmlat_request *r)
+{
+    if (!r)
+        return LLMLAT_EINVAL;
+    clear(r);
+    return LLMLAT_OK;
+}
+
+LLMLAT_API int32_t llmlat_request_start(llmlat_request *r, int64_t t_ns)
+{
+    if (!r)
+        return LLMLAT_EINVAL;
+    if (r->state != REQ_NEW)
+        return LLMLAT_ESTATE;
+    r->state = REQ_STARTED;
+    r->start_ns = t_ns;
+    r->last_t = t_ns;
+    r->max_t = t_ns <= 0 ? t_ns + INT64_MAX : INT64_MAX;
+    r->room = r->cap;
+    return LLMLAT_OK;
+}
+
+/* Why a time is refused, once the fast checks failed. */
+static int32_t time_error(const llmlat_request *r, int64_t t_ns)
+{
+    if (t_ns < r->last_t)
+        return LLMLAT_EORDER;
+    if (t_ns > r->max_t)
+        return LLMLAT_EINVAL; /* t - start does not fit int64 */
+    return LLMLAT_OK;
+}
+
+/* Both event buffers hold at least `need` elements; unchanged on failure. */
+static int32_t req_reserve(llmlat_request *r, size_t need)
+{
+    if (need <= r->cap)
+        return LLMLAT_OK;
+    if (need > REQ_MAX_EVENTS)
+        return LLMLAT_EINVAL;
+    void *t = r->t, *k = r->k;
+    int32_t st = alloc_grow_pair(&r->al, &t, sizeof *r->t, &k, sizeof *r->k, &r->cap, need);
+    r->t = t;
+    r->k = k;
+    r->room = r->cap;
+    return st;
+}
+
+static inline void append(llmlat_request *r, int64_t t_ns, uint32_t k)
+{
+    size_t i = r->n++;
+    r->t[i] = t_ns;
+    r->k[i] = k;
+    r->last_t = t_ns;
+}
+
+LLMLAT_COLD static int32_t event_slow(llmlat_request *r, int64_t t_ns, uint32_t k)
+{
+    if (!r)
+        return LLMLAT_EINVAL;
+    if (r->state != REQ_STARTED)
+        return LLMLAT_ESTATE;
+    int32_t st = time_error(r, t_ns);
+    if (st == LLMLAT_OK)
+        st = req_reserve(r, r->n + 1);
+    if (st != LLMLAT_OK)
+        return st;
+    append(r, t_ns, k);
+    return LLMLAT_OK;
+}
+
+LLMLAT_API int32_t llmlat_request_event(llmlat_request *r, int64_t t_ns, uint32_t k)
+{
+    if (r && r->n < r->room && t_ns >= r->last_t && t_ns <= r->max_t) {
+        append(r, t_ns, k);
+        return LLMLAT_OK;
+    }
+    return event_slow(r, t_ns, k);
+}
+
+LLMLAT_API int32_t llmlat_request_events(llmlat_request *r, const int64_t *t_ns,
+                                         const uint32_t *k, size_t n)
+{
+    if (!r)
+        return LLMLAT_EINVAL;
+    if (n && (!t_ns || !k))
+        return LLMLAT_EINVAL;
+    if (r->state != REQ_STARTED)
+        return LLMLAT_ESTATE;
+    /* Validate everything before storing anything: all or nothing. */
+    int64_t prev = r->last_t;
+    for (size_t i = 0; i < n; i++) {
+        if (t_ns[i] < prev)
+            return LLMLAT_EORDER;
+        if (t_ns[i] > r->max_t)
+            return LLMLAT_EINVAL;
+        prev = t_ns[i];
+    }
+    if (n > REQ_MAX_EVENTS - r->n)
+        return LLMLAT_EINVAL;
+    int32_t st = req_reserve(r, r->n + n);
+    if (st != LLMLAT_OK)
+        return st;
+    if (n) {
+        memcpy(r->t + r->n, t_ns, n * sizeof *t_ns);
+        memcpy(r->k + r->n, k, n * sizeof *k);
+        r->n += n;
+        r->last_t = t_ns[n - 1];
+    }
+    return LLMLAT_OK;
+}
+
+LLMLAT_API int32_t llmlat_request_set_input_tokens(llmlat_request *r, uint64_t n)
+{
+    if (!r)
+        return LLMLAT_EINVAL;
+    r->input_tokens = n;
+    return LLMLAT_OK;
+}
+
+LLMLAT_API int32_t llmlat_request_set_output_tokens(llmlat_request *r, uint64_t n)
+{
+    if (!r)
+        return LLMLAT_EINVAL;
+    r->output_tokens = n;
+    r->has_output_tokens = true;
+    return LLMLAT_OK;
+}
+
+static void summarize(const llmlat_request *r, req_summary *s)
+{
+    *s = (req_summary){ 0, 0, REQ_NONE, REQ_NONE };
+    for (size_t i = 0; i < r->n; i++) {
+        uint32_t k = r->k[i];
+        if (!k)
+            continue;
+        if (s->first_tok == REQ_NONE)
+            s->first_tok = i;
+        s->last_tok = i;
+        s->n_tok++;
+        s->sum_k += k;
+    }
+}
+
+LLMLAT_PRIVATE const req_summary *req_summary_of(const llmlat_request *r, req_summary *scratch)
+{
+    if (req_ended(r))
+        return &r->sum;
+    summarize(r, scratch);
+    return scratch;
+}
+
+static int32_t end(llmlat_request *r, int64_t t_ns, enum req_state how)
+{
+    if (!r)
+        return LLMLAT_EINVAL;
+    if (r->state != REQ_STARTED)
+        return LLMLAT_ESTATE;
+    int32_t st = time_error(r, t_ns);
+    if (st != LLMLAT_OK)
+        return st;
+    summarize(r, &r->sum);
+    r->state = how;
+    r->end_ns = t_ns;
+    r->room = 0; /* no more events */
+    return LLMLAT_OK;
+}
+
+LLMLAT_API int32_t llmlat_request_finish(llmlat_request *r, int64_t t_ns)
+{
+    return end(r, t_ns, REQ_FINISHED);
+}
+
+LLMLAT_API int32_t llmlat_request_fail(llmlat_request *r, int64_t t_ns)
+{
+    return end(r, t_ns, REQ_FAILED);
+}

@@ -1,0 +1,65 @@
+/* llmlat_request_value: one request's own metrics under a convention. */
+#include <math.h>
+
+#include "record/gaps.h"
+#include "util/metric.h"
+#include "util/units.h"
+
+static int32_t defined(double v, double *out)
+{
+    *out = v;
+    return LLMLAT_OK;
+}
+
+LLMLAT_API int32_t llmlat_request_value(const llmlat_request *r, int32_t convention,
+                                        int32_t metric, double *out)
+{
+    const conv_rules *c = conv_get(convention);
+    if (!r || !out || !c || !metric_valid(metric))
+        return LLMLAT_EINVAL;
+    if (r->state == REQ_NEW)
+        return LLMLAT_ESTATE;
+
+    req_view v;
+    conv_view(c, r, &v);
+    gap_summary g;
+    gap_summarize(c, r, &v, &g);
+
+    if (metric == LLMLAT_TOOL_ITL) {
+        switch (c->tool_itl) {
+        case TOOL_ITL_IS_ITL: metric = LLMLAT_ITL; break;
+        case TOOL_ITL_IS_ICL: metric = LLMLAT_ICL; break;
+        case TOOL_ITL_IS_TPOT: metric = LLMLAT_TPOT; break;
+        case TOOL_ITL_LLMPERF:
+            return v.has_tool_itl ? defined(v.tool_itl_s, out) : undefined_value(out);
+        }
+    }
+
+    switch (metric) {
+    case LLMLAT_TTFT:
+        return v.has_ttft ? defined(ns_to_s(v.ttft_ns), out) : undefined_value(out);
+    case LLMLAT_E2E:
+        return v.has_e2e ? defined(ns_to_s(v.e2e_ns), out) : undefined_value(out);
+    case LLMLAT_TPOT:
+        return v.has_tpot ? defined(v.tpot_s, out) : undefined_value(out);
+    case LLMLAT_TPS_USER:
+        return v.has_tps ? defined(v.tps, out) : undefined_value(out);
+    case LLMLAT_ITL:
+        if (g.itl_weight == 0)
+            return undefined_value(out);
+        return defined((double)g.itl_sum_ns / 1e9 / (double)g.itl_weight, out);
+    case LLMLAT_ICL:
+        if (g.n_gaps == 0 || v.icl_dropped)
+            return undefined_value(out);
+        return defined((double)g.gap_sum_ns / 1e9 / (double)g.n_gaps, out);
+    case LLMLAT_ITL_MAX:
+        if (g.n_gaps == 0)
+            return undefined_value(out);
+        return defined((double)g.gap_max_ns / 1e9, out);
+    case LLMLAT_OUTPUT_TOKENS:
+        return req_ended(r) ? defined((double)v.n_out, out) : undefined_value(out);
+    case LLMLAT_INPUT_TOKENS:
+        return defined((double)r->input_tokens, out);
+    }
+    return LLMLAT_EINVAL;
+}

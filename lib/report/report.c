@@ -1,0 +1,121 @@
+/* llmlat_agg_report: the buffer contract around one writer per format, and
+ * the value queries the writers share. */
+#include <math.h>
+#include <string.h>
+
+#include "report/report.h"
+
+typedef void (*report_writer)(report_ctx *c);
+
+static report_writer writer_for(int32_t format)
+{
+    switch (format) {
+    case LLMLAT_FORMAT_TEXT: return report_text;
+    case LLMLAT_FORMAT_JSON: return report_json;
+    case LLMLAT_FORMAT_PROMETHEUS: return report_prometheus;
+    }
+    return NULL;
+}
+
+LLMLAT_API int32_t llmlat_agg_report(const llmlat_agg *a, int32_t format, void *buf,
+                                     size_t cap, size_t *len)
+{
+    report_writer write = writer_for(format);
+    if (!a || !len || (!buf && cap > 0) || !write)
+        return LLMLAT_EINVAL;
+    /* The whole report is built, then copied: its size is only known at
+     * the end, and a too-small buffer must receive nothing. */
+    report_ctx c = { .a = a, .status = LLMLAT_OK }; /* nothing cached yet */
+    rbuf_init(&c.out, &a->al);
+    write(&c);
+    int32_t st = c.status != LLMLAT_OK ? c.status : c.out.status;
+    if (st == LLMLAT_OK) {
+        *len = c.out.len;
+        if (c.out.len > cap)
+            st = LLMLAT_ENOSPC;
+        else if (c.out.len > 0)
+            memcpy(buf, c.out.p, c.out.len);
+    }
+    rbuf_free(&c.out);
+    return st;
+}
+
+/* A query's status: its value, NaN when undefined, and a hard error kept. */
+static double value_or_nan(report_ctx *c, int32_t st, double v)
+{
+    if (st == LLMLAT_OK)
+        return v;
+    if (st != LLMLAT_EUNDEFINED && c->status == LLMLAT_OK)
+        c->status = st;
+    return NAN;
+}
+
+static double query_stat(report_ctx *c, int32_t metric, int32_t which)
+{
+    double v;
+    int32_t st = llmlat_agg_stat(c->a, metric, which, &v);
+    return value_or_nan(c, st, v);
+}
+
+LLMLAT_PRIVATE void report_metric(report_ctx *c, int32_t metric, const double *q, size_t n,
+                                  metric_values *v)
+{
+    int i = (int)(agg_store(c->a, metric) - c->a->stores);
+    metric_values *m = &c->cache[i];
+    if (!c->known[i]) {
+        c->known[i] = true;
+        m->count = store_count(&c->a->stores[i]);
+        m->mean = query_stat(c, metric, LLMLAT_STAT_MEAN);
+        m->std = query_stat(c, metric, LLMLAT_STAT_STD);
+        m->min = query_stat(c, metric, LLMLAT_STAT_MIN);
+        m->max = query_stat(c, metric, LLMLAT_STAT_MAX);
+        m->median = query_stat(c, metric, LLMLAT_STAT_MEDIAN);
+        m->n_q = 0;
+    }
+    bool same_q = n == m->n_q && (n == 0 || memcmp(q, c->cache_q[i], n * sizeof *q) == 0);
+    if (!same_q) {
+        int32_t st = llmlat_agg_quantiles(c->a, metric, q, n, m->q);
+        for (size_t j = 0; j < n; j++)
+            m->q[j] = value_or_nan(c, st, m->q[j]);
+        memcpy(c->cache_q[i], q, n * sizeof *q);
+        m->n_q = n;
+    }
+    *v = *m;
+}
+
+/* Writers pass the library's own ids, so they index the caches. */
+LLMLAT_PRIVATE double report_rate(report_ctx *c, int32_t rate)
+{
+    if (!c->rate_known[rate]) {
+        double v;
+        int32_t st = llmlat_agg_rate(c->a, rate, &v);
+        c->rate[rate] = value_or_nan(c, st, v);
+        c->rate_known[rate] = true;
+    }
+    return c->rate[rate];
+}
+
+LLMLAT_PRIVATE double report_duration(const report_ctx *c)
+{
+    double d;
+    return agg_duration(c->a, &d) ? d : NAN;
+}
+
+LLMLAT_PRIVATE bool report_counter(report_ctx *c, int32_t counter, uint64_t *out)
+{
+    if (!c->counter_known[counter]) {
+        int32_t st = llmlat_agg_counter(c->a, counter, &c->counter[counter]);
+        c->counter_defined[counter] = !isnan(value_or_nan(c, st, 0.0));
+        c->counter_known[counter] = true;
+    }
+    *out = c->counter[counter];
+    return c->counter_defined[counter];
+}
+
+LLMLAT_PRIVATE bool report_quantile_repeats(const double *q, size_t i)
+{
+    for (size_t j = 0; j < i; j++)
+        if (q[j] == q[i])
+            return true;
+    return false;
+}

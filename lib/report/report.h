@@ -1,0 +1,61 @@
+/* What the report writers share: the aggregator being reported, the
+ * output, and queries that give NaN for an undefined value (a statistic of
+ * an empty set, a rate without duration) while remembering real errors
+ * (ENOMEM while sorting) so that a writer never checks after each call.
+ *
+ * report.c: llmlat_agg_report and these queries; report_text.c,
+ * report_json.c (+ report_tool.c, the `tool` object), report_prom.c
+ * (+ report_hist.c, histogram buckets) write one format each. */
+#ifndef LLMLAT_REPORT_H
+#define LLMLAT_REPORT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "agg/agg.h"
+#include "report/report_buf.h"
+
+/* Every statistic of one metric, each NaN when undefined (a convention's
+ * placeholder, such as vLLM's 0.0 for an empty set, is a value). */
+typedef struct metric_values {
+    uint64_t count; /* samples (tokens for ITL) */
+    double mean, std, min, max, median;
+    double q[MAX_QUANTILES]; /* the quantiles asked of report_metric */
+    size_t n_q;
+} metric_values;
+
+typedef struct report_ctx {
+    const llmlat_agg *a;
+    rbuf out;
+    int32_t status; /* first hard error of a query, LLMLAT_OK until then */
+    /* Each store's statistics, computed once: a report asks for a metric in
+     * several places (and TOOL_ITL shares a store), and in exact mode every
+     * statistic is a pass over all samples. */
+    bool known[METRIC_COUNT];
+    metric_values cache[METRIC_COUNT];
+    double cache_q[METRIC_COUNT][MAX_QUANTILES]; /* the quantiles cached */
+    /* Rates and counters too (the peaks sort every event), by id. */
+    bool rate_known[LLMLAT_RATE_PEAK_OUTPUT_TOKENS + 1];
+    double rate[LLMLAT_RATE_PEAK_OUTPUT_TOKENS + 1];
+    bool counter_known[LLMLAT_COUNT_MEMORY_BYTES + 1];
+    bool counter_defined[LLMLAT_COUNT_MEMORY_BYTES + 1];
+    uint64_t counter[LLMLAT_COUNT_MEMORY_BYTES + 1];
+} report_ctx;
+
+/* Fills v for a metric, with the n <= MAX_QUANTILES quantiles q[] computed
+ * in one pass. */
+LLMLAT_PRIVATE void report_metric(report_ctx *c, int32_t metric, const double *q, size_t n,
+                                  metric_values *v);
+LLMLAT_PRIVATE double report_rate(report_ctx *c, int32_t rate);
+LLMLAT_PRIVATE double report_duration(const report_ctx *c);
+/* false when the counter is undefined (GOOD without an SLO). */
+LLMLAT_PRIVATE bool report_counter(report_ctx *c, int32_t counter, uint64_t *out);
+
+/* true when q[i] repeats an earlier q[j] (a report writes it once). */
+LLMLAT_PRIVATE bool report_quantile_repeats(const double *q, size_t i);
+
+LLMLAT_PRIVATE void report_text(report_ctx *c);
+LLMLAT_PRIVATE void report_json(report_ctx *c);
+LLMLAT_PRIVATE void report_prometheus(report_ctx *c);
+
+#endif

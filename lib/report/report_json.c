@@ -1,0 +1,94 @@
+/* The JSON report: docs/report-json.md describes every member. */
+#include <math.h>
+#include <stdio.h>
+
+#include "report/report_json.h"
+
+/* Bumped on any change a reader could notice (docs/report-json.md). */
+#define SCHEMA_VERSION 1
+
+/* The metrics of the `metrics` object, in this order. */
+static const int32_t JSON_METRICS[] = {
+    LLMLAT_TTFT, LLMLAT_TPOT, LLMLAT_ITL, LLMLAT_ICL,
+    LLMLAT_E2E, LLMLAT_TPS_USER, LLMLAT_ITL_MAX,
+};
+
+LLMLAT_PRIVATE void json_counter(report_ctx *c, jsonw *w, const char *key, int32_t counter)
+{
+    uint64_t v;
+    if (report_counter(c, counter, &v))
+        jw_u64(w, key, v);
+    else
+        jw_null(w, key);
+}
+
+static void metric_object(report_ctx *c, jsonw *w, int32_t m)
+{
+    const llmlat_agg *a = c->a;
+    metric_values v;
+    report_metric(c, m, a->quantiles, a->n_quantiles, &v);
+    jw_object(w, llmlat_metric_name(m));
+    jw_u64(w, "count", v.count);
+    jw_number(w, "mean", v.mean);
+    jw_number(w, "std", v.std);
+    jw_number(w, "min", v.min);
+    jw_number(w, "max", v.max);
+    jw_number(w, "median", v.median);
+    for (size_t i = 0; i < a->n_quantiles; i++) {
+        if (report_quantile_repeats(a->quantiles, i))
+            continue;
+        char pct[PERCENT_TEXT_MAX], key[PERCENT_TEXT_MAX + 1];
+        percent_text(a->quantiles[i], pct);
+        snprintf(key, sizeof key, "p%s", pct);
+        jw_number(w, key, v.q[i]);
+    }
+    jw_close(w);
+}
+
+/* An SLO threshold in seconds; NaN (null) when not set. */
+static double slo(const llmlat_agg *a, int32_t param)
+{
+    double v = agg_param(a, param);
+    return v > 0.0 ? v : NAN;
+}
+
+LLMLAT_PRIVATE void report_json(report_ctx *c)
+{
+    const llmlat_agg *a = c->a;
+    bool bounded = a->mode == LLMLAT_MODE_BOUNDED;
+    jsonw w;
+    jw_begin(&w, &c->out);
+    jw_u64(&w, "schema_version", SCHEMA_VERSION);
+    jw_string(&w, "llmlat_version", llmlat_version_string());
+    jw_string(&w, "convention", a->conv->name);
+    jw_string(&w, "mode", bounded ? "bounded" : "exact");
+    jw_number(&w, "relative_error",
+              bounded ? agg_param(a, LLMLAT_PARAM_RELATIVE_ERROR) : NAN);
+    jw_object(&w, "slo");
+    jw_number(&w, "ttft_s", slo(a, LLMLAT_PARAM_SLO_TTFT));
+    jw_number(&w, "tpot_s", slo(a, LLMLAT_PARAM_SLO_TPOT));
+    jw_number(&w, "e2e_s", slo(a, LLMLAT_PARAM_SLO_E2E));
+    jw_close(&w);
+
+    jw_number(&w, "duration_s", report_duration(c));
+    json_counter(c, &w, "completed", LLMLAT_COUNT_COMPLETED);
+    json_counter(c, &w, "failed", LLMLAT_COUNT_FAILED);
+    json_counter(c, &w, "total_input_tokens", LLMLAT_COUNT_INPUT_TOKENS);
+    json_counter(c, &w, "total_output_tokens", LLMLAT_COUNT_OUTPUT_TOKENS);
+    jw_number(&w, "request_throughput", report_rate(c, LLMLAT_RATE_REQUESTS));
+    jw_number(&w, "output_throughput", report_rate(c, LLMLAT_RATE_OUTPUT_TOKENS));
+    jw_number(&w, "total_token_throughput", report_rate(c, LLMLAT_RATE_TOTAL_TOKENS));
+    jw_number(&w, "request_goodput", report_rate(c, LLMLAT_RATE_GOODPUT));
+    json_counter(c, &w, "good_requests", LLMLAT_COUNT_GOOD);
+    json_counter(c, &w, "max_concurrent_requests", LLMLAT_COUNT_PEAK_CONCURRENCY);
+    jw_number(&w, "max_output_tokens_per_s", report_rate(c, LLMLAT_RATE_PEAK_OUTPUT_TOKENS));
+    json_counter(c, &w, "tpot_undefined", LLMLAT_COUNT_TPOT_UNDEFINED);
+
+    jw_object(&w, "metrics");
+    for (size_t i = 0; i < sizeof JSON_METRICS / sizeof JSON_METRICS[0]; i++)
+        metric_object(c, &w, JSON_METRICS[i]);
+    jw_close(&w);
+
+    json_tool(c, &w);
+    jw_end(&w);
+}

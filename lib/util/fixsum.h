@@ -1,0 +1,83 @@
+/* Exact sums for bounded mode: sum(w x) and sum(w x^2) of samples
+ * 0 <= x < 2^64 (in a metric's internal unit: ns, tokens, tokens/s) as
+ * integers counting 2^-64 units. Integer samples (ns, tokens) land without
+ * any rounding; a fractional double is cut at 2^-64 once, when it is added.
+ * The sums therefore depend only on the multiset of samples, so shards
+ * merged in any order give the same bits, and mean and variance are
+ * computed exactly from them (a constant set has std 0).
+ *
+ * Exact mode sums its kept samples at query time (gridsum.h); bounded mode
+ * keeps no samples, so it sums as they come: an integer sample costs a
+ * multiply and a few adds, and the state is 56 bytes per metric. */
+#ifndef LLMLAT_FIXSUM_H
+#define LLMLAT_FIXSUM_H
+
+#include <stdint.h>
+
+#include "util/compiler.h"
+#include "util/wide.h"
+
+/* Samples must be below this (in their unit) to be summed exactly. */
+#define FIXSUM_LIMIT 18446744073709551616.0 /* 2^64 */
+
+typedef struct fixsum {
+    /* Little-endian 64-bit limbs. With fewer than 2^64 samples (the
+     * aggregator's counters guarantee it) neither can overflow:
+     * s1 < 2^64 * 2^64 * 2^64, s2 < 2^64 * 2^128 * 2^64. */
+    uint64_t s1[3]; /* sum(w x)   * 2^64 */
+    uint64_t s2[4]; /* sum(w x^2) * 2^64 */
+} fixsum;
+
+/* Adds the limbs v[0..nv) shifted up by `at` limbs into acc[0..nacc);
+ * carries beyond acc are impossible by the bounds above. */
+static inline void fix_add(uint64_t *acc, int nacc, const uint64_t *v, int nv, int at)
+{
+    uint64_t carry = 0;
+    int i = 0;
+    for (; i < nv; i++) {
+        uint64_t s = acc[at + i] + v[i];
+        uint64_t c1 = s < v[i];
+        acc[at + i] = s + carry;
+        carry = c1 | (acc[at + i] < s);
+    }
+    for (i += at; carry && i < nacc; i++)
+        carry = ++acc[i] == 0;
+}
+
+/* A batch of integer samples given by their sum (< 2^64) and sum of squares
+ * (< 2^128): what one request's gaps add up to. The limbs are spelled out:
+ * this is on every request's path. */
+static inline void fixsum_add_parts(fixsum *f, uint64_t sum, uint64_t sq_lo, uint64_t sq_hi)
+{
+    uint64_t a = f->s1[1] + sum;
+    f->s1[2] += a < sum;
+    f->s1[1] = a;
+    uint64_t b = f->s2[1] + sq_lo, c = f->s2[2] + sq_hi;
+    uint64_t carry = (c < sq_hi) + ((c + (b < sq_lo)) < c);
+    f->s2[2] = c + (b < sq_lo);
+    f->s2[1] = b;
+    f->s2[3] += carry;
+}
+
+/* One integer sample x (weight 1). */
+static inline void fixsum_add_int(fixsum *f, uint64_t x)
+{
+    uint64_t lo, hi;
+    wide_mul(x, x, &lo, &hi);
+    fixsum_add_parts(f, x, lo, hi);
+}
+
+/* One sample 0 <= x < 2^64 (weight 1), cut at 2^-64. */
+LLMLAT_PRIVATE void fixsum_add_double(fixsum *f, double x);
+/* Adds y >= 0 (< 2^128) to the sum of squares only, cut at 2^-64: the
+ * part of a request's per-token squares that is not an integer. */
+LLMLAT_PRIVATE void fixsum_add_square_part(fixsum *f, double y);
+
+LLMLAT_PRIVATE void fixsum_merge(fixsum *dst, const fixsum *src);
+
+/* sum(w x) / n, and the variance sum(w (x - mean)^2) / (n - ddof), both
+ * from the exact integers (one rounding each to get there). n > ddof. */
+LLMLAT_PRIVATE double fixsum_mean(const fixsum *f, uint64_t n);
+LLMLAT_PRIVATE double fixsum_variance(const fixsum *f, uint64_t n, unsigned ddof);
+
+#endif
