@@ -526,6 +526,14 @@ LLMLAT_API int32_t llmlat_agg_report(const llmlat_agg *a, int32_t format, void *
 #define LLMLAT_COLD
 #endif
 
+/* For a hot loop that needs every register: its own function, so that the
+ * caller's live values do not crowd it. */
+#if defined(__GNUC__) || defined(__clang__)
+#define LLMLAT_NOINLINE __attribute__((noinline))
+#else
+#define LLMLAT_NOINLINE
+#endif
+
 /* The number of significant bits of x (0 for 0). */
 static inline int bit_length(uint64_t x)
 {
@@ -1344,7 +1352,8 @@ LLMLAT_PRIVATE void conv_view(const conv_rules *c, const llmlat_request *r, req_
  *
  * gap_step is the rule for one event at a time (a recorder that keeps no
  * events can use it as they come); gap_walk runs it over a recorded
- * request's arrays. */
+ * request's arrays, one gap at a time (gap_walk_next) or in blocks
+ * (gap_walk_block, for the bounded fold's hot loop). */
 #ifndef LLMLAT_GAPS_H
 #define LLMLAT_GAPS_H
 
@@ -1388,6 +1397,7 @@ typedef struct gap_walk {
     const uint32_t *k;
     size_t i;        /* the next event to look at */
     size_t last;     /* the last counting event */
+    bool dense;      /* every event from i to last counts */
     gap_step step;
 } gap_walk;
 
@@ -1405,7 +1415,20 @@ static inline bool gap_walk_begin(gap_walk *w, const conv_rules *c, const llmlat
     w->step = gap_step_begin(c);
     w->step.anchored = true;
     w->step.prev = r->t[v->anchor];
+    w->dense = c->empty_events_count;
     *anchor_k = r->k[v->anchor];
+    return true;
+}
+
+/* The same for an ended request, whose summary counts its token-bearing
+ * events: with no empty event, every event counts under any convention. */
+static inline bool gap_walk_begin_ended(gap_walk *w, const conv_rules *c,
+                                        const llmlat_request *r, const req_view *v,
+                                        uint32_t *anchor_k)
+{
+    if (!gap_walk_begin(w, c, r, v, anchor_k))
+        return false;
+    w->dense = w->dense || r->sum.n_tok == r->n;
     return true;
 }
 
@@ -1420,6 +1443,51 @@ static inline bool gap_walk_next(gap_walk *w, int64_t *gap, uint32_t *k)
         }
     }
     return false;
+}
+
+/* Up to GAP_BLOCK gaps of the walk at once, in order, as the times of
+ * the counting events: gap j runs from at[j] to at[j + 1] (at[0] the
+ * previous counting event), closed by an event of k[j] tokens. When every
+ * event counts, at and k point into the request (nothing is copied),
+ * else into times and ks. */
+#define GAP_BLOCK 128
+
+typedef struct gap_block {
+    size_t n;
+    const int64_t *at;
+    const uint32_t *k;
+    int64_t times[GAP_BLOCK + 1];
+    uint32_t ks[GAP_BLOCK];
+} gap_block;
+
+static inline int64_t gap_block_gap(const gap_block *b, size_t j)
+{
+    return b->at[j + 1] - b->at[j];
+}
+
+/* The next block; false when the walk is done. */
+static inline bool gap_walk_block(gap_walk *w, gap_block *b)
+{
+    if (w->dense) { /* the previous counting event is the previous event */
+        if (w->i > w->last)
+            return false;
+        size_t n = w->last - w->i + 1 < GAP_BLOCK ? w->last - w->i + 1 : GAP_BLOCK;
+        b->at = w->t + w->i - 1;
+        b->k = w->k + w->i;
+        b->n = n;
+        w->i += n;
+        w->step.prev = w->t[w->i - 1];
+        return true;
+    }
+    size_t n = 0;
+    int64_t gap;
+    b->times[0] = w->step.prev;
+    while (n < GAP_BLOCK && gap_walk_next(w, &gap, &b->ks[n]))
+        b->times[++n] = w->step.prev;
+    b->at = b->times;
+    b->k = b->ks;
+    b->n = n;
+    return n > 0;
 }
 
 /* The per-request summary of its gaps (what llmlat_request_value needs). */
@@ -3080,22 +3148,27 @@ LLMLAT_PRIVATE size_t timeline_memory(const timeline *tl)
 #define SKETCH_SCHEMA_MIN 1
 #define SKETCH_SCHEMA_MAX 12
 
-/* Per cell: the mantissa of the first boundary at or above the cell's
- * start (2^52 when none), and that boundary's index in its octave minus
- * 1023 N (the exponent's bias, folded in). */
-typedef struct sketch_cell {
-    uint64_t bound;
-    int64_t base;
-} sketch_cell;
+/* Cells of a layout, two arrays (one index scales both): per cell, the
+ * first boundary at or above the cell's start, as a mantissa shifted to
+ * the top of 64 bits (UINT64_MAX when none), and that boundary's index,
+ * less what the index formula adds (below). */
+typedef struct sketch_cells {
+    const uint64_t *bound;
+    const int64_t *base;
+} sketch_cells;
 
 typedef struct sketch_map {
     double alpha;        /* the relative error asked for */
     double error;        /* the schema's own: (base - 1) / (base + 1) <= alpha */
     int32_t schema;      /* s */
     uint32_t per_octave; /* N = 2^s */
-    uint32_t cell_shift; /* 52 - (s + 1): a mantissa down to its cell */
+    uint32_t cell_shift; /* 52 - (s + 1): a double's bits down to its cell */
+    uint64_t cell_mask;  /* 2^(s + 1) - 1 */
     uint32_t width;      /* buckets a sketch holds: SKETCH_OCTAVES N + 1 */
-    sketch_cell *cell;   /* 2^(s+1) cells */
+    sketch_cells cell;   /* 2^(s+1) cells over a double's bits */
+    sketch_cells ns_cell; /* 2^(s+1) cells over an integer ns count's
+                            double, for its seconds' bucket */
+    uint64_t *cell_mem;  /* what the cells point into */
     double *value;       /* N: the representative of bucket j of an octave,
                             scaled to the octave (0.25, 1] */
 } sketch_map;
@@ -3109,17 +3182,35 @@ LLMLAT_PRIVATE size_t sketch_map_memory(const sketch_map *m);
 /* The coarsest schema whose error is within alpha (in [1e-4, 0.25]). */
 LLMLAT_PRIVATE int32_t sketch_schema_for(double alpha);
 
-#define SKETCH_MANTISSA ((UINT64_C(1) << 52) - 1)
-
-/* The bucket index of x > 0, finite and normal (x >= 2^-1022). Monotone
- * in x. */
-static inline int64_t sketch_map_index(const sketch_map *m, double x)
+/* The bucket index of x > 0, finite and normal (x >= 2^-1022), from the
+ * cells: u = bits >> shift is the exponent field times 2^(s+1) plus the
+ * cell, so u / 2 is the exponent's share of the index plus cell / 2 (which
+ * the cell's base takes back), and one compare with the cell's boundary
+ * finishes it. Monotone in x. Shared with the fold's loop, which keeps
+ * the layout in registers. */
+static inline int64_t sketch_cells_index(const uint64_t *bound, const int64_t *base,
+                                         unsigned shift, uint64_t mask, double x)
 {
     uint64_t b;
     memcpy(&b, &x, sizeof b);
-    uint64_t mant = b & SKETCH_MANTISSA;
-    const sketch_cell *c = &m->cell[mant >> m->cell_shift];
-    return (int64_t)((b >> 52) << m->schema) + c->base + (mant > c->bound);
+    uint64_t u = b >> shift, c = u & mask;
+    return (int64_t)(u >> 1) + base[c] + ((b << 12) > bound[c]);
+}
+
+static inline int64_t sketch_map_index(const sketch_map *m, double x)
+{
+    return sketch_cells_index(m->cell.bound, m->cell.base, m->cell_shift, m->cell_mask, x);
+}
+
+/* The bucket of ns_to_s(ns) for an integer 0 < ns < 2^53 (104 days),
+ * without the division: cells over (double)ns, whose thresholds are the
+ * integers at which RN(ns / 1e9) passes a boundary (sketch_map.c). */
+#define SKETCH_NS_EXACT (INT64_C(1) << 53)
+
+static inline int64_t sketch_map_index_ns(const sketch_map *m, int64_t ns)
+{
+    return sketch_cells_index(m->ns_cell.bound, m->ns_cell.base, m->cell_shift, m->cell_mask,
+                              (double)ns);
 }
 
 /* The same for any x > 0 (subnormals too). */
@@ -3204,6 +3295,20 @@ static inline void sketch_add_int(sketch *s, const sketch_map *m, uint64_t x, do
     s->count++;
     sketch_count(s, m, exported, 1);
     fixsum_add_int(&s->sums, x);
+    sketch_note_range(s, exported, exported);
+}
+
+/* One time sample of ns >= 0 nanoseconds, weight 1: its bucket found from
+ * the integer (no division) below 2^53. */
+static inline void sketch_add_ns(sketch *s, const sketch_map *m, int64_t ns)
+{
+    double exported = ns_to_s(ns);
+    s->count++;
+    if ((uint64_t)ns - 1 < (uint64_t)SKETCH_NS_EXACT - 1)
+        sketch_bump(s, m, sketch_map_index_ns(m, ns), 1);
+    else
+        sketch_count(s, m, exported, 1);
+    fixsum_add_int(&s->sums, (uint64_t)ns);
     sketch_note_range(s, exported, exported);
 }
 
@@ -3696,22 +3801,72 @@ static double map_bound(int32_t s, uint32_t j)
     return SKETCH_BOUNDS_8[j >> (s - 8)] * SKETCH_FINE_STEP[fine << (12 - s)];
 }
 
+/* The mantissa's 52 bits at the top of 64. */
 static uint64_t map_mantissa(double x)
 {
     uint64_t b;
     memcpy(&b, &x, sizeof b);
-    return b & SKETCH_MANTISSA;
+    return b << 12;
+}
+
+/* Fills the cells of a layout from the thresholds of one reference
+ * octave (exponent field e_ref): thr[0..n) increasing, left-aligned
+ * mantissas, a value of that octave being in bucket first + #{thr <
+ * its mantissa}. Every other octave repeats the pattern N indexes apart.
+ * The index formula adds (E 2^(s+1) + c) / 2 = E N + c / 2 for cell c,
+ * which the base takes back. Thresholds are at least 0.69 / N apart in
+ * the mantissa's [0, 1) and cells 0.5 / N wide: at most one falls in a
+ * cell. */
+static void map_fill_cells(uint64_t *bound, int64_t *base, int32_t s, int64_t e_ref,
+                           int64_t first, const uint64_t *thr, uint32_t n)
+{
+    uint32_t cells = UINT32_C(2) << s, j = 0;
+    for (uint32_t c = 0; c < cells; c++) {
+        uint64_t start = (uint64_t)c << (64 - (s + 1));
+        while (j < n && thr[j] < start)
+            j++;
+        bound[c] = j < n ? thr[j] : UINT64_MAX;
+        base[c] = first + (int64_t)j - (e_ref << s) - (int64_t)(c >> 1);
+    }
+}
+
+/* The integer ns thresholds of the reference octave [2^52, 2^53): RN(g /
+ * 1e9) <= B, B a bucket's upper bound in seconds, exactly when g <
+ * 1e9 (B + ulp(B) / 2) (never an integer here: no ties), i.e. g <= its
+ * floor. B = M 2^q with M < 2^53, so that is ((2M + 1) 1e9) >> (1 - q),
+ * in 128-bit integers. As B and its ulp double from one octave to the
+ * next, so does the threshold: the pattern holds in every octave of
+ * doubles that are integers (g < 2^53). */
+static uint32_t map_ns_thresholds(const sketch_map *m, int64_t first, uint64_t *thr)
+{
+    uint32_t n = 0;
+    for (int64_t i = first; n <= m->per_octave; i++) {
+        double b = sketch_map_upper(m, i);
+        int e;
+        double f = frexp(b, &e); /* b = f 2^e, f in [0.5, 1) */
+        uint64_t mant = (uint64_t)ldexp(f, 53);
+        int shift = 1 - (e - 53); /* q = e - 53 */
+        uint64_t lo, hi;
+        wide_mul(2 * mant + 1, UINT64_C(1000000000), &lo, &hi);
+        uint64_t g = shift >= 64 ? hi >> (shift - 64) : (lo >> shift) | (hi << (64 - shift));
+        if (g >= (UINT64_C(1) << 53))
+            break;
+        thr[n++] = (g - (UINT64_C(1) << 52)) << 12;
+    }
+    return n;
 }
 
 LLMLAT_PRIVATE int32_t sketch_map_init(sketch_map *m, const llmlat_alloc *al, double alpha)
 {
     int32_t s = sketch_schema_for(alpha);
     uint32_t n = UINT32_C(1) << s, cells = n << 1;
-    sketch_cell *cell = alloc_malloc(al, cells * sizeof *cell);
+    uint64_t *cell = alloc_malloc(al, 4 * (size_t)cells * sizeof *cell);
     double *value = alloc_malloc(al, n * sizeof *value);
-    if (!cell || !value) {
+    uint64_t *thr = alloc_malloc(al, (n + 1) * sizeof *thr);
+    if (!cell || !value || !thr) {
         alloc_free(al, cell);
         alloc_free(al, value);
+        alloc_free(al, thr);
         return LLMLAT_ENOMEM;
     }
     /* Bucket j of an octave covers (bound j - 1, bound j], bucket 0
@@ -3721,41 +3876,43 @@ LLMLAT_PRIVATE int32_t sketch_map_init(sketch_map *m, const llmlat_alloc *al, do
         double lo = j ? map_bound(s, j - 1) : map_bound(s, n - 1) / 2.0;
         double hi = map_bound(s, j);
         value[j] = 2.0 * lo * hi / (lo + hi);
-    }
-    /* Boundaries are at least 0.69 / N apart in the mantissa's [0, 1) and
-     * cells 0.5 / N wide: at most one boundary falls in a cell. */
-    uint32_t shift = 52 - (uint32_t)(s + 1), j = 0;
-    for (uint32_t c = 0; c < cells; c++) {
-        uint64_t start = (uint64_t)c << shift;
-        while (j < n && map_mantissa(map_bound(s, j)) < start)
-            j++;
-        cell[c].bound = j < n ? map_mantissa(map_bound(s, j)) : UINT64_C(1) << 52;
-        cell[c].base = (int64_t)j - (int64_t)1023 * n;
+        thr[j] = map_mantissa(hi); /* in [1, 2): the bound 2 hi, bucket j */
     }
     *m = (sketch_map){
         .alpha = alpha,
         .error = SKETCH_SCHEMA_ERROR[s],
         .schema = s,
         .per_octave = n,
-        .cell_shift = shift,
+        .cell_shift = 52 - (uint32_t)(s + 1),
+        .cell_mask = cells - 1,
         .width = SKETCH_OCTAVES * n + 1,
-        .cell = cell,
+        .cell_mem = cell,
         .value = value,
     };
+    /* four arrays of `cells` 64-bit words: bounds and bases of each */
+    uint64_t *sb = cell, *nb = cell + 2 * cells;
+    int64_t *sa = (int64_t *)(cell + cells), *na = (int64_t *)(cell + 3 * cells);
+    m->cell = (sketch_cells){ sb, sa };
+    m->ns_cell = (sketch_cells){ nb, na };
+    /* 1.0 = 2^0 ends bucket 0 */
+    map_fill_cells(sb, sa, s, 1023, 0, thr, n);
+    int64_t first = sketch_map_index(m, 0x1p52 / 1e9); /* g = 2^52 ns */
+    map_fill_cells(nb, na, s, 1075, first, thr, map_ns_thresholds(m, first, thr));
+    alloc_free(al, thr);
     return LLMLAT_OK;
 }
 
 LLMLAT_PRIVATE void sketch_map_free(sketch_map *m, const llmlat_alloc *al)
 {
-    alloc_free(al, m->cell);
+    alloc_free(al, m->cell_mem);
     alloc_free(al, m->value);
-    m->cell = NULL;
+    m->cell_mem = NULL;
     m->value = NULL;
 }
 
 LLMLAT_PRIVATE size_t sketch_map_memory(const sketch_map *m)
 {
-    return ((size_t)m->per_octave << 1) * sizeof *m->cell +
+    return ((size_t)m->per_octave << 3) * sizeof *m->cell_mem +
            m->per_octave * sizeof *m->value;
 }
 
@@ -4724,21 +4881,20 @@ LLMLAT_PRIVATE int32_t agg_bounded_check(llmlat_agg *a, const llmlat_request *r,
     return LLMLAT_OK;
 }
 
-/* What a request's gaps add to one of ITL or ICL besides bucket counts. */
+/* What a request's gaps add to one of ITL or ICL besides bucket counts.
+ * Their sum needs no work per gap: the gaps of a request add up to the
+ * span from its anchor to its last counting event. */
 typedef struct gap_part {
-    uint64_t count;       /* samples (ITL: tokens) */
-    uint64_t sum;         /* sum of w x, ns (for ITL: of the gaps) */
-    uint64_t sq_lo, sq_hi; /* sum of w x^2 over integer samples */
-    double sq_frac;       /* ITL: sum of g^2 / k over events with k > 1 */
-    double min, max;      /* exported (s); +inf / -inf when none */
+    uint64_t count;        /* samples (ITL: tokens) */
+    uint64_t sq_lo, sq_hi; /* sum of w x^2 over integer samples, ns^2 */
+    double sq_frac;        /* ITL: sum of g^2 / k over events with k > 1 */
+    double min, max;       /* exported (s); +inf / -inf when none */
 } gap_part;
 
-static void part_add_gap(gap_part *p, int64_t g)
+static void part_add_square(gap_part *p, int64_t g)
 {
     uint64_t lo, hi;
     wide_mul((uint64_t)g, (uint64_t)g, &lo, &hi);
-    p->count++;
-    p->sum += (uint64_t)g;
     wide_add(&p->sq_lo, &p->sq_hi, lo, hi);
 }
 
@@ -4750,77 +4906,218 @@ static void part_note(gap_part *p, double lo, double hi)
         p->max = hi;
 }
 
-static void part_commit(sketch *s, const gap_part *p)
+/* Adds the part to s, with `sum` the sum of its samples (ns). */
+static void part_commit(sketch *s, const gap_part *p, uint64_t sum)
 {
     if (!p->count)
         return;
     s->count += p->count;
-    fixsum_add_parts(&s->sums, p->sum, p->sq_lo, p->sq_hi);
+    fixsum_add_parts(&s->sums, sum, p->sq_lo, p->sq_hi);
     if (p->sq_frac > 0.0)
         fixsum_add_square_part(&s->sums, p->sq_frac);
     sketch_note_range(s, p->min, p->max);
 }
 
+/* A gap's one sample in a part, counted in sketch x. */
+static void fold_sample(sketch *x, const sketch_map *m, gap_part *p, int64_t g)
+{
+    double gs = ns_to_s(g);
+    p->count++;
+    part_add_square(p, g);
+    part_note(p, gs, gs);
+    sketch_count(x, m, gs, 1);
+}
+
 /* The k > 1 tokens of a chunk closing gap g: k ITL samples of g / k (the
  * value exact mode keeps), which sum to g and whose squares sum to
- * g^2 / k. */
+ * g^2 / k. The one place a chunk's tokens are split. */
 static void fold_chunk(llmlat_agg *a, gap_part *itl, int64_t g, uint32_t k)
 {
     double v = ns_to_s(g) / (double)k;
     itl->count += k;
-    itl->sum += (uint64_t)g;
     itl->sq_frac += (double)g * (double)g / (double)k;
     part_note(itl, v, v);
     sketch_count(sk(a, LLMLAT_ITL), &a->map, v, k);
 }
 
-/* ICL, ITL and ITL_MAX of one request. */
+/* A gap the common path does not take (not one token, a gap of 0 or of
+ * 2^53 ns and more, or ICL dropped): its ICL sample (when kept) and ITL
+ * samples, one by one. */
+LLMLAT_COLD static void fold_odd_gap(llmlat_agg *a, int64_t g, uint32_t k, bool icl_on,
+                                     gap_part *icl, gap_part *itl)
+{
+    if (icl_on)
+        fold_sample(sk(a, LLMLAT_ICL), &a->map, icl, g);
+    if (k == 1)
+        fold_sample(sk(a, LLMLAT_ITL), &a->map, itl, g);
+    else if (k > 1)
+        fold_chunk(a, itl, g, k);
+}
+
+/* A run of common gaps: one token, 0 < gap < 2^53 ns, ICL kept; each one
+ * sample of the same value in ITL and ICL. Their squares and extremes. */
+typedef struct common_gaps {
+    uint64_t n, sq_lo, sq_hi;
+    int64_t min, max;
+} common_gaps;
+
+/* The ns cells in locals for the gap loop (bucket stores could alias
+ * them, and the compiler would reload them after each). */
+typedef struct layout {
+    sketch_cells cell;
+    unsigned shift;
+    uint64_t mask;
+} layout;
+
+static inline int64_t layout_index_ns(const layout *l, int64_t ns)
+{
+    return sketch_cells_index(l->cell.bound, l->cell.base, l->shift, l->mask, (double)ns);
+}
+
+/* From gap j of b, the common gaps up to the first other one: their
+ * bucket indexes into idx, their squares and extremes into *c. Returns
+ * where it stopped. `plain` (every k is 1) is a constant at each call, so
+ * the loop reads no k when it is. */
+static inline size_t take_common(const gap_block *b, size_t j, bool plain, const layout *lay,
+                                 common_gaps *c, int64_t *idx)
+{
+    const uint64_t *bound = lay->cell.bound;
+    const int64_t *base = lay->cell.base;
+    const unsigned shift = lay->shift;
+    const uint64_t mask = lay->mask;
+    const uint32_t *k = b->k;
+    uint64_t sq_lo = 0, sq_hi = 0;
+    double min = INFINITY, max = 0.0; /* exact: the gaps are below 2^53 */
+    int64_t *out = idx;
+    const size_t end = b->n;
+    for (; j < end; j++) {
+        int64_t g = gap_block_gap(b, j);
+        if ((uint64_t)g - 1 >= (uint64_t)SKETCH_NS_EXACT - 1 || (!plain && k[j] != 1))
+            break;
+        uint64_t lo, hi;
+        wide_mul((uint64_t)g, (uint64_t)g, &lo, &hi);
+        wide_add(&sq_lo, &sq_hi, lo, hi);
+        double x = (double)g;
+        min = x < min ? x : min;
+        max = x > max ? x : max;
+        *out++ = sketch_cells_index(bound, base, shift, mask, x);
+    }
+    *c = (common_gaps){ (uint64_t)(out - idx), sq_lo, sq_hi, (int64_t)min, (int64_t)max };
+    return j;
+}
+
+/* The two shapes of a run, each its own function: the loop then has the
+ * registers to itself. */
+LLMLAT_NOINLINE static size_t take_plain(const gap_block *b, size_t j, const layout *lay,
+                                         common_gaps *c, int64_t *idx)
+{
+    return take_common(b, j, true, lay, c, idx);
+}
+
+LLMLAT_NOINLINE static size_t take_general(const gap_block *b, size_t j, const layout *lay,
+                                           common_gaps *c, int64_t *idx)
+{
+    return take_common(b, j, false, lay, c, idx);
+}
+
+/* Counts one sample at each of idx[0..n) in both x and y, the indexes
+ * lying in [lo, hi] (those of the run's extremes). Once both windows reach
+ * hi and lo is inside both, no index needs a check. */
+static void bump_both(sketch *x, sketch *y, const sketch_map *m, const int64_t *idx, size_t n,
+                      int64_t lo, int64_t hi)
+{
+    if (hi > x->top)
+        sketch_raise(x, m, hi);
+    if (hi > y->top)
+        sketch_raise(y, m, hi);
+    if (lo < x->base || lo < y->base) { /* some below a window: rare */
+        for (size_t j = 0; j < n; j++) {
+            sketch_bump(x, m, idx[j], 1);
+            sketch_bump(y, m, idx[j], 1);
+        }
+        return;
+    }
+    if (lo < x->low)
+        x->low = lo;
+    if (lo < y->low)
+        y->low = lo;
+    uint64_t *xb = x->bucket, *yb = y->bucket;
+    const int64_t xo = x->base, yo = y->base;
+    for (size_t j = 0; j < n; j++) {
+        xb[idx[j] - xo]++;
+        yb[idx[j] - yo]++;
+    }
+}
+
+/* What a run of common gaps adds to a part. */
+static void part_add_common(gap_part *p, const common_gaps *c)
+{
+    p->count += c->n;
+    wide_add(&p->sq_lo, &p->sq_hi, c->sq_lo, c->sq_hi);
+    part_note(p, ns_to_s(c->min), ns_to_s(c->max));
+}
+
+/* ICL, ITL and ITL_MAX of one request, by the gap rule (record/gaps.h):
+ * block after block, each split into runs of common gaps (counted in both
+ * sketches at once) and the odd gaps between them. */
 static void fold_gaps(llmlat_agg *a, const llmlat_request *r, const req_view *v)
 {
     gap_walk w;
-    uint32_t k0, k;
-    if (!gap_walk_begin(&w, a->conv, r, v, &k0))
+    uint32_t k0;
+    if (!gap_walk_begin_ended(&w, a->conv, r, v, &k0))
         return;
     const sketch_map *m = &a->map;
+    const layout lay = { m->ns_cell, m->cell_shift, m->cell_mask };
     sketch *itl_sk = sk(a, LLMLAT_ITL), *icl_sk = sk(a, LLMLAT_ICL);
     const bool icl_on = !v->icl_dropped;
+    const bool plain = r->sum.n_tok == r->n && r->sum.sum_k == r->n; /* every k is 1 */
     gap_part icl = { .min = INFINITY, .max = -INFINITY }, itl = icl;
     if (k0 > 1) { /* the first chunk's extra tokens arrived with no gap */
         itl.count += k0 - 1;
         itl_sk->zero += k0 - 1;
         part_note(&itl, 0.0, 0.0);
     }
-    int64_t gap, max_gap = -1;
-    while (gap_walk_next(&w, &gap, &k)) {
-        double gs = ns_to_s(gap);
-        if (icl_on) {
-            part_add_gap(&icl, gap);
-            part_note(&icl, gs, gs);
-            sketch_count(icl_sk, m, gs, 1);
+    int64_t max_gap = -1, idx[GAP_BLOCK];
+    uint64_t empty_sum = 0; /* of the gaps closed by empty events */
+    gap_block blk;
+    while (gap_walk_block(&w, &blk)) {
+        for (size_t j = 0; j < blk.n;) {
+            if (icl_on) { /* else every gap is odd */
+                common_gaps c;
+                j = plain ? take_plain(&blk, j, &lay, &c, idx)
+                          : take_general(&blk, j, &lay, &c, idx);
+                if (c.n) {
+                    bump_both(itl_sk, icl_sk, m, idx, c.n, layout_index_ns(&lay, c.min),
+                              layout_index_ns(&lay, c.max));
+                    part_add_common(&icl, &c);
+                    part_add_common(&itl, &c);
+                    max_gap = c.max > max_gap ? c.max : max_gap;
+                }
+                if (j == blk.n)
+                    break;
+            }
+            int64_t g = gap_block_gap(&blk, j);
+            uint32_t k = blk.k[j];
+            fold_odd_gap(a, g, k, icl_on, &icl, &itl);
+            empty_sum += k ? 0 : (uint64_t)g;
+            max_gap = g > max_gap ? g : max_gap;
+            j++;
         }
-        if (k == 1) {
-            part_add_gap(&itl, gap);
-            part_note(&itl, gs, gs);
-            sketch_count(itl_sk, m, gs, 1);
-        } else if (k > 1) {
-            fold_chunk(a, &itl, gap, k);
-        }
-        if (gap > max_gap)
-            max_gap = gap;
     }
-    part_commit(icl_sk, &icl);
-    part_commit(itl_sk, &itl);
+    uint64_t span = (uint64_t)(r->t[v->last] - r->t[v->anchor]); /* the sum of the gaps */
+    part_commit(icl_sk, &icl, span);
+    part_commit(itl_sk, &itl, span - empty_sum);
     if (max_gap >= 0)
-        sketch_add_int(sk(a, LLMLAT_ITL_MAX), m, (uint64_t)max_gap, ns_to_s(max_gap));
+        sketch_add_ns(sk(a, LLMLAT_ITL_MAX), m, max_gap);
 }
 
 LLMLAT_PRIVATE void agg_bounded_push(llmlat_agg *a, const llmlat_request *r, const req_view *v)
 {
     const sketch_map *m = &a->map;
     if (v->has_ttft)
-        sketch_add_int(sk(a, LLMLAT_TTFT), m, (uint64_t)v->ttft_ns, ns_to_s(v->ttft_ns));
+        sketch_add_ns(sk(a, LLMLAT_TTFT), m, v->ttft_ns);
     if (v->has_e2e)
-        sketch_add_int(sk(a, LLMLAT_E2E), m, (uint64_t)v->e2e_ns, ns_to_s(v->e2e_ns));
+        sketch_add_ns(sk(a, LLMLAT_E2E), m, v->e2e_ns);
     if (v->has_tpot)
         sketch_add_double(sk(a, LLMLAT_TPOT), m, v->tpot_s * 1e9, v->tpot_s);
     if (v->has_tps)
@@ -7361,6 +7658,7 @@ LLMLAT_PRIVATE int32_t read_sketch_v1(bytes_reader *r, sketch *s, const sketch_m
 /* Internal macros end with the implementation. */
 #undef LLMLAT_PRIVATE
 #undef LLMLAT_COLD
+#undef LLMLAT_NOINLINE
 #undef FIXSUM_LIMIT
 #undef STR2
 #undef STR
@@ -7369,6 +7667,7 @@ LLMLAT_PRIVATE int32_t read_sketch_v1(bytes_reader *r, sketch *s, const sketch_m
 #undef METRIC_COUNT
 #undef REQ_NONE
 #undef REQ_MAX_EVENTS
+#undef GAP_BLOCK
 #undef SELECT_MAX_RANKS
 #undef DIGIT_BITS
 #undef DIGIT_RANGE
@@ -7390,7 +7689,7 @@ LLMLAT_PRIVATE int32_t read_sketch_v1(bytes_reader *r, sketch *s, const sketch_m
 #undef SKETCH_OCTAVES
 #undef SKETCH_SCHEMA_MIN
 #undef SKETCH_SCHEMA_MAX
-#undef SKETCH_MANTISSA
+#undef SKETCH_NS_EXACT
 #undef SKETCH_ALPHA_MARGIN
 #undef PARAM_FIRST
 #undef PARAM_LAST

@@ -28,6 +28,7 @@
 
 #include "util/alloc.h"
 #include "util/fixsum.h"
+#include "util/units.h"
 #include "bounded/sketch_map.h"
 
 #define SKETCH_NO_TOP INT64_MIN /* top while no sample is above 0 */
@@ -94,6 +95,20 @@ static inline void sketch_add_int(sketch *s, const sketch_map *m, uint64_t x, do
     s->count++;
     sketch_count(s, m, exported, 1);
     fixsum_add_int(&s->sums, x);
+    sketch_note_range(s, exported, exported);
+}
+
+/* One time sample of ns >= 0 nanoseconds, weight 1: its bucket found from
+ * the integer (no division) below 2^53. */
+static inline void sketch_add_ns(sketch *s, const sketch_map *m, int64_t ns)
+{
+    double exported = ns_to_s(ns);
+    s->count++;
+    if ((uint64_t)ns - 1 < (uint64_t)SKETCH_NS_EXACT - 1)
+        sketch_bump(s, m, sketch_map_index_ns(m, ns), 1);
+    else
+        sketch_count(s, m, exported, 1);
+    fixsum_add_int(&s->sums, (uint64_t)ns);
     sketch_note_range(s, exported, exported);
 }
 
