@@ -261,8 +261,9 @@ static void part_add_common(gap_part *p, const common_gaps *c)
 
 /* ICL, ITL and ITL_MAX of one request, by the gap rule (record/gaps.h):
  * block after block, each split into runs of common gaps (counted in both
- * sketches at once) and the odd gaps between them. */
-static void fold_gaps(llmlat_agg *a, const llmlat_request *r, const req_view *v)
+ * sketches at once) and the odd gaps between them. Out of line: a request
+ * of one token has no gap, and needs none of this frame. */
+LLMLAT_NOINLINE static void fold_gaps(llmlat_agg *a, const llmlat_request *r, const req_view *v)
 {
     gap_walk w;
     uint32_t k0;
@@ -328,7 +329,9 @@ LLMLAT_PRIVATE void agg_bounded_push(llmlat_agg *a, const llmlat_request *r, con
         sketch_add_double(sk(a, LLMLAT_TOOL_ITL), m, v->tool_itl_s * 1e9, v->tool_itl_s);
     sketch_add_int(sk(a, LLMLAT_OUTPUT_TOKENS), m, v->n_out, (double)v->n_out);
     sketch_add_int(sk(a, LLMLAT_INPUT_TOKENS), m, r->input_tokens, (double)r->input_tokens);
-    fold_gaps(a, r, v);
+    /* a gap, or tokens beyond the anchor's first */
+    if (v->anchor != REQ_NONE && (v->last != v->anchor || r->k[v->anchor] > 1))
+        fold_gaps(a, r, v);
     if (agg_any_slo(a))
         a->good += agg_meets_slos(a, v->has_ttft ? ns_to_s(v->ttft_ns) : NAN,
                                   v->has_tpot ? v->tpot_s : NAN,
