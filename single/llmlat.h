@@ -280,11 +280,14 @@ typedef struct llmlat_agg llmlat_agg;
 /* A new aggregator; NULL on an unknown convention or mode, or no memory.
  *
  * LLMLAT_MODE_BOUNDED (docs/bounded.md) allocates everything here and never
- * again: per metric a window of logarithmic buckets, about 9 KiB at the
- * default relative error alpha = 1% (memory grows as 1/alpha), whatever the
- * traffic; adding a request never allocates. COUNT, MEAN, STD, MIN and MAX
- * are exact (sums kept in wide integers); quantiles are within alpha of
- * exact mode's (see llmlat_agg_quantile). It keeps no timeline: the
+ * again: per metric a Prometheus native histogram of fixed size (a window
+ * of 31 powers of two of uint64 bucket counts below the largest sample,
+ * and a zero bucket), 15.5 KiB at the default relative error alpha = 1%
+ * (schema 6; memory doubles with each finer schema), whatever the
+ * traffic: 152 KiB for a default aggregator in all. Adding a request never
+ * allocates. COUNT, MEAN, STD, MIN and MAX are exact (sums kept in wide
+ * integers); quantiles are within alpha of exact mode's (see
+ * llmlat_agg_quantile); llmlat_agg_buckets exports the buckets. It keeps no timeline: the
  * PEAK rate and counter are EUNDEFINED, and the good count is taken as
  * requests are added (so SLOs, like alpha, are fixed once data arrived). */
 LLMLAT_API llmlat_agg *llmlat_agg_new(int32_t convention, int32_t mode);
@@ -372,11 +375,14 @@ LLMLAT_API int32_t llmlat_agg_stat(const llmlat_agg *a, int32_t metric, int32_t 
  * default linear interpolation, the same double as numpy.quantile(x, q) on
  * the same samples (numpy.percentile(x, p) is q = p / 100.0, divided as
  * numpy divides). Bounded mode: a value v with
- * |v - E| <= alpha * E for E the exact-mode value, for every q, provided
- * the non-zero samples lie within a factor 2^32 below the largest (1 us to
- * 71 min, or 1 to 4.3e9 tokens); q = 0 and q = 1 give min and max exactly.
- * Samples further below share the lowest bucket: a quantile landing there
- * is only kept within [min, max] (docs/bounded.md).
+ * |v - E| <= e * E <= alpha * E for E the exact-mode value, for every q,
+ * e the error (base - 1) / (base + 1) of the native-histogram schema
+ * alpha selects (0.54% at alpha 1%), provided the non-zero samples lie in
+ * the sketch's window, within about a factor 2^31 below the largest (28 ns
+ * to 60 s, or 1 to 2.1e9 tokens); q = 0 and q = 1 give min and max
+ * exactly, and zeros are exact. A sample further below is in the zero
+ * bucket: a quantile landing on it is within [min, zero threshold], i.e.
+ * within (z - min) / (z + min) <= 1 of it (docs/bounded.md).
  * Errors: EINVAL (NULL, unknown id, q outside [0, 1] or NaN), EUNDEFINED
  * (empty set; placeholders as for llmlat_agg_stat). */
 LLMLAT_API int32_t llmlat_agg_quantile(const llmlat_agg *a, int32_t metric, double q,
@@ -434,7 +440,7 @@ LLMLAT_API int32_t llmlat_agg_counter(const llmlat_agg *a, int32_t counter, uint
  * (docs/format.md): little-endian, the magic "LLMLATAG", a format version,
  * the settings (convention, mode, params, report quantiles, histogram
  * bounds), counters and samples, and a CRC-32. Bounded mode needs about
- * 1.2 KiB plus a few bytes per bucket in use; equal states give equal
+ * 1.3 KiB plus a few bytes per bucket in use; equal states give equal
  * bytes. When cap is too small (buf may be NULL with cap 0) nothing is
  * written, *len is set to the size needed and ENOSPC returned; on success
  * *len is the size written. Errors: EINVAL (NULL a or len, NULL buf with
@@ -5059,8 +5065,9 @@ static void part_add_common(gap_part *p, const common_gaps *c)
 
 /* ICL, ITL and ITL_MAX of one request, by the gap rule (record/gaps.h):
  * block after block, each split into runs of common gaps (counted in both
- * sketches at once) and the odd gaps between them. */
-static void fold_gaps(llmlat_agg *a, const llmlat_request *r, const req_view *v)
+ * sketches at once) and the odd gaps between them. Out of line: a request
+ * of one token has no gap, and needs none of this frame. */
+LLMLAT_NOINLINE static void fold_gaps(llmlat_agg *a, const llmlat_request *r, const req_view *v)
 {
     gap_walk w;
     uint32_t k0;
@@ -5126,7 +5133,9 @@ LLMLAT_PRIVATE void agg_bounded_push(llmlat_agg *a, const llmlat_request *r, con
         sketch_add_double(sk(a, LLMLAT_TOOL_ITL), m, v->tool_itl_s * 1e9, v->tool_itl_s);
     sketch_add_int(sk(a, LLMLAT_OUTPUT_TOKENS), m, v->n_out, (double)v->n_out);
     sketch_add_int(sk(a, LLMLAT_INPUT_TOKENS), m, r->input_tokens, (double)r->input_tokens);
-    fold_gaps(a, r, v);
+    /* a gap, or tokens beyond the anchor's first */
+    if (v->anchor != REQ_NONE && (v->last != v->anchor || r->k[v->anchor] > 1))
+        fold_gaps(a, r, v);
     if (agg_any_slo(a))
         a->good += agg_meets_slos(a, v->has_ttft ? ns_to_s(v->ttft_ns) : NAN,
                                   v->has_tpot ? v->tpot_s : NAN,
