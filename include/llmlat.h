@@ -379,7 +379,8 @@ LLMLAT_API int32_t llmlat_agg_quantiles(const llmlat_agg *a, int32_t metric, con
  * error would hold (O(samples) per call).
  * Buffer rules of llmlat_agg_serialize, counted in elements of counts:
  * when cap < the count needed (counts may be NULL with cap 0) nothing is
- * written but *len, set to that count, and ENOSPC is returned.
+ * written but *len, set to that count, and ENOSPC is returned; on success
+ * the elements of counts past *len may have been used as scratch.
  * Errors: EINVAL (NULL a or out parameter, NULL counts with cap > 0,
  * unknown metric), ENOSPC. */
 LLMLAT_API int32_t llmlat_agg_buckets(const llmlat_agg *a, int32_t metric, int32_t *schema,
