@@ -4008,7 +4008,7 @@ LLMLAT_PRIVATE double sketch_map_value(const sketch_map *m, int64_t index)
 /* The samples of one metric, in the aggregator's mode. The aggregator
  * talks to this interface only; each mode's structure lives in its own
  * file (exact_store.c, sketch.c). Bounded mode folds requests straight
- * into the sketches (agg_bounded.c); everything else goes through here. */
+ * into the sketches (bounded_fold.c); everything else goes through here. */
 #ifndef LLMLAT_STORE_H
 #define LLMLAT_STORE_H
 
