@@ -3943,7 +3943,7 @@ LLMLAT_PRIVATE int64_t sketch_schema_index(int32_t schema, double x)
         else
             hi = mid;
     }
-    return ((int64_t)(exp - 1) << schema) + lo;
+    return (int64_t)(exp - 1) * ((int64_t)1 << schema) + lo;
 }
 
 /* x 2^e, exactly: a power of two built from its bits where it is normal
@@ -5009,7 +5009,8 @@ static inline size_t take_common(const gap_block *b, size_t j, bool plain, const
         max = x > max ? x : max;
         *out++ = sketch_cells_index(bound, base, shift, mask, x);
     }
-    *c = (common_gaps){ (uint64_t)(out - idx), sq_lo, sq_hi, (int64_t)min, (int64_t)max };
+    size_t n = (size_t)(out - idx);
+    *c = (common_gaps){ n, sq_lo, sq_hi, n ? (int64_t)min : 0, (int64_t)max };
     return j;
 }
 

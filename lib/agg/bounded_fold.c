@@ -204,7 +204,8 @@ static inline size_t take_common(const gap_block *b, size_t j, bool plain, const
         max = x > max ? x : max;
         *out++ = sketch_cells_index(bound, base, shift, mask, x);
     }
-    *c = (common_gaps){ (uint64_t)(out - idx), sq_lo, sq_hi, (int64_t)min, (int64_t)max };
+    size_t n = (size_t)(out - idx);
+    *c = (common_gaps){ n, sq_lo, sq_hi, n ? (int64_t)min : 0, (int64_t)max };
     return j;
 }
 

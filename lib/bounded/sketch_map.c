@@ -264,7 +264,7 @@ LLMLAT_PRIVATE int64_t sketch_schema_index(int32_t schema, double x)
         else
             hi = mid;
     }
-    return ((int64_t)(exp - 1) << schema) + lo;
+    return (int64_t)(exp - 1) * ((int64_t)1 << schema) + lo;
 }
 
 /* x 2^e, exactly: a power of two built from its bits where it is normal
