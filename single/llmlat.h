@@ -105,7 +105,7 @@ LLMLAT_API const char *llmlat_version_string(void);
 
 /* Status values are fixed forever; a retired value is never reused. */
 #define LLMLAT_OK          0
-#define LLMLAT_EINVAL     (-1) /* bad argument: NULL, unknown id, NaN/inf, out of bounds, overflow */
+#define LLMLAT_EINVAL     (-1) /* bad argument: NULL, unknown id, NaN/inf, out of bounds */
 #define LLMLAT_ENOMEM     (-2) /* allocation failed; the object is unchanged */
 #define LLMLAT_EORDER     (-3) /* timestamp before the previous one of the same request */
 #define LLMLAT_ESTATE     (-4) /* call not valid in this state (event before start, after finish) */
@@ -113,6 +113,7 @@ LLMLAT_API const char *llmlat_version_string(void);
 #define LLMLAT_EFORMAT    (-6) /* malformed bytes or trace */
 #define LLMLAT_EMISMATCH  (-7) /* merging incompatible aggregators */
 #define LLMLAT_ENOSPC     (-8) /* output buffer too small; *len holds the size needed */
+#define LLMLAT_EOVERFLOW  (-9) /* a count, sum or time span would not fit its type (1.1) */
 
 /* A static English description of a status ("unknown status" for values
  * that are not listed above); never NULL. */
@@ -233,9 +234,10 @@ LLMLAT_API int32_t llmlat_request_start(llmlat_request *r, int64_t t_ns);
 
 /* One streamed event (chunk) at t_ns carrying k >= 0 output tokens
  * (k = 0: role chunk, keep-alive, empty delta).
- * Errors: EINVAL (r NULL; t_ns - start does not fit int64; the token sum
- * would overflow), ESTATE (not started, or already finished/failed),
- * EORDER (t_ns before the start or the previous event), ENOMEM.
+ * Errors: EINVAL (r NULL), EOVERFLOW (t_ns - start does not fit int64; a
+ * request holds at most 2^32 - 1 events, so its token sum always fits
+ * uint64), ESTATE (not started, or already finished/failed), EORDER (t_ns
+ * before the start or the previous event), ENOMEM.
  * A rejected event leaves no trace. */
 LLMLAT_API int32_t llmlat_request_event(llmlat_request *r, int64_t t_ns, uint32_t k);
 
@@ -253,9 +255,9 @@ LLMLAT_API int32_t llmlat_request_set_input_tokens(llmlat_request *r, uint64_t n
 LLMLAT_API int32_t llmlat_request_set_output_tokens(llmlat_request *r, uint64_t n);
 
 /* The stream closed normally at t_ns.
- * Errors: EINVAL (r NULL, t_ns - start does not fit int64), ESTATE (not
- * started, or already finished/failed), EORDER (t_ns before the start or
- * the last event). */
+ * Errors: EINVAL (r NULL), EOVERFLOW (t_ns - start does not fit int64),
+ * ESTATE (not started, or already finished/failed), EORDER (t_ns before
+ * the start or the last event). */
 LLMLAT_API int32_t llmlat_request_finish(llmlat_request *r, int64_t t_ns);
 /* The request failed (error, timeout, cancelled) at t_ns. Same errors as
  * llmlat_request_finish. */
@@ -288,6 +290,9 @@ typedef struct llmlat_agg llmlat_agg;
  * PEAK rate and counter are EUNDEFINED, and the good count is taken as
  * requests are added (so SLOs, like alpha, are fixed once data arrived). */
 LLMLAT_API llmlat_agg *llmlat_agg_new(int32_t convention, int32_t mode);
+/* The same, telling why it failed: *out is the new aggregator, or NULL on
+ * an error. Errors: EINVAL (unknown convention or mode, out NULL), ENOMEM. */
+LLMLAT_API int32_t llmlat_agg_create(int32_t convention, int32_t mode, llmlat_agg **out);
 /* Frees a and everything it holds; NULL is a no-op. */
 LLMLAT_API void llmlat_agg_free(llmlat_agg *a);
 /* Drops every sample and counter, keeping the convention, mode, params and
@@ -350,16 +355,22 @@ LLMLAT_API int32_t llmlat_agg_get_label(const llmlat_agg *a, size_t i, const cha
                                         const char **value);
 
 /* Folds a finished or failed request into a (the request is not changed
- * and may be reset right after). Errors: EINVAL (NULL; a sum would
- * overflow), ESTATE (request not finished nor failed), ENOMEM. */
+ * and may be reset right after). Both modes accept the same requests:
+ * every counter and count a request adds to must stay below 2^64 (requests
+ * added, input and output tokens, ITL samples = tokens, ICL samples =
+ * events), and its TPS_USER below 2^64 tokens/s (the one sample that can
+ * be that large, with a usage count near 2^64; every time fits anyway).
+ * Errors: EINVAL (NULL), EOVERFLOW (those limits), ESTATE (request not
+ * finished nor failed), ENOMEM. */
 LLMLAT_API int32_t llmlat_agg_add(llmlat_agg *a, const llmlat_request *r);
 
 /* Adds everything src holds to dst: afterwards dst equals an aggregator
  * that was given the requests of both (bounded mode: the same state bit for
  * bit, so merging is associative and commutative). dst's params are kept.
- * src is not changed. Errors: EINVAL (NULL, dst == src; a count would
- * overflow), EMISMATCH (different convention or mode, or bounded
- * aggregators with different relative errors or SLOs), ENOMEM. */
+ * src is not changed. Errors: EINVAL (NULL, dst == src), EOVERFLOW (a
+ * counter or count would pass 2^64 - 1), EMISMATCH (different convention
+ * or mode, or bounded aggregators with different relative errors or SLOs),
+ * ENOMEM. */
 LLMLAT_API int32_t llmlat_agg_merge(llmlat_agg *dst, const llmlat_agg *src);
 
 /* A statistic of a metric's samples (COUNT is the number of samples: of
@@ -543,8 +554,8 @@ LLMLAT_PRIVATE void *alloc_realloc(const llmlat_alloc *al, void *ptr, size_t siz
 LLMLAT_PRIVATE void alloc_free(const llmlat_alloc *al, void *ptr);
 
 /* Makes room for at least `need` elements of `elem` bytes in *p (capacity
- * *cap), growing geometrically. On failure (ENOMEM or EINVAL on size
- * overflow) *p and *cap are unchanged. */
+ * *cap), growing geometrically. On failure (ENOMEM, also when the size in
+ * bytes would not fit size_t) *p and *cap are unchanged. */
 LLMLAT_PRIVATE int32_t alloc_grow(const llmlat_alloc *al, void **p, size_t *cap, size_t need,
                                   size_t elem);
 
@@ -624,11 +635,11 @@ LLMLAT_PRIVATE int32_t alloc_grow(const llmlat_alloc *al, void **p, size_t *cap,
     size_t new_cap = *cap ? *cap : 16;
     while (new_cap < need) {
         if (new_cap > SIZE_MAX / 2)
-            return LLMLAT_EINVAL;
+            return LLMLAT_ENOMEM; /* no block that large can exist */
         new_cap *= 2;
     }
     if (new_cap > SIZE_MAX / elem)
-        return LLMLAT_EINVAL;
+        return LLMLAT_ENOMEM;
     void *np = alloc_realloc(al, *p, new_cap * elem);
     if (!np)
         return LLMLAT_ENOMEM;
@@ -1149,6 +1160,7 @@ LLMLAT_API const char *llmlat_strerror(int32_t status)
     case LLMLAT_EFORMAT: return "malformed bytes or trace";
     case LLMLAT_EMISMATCH: return "incompatible aggregators";
     case LLMLAT_ENOSPC: return "output buffer too small";
+    case LLMLAT_EOVERFLOW: return "a count or sum would overflow";
     }
     return "unknown status";
 }
@@ -1670,7 +1682,7 @@ static int32_t time_error(const llmlat_request *r, int64_t t_ns)
     if (t_ns < r->last_t)
         return LLMLAT_EORDER;
     if (t_ns > r->max_t)
-        return LLMLAT_EINVAL; /* t - start does not fit int64 */
+        return LLMLAT_EOVERFLOW; /* t - start does not fit int64 */
     return LLMLAT_OK;
 }
 
@@ -1680,7 +1692,7 @@ static int32_t req_reserve(llmlat_request *r, size_t need)
     if (need <= r->cap)
         return LLMLAT_OK;
     if (need > REQ_MAX_EVENTS)
-        return LLMLAT_EINVAL;
+        return LLMLAT_EOVERFLOW;
     void *t = r->t, *k = r->k;
     int32_t st = alloc_grow_pair(&r->al, &t, sizeof *r->t, &k, sizeof *r->k, &r->cap, need);
     r->t = t;
@@ -1736,11 +1748,11 @@ LLMLAT_API int32_t llmlat_request_events(llmlat_request *r, const int64_t *t_ns,
         if (t_ns[i] < prev)
             return LLMLAT_EORDER;
         if (t_ns[i] > r->max_t)
-            return LLMLAT_EINVAL;
+            return LLMLAT_EOVERFLOW;
         prev = t_ns[i];
     }
     if (n > REQ_MAX_EVENTS - r->n)
-        return LLMLAT_EINVAL;
+        return LLMLAT_EOVERFLOW;
     int32_t st = req_reserve(r, r->n + n);
     if (st != LLMLAT_OK)
         return st;
@@ -2077,7 +2089,7 @@ LLMLAT_PRIVATE void exact_clear(exact_store *s)
 LLMLAT_PRIVATE int32_t exact_reserve(exact_store *s, const llmlat_alloc *al, size_t extra)
 {
     if (extra > SIZE_MAX - s->n)
-        return LLMLAT_EINVAL;
+        return LLMLAT_EOVERFLOW;
     size_t need = s->n + extra;
     if (need <= s->cap)
         return LLMLAT_OK;
@@ -2277,7 +2289,7 @@ LLMLAT_PRIVATE int32_t radix_sort(const llmlat_alloc *al, enum radix_kind kind, 
         return LLMLAT_OK;
     }
     if (n > SIZE_MAX / sizeof(uint64_t))
-        return LLMLAT_EINVAL;
+        return LLMLAT_ENOMEM; /* scratch beyond size_t */
     size_t counts_bytes = (size_t)PASSES * DIGIT_RANGE * sizeof(size_t);
     size_t *counts = alloc_malloc(al, counts_bytes);
     unsigned char *tv = alloc_malloc(al, n * 8);
@@ -2813,7 +2825,7 @@ LLMLAT_PRIVATE void timeline_clear(timeline *tl)
 static int32_t reserve_events(timeline *tl, const llmlat_alloc *al, size_t events)
 {
     if (events > SIZE_MAX - tl->n_tok)
-        return LLMLAT_EINVAL;
+        return LLMLAT_EOVERFLOW;
     size_t need = tl->n_tok + events;
     if (need <= tl->cap_tok)
         return LLMLAT_OK;
@@ -2828,7 +2840,7 @@ static int32_t reserve_events(timeline *tl, const llmlat_alloc *al, size_t event
 static int32_t reserve_records(timeline *tl, const llmlat_alloc *al, size_t records)
 {
     if (records > SIZE_MAX - tl->n_rec)
-        return LLMLAT_EINVAL;
+        return LLMLAT_EOVERFLOW;
     void *p = tl->rec;
     int32_t st = alloc_grow(al, &p, &tl->cap_rec, tl->n_rec + records, sizeof *tl->rec);
     if (st == LLMLAT_OK)
@@ -3691,12 +3703,11 @@ LLMLAT_PRIVATE void agg_labels_free(llmlat_agg *a);
 LLMLAT_PRIVATE size_t agg_labels_memory(const llmlat_agg *a);
 
 /* Bounded mode (bounded_fold.c). setup (re)builds the layout and empty
- * sketches for alpha, all or nothing (ENOMEM leaves a as it was). check
- * says whether a success can be folded in (EINVAL on a sum that would
- * overflow); push then folds it, and cannot fail. */
+ * sketches for alpha, all or nothing (ENOMEM leaves a as it was). push
+ * folds in a success that agg.c's acceptance rule admitted, and cannot
+ * fail. */
 LLMLAT_PRIVATE int32_t agg_bounded_setup(llmlat_agg *a, double alpha);
 LLMLAT_PRIVATE void agg_bounded_free(llmlat_agg *a);
-LLMLAT_PRIVATE int32_t agg_bounded_check(llmlat_agg *a, const llmlat_request *r, const req_view *v);
 LLMLAT_PRIVATE void agg_bounded_push(llmlat_agg *a, const llmlat_request *r, const req_view *v);
 
 #endif
@@ -3720,15 +3731,18 @@ static void clear_data(llmlat_agg *a)
     timeline_clear(&a->tl);
 }
 
-LLMLAT_API llmlat_agg *llmlat_agg_new(int32_t convention, int32_t mode)
+LLMLAT_API int32_t llmlat_agg_create(int32_t convention, int32_t mode, llmlat_agg **out)
 {
+    if (!out)
+        return LLMLAT_EINVAL;
+    *out = NULL;
     const conv_rules *c = conv_get(convention);
     if (!c || (mode != LLMLAT_MODE_EXACT && mode != LLMLAT_MODE_BOUNDED))
-        return NULL;
+        return LLMLAT_EINVAL;
     llmlat_alloc al = alloc_current();
     llmlat_agg *a = alloc_malloc(&al, sizeof *a);
     if (!a)
-        return NULL;
+        return LLMLAT_ENOMEM;
     memset(a, 0, sizeof *a);
     a->al = al;
     a->conv = c;
@@ -3737,12 +3751,22 @@ LLMLAT_API llmlat_agg *llmlat_agg_new(int32_t convention, int32_t mode)
     for (int32_t m = METRIC_FIRST; m <= METRIC_LAST; m++)
         store_init(&a->stores[metric_index(m)], mode, m == LLMLAT_ITL);
     timeline_init(&a->tl);
-    if (mode == LLMLAT_MODE_BOUNDED &&
-        agg_bounded_setup(a, agg_param(a, LLMLAT_PARAM_RELATIVE_ERROR)) != LLMLAT_OK) {
-        alloc_free(&al, a);
-        return NULL;
+    if (mode == LLMLAT_MODE_BOUNDED) {
+        int32_t st = agg_bounded_setup(a, agg_param(a, LLMLAT_PARAM_RELATIVE_ERROR));
+        if (st != LLMLAT_OK) {
+            alloc_free(&al, a);
+            return st;
+        }
     }
     clear_data(a);
+    *out = a;
+    return LLMLAT_OK;
+}
+
+LLMLAT_API llmlat_agg *llmlat_agg_new(int32_t convention, int32_t mode)
+{
+    llmlat_agg *a; /* NULL on any error */
+    llmlat_agg_create(convention, mode, &a);
     return a;
 }
 
@@ -3857,6 +3881,29 @@ static void push_timeline(llmlat_agg *a, const llmlat_request *r, const req_view
     }
 }
 
+/* The acceptance rule, the same in both modes: a request is taken when
+ * every counter and sample count it adds to still fits uint64 (requests
+ * added, tokens, ITL samples = tokens, ICL samples = events; the others
+ * count requests), and each of its samples is below 2^64 in its unit (ns,
+ * tokens, tokens/s), which bounded mode's exact sums need (util/fixsum.h).
+ * Only TPS_USER can reach that (N / E2E with a usage count near 2^64).
+ * EOVERFLOW otherwise. */
+static int32_t admit(const llmlat_agg *a, const llmlat_request *r, const req_view *v)
+{
+    if (a->completed + a->failed == UINT64_MAX) /* the serialized form needs it too */
+        return LLMLAT_EOVERFLOW;
+    if (!v->success)
+        return LLMLAT_OK;
+    if (r->input_tokens > UINT64_MAX - a->input_tokens ||
+        v->n_out > UINT64_MAX - a->output_tokens ||
+        store_count(agg_store(a, LLMLAT_ITL)) > UINT64_MAX - r->sum.sum_k ||
+        store_count(agg_store(a, LLMLAT_ICL)) > UINT64_MAX - r->n)
+        return LLMLAT_EOVERFLOW;
+    if (v->has_tps && !(v->tps < FIXSUM_LIMIT))
+        return LLMLAT_EOVERFLOW;
+    return LLMLAT_OK;
+}
+
 LLMLAT_API int32_t llmlat_agg_add(llmlat_agg *a, const llmlat_request *r)
 {
     if (!a || !r)
@@ -3866,24 +3913,16 @@ LLMLAT_API int32_t llmlat_agg_add(llmlat_agg *a, const llmlat_request *r)
     req_view v;
     conv_view(a->conv, r, &v);
     int64_t last = r->n ? r->t[r->n - 1] : r->start_ns;
-
-    /* Requests added (successes + failures) fit a uint64 too, as the
-     * serialized form requires. */
-    bool full = a->completed + a->failed == UINT64_MAX;
+    int32_t st = admit(a, r, &v);
+    if (st != LLMLAT_OK)
+        return st;
     if (!v.success) {
-        if (full)
-            return LLMLAT_EINVAL;
         a->failed++;
         span_add(&a->all, r->start_ns, last);
         return LLMLAT_OK;
     }
-
-    if (full || r->input_tokens > UINT64_MAX - a->input_tokens ||
-        v.n_out > UINT64_MAX - a->output_tokens)
-        return LLMLAT_EINVAL;
     bool bounded = a->mode == LLMLAT_MODE_BOUNDED;
-    int32_t st = bounded ? agg_bounded_check(a, r, &v) : reserve_for(a, r);
-    if (st != LLMLAT_OK)
+    if (!bounded && (st = reserve_for(a, r)) != LLMLAT_OK)
         return st;
 
     /* From here on nothing can fail. */
@@ -3943,7 +3982,7 @@ LLMLAT_API int32_t llmlat_agg_merge(llmlat_agg *dst, const llmlat_agg *src)
         add_overflows(dst->tpot_undefined, src->tpot_undefined) ||
         add_overflows(dst->input_tokens, src->input_tokens) ||
         add_overflows(dst->output_tokens, src->output_tokens))
-        return LLMLAT_EINVAL;
+        return LLMLAT_EOVERFLOW;
     for (int i = 0; i < METRIC_COUNT; i++) {
         int32_t st = store_reserve_merge(&dst->stores[i], &dst->al, &src->stores[i]);
         if (st != LLMLAT_OK)
@@ -4324,20 +4363,6 @@ LLMLAT_PRIVATE void agg_bounded_free(llmlat_agg *a)
 static sketch *sk(llmlat_agg *a, int32_t metric)
 {
     return &a->stores[metric_index(metric)].sk;
-}
-
-LLMLAT_PRIVATE int32_t agg_bounded_check(llmlat_agg *a, const llmlat_request *r, const req_view *v)
-{
-    /* The exact sums take samples below 2^64 of their unit: only an absurd
-     * tokens/s (N / E2E) can reach that. */
-    if (v->has_tps && !(v->tps >= 0.0 && v->tps < FIXSUM_LIMIT))
-        return LLMLAT_EINVAL;
-    /* ITL counts tokens, ICL events: bound them by the request's totals
-     * (its summary is valid: it ended). */
-    if (sk(a, LLMLAT_ITL)->count > UINT64_MAX - r->sum.sum_k ||
-        sk(a, LLMLAT_ICL)->count > UINT64_MAX - r->n)
-        return LLMLAT_EINVAL;
-    return LLMLAT_OK;
 }
 
 /* What a request's gaps add to one of ITL or ICL besides bucket counts. */
@@ -4768,7 +4793,7 @@ LLMLAT_PRIVATE int32_t store_reserve_merge(metric_store *dst, const llmlat_alloc
                                            const metric_store *src)
 {
     if (store_count(src) > UINT64_MAX - store_count(dst))
-        return LLMLAT_EINVAL;
+        return LLMLAT_EOVERFLOW;
     return BOUNDED(dst) ? LLMLAT_OK : exact_reserve(&dst->exact, al, src->exact.n);
 }
 

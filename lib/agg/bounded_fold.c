@@ -68,20 +68,6 @@ static sketch *sk(llmlat_agg *a, int32_t metric)
     return &a->stores[metric_index(metric)].sk;
 }
 
-LLMLAT_PRIVATE int32_t agg_bounded_check(llmlat_agg *a, const llmlat_request *r, const req_view *v)
-{
-    /* The exact sums take samples below 2^64 of their unit: only an absurd
-     * tokens/s (N / E2E) can reach that. */
-    if (v->has_tps && !(v->tps >= 0.0 && v->tps < FIXSUM_LIMIT))
-        return LLMLAT_EINVAL;
-    /* ITL counts tokens, ICL events: bound them by the request's totals
-     * (its summary is valid: it ended). */
-    if (sk(a, LLMLAT_ITL)->count > UINT64_MAX - r->sum.sum_k ||
-        sk(a, LLMLAT_ICL)->count > UINT64_MAX - r->n)
-        return LLMLAT_EINVAL;
-    return LLMLAT_OK;
-}
-
 /* What a request's gaps add to one of ITL or ICL besides bucket counts. */
 typedef struct gap_part {
     uint64_t count;       /* samples (ITL: tokens) */

@@ -70,7 +70,7 @@ static int32_t time_error(const llmlat_request *r, int64_t t_ns)
     if (t_ns < r->last_t)
         return LLMLAT_EORDER;
     if (t_ns > r->max_t)
-        return LLMLAT_EINVAL; /* t - start does not fit int64 */
+        return LLMLAT_EOVERFLOW; /* t - start does not fit int64 */
     return LLMLAT_OK;
 }
 
@@ -80,7 +80,7 @@ static int32_t req_reserve(llmlat_request *r, size_t need)
     if (need <= r->cap)
         return LLMLAT_OK;
     if (need > REQ_MAX_EVENTS)
-        return LLMLAT_EINVAL;
+        return LLMLAT_EOVERFLOW;
     void *t = r->t, *k = r->k;
     int32_t st = alloc_grow_pair(&r->al, &t, sizeof *r->t, &k, sizeof *r->k, &r->cap, need);
     r->t = t;
@@ -136,11 +136,11 @@ LLMLAT_API int32_t llmlat_request_events(llmlat_request *r, const int64_t *t_ns,
         if (t_ns[i] < prev)
             return LLMLAT_EORDER;
         if (t_ns[i] > r->max_t)
-            return LLMLAT_EINVAL;
+            return LLMLAT_EOVERFLOW;
         prev = t_ns[i];
     }
     if (n > REQ_MAX_EVENTS - r->n)
-        return LLMLAT_EINVAL;
+        return LLMLAT_EOVERFLOW;
     int32_t st = req_reserve(r, r->n + n);
     if (st != LLMLAT_OK)
         return st;
