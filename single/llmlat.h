@@ -708,17 +708,19 @@ LLMLAT_PRIVATE uint32_t crc32_of(const void *buf, size_t len)
 
 /* ---------------------- lib/util/fixsum.c --------------------------------- */
 /* Exact fixed-point sums: conversions in, merging, and the two reads. */
-#include <stdbool.h>
 #include <string.h>
 
 /* ---------------------- lib/util/fixsum.h --------------------------------- */
 /* Exact sums for bounded mode: sum(w x) and sum(w x^2) of samples
  * 0 <= x < 2^64 (in a metric's internal unit: ns, tokens, tokens/s) as
- * integers counting 2^-64 units. Integer samples (ns, tokens) land without
- * any rounding; a fractional double is cut at 2^-64 once, when it is added.
- * The sums therefore depend only on the multiset of samples, so shards
- * merged in any order give the same bits, and mean and variance are
- * computed exactly from them (a constant set has std 0).
+ * integers counting 2^-64 units (util/wide.h holds the arithmetic).
+ * Integer samples (ns, tokens) land without any rounding; a fractional
+ * double is cut at 2^-64 once, when it is added, and so is the sum of the
+ * squares of a k-token chunk's samples (g/k each: g^2 / k in all). The
+ * sums therefore depend only on the multiset of samples, so shards merged
+ * in any order give the same bits, and mean and variance are computed
+ * from them with one exact integer step and few roundings (a constant set
+ * has std 0).
  *
  * Exact mode sums its kept samples at query time (gridsum.h); bounded mode
  * keeps no samples, so it sums as they come: an integer sample costs a
@@ -729,13 +731,20 @@ LLMLAT_PRIVATE uint32_t crc32_of(const void *buf, size_t len)
 #include <stdint.h>
 
 /* ---------------------- lib/util/wide.h ----------------------------------- */
-/* 64 x 64 -> 128-bit multiplication: one instruction where the compiler
- * has a 128-bit type, four 32-bit products elsewhere. */
+/* Unsigned integers of several 64-bit limbs, little-endian (v[0] lowest):
+ * the arithmetic of the exact sums of both modes (fixsum.h: bounded
+ * mode's running sums; gridsum.h: exact mode's order-independent sums),
+ * and their one conversion to double. The few operations on a request's
+ * path are inline; the rest are in wide.c. Callers size their arrays so
+ * that no result needs a limb they do not have: nothing here checks. */
 #ifndef LLMLAT_WIDE_H
 #define LLMLAT_WIDE_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
+/* 64 x 64 -> 128-bit multiplication: one instruction where the compiler
+ * has a 128-bit type, four 32-bit products elsewhere. */
 static inline void wide_mul(uint64_t a, uint64_t b, uint64_t *lo, uint64_t *hi)
 {
 #if defined(__SIZEOF_INT128__)
@@ -751,13 +760,77 @@ static inline void wide_mul(uint64_t a, uint64_t b, uint64_t *lo, uint64_t *hi)
 #endif
 }
 
-/* (hi:lo) += x, the running sum of squares of one request's gaps. */
+/* (hi:lo) += (xhi:xlo), the carry out of hi dropped. */
 static inline void wide_add(uint64_t *lo, uint64_t *hi, uint64_t xlo, uint64_t xhi)
 {
     uint64_t s = *lo + xlo;
     *hi += xhi + (s < xlo);
     *lo = s;
 }
+
+/* acc[0..n) += v[0..3), n being 3 or 4 (the top limb takes the carry).
+ * Straight-line: a loop costs more than the sum on a request's path. */
+static inline void wide_add3(uint64_t *acc, int n, const uint64_t *v)
+{
+    uint64_t a = acc[0] + v[0];
+    uint64_t c = a < v[0];
+    acc[0] = a;
+    uint64_t b = acc[1] + v[1];
+    uint64_t c2 = b < v[1];
+    b += c;
+    c2 += b < c;
+    acc[1] = b;
+    uint64_t d = acc[2] + v[2];
+    uint64_t c3 = d < v[2];
+    d += c2;
+    c3 += d < c2;
+    acc[2] = d;
+    if (n == 4)
+        acc[3] += c3;
+}
+
+/* out[0..3) = floor((hi:lo) * 2^shift), for a result below 2^192 (bits
+ * shifted below 2^0 are cut). */
+static inline void wide_shifted(uint64_t lo, uint64_t hi, int shift, uint64_t *out)
+{
+    out[0] = out[1] = out[2] = 0;
+    if (shift <= -128)
+        return;
+    if (shift < 0) {
+        int b = -shift;
+        if (b >= 64) {
+            out[0] = hi >> (b - 64);
+        } else {
+            out[0] = (lo >> b) | (b ? hi << (64 - b) : 0);
+            out[1] = hi >> b;
+        }
+        return;
+    }
+    int at = shift / 64, b = shift % 64;
+    uint64_t t0 = lo << b, t1 = (hi << b) | (b ? lo >> (64 - b) : 0);
+    uint64_t t2 = b ? hi >> (64 - b) : 0;
+    out[at] = t0;
+    if (at < 2) /* at 2 (shift >= 128), t1 and t2 are bits >= 2^192: zero */
+        out[at + 1] = t1;
+    if (at == 0)
+        out[2] = t2;
+}
+
+/* acc[0..nacc) += v[0..nv) * 2^(64 at). */
+LLMLAT_PRIVATE void wide_add_at(uint64_t *acc, int nacc, const uint64_t *v, int nv, int at);
+/* a[0..n) -= b[0..n), for a >= b. */
+LLMLAT_PRIVATE void wide_sub(uint64_t *a, const uint64_t *b, int n);
+LLMLAT_PRIVATE bool wide_less(const uint64_t *a, const uint64_t *b, int n);
+/* out[0..na + nb) = a[0..na) * b[0..nb). */
+LLMLAT_PRIVATE void wide_mul_n(uint64_t *out, const uint64_t *a, int na, const uint64_t *b,
+                               int nb);
+/* v[0..n) = floor(v / d) for 1 <= d < 2^32; returns v mod d. */
+LLMLAT_PRIVATE uint32_t wide_div32(uint64_t *v, int n, uint32_t d);
+
+/* v[0..n) * 2^exp2 as the nearest double, ties to even: the one rounding
+ * every exact sum goes through. Subnormal results are rounded once, at
+ * their own precision; beyond DBL_MAX the result is +inf. */
+LLMLAT_PRIVATE double wide_to_double(const uint64_t *v, int n, int exp2);
 
 #endif
 
@@ -771,22 +844,6 @@ typedef struct fixsum {
     uint64_t s1[3]; /* sum(w x)   * 2^64 */
     uint64_t s2[4]; /* sum(w x^2) * 2^64 */
 } fixsum;
-
-/* Adds the limbs v[0..nv) shifted up by `at` limbs into acc[0..nacc);
- * carries beyond acc are impossible by the bounds above. */
-static inline void fix_add(uint64_t *acc, int nacc, const uint64_t *v, int nv, int at)
-{
-    uint64_t carry = 0;
-    int i = 0;
-    for (; i < nv; i++) {
-        uint64_t s = acc[at + i] + v[i];
-        uint64_t c1 = s < v[i];
-        acc[at + i] = s + carry;
-        carry = c1 | (acc[at + i] < s);
-    }
-    for (i += at; carry && i < nacc; i++)
-        carry = ++acc[i] == 0;
-}
 
 /* A batch of integer samples given by their sum (< 2^64) and sum of squares
  * (< 2^128): what one request's gaps add up to. The limbs are spelled out:
@@ -816,18 +873,27 @@ LLMLAT_PRIVATE void fixsum_add_double(fixsum *f, double x);
 /* Adds y >= 0 (< 2^128) to the sum of squares only, cut at 2^-64: the
  * part of a request's per-token squares that is not an integer. */
 LLMLAT_PRIVATE void fixsum_add_square_part(fixsum *f, double y);
+/* Adds floor(g^2 2^64 / k) to the sum of squares only: the squares of a
+ * k-token chunk's k samples g / k (0 <= g < 2^63, k >= 1), exact in
+ * integers but for that one cut. Their sum, g, goes in with
+ * fixsum_add_parts. */
+LLMLAT_PRIVATE void fixsum_add_square_ratio(fixsum *f, uint64_t g, uint32_t k);
 
 LLMLAT_PRIVATE void fixsum_merge(fixsum *dst, const fixsum *src);
 
-/* sum(w x) / n, and the variance sum(w (x - mean)^2) / (n - ddof), both
- * from the exact integers (one rounding each to get there). n > ddof. */
+/* The mean, s1 2^-64 / n: the sum correctly rounded to double (exactly,
+ * when it is one), divided by n in double. */
 LLMLAT_PRIVATE double fixsum_mean(const fixsum *f, uint64_t n);
+/* The variance sum(w (x - mean)^2) / (n - ddof), n > ddof: D = n s2 2^64 -
+ * s1^2 (= n^2 var_0 2^128, var_0 the population variance) is computed
+ * exactly in integers, correctly rounded to double, then divided by n and
+ * by n - ddof in double. */
 LLMLAT_PRIVATE double fixsum_variance(const fixsum *f, uint64_t n, unsigned ddof);
 
 #endif
 
 /* x = m * 2^e for a finite x >= 0 (m < 2^53). */
-static inline void decompose(double x, uint64_t *m, int *e)
+static inline void fixsum_decompose(double x, uint64_t *m, int *e)
 {
     uint64_t b;
     memcpy(&b, &x, sizeof b);
@@ -838,141 +904,45 @@ static inline void decompose(double x, uint64_t *m, int *e)
     *e = (field ? field : 1) - 1075;
 }
 
-/* out[0..3) = floor((hi:lo) * 2^shift), the result being below 2^192. */
-static inline void shifted(uint64_t lo, uint64_t hi, int shift, uint64_t *out)
-{
-    out[0] = out[1] = out[2] = 0;
-    if (shift <= -128)
-        return;
-    if (shift < 0) {
-        int b = -shift;
-        if (b >= 64) {
-            out[0] = hi >> (b - 64);
-        } else {
-            out[0] = (lo >> b) | (b ? hi << (64 - b) : 0);
-            out[1] = hi >> b;
-        }
-        return;
-    }
-    int at = shift / 64, b = shift % 64;
-    uint64_t t0 = lo << b, t1 = (hi << b) | (b ? lo >> (64 - b) : 0);
-    uint64_t t2 = b ? hi >> (64 - b) : 0;
-    out[at] = t0;
-    if (at < 2) /* at 2 (shift >= 128), t1 and t2 are bits >= 2^192: zero */
-        out[at + 1] = t1;
-    if (at == 0)
-        out[2] = t2;
-}
-
-/* acc[0..n) += v[0..3): straight-line, as fix_add's loops cost more than
- * the sum on a request's path. n is 3 or 4; the top limb takes the carry. */
-static inline void add3(uint64_t *acc, int n, const uint64_t *v)
-{
-    uint64_t a = acc[0] + v[0];
-    uint64_t c = a < v[0];
-    acc[0] = a;
-    uint64_t b = acc[1] + v[1];
-    uint64_t c2 = b < v[1];
-    b += c;
-    c2 += b < c;
-    acc[1] = b;
-    uint64_t d = acc[2] + v[2];
-    uint64_t c3 = d < v[2];
-    d += c2;
-    c3 += d < c2;
-    acc[2] = d;
-    if (n == 4)
-        acc[3] += c3;
-}
-
 LLMLAT_PRIVATE void fixsum_add_double(fixsum *f, double x)
 {
     uint64_t m, sq[2], v[3];
     int e;
-    decompose(x, &m, &e);
-    shifted(m, 0, e + 64, v);
-    add3(f->s1, 3, v);
+    fixsum_decompose(x, &m, &e);
+    wide_shifted(m, 0, e + 64, v);
+    wide_add3(f->s1, 3, v);
     wide_mul(m, m, &sq[0], &sq[1]); /* x^2 = m^2 2^(2e), exactly */
-    shifted(sq[0], sq[1], 2 * e + 64, v);
-    add3(f->s2, 4, v);
+    wide_shifted(sq[0], sq[1], 2 * e + 64, v);
+    wide_add3(f->s2, 4, v);
 }
 
 LLMLAT_PRIVATE void fixsum_add_square_part(fixsum *f, double y)
 {
     uint64_t m, v[3];
     int e;
-    decompose(y, &m, &e);
-    shifted(m, 0, e + 64, v);
-    add3(f->s2, 4, v);
+    fixsum_decompose(y, &m, &e);
+    wide_shifted(m, 0, e + 64, v);
+    wide_add3(f->s2, 4, v);
+}
+
+LLMLAT_PRIVATE void fixsum_add_square_ratio(fixsum *f, uint64_t g, uint32_t k)
+{
+    uint64_t v[3] = { 0 }; /* g^2 2^64 < 2^190 */
+    wide_mul(g, g, &v[1], &v[2]);
+    if (k > 1)
+        wide_div32(v, 3, k);
+    wide_add3(f->s2, 4, v);
 }
 
 LLMLAT_PRIVATE void fixsum_merge(fixsum *dst, const fixsum *src)
 {
-    fix_add(dst->s1, 3, src->s1, 3, 0);
-    fix_add(dst->s2, 4, src->s2, 4, 0);
-}
-
-/* v[0..n) as the nearest double (ties to even). */
-static double to_double(const uint64_t *v, int n)
-{
-    int top = n - 1;
-    while (top >= 0 && v[top] == 0)
-        top--;
-    if (top < 0)
-        return 0.0;
-    /* the leading 64 bits, from the top limb's highest set bit */
-    int len = bit_length(v[top]);
-    uint64_t below = top > 0 ? v[top - 1] : 0;
-    uint64_t h = len == 64 ? v[top] : (v[top] << (64 - len)) | (below >> len);
-    bool sticky = (h & 0x3ff) != 0 || (len < 64 && (below & ((UINT64_C(1) << len) - 1)));
-    for (int i = top - 2; i >= 0 && !sticky; i--)
-        sticky = v[i] != 0;
-    uint64_t mant = h >> 11;
-    if (((h >> 10) & 1) && (sticky || (mant & 1)))
-        mant++; /* may reach 2^53: still exact as a double */
-    /* times 2^(64 top + len - 53), between 2^-52 and 2^331: a normal power
-     * of two, built from its bits (exact, no libm call) */
-    uint64_t scale_bits = (uint64_t)(64 * top + len - 53 + 1023) << 52;
-    double scale;
-    memcpy(&scale, &scale_bits, sizeof scale);
-    return (double)mant * scale;
+    wide_add_at(dst->s1, 3, src->s1, 3, 0);
+    wide_add_at(dst->s2, 4, src->s2, 4, 0);
 }
 
 LLMLAT_PRIVATE double fixsum_mean(const fixsum *f, uint64_t n)
 {
-    return to_double(f->s1, 3) * 0x1p-64 / (double)n; /* scaling by 2^-64 is exact */
-}
-
-/* acc[0..6) = a[0..3) * b[0..3). */
-static void mul3(uint64_t *acc, const uint64_t *a, const uint64_t *b)
-{
-    memset(acc, 0, 6 * sizeof *acc);
-    for (int i = 0; i < 3; i++)
-        for (int j = 0; j < 3; j++) {
-            uint64_t p[2];
-            wide_mul(a[i], b[j], &p[0], &p[1]);
-            fix_add(acc, 6, p, 2, i + j);
-        }
-}
-
-/* a[0..n) -= b[0..n), a >= b. */
-static void sub_limbs(uint64_t *a, const uint64_t *b, int n)
-{
-    uint64_t borrow = 0;
-    for (int i = 0; i < n; i++) {
-        uint64_t d = a[i] - b[i];
-        uint64_t b1 = a[i] < b[i];
-        a[i] = d - borrow;
-        borrow = b1 | (d < borrow);
-    }
-}
-
-static bool less(const uint64_t *a, const uint64_t *b, int n)
-{
-    for (int i = n - 1; i >= 0; i--)
-        if (a[i] != b[i])
-            return a[i] < b[i];
-    return false;
+    return wide_to_double(f->s1, 3, -64) / (double)n;
 }
 
 /* n var (n - ddof) = n sum(x^2) - (sum x)^2: with s1 = 2^64 sum x and
@@ -980,18 +950,14 @@ static bool less(const uint64_t *a, const uint64_t *b, int n)
 LLMLAT_PRIVATE double fixsum_variance(const fixsum *f, uint64_t n, unsigned ddof)
 {
     uint64_t ns2[6] = { 0 }, sq[6];
-    for (int i = 0; i < 4; i++) {
-        uint64_t p[2];
-        wide_mul(f->s2[i], n, &p[0], &p[1]);
-        fix_add(ns2, 6, p, 2, i + 1);
-    }
-    mul3(sq, f->s1, f->s1);
+    wide_mul_n(ns2 + 1, f->s2, 4, &n, 1); /* n s2 2^64 */
+    wide_mul_n(sq, f->s1, 3, f->s1, 3);
     /* Cutting fractional samples at 2^-64 can leave the difference a hair
      * below zero for a constant set. */
-    if (less(ns2, sq, 6))
+    if (wide_less(ns2, sq, 6))
         return 0.0;
-    sub_limbs(ns2, sq, 6);
-    return to_double(ns2, 6) * 0x1p-128 / (double)n / (double)(n - ddof);
+    wide_sub(ns2, sq, 6);
+    return wide_to_double(ns2, 6, -128) / (double)n / (double)(n - ddof);
 }
 
 /* ---------------------- lib/util/gridsum.c -------------------------------- */
@@ -1021,44 +987,6 @@ LLMLAT_PRIVATE double gridsum(const double *v, const uint32_t *w, size_t n, uint
 
 #endif
 
-/* A 128-bit unsigned integer as two words. */
-typedef struct u128 {
-    uint64_t hi, lo;
-} u128;
-
-/* m * 2^s for a 53-bit m and s <= 74 (so < 2^127); s < 0 truncates. */
-static inline u128 grid_shifted(uint64_t m, int s)
-{
-    u128 r = { 0, 0 };
-    if (s >= 64)
-        r.hi = m << (s - 64);
-    else if (s > 0) {
-        r.lo = m << s;
-        r.hi = m >> (64 - s);
-    } else if (s > -64)
-        r.lo = m >> -s;
-    return r;
-}
-
-static inline void add(u128 *acc, u128 x)
-{
-    acc->lo += x.lo;
-    acc->hi += x.hi + (acc->lo < x.lo);
-}
-
-/* x * 2^s, x correctly rounded to double from 128 bits (round to odd into
- * 64 bits first: the sticky bit then sits below double's rounding bit). */
-static double grid_to_double(u128 x, int s)
-{
-    if (x.hi == 0)
-        return ldexp((double)x.lo, s);
-    int len = bit_length(x.hi); /* the low `len` bits of lo drop out */
-    uint64_t top = len == 64 ? x.hi : (x.hi << (64 - len)) | (x.lo >> len);
-    uint64_t rest = len == 64 ? x.lo : x.lo & ((UINT64_C(1) << len) - 1);
-    top |= rest != 0;
-    return ldexp((double)top, s + len);
-}
-
 LLMLAT_PRIVATE double gridsum(const double *v, const uint32_t *w, size_t n, uint64_t total_weight,
                              double largest, int squares, double center)
 {
@@ -1074,7 +1002,7 @@ LLMLAT_PRIVATE double gridsum(const double *v, const uint32_t *w, size_t n, uint
     e_max += 1022;          /* as a biased exponent of [1, 2) scaling */
     int guard = 74 - bit_length(total_weight);
     int grid = e_max - 1075 - guard;
-    u128 acc = { 0, 0 };
+    uint64_t acc[2] = { 0, 0 };
     for (size_t i = 0; i < n; i++) {
         double x = v[i];
         if (squares) {
@@ -1089,18 +1017,18 @@ LLMLAT_PRIVATE double gridsum(const double *v, const uint32_t *w, size_t n, uint
             m |= UINT64_C(1) << 52;
         else
             e = 1;
-        u128 t = grid_shifted(m, e - 1075 - grid);
+        uint64_t t[3]; /* m 2^(e - 1075 - grid) < 2^(53 + guard): t[2] is 0 */
+        wide_shifted(m, 0, e - 1075 - grid, t);
         if (w && w[i] != 1) { /* t * w: t < 2^(53 + guard), w < 2^32 */
             uint64_t wi = w[i];
-            uint64_t a = (t.lo & 0xffffffffu) * wi, b = (t.lo >> 32) * wi;
-            u128 p = { t.hi * wi + (b >> 32), 0 };
-            p.lo = a + (b << 32);
-            p.hi += p.lo < a;
-            t = p;
+            uint64_t a = (t[0] & 0xffffffffu) * wi, b = (t[0] >> 32) * wi;
+            uint64_t lo = a + (b << 32);
+            t[1] = t[1] * wi + (b >> 32) + (lo < a);
+            t[0] = lo;
         }
-        add(&acc, t);
+        wide_add(&acc[0], &acc[1], t[0], t[1]);
     }
-    return grid_to_double(acc, grid);
+    return wide_to_double(acc, 2, grid);
 }
 
 /* ---------------------- lib/util/status.c --------------------------------- */
@@ -1180,6 +1108,116 @@ LLMLAT_API int64_t llmlat_now_ns(void)
     if (clock_gettime(CLOCK_MONOTONIC, &ts) != 0)
         return 0;
     return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+/* ---------------------- lib/util/wide.c ----------------------------------- */
+/* The multi-limb operations off the request path, and the conversion. */
+#include <math.h>
+#include <string.h>
+
+LLMLAT_PRIVATE void wide_add_at(uint64_t *acc, int nacc, const uint64_t *v, int nv, int at)
+{
+    uint64_t carry = 0;
+    int i = 0;
+    for (; i < nv; i++) {
+        uint64_t s = acc[at + i] + v[i];
+        uint64_t c1 = s < v[i];
+        acc[at + i] = s + carry;
+        carry = c1 | (acc[at + i] < s);
+    }
+    for (i += at; carry && i < nacc; i++)
+        carry = ++acc[i] == 0;
+}
+
+LLMLAT_PRIVATE void wide_sub(uint64_t *a, const uint64_t *b, int n)
+{
+    uint64_t borrow = 0;
+    for (int i = 0; i < n; i++) {
+        uint64_t d = a[i] - b[i];
+        uint64_t b1 = a[i] < b[i];
+        a[i] = d - borrow;
+        borrow = b1 | (d < borrow);
+    }
+}
+
+LLMLAT_PRIVATE bool wide_less(const uint64_t *a, const uint64_t *b, int n)
+{
+    for (int i = n - 1; i >= 0; i--)
+        if (a[i] != b[i])
+            return a[i] < b[i];
+    return false;
+}
+
+LLMLAT_PRIVATE void wide_mul_n(uint64_t *out, const uint64_t *a, int na, const uint64_t *b,
+                               int nb)
+{
+    memset(out, 0, (size_t)(na + nb) * sizeof *out);
+    for (int i = 0; i < na; i++)
+        for (int j = 0; j < nb; j++) {
+            uint64_t p[2];
+            wide_mul(a[i], b[j], &p[0], &p[1]);
+            wide_add_at(out, na + nb, p, 2, i + j);
+        }
+}
+
+/* Long division by 32-bit digits: each step divides a value below
+ * d * 2^32 <= 2^64, so plain 64-bit division does it on any target. */
+LLMLAT_PRIVATE uint32_t wide_div32(uint64_t *v, int n, uint32_t d)
+{
+    uint64_t rem = 0;
+    for (int i = n - 1; i >= 0; i--) {
+        uint64_t hi = (rem << 32) | (v[i] >> 32);
+        uint64_t qh = hi / d;
+        uint64_t lo = ((hi % d) << 32) | (v[i] & 0xffffffffu);
+        v[i] = (qh << 32) | (lo / d);
+        rem = lo % d;
+    }
+    return (uint32_t)rem;
+}
+
+/* 2^k exactly, for -1074 <= k <= 1023 (subnormal below -1022), from its
+ * bits: no libm call. */
+static double wide_pow2(int k)
+{
+    uint64_t bits = k >= -1022 ? (uint64_t)(k + 1023) << 52 : UINT64_C(1) << (k + 1074);
+    double x;
+    memcpy(&x, &bits, sizeof x);
+    return x;
+}
+
+LLMLAT_PRIVATE double wide_to_double(const uint64_t *v, int n, int exp2)
+{
+    int top = n - 1;
+    while (top >= 0 && v[top] == 0)
+        top--;
+    if (top < 0)
+        return 0.0;
+    /* h: the leading 64 bits, from the top limb's highest set bit; sticky:
+     * whether any bit below them is set, the whole limb under a full top
+     * limb included */
+    int len = bit_length(v[top]);
+    uint64_t below = top > 0 ? v[top - 1] : 0;
+    uint64_t h = len == 64 ? v[top] : (v[top] << (64 - len)) | (below >> len);
+    bool sticky = len == 64 ? below != 0 : (below << (64 - len)) != 0;
+    for (int i = top - 2; i >= 0 && !sticky; i--)
+        sticky = v[i] != 0;
+    /* h's bit 63 is worth 2^e; at that exponent a double keeps `keep` bits
+     * (53, fewer for a subnormal) */
+    long e = 64L * top + len - 1 + exp2;
+    if (e > 1023)
+        return INFINITY;
+    if (e < -1075)
+        return 0.0; /* below half the smallest subnormal */
+    int keep = e >= -1022 ? 53 : (int)(53 - (-1022 - e));
+    int drop = 64 - keep; /* 11 .. 64 */
+    uint64_t mant = drop == 64 ? 0 : h >> drop;
+    uint64_t half = UINT64_C(1) << (drop - 1);
+    bool above_half = (h & (half - 1)) != 0 || sticky;
+    if ((h & half) && (above_half || (mant & 1)))
+        mant++; /* may reach 2^keep: still exact, and inf past DBL_MAX */
+    /* mant (at most 2^53: exact) times the worth of its lowest bit, 2^-1074
+     * (subnormal) up to 2^971; the product is exact, or +inf past DBL_MAX */
+    return (double)mant * wide_pow2((int)(e - 63 + drop));
 }
 
 /* ---------------------- lib/record/convention.c --------------------------- */
@@ -1782,19 +1820,30 @@ LLMLAT_API int32_t llmlat_request_set_output_tokens(llmlat_request *r, uint64_t 
     return LLMLAT_OK;
 }
 
+/* One pass over k[], in locals: stores into *s inside the loop would make
+ * each iteration wait on the previous one's (s may alias r's fields). The
+ * first and last token-bearing events are found from the ends, so the
+ * loop itself is a plain sum and count that the compiler vectorizes. */
 static void summarize(const llmlat_request *r, req_summary *s)
 {
-    *s = (req_summary){ 0, 0, REQ_NONE, REQ_NONE };
-    for (size_t i = 0; i < r->n; i++) {
-        uint32_t k = r->k[i];
-        if (!k)
-            continue;
-        if (s->first_tok == REQ_NONE)
-            s->first_tok = i;
-        s->last_tok = i;
-        s->n_tok++;
-        s->sum_k += k;
+    const uint32_t *k = r->k;
+    const size_t n = r->n;
+    size_t first = 0, last = n;
+    while (first < n && !k[first])
+        first++;
+    if (first == n) {
+        *s = (req_summary){ 0, 0, REQ_NONE, REQ_NONE };
+        return;
     }
+    while (!k[last - 1])
+        last--;
+    uint64_t sum = 0;
+    size_t zeros = 0;
+    for (size_t i = first; i < last; i++) {
+        sum += k[i];
+        zeros += !k[i];
+    }
+    *s = (req_summary){ sum, last - first - zeros, first, last - 1 };
 }
 
 LLMLAT_PRIVATE const req_summary *req_summary_of(const llmlat_request *r, req_summary *scratch)
@@ -4371,7 +4420,6 @@ typedef struct gap_part {
     uint64_t zero;        /* of which 0 */
     uint64_t sum;         /* sum of w x, ns (for ITL: of the gaps) */
     uint64_t sq_lo, sq_hi; /* sum of w x^2 over integer samples */
-    double sq_frac;       /* ITL: sum of g^2 / k over events with k > 1 */
     double min, max;      /* reported (s); +inf / -inf when none */
 } gap_part;
 
@@ -4399,8 +4447,6 @@ static void part_commit(sketch *s, const gap_part *p)
     s->count += p->count;
     s->zero += p->zero;
     fixsum_add_parts(&s->sums, p->sum, p->sq_lo, p->sq_hi);
-    if (p->sq_frac > 0.0)
-        fixsum_add_square_part(&s->sums, p->sq_frac);
     sketch_note_range(s, p->min, p->max);
 }
 
@@ -4428,7 +4474,7 @@ LLMLAT_COLD static void fold_odd_gap(llmlat_agg *a, int64_t g, uint32_t k, bool 
         double v = gs / (double)k; /* the value exact mode keeps */
         itl->count += k;
         itl->sum += (uint64_t)g;
-        itl->sq_frac += (double)g * (double)g / (double)k;
+        fixsum_add_square_ratio(&sk(a, LLMLAT_ITL)->sums, (uint64_t)g, k);
         part_note(itl, v, v);
     }
     if (g)

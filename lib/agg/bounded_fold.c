@@ -74,7 +74,6 @@ typedef struct gap_part {
     uint64_t zero;        /* of which 0 */
     uint64_t sum;         /* sum of w x, ns (for ITL: of the gaps) */
     uint64_t sq_lo, sq_hi; /* sum of w x^2 over integer samples */
-    double sq_frac;       /* ITL: sum of g^2 / k over events with k > 1 */
     double min, max;      /* reported (s); +inf / -inf when none */
 } gap_part;
 
@@ -102,8 +101,6 @@ static void part_commit(sketch *s, const gap_part *p)
     s->count += p->count;
     s->zero += p->zero;
     fixsum_add_parts(&s->sums, p->sum, p->sq_lo, p->sq_hi);
-    if (p->sq_frac > 0.0)
-        fixsum_add_square_part(&s->sums, p->sq_frac);
     sketch_note_range(s, p->min, p->max);
 }
 
@@ -131,7 +128,7 @@ LLMLAT_COLD static void fold_odd_gap(llmlat_agg *a, int64_t g, uint32_t k, bool 
         double v = gs / (double)k; /* the value exact mode keeps */
         itl->count += k;
         itl->sum += (uint64_t)g;
-        itl->sq_frac += (double)g * (double)g / (double)k;
+        fixsum_add_square_ratio(&sk(a, LLMLAT_ITL)->sums, (uint64_t)g, k);
         part_note(itl, v, v);
     }
     if (g)

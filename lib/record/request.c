@@ -170,19 +170,30 @@ LLMLAT_API int32_t llmlat_request_set_output_tokens(llmlat_request *r, uint64_t 
     return LLMLAT_OK;
 }
 
+/* One pass over k[], in locals: stores into *s inside the loop would make
+ * each iteration wait on the previous one's (s may alias r's fields). The
+ * first and last token-bearing events are found from the ends, so the
+ * loop itself is a plain sum and count that the compiler vectorizes. */
 static void summarize(const llmlat_request *r, req_summary *s)
 {
-    *s = (req_summary){ 0, 0, REQ_NONE, REQ_NONE };
-    for (size_t i = 0; i < r->n; i++) {
-        uint32_t k = r->k[i];
-        if (!k)
-            continue;
-        if (s->first_tok == REQ_NONE)
-            s->first_tok = i;
-        s->last_tok = i;
-        s->n_tok++;
-        s->sum_k += k;
+    const uint32_t *k = r->k;
+    const size_t n = r->n;
+    size_t first = 0, last = n;
+    while (first < n && !k[first])
+        first++;
+    if (first == n) {
+        *s = (req_summary){ 0, 0, REQ_NONE, REQ_NONE };
+        return;
     }
+    while (!k[last - 1])
+        last--;
+    uint64_t sum = 0;
+    size_t zeros = 0;
+    for (size_t i = first; i < last; i++) {
+        sum += k[i];
+        zeros += !k[i];
+    }
+    *s = (req_summary){ sum, last - first - zeros, first, last - 1 };
 }
 
 LLMLAT_PRIVATE const req_summary *req_summary_of(const llmlat_request *r, req_summary *scratch)
