@@ -244,9 +244,16 @@ typedef struct llmlat_agg llmlat_agg;
  * LLMLAT_MODE_BOUNDED (docs/bounded.md) allocates everything here and never
  * again: per metric a window of logarithmic buckets, about 9 KiB at the
  * default relative error alpha = 1% (memory grows as 1/alpha), whatever the
- * traffic; adding a request never allocates. COUNT, MEAN, STD, MIN and MAX
- * are exact (sums kept in wide integers); quantiles are within alpha of
- * exact mode's (see llmlat_agg_quantile). It keeps no timeline: the
+ * traffic; adding a request never allocates. COUNT, MIN and MAX are exact.
+ * MEAN and STD come from sums of x and x^2 kept as wide integers of 2^-64
+ * units (ns, tokens, tokens/s): exact for integer samples, but for one cut
+ * at 2^-64 per k-token chunk (the squares g^2 / k of its ITL samples) and
+ * per fractional sample (TPOT, TPS_USER, LLMPerf's ITL); n sum(x^2) -
+ * (sum x)^2 is computed exactly and rounded once. So MEAN and STD are
+ * within 2^-51 (relative) of the mean and std of the samples so kept, and
+ * the same bits whatever the order of adds and merges (docs/bounded.md,
+ * "What COUNT, MEAN and STD are"). Quantiles are within alpha of exact
+ * mode's (see llmlat_agg_quantile). It keeps no timeline: the
  * PEAK rate and counter are EUNDEFINED, and the good count is taken as
  * requests are added (so SLOs, like alpha, are fixed once data arrived). */
 LLMLAT_API llmlat_agg *llmlat_agg_new(int32_t convention, int32_t mode);
