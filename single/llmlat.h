@@ -823,6 +823,21 @@ static inline void wide_shifted(uint64_t lo, uint64_t hi, int shift, uint64_t *o
         out[2] = t2;
 }
 
+/* (*hi:*lo) = floor(m * 2^shift), for a result below 2^128: the
+ * two-limb case, short enough for exact mode's loop over every sample. */
+static inline void wide_shifted2(uint64_t m, int shift, uint64_t *lo, uint64_t *hi)
+{
+    *lo = *hi = 0;
+    if (shift >= 64) {
+        *hi = m << (shift - 64);
+    } else if (shift > 0) {
+        *lo = m << shift;
+        *hi = m >> (64 - shift);
+    } else if (shift > -64) {
+        *lo = m >> -shift;
+    }
+}
+
 /* acc[0..nacc) += v[0..nv) * 2^(64 at). */
 LLMLAT_PRIVATE void wide_add_at(uint64_t *acc, int nacc, const uint64_t *v, int nv, int at);
 /* a[0..n) -= b[0..n), for a >= b. */
@@ -1024,8 +1039,8 @@ LLMLAT_PRIVATE double gridsum(const double *v, const uint32_t *w, size_t n, uint
             m |= UINT64_C(1) << 52;
         else
             e = 1;
-        uint64_t t[3]; /* m 2^(e - 1075 - grid) < 2^(53 + guard): t[2] is 0 */
-        wide_shifted(m, 0, e - 1075 - grid, t);
+        uint64_t t[2]; /* m 2^(e - 1075 - grid) < 2^(53 + guard) */
+        wide_shifted2(m, e - 1075 - grid, &t[0], &t[1]);
         if (w && w[i] != 1) { /* t * w: t < 2^(53 + guard), w < 2^32 */
             uint64_t wi = w[i];
             uint64_t a = (t[0] & 0xffffffffu) * wi, b = (t[0] >> 32) * wi;
@@ -1168,11 +1183,19 @@ LLMLAT_PRIVATE void wide_mul_n(uint64_t *out, const uint64_t *a, int na, const u
 }
 
 /* Long division by 32-bit digits: each step divides a value below
- * d * 2^32 <= 2^64, so plain 64-bit division does it on any target. */
+ * d * 2^32 <= 2^64, so plain 64-bit division does it on any target. The
+ * top non-zero limb takes one division (nothing is carried into it), each
+ * limb below it two. */
 LLMLAT_PRIVATE uint32_t wide_div32(uint64_t *v, int n, uint32_t d)
 {
-    uint64_t rem = 0;
-    for (int i = n - 1; i >= 0; i--) {
+    int i = n - 1;
+    while (i >= 0 && v[i] == 0)
+        i--;
+    if (i < 0)
+        return 0;
+    uint64_t rem = v[i] % d;
+    v[i] /= d;
+    while (--i >= 0) {
         uint64_t hi = (rem << 32) | (v[i] >> 32);
         uint64_t qh = hi / d;
         uint64_t lo = ((hi % d) << 32) | (v[i] & 0xffffffffu);

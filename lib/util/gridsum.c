@@ -34,8 +34,8 @@ LLMLAT_PRIVATE double gridsum(const double *v, const uint32_t *w, size_t n, uint
             m |= UINT64_C(1) << 52;
         else
             e = 1;
-        uint64_t t[3]; /* m 2^(e - 1075 - grid) < 2^(53 + guard): t[2] is 0 */
-        wide_shifted(m, 0, e - 1075 - grid, t);
+        uint64_t t[2]; /* m 2^(e - 1075 - grid) < 2^(53 + guard) */
+        wide_shifted2(m, e - 1075 - grid, &t[0], &t[1]);
         if (w && w[i] != 1) { /* t * w: t < 2^(53 + guard), w < 2^32 */
             uint64_t wi = w[i];
             uint64_t a = (t[0] & 0xffffffffu) * wi, b = (t[0] >> 32) * wi;

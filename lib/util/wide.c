@@ -50,11 +50,19 @@ LLMLAT_PRIVATE void wide_mul_n(uint64_t *out, const uint64_t *a, int na, const u
 }
 
 /* Long division by 32-bit digits: each step divides a value below
- * d * 2^32 <= 2^64, so plain 64-bit division does it on any target. */
+ * d * 2^32 <= 2^64, so plain 64-bit division does it on any target. The
+ * top non-zero limb takes one division (nothing is carried into it), each
+ * limb below it two. */
 LLMLAT_PRIVATE uint32_t wide_div32(uint64_t *v, int n, uint32_t d)
 {
-    uint64_t rem = 0;
-    for (int i = n - 1; i >= 0; i--) {
+    int i = n - 1;
+    while (i >= 0 && v[i] == 0)
+        i--;
+    if (i < 0)
+        return 0;
+    uint64_t rem = v[i] % d;
+    v[i] /= d;
+    while (--i >= 0) {
         uint64_t hi = (rem << 32) | (v[i] >> 32);
         uint64_t qh = hi / d;
         uint64_t lo = ((hi % d) << 32) | (v[i] & 0xffffffffu);

@@ -85,6 +85,21 @@ static inline void wide_shifted(uint64_t lo, uint64_t hi, int shift, uint64_t *o
         out[2] = t2;
 }
 
+/* (*hi:*lo) = floor(m * 2^shift), for a result below 2^128: the
+ * two-limb case, short enough for exact mode's loop over every sample. */
+static inline void wide_shifted2(uint64_t m, int shift, uint64_t *lo, uint64_t *hi)
+{
+    *lo = *hi = 0;
+    if (shift >= 64) {
+        *hi = m << (shift - 64);
+    } else if (shift > 0) {
+        *lo = m << shift;
+        *hi = m >> (64 - shift);
+    } else if (shift > -64) {
+        *lo = m >> -shift;
+    }
+}
+
 /* acc[0..nacc) += v[0..nv) * 2^(64 at). */
 LLMLAT_PRIVATE void wide_add_at(uint64_t *acc, int nacc, const uint64_t *v, int nv, int at);
 /* a[0..n) -= b[0..n), for a >= b. */
