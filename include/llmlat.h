@@ -114,6 +114,12 @@ LLMLAT_API const char *llmlat_strerror(int32_t status);
 #define LLMLAT_STAT_MIN      4
 #define LLMLAT_STAT_MAX      5
 #define LLMLAT_STAT_MEDIAN   6 /* numpy.median */
+/* The exact sum of the samples (of w x for ITL's weighted samples), in the
+ * metric's unit, correctly rounded: each sample as kept, cut once at 2^-64
+ * of the internal unit (ns for times in bounded mode), added in integers.
+ * It never decreases as samples are added, in either mode, so it is what
+ * the expositions write as _sum. 0 for an empty set. */
+#define LLMLAT_STAT_SUM      7
 
 /* System rates for llmlat_agg_rate(), per second of the duration D. */
 #define LLMLAT_RATE_REQUESTS           1 /* completed / D */

@@ -154,6 +154,12 @@ LLMLAT_API const char *llmlat_strerror(int32_t status);
 #define LLMLAT_STAT_MIN      4
 #define LLMLAT_STAT_MAX      5
 #define LLMLAT_STAT_MEDIAN   6 /* numpy.median */
+/* The exact sum of the samples (of w x for ITL's weighted samples), in the
+ * metric's unit, correctly rounded: each sample as kept, cut once at 2^-64
+ * of the internal unit (ns for times in bounded mode), added in integers.
+ * It never decreases as samples are added, in either mode, so it is what
+ * the expositions write as _sum. 0 for an empty set. */
+#define LLMLAT_STAT_SUM      7
 
 /* System rates for llmlat_agg_rate(), per second of the duration D. */
 #define LLMLAT_RATE_REQUESTS           1 /* completed / D */
@@ -696,6 +702,7 @@ LLMLAT_PRIVATE uint32_t crc32_of(const void *buf, size_t len)
 #ifndef LLMLAT_FIXSUM_H
 #define LLMLAT_FIXSUM_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 /* ---------------------- lib/util/wide.h ----------------------------------- */
@@ -793,6 +800,20 @@ LLMLAT_PRIVATE void fixsum_merge(fixsum *dst, const fixsum *src);
  * from the exact integers (one rounding each to get there). n > ddof. */
 LLMLAT_PRIVATE double fixsum_mean(const fixsum *f, uint64_t n);
 LLMLAT_PRIVATE double fixsum_variance(const fixsum *f, uint64_t n, unsigned ddof);
+
+/* The sum itself (LLMLAT_STAT_SUM): the integer acc[0..n) (n <= 4) counting
+ * 2^-64 units, divided by `divisor` (1, or 1e9 for ns to s) and correctly
+ * rounded. It never decreases as the integer grows, which is what makes an
+ * exported _sum a counter. */
+LLMLAT_PRIVATE double fixsum_total(const uint64_t *acc, int n, uint32_t divisor);
+
+/* Exact mode's sum, taken at query time on the same fixed grid: acc[0..4)
+ * = sum of w[i] v[i] (w NULL: weights 1) in 2^-64 units, each v[i] in
+ * [0, 2^128) cut at 2^-64 once. The grid never depends on the data (as
+ * gridsum's does), so adding a sample never lowers the sum. */
+#define FIXSUM_WIDE 4
+LLMLAT_PRIVATE void fixsum_accumulate(uint64_t acc[FIXSUM_WIDE], const double *v,
+                                      const uint32_t *w, size_t n);
 
 #endif
 
@@ -962,6 +983,63 @@ LLMLAT_PRIVATE double fixsum_variance(const fixsum *f, uint64_t n, unsigned ddof
         return 0.0;
     sub_limbs(ns2, sq, 6);
     return to_double(ns2, 6) * 0x1p-128 / (double)n / (double)(n - ddof);
+}
+
+/* acc[0..n) += floor((hi:lo) * 2^shift); the caller knows it fits. */
+static void add_shifted(uint64_t *acc, int n, uint64_t lo, uint64_t hi, int shift)
+{
+    uint64_t t[3];
+    if (shift <= -128)
+        return;
+    if (shift < 0) {
+        int b = -shift;
+        t[0] = b >= 64 ? hi >> (b - 64) : (lo >> b) | (b ? hi << (64 - b) : 0);
+        t[1] = b >= 64 ? 0 : hi >> b;
+        fix_add(acc, n, t, 2, 0);
+        return;
+    }
+    int at = shift / 64, b = shift % 64;
+    t[0] = lo << b;
+    t[1] = (hi << b) | (b ? lo >> (64 - b) : 0);
+    t[2] = b ? hi >> (64 - b) : 0;
+    int nt = n - at < 3 ? n - at : 3; /* limbs beyond acc are zero */
+    if (nt > 0)
+        fix_add(acc, n, t, nt, at);
+}
+
+LLMLAT_PRIVATE void fixsum_accumulate(uint64_t acc[FIXSUM_WIDE], const double *v,
+                                      const uint32_t *w, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        uint64_t m, lo, hi = 0;
+        int e;
+        decompose(v[i], &m, &e);
+        if (w)
+            wide_mul(m, w[i], &lo, &hi);
+        else
+            lo = m;
+        add_shifted(acc, FIXSUM_WIDE, lo, hi, e + 64);
+    }
+}
+
+/* q = acc * 2^128 / divisor (n + 2 limbs) by 32-bit digits, the remainder's
+ * being nonzero folded into the lowest bit: q >= 2^96 whenever acc > 0, so
+ * that bit lies far below a double's rounding position and acts as the
+ * sticky bit, and rounding q rounds the exact quotient. */
+LLMLAT_PRIVATE double fixsum_total(const uint64_t *acc, int n, uint32_t divisor)
+{
+    uint64_t q[FIXSUM_WIDE + 2] = { 0 }, rem = 0;
+    for (int i = n + 1; i >= 0; i--) {
+        uint64_t limb = i >= 2 ? acc[i - 2] : 0, out = 0;
+        for (int half = 1; half >= 0; half--) {
+            uint64_t cur = (rem << 32) | ((limb >> (32 * half)) & 0xffffffffu);
+            out |= (cur / divisor) << (32 * half);
+            rem = cur % divisor;
+        }
+        q[i] = out;
+    }
+    q[0] |= rem != 0;
+    return to_double(q, n + 2) * 0x1p-192; /* scaling by a power of two is exact */
 }
 
 /* ---------------------- lib/util/gridsum.c -------------------------------- */
@@ -1941,6 +2019,11 @@ LLMLAT_PRIVATE void exact_append(exact_store *dst, const exact_store *src);
 
 /* Queries of a non-empty store. They allocate scratch, hence ENOMEM. */
 LLMLAT_PRIVATE int32_t exact_mean(const exact_store *s, double *out);
+/* LLMLAT_STAT_SUM: every sample on a fixed 2^-64 grid, summed exactly and
+ * rounded once (fixsum.h), so it never decreases as samples are added
+ * (the mean's grid follows the largest sample, and may coarsen). One pass
+ * at query time keeps the fold as cheap as before. */
+LLMLAT_PRIVATE double exact_sum(const exact_store *s);
 LLMLAT_PRIVATE int32_t exact_std(const exact_store *s, unsigned ddof, double *out);
 LLMLAT_PRIVATE int32_t exact_median(const exact_store *s, const llmlat_alloc *al, double *out);
 /* n quantiles (each in [0, 1], n <= 32) in one selection. */
@@ -2098,6 +2181,13 @@ LLMLAT_PRIVATE int32_t exact_mean(const exact_store *s, double *out)
     *out = gridsum(s->v, weights_of(s), s->n, s->total_w, s->max, 0, 0.0) /
            (double)s->total_w;
     return LLMLAT_OK;
+}
+
+LLMLAT_PRIVATE double exact_sum(const exact_store *s)
+{
+    uint64_t acc[FIXSUM_WIDE] = { 0 };
+    fixsum_accumulate(acc, s->v, weights_of(s), s->n);
+    return fixsum_total(acc, FIXSUM_WIDE, 1);
 }
 
 /* Two passes, as numpy does: the mean, then the squared deviations. */
@@ -3135,6 +3225,8 @@ LLMLAT_PRIVATE void sketch_merge(sketch *dst, const sketch *src, const sketch_ma
 
 /* Queries of a non-empty sketch, in reported units. */
 LLMLAT_PRIVATE double sketch_mean(const sketch *s);
+/* LLMLAT_STAT_SUM: the exact sum, reported unit, correctly rounded. */
+LLMLAT_PRIVATE double sketch_sum(const sketch *s);
 /* EUNDEFINED (NaN) when count <= ddof. */
 LLMLAT_PRIVATE int32_t sketch_std(const sketch *s, unsigned ddof, double *out);
 /* Within alpha of numpy.percentile(samples, 100 q), see sketch.c; n <=
@@ -3248,6 +3340,11 @@ LLMLAT_PRIVATE void sketch_merge(sketch *dst, const sketch *src, const sketch_ma
 LLMLAT_PRIVATE double sketch_mean(const sketch *s)
 {
     return fixsum_mean(&s->sums, s->count) / s->unit;
+}
+
+LLMLAT_PRIVATE double sketch_sum(const sketch *s)
+{
+    return fixsum_total(s->sums.s1, 3, (uint32_t)s->unit);
 }
 
 LLMLAT_PRIVATE int32_t sketch_std(const sketch *s, unsigned ddof, double *out)
@@ -4051,7 +4148,7 @@ static int32_t empty_value(const llmlat_agg *a, double *out)
 
 static bool stat_valid(int32_t stat)
 {
-    return stat >= LLMLAT_STAT_COUNT && stat <= LLMLAT_STAT_MEDIAN;
+    return stat >= LLMLAT_STAT_COUNT && stat <= LLMLAT_STAT_SUM;
 }
 
 LLMLAT_API int32_t llmlat_agg_stat(const llmlat_agg *a, int32_t metric, int32_t stat,
@@ -4063,6 +4160,10 @@ LLMLAT_API int32_t llmlat_agg_stat(const llmlat_agg *a, int32_t metric, int32_t 
     uint64_t n = store_count(s);
     if (stat == LLMLAT_STAT_COUNT) {
         *out = (double)n;
+        return LLMLAT_OK;
+    }
+    if (n == 0 && stat == LLMLAT_STAT_SUM) { /* the sum of nothing */
+        *out = 0.0;
         return LLMLAT_OK;
     }
     if (n == 0)
@@ -4783,6 +4884,9 @@ static int32_t sketch_stat(const metric_store *s, int32_t stat, unsigned ddof, d
     case LLMLAT_STAT_MEDIAN: /* numpy.median is the 0.5 quantile */
         *out = sketch_quantile(&s->sk, s->map, 0.5);
         return LLMLAT_OK;
+    case LLMLAT_STAT_SUM:
+        *out = sketch_sum(&s->sk);
+        return LLMLAT_OK;
     }
     return LLMLAT_EINVAL;
 }
@@ -4806,6 +4910,9 @@ LLMLAT_PRIVATE int32_t store_stat(const metric_store *s, const llmlat_alloc *al,
         return LLMLAT_OK;
     case LLMLAT_STAT_MEDIAN:
         return exact_median(e, al, out);
+    case LLMLAT_STAT_SUM:
+        *out = exact_sum(e);
+        return LLMLAT_OK;
     }
     return LLMLAT_EINVAL;
 }
@@ -6894,6 +7001,7 @@ LLMLAT_PRIVATE int32_t read_timeline(bytes_reader *r, timeline *tl, const llmlat
 #undef LLMLAT_PRIVATE
 #undef LLMLAT_COLD
 #undef FIXSUM_LIMIT
+#undef FIXSUM_WIDE
 #undef STR2
 #undef STR
 #undef METRIC_FIRST

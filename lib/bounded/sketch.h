@@ -96,6 +96,8 @@ LLMLAT_PRIVATE void sketch_merge(sketch *dst, const sketch *src, const sketch_ma
 
 /* Queries of a non-empty sketch, in reported units. */
 LLMLAT_PRIVATE double sketch_mean(const sketch *s);
+/* LLMLAT_STAT_SUM: the exact sum, reported unit, correctly rounded. */
+LLMLAT_PRIVATE double sketch_sum(const sketch *s);
 /* EUNDEFINED (NaN) when count <= ddof. */
 LLMLAT_PRIVATE int32_t sketch_std(const sketch *s, unsigned ddof, double *out);
 /* Within alpha of numpy.percentile(samples, 100 q), see sketch.c; n <=

@@ -171,3 +171,60 @@ LLMLAT_PRIVATE double fixsum_variance(const fixsum *f, uint64_t n, unsigned ddof
     sub_limbs(ns2, sq, 6);
     return to_double(ns2, 6) * 0x1p-128 / (double)n / (double)(n - ddof);
 }
+
+/* acc[0..n) += floor((hi:lo) * 2^shift); the caller knows it fits. */
+static void add_shifted(uint64_t *acc, int n, uint64_t lo, uint64_t hi, int shift)
+{
+    uint64_t t[3];
+    if (shift <= -128)
+        return;
+    if (shift < 0) {
+        int b = -shift;
+        t[0] = b >= 64 ? hi >> (b - 64) : (lo >> b) | (b ? hi << (64 - b) : 0);
+        t[1] = b >= 64 ? 0 : hi >> b;
+        fix_add(acc, n, t, 2, 0);
+        return;
+    }
+    int at = shift / 64, b = shift % 64;
+    t[0] = lo << b;
+    t[1] = (hi << b) | (b ? lo >> (64 - b) : 0);
+    t[2] = b ? hi >> (64 - b) : 0;
+    int nt = n - at < 3 ? n - at : 3; /* limbs beyond acc are zero */
+    if (nt > 0)
+        fix_add(acc, n, t, nt, at);
+}
+
+LLMLAT_PRIVATE void fixsum_accumulate(uint64_t acc[FIXSUM_WIDE], const double *v,
+                                      const uint32_t *w, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        uint64_t m, lo, hi = 0;
+        int e;
+        decompose(v[i], &m, &e);
+        if (w)
+            wide_mul(m, w[i], &lo, &hi);
+        else
+            lo = m;
+        add_shifted(acc, FIXSUM_WIDE, lo, hi, e + 64);
+    }
+}
+
+/* q = acc * 2^128 / divisor (n + 2 limbs) by 32-bit digits, the remainder's
+ * being nonzero folded into the lowest bit: q >= 2^96 whenever acc > 0, so
+ * that bit lies far below a double's rounding position and acts as the
+ * sticky bit, and rounding q rounds the exact quotient. */
+LLMLAT_PRIVATE double fixsum_total(const uint64_t *acc, int n, uint32_t divisor)
+{
+    uint64_t q[FIXSUM_WIDE + 2] = { 0 }, rem = 0;
+    for (int i = n + 1; i >= 0; i--) {
+        uint64_t limb = i >= 2 ? acc[i - 2] : 0, out = 0;
+        for (int half = 1; half >= 0; half--) {
+            uint64_t cur = (rem << 32) | ((limb >> (32 * half)) & 0xffffffffu);
+            out |= (cur / divisor) << (32 * half);
+            rem = cur % divisor;
+        }
+        q[i] = out;
+    }
+    q[0] |= rem != 0;
+    return to_double(q, n + 2) * 0x1p-192; /* scaling by a power of two is exact */
+}
