@@ -145,10 +145,14 @@ LLMLAT_API const char *llmlat_strerror(int32_t status);
 #define LLMLAT_PARAM_SLO_TPOT       4 /* 0 = no SLO (default) */
 #define LLMLAT_PARAM_SLO_E2E        5 /* 0 = no SLO (default) */
 
-/* Report formats for llmlat_agg_report(). */
-#define LLMLAT_FORMAT_TEXT       1 /* readable summary table */
-#define LLMLAT_FORMAT_JSON       2 /* docs/report-json.md */
-#define LLMLAT_FORMAT_PROMETHEUS 3 /* text exposition format 0.0.4 */
+/* Report formats for llmlat_agg_report(); the last three are also the
+ * formats of llmlat_expose() (docs/prometheus.md). */
+#define LLMLAT_FORMAT_TEXT                1 /* readable summary table */
+#define LLMLAT_FORMAT_JSON                2 /* docs/report-json.md */
+#define LLMLAT_FORMAT_PROMETHEUS          3 /* Prometheus text exposition format 0.0.4 */
+#define LLMLAT_FORMAT_OPENMETRICS         4 /* OpenMetrics 1.0 text, ending in "# EOF" */
+#define LLMLAT_FORMAT_PROMETHEUS_PROTOBUF 5 /* delimited io.prometheus.client.MetricFamily
+                                               messages, native histograms included */
 
 /* Lower-case names of ids ("ttft", "vllm", "mean", ...): static strings,
  * NULL for an unknown id. The same names are used by the CLI, the JSON
@@ -383,11 +387,43 @@ LLMLAT_API int32_t llmlat_agg_serialize(const llmlat_agg *a, void *buf, size_t c
  * announces are known to be there. */
 LLMLAT_API llmlat_agg *llmlat_agg_deserialize(const void *buf, size_t len, int32_t *status);
 
-/* A report of a in one of the LLMLAT_FORMAT_* formats, as text (not
- * NUL-terminated; *len bytes). Buffer rules as for llmlat_agg_serialize.
+/* A report of a in one of the LLMLAT_FORMAT_* formats (not NUL-terminated;
+ * *len bytes; text but for PROMETHEUS_PROTOBUF). The three exposition
+ * formats write what llmlat_expose(&a, 1, format, ...) writes plus the
+ * gauges of a benchmark run: the duration D and the rates and peaks over
+ * it (docs/prometheus.md). Buffer rules as for llmlat_agg_serialize.
  * Errors: EINVAL (NULL, unknown format), ENOSPC, ENOMEM. */
 LLMLAT_API int32_t llmlat_agg_report(const llmlat_agg *a, int32_t format, void *buf,
                                      size_t cap, size_t *len);
+
+/* ------------------------------------------------------------- exposition */
+
+/* One Prometheus exposition of n aggregators (docs/prometheus.md), in
+ * format PROMETHEUS (text 0.0.4), OPENMETRICS (1.0, "# EOF" at the end)
+ * or PROMETHEUS_PROTOBUF (delimited MetricFamily messages; histograms
+ * carry native buckets beside the classic ones). Each family's metadata
+ * is written once, then one series per aggregator, labelled with its
+ * constant labels: aggregators of different label sets, conventions or
+ * modes make one valid exposition. Two aggregators with the same label
+ * set (the same pointer twice included) are refused: merge them first
+ * (llmlat_agg_merge), as a server does with its per-thread aggregators.
+ * Every _sum, _count, bucket and counter only grows as requests are added
+ * (reset aside), so rate() and increase() read them. Only cumulative
+ * series are written, none derived from the aggregator's duration (what
+ * a server needs; llmlat_agg_report adds them for a benchmark). n = 0
+ * writes an empty exposition ("# EOF" alone in OpenMetrics). Reads the
+ * aggregators only: other threads may query them meanwhile, none may
+ * change them. Buffer rules as for llmlat_agg_serialize.
+ * Errors: EINVAL (NULL len, NULL aggs with n > 0, a NULL aggregator, NULL
+ * buf with cap > 0, another format, two aggregators with the same
+ * labels), ENOSPC, ENOMEM. */
+LLMLAT_API int32_t llmlat_expose(const llmlat_agg *const *aggs, size_t n, int32_t format,
+                                 void *buf, size_t cap, size_t *len);
+
+/* The HTTP Content-Type of a format's bytes, e.g. for PROMETHEUS_PROTOBUF
+ * "application/vnd.google.protobuf; proto=io.prometheus.client.MetricFamily;
+ * encoding=delimited": a static string, NULL for an unknown format. */
+LLMLAT_API const char *llmlat_format_content_type(int32_t format);
 
 #ifdef __cplusplus
 }

@@ -3,6 +3,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "report/expose.h"
 #include "report/report.h"
 
 typedef void (*report_writer)(report_ctx *c);
@@ -12,7 +13,9 @@ static report_writer writer_for(int32_t format)
     switch (format) {
     case LLMLAT_FORMAT_TEXT: return report_text;
     case LLMLAT_FORMAT_JSON: return report_json;
-    case LLMLAT_FORMAT_PROMETHEUS: return report_prometheus;
+    case LLMLAT_FORMAT_PROMETHEUS:
+    case LLMLAT_FORMAT_OPENMETRICS:
+    case LLMLAT_FORMAT_PROMETHEUS_PROTOBUF: return report_exposition;
     }
     return NULL;
 }
@@ -25,19 +28,17 @@ LLMLAT_API int32_t llmlat_agg_report(const llmlat_agg *a, int32_t format, void *
         return LLMLAT_EINVAL;
     /* The whole report is built, then copied: its size is only known at
      * the end, and a too-small buffer must receive nothing. */
-    report_ctx c = { .a = a, .status = LLMLAT_OK }; /* nothing cached yet */
+    report_ctx c = { .a = a, .format = format, .status = LLMLAT_OK }; /* nothing cached yet */
     rbuf_init(&c.out, &a->al);
     write(&c);
-    int32_t st = c.status != LLMLAT_OK ? c.status : c.out.status;
-    if (st == LLMLAT_OK) {
-        *len = c.out.len;
-        if (c.out.len > cap)
-            st = LLMLAT_ENOSPC;
-        else if (c.out.len > 0)
-            memcpy(buf, c.out.p, c.out.len);
-    }
+    int32_t st = c.status != LLMLAT_OK ? c.status : rbuf_deliver(&c.out, buf, cap, len);
     rbuf_free(&c.out);
     return st;
+}
+
+LLMLAT_PRIVATE void report_exposition(report_ctx *c)
+{
+    c->status = expose_run(&c->out, &c->a, 1, c->format, true, &c->a->al);
 }
 
 /* A query's status: its value, NaN when undefined, and a hard error kept. */

@@ -3,9 +3,10 @@
  * an empty set, a rate without duration) while remembering real errors
  * (ENOMEM while sorting) so that a writer never checks after each call.
  *
- * report.c: llmlat_agg_report and these queries; report_text.c,
- * report_json.c (+ report_tool.c, the `tool` object), report_prom.c
- * (+ report_hist.c, histogram buckets) write one format each. */
+ * report.c: llmlat_agg_report and these queries; report_text.c and
+ * report_json.c (+ report_tool.c, the `tool` object) write one format
+ * each; the exposition formats are expose.h's (+ report_hist.c, the
+ * classic histogram buckets). */
 #ifndef LLMLAT_REPORT_H
 #define LLMLAT_REPORT_H
 
@@ -26,6 +27,7 @@ typedef struct metric_values {
 
 typedef struct report_ctx {
     const llmlat_agg *a;
+    int32_t format;
     rbuf out;
     int32_t status; /* first hard error of a query, LLMLAT_OK until then */
     /* Each store's statistics, computed once: a report asks for a metric in
@@ -56,6 +58,8 @@ LLMLAT_PRIVATE bool report_quantile_repeats(const double *q, size_t i);
 
 LLMLAT_PRIVATE void report_text(report_ctx *c);
 LLMLAT_PRIVATE void report_json(report_ctx *c);
-LLMLAT_PRIVATE void report_prometheus(report_ctx *c);
+/* The exposition formats: the exposition of c->a alone (expose.h), with
+ * the gauges of its run. */
+LLMLAT_PRIVATE void report_exposition(report_ctx *c);
 
 #endif

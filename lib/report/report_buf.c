@@ -50,6 +50,27 @@ LLMLAT_PRIVATE void rbuf_puts(rbuf *b, const char *s)
     rbuf_putn(b, s, strlen(s));
 }
 
+LLMLAT_PRIVATE void rbuf_insert(rbuf *b, size_t at, const char *s, size_t n)
+{
+    if (n == 0 || !rbuf_reserve(b, n))
+        return;
+    memmove(b->p + at + n, b->p + at, b->len - at);
+    memcpy(b->p + at, s, n);
+    b->len += n;
+}
+
+LLMLAT_PRIVATE int32_t rbuf_deliver(const rbuf *b, void *buf, size_t cap, size_t *len)
+{
+    if (b->status != LLMLAT_OK)
+        return b->status;
+    *len = b->len;
+    if (b->len > cap)
+        return LLMLAT_ENOSPC;
+    if (b->len > 0)
+        memcpy(buf, b->p, b->len);
+    return LLMLAT_OK;
+}
+
 static void spaces(rbuf *b, size_t n)
 {
     static const char SPACES[] = "                                ";

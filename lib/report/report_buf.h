@@ -22,6 +22,12 @@ LLMLAT_PRIVATE void rbuf_free(rbuf *b);
 
 LLMLAT_PRIVATE void rbuf_putn(rbuf *b, const char *s, size_t n);
 LLMLAT_PRIVATE void rbuf_puts(rbuf *b, const char *s);
+/* n bytes inserted at offset `at` <= len, the bytes after it moved up. */
+LLMLAT_PRIVATE void rbuf_insert(rbuf *b, size_t at, const char *s, size_t n);
+/* The buffer contract of the API's buffer-writing calls: *len = the size,
+ * and a copy into buf when it fits (cap), else ENOSPC and nothing
+ * written. */
+LLMLAT_PRIVATE int32_t rbuf_deliver(const rbuf *b, void *buf, size_t cap, size_t *len);
 /* s followed by spaces up to `width` bytes (nothing added when longer). */
 LLMLAT_PRIVATE void rbuf_pad(rbuf *b, const char *s, size_t width);
 LLMLAT_PRIVATE void rbuf_u64(rbuf *b, uint64_t v);

@@ -1,0 +1,268 @@
+/* What the exposition writes: the metric families, and the point of each
+ * aggregator in each family (expose.h); llmlat_expose. Series names are
+ * in docs/prometheus.md. */
+#include <math.h>
+#include <string.h>
+
+#include "report/expose.h"
+#include "report/report.h"
+#include "report/report_hist.h"
+
+static const expose_family FAMILIES[] = {
+    { "llmlat_info", EXPOSE_GAUGE, NULL,
+      "The llmlat version, convention and mode behind these series (value 1).", FROM_INFO, 0 },
+    { "llmlat_requests_completed_total", EXPOSE_COUNTER, NULL,
+      "Requests that succeeded under the convention.", FROM_COUNTER, LLMLAT_COUNT_COMPLETED },
+    { "llmlat_requests_failed_total", EXPOSE_COUNTER, NULL,
+      "Requests that did not succeed under the convention.", FROM_COUNTER, LLMLAT_COUNT_FAILED },
+    { "llmlat_requests_tpot_undefined_total", EXPOSE_COUNTER, NULL,
+      "Successful requests without a TPOT (one output token or none).", FROM_COUNTER,
+      LLMLAT_COUNT_TPOT_UNDEFINED },
+    { "llmlat_requests_good_total", EXPOSE_COUNTER, NULL,
+      "Successful requests that met every SLO.", FROM_COUNTER, LLMLAT_COUNT_GOOD },
+    { "llmlat_input_tokens_total", EXPOSE_COUNTER, "tokens",
+      "Prompt tokens of successful requests.", FROM_COUNTER, LLMLAT_COUNT_INPUT_TOKENS },
+    { "llmlat_output_tokens_total", EXPOSE_COUNTER, "tokens",
+      "Output tokens of successful requests.", FROM_COUNTER, LLMLAT_COUNT_OUTPUT_TOKENS },
+    /* The run gauges: reports only (expose.h). */
+    { "llmlat_duration_seconds", EXPOSE_GAUGE, "seconds",
+      "The duration the rates are computed over.", FROM_DURATION, 0 },
+    { "llmlat_request_throughput_requests_per_second", EXPOSE_GAUGE, "requests_per_second",
+      "Successful requests per second of the duration.", FROM_RATE, LLMLAT_RATE_REQUESTS },
+    { "llmlat_output_throughput_tokens_per_second", EXPOSE_GAUGE, "tokens_per_second",
+      "Output tokens per second of the duration.", FROM_RATE, LLMLAT_RATE_OUTPUT_TOKENS },
+    { "llmlat_total_throughput_tokens_per_second", EXPOSE_GAUGE, "tokens_per_second",
+      "Prompt and output tokens per second of the duration.", FROM_RATE,
+      LLMLAT_RATE_TOTAL_TOKENS },
+    { "llmlat_goodput_requests_per_second", EXPOSE_GAUGE, "requests_per_second",
+      "Requests meeting every SLO per second of the duration.", FROM_RATE, LLMLAT_RATE_GOODPUT },
+    { "llmlat_peak_output_tokens_per_second", EXPOSE_GAUGE, "tokens_per_second",
+      "Most output tokens (chunks under vLLM) in one 1-second bucket.", FROM_RATE,
+      LLMLAT_RATE_PEAK_OUTPUT_TOKENS },
+    { "llmlat_peak_concurrent_requests", EXPOSE_GAUGE, "requests",
+      "Most successful requests in flight at once.", FROM_PEAK, LLMLAT_COUNT_PEAK_CONCURRENCY },
+    /* Per metric: the summary (the report's quantiles), then for times the
+     * histogram (classic buckets; native ones in protobuf). A summary and
+     * a histogram cannot share a name, and promtool rejects a type in a
+     * name: hence llmlat_ttft_seconds and llmlat_ttft_hist_seconds. */
+#define TIME_METRIC(m, name, help)                                                     \
+    { "llmlat_" name "_seconds", EXPOSE_SUMMARY, "seconds", help, FROM_SUMMARY, m },   \
+    { "llmlat_" name "_hist_seconds", EXPOSE_HISTOGRAM, "seconds", help, FROM_HISTOGRAM, m }
+    TIME_METRIC(LLMLAT_TTFT, "ttft", "Time to first token."),
+    TIME_METRIC(LLMLAT_TPOT, "tpot",
+                "Time per output token after the first, one sample per request."),
+    TIME_METRIC(LLMLAT_ITL, "itl", "Inter-token latency, one sample per token."),
+    TIME_METRIC(LLMLAT_ICL, "icl", "Inter-chunk latency, one sample per gap between events."),
+    TIME_METRIC(LLMLAT_E2E, "e2e", "End-to-end latency."),
+    TIME_METRIC(LLMLAT_ITL_MAX, "itl_max", "Largest gap between events of a request."),
+#undef TIME_METRIC
+    { "llmlat_tps_user_tokens_per_second", EXPOSE_SUMMARY, "tokens_per_second",
+      "Output tokens per second of each request.", FROM_SUMMARY, LLMLAT_TPS_USER },
+};
+
+#define FAMILY_COUNT (sizeof FAMILIES / sizeof FAMILIES[0])
+
+static bool is_run_gauge(const expose_family *f)
+{
+    return f->source == FROM_DURATION || f->source == FROM_RATE || f->source == FROM_PEAK;
+}
+
+/* The exposition's state: the first hard error, and scratch for points. */
+typedef struct expose_ctx {
+    const llmlat_alloc *al;
+    int32_t status;
+    double q[MAX_QUANTILES], qv[MAX_QUANTILES];
+    uint64_t cum[MAX_BUCKET_BOUNDS + 1];
+    uint64_t *counts; /* native buckets */
+    size_t counts_cap;
+} expose_ctx;
+
+/* A query's status: true for a value, false for an undefined one, and a
+ * hard error (ENOMEM while selecting ranks) kept. */
+static bool expose_ok(expose_ctx *x, int32_t st)
+{
+    if (st == LLMLAT_OK)
+        return true;
+    if (st != LLMLAT_EUNDEFINED && x->status == LLMLAT_OK)
+        x->status = st;
+    return false;
+}
+
+/* A counter's or a gauge's value; false when it has none (GOOD without an
+ * SLO, a rate without a duration, the peaks in bounded mode). */
+static bool scalar_of(expose_ctx *x, const expose_family *f, const llmlat_agg *a,
+                      expose_point *p)
+{
+    uint64_t u;
+    switch (f->source) {
+    case FROM_INFO:
+        p->value = 1.0;
+        return true;
+    case FROM_COUNTER:
+    case FROM_PEAK:
+        if (!expose_ok(x, llmlat_agg_counter(a, f->id, &u)))
+            return false;
+        p->count = u;
+        p->value = (double)u;
+        return true;
+    case FROM_DURATION:
+        return agg_duration(a, &p->value);
+    case FROM_RATE:
+        return expose_ok(x, llmlat_agg_rate(a, f->id, &p->value));
+    default:
+        return false;
+    }
+}
+
+static void summary_of(expose_ctx *x, int32_t metric, const llmlat_agg *a, expose_point *p)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < a->n_quantiles; i++)
+        if (!report_quantile_repeats(a->quantiles, i))
+            x->q[n++] = a->quantiles[i];
+    p->q = x->q;
+    p->qv = x->qv;
+    p->n_q = n;
+    for (size_t i = 0; i < n; i++)
+        x->qv[i] = NAN; /* an empty set has no quantile, whatever the convention prints */
+    if (p->count > 0 && !expose_ok(x, llmlat_agg_quantiles(a, metric, x->q, n, x->qv)))
+        for (size_t i = 0; i < n; i++)
+            x->qv[i] = NAN;
+}
+
+static void histogram_of(expose_ctx *x, int32_t metric, const llmlat_agg *a, expose_point *p)
+{
+    p->le = hist_bounds(a, metric, &p->n_le);
+    p->cum = x->cum;
+    if (!expose_ok(x, hist_cumulative(a, metric, p->le, p->n_le, x->cum)))
+        memset(x->cum, 0, (p->n_le + 1) * sizeof *x->cum);
+    p->has_native = false;
+}
+
+/* The point of a summary or a histogram: always there (count 0 when
+ * empty). */
+static void distribution_of(expose_ctx *x, const expose_family *f, const llmlat_agg *a,
+                            expose_point *p)
+{
+    p->count = store_count(agg_store(a, f->id));
+    if (!expose_ok(x, llmlat_agg_stat(a, f->id, LLMLAT_STAT_SUM, &p->sum)))
+        p->sum = 0.0;
+    if (f->source == FROM_SUMMARY)
+        summary_of(x, f->id, a, p);
+    else
+        histogram_of(x, f->id, a, p);
+}
+
+static void point_init(expose_point *p, const llmlat_agg *a)
+{
+    memset(p, 0, sizeof *p);
+    p->a = a;
+    p->info_name[0] = "version";
+    p->info_value[0] = llmlat_version_string();
+    p->info_name[1] = "convention";
+    p->info_value[1] = a->conv->name;
+    p->info_name[2] = "mode";
+    p->info_value[2] = a->mode == LLMLAT_MODE_BOUNDED ? "bounded" : "exact";
+}
+
+/* One family: scalars are read first, as a family none of whose
+ * aggregators has a value is left out (header included). */
+static void expose_family_of(expose_ctx *x, expose_encoder *e, const expose_family *f,
+                             const llmlat_agg *const *aggs, size_t n)
+{
+    expose_point p;
+    bool distribution = f->type == EXPOSE_SUMMARY || f->type == EXPOSE_HISTOGRAM;
+    bool any = distribution;
+    for (size_t i = 0; i < n && !any; i++) {
+        point_init(&p, aggs[i]);
+        any = scalar_of(x, f, aggs[i], &p);
+    }
+    if (!any || n == 0)
+        return;
+    e->family(e, f);
+    for (size_t i = 0; i < n; i++) {
+        point_init(&p, aggs[i]);
+        if (distribution)
+            distribution_of(x, f, aggs[i], &p);
+        else if (!scalar_of(x, f, aggs[i], &p))
+            continue;
+        e->point(e, f, &p);
+    }
+    e->family_end(e, f);
+}
+
+static bool same_labels(const llmlat_agg *x, const llmlat_agg *y)
+{
+    if (x->n_labels != y->n_labels)
+        return false;
+    for (size_t i = 0; i < x->n_labels; i++)
+        if (strcmp(x->labels[i].name, y->labels[i].name) != 0 ||
+            strcmp(x->labels[i].value, y->labels[i].value) != 0)
+            return false;
+    return true;
+}
+
+LLMLAT_PRIVATE int32_t expose_run(rbuf *out, const llmlat_agg *const *aggs, size_t n,
+                                  int32_t format, bool run_gauges, const llmlat_alloc *al)
+{
+    /* Two aggregators with the same labels would write the same series
+     * twice: the exposition is refused (merge them first). */
+    for (size_t i = 0; i < n; i++)
+        for (size_t j = 0; j < i; j++)
+            if (same_labels(aggs[i], aggs[j]))
+                return LLMLAT_EINVAL;
+    expose_encoder e;
+    if (!expose_text_encoder(&e, format) && !expose_pb_encoder(&e, format))
+        return LLMLAT_EINVAL;
+    e.out = out;
+    rbuf_init(&e.scratch, al);
+    expose_ctx x = { .al = al, .status = LLMLAT_OK };
+    for (size_t i = 0; i < FAMILY_COUNT && x.status == LLMLAT_OK; i++)
+        if (run_gauges || !is_run_gauge(&FAMILIES[i]))
+            expose_family_of(&x, &e, &FAMILIES[i], aggs, n);
+    e.end(&e);
+    int32_t st = x.status != LLMLAT_OK ? x.status : e.scratch.status;
+    rbuf_free(&e.scratch);
+    alloc_free(al, x.counts);
+    return st;
+}
+
+static bool expose_format(int32_t format)
+{
+    return format == LLMLAT_FORMAT_PROMETHEUS || format == LLMLAT_FORMAT_OPENMETRICS ||
+           format == LLMLAT_FORMAT_PROMETHEUS_PROTOBUF;
+}
+
+LLMLAT_API int32_t llmlat_expose(const llmlat_agg *const *aggs, size_t n, int32_t format,
+                                 void *buf, size_t cap, size_t *len)
+{
+    if (!len || (!aggs && n > 0) || (!buf && cap > 0) || !expose_format(format))
+        return LLMLAT_EINVAL;
+    for (size_t i = 0; i < n; i++)
+        if (!aggs[i])
+            return LLMLAT_EINVAL;
+    /* Built whole, then copied: a too-small buffer receives nothing. */
+    llmlat_alloc al = n > 0 ? aggs[0]->al : alloc_current();
+    rbuf out;
+    rbuf_init(&out, &al);
+    int32_t st = expose_run(&out, aggs, n, format, false, &al);
+    if (st == LLMLAT_OK)
+        st = rbuf_deliver(&out, buf, cap, len);
+    rbuf_free(&out);
+    return st;
+}
+
+LLMLAT_API const char *llmlat_format_content_type(int32_t format)
+{
+    switch (format) {
+    case LLMLAT_FORMAT_TEXT: return "text/plain; charset=utf-8";
+    case LLMLAT_FORMAT_JSON: return "application/json";
+    case LLMLAT_FORMAT_PROMETHEUS: return "text/plain; version=0.0.4; charset=utf-8";
+    case LLMLAT_FORMAT_OPENMETRICS:
+        return "application/openmetrics-text; version=1.0.0; charset=utf-8";
+    case LLMLAT_FORMAT_PROMETHEUS_PROTOBUF:
+        return "application/vnd.google.protobuf; proto=io.prometheus.client.MetricFamily; "
+               "encoding=delimited";
+    }
+    return NULL;
+}
