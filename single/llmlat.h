@@ -185,10 +185,14 @@ LLMLAT_API const char *llmlat_strerror(int32_t status);
 #define LLMLAT_PARAM_SLO_TPOT       4 /* 0 = no SLO (default) */
 #define LLMLAT_PARAM_SLO_E2E        5 /* 0 = no SLO (default) */
 
-/* Report formats for llmlat_agg_report(). */
-#define LLMLAT_FORMAT_TEXT       1 /* readable summary table */
-#define LLMLAT_FORMAT_JSON       2 /* docs/report-json.md */
-#define LLMLAT_FORMAT_PROMETHEUS 3 /* text exposition format 0.0.4 */
+/* Report formats for llmlat_agg_report(); the last three are also the
+ * formats of llmlat_expose() (docs/prometheus.md). */
+#define LLMLAT_FORMAT_TEXT                1 /* readable summary table */
+#define LLMLAT_FORMAT_JSON                2 /* docs/report-json.md */
+#define LLMLAT_FORMAT_PROMETHEUS          3 /* Prometheus text exposition format 0.0.4 */
+#define LLMLAT_FORMAT_OPENMETRICS         4 /* OpenMetrics 1.0 text, ending in "# EOF" */
+#define LLMLAT_FORMAT_PROMETHEUS_PROTOBUF 5 /* delimited io.prometheus.client.MetricFamily
+                                               messages, native histograms included */
 
 /* Lower-case names of ids ("ttft", "vllm", "mean", ...): static strings,
  * NULL for an unknown id. The same names are used by the CLI, the JSON
@@ -423,11 +427,43 @@ LLMLAT_API int32_t llmlat_agg_serialize(const llmlat_agg *a, void *buf, size_t c
  * announces are known to be there. */
 LLMLAT_API llmlat_agg *llmlat_agg_deserialize(const void *buf, size_t len, int32_t *status);
 
-/* A report of a in one of the LLMLAT_FORMAT_* formats, as text (not
- * NUL-terminated; *len bytes). Buffer rules as for llmlat_agg_serialize.
+/* A report of a in one of the LLMLAT_FORMAT_* formats (not NUL-terminated;
+ * *len bytes; text but for PROMETHEUS_PROTOBUF). The three exposition
+ * formats write what llmlat_expose(&a, 1, format, ...) writes plus the
+ * gauges of a benchmark run: the duration D and the rates and peaks over
+ * it (docs/prometheus.md). Buffer rules as for llmlat_agg_serialize.
  * Errors: EINVAL (NULL, unknown format), ENOSPC, ENOMEM. */
 LLMLAT_API int32_t llmlat_agg_report(const llmlat_agg *a, int32_t format, void *buf,
                                      size_t cap, size_t *len);
+
+/* ------------------------------------------------------------- exposition */
+
+/* One Prometheus exposition of n aggregators (docs/prometheus.md), in
+ * format PROMETHEUS (text 0.0.4), OPENMETRICS (1.0, "# EOF" at the end)
+ * or PROMETHEUS_PROTOBUF (delimited MetricFamily messages; histograms
+ * carry native buckets beside the classic ones). Each family's metadata
+ * is written once, then one series per aggregator, labelled with its
+ * constant labels: aggregators of different label sets, conventions or
+ * modes make one valid exposition. Two aggregators with the same label
+ * set (the same pointer twice included) are refused: merge them first
+ * (llmlat_agg_merge), as a server does with its per-thread aggregators.
+ * Every _sum, _count, bucket and counter only grows as requests are added
+ * (reset aside), so rate() and increase() read them. Only cumulative
+ * series are written, none derived from the aggregator's duration (what
+ * a server needs; llmlat_agg_report adds them for a benchmark). n = 0
+ * writes an empty exposition ("# EOF" alone in OpenMetrics). Reads the
+ * aggregators only: other threads may query them meanwhile, none may
+ * change them. Buffer rules as for llmlat_agg_serialize.
+ * Errors: EINVAL (NULL len, NULL aggs with n > 0, a NULL aggregator, NULL
+ * buf with cap > 0, another format, two aggregators with the same
+ * labels), ENOSPC, ENOMEM. */
+LLMLAT_API int32_t llmlat_expose(const llmlat_agg *const *aggs, size_t n, int32_t format,
+                                 void *buf, size_t cap, size_t *len);
+
+/* The HTTP Content-Type of a format's bytes, e.g. for PROMETHEUS_PROTOBUF
+ * "application/vnd.google.protobuf; proto=io.prometheus.client.MetricFamily;
+ * encoding=delimited": a static string, NULL for an unknown format. */
+LLMLAT_API const char *llmlat_format_content_type(int32_t format);
 
 #ifdef __cplusplus
 }
@@ -4933,25 +4969,29 @@ LLMLAT_PRIVATE size_t store_memory(const metric_store *s)
     return BOUNDED(s) ? sketch_memory(&s->sk, s->map) : exact_memory(&s->exact);
 }
 
-/* ---------------------- lib/report/report.c ------------------------------- */
-/* llmlat_agg_report: the buffer contract around one writer per format, and
- * the value queries the writers share. */
+/* ---------------------- lib/report/expose.c ------------------------------- */
+/* What the exposition writes: the metric families, and the point of each
+ * aggregator in each family (expose.h); llmlat_expose. Series names are
+ * in docs/prometheus.md. */
 #include <math.h>
 #include <string.h>
 
-/* ---------------------- lib/report/report.h ------------------------------- */
-/* What the report writers share: the aggregator being reported, the
- * output, and queries that give NaN for an undefined value (a statistic of
- * an empty set, a rate without duration) while remembering real errors
- * (ENOMEM while sorting) so that a writer never checks after each call.
+/* ---------------------- lib/report/expose.h ------------------------------- */
+/* The exposition: many aggregators as one set of metric families, in
+ * three encodings (docs/prometheus.md).
  *
- * report.c: llmlat_agg_report and these queries; report_text.c,
- * report_json.c (+ report_tool.c, the `tool` object), report_prom.c
- * (+ report_hist.c, histogram buckets) write one format each. */
-#ifndef LLMLAT_REPORT_H
-#define LLMLAT_REPORT_H
+ * expose.c knows *what* is exposed: the families (name, type, unit, help)
+ * and, for each aggregator, the point of a family — a counter's or a
+ * gauge's value, a summary's quantiles, a histogram's classic and native
+ * buckets, and for the last two the exact count and sum. expose_text.c
+ * (text 0.0.4, OpenMetrics 1.0) and expose_pb.c (delimited protobuf) know
+ * *how* to write them: an encoder is three calls, family / point /
+ * end, so every format writes the same families, series and values. */
+#ifndef LLMLAT_EXPOSE_H
+#define LLMLAT_EXPOSE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 /* ---------------------- lib/report/report_buf.h --------------------------- */
@@ -4977,6 +5017,12 @@ LLMLAT_PRIVATE void rbuf_free(rbuf *b);
 
 LLMLAT_PRIVATE void rbuf_putn(rbuf *b, const char *s, size_t n);
 LLMLAT_PRIVATE void rbuf_puts(rbuf *b, const char *s);
+/* n bytes inserted at offset `at` <= len, the bytes after it moved up. */
+LLMLAT_PRIVATE void rbuf_insert(rbuf *b, size_t at, const char *s, size_t n);
+/* The buffer contract of the API's buffer-writing calls: *len = the size,
+ * and a copy into buf when it fits (cap), else ENOSPC and nothing
+ * written. */
+LLMLAT_PRIVATE int32_t rbuf_deliver(const rbuf *b, void *buf, size_t cap, size_t *len);
 /* s followed by spaces up to `width` bytes (nothing added when longer). */
 LLMLAT_PRIVATE void rbuf_pad(rbuf *b, const char *s, size_t width);
 LLMLAT_PRIVATE void rbuf_u64(rbuf *b, uint64_t v);
@@ -4993,6 +5039,109 @@ LLMLAT_PRIVATE void percent_text(double q, char *out);
 
 #endif
 
+typedef enum expose_type {
+    EXPOSE_COUNTER,
+    EXPOSE_GAUGE,
+    EXPOSE_SUMMARY,
+    EXPOSE_HISTOGRAM,
+} expose_type;
+
+/* What a family's points are read from. */
+typedef enum expose_source {
+    FROM_INFO,      /* llmlat_info: 1, with version, convention and mode */
+    FROM_COUNTER,   /* llmlat_agg_counter(id) */
+    FROM_DURATION,  /* the duration D (a run gauge) */
+    FROM_RATE,      /* llmlat_agg_rate(id) (a run gauge) */
+    FROM_PEAK,      /* the peak-concurrency counter, as a gauge (a run gauge) */
+    FROM_SUMMARY,   /* quantiles, sum and count of metric id */
+    FROM_HISTOGRAM, /* classic and native buckets, sum and count of metric id */
+} expose_source;
+
+typedef struct expose_family {
+    /* The family's name as text 0.0.4 and protobuf write it (counters
+     * with their "_total"; OpenMetrics drops it from the family name). */
+    const char *name;
+    expose_type type;
+    const char *unit; /* OpenMetrics' # UNIT (a suffix of the name), or NULL */
+    const char *help;
+    expose_source source;
+    int32_t id; /* counter, rate or metric id */
+} expose_family;
+
+/* The labels llmlat writes itself on llmlat_info. */
+#define EXPOSE_INFO_LABELS 3
+
+/* One aggregator's point of one family. Arrays point into the
+ * exposition's scratch and live until the next point. */
+typedef struct expose_point {
+    const llmlat_agg *a; /* its constant labels are the series' labels */
+    const char *info_name[EXPOSE_INFO_LABELS], *info_value[EXPOSE_INFO_LABELS]; /* FROM_INFO */
+    double value;        /* counter, gauge */
+    uint64_t count;      /* summary, histogram: exact */
+    double sum;          /* summary, histogram: LLMLAT_STAT_SUM */
+    /* summary: the quantiles (repeats dropped) and their values */
+    size_t n_q;
+    const double *q, *qv;
+    /* histogram: classic bounds le[i] < +Inf and cumulative counts (the
+     * +Inf bucket is `count`) */
+    size_t n_le;
+    const double *le;
+    const uint64_t *cum;
+    /* histogram: the native buckets (llmlat_agg_buckets), when has_native */
+    bool has_native;
+    int32_t schema;
+    double zero_threshold;
+    uint64_t zero_count;
+    int32_t offset;
+    const uint64_t *counts; /* counts[j]: bucket offset + j */
+    size_t n_counts;
+} expose_point;
+
+typedef struct expose_encoder expose_encoder;
+
+/* An encoder writes families to `out`; `scratch` is its own buffer (the
+ * protobuf encoder assembles a family there to learn its length). */
+struct expose_encoder {
+    void (*family)(expose_encoder *e, const expose_family *f);
+    void (*point)(expose_encoder *e, const expose_family *f, const expose_point *p);
+    void (*family_end)(expose_encoder *e, const expose_family *f);
+    void (*end)(expose_encoder *e);
+    rbuf *out;
+    rbuf scratch;
+    bool openmetrics; /* the text encoder's dialect */
+};
+
+/* Sets e up for a format (PROMETHEUS, OPENMETRICS, PROMETHEUS_PROTOBUF);
+ * false for another. */
+LLMLAT_PRIVATE bool expose_text_encoder(expose_encoder *e, int32_t format);
+LLMLAT_PRIVATE bool expose_pb_encoder(expose_encoder *e, int32_t format);
+
+/* The exposition of aggs[0..n) in `format` to out. `run_gauges` adds the
+ * gauges derived from each aggregator's duration (what a benchmark's
+ * report shows; meaningless for a server, whose rates come from rate()).
+ * Returns the first error: EINVAL for two aggregators with the same
+ * labels, ENOMEM. The caller validated the arguments. */
+LLMLAT_PRIVATE int32_t expose_run(rbuf *out, const llmlat_agg *const *aggs, size_t n,
+                                  int32_t format, bool run_gauges, const llmlat_alloc *al);
+
+#endif
+
+/* ---------------------- lib/report/report.h ------------------------------- */
+/* What the report writers share: the aggregator being reported, the
+ * output, and queries that give NaN for an undefined value (a statistic of
+ * an empty set, a rate without duration) while remembering real errors
+ * (ENOMEM while sorting) so that a writer never checks after each call.
+ *
+ * report.c: llmlat_agg_report and these queries; report_text.c and
+ * report_json.c (+ report_tool.c, the `tool` object) write one format
+ * each; the exposition formats are expose.h's (+ report_hist.c, the
+ * classic histogram buckets). */
+#ifndef LLMLAT_REPORT_H
+#define LLMLAT_REPORT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
 /* Every statistic of one metric, each NaN when undefined (a convention's
  * placeholder, such as vLLM's 0.0 for an empty set, is a value). */
 typedef struct metric_values {
@@ -5004,6 +5153,7 @@ typedef struct metric_values {
 
 typedef struct report_ctx {
     const llmlat_agg *a;
+    int32_t format;
     rbuf out;
     int32_t status; /* first hard error of a query, LLMLAT_OK until then */
     /* Each store's statistics, computed once: a report asks for a metric in
@@ -5034,9 +5184,795 @@ LLMLAT_PRIVATE bool report_quantile_repeats(const double *q, size_t i);
 
 LLMLAT_PRIVATE void report_text(report_ctx *c);
 LLMLAT_PRIVATE void report_json(report_ctx *c);
-LLMLAT_PRIVATE void report_prometheus(report_ctx *c);
+/* The exposition formats: the exposition of c->a alone (expose.h), with
+ * the gauges of its run. */
+LLMLAT_PRIVATE void report_exposition(report_ctx *c);
 
 #endif
+
+/* ---------------------- lib/report/report_hist.h -------------------------- */
+/* The classic histograms of the Prometheus report: the bucket bounds of
+ * each time metric (vLLM server's by default, settable with
+ * llmlat_agg_set_buckets) and the samples counted into them. */
+#ifndef LLMLAT_REPORT_HIST_H
+#define LLMLAT_REPORT_HIST_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* The bounds of the metric's histogram; NULL (and *n = 0) when the metric
+ * has no histogram. */
+LLMLAT_PRIVATE const double *hist_bounds(const llmlat_agg *a, int32_t metric, size_t *n);
+
+/* cum[i] = weight of the samples <= bounds[i] for i < n, and cum[n] = the
+ * weight of all of them (n + 1 entries). */
+LLMLAT_PRIVATE int32_t hist_cumulative(const llmlat_agg *a, int32_t metric, const double *bounds,
+                                       size_t n, uint64_t *cum);
+
+#endif
+
+static const expose_family FAMILIES[] = {
+    { "llmlat_info", EXPOSE_GAUGE, NULL,
+      "The llmlat version, convention and mode behind these series (value 1).", FROM_INFO, 0 },
+    { "llmlat_requests_completed_total", EXPOSE_COUNTER, NULL,
+      "Requests that succeeded under the convention.", FROM_COUNTER, LLMLAT_COUNT_COMPLETED },
+    { "llmlat_requests_failed_total", EXPOSE_COUNTER, NULL,
+      "Requests that did not succeed under the convention.", FROM_COUNTER, LLMLAT_COUNT_FAILED },
+    { "llmlat_requests_tpot_undefined_total", EXPOSE_COUNTER, NULL,
+      "Successful requests without a TPOT (one output token or none).", FROM_COUNTER,
+      LLMLAT_COUNT_TPOT_UNDEFINED },
+    { "llmlat_requests_good_total", EXPOSE_COUNTER, NULL,
+      "Successful requests that met every SLO.", FROM_COUNTER, LLMLAT_COUNT_GOOD },
+    { "llmlat_input_tokens_total", EXPOSE_COUNTER, "tokens",
+      "Prompt tokens of successful requests.", FROM_COUNTER, LLMLAT_COUNT_INPUT_TOKENS },
+    { "llmlat_output_tokens_total", EXPOSE_COUNTER, "tokens",
+      "Output tokens of successful requests.", FROM_COUNTER, LLMLAT_COUNT_OUTPUT_TOKENS },
+    /* The run gauges: reports only (expose.h). */
+    { "llmlat_duration_seconds", EXPOSE_GAUGE, "seconds",
+      "The duration the rates are computed over.", FROM_DURATION, 0 },
+    { "llmlat_request_throughput_requests_per_second", EXPOSE_GAUGE, "requests_per_second",
+      "Successful requests per second of the duration.", FROM_RATE, LLMLAT_RATE_REQUESTS },
+    { "llmlat_output_throughput_tokens_per_second", EXPOSE_GAUGE, "tokens_per_second",
+      "Output tokens per second of the duration.", FROM_RATE, LLMLAT_RATE_OUTPUT_TOKENS },
+    { "llmlat_total_throughput_tokens_per_second", EXPOSE_GAUGE, "tokens_per_second",
+      "Prompt and output tokens per second of the duration.", FROM_RATE,
+      LLMLAT_RATE_TOTAL_TOKENS },
+    { "llmlat_goodput_requests_per_second", EXPOSE_GAUGE, "requests_per_second",
+      "Requests meeting every SLO per second of the duration.", FROM_RATE, LLMLAT_RATE_GOODPUT },
+    { "llmlat_peak_output_tokens_per_second", EXPOSE_GAUGE, "tokens_per_second",
+      "Most output tokens (chunks under vLLM) in one 1-second bucket.", FROM_RATE,
+      LLMLAT_RATE_PEAK_OUTPUT_TOKENS },
+    { "llmlat_peak_concurrent_requests", EXPOSE_GAUGE, "requests",
+      "Most successful requests in flight at once.", FROM_PEAK, LLMLAT_COUNT_PEAK_CONCURRENCY },
+    /* Per metric: the summary (the report's quantiles), then for times the
+     * histogram (classic buckets; native ones in protobuf). A summary and
+     * a histogram cannot share a name, and promtool rejects a type in a
+     * name: hence llmlat_ttft_seconds and llmlat_ttft_hist_seconds. */
+#define TIME_METRIC(m, name, help)                                                     \
+    { "llmlat_" name "_seconds", EXPOSE_SUMMARY, "seconds", help, FROM_SUMMARY, m },   \
+    { "llmlat_" name "_hist_seconds", EXPOSE_HISTOGRAM, "seconds", help, FROM_HISTOGRAM, m }
+    TIME_METRIC(LLMLAT_TTFT, "ttft", "Time to first token."),
+    TIME_METRIC(LLMLAT_TPOT, "tpot",
+                "Time per output token after the first, one sample per request."),
+    TIME_METRIC(LLMLAT_ITL, "itl", "Inter-token latency, one sample per token."),
+    TIME_METRIC(LLMLAT_ICL, "icl", "Inter-chunk latency, one sample per gap between events."),
+    TIME_METRIC(LLMLAT_E2E, "e2e", "End-to-end latency."),
+    TIME_METRIC(LLMLAT_ITL_MAX, "itl_max", "Largest gap between events of a request."),
+#undef TIME_METRIC
+    { "llmlat_tps_user_tokens_per_second", EXPOSE_SUMMARY, "tokens_per_second",
+      "Output tokens per second of each request.", FROM_SUMMARY, LLMLAT_TPS_USER },
+};
+
+#define FAMILY_COUNT (sizeof FAMILIES / sizeof FAMILIES[0])
+
+static bool is_run_gauge(const expose_family *f)
+{
+    return f->source == FROM_DURATION || f->source == FROM_RATE || f->source == FROM_PEAK;
+}
+
+/* The exposition's state: the first hard error, and scratch for points. */
+typedef struct expose_ctx {
+    const llmlat_alloc *al;
+    int32_t status;
+    double q[MAX_QUANTILES], qv[MAX_QUANTILES];
+    uint64_t cum[MAX_BUCKET_BOUNDS + 1];
+    uint64_t *counts; /* native buckets */
+    size_t counts_cap;
+} expose_ctx;
+
+/* A query's status: true for a value, false for an undefined one, and a
+ * hard error (ENOMEM while selecting ranks) kept. */
+static bool expose_ok(expose_ctx *x, int32_t st)
+{
+    if (st == LLMLAT_OK)
+        return true;
+    if (st != LLMLAT_EUNDEFINED && x->status == LLMLAT_OK)
+        x->status = st;
+    return false;
+}
+
+/* A counter's or a gauge's value; false when it has none (GOOD without an
+ * SLO, a rate without a duration, the peaks in bounded mode). */
+static bool scalar_of(expose_ctx *x, const expose_family *f, const llmlat_agg *a,
+                      expose_point *p)
+{
+    uint64_t u;
+    switch (f->source) {
+    case FROM_INFO:
+        p->value = 1.0;
+        return true;
+    case FROM_COUNTER:
+    case FROM_PEAK:
+        if (!expose_ok(x, llmlat_agg_counter(a, f->id, &u)))
+            return false;
+        p->count = u;
+        p->value = (double)u;
+        return true;
+    case FROM_DURATION:
+        return agg_duration(a, &p->value);
+    case FROM_RATE:
+        return expose_ok(x, llmlat_agg_rate(a, f->id, &p->value));
+    default:
+        return false;
+    }
+}
+
+static void summary_of(expose_ctx *x, int32_t metric, const llmlat_agg *a, expose_point *p)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < a->n_quantiles; i++)
+        if (!report_quantile_repeats(a->quantiles, i))
+            x->q[n++] = a->quantiles[i];
+    p->q = x->q;
+    p->qv = x->qv;
+    p->n_q = n;
+    for (size_t i = 0; i < n; i++)
+        x->qv[i] = NAN; /* an empty set has no quantile, whatever the convention prints */
+    if (p->count > 0 && !expose_ok(x, llmlat_agg_quantiles(a, metric, x->q, n, x->qv)))
+        for (size_t i = 0; i < n; i++)
+            x->qv[i] = NAN;
+}
+
+static void histogram_of(expose_ctx *x, int32_t metric, const llmlat_agg *a, expose_point *p)
+{
+    p->le = hist_bounds(a, metric, &p->n_le);
+    p->cum = x->cum;
+    if (!expose_ok(x, hist_cumulative(a, metric, p->le, p->n_le, x->cum)))
+        memset(x->cum, 0, (p->n_le + 1) * sizeof *x->cum);
+    p->has_native = false;
+}
+
+/* The point of a summary or a histogram: always there (count 0 when
+ * empty). */
+static void distribution_of(expose_ctx *x, const expose_family *f, const llmlat_agg *a,
+                            expose_point *p)
+{
+    p->count = store_count(agg_store(a, f->id));
+    if (!expose_ok(x, llmlat_agg_stat(a, f->id, LLMLAT_STAT_SUM, &p->sum)))
+        p->sum = 0.0;
+    if (f->source == FROM_SUMMARY)
+        summary_of(x, f->id, a, p);
+    else
+        histogram_of(x, f->id, a, p);
+}
+
+static void point_init(expose_point *p, const llmlat_agg *a)
+{
+    memset(p, 0, sizeof *p);
+    p->a = a;
+    p->info_name[0] = "version";
+    p->info_value[0] = llmlat_version_string();
+    p->info_name[1] = "convention";
+    p->info_value[1] = a->conv->name;
+    p->info_name[2] = "mode";
+    p->info_value[2] = a->mode == LLMLAT_MODE_BOUNDED ? "bounded" : "exact";
+}
+
+/* One family: scalars are read first, as a family none of whose
+ * aggregators has a value is left out (header included). */
+static void expose_family_of(expose_ctx *x, expose_encoder *e, const expose_family *f,
+                             const llmlat_agg *const *aggs, size_t n)
+{
+    expose_point p;
+    bool distribution = f->type == EXPOSE_SUMMARY || f->type == EXPOSE_HISTOGRAM;
+    bool any = distribution;
+    for (size_t i = 0; i < n && !any; i++) {
+        point_init(&p, aggs[i]);
+        any = scalar_of(x, f, aggs[i], &p);
+    }
+    if (!any || n == 0)
+        return;
+    e->family(e, f);
+    for (size_t i = 0; i < n; i++) {
+        point_init(&p, aggs[i]);
+        if (distribution)
+            distribution_of(x, f, aggs[i], &p);
+        else if (!scalar_of(x, f, aggs[i], &p))
+            continue;
+        e->point(e, f, &p);
+    }
+    e->family_end(e, f);
+}
+
+static bool same_labels(const llmlat_agg *x, const llmlat_agg *y)
+{
+    if (x->n_labels != y->n_labels)
+        return false;
+    for (size_t i = 0; i < x->n_labels; i++)
+        if (strcmp(x->labels[i].name, y->labels[i].name) != 0 ||
+            strcmp(x->labels[i].value, y->labels[i].value) != 0)
+            return false;
+    return true;
+}
+
+LLMLAT_PRIVATE int32_t expose_run(rbuf *out, const llmlat_agg *const *aggs, size_t n,
+                                  int32_t format, bool run_gauges, const llmlat_alloc *al)
+{
+    /* Two aggregators with the same labels would write the same series
+     * twice: the exposition is refused (merge them first). */
+    for (size_t i = 0; i < n; i++)
+        for (size_t j = 0; j < i; j++)
+            if (same_labels(aggs[i], aggs[j]))
+                return LLMLAT_EINVAL;
+    expose_encoder e;
+    if (!expose_text_encoder(&e, format) && !expose_pb_encoder(&e, format))
+        return LLMLAT_EINVAL;
+    e.out = out;
+    rbuf_init(&e.scratch, al);
+    expose_ctx x = { .al = al, .status = LLMLAT_OK };
+    for (size_t i = 0; i < FAMILY_COUNT && x.status == LLMLAT_OK; i++)
+        if (run_gauges || !is_run_gauge(&FAMILIES[i]))
+            expose_family_of(&x, &e, &FAMILIES[i], aggs, n);
+    e.end(&e);
+    int32_t st = x.status != LLMLAT_OK ? x.status : e.scratch.status;
+    rbuf_free(&e.scratch);
+    alloc_free(al, x.counts);
+    return st;
+}
+
+static bool expose_format(int32_t format)
+{
+    return format == LLMLAT_FORMAT_PROMETHEUS || format == LLMLAT_FORMAT_OPENMETRICS ||
+           format == LLMLAT_FORMAT_PROMETHEUS_PROTOBUF;
+}
+
+LLMLAT_API int32_t llmlat_expose(const llmlat_agg *const *aggs, size_t n, int32_t format,
+                                 void *buf, size_t cap, size_t *len)
+{
+    if (!len || (!aggs && n > 0) || (!buf && cap > 0) || !expose_format(format))
+        return LLMLAT_EINVAL;
+    for (size_t i = 0; i < n; i++)
+        if (!aggs[i])
+            return LLMLAT_EINVAL;
+    /* Built whole, then copied: a too-small buffer receives nothing. */
+    llmlat_alloc al = n > 0 ? aggs[0]->al : alloc_current();
+    rbuf out;
+    rbuf_init(&out, &al);
+    int32_t st = expose_run(&out, aggs, n, format, false, &al);
+    if (st == LLMLAT_OK)
+        st = rbuf_deliver(&out, buf, cap, len);
+    rbuf_free(&out);
+    return st;
+}
+
+LLMLAT_API const char *llmlat_format_content_type(int32_t format)
+{
+    switch (format) {
+    case LLMLAT_FORMAT_TEXT: return "text/plain; charset=utf-8";
+    case LLMLAT_FORMAT_JSON: return "application/json";
+    case LLMLAT_FORMAT_PROMETHEUS: return "text/plain; version=0.0.4; charset=utf-8";
+    case LLMLAT_FORMAT_OPENMETRICS:
+        return "application/openmetrics-text; version=1.0.0; charset=utf-8";
+    case LLMLAT_FORMAT_PROMETHEUS_PROTOBUF:
+        return "application/vnd.google.protobuf; proto=io.prometheus.client.MetricFamily; "
+               "encoding=delimited";
+    }
+    return NULL;
+}
+
+/* ---------------------- lib/report/expose_pb.c ---------------------------- */
+/* The protobuf encoding of the exposition: a stream of
+ * io.prometheus.client.MetricFamily messages, each preceded by its length
+ * as a varint (client_model's metrics.proto; content type
+ * application/vnd.google.protobuf; proto=io.prometheus.client.MetricFamily;
+ * encoding=delimited). Histograms carry their classic buckets and, where
+ * the aggregator has them, the native ones (schema, zero bucket, positive
+ * spans and deltas), which Prometheus 2.x reads only from this format.
+ *
+ * A family is assembled in the encoder's scratch buffer, then its length
+ * and bytes go to the output. */
+#include <string.h>
+
+/* ---------------------- lib/report/pbwire.h ------------------------------- */
+/* The protocol-buffers wire format, as much as the exposition writes:
+ * varints, zigzag integers, little-endian doubles, and length-delimited
+ * fields (strings, nested messages, packed repeated integers). A nested
+ * message is written in place and its length inserted in front of it when
+ * it closes, so a message is built in one pass. */
+#ifndef LLMLAT_PBWIRE_H
+#define LLMLAT_PBWIRE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+LLMLAT_PRIVATE void pb_varint(rbuf *b, uint64_t v);
+/* Field `field` of wire type 0 (varint), as uint64 / uint32 / enum. */
+LLMLAT_PRIVATE void pb_uint(rbuf *b, uint32_t field, uint64_t v);
+/* sint32 / sint64 (zigzag). */
+LLMLAT_PRIVATE void pb_sint(rbuf *b, uint32_t field, int64_t v);
+/* double (wire type 1). */
+LLMLAT_PRIVATE void pb_double(rbuf *b, uint32_t field, double v);
+/* string / bytes (wire type 2). */
+LLMLAT_PRIVATE void pb_string(rbuf *b, uint32_t field, const char *s);
+/* A nested message or packed field: pb_open writes its tag and returns
+ * where its content starts; pb_close puts the content's length there. */
+LLMLAT_PRIVATE size_t pb_open(rbuf *b, uint32_t field);
+LLMLAT_PRIVATE void pb_close(rbuf *b, size_t start);
+/* One element of a packed sint64 field, between pb_open and pb_close. */
+LLMLAT_PRIVATE void pb_packed_sint(rbuf *b, int64_t v);
+
+#endif
+
+/* metrics.proto's field numbers. */
+enum {
+    MF_NAME = 1, MF_HELP = 2, MF_TYPE = 3, MF_METRIC = 4,
+    M_LABEL = 1, M_GAUGE = 2, M_COUNTER = 3, M_SUMMARY = 4, M_HISTOGRAM = 7,
+    LP_NAME = 1, LP_VALUE = 2,
+    VALUE = 1, /* of Gauge and Counter */
+    S_COUNT = 1, S_SUM = 2, S_QUANTILE = 3, Q_QUANTILE = 1, Q_VALUE = 2,
+    H_COUNT = 1, H_SUM = 2, H_BUCKET = 3, H_SCHEMA = 5, H_ZERO_THRESHOLD = 6,
+    H_ZERO_COUNT = 7, H_POSITIVE_SPAN = 12, H_POSITIVE_DELTA = 13,
+    B_CUMULATIVE = 1, B_UPPER_BOUND = 2,
+    SPAN_OFFSET = 1, SPAN_LENGTH = 2,
+};
+
+/* MetricType */
+static const uint64_t PB_TYPES[] = {
+    [EXPOSE_COUNTER] = 0, [EXPOSE_GAUGE] = 1, [EXPOSE_SUMMARY] = 2, [EXPOSE_HISTOGRAM] = 4,
+};
+
+static void pb_family(expose_encoder *e, const expose_family *f)
+{
+    rbuf *b = &e->scratch;
+    b->len = 0;
+    pb_string(b, MF_NAME, f->name);
+    pb_string(b, MF_HELP, f->help);
+    pb_uint(b, MF_TYPE, PB_TYPES[f->type]);
+}
+
+static void pb_label(rbuf *b, const char *name, const char *value)
+{
+    size_t at = pb_open(b, M_LABEL);
+    pb_string(b, LP_NAME, name);
+    pb_string(b, LP_VALUE, value);
+    pb_close(b, at);
+}
+
+/* The constant labels and (llmlat_info) llmlat's own, merged in name
+ * order, as client_golang writes them. */
+static void pb_labels(rbuf *b, const expose_family *f, const expose_point *p)
+{
+    const char *name[LLMLAT_MAX_LABELS + EXPOSE_INFO_LABELS];
+    const char *value[LLMLAT_MAX_LABELS + EXPOSE_INFO_LABELS];
+    size_t n = 0;
+    for (size_t i = 0; i < p->a->n_labels; i++) {
+        name[n] = p->a->labels[i].name;
+        value[n++] = p->a->labels[i].value;
+    }
+    if (f->source == FROM_INFO)
+        for (int i = 0; i < EXPOSE_INFO_LABELS; i++) {
+            size_t j = n++;
+            for (; j > 0 && strcmp(name[j - 1], p->info_name[i]) > 0; j--) {
+                name[j] = name[j - 1];
+                value[j] = value[j - 1];
+            }
+            name[j] = p->info_name[i];
+            value[j] = p->info_value[i];
+        }
+    for (size_t i = 0; i < n; i++)
+        pb_label(b, name[i], value[i]);
+}
+
+/* Spans over the non-empty buckets, a gap of up to two empty buckets
+ * kept inside a span (client_golang's rule). The set of non-empty
+ * buckets only grows as samples are added, so no bucket ever leaves the
+ * spans: Prometheus would read that as a counter reset. */
+#define PB_GAP_IN_SPAN 2
+
+/* The last bucket of the span that starts at the non-empty counts[j]. */
+static size_t pb_span_last(const uint64_t *counts, size_t n, size_t j)
+{
+    size_t last = j;
+    for (size_t k = j + 1; k < n && k - last <= PB_GAP_IN_SPAN + 1; k++)
+        if (counts[k])
+            last = k;
+    return last;
+}
+
+static void pb_span(rbuf *b, int64_t offset, uint64_t length)
+{
+    size_t at = pb_open(b, H_POSITIVE_SPAN);
+    pb_sint(b, SPAN_OFFSET, offset);
+    pb_uint(b, SPAN_LENGTH, length);
+    pb_close(b, at);
+}
+
+static void pb_native(rbuf *b, const expose_point *p)
+{
+    pb_sint(b, H_SCHEMA, p->schema);
+    pb_double(b, H_ZERO_THRESHOLD, p->zero_threshold);
+    pb_uint(b, H_ZERO_COUNT, p->zero_count);
+    const uint64_t *c = p->counts;
+    size_t n = p->n_counts;
+    /* the spans: each offset counts from the end of the previous span */
+    int64_t next = p->offset;
+    size_t spans = 0;
+    for (size_t j = 0; j < n; j++) {
+        if (!c[j])
+            continue;
+        size_t last = pb_span_last(c, n, j);
+        int64_t index = (int64_t)p->offset + (int64_t)j;
+        pb_span(b, spans++ ? index - next : index, last - j + 1);
+        next = (int64_t)p->offset + (int64_t)last + 1;
+        j = last;
+    }
+    if (spans == 0) {
+        /* No bucket yet: a span of length 0 says "native" to the
+         * Prometheus versions that look for spans. */
+        pb_span(b, 0, 0);
+        return;
+    }
+    /* the deltas, bucket by bucket along the spans */
+    size_t at = pb_open(b, H_POSITIVE_DELTA);
+    int64_t prev = 0;
+    for (size_t j = 0; j < n; j++) {
+        if (!c[j])
+            continue;
+        size_t last = pb_span_last(c, n, j);
+        for (; j <= last; j++) {
+            pb_packed_sint(b, (int64_t)c[j] - prev);
+            prev = (int64_t)c[j];
+        }
+        j = last;
+    }
+    pb_close(b, at);
+}
+
+static void pb_histogram(rbuf *b, const expose_point *p)
+{
+    size_t at = pb_open(b, M_HISTOGRAM);
+    pb_uint(b, H_COUNT, p->count);
+    pb_double(b, H_SUM, p->sum);
+    for (size_t i = 0; i < p->n_le; i++) { /* +Inf is implicit: the count */
+        size_t bucket = pb_open(b, H_BUCKET);
+        pb_uint(b, B_CUMULATIVE, p->cum[i]);
+        pb_double(b, B_UPPER_BOUND, p->le[i]);
+        pb_close(b, bucket);
+    }
+    if (p->has_native)
+        pb_native(b, p);
+    pb_close(b, at);
+}
+
+static void pb_summary(rbuf *b, const expose_point *p)
+{
+    size_t at = pb_open(b, M_SUMMARY);
+    pb_uint(b, S_COUNT, p->count);
+    pb_double(b, S_SUM, p->sum);
+    for (size_t i = 0; i < p->n_q; i++) {
+        size_t q = pb_open(b, S_QUANTILE);
+        pb_double(b, Q_QUANTILE, p->q[i]);
+        pb_double(b, Q_VALUE, p->qv[i]);
+        pb_close(b, q);
+    }
+    pb_close(b, at);
+}
+
+static void pb_point(expose_encoder *e, const expose_family *f, const expose_point *p)
+{
+    rbuf *b = &e->scratch;
+    size_t metric = pb_open(b, MF_METRIC);
+    pb_labels(b, f, p);
+    size_t at;
+    switch (f->type) {
+    case EXPOSE_COUNTER:
+        at = pb_open(b, M_COUNTER);
+        pb_double(b, VALUE, p->value);
+        pb_close(b, at);
+        break;
+    case EXPOSE_GAUGE:
+        at = pb_open(b, M_GAUGE);
+        pb_double(b, VALUE, p->value);
+        pb_close(b, at);
+        break;
+    case EXPOSE_SUMMARY:
+        pb_summary(b, p);
+        break;
+    case EXPOSE_HISTOGRAM:
+        pb_histogram(b, p);
+        break;
+    }
+    pb_close(b, metric);
+}
+
+static void pb_family_end(expose_encoder *e, const expose_family *f)
+{
+    (void)f;
+    pb_varint(e->out, e->scratch.len);
+    rbuf_putn(e->out, e->scratch.p, e->scratch.len);
+}
+
+static void pb_end(expose_encoder *e)
+{
+    (void)e;
+}
+
+LLMLAT_PRIVATE bool expose_pb_encoder(expose_encoder *e, int32_t format)
+{
+    if (format != LLMLAT_FORMAT_PROMETHEUS_PROTOBUF)
+        return false;
+    *e = (expose_encoder){
+        .family = pb_family, .point = pb_point, .family_end = pb_family_end, .end = pb_end,
+    };
+    return true;
+}
+
+/* ---------------------- lib/report/expose_text.c -------------------------- */
+/* The text encodings of the exposition: Prometheus text 0.0.4 and
+ * OpenMetrics 1.0. They differ in four things only: OpenMetrics names a
+ * counter family without its "_total" (the samples keep it), writes
+ * # UNIT where the name ends in a unit, escapes '"' in HELP, and ends with
+ * "# EOF". */
+#include <math.h>
+#include <string.h>
+
+/* s with '\\' and newline escaped, and '"' too when `quote`. */
+static void text_escaped(rbuf *b, const char *s, bool quote)
+{
+    const char *run = s;
+    for (; *s; s++) {
+        const char *esc = *s == '\\' ? "\\\\" : *s == '\n' ? "\\n"
+                          : (*s == '"' && quote) ? "\\\"" : NULL;
+        if (!esc)
+            continue;
+        rbuf_putn(b, run, (size_t)(s - run));
+        rbuf_puts(b, esc);
+        run = s + 1;
+    }
+    rbuf_puts(b, run);
+}
+
+/* The family's name in this dialect: OpenMetrics drops a counter's
+ * "_total". */
+static void text_family_name(const expose_encoder *e, const expose_family *f)
+{
+    size_t n = strlen(f->name);
+    if (e->openmetrics && f->type == EXPOSE_COUNTER)
+        n -= strlen("_total");
+    rbuf_putn(e->out, f->name, n);
+}
+
+static void text_meta(expose_encoder *e, const expose_family *f, const char *what,
+                      const char *text, bool escape)
+{
+    rbuf_puts(e->out, what);
+    text_family_name(e, f);
+    rbuf_puts(e->out, " ");
+    if (escape)
+        text_escaped(e->out, text, e->openmetrics);
+    else
+        rbuf_puts(e->out, text);
+    rbuf_puts(e->out, "\n");
+}
+
+static void text_family(expose_encoder *e, const expose_family *f)
+{
+    static const char *const TYPES[] = {
+        [EXPOSE_COUNTER] = "counter", [EXPOSE_GAUGE] = "gauge",
+        [EXPOSE_SUMMARY] = "summary", [EXPOSE_HISTOGRAM] = "histogram",
+    };
+    text_meta(e, f, "# HELP ", f->help, true);
+    text_meta(e, f, "# TYPE ", TYPES[f->type], false);
+    if (e->openmetrics && f->unit)
+        text_meta(e, f, "# UNIT ", f->unit, false);
+}
+
+/* `{name="` before the first label, `,name="` before the others. */
+static void text_label_start(rbuf *b, bool *first, const char *name)
+{
+    rbuf_puts(b, *first ? "{" : ",");
+    *first = false;
+    rbuf_puts(b, name);
+    rbuf_puts(b, "=\"");
+}
+
+static void text_label(rbuf *b, bool *first, const char *name, const char *value)
+{
+    text_label_start(b, first, name);
+    text_escaped(b, value, true);
+    rbuf_puts(b, "\"");
+}
+
+/* "<name><suffix>{labels} ": the aggregator's constant labels, then
+ * llmlat's own (info's, or `extra` = "le" / "quantile" with the number
+ * `at`); no braces without a label. The value follows. */
+static void text_sample(expose_encoder *e, const expose_family *f, const char *suffix,
+                        const expose_point *p, const char *extra, double at)
+{
+    rbuf *b = e->out;
+    rbuf_puts(b, f->name);
+    rbuf_puts(b, suffix);
+    bool first = true;
+    const llmlat_agg *a = p->a;
+    for (size_t i = 0; i < a->n_labels; i++)
+        text_label(b, &first, a->labels[i].name, a->labels[i].value);
+    if (f->source == FROM_INFO)
+        for (int i = 0; i < EXPOSE_INFO_LABELS; i++)
+            text_label(b, &first, p->info_name[i], p->info_value[i]);
+    if (extra) {
+        text_label_start(b, &first, extra);
+        rbuf_double(b, at, "NaN");
+        rbuf_puts(b, "\"");
+    }
+    if (!first)
+        rbuf_puts(b, "}");
+    rbuf_puts(b, " ");
+}
+
+static void text_end_double(rbuf *b, double v)
+{
+    rbuf_double(b, v, "NaN");
+    rbuf_puts(b, "\n");
+}
+
+static void text_end_u64(rbuf *b, uint64_t v)
+{
+    rbuf_u64(b, v);
+    rbuf_puts(b, "\n");
+}
+
+static void text_point(expose_encoder *e, const expose_family *f, const expose_point *p)
+{
+    rbuf *b = e->out;
+    switch (f->type) {
+    case EXPOSE_COUNTER:
+        text_sample(e, f, "", p, NULL, 0);
+        text_end_u64(b, p->count);
+        return;
+    case EXPOSE_GAUGE:
+        text_sample(e, f, "", p, NULL, 0);
+        text_end_double(b, p->value);
+        return;
+    case EXPOSE_SUMMARY:
+        for (size_t i = 0; i < p->n_q; i++) {
+            text_sample(e, f, "", p, "quantile", p->q[i]);
+            text_end_double(b, p->qv[i]);
+        }
+        break;
+    case EXPOSE_HISTOGRAM:
+        for (size_t i = 0; i <= p->n_le; i++) {
+            text_sample(e, f, "_bucket", p, "le", i < p->n_le ? p->le[i] : INFINITY);
+            text_end_u64(b, i < p->n_le ? p->cum[i] : p->count);
+        }
+        break;
+    }
+    text_sample(e, f, "_sum", p, NULL, 0);
+    text_end_double(b, p->sum);
+    text_sample(e, f, "_count", p, NULL, 0);
+    text_end_u64(b, p->count);
+}
+
+static void text_family_end(expose_encoder *e, const expose_family *f)
+{
+    (void)e;
+    (void)f;
+}
+
+static void text_end(expose_encoder *e)
+{
+    if (e->openmetrics)
+        rbuf_puts(e->out, "# EOF\n");
+}
+
+LLMLAT_PRIVATE bool expose_text_encoder(expose_encoder *e, int32_t format)
+{
+    if (format != LLMLAT_FORMAT_PROMETHEUS && format != LLMLAT_FORMAT_OPENMETRICS)
+        return false;
+    *e = (expose_encoder){
+        .family = text_family, .point = text_point, .family_end = text_family_end,
+        .end = text_end, .openmetrics = format == LLMLAT_FORMAT_OPENMETRICS,
+    };
+    return true;
+}
+
+/* ---------------------- lib/report/pbwire.c ------------------------------- */
+#include <string.h>
+
+enum { PB_VARINT = 0, PB_FIXED64 = 1, PB_LEN = 2 };
+
+/* 64 bits in 7-bit groups: at most 10 bytes. */
+#define PB_VARINT_MAX 10
+
+static size_t pb_varint_bytes(uint64_t v, unsigned char *out)
+{
+    size_t n = 0;
+    while (v >= 0x80) {
+        out[n++] = (unsigned char)(v | 0x80);
+        v >>= 7;
+    }
+    out[n++] = (unsigned char)v;
+    return n;
+}
+
+LLMLAT_PRIVATE void pb_varint(rbuf *b, uint64_t v)
+{
+    unsigned char tmp[PB_VARINT_MAX];
+    rbuf_putn(b, (const char *)tmp, pb_varint_bytes(v, tmp));
+}
+
+static void pb_tag(rbuf *b, uint32_t field, unsigned wire)
+{
+    pb_varint(b, (uint64_t)field << 3 | wire);
+}
+
+LLMLAT_PRIVATE void pb_uint(rbuf *b, uint32_t field, uint64_t v)
+{
+    pb_tag(b, field, PB_VARINT);
+    pb_varint(b, v);
+}
+
+static uint64_t pb_zigzag(int64_t v)
+{
+    return ((uint64_t)v << 1) ^ (v < 0 ? UINT64_MAX : 0);
+}
+
+LLMLAT_PRIVATE void pb_sint(rbuf *b, uint32_t field, int64_t v)
+{
+    pb_uint(b, field, pb_zigzag(v));
+}
+
+LLMLAT_PRIVATE void pb_packed_sint(rbuf *b, int64_t v)
+{
+    pb_varint(b, pb_zigzag(v));
+}
+
+LLMLAT_PRIVATE void pb_double(rbuf *b, uint32_t field, double v)
+{
+    uint64_t bits;
+    memcpy(&bits, &v, sizeof bits);
+    unsigned char le[8];
+    for (int i = 0; i < 8; i++)
+        le[i] = (unsigned char)(bits >> (8 * i));
+    pb_tag(b, field, PB_FIXED64);
+    rbuf_putn(b, (const char *)le, sizeof le);
+}
+
+LLMLAT_PRIVATE void pb_string(rbuf *b, uint32_t field, const char *s)
+{
+    size_t n = strlen(s);
+    pb_tag(b, field, PB_LEN);
+    pb_varint(b, n);
+    rbuf_putn(b, s, n);
+}
+
+LLMLAT_PRIVATE size_t pb_open(rbuf *b, uint32_t field)
+{
+    pb_tag(b, field, PB_LEN);
+    return b->len;
+}
+
+LLMLAT_PRIVATE void pb_close(rbuf *b, size_t start)
+{
+    unsigned char tmp[PB_VARINT_MAX];
+    size_t n = pb_varint_bytes(b->len - start, tmp);
+    rbuf_insert(b, start, (const char *)tmp, n);
+}
+
+/* ---------------------- lib/report/report.c ------------------------------- */
+/* llmlat_agg_report: the buffer contract around one writer per format, and
+ * the value queries the writers share. */
+#include <math.h>
+#include <string.h>
 
 typedef void (*report_writer)(report_ctx *c);
 
@@ -5045,7 +5981,9 @@ static report_writer writer_for(int32_t format)
     switch (format) {
     case LLMLAT_FORMAT_TEXT: return report_text;
     case LLMLAT_FORMAT_JSON: return report_json;
-    case LLMLAT_FORMAT_PROMETHEUS: return report_prometheus;
+    case LLMLAT_FORMAT_PROMETHEUS:
+    case LLMLAT_FORMAT_OPENMETRICS:
+    case LLMLAT_FORMAT_PROMETHEUS_PROTOBUF: return report_exposition;
     }
     return NULL;
 }
@@ -5058,19 +5996,17 @@ LLMLAT_API int32_t llmlat_agg_report(const llmlat_agg *a, int32_t format, void *
         return LLMLAT_EINVAL;
     /* The whole report is built, then copied: its size is only known at
      * the end, and a too-small buffer must receive nothing. */
-    report_ctx c = { .a = a, .status = LLMLAT_OK }; /* nothing cached yet */
+    report_ctx c = { .a = a, .format = format, .status = LLMLAT_OK }; /* nothing cached yet */
     rbuf_init(&c.out, &a->al);
     write(&c);
-    int32_t st = c.status != LLMLAT_OK ? c.status : c.out.status;
-    if (st == LLMLAT_OK) {
-        *len = c.out.len;
-        if (c.out.len > cap)
-            st = LLMLAT_ENOSPC;
-        else if (c.out.len > 0)
-            memcpy(buf, c.out.p, c.out.len);
-    }
+    int32_t st = c.status != LLMLAT_OK ? c.status : rbuf_deliver(&c.out, buf, cap, len);
     rbuf_free(&c.out);
     return st;
+}
+
+LLMLAT_PRIVATE void report_exposition(report_ctx *c)
+{
+    c->status = expose_run(&c->out, &c->a, 1, c->format, true, &c->a->al);
 }
 
 /* A query's status: its value, NaN when undefined, and a hard error kept. */
@@ -5204,6 +6140,27 @@ LLMLAT_PRIVATE void rbuf_puts(rbuf *b, const char *s)
     rbuf_putn(b, s, strlen(s));
 }
 
+LLMLAT_PRIVATE void rbuf_insert(rbuf *b, size_t at, const char *s, size_t n)
+{
+    if (n == 0 || !rbuf_reserve(b, n))
+        return;
+    memmove(b->p + at + n, b->p + at, b->len - at);
+    memcpy(b->p + at, s, n);
+    b->len += n;
+}
+
+LLMLAT_PRIVATE int32_t rbuf_deliver(const rbuf *b, void *buf, size_t cap, size_t *len)
+{
+    if (b->status != LLMLAT_OK)
+        return b->status;
+    *len = b->len;
+    if (b->len > cap)
+        return LLMLAT_ENOSPC;
+    if (b->len > 0)
+        memcpy(buf, b->p, b->len);
+    return LLMLAT_OK;
+}
+
 static void spaces(rbuf *b, size_t n)
 {
     static const char SPACES[] = "                                ";
@@ -5300,27 +6257,6 @@ LLMLAT_PRIVATE void percent_text(double q, char *out)
 /* ---------------------- lib/report/report_hist.c -------------------------- */
 #include <math.h>
 #include <string.h>
-
-/* ---------------------- lib/report/report_hist.h -------------------------- */
-/* The classic histograms of the Prometheus report: the bucket bounds of
- * each time metric (vLLM server's by default, settable with
- * llmlat_agg_set_buckets) and the samples counted into them. */
-#ifndef LLMLAT_REPORT_HIST_H
-#define LLMLAT_REPORT_HIST_H
-
-#include <stddef.h>
-#include <stdint.h>
-
-/* The bounds of the metric's histogram; NULL (and *n = 0) when the metric
- * has no histogram. */
-LLMLAT_PRIVATE const double *hist_bounds(const llmlat_agg *a, int32_t metric, size_t *n);
-
-/* cum[i] = weight of the samples <= bounds[i] for i < n, and cum[n] = the
- * weight of all of them (n + 1 entries). */
-LLMLAT_PRIVATE int32_t hist_cumulative(const llmlat_agg *a, int32_t metric, const double *bounds,
-                                       size_t n, uint64_t *cum);
-
-#endif
 
 /* vllm/v1/metrics/loggers.py, PrometheusStatLogger: the buckets of
  * vllm:time_to_first_token_seconds, of vllm:time_per_output_token_seconds
@@ -5673,211 +6609,6 @@ LLMLAT_PRIVATE void jw_null(jsonw *w, const char *key)
 {
     member(w, key);
     rbuf_puts(w->b, "null");
-}
-
-/* ---------------------- lib/report/report_prom.c -------------------------- */
-/* The Prometheus report: text exposition format 0.0.4. Counters and gauges
- * for the totals and rates, and per metric a summary (the report's
- * quantiles) and, for times, a classic histogram (report_hist.c). Names
- * are in docs/report-json.md's Prometheus section. */
-#include <math.h>
-#include <stdio.h>
-
-typedef struct prom_metric {
-    int32_t id;
-    const char *unit; /* base unit, the name's suffix */
-    const char *help;
-} prom_metric;
-
-static const prom_metric PROM_METRICS[] = {
-    { LLMLAT_TTFT, "seconds", "Time to first token." },
-    { LLMLAT_TPOT, "seconds", "Time per output token after the first, one sample per request." },
-    { LLMLAT_ITL, "seconds", "Inter-token latency, one sample per token." },
-    { LLMLAT_ICL, "seconds", "Inter-chunk latency, one sample per gap between events." },
-    { LLMLAT_E2E, "seconds", "End-to-end latency." },
-    { LLMLAT_ITL_MAX, "seconds", "Largest gap between events of a request." },
-    { LLMLAT_TPS_USER, "tokens_per_second", "Output tokens per second of each request." },
-};
-
-/* "# HELP llmlat_<name> help\n# TYPE llmlat_<name> type\n" */
-static void header(rbuf *b, const char *name, const char *type, const char *help)
-{
-    for (int line = 0; line < 2; line++) {
-        rbuf_puts(b, line == 0 ? "# HELP llmlat_" : "# TYPE llmlat_");
-        rbuf_puts(b, name);
-        rbuf_puts(b, " ");
-        rbuf_puts(b, line == 0 ? help : type);
-        rbuf_puts(b, "\n");
-    }
-}
-
-/* "llmlat_<name><suffix>"; labels and the value follow. */
-static void series(rbuf *b, const char *name, const char *suffix)
-{
-    rbuf_puts(b, "llmlat_");
-    rbuf_puts(b, name);
-    rbuf_puts(b, suffix);
-}
-
-static void value(rbuf *b, double v)
-{
-    rbuf_puts(b, " ");
-    rbuf_double(b, v, "NaN");
-    rbuf_puts(b, "\n");
-}
-
-static void value_u64(rbuf *b, uint64_t v)
-{
-    rbuf_puts(b, " ");
-    rbuf_u64(b, v);
-    rbuf_puts(b, "\n");
-}
-
-static void counter(report_ctx *c, const char *name, int32_t id, const char *help)
-{
-    uint64_t v;
-    if (!report_counter(c, id, &v))
-        return; /* undefined (GOOD without SLO): no series at all */
-    header(&c->out, name, "counter", help);
-    series(&c->out, name, "");
-    value_u64(&c->out, v);
-}
-
-/* An undefined value (no duration yet, no SLO, bounded mode's peaks) has
- * no series at all. */
-static void gauge(report_ctx *c, const char *name, double v, const char *help)
-{
-    if (isnan(v))
-        return;
-    header(&c->out, name, "gauge", help);
-    series(&c->out, name, "");
-    value(&c->out, v);
-}
-
-/* "{quantile=\"0.99\"}" or "{le=\"0.25\"}" */
-static void label(rbuf *b, const char *key, double v)
-{
-    rbuf_puts(b, "{");
-    rbuf_puts(b, key);
-    rbuf_puts(b, "=\"");
-    rbuf_double(b, v, "NaN");
-    rbuf_puts(b, "\"}");
-}
-
-/* The series name: "<metric><infix>_<unit>". A summary and a histogram
- * cannot share a name, and promtool rejects a type in a name: the summary
- * is llmlat_ttft_seconds, the histogram llmlat_ttft_hist_seconds. */
-static void series_name(char *out, size_t cap, const prom_metric *m, const char *infix)
-{
-    snprintf(out, cap, "%s%s_%s", llmlat_metric_name(m->id), infix, m->unit);
-}
-
-static void sum_and_count(rbuf *b, const char *name, uint64_t count, double sum)
-{
-    series(b, name, "_sum");
-    value(b, sum);
-    series(b, name, "_count");
-    value_u64(b, count);
-}
-
-static void prom_summary(report_ctx *c, const prom_metric *m, const metric_values *v, double sum)
-{
-    const llmlat_agg *a = c->a;
-    rbuf *b = &c->out;
-    char name[64];
-    series_name(name, sizeof name, m, "");
-    header(b, name, "summary", m->help);
-    for (size_t i = 0; i < a->n_quantiles; i++) {
-        if (report_quantile_repeats(a->quantiles, i))
-            continue;
-        double q = a->quantiles[i];
-        series(b, name, "");
-        label(b, "quantile", q);
-        /* an empty set has no quantile, whatever the convention prints */
-        value(b, v->count ? v->q[i] : NAN);
-    }
-    sum_and_count(b, name, v->count, sum);
-}
-
-static void histogram(report_ctx *c, const prom_metric *m, uint64_t count, double sum)
-{
-    size_t n;
-    const double *bounds = hist_bounds(c->a, m->id, &n);
-    if (!bounds)
-        return;
-    uint64_t cum[MAX_BUCKET_BOUNDS + 1];
-    int32_t st = hist_cumulative(c->a, m->id, bounds, n, cum);
-    if (st != LLMLAT_OK) {
-        if (c->status == LLMLAT_OK)
-            c->status = st;
-        return;
-    }
-    rbuf *b = &c->out;
-    char name[64];
-    series_name(name, sizeof name, m, "_hist");
-    header(b, name, "histogram", m->help);
-    for (size_t i = 0; i <= n; i++) {
-        series(b, name, "_bucket");
-        label(b, "le", i < n ? bounds[i] : INFINITY);
-        value_u64(b, cum[i]);
-    }
-    sum_and_count(b, name, count, sum);
-}
-
-static void info(report_ctx *c)
-{
-    rbuf *b = &c->out;
-    header(b, "info", "gauge",
-           "The llmlat version, convention and mode behind these series (value 1).");
-    rbuf_puts(b, "llmlat_info{version=\"");
-    rbuf_puts(b, llmlat_version_string());
-    rbuf_puts(b, "\",convention=\"");
-    rbuf_puts(b, c->a->conv->name);
-    rbuf_puts(b, "\",mode=\"");
-    rbuf_puts(b, c->a->mode == LLMLAT_MODE_BOUNDED ? "bounded" : "exact");
-    rbuf_puts(b, "\"} 1\n");
-}
-
-LLMLAT_PRIVATE void report_prometheus(report_ctx *c)
-{
-    info(c);
-    counter(c, "requests_completed_total", LLMLAT_COUNT_COMPLETED,
-            "Requests that succeeded under the convention.");
-    counter(c, "requests_failed_total", LLMLAT_COUNT_FAILED,
-            "Requests that did not succeed under the convention.");
-    counter(c, "requests_tpot_undefined_total", LLMLAT_COUNT_TPOT_UNDEFINED,
-            "Successful requests without a TPOT (one output token or none).");
-    counter(c, "requests_good_total", LLMLAT_COUNT_GOOD,
-            "Successful requests that met every SLO.");
-    counter(c, "input_tokens_total", LLMLAT_COUNT_INPUT_TOKENS,
-            "Prompt tokens of successful requests.");
-    counter(c, "output_tokens_total", LLMLAT_COUNT_OUTPUT_TOKENS,
-            "Output tokens of successful requests.");
-    gauge(c, "duration_seconds", report_duration(c),
-          "The duration the rates are computed over.");
-    gauge(c, "request_throughput_requests_per_second", report_rate(c, LLMLAT_RATE_REQUESTS),
-          "Successful requests per second of the duration.");
-    gauge(c, "output_throughput_tokens_per_second", report_rate(c, LLMLAT_RATE_OUTPUT_TOKENS),
-          "Output tokens per second of the duration.");
-    gauge(c, "total_throughput_tokens_per_second", report_rate(c, LLMLAT_RATE_TOTAL_TOKENS),
-          "Prompt and output tokens per second of the duration.");
-    gauge(c, "goodput_requests_per_second", report_rate(c, LLMLAT_RATE_GOODPUT),
-          "Requests meeting every SLO per second of the duration.");
-    gauge(c, "peak_output_tokens_per_second", report_rate(c, LLMLAT_RATE_PEAK_OUTPUT_TOKENS),
-          "Most output tokens (chunks under vLLM) in one 1-second bucket.");
-    uint64_t peak;
-    bool has_peak = report_counter(c, LLMLAT_COUNT_PEAK_CONCURRENCY, &peak);
-    gauge(c, "peak_concurrent_requests", has_peak ? (double)peak : NAN,
-          "Most successful requests in flight at once.");
-
-    for (size_t i = 0; i < sizeof PROM_METRICS / sizeof PROM_METRICS[0]; i++) {
-        const prom_metric *m = &PROM_METRICS[i];
-        metric_values v;
-        report_metric(c, m->id, c->a->quantiles, c->a->n_quantiles, &v);
-        double sum = v.count ? v.mean * (double)v.count : 0.0;
-        prom_summary(c, m, &v, sum);
-        histogram(c, m, v.count, sum);
-    }
 }
 
 /* ---------------------- lib/report/report_text.c -------------------------- */
@@ -7035,7 +7766,12 @@ LLMLAT_PRIVATE int32_t read_timeline(bytes_reader *r, timeline *tl, const llmlat
 #undef SPAN_EMPTY
 #undef GAP_BLOCK
 #undef BOUNDED
+#undef TIME_METRIC
+#undef FAMILY_COUNT
+#undef EXPOSE_INFO_LABELS
 #undef PERCENT_TEXT_MAX
+#undef PB_GAP_IN_SPAN
+#undef PB_VARINT_MAX
 #undef COUNT_OF
 #undef SCHEMA_VERSION
 #undef JSONW_MAX_DEPTH

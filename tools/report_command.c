@@ -46,6 +46,8 @@ static llmlat_agg *make_aggregator(const report_options *o)
     return a;
 }
 
+#define REJECTED_HELP "Requests of the trace that llmlat report rejected."
+
 /* The report from the library, and what only the command knows: how many
  * requests it read and rejected. */
 static int write_report(llmlat_agg *a, int32_t format, const char *name, uint64_t read,
@@ -79,10 +81,20 @@ static int write_report(llmlat_agg *a, int32_t format, const char *name, uint64_
         fwrite(buf, 1, body, stdout);
         printf(",\n  \"requests_read\": %llu,\n  \"rejected_requests\": %llu\n}\n", n_read,
                n_rejected);
+    } else if (format == LLMLAT_FORMAT_OPENMETRICS) {
+        /* the command's counter goes before the "# EOF" that ends it */
+        static const char eof[] = "# EOF\n";
+        size_t body = len;
+        if (body >= sizeof eof - 1 && memcmp(buf + body - (sizeof eof - 1), eof, sizeof eof - 1) == 0)
+            body -= sizeof eof - 1;
+        fwrite(buf, 1, body, stdout);
+        printf("# HELP llmlat_trace_requests_rejected " REJECTED_HELP "\n"
+               "# TYPE llmlat_trace_requests_rejected counter\n"
+               "llmlat_trace_requests_rejected_total %llu\n%s",
+               n_rejected, eof);
     } else {
         fwrite(buf, 1, len, stdout);
-        printf("# HELP llmlat_trace_requests_rejected_total Requests of the trace that "
-               "llmlat report rejected.\n"
+        printf("# HELP llmlat_trace_requests_rejected_total " REJECTED_HELP "\n"
                "# TYPE llmlat_trace_requests_rejected_total counter\n"
                "llmlat_trace_requests_rejected_total %llu\n",
                n_rejected);

@@ -41,7 +41,7 @@ _METRIC_IDS: Dict[str, int] = name_table(lib.llmlat_metric_name, 1)
 #: "aiperf", "sglang", "llmperf".
 _CONVENTION_IDS: Dict[str, int] = name_table(lib.llmlat_convention_name, 0)
 _MODE_IDS = {"exact": 0, "bounded": 1}
-_STAT_IDS = {"count": 1, "mean": 2, "std": 3, "min": 4, "max": 5, "median": 6}
+_STAT_IDS = {"count": 1, "mean": 2, "std": 3, "min": 4, "max": 5, "median": 6, "sum": 7}
 _RATE_IDS = {
     "requests": 1,
     "output_tokens": 2,
@@ -66,7 +66,7 @@ _PARAM_IDS = {
     "slo_tpot": 4,
     "slo_e2e": 5,
 }
-_FORMAT_IDS = {"text": 1, "json": 2, "prometheus": 3}
+_FORMAT_IDS = {"text": 1, "json": 2, "prometheus": 3, "openmetrics": 4, "prometheus_protobuf": 5}
 
 METRICS: Tuple[str, ...] = tuple(_METRIC_IDS)
 CONVENTIONS: Tuple[str, ...] = tuple(_CONVENTION_IDS)
@@ -645,14 +645,20 @@ class Aggregator(_Owner):
             self._fail(st, where)
         return b""
 
-    def _report_bytes(self, format: Name) -> bytes:
+    def report_bytes(self, format: Name = "text") -> bytes:
+        """The report in any format, as bytes: the text formats' UTF-8, or
+        "prometheus_protobuf"'s delimited MetricFamily messages."""
         fmt = _id(_FORMAT_IDS, "format", format)
         return self._buffer_call(lib.llmlat_agg_report, "llmlat_agg_report", fmt)
 
     def report(self, format: Name = "text") -> str:
         """The report as text: "text" (a readable table), "json"
-        (docs/report-json.md) or "prometheus" (exposition format 0.0.4)."""
-        return self._report_bytes(format).decode("utf-8")
+        (docs/report-json.md), "prometheus" (exposition format 0.0.4) or
+        "openmetrics" (docs/prometheus.md). The binary
+        "prometheus_protobuf" is ``report_bytes``'s."""
+        if format in (_FORMAT_IDS["prometheus_protobuf"], "prometheus_protobuf"):
+            raise InvalidArgumentError(detail="prometheus_protobuf is binary: use report_bytes()")
+        return self.report_bytes(format).decode("utf-8")
 
     def summary(self) -> Dict[str, Any]:
         """The JSON report as a dict (schema: docs/report-json.md): times in
