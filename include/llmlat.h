@@ -299,8 +299,9 @@ LLMLAT_API int32_t llmlat_agg_set_buckets(llmlat_agg *a, int32_t metric, const d
 /* Constant labels (Prometheus): name/value pairs that every exposition
  * and report of a writes beside its figures, e.g. model="llama-3-70b",
  * route="/v1/chat". A name matches [a-zA-Z_][a-zA-Z0-9_]*, does not start
- * with "__" (reserved by Prometheus) and is neither "le" nor "quantile";
- * a value is any valid UTF-8. Setting a name again replaces its value; a
+ * with "__" (reserved by Prometheus) and is none of the labels the
+ * expositions write themselves: "le", "quantile", and llmlat_info's
+ * "version", "convention" and "mode"; a value is any valid UTF-8. Setting a name again replaces its value; a
  * NULL or empty value removes the label (Prometheus reads an empty label
  * as an absent one). Labels are kept sorted by name, kept by
  * llmlat_agg_reset, serialized, and not changed by merging (a merge keeps

@@ -339,8 +339,9 @@ LLMLAT_API int32_t llmlat_agg_set_buckets(llmlat_agg *a, int32_t metric, const d
 /* Constant labels (Prometheus): name/value pairs that every exposition
  * and report of a writes beside its figures, e.g. model="llama-3-70b",
  * route="/v1/chat". A name matches [a-zA-Z_][a-zA-Z0-9_]*, does not start
- * with "__" (reserved by Prometheus) and is neither "le" nor "quantile";
- * a value is any valid UTF-8. Setting a name again replaces its value; a
+ * with "__" (reserved by Prometheus) and is none of the labels the
+ * expositions write themselves: "le", "quantile", and llmlat_info's
+ * "version", "convention" and "mode"; a value is any valid UTF-8. Setting a name again replaces its value; a
  * NULL or empty value removes the label (Prometheus reads an empty label
  * as an absent one). Labels are kept sorted by name, kept by
  * llmlat_agg_reset, serialized, and not changed by merging (a merge keeps
@@ -4742,9 +4743,15 @@ static bool label_name_valid(const char *s, size_t n)
               c == '_'))
             return false;
     }
-    /* "__" is Prometheus's own; le and quantile name buckets and quantiles */
-    return !(n >= 2 && s[0] == '_' && s[1] == '_') && strcmp(s, "le") != 0 &&
-           strcmp(s, "quantile") != 0;
+    if (n >= 2 && s[0] == '_' && s[1] == '_') /* Prometheus's own */
+        return false;
+    /* The labels the expositions write themselves: a constant label of
+     * the same name would give a series the name twice. */
+    static const char *const OWN[] = { "le", "quantile", "version", "convention", "mode" };
+    for (size_t i = 0; i < sizeof OWN / sizeof OWN[0]; i++)
+        if (strcmp(s, OWN[i]) == 0)
+            return false;
+    return true;
 }
 
 /* Well-formed UTF-8: no overlong form, no surrogate, nothing above
@@ -5002,6 +5009,7 @@ LLMLAT_PRIVATE size_t store_memory(const metric_store *s)
 #ifndef LLMLAT_REPORT_BUF_H
 #define LLMLAT_REPORT_BUF_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -5017,6 +5025,12 @@ LLMLAT_PRIVATE void rbuf_free(rbuf *b);
 
 LLMLAT_PRIVATE void rbuf_putn(rbuf *b, const char *s, size_t n);
 LLMLAT_PRIVATE void rbuf_puts(rbuf *b, const char *s);
+/* s with '\\' and newline written as \\ and \n, and '"' as \" when `quote`:
+ * Prometheus' escapes for label values (quote) and HELP text. */
+LLMLAT_PRIVATE void rbuf_escaped(rbuf *b, const char *s, bool quote);
+/* s as the inside of a JSON string: '"', '\\' and control characters
+ * escaped (UTF-8 passes through). */
+LLMLAT_PRIVATE void rbuf_json_escaped(rbuf *b, const char *s);
 /* n bytes inserted at offset `at` <= len, the bytes after it moved up. */
 LLMLAT_PRIVATE void rbuf_insert(rbuf *b, size_t at, const char *s, size_t n);
 /* The buffer contract of the API's buffer-writing calls: *len = the size,
@@ -5726,22 +5740,6 @@ LLMLAT_PRIVATE bool expose_pb_encoder(expose_encoder *e, int32_t format)
 #include <math.h>
 #include <string.h>
 
-/* s with '\\' and newline escaped, and '"' too when `quote`. */
-static void text_escaped(rbuf *b, const char *s, bool quote)
-{
-    const char *run = s;
-    for (; *s; s++) {
-        const char *esc = *s == '\\' ? "\\\\" : *s == '\n' ? "\\n"
-                          : (*s == '"' && quote) ? "\\\"" : NULL;
-        if (!esc)
-            continue;
-        rbuf_putn(b, run, (size_t)(s - run));
-        rbuf_puts(b, esc);
-        run = s + 1;
-    }
-    rbuf_puts(b, run);
-}
-
 /* The family's name in this dialect: OpenMetrics drops a counter's
  * "_total". */
 static void text_family_name(const expose_encoder *e, const expose_family *f)
@@ -5759,7 +5757,7 @@ static void text_meta(expose_encoder *e, const expose_family *f, const char *wha
     text_family_name(e, f);
     rbuf_puts(e->out, " ");
     if (escape)
-        text_escaped(e->out, text, e->openmetrics);
+        rbuf_escaped(e->out, text, e->openmetrics);
     else
         rbuf_puts(e->out, text);
     rbuf_puts(e->out, "\n");
@@ -5789,7 +5787,7 @@ static void text_label_start(rbuf *b, bool *first, const char *name)
 static void text_label(rbuf *b, bool *first, const char *name, const char *value)
 {
     text_label_start(b, first, name);
-    text_escaped(b, value, true);
+    rbuf_escaped(b, value, true);
     rbuf_puts(b, "\"");
 }
 
@@ -6140,6 +6138,42 @@ LLMLAT_PRIVATE void rbuf_puts(rbuf *b, const char *s)
     rbuf_putn(b, s, strlen(s));
 }
 
+LLMLAT_PRIVATE void rbuf_escaped(rbuf *b, const char *s, bool quote)
+{
+    const char *run = s;
+    for (; *s; s++) {
+        const char *esc = *s == '\\' ? "\\\\" : *s == '\n' ? "\\n"
+                          : (*s == '"' && quote) ? "\\\"" : NULL;
+        if (!esc)
+            continue;
+        rbuf_putn(b, run, (size_t)(s - run));
+        rbuf_puts(b, esc);
+        run = s + 1;
+    }
+    rbuf_puts(b, run);
+}
+
+LLMLAT_PRIVATE void rbuf_json_escaped(rbuf *b, const char *s)
+{
+    const char *run = s;
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c >= 0x20 && c != '"' && c != '\\')
+            continue;
+        rbuf_putn(b, run, (size_t)(s - run));
+        char esc[8];
+        if (c == '"' || c == '\\')
+            snprintf(esc, sizeof esc, "\\%c", c);
+        else if (c == '\n')
+            snprintf(esc, sizeof esc, "\\n");
+        else
+            snprintf(esc, sizeof esc, "\\u%04x", c);
+        rbuf_puts(b, esc);
+        run = s + 1;
+    }
+    rbuf_puts(b, run);
+}
+
 LLMLAT_PRIVATE void rbuf_insert(rbuf *b, size_t at, const char *s, size_t n)
 {
     if (n == 0 || !rbuf_reserve(b, n))
@@ -6396,8 +6430,9 @@ LLMLAT_PRIVATE int32_t hist_cumulative(const llmlat_agg *a, int32_t metric, cons
 
 /* ---------------------- lib/report/report_jsonw.h ------------------------- */
 /* A small JSON writer for the JSON report: objects nested a few levels,
- * one member per line, two-space indent, NaN (and inf) written as null. Keys are
- * the report's own ASCII names, written as given. */
+ * one member per line, two-space indent, NaN (and inf) written as null.
+ * Keys are the report's own ASCII names (and label names), written as
+ * given; string values are escaped. */
 #ifndef LLMLAT_REPORT_JSONW_H
 #define LLMLAT_REPORT_JSONW_H
 
@@ -6494,6 +6529,10 @@ LLMLAT_PRIVATE void report_json(report_ctx *c)
     jw_string(&w, "llmlat_version", llmlat_version_string());
     jw_string(&w, "convention", a->conv->name);
     jw_string(&w, "mode", bounded ? "bounded" : "exact");
+    jw_object(&w, "labels");
+    for (size_t i = 0; i < a->n_labels; i++)
+        jw_string(&w, a->labels[i].name, a->labels[i].value);
+    jw_close(&w);
     jw_number(&w, "relative_error",
               bounded ? agg_param(a, LLMLAT_PARAM_RELATIVE_ERROR) : NAN);
     jw_object(&w, "slo");
@@ -6601,7 +6640,7 @@ LLMLAT_PRIVATE void jw_string(jsonw *w, const char *key, const char *v)
 {
     member(w, key);
     rbuf_putn(w->b, "\"", 1);
-    rbuf_puts(w->b, v);
+    rbuf_json_escaped(w->b, v);
     rbuf_putn(w->b, "\"", 1);
 }
 
@@ -6848,7 +6887,15 @@ LLMLAT_PRIVATE void report_text(report_ctx *c)
     rbuf_puts(b, w->tool);
     rbuf_puts(b, "), mode: ");
     rbuf_puts(b, a->mode == LLMLAT_MODE_BOUNDED ? "bounded" : "exact");
-    rbuf_puts(b, "\n\n");
+    rbuf_puts(b, "\n");
+    for (size_t i = 0; i < a->n_labels; i++) { /* as the exposition writes them */
+        rbuf_puts(b, i == 0 ? "labels: " : ", ");
+        rbuf_puts(b, a->labels[i].name);
+        rbuf_puts(b, "=\"");
+        rbuf_escaped(b, a->labels[i].value, true);
+        rbuf_puts(b, "\"");
+    }
+    rbuf_puts(b, a->n_labels ? "\n\n" : "\n");
     text_summary(c, w);
     rbuf_puts(b, "\n");
     size_t width = label_width(w) + 2;

@@ -8,22 +8,6 @@
 
 #include "report/expose.h"
 
-/* s with '\\' and newline escaped, and '"' too when `quote`. */
-static void text_escaped(rbuf *b, const char *s, bool quote)
-{
-    const char *run = s;
-    for (; *s; s++) {
-        const char *esc = *s == '\\' ? "\\\\" : *s == '\n' ? "\\n"
-                          : (*s == '"' && quote) ? "\\\"" : NULL;
-        if (!esc)
-            continue;
-        rbuf_putn(b, run, (size_t)(s - run));
-        rbuf_puts(b, esc);
-        run = s + 1;
-    }
-    rbuf_puts(b, run);
-}
-
 /* The family's name in this dialect: OpenMetrics drops a counter's
  * "_total". */
 static void text_family_name(const expose_encoder *e, const expose_family *f)
@@ -41,7 +25,7 @@ static void text_meta(expose_encoder *e, const expose_family *f, const char *wha
     text_family_name(e, f);
     rbuf_puts(e->out, " ");
     if (escape)
-        text_escaped(e->out, text, e->openmetrics);
+        rbuf_escaped(e->out, text, e->openmetrics);
     else
         rbuf_puts(e->out, text);
     rbuf_puts(e->out, "\n");
@@ -71,7 +55,7 @@ static void text_label_start(rbuf *b, bool *first, const char *name)
 static void text_label(rbuf *b, bool *first, const char *name, const char *value)
 {
     text_label_start(b, first, name);
-    text_escaped(b, value, true);
+    rbuf_escaped(b, value, true);
     rbuf_puts(b, "\"");
 }
 

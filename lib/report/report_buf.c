@@ -50,6 +50,42 @@ LLMLAT_PRIVATE void rbuf_puts(rbuf *b, const char *s)
     rbuf_putn(b, s, strlen(s));
 }
 
+LLMLAT_PRIVATE void rbuf_escaped(rbuf *b, const char *s, bool quote)
+{
+    const char *run = s;
+    for (; *s; s++) {
+        const char *esc = *s == '\\' ? "\\\\" : *s == '\n' ? "\\n"
+                          : (*s == '"' && quote) ? "\\\"" : NULL;
+        if (!esc)
+            continue;
+        rbuf_putn(b, run, (size_t)(s - run));
+        rbuf_puts(b, esc);
+        run = s + 1;
+    }
+    rbuf_puts(b, run);
+}
+
+LLMLAT_PRIVATE void rbuf_json_escaped(rbuf *b, const char *s)
+{
+    const char *run = s;
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c >= 0x20 && c != '"' && c != '\\')
+            continue;
+        rbuf_putn(b, run, (size_t)(s - run));
+        char esc[8];
+        if (c == '"' || c == '\\')
+            snprintf(esc, sizeof esc, "\\%c", c);
+        else if (c == '\n')
+            snprintf(esc, sizeof esc, "\\n");
+        else
+            snprintf(esc, sizeof esc, "\\u%04x", c);
+        rbuf_puts(b, esc);
+        run = s + 1;
+    }
+    rbuf_puts(b, run);
+}
+
 LLMLAT_PRIVATE void rbuf_insert(rbuf *b, size_t at, const char *s, size_t n)
 {
     if (n == 0 || !rbuf_reserve(b, n))

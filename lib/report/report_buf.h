@@ -5,6 +5,7 @@
 #ifndef LLMLAT_REPORT_BUF_H
 #define LLMLAT_REPORT_BUF_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -22,6 +23,12 @@ LLMLAT_PRIVATE void rbuf_free(rbuf *b);
 
 LLMLAT_PRIVATE void rbuf_putn(rbuf *b, const char *s, size_t n);
 LLMLAT_PRIVATE void rbuf_puts(rbuf *b, const char *s);
+/* s with '\\' and newline written as \\ and \n, and '"' as \" when `quote`:
+ * Prometheus' escapes for label values (quote) and HELP text. */
+LLMLAT_PRIVATE void rbuf_escaped(rbuf *b, const char *s, bool quote);
+/* s as the inside of a JSON string: '"', '\\' and control characters
+ * escaped (UTF-8 passes through). */
+LLMLAT_PRIVATE void rbuf_json_escaped(rbuf *b, const char *s);
 /* n bytes inserted at offset `at` <= len, the bytes after it moved up. */
 LLMLAT_PRIVATE void rbuf_insert(rbuf *b, size_t at, const char *s, size_t n);
 /* The buffer contract of the API's buffer-writing calls: *len = the size,
