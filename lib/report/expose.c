@@ -130,13 +130,77 @@ static void summary_of(expose_ctx *x, int32_t metric, const llmlat_agg *a, expos
             x->qv[i] = NAN;
 }
 
+/* Prometheus 2.x reads schemas up to 8. A finer one (alpha below 0.135%)
+ * nests in it exactly (llmlat_agg_buckets): each 2^(schema - 8)
+ * consecutive buckets add into one, bucket i going to ceil(i / 2^(schema
+ * - 8)), and the zero threshold rises to the upper bound of the schema-8
+ * bucket holding it, whose part joins the zero count. */
+#define EXPOSE_SCHEMA_MAX 8
+
+static int64_t expose_ceil_div(int64_t i, int64_t f)
+{
+    return i >= 0 ? (i + f - 1) / f : -((-i) / f);
+}
+
+static void expose_downscale(expose_point *p, uint64_t *counts)
+{
+    if (p->schema <= EXPOSE_SCHEMA_MAX)
+        return;
+    int64_t f = INT64_C(1) << (p->schema - EXPOSE_SCHEMA_MAX);
+    int64_t zero_at = INT64_MIN; /* schema-8 bucket holding the threshold */
+    if (p->zero_threshold > 0.0) {
+        zero_at = expose_ceil_div(sketch_schema_index(p->schema, p->zero_threshold), f);
+        p->zero_threshold = sketch_schema_upper(EXPOSE_SCHEMA_MAX, zero_at);
+    }
+    /* in place: bucket j goes to at - first <= j, read before written */
+    size_t n = 0;
+    int64_t first = 0;
+    for (size_t j = 0; j < p->n_counts; j++) {
+        uint64_t c = counts[j];
+        int64_t at = expose_ceil_div(p->offset + (int64_t)j, f);
+        if (at <= zero_at) {
+            p->zero_count += c;
+            continue;
+        }
+        if (n == 0)
+            first = at;
+        for (; (int64_t)n <= at - first; n++)
+            counts[n] = 0;
+        counts[at - first] += c;
+    }
+    p->schema = EXPOSE_SCHEMA_MAX;
+    p->offset = (int32_t)first;
+    p->n_counts = n;
+}
+
+/* The native buckets, in the counts scratch (grown to fit). */
+static void expose_native(expose_ctx *x, int32_t metric, const llmlat_agg *a, expose_point *p)
+{
+    size_t n = 0;
+    int32_t st;
+    while ((st = llmlat_agg_buckets(a, metric, &p->schema, &p->zero_threshold, &p->zero_count,
+                                    &p->offset, x->counts, x->counts_cap, &n)) == LLMLAT_ENOSPC) {
+        void *grown = x->counts;
+        st = alloc_grow(x->al, &grown, &x->counts_cap, n, sizeof *x->counts);
+        if (st != LLMLAT_OK)
+            break;
+        x->counts = grown;
+    }
+    if (!expose_ok(x, st))
+        return;
+    p->n_counts = n;
+    expose_downscale(p, x->counts);
+    p->counts = x->counts;
+    p->has_native = true;
+}
+
 static void histogram_of(expose_ctx *x, int32_t metric, const llmlat_agg *a, expose_point *p)
 {
     p->le = hist_bounds(a, metric, &p->n_le);
     p->cum = x->cum;
     if (!expose_ok(x, hist_cumulative(a, metric, p->le, p->n_le, x->cum)))
         memset(x->cum, 0, (p->n_le + 1) * sizeof *x->cum);
-    p->has_native = false;
+    expose_native(x, metric, a, p);
 }
 
 /* The point of a summary or a histogram: always there (count 0 when
