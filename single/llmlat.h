@@ -467,9 +467,28 @@ LLMLAT_API llmlat_agg *llmlat_agg_deserialize(const void *buf, size_t len, int32
  * formats write what llmlat_expose(&a, 1, format, ...) writes plus the
  * gauges of a benchmark run: the duration D and the rates and peaks over
  * it (docs/prometheus.md). Buffer rules as for llmlat_agg_serialize.
+ * The report is made once per call (asking for the size with cap 0 costs
+ * as much as the report itself): callers that do not know its size should
+ * stream it with llmlat_agg_report_write instead.
  * Errors: EINVAL (NULL, unknown format), ENOSPC, ENOMEM. */
 LLMLAT_API int32_t llmlat_agg_report(const llmlat_agg *a, int32_t format, void *buf,
                                      size_t cap, size_t *len);
+
+/* Receives streamed output: the next len >= 1 bytes, valid only during the
+ * call. Returns LLMLAT_OK to go on; any other value stops the output and
+ * is returned by the call that was writing. */
+typedef int32_t (*llmlat_write_fn)(void *user, const void *bytes, size_t len);
+
+/* The same report as llmlat_agg_report, made once and handed to fn in
+ * pieces as it is written (pieces of at most a few KiB, in order; their
+ * sizes are not part of the contract), so no buffer of the report's size
+ * is needed. fn is called on the calling thread, before this returns; it
+ * must not change a (queries are fine). On an error the pieces already
+ * delivered are a prefix of the report: discard them.
+ * Errors: EINVAL (NULL a or fn, unknown format), ENOMEM (a query's
+ * scratch), or the first status other than LLMLAT_OK that fn returned. */
+LLMLAT_API int32_t llmlat_agg_report_write(const llmlat_agg *a, int32_t format,
+                                           llmlat_write_fn fn, void *user);
 
 /* ------------------------------------------------------------- exposition */
 
@@ -488,12 +507,22 @@ LLMLAT_API int32_t llmlat_agg_report(const llmlat_agg *a, int32_t format, void *
  * a server needs; llmlat_agg_report adds them for a benchmark). n = 0
  * writes an empty exposition ("# EOF" alone in OpenMetrics). Reads the
  * aggregators only: other threads may query them meanwhile, none may
- * change them. Buffer rules as for llmlat_agg_serialize.
+ * change them. Buffer rules as for llmlat_agg_serialize (the exposition
+ * is made once per call: a caller that does not know its size streams it
+ * with llmlat_expose_write).
  * Errors: EINVAL (NULL len, NULL aggs with n > 0, a NULL aggregator, NULL
  * buf with cap > 0, another format, two aggregators with the same
  * labels), ENOSPC, ENOMEM. */
 LLMLAT_API int32_t llmlat_expose(const llmlat_agg *const *aggs, size_t n, int32_t format,
                                  void *buf, size_t cap, size_t *len);
+
+/* The same exposition, streamed to fn as llmlat_agg_report_write streams
+ * a report (what an HTTP handler writes to its connection). Nothing is
+ * written when the arguments are refused (two aggregators with the same
+ * labels included). Errors: EINVAL (NULL fn, and as llmlat_expose),
+ * ENOMEM, or the first status other than LLMLAT_OK that fn returned. */
+LLMLAT_API int32_t llmlat_expose_write(const llmlat_agg *const *aggs, size_t n, int32_t format,
+                                       llmlat_write_fn fn, void *user);
 
 /* The HTTP Content-Type of a format's bytes, e.g. for PROMETHEUS_PROTOBUF
  * "application/vnd.google.protobuf; proto=io.prometheus.client.MetricFamily;
@@ -5247,11 +5276,29 @@ LLMLAT_PRIVATE size_t store_memory(const metric_store *s)
 #include <stddef.h>
 #include <stdint.h>
 
+/* ---------------------- lib/report/pbwire.h ------------------------------- */
+/* The protocol-buffers wire format, as much as the exposition writes:
+ * varints, zigzag integers, little-endian doubles, and length-delimited
+ * fields (strings, nested messages, packed repeated integers), into a
+ * growable message buffer. A nested message is written in place and its
+ * length inserted in front of it when it closes, so a message is built in
+ * one pass; pbuf_emit then streams it, length first (the "delimited"
+ * framing of a stream of messages). Appends never fail one by one: the
+ * first allocation failure is kept in `status`. */
+#ifndef LLMLAT_PBWIRE_H
+#define LLMLAT_PBWIRE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
 /* ---------------------- lib/report/report_buf.h --------------------------- */
-/* A growable text buffer for the report writers, and the number formats
- * they share. Appends never fail one by one: the first allocation failure
- * is remembered (`status`) and later appends do nothing, so a writer checks
- * once at the end. Numbers are written with '.' whatever the C locale. */
+/* The report writers' output: appends go into a fixed chunk that is handed
+ * to the caller's write function whenever it fills, and once more at the
+ * end (rbuf_flush), so a report of any size streams through 4 KiB and
+ * nothing is allocated for it. Appends never fail one by one: the first
+ * error (the write function's, or a query's, see rbuf_fail) is remembered
+ * in `status`, later appends do nothing, and a writer checks once at the
+ * end. Numbers are written with '.' whatever the C locale. */
 #ifndef LLMLAT_REPORT_BUF_H
 #define LLMLAT_REPORT_BUF_H
 
@@ -5259,15 +5306,21 @@ LLMLAT_PRIVATE size_t store_memory(const metric_store *s)
 #include <stddef.h>
 #include <stdint.h>
 
+#define RBUF_CHUNK 4096
+
 typedef struct rbuf {
-    const llmlat_alloc *al;
-    char *p;
-    size_t len, cap;
-    int32_t status; /* LLMLAT_OK, or ENOMEM after a failed growth */
+    llmlat_write_fn write;
+    void *user;
+    int32_t status; /* LLMLAT_OK, or the first error: nothing more is written */
+    size_t len;     /* bytes waiting in chunk */
+    char chunk[RBUF_CHUNK];
 } rbuf;
 
-LLMLAT_PRIVATE void rbuf_init(rbuf *b, const llmlat_alloc *al);
-LLMLAT_PRIVATE void rbuf_free(rbuf *b);
+LLMLAT_PRIVATE void rbuf_init(rbuf *b, llmlat_write_fn write, void *user);
+/* Hands the waiting bytes to the write function; returns b's status. */
+LLMLAT_PRIVATE int32_t rbuf_flush(rbuf *b);
+/* Stops the output with status st (kept only if it is the first error). */
+LLMLAT_PRIVATE void rbuf_fail(rbuf *b, int32_t st);
 
 LLMLAT_PRIVATE void rbuf_putn(rbuf *b, const char *s, size_t n);
 LLMLAT_PRIVATE void rbuf_puts(rbuf *b, const char *s);
@@ -5277,12 +5330,6 @@ LLMLAT_PRIVATE void rbuf_escaped(rbuf *b, const char *s, bool quote);
 /* s as the inside of a JSON string: '"', '\\' and control characters
  * escaped (UTF-8 passes through). */
 LLMLAT_PRIVATE void rbuf_json_escaped(rbuf *b, const char *s);
-/* n bytes inserted at offset `at` <= len, the bytes after it moved up. */
-LLMLAT_PRIVATE void rbuf_insert(rbuf *b, size_t at, const char *s, size_t n);
-/* The buffer contract of the API's buffer-writing calls: *len = the size,
- * and a copy into buf when it fits (cap), else ENOSPC and nothing
- * written. */
-LLMLAT_PRIVATE int32_t rbuf_deliver(const rbuf *b, void *buf, size_t cap, size_t *len);
 /* s followed by spaces up to `width` bytes (nothing added when longer). */
 LLMLAT_PRIVATE void rbuf_pad(rbuf *b, const char *s, size_t width);
 LLMLAT_PRIVATE void rbuf_u64(rbuf *b, uint64_t v);
@@ -5296,6 +5343,35 @@ LLMLAT_PRIVATE void rbuf_fixed(rbuf *b, double v, int decimals, size_t width, co
  * PERCENT_TEXT_MAX bytes): 0.5 -> "50", 0.999 -> "99.9". */
 #define PERCENT_TEXT_MAX 32
 LLMLAT_PRIVATE void percent_text(double q, char *out);
+
+#endif
+
+typedef struct pbuf {
+    const llmlat_alloc *al;
+    unsigned char *p;
+    size_t len, cap;
+    int32_t status; /* LLMLAT_OK, or ENOMEM */
+} pbuf;
+
+LLMLAT_PRIVATE void pbuf_init(pbuf *b, const llmlat_alloc *al);
+LLMLAT_PRIVATE void pbuf_free(pbuf *b);
+/* The message's length as a varint, then its bytes, to out. */
+LLMLAT_PRIVATE void pbuf_emit(const pbuf *b, rbuf *out);
+
+/* Field `field` of wire type 0 (varint): uint64 / uint32 / enum. */
+LLMLAT_PRIVATE void pb_uint(pbuf *b, uint32_t field, uint64_t v);
+/* sint32 / sint64 (zigzag). */
+LLMLAT_PRIVATE void pb_sint(pbuf *b, uint32_t field, int64_t v);
+/* double (wire type 1). */
+LLMLAT_PRIVATE void pb_double(pbuf *b, uint32_t field, double v);
+/* string / bytes (wire type 2). */
+LLMLAT_PRIVATE void pb_string(pbuf *b, uint32_t field, const char *s);
+/* A nested message or packed field: pb_open writes its tag and returns
+ * where its content starts; pb_close puts the content's length there. */
+LLMLAT_PRIVATE size_t pb_open(pbuf *b, uint32_t field);
+LLMLAT_PRIVATE void pb_close(pbuf *b, size_t start);
+/* One element of a packed sint64 field, between pb_open and pb_close. */
+LLMLAT_PRIVATE void pb_packed_sint(pbuf *b, int64_t v);
 
 #endif
 
@@ -5359,15 +5435,15 @@ typedef struct expose_point {
 
 typedef struct expose_encoder expose_encoder;
 
-/* An encoder writes families to `out`; `scratch` is its own buffer (the
- * protobuf encoder assembles a family there to learn its length). */
+/* An encoder writes families to `out`. The protobuf encoder assembles a
+ * family in `msg` first: a message's length precedes it. */
 struct expose_encoder {
     void (*family)(expose_encoder *e, const expose_family *f);
     void (*point)(expose_encoder *e, const expose_family *f, const expose_point *p);
     void (*family_end)(expose_encoder *e, const expose_family *f);
     void (*end)(expose_encoder *e);
     rbuf *out;
-    rbuf scratch;
+    pbuf msg;
     bool openmetrics; /* the text encoder's dialect */
 };
 
@@ -5379,23 +5455,25 @@ LLMLAT_PRIVATE bool expose_pb_encoder(expose_encoder *e, int32_t format);
 /* The exposition of aggs[0..n) in `format` to out. `run_gauges` adds the
  * gauges derived from each aggregator's duration (what a benchmark's
  * report shows; meaningless for a server, whose rates come from rate()).
- * Returns the first error: EINVAL for two aggregators with the same
- * labels, ENOMEM. The caller validated the arguments. */
-LLMLAT_PRIVATE int32_t expose_run(rbuf *out, const llmlat_agg *const *aggs, size_t n,
-                                  int32_t format, bool run_gauges, const llmlat_alloc *al);
+ * An error stops out (rbuf_fail): EINVAL for two aggregators with the
+ * same labels (before anything is written), ENOMEM. The caller validated
+ * the arguments; al serves the scratch. */
+LLMLAT_PRIVATE void expose_run(rbuf *out, const llmlat_agg *const *aggs, size_t n,
+                               int32_t format, bool run_gauges, const llmlat_alloc *al);
 
 #endif
 
 /* ---------------------- lib/report/report.h ------------------------------- */
 /* What the report writers share: the aggregator being reported, the
  * output, and queries that give NaN for an undefined value (a statistic of
- * an empty set, a rate without duration) while remembering real errors
- * (ENOMEM while sorting) so that a writer never checks after each call.
+ * an empty set, a rate without duration) while stopping the output at a
+ * real error (ENOMEM while sorting, see rbuf_fail) so that a writer never
+ * checks after each call.
  *
- * report.c: llmlat_agg_report and these queries; report_text.c and
- * report_json.c (+ report_tool.c, the `tool` object) write one format
- * each; the exposition formats are expose.h's (+ report_hist.c, the
- * classic histogram buckets). */
+ * report.c: llmlat_agg_report_write, llmlat_agg_report and these
+ * queries; report_text.c and report_json.c (+ report_tool.c, the `tool`
+ * object) write one format each; the exposition formats are expose.h's
+ * (+ report_hist.c, the classic histogram buckets). */
 #ifndef LLMLAT_REPORT_H
 #define LLMLAT_REPORT_H
 
@@ -5414,8 +5492,7 @@ typedef struct metric_values {
 typedef struct report_ctx {
     const llmlat_agg *a;
     int32_t format;
-    rbuf out;
-    int32_t status; /* first hard error of a query, LLMLAT_OK until then */
+    rbuf out; /* its status is the report's: the first error of a query or the sink */
     /* Each store's statistics, computed once: a report asks for a metric in
      * several places (and TOOL_ITL shares a store), and in exact mode every
      * statistic is a pass over all samples. */
@@ -5447,6 +5524,22 @@ LLMLAT_PRIVATE void report_json(report_ctx *c);
 /* The exposition formats: the exposition of c->a alone (expose.h), with
  * the gauges of its run. */
 LLMLAT_PRIVATE void report_exposition(report_ctx *c);
+
+/* The sink of the buffer-writing calls (llmlat_agg_report, llmlat_expose).
+ * A too-small buffer must receive nothing, and the size is only known at
+ * the end: the bytes are collected while they fit the caller's buffer
+ * (beyond, only counted), then copied once by report_collect_end, which
+ * applies the buffer contract to the output's status st and frees. */
+typedef struct report_collect {
+    const llmlat_alloc *al;
+    size_t limit; /* the caller's capacity */
+    char *p;
+    size_t len, cap;
+} report_collect;
+
+LLMLAT_PRIVATE int32_t report_collect_write(void *user, const void *bytes, size_t n);
+LLMLAT_PRIVATE int32_t report_collect_end(report_collect *k, int32_t st, void *buf, size_t cap,
+                                          size_t *len);
 
 #endif
 
@@ -5530,10 +5623,11 @@ static bool is_run_gauge(const expose_family *f)
     return f->source == FROM_DURATION || f->source == FROM_RATE || f->source == FROM_PEAK;
 }
 
-/* The exposition's state: the first hard error, and scratch for points. */
+/* The exposition's state: the output (a hard error stops it), and
+ * scratch for points. */
 typedef struct expose_ctx {
     const llmlat_alloc *al;
-    int32_t status;
+    rbuf *out;
     double q[MAX_QUANTILES], qv[MAX_QUANTILES];
     uint64_t cum[MAX_BUCKET_BOUNDS + 1];
     uint64_t *counts; /* native buckets */
@@ -5546,8 +5640,8 @@ static bool expose_ok(expose_ctx *x, int32_t st)
 {
     if (st == LLMLAT_OK)
         return true;
-    if (st != LLMLAT_EUNDEFINED && x->status == LLMLAT_OK)
-        x->status = st;
+    if (st != LLMLAT_EUNDEFINED)
+        rbuf_fail(x->out, st);
     return false;
 }
 
@@ -5729,29 +5823,33 @@ static bool same_labels(const llmlat_agg *x, const llmlat_agg *y)
     return true;
 }
 
-LLMLAT_PRIVATE int32_t expose_run(rbuf *out, const llmlat_agg *const *aggs, size_t n,
-                                  int32_t format, bool run_gauges, const llmlat_alloc *al)
+LLMLAT_PRIVATE void expose_run(rbuf *out, const llmlat_agg *const *aggs, size_t n,
+                               int32_t format, bool run_gauges, const llmlat_alloc *al)
 {
     /* Two aggregators with the same labels would write the same series
      * twice: the exposition is refused (merge them first). */
     for (size_t i = 0; i < n; i++)
         for (size_t j = 0; j < i; j++)
-            if (same_labels(aggs[i], aggs[j]))
-                return LLMLAT_EINVAL;
+            if (same_labels(aggs[i], aggs[j])) {
+                rbuf_fail(out, LLMLAT_EINVAL);
+                return;
+            }
     expose_encoder e;
-    if (!expose_text_encoder(&e, format) && !expose_pb_encoder(&e, format))
-        return LLMLAT_EINVAL;
+    if (!expose_text_encoder(&e, format) && !expose_pb_encoder(&e, format)) {
+        rbuf_fail(out, LLMLAT_EINVAL);
+        return;
+    }
     e.out = out;
-    rbuf_init(&e.scratch, al);
-    expose_ctx x = { .al = al, .status = LLMLAT_OK };
-    for (size_t i = 0; i < FAMILY_COUNT && x.status == LLMLAT_OK; i++)
+    pbuf_init(&e.msg, al);
+    expose_ctx x = { .al = al, .out = out };
+    for (size_t i = 0; i < FAMILY_COUNT && out->status == LLMLAT_OK; i++)
         if (run_gauges || !is_run_gauge(&FAMILIES[i]))
             expose_family_of(&x, &e, &FAMILIES[i], aggs, n);
     e.end(&e);
-    int32_t st = x.status != LLMLAT_OK ? x.status : e.scratch.status;
-    rbuf_free(&e.scratch);
+    if (e.msg.status != LLMLAT_OK)
+        rbuf_fail(out, e.msg.status);
+    pbuf_free(&e.msg);
     alloc_free(al, x.counts);
-    return st;
 }
 
 static bool expose_format(int32_t format)
@@ -5760,23 +5858,45 @@ static bool expose_format(int32_t format)
            format == LLMLAT_FORMAT_PROMETHEUS_PROTOBUF;
 }
 
+static bool expose_args_valid(const llmlat_agg *const *aggs, size_t n, int32_t format)
+{
+    if ((!aggs && n > 0) || !expose_format(format))
+        return false;
+    for (size_t i = 0; i < n; i++)
+        if (!aggs[i])
+            return false;
+    return true;
+}
+
+/* The scratch's allocator: the first aggregator's (there is no other). */
+static llmlat_alloc expose_alloc(const llmlat_agg *const *aggs, size_t n)
+{
+    return n > 0 ? aggs[0]->al : alloc_current();
+}
+
+LLMLAT_API int32_t llmlat_expose_write(const llmlat_agg *const *aggs, size_t n, int32_t format,
+                                       llmlat_write_fn fn, void *user)
+{
+    if (!fn || !expose_args_valid(aggs, n, format))
+        return LLMLAT_EINVAL;
+    llmlat_alloc al = expose_alloc(aggs, n);
+    rbuf out;
+    rbuf_init(&out, fn, user);
+    expose_run(&out, aggs, n, format, false, &al);
+    return rbuf_flush(&out);
+}
+
 LLMLAT_API int32_t llmlat_expose(const llmlat_agg *const *aggs, size_t n, int32_t format,
                                  void *buf, size_t cap, size_t *len)
 {
-    if (!len || (!aggs && n > 0) || (!buf && cap > 0) || !expose_format(format))
+    if (!len || (!buf && cap > 0) || !expose_args_valid(aggs, n, format))
         return LLMLAT_EINVAL;
-    for (size_t i = 0; i < n; i++)
-        if (!aggs[i])
-            return LLMLAT_EINVAL;
-    /* Built whole, then copied: a too-small buffer receives nothing. */
-    llmlat_alloc al = n > 0 ? aggs[0]->al : alloc_current();
+    llmlat_alloc al = expose_alloc(aggs, n);
+    report_collect k = { .al = &al, .limit = cap };
     rbuf out;
-    rbuf_init(&out, &al);
-    int32_t st = expose_run(&out, aggs, n, format, false, &al);
-    if (st == LLMLAT_OK)
-        st = rbuf_deliver(&out, buf, cap, len);
-    rbuf_free(&out);
-    return st;
+    rbuf_init(&out, report_collect_write, &k);
+    expose_run(&out, aggs, n, format, false, &al);
+    return report_collect_end(&k, rbuf_flush(&out), buf, cap, len);
 }
 
 LLMLAT_API const char *llmlat_format_content_type(int32_t format)
@@ -5803,39 +5923,9 @@ LLMLAT_API const char *llmlat_format_content_type(int32_t format)
  * the aggregator has them, the native ones (schema, zero bucket, positive
  * spans and deltas), which Prometheus 2.x reads only from this format.
  *
- * A family is assembled in the encoder's scratch buffer, then its length
+ * A family is assembled in the encoder's message buffer, then its length
  * and bytes go to the output. */
 #include <string.h>
-
-/* ---------------------- lib/report/pbwire.h ------------------------------- */
-/* The protocol-buffers wire format, as much as the exposition writes:
- * varints, zigzag integers, little-endian doubles, and length-delimited
- * fields (strings, nested messages, packed repeated integers). A nested
- * message is written in place and its length inserted in front of it when
- * it closes, so a message is built in one pass. */
-#ifndef LLMLAT_PBWIRE_H
-#define LLMLAT_PBWIRE_H
-
-#include <stddef.h>
-#include <stdint.h>
-
-LLMLAT_PRIVATE void pb_varint(rbuf *b, uint64_t v);
-/* Field `field` of wire type 0 (varint), as uint64 / uint32 / enum. */
-LLMLAT_PRIVATE void pb_uint(rbuf *b, uint32_t field, uint64_t v);
-/* sint32 / sint64 (zigzag). */
-LLMLAT_PRIVATE void pb_sint(rbuf *b, uint32_t field, int64_t v);
-/* double (wire type 1). */
-LLMLAT_PRIVATE void pb_double(rbuf *b, uint32_t field, double v);
-/* string / bytes (wire type 2). */
-LLMLAT_PRIVATE void pb_string(rbuf *b, uint32_t field, const char *s);
-/* A nested message or packed field: pb_open writes its tag and returns
- * where its content starts; pb_close puts the content's length there. */
-LLMLAT_PRIVATE size_t pb_open(rbuf *b, uint32_t field);
-LLMLAT_PRIVATE void pb_close(rbuf *b, size_t start);
-/* One element of a packed sint64 field, between pb_open and pb_close. */
-LLMLAT_PRIVATE void pb_packed_sint(rbuf *b, int64_t v);
-
-#endif
 
 /* metrics.proto's field numbers. */
 enum {
@@ -5857,14 +5947,14 @@ static const uint64_t PB_TYPES[] = {
 
 static void pb_family(expose_encoder *e, const expose_family *f)
 {
-    rbuf *b = &e->scratch;
+    pbuf *b = &e->msg;
     b->len = 0;
     pb_string(b, MF_NAME, f->name);
     pb_string(b, MF_HELP, f->help);
     pb_uint(b, MF_TYPE, PB_TYPES[f->type]);
 }
 
-static void pb_label(rbuf *b, const char *name, const char *value)
+static void pb_label(pbuf *b, const char *name, const char *value)
 {
     size_t at = pb_open(b, M_LABEL);
     pb_string(b, LP_NAME, name);
@@ -5874,7 +5964,7 @@ static void pb_label(rbuf *b, const char *name, const char *value)
 
 /* The constant labels and (llmlat_info) llmlat's own, merged in name
  * order, as client_golang writes them. */
-static void pb_labels(rbuf *b, const expose_family *f, const expose_point *p)
+static void pb_labels(pbuf *b, const expose_family *f, const expose_point *p)
 {
     const char *name[LLMLAT_MAX_LABELS + EXPOSE_INFO_LABELS];
     const char *value[LLMLAT_MAX_LABELS + EXPOSE_INFO_LABELS];
@@ -5913,7 +6003,7 @@ static size_t pb_span_last(const uint64_t *counts, size_t n, size_t j)
     return last;
 }
 
-static void pb_span(rbuf *b, int64_t offset, uint64_t length)
+static void pb_span(pbuf *b, int64_t offset, uint64_t length)
 {
     size_t at = pb_open(b, H_POSITIVE_SPAN);
     pb_sint(b, SPAN_OFFSET, offset);
@@ -5921,7 +6011,7 @@ static void pb_span(rbuf *b, int64_t offset, uint64_t length)
     pb_close(b, at);
 }
 
-static void pb_native(rbuf *b, const expose_point *p)
+static void pb_native(pbuf *b, const expose_point *p)
 {
     pb_sint(b, H_SCHEMA, p->schema);
     pb_double(b, H_ZERO_THRESHOLD, p->zero_threshold);
@@ -5962,7 +6052,7 @@ static void pb_native(rbuf *b, const expose_point *p)
     pb_close(b, at);
 }
 
-static void pb_histogram(rbuf *b, const expose_point *p)
+static void pb_histogram(pbuf *b, const expose_point *p)
 {
     size_t at = pb_open(b, M_HISTOGRAM);
     pb_uint(b, H_COUNT, p->count);
@@ -5978,7 +6068,7 @@ static void pb_histogram(rbuf *b, const expose_point *p)
     pb_close(b, at);
 }
 
-static void pb_summary(rbuf *b, const expose_point *p)
+static void pb_summary(pbuf *b, const expose_point *p)
 {
     size_t at = pb_open(b, M_SUMMARY);
     pb_uint(b, S_COUNT, p->count);
@@ -5994,7 +6084,7 @@ static void pb_summary(rbuf *b, const expose_point *p)
 
 static void pb_point(expose_encoder *e, const expose_family *f, const expose_point *p)
 {
-    rbuf *b = &e->scratch;
+    pbuf *b = &e->msg;
     size_t metric = pb_open(b, MF_METRIC);
     pb_labels(b, f, p);
     size_t at;
@@ -6022,8 +6112,8 @@ static void pb_point(expose_encoder *e, const expose_family *f, const expose_poi
 static void pb_family_end(expose_encoder *e, const expose_family *f)
 {
     (void)f;
-    pb_varint(e->out, e->scratch.len);
-    rbuf_putn(e->out, e->scratch.p, e->scratch.len);
+    if (e->msg.status == LLMLAT_OK)
+        pbuf_emit(&e->msg, e->out);
 }
 
 static void pb_end(expose_encoder *e)
@@ -6201,6 +6291,40 @@ enum { PB_VARINT = 0, PB_FIXED64 = 1, PB_LEN = 2 };
 /* 64 bits in 7-bit groups: at most 10 bytes. */
 #define PB_VARINT_MAX 10
 
+LLMLAT_PRIVATE void pbuf_init(pbuf *b, const llmlat_alloc *al)
+{
+    *b = (pbuf){ .al = al, .status = LLMLAT_OK };
+}
+
+LLMLAT_PRIVATE void pbuf_free(pbuf *b)
+{
+    alloc_free(b->al, b->p);
+    pbuf_init(b, b->al);
+}
+
+/* n bytes inserted at offset `at` <= len. */
+static void pbuf_insert(pbuf *b, size_t at, const unsigned char *s, size_t n)
+{
+    if (b->status != LLMLAT_OK)
+        return;
+    void *p = b->p;
+    int32_t st = n > SIZE_MAX - b->len ? LLMLAT_ENOMEM
+                                       : alloc_grow(b->al, &p, &b->cap, b->len + n, 1);
+    if (st != LLMLAT_OK) {
+        b->status = LLMLAT_ENOMEM;
+        return;
+    }
+    b->p = p;
+    memmove(b->p + at + n, b->p + at, b->len - at);
+    memcpy(b->p + at, s, n);
+    b->len += n;
+}
+
+static void pbuf_put(pbuf *b, const unsigned char *s, size_t n)
+{
+    pbuf_insert(b, b->len, s, n);
+}
+
 static size_t pb_varint_bytes(uint64_t v, unsigned char *out)
 {
     size_t n = 0;
@@ -6212,18 +6336,25 @@ static size_t pb_varint_bytes(uint64_t v, unsigned char *out)
     return n;
 }
 
-LLMLAT_PRIVATE void pb_varint(rbuf *b, uint64_t v)
+static void pb_varint(pbuf *b, uint64_t v)
 {
     unsigned char tmp[PB_VARINT_MAX];
-    rbuf_putn(b, (const char *)tmp, pb_varint_bytes(v, tmp));
+    pbuf_put(b, tmp, pb_varint_bytes(v, tmp));
 }
 
-static void pb_tag(rbuf *b, uint32_t field, unsigned wire)
+LLMLAT_PRIVATE void pbuf_emit(const pbuf *b, rbuf *out)
+{
+    unsigned char tmp[PB_VARINT_MAX];
+    rbuf_putn(out, (const char *)tmp, pb_varint_bytes(b->len, tmp));
+    rbuf_putn(out, (const char *)b->p, b->len);
+}
+
+static void pb_tag(pbuf *b, uint32_t field, unsigned wire)
 {
     pb_varint(b, (uint64_t)field << 3 | wire);
 }
 
-LLMLAT_PRIVATE void pb_uint(rbuf *b, uint32_t field, uint64_t v)
+LLMLAT_PRIVATE void pb_uint(pbuf *b, uint32_t field, uint64_t v)
 {
     pb_tag(b, field, PB_VARINT);
     pb_varint(b, v);
@@ -6234,17 +6365,17 @@ static uint64_t pb_zigzag(int64_t v)
     return ((uint64_t)v << 1) ^ (v < 0 ? UINT64_MAX : 0);
 }
 
-LLMLAT_PRIVATE void pb_sint(rbuf *b, uint32_t field, int64_t v)
+LLMLAT_PRIVATE void pb_sint(pbuf *b, uint32_t field, int64_t v)
 {
     pb_uint(b, field, pb_zigzag(v));
 }
 
-LLMLAT_PRIVATE void pb_packed_sint(rbuf *b, int64_t v)
+LLMLAT_PRIVATE void pb_packed_sint(pbuf *b, int64_t v)
 {
     pb_varint(b, pb_zigzag(v));
 }
 
-LLMLAT_PRIVATE void pb_double(rbuf *b, uint32_t field, double v)
+LLMLAT_PRIVATE void pb_double(pbuf *b, uint32_t field, double v)
 {
     uint64_t bits;
     memcpy(&bits, &v, sizeof bits);
@@ -6252,33 +6383,35 @@ LLMLAT_PRIVATE void pb_double(rbuf *b, uint32_t field, double v)
     for (int i = 0; i < 8; i++)
         le[i] = (unsigned char)(bits >> (8 * i));
     pb_tag(b, field, PB_FIXED64);
-    rbuf_putn(b, (const char *)le, sizeof le);
+    pbuf_put(b, le, sizeof le);
 }
 
-LLMLAT_PRIVATE void pb_string(rbuf *b, uint32_t field, const char *s)
+LLMLAT_PRIVATE void pb_string(pbuf *b, uint32_t field, const char *s)
 {
     size_t n = strlen(s);
     pb_tag(b, field, PB_LEN);
     pb_varint(b, n);
-    rbuf_putn(b, s, n);
+    pbuf_put(b, (const unsigned char *)s, n);
 }
 
-LLMLAT_PRIVATE size_t pb_open(rbuf *b, uint32_t field)
+LLMLAT_PRIVATE size_t pb_open(pbuf *b, uint32_t field)
 {
     pb_tag(b, field, PB_LEN);
     return b->len;
 }
 
-LLMLAT_PRIVATE void pb_close(rbuf *b, size_t start)
+LLMLAT_PRIVATE void pb_close(pbuf *b, size_t start)
 {
+    if (b->status != LLMLAT_OK)
+        return; /* len may be short of start */
     unsigned char tmp[PB_VARINT_MAX];
-    size_t n = pb_varint_bytes(b->len - start, tmp);
-    rbuf_insert(b, start, (const char *)tmp, n);
+    pbuf_insert(b, start, tmp, pb_varint_bytes(b->len - start, tmp));
 }
 
 /* ---------------------- lib/report/report.c ------------------------------- */
-/* llmlat_agg_report: the buffer contract around one writer per format, and
- * the value queries the writers share. */
+/* llmlat_agg_report_write: one writer per format streaming into the
+ * caller's write function; llmlat_agg_report: the buffer contract on top of
+ * it; and the value queries the writers share. */
 #include <math.h>
 #include <string.h>
 
@@ -6296,25 +6429,70 @@ static report_writer writer_for(int32_t format)
     return NULL;
 }
 
+/* The report, written once, through fn: the one place a report is made. */
+static int32_t report_stream(const llmlat_agg *a, int32_t format, report_writer write,
+                             llmlat_write_fn fn, void *user)
+{
+    report_ctx c = { .a = a, .format = format }; /* nothing cached yet */
+    rbuf_init(&c.out, fn, user);
+    write(&c);
+    return rbuf_flush(&c.out);
+}
+
+LLMLAT_API int32_t llmlat_agg_report_write(const llmlat_agg *a, int32_t format,
+                                           llmlat_write_fn fn, void *user)
+{
+    report_writer write = writer_for(format);
+    if (!a || !fn || !write)
+        return LLMLAT_EINVAL;
+    return report_stream(a, format, write, fn, user);
+}
+
+LLMLAT_PRIVATE int32_t report_collect_write(void *user, const void *bytes, size_t n)
+{
+    report_collect *k = user;
+    if (n > SIZE_MAX - k->len)
+        return LLMLAT_ENOMEM;
+    if (k->len + n <= k->limit) {
+        void *p = k->p;
+        int32_t st = alloc_grow(k->al, &p, &k->cap, k->len + n, 1);
+        if (st != LLMLAT_OK)
+            return st;
+        k->p = p;
+        memcpy(k->p + k->len, bytes, n);
+    }
+    k->len += n;
+    return LLMLAT_OK;
+}
+
 LLMLAT_API int32_t llmlat_agg_report(const llmlat_agg *a, int32_t format, void *buf,
                                      size_t cap, size_t *len)
 {
     report_writer write = writer_for(format);
     if (!a || !len || (!buf && cap > 0) || !write)
         return LLMLAT_EINVAL;
-    /* The whole report is built, then copied: its size is only known at
-     * the end, and a too-small buffer must receive nothing. */
-    report_ctx c = { .a = a, .format = format, .status = LLMLAT_OK }; /* nothing cached yet */
-    rbuf_init(&c.out, &a->al);
-    write(&c);
-    int32_t st = c.status != LLMLAT_OK ? c.status : rbuf_deliver(&c.out, buf, cap, len);
-    rbuf_free(&c.out);
+    report_collect k = { .al = &a->al, .limit = cap };
+    int32_t st = report_stream(a, format, write, report_collect_write, &k);
+    return report_collect_end(&k, st, buf, cap, len);
+}
+
+LLMLAT_PRIVATE int32_t report_collect_end(report_collect *k, int32_t st, void *buf, size_t cap,
+                                          size_t *len)
+{
+    if (st == LLMLAT_OK) {
+        *len = k->len;
+        if (k->len > cap)
+            st = LLMLAT_ENOSPC;
+        else if (k->len > 0)
+            memcpy(buf, k->p, k->len);
+    }
+    alloc_free(k->al, k->p);
     return st;
 }
 
 LLMLAT_PRIVATE void report_exposition(report_ctx *c)
 {
-    c->status = expose_run(&c->out, &c->a, 1, c->format, true, &c->a->al);
+    expose_run(&c->out, &c->a, 1, c->format, true, &c->a->al);
 }
 
 /* A query's status: its value, NaN when undefined, and a hard error kept. */
@@ -6322,8 +6500,8 @@ static double value_or_nan(report_ctx *c, int32_t st, double v)
 {
     if (st == LLMLAT_OK)
         return v;
-    if (st != LLMLAT_EUNDEFINED && c->status == LLMLAT_OK)
-        c->status = st;
+    if (st != LLMLAT_EUNDEFINED)
+        rbuf_fail(&c->out, st);
     return NAN;
 }
 
@@ -6405,42 +6583,42 @@ LLMLAT_PRIVATE bool report_quantile_repeats(const double *q, size_t i)
 #include <stdlib.h>
 #include <string.h>
 
-LLMLAT_PRIVATE void rbuf_init(rbuf *b, const llmlat_alloc *al)
+LLMLAT_PRIVATE void rbuf_init(rbuf *b, llmlat_write_fn write, void *user)
 {
-    *b = (rbuf){ .al = al, .status = LLMLAT_OK };
+    b->write = write;
+    b->user = user;
+    b->status = LLMLAT_OK;
+    b->len = 0;
 }
 
-LLMLAT_PRIVATE void rbuf_free(rbuf *b)
+LLMLAT_PRIVATE void rbuf_fail(rbuf *b, int32_t st)
 {
-    alloc_free(b->al, b->p);
-    b->p = NULL;
-    b->len = b->cap = 0;
+    if (b->status == LLMLAT_OK)
+        b->status = st;
 }
 
-static bool rbuf_reserve(rbuf *b, size_t extra)
+LLMLAT_PRIVATE int32_t rbuf_flush(rbuf *b)
 {
-    if (b->status != LLMLAT_OK)
-        return false;
-    if (extra > SIZE_MAX - b->len) {
-        b->status = LLMLAT_ENOMEM;
-        return false;
+    if (b->status == LLMLAT_OK && b->len > 0) {
+        int32_t st = b->write(b->user, b->chunk, b->len);
+        if (st != LLMLAT_OK)
+            rbuf_fail(b, st);
     }
-    void *p = b->p;
-    int32_t st = alloc_grow(b->al, &p, &b->cap, b->len + extra, 1);
-    if (st != LLMLAT_OK) {
-        b->status = st == LLMLAT_EINVAL ? LLMLAT_ENOMEM : st;
-        return false;
-    }
-    b->p = p;
-    return true;
+    b->len = 0;
+    return b->status;
 }
 
 LLMLAT_PRIVATE void rbuf_putn(rbuf *b, const char *s, size_t n)
 {
-    if (n == 0 || !rbuf_reserve(b, n))
-        return;
-    memcpy(b->p + b->len, s, n);
-    b->len += n;
+    while (n > 0 && b->status == LLMLAT_OK) {
+        if (b->len == RBUF_CHUNK)
+            rbuf_flush(b);
+        size_t room = RBUF_CHUNK - b->len, take = n < room ? n : room;
+        memcpy(b->chunk + b->len, s, take);
+        b->len += take;
+        s += take;
+        n -= take;
+    }
 }
 
 LLMLAT_PRIVATE void rbuf_puts(rbuf *b, const char *s)
@@ -6482,27 +6660,6 @@ LLMLAT_PRIVATE void rbuf_json_escaped(rbuf *b, const char *s)
         run = s + 1;
     }
     rbuf_puts(b, run);
-}
-
-LLMLAT_PRIVATE void rbuf_insert(rbuf *b, size_t at, const char *s, size_t n)
-{
-    if (n == 0 || !rbuf_reserve(b, n))
-        return;
-    memmove(b->p + at + n, b->p + at, b->len - at);
-    memcpy(b->p + at, s, n);
-    b->len += n;
-}
-
-LLMLAT_PRIVATE int32_t rbuf_deliver(const rbuf *b, void *buf, size_t cap, size_t *len)
-{
-    if (b->status != LLMLAT_OK)
-        return b->status;
-    *len = b->len;
-    if (b->len > cap)
-        return LLMLAT_ENOSPC;
-    if (b->len > 0)
-        memcpy(buf, b->p, b->len);
-    return LLMLAT_OK;
 }
 
 static void spaces(rbuf *b, size_t n)
@@ -8353,6 +8510,7 @@ LLMLAT_PRIVATE int32_t read_sketch_v1(bytes_reader *r, sketch *s, const sketch_m
 #undef FAMILY_COUNT
 #undef EXPOSE_SCHEMA_MAX
 #undef EXPOSE_INFO_LABELS
+#undef RBUF_CHUNK
 #undef PERCENT_TEXT_MAX
 #undef PB_GAP_IN_SPAN
 #undef PB_VARINT_MAX

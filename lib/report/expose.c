@@ -67,10 +67,11 @@ static bool is_run_gauge(const expose_family *f)
     return f->source == FROM_DURATION || f->source == FROM_RATE || f->source == FROM_PEAK;
 }
 
-/* The exposition's state: the first hard error, and scratch for points. */
+/* The exposition's state: the output (a hard error stops it), and
+ * scratch for points. */
 typedef struct expose_ctx {
     const llmlat_alloc *al;
-    int32_t status;
+    rbuf *out;
     double q[MAX_QUANTILES], qv[MAX_QUANTILES];
     uint64_t cum[MAX_BUCKET_BOUNDS + 1];
     uint64_t *counts; /* native buckets */
@@ -83,8 +84,8 @@ static bool expose_ok(expose_ctx *x, int32_t st)
 {
     if (st == LLMLAT_OK)
         return true;
-    if (st != LLMLAT_EUNDEFINED && x->status == LLMLAT_OK)
-        x->status = st;
+    if (st != LLMLAT_EUNDEFINED)
+        rbuf_fail(x->out, st);
     return false;
 }
 
@@ -266,29 +267,33 @@ static bool same_labels(const llmlat_agg *x, const llmlat_agg *y)
     return true;
 }
 
-LLMLAT_PRIVATE int32_t expose_run(rbuf *out, const llmlat_agg *const *aggs, size_t n,
-                                  int32_t format, bool run_gauges, const llmlat_alloc *al)
+LLMLAT_PRIVATE void expose_run(rbuf *out, const llmlat_agg *const *aggs, size_t n,
+                               int32_t format, bool run_gauges, const llmlat_alloc *al)
 {
     /* Two aggregators with the same labels would write the same series
      * twice: the exposition is refused (merge them first). */
     for (size_t i = 0; i < n; i++)
         for (size_t j = 0; j < i; j++)
-            if (same_labels(aggs[i], aggs[j]))
-                return LLMLAT_EINVAL;
+            if (same_labels(aggs[i], aggs[j])) {
+                rbuf_fail(out, LLMLAT_EINVAL);
+                return;
+            }
     expose_encoder e;
-    if (!expose_text_encoder(&e, format) && !expose_pb_encoder(&e, format))
-        return LLMLAT_EINVAL;
+    if (!expose_text_encoder(&e, format) && !expose_pb_encoder(&e, format)) {
+        rbuf_fail(out, LLMLAT_EINVAL);
+        return;
+    }
     e.out = out;
-    rbuf_init(&e.scratch, al);
-    expose_ctx x = { .al = al, .status = LLMLAT_OK };
-    for (size_t i = 0; i < FAMILY_COUNT && x.status == LLMLAT_OK; i++)
+    pbuf_init(&e.msg, al);
+    expose_ctx x = { .al = al, .out = out };
+    for (size_t i = 0; i < FAMILY_COUNT && out->status == LLMLAT_OK; i++)
         if (run_gauges || !is_run_gauge(&FAMILIES[i]))
             expose_family_of(&x, &e, &FAMILIES[i], aggs, n);
     e.end(&e);
-    int32_t st = x.status != LLMLAT_OK ? x.status : e.scratch.status;
-    rbuf_free(&e.scratch);
+    if (e.msg.status != LLMLAT_OK)
+        rbuf_fail(out, e.msg.status);
+    pbuf_free(&e.msg);
     alloc_free(al, x.counts);
-    return st;
 }
 
 static bool expose_format(int32_t format)
@@ -297,23 +302,45 @@ static bool expose_format(int32_t format)
            format == LLMLAT_FORMAT_PROMETHEUS_PROTOBUF;
 }
 
+static bool expose_args_valid(const llmlat_agg *const *aggs, size_t n, int32_t format)
+{
+    if ((!aggs && n > 0) || !expose_format(format))
+        return false;
+    for (size_t i = 0; i < n; i++)
+        if (!aggs[i])
+            return false;
+    return true;
+}
+
+/* The scratch's allocator: the first aggregator's (there is no other). */
+static llmlat_alloc expose_alloc(const llmlat_agg *const *aggs, size_t n)
+{
+    return n > 0 ? aggs[0]->al : alloc_current();
+}
+
+LLMLAT_API int32_t llmlat_expose_write(const llmlat_agg *const *aggs, size_t n, int32_t format,
+                                       llmlat_write_fn fn, void *user)
+{
+    if (!fn || !expose_args_valid(aggs, n, format))
+        return LLMLAT_EINVAL;
+    llmlat_alloc al = expose_alloc(aggs, n);
+    rbuf out;
+    rbuf_init(&out, fn, user);
+    expose_run(&out, aggs, n, format, false, &al);
+    return rbuf_flush(&out);
+}
+
 LLMLAT_API int32_t llmlat_expose(const llmlat_agg *const *aggs, size_t n, int32_t format,
                                  void *buf, size_t cap, size_t *len)
 {
-    if (!len || (!aggs && n > 0) || (!buf && cap > 0) || !expose_format(format))
+    if (!len || (!buf && cap > 0) || !expose_args_valid(aggs, n, format))
         return LLMLAT_EINVAL;
-    for (size_t i = 0; i < n; i++)
-        if (!aggs[i])
-            return LLMLAT_EINVAL;
-    /* Built whole, then copied: a too-small buffer receives nothing. */
-    llmlat_alloc al = n > 0 ? aggs[0]->al : alloc_current();
+    llmlat_alloc al = expose_alloc(aggs, n);
+    report_collect k = { .al = &al, .limit = cap };
     rbuf out;
-    rbuf_init(&out, &al);
-    int32_t st = expose_run(&out, aggs, n, format, false, &al);
-    if (st == LLMLAT_OK)
-        st = rbuf_deliver(&out, buf, cap, len);
-    rbuf_free(&out);
-    return st;
+    rbuf_init(&out, report_collect_write, &k);
+    expose_run(&out, aggs, n, format, false, &al);
+    return report_collect_end(&k, rbuf_flush(&out), buf, cap, len);
 }
 
 LLMLAT_API const char *llmlat_format_content_type(int32_t format)

@@ -16,6 +16,7 @@
 #include <stdint.h>
 
 #include "agg/agg.h"
+#include "report/pbwire.h"
 #include "report/report_buf.h"
 
 typedef enum expose_type {
@@ -78,15 +79,15 @@ typedef struct expose_point {
 
 typedef struct expose_encoder expose_encoder;
 
-/* An encoder writes families to `out`; `scratch` is its own buffer (the
- * protobuf encoder assembles a family there to learn its length). */
+/* An encoder writes families to `out`. The protobuf encoder assembles a
+ * family in `msg` first: a message's length precedes it. */
 struct expose_encoder {
     void (*family)(expose_encoder *e, const expose_family *f);
     void (*point)(expose_encoder *e, const expose_family *f, const expose_point *p);
     void (*family_end)(expose_encoder *e, const expose_family *f);
     void (*end)(expose_encoder *e);
     rbuf *out;
-    rbuf scratch;
+    pbuf msg;
     bool openmetrics; /* the text encoder's dialect */
 };
 
@@ -98,9 +99,10 @@ LLMLAT_PRIVATE bool expose_pb_encoder(expose_encoder *e, int32_t format);
 /* The exposition of aggs[0..n) in `format` to out. `run_gauges` adds the
  * gauges derived from each aggregator's duration (what a benchmark's
  * report shows; meaningless for a server, whose rates come from rate()).
- * Returns the first error: EINVAL for two aggregators with the same
- * labels, ENOMEM. The caller validated the arguments. */
-LLMLAT_PRIVATE int32_t expose_run(rbuf *out, const llmlat_agg *const *aggs, size_t n,
-                                  int32_t format, bool run_gauges, const llmlat_alloc *al);
+ * An error stops out (rbuf_fail): EINVAL for two aggregators with the
+ * same labels (before anything is written), ENOMEM. The caller validated
+ * the arguments; al serves the scratch. */
+LLMLAT_PRIVATE void expose_run(rbuf *out, const llmlat_agg *const *aggs, size_t n,
+                               int32_t format, bool run_gauges, const llmlat_alloc *al);
 
 #endif

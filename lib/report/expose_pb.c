@@ -6,7 +6,7 @@
  * the aggregator has them, the native ones (schema, zero bucket, positive
  * spans and deltas), which Prometheus 2.x reads only from this format.
  *
- * A family is assembled in the encoder's scratch buffer, then its length
+ * A family is assembled in the encoder's message buffer, then its length
  * and bytes go to the output. */
 #include <string.h>
 
@@ -33,14 +33,14 @@ static const uint64_t PB_TYPES[] = {
 
 static void pb_family(expose_encoder *e, const expose_family *f)
 {
-    rbuf *b = &e->scratch;
+    pbuf *b = &e->msg;
     b->len = 0;
     pb_string(b, MF_NAME, f->name);
     pb_string(b, MF_HELP, f->help);
     pb_uint(b, MF_TYPE, PB_TYPES[f->type]);
 }
 
-static void pb_label(rbuf *b, const char *name, const char *value)
+static void pb_label(pbuf *b, const char *name, const char *value)
 {
     size_t at = pb_open(b, M_LABEL);
     pb_string(b, LP_NAME, name);
@@ -50,7 +50,7 @@ static void pb_label(rbuf *b, const char *name, const char *value)
 
 /* The constant labels and (llmlat_info) llmlat's own, merged in name
  * order, as client_golang writes them. */
-static void pb_labels(rbuf *b, const expose_family *f, const expose_point *p)
+static void pb_labels(pbuf *b, const expose_family *f, const expose_point *p)
 {
     const char *name[LLMLAT_MAX_LABELS + EXPOSE_INFO_LABELS];
     const char *value[LLMLAT_MAX_LABELS + EXPOSE_INFO_LABELS];
@@ -89,7 +89,7 @@ static size_t pb_span_last(const uint64_t *counts, size_t n, size_t j)
     return last;
 }
 
-static void pb_span(rbuf *b, int64_t offset, uint64_t length)
+static void pb_span(pbuf *b, int64_t offset, uint64_t length)
 {
     size_t at = pb_open(b, H_POSITIVE_SPAN);
     pb_sint(b, SPAN_OFFSET, offset);
@@ -97,7 +97,7 @@ static void pb_span(rbuf *b, int64_t offset, uint64_t length)
     pb_close(b, at);
 }
 
-static void pb_native(rbuf *b, const expose_point *p)
+static void pb_native(pbuf *b, const expose_point *p)
 {
     pb_sint(b, H_SCHEMA, p->schema);
     pb_double(b, H_ZERO_THRESHOLD, p->zero_threshold);
@@ -138,7 +138,7 @@ static void pb_native(rbuf *b, const expose_point *p)
     pb_close(b, at);
 }
 
-static void pb_histogram(rbuf *b, const expose_point *p)
+static void pb_histogram(pbuf *b, const expose_point *p)
 {
     size_t at = pb_open(b, M_HISTOGRAM);
     pb_uint(b, H_COUNT, p->count);
@@ -154,7 +154,7 @@ static void pb_histogram(rbuf *b, const expose_point *p)
     pb_close(b, at);
 }
 
-static void pb_summary(rbuf *b, const expose_point *p)
+static void pb_summary(pbuf *b, const expose_point *p)
 {
     size_t at = pb_open(b, M_SUMMARY);
     pb_uint(b, S_COUNT, p->count);
@@ -170,7 +170,7 @@ static void pb_summary(rbuf *b, const expose_point *p)
 
 static void pb_point(expose_encoder *e, const expose_family *f, const expose_point *p)
 {
-    rbuf *b = &e->scratch;
+    pbuf *b = &e->msg;
     size_t metric = pb_open(b, MF_METRIC);
     pb_labels(b, f, p);
     size_t at;
@@ -198,8 +198,8 @@ static void pb_point(expose_encoder *e, const expose_family *f, const expose_poi
 static void pb_family_end(expose_encoder *e, const expose_family *f)
 {
     (void)f;
-    pb_varint(e->out, e->scratch.len);
-    rbuf_putn(e->out, e->scratch.p, e->scratch.len);
+    if (e->msg.status == LLMLAT_OK)
+        pbuf_emit(&e->msg, e->out);
 }
 
 static void pb_end(expose_encoder *e)
