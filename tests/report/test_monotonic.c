@@ -1,13 +1,14 @@
 /* Every exposed _sum, _count, bucket and counter only grows (issue 12,
- * item 1): 10,000 random requests — zeros, multi-token chunks, empty
- * chunks, failures, huge values that move bounded mode's windows — with
- * an exposition of two aggregators after each (exact mode, whose
- * expositions cost O(samples): after each of the first 1,000, then every
- * 100th), in every format and both modes. Text series are compared by their full text; protobuf ones by
- * family and labels, native histograms as Prometheus' DetectReset
- * defines a reset (a zero threshold that rises and takes buckets into the
- * zero count is none), and with no bucket leaving the spans while the
- * threshold stays (Prometheus 2.42 cuts a chunk as a reset then). */
+ * item 1): 10,000 random requests (zeros, multi-token chunks, empty
+ * chunks, failures, huge values that move bounded mode's windows) with an
+ * exposition of two aggregators after each, in every format and both
+ * modes (exact mode, whose expositions cost O(samples): after each of the
+ * first 1,000, then every 100th). Text series are compared by their full
+ * text; protobuf ones by family and labels, native histograms as
+ * Prometheus' DetectReset defines a reset (a zero threshold that rises
+ * and takes buckets into the zero count is none), and with no bucket
+ * leaving the spans while the threshold stays (Prometheus 2.42 cuts a
+ * chunk as a reset then). */
 #include "helpers.h"
 #include "report/expo_parse.h"
 
