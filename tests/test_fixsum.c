@@ -3,6 +3,7 @@
  * never decreases as the integer grows; fixsum_accumulate puts every
  * sample on the fixed 2^-64 grid, weights included, whatever the order. */
 #include <float.h>
+#include <stdbool.h>
 
 #include "helpers.h"
 #include "util/fixsum.h"
@@ -50,10 +51,14 @@ static void integers_and_ties(void **state)
 }
 
 /* Random integers: within half an ulp of a long double reference, and a
- * growing integer never gives a smaller double. */
+ * growing integer never gives a smaller double. The reference needs long
+ * double's 64-bit mantissa, which valgrind's emulation does not give (it
+ * computes them as doubles): there, only the monotony is checked. */
 static void rounding_and_monotone(void **state)
 {
     (void)state;
+    volatile long double one = 1.0L;
+    bool wide = one + 0x1p-60L != one;
     uint64_t seed = 0x9e3779b97f4a7c15u;
     double prev = 0.0;
     uint64_t acc[3] = { 0, 0, 0 };
@@ -69,7 +74,8 @@ static void rounding_and_monotone(void **state)
             double got = fixsum_total(acc, 3, divisor);
             long double want = ((long double)acc[2] * 0x1p128L + (long double)acc[1] * 0x1p64L +
                                 (long double)acc[0]) * 0x1p-64L / divisor;
-            assert_true(fabsl((long double)got - want) <= want * 0x1p-53L * 1.0001L);
+            if (wide)
+                assert_true(fabsl((long double)got - want) <= want * 0x1p-53L * 1.0001L);
             if (d) {
                 assert_true(got >= prev);
                 prev = got;
