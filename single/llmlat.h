@@ -5255,6 +5255,7 @@ LLMLAT_PRIVATE size_t store_memory(const metric_store *s)
 /* What the exposition writes: the metric families, and the point of each
  * aggregator in each family (expose.h); llmlat_expose. Series names are
  * in docs/prometheus.md. */
+#include <float.h>
 #include <math.h>
 #include <string.h>
 
@@ -5747,6 +5748,12 @@ static void expose_native(expose_ctx *x, int32_t metric, const llmlat_agg *a, ex
         return;
     p->n_counts = n;
     expose_downscale(p, x->counts);
+    /* Prometheus 2.x reads a histogram with no bucket, no zero count and
+     * a zero threshold of 0 as a classic one: while no sample is above 0
+     * the threshold is the smallest normal double instead, which holds
+     * just the zeros too, and only rises when the first sample does. */
+    if (p->zero_threshold == 0.0)
+        p->zero_threshold = DBL_MIN;
     p->counts = x->counts;
     p->has_native = true;
 }

@@ -1,6 +1,7 @@
 """A real Prometheus (Debian's 2.42, --enable-feature=native-histograms)
 scrapes two examples/prometheus-exporter processes with different labels,
-each serving two label sets, every second; its HTTP API must then answer
+each serving two label sets, every second (and a third that sees no
+request: its empty histograms must be native too); its HTTP API must then answer
 what llmlat answers for the same data:
 
   * native histograms (job "native", protobuf negotiated by the Accept
@@ -121,6 +122,13 @@ class PrometheusE2E(unittest.TestCase):
             if not line.startswith("listening on 127.0.0.1:"):
                 raise AssertionError("exporter: %r" % line)
             cls.exporters.append((model, int(line.rsplit(":", 1)[1]), p))
+        # and one that never sees a request: empty native histograms
+        p = cls.spawn([EXPORTER, "--port", "0", "--seconds", str(int(DEADLINE)),
+                       "--model", "idle", "--requests", "0"], stdout=subprocess.PIPE, text=True)
+        line = p.stdout.readline()
+        if not line.startswith("listening on 127.0.0.1:"):
+            raise AssertionError("exporter: %r" % line)
+        cls.idle_port = int(line.rsplit(":", 1)[1])
         for model, _, p in cls.exporters:
             line = p.stdout.readline()
             if not line.startswith("workload done"):
@@ -138,7 +146,8 @@ class PrometheusE2E(unittest.TestCase):
         cls.classic_text = cls.merged.report("prometheus")
 
         # Prometheus, scraping them every second in three ways
-        targets = ", ".join("'127.0.0.1:%d'" % port for _, port, _ in cls.exporters)
+        targets = ", ".join("'127.0.0.1:%d'" % port for port in
+                            [port for _, port, _ in cls.exporters] + [cls.idle_port])
         config = os.path.join(cls.tmp, "prometheus.yml")
         with open(config, "w") as f:
             f.write("global:\n  scrape_interval: 1s\n  scrape_timeout: 900ms\n"
@@ -256,12 +265,18 @@ class PrometheusE2E(unittest.TestCase):
         self.assertAlmostEqual(good, self.merged.counter("good") / self.merged.counter("completed"),
                                places=12)
 
+    def test_empty_histograms_are_native(self):
+        # no bucket, no zero count: the zero threshold keeps them native
+        idle = self.query('histogram_count(llmlat_ttft_hist_seconds{job="native",model="idle"})')
+        self.assertEqual(sorted(float(r["value"][1]) for r in idle), [0.0, 0.0])
+        self.assertEqual(self.query('llmlat_ttft_hist_seconds_count{job="native",model="idle"}'), [])
+
     def test_no_classic_buckets_beside_native_ones(self):
         # Prometheus 2.42 drops a histogram's classic buckets when it has
         # native ones (scrape_classic_histograms came in 2.45): hence the
         # "classic" job, which scrapes the text.
         self.assertEqual(self.query('llmlat_ttft_hist_seconds_bucket{job="native"}'), [])
-        self.assertEqual(len(self.query('llmlat_ttft_hist_seconds{job="native"}')), 4)
+        self.assertEqual(len(self.query('llmlat_ttft_hist_seconds{job="native"}')), 6)
 
     # ----------------------------------------------------------- classic
 
