@@ -89,6 +89,11 @@ struct expose_encoder {
     rbuf *out;
     pbuf msg;
     bool openmetrics; /* the text encoder's dialect */
+    /* The text encoder's: the bucket bounds last written, as text (a
+     * fleet's aggregators mostly share the default ones). */
+    const double *le_of;
+    size_t n_le_of;
+    char le_text[MAX_BUCKET_BOUNDS + 1][DOUBLE_TEXT_MAX];
 };
 
 /* Sets e up for a format (PROMETHEUS, OPENMETRICS, PROMETHEUS_PROTOBUF);

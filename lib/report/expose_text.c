@@ -3,7 +3,6 @@
  * counter family without its "_total" (the samples keep it), writes
  * # UNIT where the name ends in a unit, escapes '"' in HELP, and ends with
  * "# EOF". */
-#include <math.h>
 #include <string.h>
 
 #include "report/expose.h"
@@ -61,9 +60,9 @@ static void text_label(rbuf *b, bool *first, const char *name, const char *value
 
 /* "<name><suffix>{labels} ": the aggregator's constant labels, then
  * llmlat's own (info's, or `extra` = "le" / "quantile" with the number
- * `at`); no braces without a label. The value follows. */
+ * `at` as text); no braces without a label. The value follows. */
 static void text_sample(expose_encoder *e, const expose_family *f, const char *suffix,
-                        const expose_point *p, const char *extra, double at)
+                        const expose_point *p, const char *extra, const char *at)
 {
     rbuf *b = e->out;
     rbuf_puts(b, f->name);
@@ -77,7 +76,7 @@ static void text_sample(expose_encoder *e, const expose_family *f, const char *s
             text_label(b, &first, p->info_name[i], p->info_value[i]);
     if (extra) {
         text_label_start(b, &first, extra);
-        rbuf_double(b, at, "NaN");
+        rbuf_puts(b, at);
         rbuf_puts(b, "\"");
     }
     if (!first)
@@ -97,34 +96,50 @@ static void text_end_u64(rbuf *b, uint64_t v)
     rbuf_puts(b, "\n");
 }
 
+/* The bounds' text, made again only when the point's bounds are not the
+ * last point's. */
+static void text_bounds(expose_encoder *e, const expose_point *p)
+{
+    if (e->le_of == p->le && e->n_le_of == p->n_le)
+        return;
+    for (size_t i = 0; i < p->n_le; i++)
+        double_text(p->le[i], e->le_text[i]);
+    strcpy(e->le_text[p->n_le], "+Inf");
+    e->le_of = p->le;
+    e->n_le_of = p->n_le;
+}
+
 static void text_point(expose_encoder *e, const expose_family *f, const expose_point *p)
 {
     rbuf *b = e->out;
     switch (f->type) {
     case EXPOSE_COUNTER:
-        text_sample(e, f, "", p, NULL, 0);
+        text_sample(e, f, "", p, NULL, NULL);
         text_end_u64(b, p->count);
         return;
     case EXPOSE_GAUGE:
-        text_sample(e, f, "", p, NULL, 0);
+        text_sample(e, f, "", p, NULL, NULL);
         text_end_double(b, p->value);
         return;
     case EXPOSE_SUMMARY:
         for (size_t i = 0; i < p->n_q; i++) {
-            text_sample(e, f, "", p, "quantile", p->q[i]);
+            char q[DOUBLE_TEXT_MAX];
+            double_text(p->q[i], q);
+            text_sample(e, f, "", p, "quantile", q);
             text_end_double(b, p->qv[i]);
         }
         break;
     case EXPOSE_HISTOGRAM:
+        text_bounds(e, p);
         for (size_t i = 0; i <= p->n_le; i++) {
-            text_sample(e, f, "_bucket", p, "le", i < p->n_le ? p->le[i] : INFINITY);
+            text_sample(e, f, "_bucket", p, "le", e->le_text[i]);
             text_end_u64(b, i < p->n_le ? p->cum[i] : p->count);
         }
         break;
     }
-    text_sample(e, f, "_sum", p, NULL, 0);
+    text_sample(e, f, "_sum", p, NULL, NULL);
     text_end_double(b, p->sum);
-    text_sample(e, f, "_count", p, NULL, 0);
+    text_sample(e, f, "_count", p, NULL, NULL);
     text_end_u64(b, p->count);
 }
 
@@ -147,6 +162,7 @@ LLMLAT_PRIVATE bool expose_text_encoder(expose_encoder *e, int32_t format)
     *e = (expose_encoder){
         .family = text_family, .point = text_point, .family_end = text_family_end,
         .end = text_end, .openmetrics = format == LLMLAT_FORMAT_OPENMETRICS,
+        .n_le_of = SIZE_MAX, /* no bounds written yet */
     };
     return true;
 }

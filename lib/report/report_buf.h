@@ -45,6 +45,9 @@ LLMLAT_PRIVATE void rbuf_u64(rbuf *b, uint64_t v);
 /* The shortest text that reads back as the same double ("0.1", "1e-05");
  * NaN and infinities as `nan_text` / "+Inf" / "-Inf". */
 LLMLAT_PRIVATE void rbuf_double(rbuf *b, double v, const char *nan_text);
+/* The same text of a finite v, NUL-terminated in out; its length. */
+#define DOUBLE_TEXT_MAX 40
+LLMLAT_PRIVATE size_t double_text(double v, char out[DOUBLE_TEXT_MAX]);
 /* Fixed-point with `decimals` digits after the point, right-aligned in
  * `width` bytes; NaN as `nan_text`. */
 LLMLAT_PRIVATE void rbuf_fixed(rbuf *b, double v, int decimals, size_t width, const char *nan_text);
