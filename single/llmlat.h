@@ -5337,6 +5337,9 @@ LLMLAT_PRIVATE void rbuf_u64(rbuf *b, uint64_t v);
 /* The shortest text that reads back as the same double ("0.1", "1e-05");
  * NaN and infinities as `nan_text` / "+Inf" / "-Inf". */
 LLMLAT_PRIVATE void rbuf_double(rbuf *b, double v, const char *nan_text);
+/* The same text of a finite v, NUL-terminated in out; its length. */
+#define DOUBLE_TEXT_MAX 40
+LLMLAT_PRIVATE size_t double_text(double v, char out[DOUBLE_TEXT_MAX]);
 /* Fixed-point with `decimals` digits after the point, right-aligned in
  * `width` bytes; NaN as `nan_text`. */
 LLMLAT_PRIVATE void rbuf_fixed(rbuf *b, double v, int decimals, size_t width, const char *nan_text);
@@ -5446,6 +5449,11 @@ struct expose_encoder {
     rbuf *out;
     pbuf msg;
     bool openmetrics; /* the text encoder's dialect */
+    /* The text encoder's: the bucket bounds last written, as text (a
+     * fleet's aggregators mostly share the default ones). */
+    const double *le_of;
+    size_t n_le_of;
+    char le_text[MAX_BUCKET_BOUNDS + 1][DOUBLE_TEXT_MAX];
 };
 
 /* Sets e up for a format (PROMETHEUS, OPENMETRICS, PROMETHEUS_PROTOBUF);
@@ -6144,7 +6152,6 @@ LLMLAT_PRIVATE bool expose_pb_encoder(expose_encoder *e, int32_t format)
  * counter family without its "_total" (the samples keep it), writes
  * # UNIT where the name ends in a unit, escapes '"' in HELP, and ends with
  * "# EOF". */
-#include <math.h>
 #include <string.h>
 
 /* The family's name in this dialect: OpenMetrics drops a counter's
@@ -6200,9 +6207,9 @@ static void text_label(rbuf *b, bool *first, const char *name, const char *value
 
 /* "<name><suffix>{labels} ": the aggregator's constant labels, then
  * llmlat's own (info's, or `extra` = "le" / "quantile" with the number
- * `at`); no braces without a label. The value follows. */
+ * `at` as text); no braces without a label. The value follows. */
 static void text_sample(expose_encoder *e, const expose_family *f, const char *suffix,
-                        const expose_point *p, const char *extra, double at)
+                        const expose_point *p, const char *extra, const char *at)
 {
     rbuf *b = e->out;
     rbuf_puts(b, f->name);
@@ -6216,7 +6223,7 @@ static void text_sample(expose_encoder *e, const expose_family *f, const char *s
             text_label(b, &first, p->info_name[i], p->info_value[i]);
     if (extra) {
         text_label_start(b, &first, extra);
-        rbuf_double(b, at, "NaN");
+        rbuf_puts(b, at);
         rbuf_puts(b, "\"");
     }
     if (!first)
@@ -6236,34 +6243,50 @@ static void text_end_u64(rbuf *b, uint64_t v)
     rbuf_puts(b, "\n");
 }
 
+/* The bounds' text, made again only when the point's bounds are not the
+ * last point's. */
+static void text_bounds(expose_encoder *e, const expose_point *p)
+{
+    if (e->le_of == p->le && e->n_le_of == p->n_le)
+        return;
+    for (size_t i = 0; i < p->n_le; i++)
+        double_text(p->le[i], e->le_text[i]);
+    strcpy(e->le_text[p->n_le], "+Inf");
+    e->le_of = p->le;
+    e->n_le_of = p->n_le;
+}
+
 static void text_point(expose_encoder *e, const expose_family *f, const expose_point *p)
 {
     rbuf *b = e->out;
     switch (f->type) {
     case EXPOSE_COUNTER:
-        text_sample(e, f, "", p, NULL, 0);
+        text_sample(e, f, "", p, NULL, NULL);
         text_end_u64(b, p->count);
         return;
     case EXPOSE_GAUGE:
-        text_sample(e, f, "", p, NULL, 0);
+        text_sample(e, f, "", p, NULL, NULL);
         text_end_double(b, p->value);
         return;
     case EXPOSE_SUMMARY:
         for (size_t i = 0; i < p->n_q; i++) {
-            text_sample(e, f, "", p, "quantile", p->q[i]);
+            char q[DOUBLE_TEXT_MAX];
+            double_text(p->q[i], q);
+            text_sample(e, f, "", p, "quantile", q);
             text_end_double(b, p->qv[i]);
         }
         break;
     case EXPOSE_HISTOGRAM:
+        text_bounds(e, p);
         for (size_t i = 0; i <= p->n_le; i++) {
-            text_sample(e, f, "_bucket", p, "le", i < p->n_le ? p->le[i] : INFINITY);
+            text_sample(e, f, "_bucket", p, "le", e->le_text[i]);
             text_end_u64(b, i < p->n_le ? p->cum[i] : p->count);
         }
         break;
     }
-    text_sample(e, f, "_sum", p, NULL, 0);
+    text_sample(e, f, "_sum", p, NULL, NULL);
     text_end_double(b, p->sum);
-    text_sample(e, f, "_count", p, NULL, 0);
+    text_sample(e, f, "_count", p, NULL, NULL);
     text_end_u64(b, p->count);
 }
 
@@ -6286,6 +6309,7 @@ LLMLAT_PRIVATE bool expose_text_encoder(expose_encoder *e, int32_t format)
     *e = (expose_encoder){
         .family = text_family, .point = text_point, .family_end = text_family_end,
         .end = text_end, .openmetrics = format == LLMLAT_FORMAT_OPENMETRICS,
+        .n_le_of = SIZE_MAX, /* no bounds written yet */
     };
     return true;
 }
@@ -6583,7 +6607,6 @@ LLMLAT_PRIVATE bool report_quantile_repeats(const double *q, size_t i)
 }
 
 /* ---------------------- lib/report/report_buf.c --------------------------- */
-#include <inttypes.h>
 #include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -6690,8 +6713,12 @@ LLMLAT_PRIVATE void rbuf_pad(rbuf *b, const char *s, size_t width)
 LLMLAT_PRIVATE void rbuf_u64(rbuf *b, uint64_t v)
 {
     char tmp[24];
-    int n = snprintf(tmp, sizeof tmp, "%" PRIu64, v);
-    rbuf_putn(b, tmp, (size_t)n);
+    size_t at = sizeof tmp; /* digits from the end: no snprintf on every count */
+    do {
+        tmp[--at] = (char)('0' + v % 10);
+        v /= 10;
+    } while (v);
+    rbuf_putn(b, tmp + at, sizeof tmp - at);
 }
 
 /* snprintf and strtod follow the C locale's decimal point, which may be ','
@@ -6727,19 +6754,41 @@ static bool non_finite(rbuf *b, double v, const char *nan_text)
     return true;
 }
 
+LLMLAT_PRIVATE size_t double_text(double v, char out[DOUBLE_TEXT_MAX])
+{
+    /* An integer below 10^15 is what %.15g writes for it, without the
+     * formatting and the read-back (counts, bucket bounds). */
+    if (v > -1e15 && v < 1e15 && v == (double)(int64_t)v && !(v == 0.0 && signbit(v))) {
+        uint64_t u = (uint64_t)(v < 0 ? -v : v);
+        char tmp[24];
+        size_t at = sizeof tmp, n = 0;
+        do {
+            tmp[--at] = (char)('0' + u % 10);
+            u /= 10;
+        } while (u);
+        if (v < 0)
+            out[n++] = '-';
+        memcpy(out + n, tmp + at, sizeof tmp - at);
+        n += sizeof tmp - at;
+        out[n] = '\0';
+        return n;
+    }
+    /* %.15g is exact for most values and drops trailing zeros; 17 digits
+     * always read back as the same double. */
+    for (int digits = 15; digits <= 17; digits++) {
+        snprintf(out, DOUBLE_TEXT_MAX, "%.*g", digits, v);
+        if (strtod(out, NULL) == v)
+            break;
+    }
+    return with_dot(out);
+}
+
 LLMLAT_PRIVATE void rbuf_double(rbuf *b, double v, const char *nan_text)
 {
     if (non_finite(b, v, nan_text))
         return;
-    /* %.15g is exact for most values and drops trailing zeros; 17 digits
-     * always read back as the same double. */
-    char tmp[40];
-    for (int digits = 15; digits <= 17; digits++) {
-        snprintf(tmp, sizeof tmp, "%.*g", digits, v);
-        if (strtod(tmp, NULL) == v)
-            break;
-    }
-    rbuf_putn(b, tmp, with_dot(tmp));
+    char tmp[DOUBLE_TEXT_MAX];
+    rbuf_putn(b, tmp, double_text(v, tmp));
 }
 
 LLMLAT_PRIVATE void rbuf_fixed(rbuf *b, double v, int decimals, size_t width, const char *nan_text)
@@ -8526,6 +8575,7 @@ LLMLAT_PRIVATE int32_t read_sketch_v1(bytes_reader *r, sketch *s, const sketch_m
 #undef EXPOSE_SCHEMA_MAX
 #undef EXPOSE_INFO_LABELS
 #undef RBUF_CHUNK
+#undef DOUBLE_TEXT_MAX
 #undef PERCENT_TEXT_MAX
 #undef PB_GAP_IN_SPAN
 #undef PB_VARINT_MAX

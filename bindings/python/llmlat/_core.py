@@ -712,7 +712,10 @@ class Aggregator(_Owner):
         streamed by ``llmlat_agg_report_write`` into a list of pieces
         (asking for the size first would make it twice)."""
         fmt = _id(_FORMAT_IDS, "format", format)
-        return _stream(lib.llmlat_agg_report_write, "llmlat_agg_report_write", self._h, fmt)
+        st, out = _stream(lib.llmlat_agg_report_write, self._h, fmt)
+        if st:
+            self._fail(st, "llmlat_agg_report_write")
+        return out
 
     def report(self, format: Name = "text") -> str:
         """The report as text: "text" (a readable table), "json"
@@ -751,8 +754,9 @@ class NativeBuckets(NamedTuple):
     counts: List[int]
 
 
-def _stream(call: Any, where: str, *args: Any) -> bytes:
-    """The bytes a streaming call (``..._write(..., fn, user)``) writes."""
+def _stream(call: Any, *args: Any) -> Tuple[int, bytes]:
+    """The status and the bytes of a streaming call (``..._write(..., fn,
+    user)``); an exception of the sink is raised."""
     pieces: List[bytes] = []
     raised: List[BaseException] = []
 
@@ -767,9 +771,7 @@ def _stream(call: Any, where: str, *args: Any) -> bytes:
     st = call(*args, WRITE_FN(write), None)
     if raised:
         raise raised[0]
-    if st:
-        _raise(st, where)
-    return b"".join(pieces)
+    return st, b"".join(pieces)
 
 
 def expose(aggregators: Sequence[Aggregator], format: Name = "prometheus") -> bytes:
@@ -788,7 +790,10 @@ def expose(aggregators: Sequence[Aggregator], format: Name = "prometheus") -> by
     handles = (AggHandle * max(len(aggs), 1))(*[a._h for a in aggs])
     fmt = _id(_FORMAT_IDS, "format", format)
     # aggs holds the aggregators (and so their handles) until the call returns
-    return _stream(lib.llmlat_expose_write, "llmlat_expose_write", handles, len(aggs), fmt)
+    st, out = _stream(lib.llmlat_expose_write, handles, len(aggs), fmt)
+    if st:
+        _raise(st, "llmlat_expose_write")
+    return out
 
 
 def content_type(format: Name) -> str:
