@@ -102,12 +102,12 @@ static void accumulate_is_exact_and_weighted(void **state)
     uint32_t w[2] = { 10, 1 };
     fixsum_accumulate(c, tenth, w, 2);
     assert_memory_equal(a, c, sizeof a);
-    /* large values (tokens/s of absurd requests) and large weights */
+    /* the largest values admitted (tokens/s just below 2^64) and weights */
     uint64_t d[FIXSUM_WIDE] = { 0 };
-    double big = 0x1p100;
-    uint32_t wbig = UINT32_MAX;
-    fixsum_accumulate(d, &big, &wbig, 1);
-    assert_true(fixsum_total(d, FIXSUM_WIDE, 1) == 0x1p100 * (double)UINT32_MAX);
+    double big[2] = { 0x1p63, 0x1p63 };
+    uint32_t wbig[2] = { UINT32_MAX, UINT32_MAX };
+    fixsum_accumulate(d, big, wbig, 2);
+    assert_true(fixsum_total(d, FIXSUM_WIDE, 1) == 0x1p64 * (double)UINT32_MAX);
     /* below the grid, a sample adds nothing, and never anything negative */
     uint64_t e[FIXSUM_WIDE] = { 0 };
     double small = 0x1p-70;
