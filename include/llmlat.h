@@ -310,14 +310,16 @@ LLMLAT_API int32_t llmlat_agg_set_buckets(llmlat_agg *a, int32_t metric, const d
 
 /* Constant labels (Prometheus): name/value pairs that every exposition
  * and report of a writes beside its figures, e.g. model="llama-3-70b",
- * route="/v1/chat". A name matches [a-zA-Z_][a-zA-Z0-9_]*, does not start
- * with "__" (reserved by Prometheus) and is none of the labels the
- * expositions write themselves: "le", "quantile", and llmlat_info's
- * "version", "convention" and "mode"; a value is any valid UTF-8. Setting a name again replaces its value; a
- * NULL or empty value removes the label (Prometheus reads an empty label
- * as an absent one). Labels are kept sorted by name, kept by
- * llmlat_agg_reset, serialized, and not changed by merging (a merge keeps
- * dst's labels, as it keeps dst's params).
+ * route="/v1/chat" (docs/prometheus.md). A name matches
+ * [a-zA-Z_][a-zA-Z0-9_]*, does not start with "__" (reserved by
+ * Prometheus) and is none of the labels the expositions write themselves:
+ * "le", "quantile", and llmlat_info's "version", "convention" and "mode".
+ * A value is any valid UTF-8 (escaped by the text formats). Setting a name
+ * again replaces its value; a NULL or empty value removes the label
+ * (Prometheus reads an empty label as an absent one). Labels are kept
+ * sorted by name, kept by llmlat_agg_reset, serialized, and not changed by
+ * merging (a merge keeps dst's labels, as it keeps dst's params: merge a
+ * label set's per-thread aggregators into the one that carries them).
  * Errors: EINVAL (NULL a or name; an invalid name or value; a name or a
  * value longer than LLMLAT_LABEL_MAX bytes; a new label beyond
  * LLMLAT_MAX_LABELS), ENOMEM; on error a's labels are unchanged. */
