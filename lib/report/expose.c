@@ -237,30 +237,28 @@ static void point_init(expose_point *p, const llmlat_agg *a)
     p->info_value[2] = a->mode == LLMLAT_MODE_BOUNDED ? "bounded" : "exact";
 }
 
-/* One family: scalars are read first, as a family none of whose
- * aggregators has a value is left out (header included). */
+/* One family: its metadata before the first point, so that a family none
+ * of whose aggregators has a value (GOOD without an SLO, the peaks in
+ * bounded mode) is left out, and each value is read once. */
 static void expose_family_of(expose_ctx *x, expose_encoder *e, const expose_family *f,
                              const llmlat_agg *const *aggs, size_t n)
 {
-    expose_point p;
     bool distribution = f->type == EXPOSE_SUMMARY || f->type == EXPOSE_HISTOGRAM;
-    bool any = distribution;
-    for (size_t i = 0; i < n && !any; i++) {
-        point_init(&p, aggs[i]);
-        any = scalar_of(x, f, aggs[i], &p);
-    }
-    if (!any || n == 0)
-        return;
-    e->family(e, f);
+    bool started = false;
     for (size_t i = 0; i < n; i++) {
+        expose_point p;
         point_init(&p, aggs[i]);
         if (distribution)
             distribution_of(x, f, aggs[i], &p);
         else if (!scalar_of(x, f, aggs[i], &p))
             continue;
+        if (!started)
+            e->family(e, f);
+        started = true;
         e->point(e, f, &p);
     }
-    e->family_end(e, f);
+    if (started)
+        e->family_end(e, f);
 }
 
 static bool same_labels(const llmlat_agg *x, const llmlat_agg *y)
