@@ -3,7 +3,7 @@
  * chunks, failures, huge values that move bounded mode's windows) with an
  * exposition of two aggregators after each, in every format and both
  * modes (exact mode, whose expositions cost O(samples): after each of the
- * first 1,000, then every 100th). Text series are compared by their full
+ * first 500, then every 200th). Text series are compared by their full
  * text; protobuf ones by family and labels, native histograms as
  * Prometheus' DetectReset defines a reset (a zero threshold that rises
  * and takes buckets into the zero count is none), and with no bucket
@@ -295,9 +295,9 @@ static void bounded_series_only_grow(void **state)
 static void exact_series_only_grow(void **state)
 {
     (void)state;
-    /* an exposition costs O(samples) here: after each of the first
-     * thousand, then after every 100th */
-    run(LLMLAT_MODE_EXACT, LLMLAT_CONV_SGLANG, 1000, 100);
+    /* an exposition costs O(samples) here: after each of the first 500,
+     * then after every 200th */
+    run(LLMLAT_MODE_EXACT, LLMLAT_CONV_SGLANG, 500, 200);
 }
 
 int main(void)
