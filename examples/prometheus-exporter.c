@@ -362,7 +362,7 @@ int main(int argc, char **argv)
     double seconds = 30, ramp = 2;
     unsigned long long seed = 1;
     const char *model = "llama-3-70b";
-    for (int i = 1; i < argc; i++) {
+    for (int i = 1; i < argc; i += 2) { /* --option value */
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!v)
             return usage();
@@ -380,7 +380,6 @@ int main(int argc, char **argv)
             ramp = strtod(v, NULL);
         else
             return usage();
-        i++;
     }
     if (port < 0 || port > 65535 || !(seconds > 0) || requests < 0 || !(ramp >= 0))
         return usage();
