@@ -115,6 +115,12 @@ LLMLAT_API const char *llmlat_strerror(int32_t status);
 #define LLMLAT_STAT_MIN      4
 #define LLMLAT_STAT_MAX      5
 #define LLMLAT_STAT_MEDIAN   6 /* numpy.median */
+/* The exact sum of the samples (of w x for ITL's weighted samples), in the
+ * metric's unit, correctly rounded: each sample as kept, cut once at 2^-64
+ * of the internal unit (ns for times in bounded mode), added in integers.
+ * It never decreases as samples are added, in either mode, so it is what
+ * the expositions write as _sum. 0 for an empty set. */
+#define LLMLAT_STAT_SUM      7
 
 /* System rates for llmlat_agg_rate(), per second of the duration D. */
 #define LLMLAT_RATE_REQUESTS           1 /* completed / D */
@@ -140,10 +146,14 @@ LLMLAT_API const char *llmlat_strerror(int32_t status);
 #define LLMLAT_PARAM_SLO_TPOT       4 /* 0 = no SLO (default) */
 #define LLMLAT_PARAM_SLO_E2E        5 /* 0 = no SLO (default) */
 
-/* Report formats for llmlat_agg_report(). */
-#define LLMLAT_FORMAT_TEXT       1 /* readable summary table */
-#define LLMLAT_FORMAT_JSON       2 /* docs/report-json.md */
-#define LLMLAT_FORMAT_PROMETHEUS 3 /* text exposition format 0.0.4 */
+/* Report formats for llmlat_agg_report(); the last three are also the
+ * formats of llmlat_expose() (docs/prometheus.md). */
+#define LLMLAT_FORMAT_TEXT                1 /* readable summary table */
+#define LLMLAT_FORMAT_JSON                2 /* docs/report-json.md */
+#define LLMLAT_FORMAT_PROMETHEUS          3 /* Prometheus text exposition format 0.0.4 */
+#define LLMLAT_FORMAT_OPENMETRICS         4 /* OpenMetrics 1.0 text, ending in "# EOF" */
+#define LLMLAT_FORMAT_PROMETHEUS_PROTOBUF 5 /* delimited io.prometheus.client.MetricFamily
+                                               messages, native histograms included */
 
 /* Lower-case names of ids ("ttft", "vllm", "mean", ...): static strings,
  * NULL for an unknown id. The same names are used by the CLI, the JSON
@@ -304,13 +314,16 @@ LLMLAT_API int32_t llmlat_agg_set_buckets(llmlat_agg *a, int32_t metric, const d
 
 /* Constant labels (Prometheus): name/value pairs that every exposition
  * and report of a writes beside its figures, e.g. model="llama-3-70b",
- * route="/v1/chat". A name matches [a-zA-Z_][a-zA-Z0-9_]*, does not start
- * with "__" (reserved by Prometheus) and is neither "le" nor "quantile";
- * a value is any valid UTF-8. Setting a name again replaces its value; a
- * NULL or empty value removes the label (Prometheus reads an empty label
- * as an absent one). Labels are kept sorted by name, kept by
- * llmlat_agg_reset, serialized, and not changed by merging (a merge keeps
- * dst's labels, as it keeps dst's params).
+ * route="/v1/chat" (docs/prometheus.md). A name matches
+ * [a-zA-Z_][a-zA-Z0-9_]*, does not start with "__" (reserved by
+ * Prometheus) and is none of the labels the expositions write themselves:
+ * "le", "quantile", and llmlat_info's "version", "convention" and "mode".
+ * A value is any valid UTF-8 (escaped by the text formats). Setting a name
+ * again replaces its value; a NULL or empty value removes the label
+ * (Prometheus reads an empty label as an absent one). Labels are kept
+ * sorted by name, kept by llmlat_agg_reset, serialized, and not changed by
+ * merging (a merge keeps dst's labels, as it keeps dst's params: merge a
+ * label set's per-thread aggregators into the one that carries them).
  * Errors: EINVAL (NULL a or name; an invalid name or value; a name or a
  * value longer than LLMLAT_LABEL_MAX bytes; a new label beyond
  * LLMLAT_MAX_LABELS), ENOMEM; on error a's labels are unchanged. */
@@ -437,8 +450,11 @@ LLMLAT_API int32_t llmlat_agg_serialize(const llmlat_agg *a, void *buf, size_t c
  * announces are known to be there. */
 LLMLAT_API llmlat_agg *llmlat_agg_deserialize(const void *buf, size_t len, int32_t *status);
 
-/* A report of a in one of the LLMLAT_FORMAT_* formats, as text (not
- * NUL-terminated; *len bytes). Buffer rules as for llmlat_agg_serialize.
+/* A report of a in one of the LLMLAT_FORMAT_* formats (not NUL-terminated;
+ * *len bytes; text but for PROMETHEUS_PROTOBUF). The three exposition
+ * formats write what llmlat_expose(&a, 1, format, ...) writes plus the
+ * gauges of a benchmark run: the duration D and the rates and peaks over
+ * it (docs/prometheus.md). Buffer rules as for llmlat_agg_serialize.
  * The report is made once per call (asking for the size with cap 0 costs
  * as much as the report itself): callers that do not know its size should
  * stream it with llmlat_agg_report_write instead.
@@ -461,6 +477,45 @@ typedef int32_t (*llmlat_write_fn)(void *user, const void *bytes, size_t len);
  * scratch), or the first status other than LLMLAT_OK that fn returned. */
 LLMLAT_API int32_t llmlat_agg_report_write(const llmlat_agg *a, int32_t format,
                                            llmlat_write_fn fn, void *user);
+
+/* ------------------------------------------------------------- exposition */
+
+/* One Prometheus exposition of n aggregators (docs/prometheus.md), in
+ * format PROMETHEUS (text 0.0.4), OPENMETRICS (1.0, "# EOF" at the end)
+ * or PROMETHEUS_PROTOBUF (delimited MetricFamily messages; histograms
+ * carry native buckets beside the classic ones). Each family's metadata
+ * is written once, then one series per aggregator, labelled with its
+ * constant labels: aggregators of different label sets, conventions or
+ * modes make one valid exposition. Two aggregators with the same label
+ * set (the same pointer twice included) are refused: merge them first
+ * (llmlat_agg_merge), as a server does with its per-thread aggregators.
+ * Every _sum, _count, bucket and counter only grows as requests are added
+ * (reset aside), so rate() and increase() read them. Only cumulative
+ * series are written, none derived from the aggregator's duration (what
+ * a server needs; llmlat_agg_report adds them for a benchmark). n = 0
+ * writes an empty exposition ("# EOF" alone in OpenMetrics). Reads the
+ * aggregators only: other threads may query them meanwhile, none may
+ * change them. Buffer rules as for llmlat_agg_serialize (the exposition
+ * is made once per call: a caller that does not know its size streams it
+ * with llmlat_expose_write).
+ * Errors: EINVAL (NULL len, NULL aggs with n > 0, a NULL aggregator, NULL
+ * buf with cap > 0, another format, two aggregators with the same
+ * labels), ENOSPC, ENOMEM. */
+LLMLAT_API int32_t llmlat_expose(const llmlat_agg *const *aggs, size_t n, int32_t format,
+                                 void *buf, size_t cap, size_t *len);
+
+/* The same exposition, streamed to fn as llmlat_agg_report_write streams
+ * a report (what an HTTP handler writes to its connection). Nothing is
+ * written when the arguments are refused (two aggregators with the same
+ * labels included). Errors: EINVAL (NULL fn, and as llmlat_expose),
+ * ENOMEM, or the first status other than LLMLAT_OK that fn returned. */
+LLMLAT_API int32_t llmlat_expose_write(const llmlat_agg *const *aggs, size_t n, int32_t format,
+                                       llmlat_write_fn fn, void *user);
+
+/* The HTTP Content-Type of a format's bytes, e.g. for PROMETHEUS_PROTOBUF
+ * "application/vnd.google.protobuf; proto=io.prometheus.client.MetricFamily;
+ * encoding=delimited": a static string, NULL for an unknown format. */
+LLMLAT_API const char *llmlat_format_content_type(int32_t format);
 
 #ifdef __cplusplus
 }

@@ -155,6 +155,12 @@ LLMLAT_API const char *llmlat_strerror(int32_t status);
 #define LLMLAT_STAT_MIN      4
 #define LLMLAT_STAT_MAX      5
 #define LLMLAT_STAT_MEDIAN   6 /* numpy.median */
+/* The exact sum of the samples (of w x for ITL's weighted samples), in the
+ * metric's unit, correctly rounded: each sample as kept, cut once at 2^-64
+ * of the internal unit (ns for times in bounded mode), added in integers.
+ * It never decreases as samples are added, in either mode, so it is what
+ * the expositions write as _sum. 0 for an empty set. */
+#define LLMLAT_STAT_SUM      7
 
 /* System rates for llmlat_agg_rate(), per second of the duration D. */
 #define LLMLAT_RATE_REQUESTS           1 /* completed / D */
@@ -180,10 +186,14 @@ LLMLAT_API const char *llmlat_strerror(int32_t status);
 #define LLMLAT_PARAM_SLO_TPOT       4 /* 0 = no SLO (default) */
 #define LLMLAT_PARAM_SLO_E2E        5 /* 0 = no SLO (default) */
 
-/* Report formats for llmlat_agg_report(). */
-#define LLMLAT_FORMAT_TEXT       1 /* readable summary table */
-#define LLMLAT_FORMAT_JSON       2 /* docs/report-json.md */
-#define LLMLAT_FORMAT_PROMETHEUS 3 /* text exposition format 0.0.4 */
+/* Report formats for llmlat_agg_report(); the last three are also the
+ * formats of llmlat_expose() (docs/prometheus.md). */
+#define LLMLAT_FORMAT_TEXT                1 /* readable summary table */
+#define LLMLAT_FORMAT_JSON                2 /* docs/report-json.md */
+#define LLMLAT_FORMAT_PROMETHEUS          3 /* Prometheus text exposition format 0.0.4 */
+#define LLMLAT_FORMAT_OPENMETRICS         4 /* OpenMetrics 1.0 text, ending in "# EOF" */
+#define LLMLAT_FORMAT_PROMETHEUS_PROTOBUF 5 /* delimited io.prometheus.client.MetricFamily
+                                               messages, native histograms included */
 
 /* Lower-case names of ids ("ttft", "vllm", "mean", ...): static strings,
  * NULL for an unknown id. The same names are used by the CLI, the JSON
@@ -344,13 +354,16 @@ LLMLAT_API int32_t llmlat_agg_set_buckets(llmlat_agg *a, int32_t metric, const d
 
 /* Constant labels (Prometheus): name/value pairs that every exposition
  * and report of a writes beside its figures, e.g. model="llama-3-70b",
- * route="/v1/chat". A name matches [a-zA-Z_][a-zA-Z0-9_]*, does not start
- * with "__" (reserved by Prometheus) and is neither "le" nor "quantile";
- * a value is any valid UTF-8. Setting a name again replaces its value; a
- * NULL or empty value removes the label (Prometheus reads an empty label
- * as an absent one). Labels are kept sorted by name, kept by
- * llmlat_agg_reset, serialized, and not changed by merging (a merge keeps
- * dst's labels, as it keeps dst's params).
+ * route="/v1/chat" (docs/prometheus.md). A name matches
+ * [a-zA-Z_][a-zA-Z0-9_]*, does not start with "__" (reserved by
+ * Prometheus) and is none of the labels the expositions write themselves:
+ * "le", "quantile", and llmlat_info's "version", "convention" and "mode".
+ * A value is any valid UTF-8 (escaped by the text formats). Setting a name
+ * again replaces its value; a NULL or empty value removes the label
+ * (Prometheus reads an empty label as an absent one). Labels are kept
+ * sorted by name, kept by llmlat_agg_reset, serialized, and not changed by
+ * merging (a merge keeps dst's labels, as it keeps dst's params: merge a
+ * label set's per-thread aggregators into the one that carries them).
  * Errors: EINVAL (NULL a or name; an invalid name or value; a name or a
  * value longer than LLMLAT_LABEL_MAX bytes; a new label beyond
  * LLMLAT_MAX_LABELS), ENOMEM; on error a's labels are unchanged. */
@@ -477,8 +490,11 @@ LLMLAT_API int32_t llmlat_agg_serialize(const llmlat_agg *a, void *buf, size_t c
  * announces are known to be there. */
 LLMLAT_API llmlat_agg *llmlat_agg_deserialize(const void *buf, size_t len, int32_t *status);
 
-/* A report of a in one of the LLMLAT_FORMAT_* formats, as text (not
- * NUL-terminated; *len bytes). Buffer rules as for llmlat_agg_serialize.
+/* A report of a in one of the LLMLAT_FORMAT_* formats (not NUL-terminated;
+ * *len bytes; text but for PROMETHEUS_PROTOBUF). The three exposition
+ * formats write what llmlat_expose(&a, 1, format, ...) writes plus the
+ * gauges of a benchmark run: the duration D and the rates and peaks over
+ * it (docs/prometheus.md). Buffer rules as for llmlat_agg_serialize.
  * The report is made once per call (asking for the size with cap 0 costs
  * as much as the report itself): callers that do not know its size should
  * stream it with llmlat_agg_report_write instead.
@@ -501,6 +517,45 @@ typedef int32_t (*llmlat_write_fn)(void *user, const void *bytes, size_t len);
  * scratch), or the first status other than LLMLAT_OK that fn returned. */
 LLMLAT_API int32_t llmlat_agg_report_write(const llmlat_agg *a, int32_t format,
                                            llmlat_write_fn fn, void *user);
+
+/* ------------------------------------------------------------- exposition */
+
+/* One Prometheus exposition of n aggregators (docs/prometheus.md), in
+ * format PROMETHEUS (text 0.0.4), OPENMETRICS (1.0, "# EOF" at the end)
+ * or PROMETHEUS_PROTOBUF (delimited MetricFamily messages; histograms
+ * carry native buckets beside the classic ones). Each family's metadata
+ * is written once, then one series per aggregator, labelled with its
+ * constant labels: aggregators of different label sets, conventions or
+ * modes make one valid exposition. Two aggregators with the same label
+ * set (the same pointer twice included) are refused: merge them first
+ * (llmlat_agg_merge), as a server does with its per-thread aggregators.
+ * Every _sum, _count, bucket and counter only grows as requests are added
+ * (reset aside), so rate() and increase() read them. Only cumulative
+ * series are written, none derived from the aggregator's duration (what
+ * a server needs; llmlat_agg_report adds them for a benchmark). n = 0
+ * writes an empty exposition ("# EOF" alone in OpenMetrics). Reads the
+ * aggregators only: other threads may query them meanwhile, none may
+ * change them. Buffer rules as for llmlat_agg_serialize (the exposition
+ * is made once per call: a caller that does not know its size streams it
+ * with llmlat_expose_write).
+ * Errors: EINVAL (NULL len, NULL aggs with n > 0, a NULL aggregator, NULL
+ * buf with cap > 0, another format, two aggregators with the same
+ * labels), ENOSPC, ENOMEM. */
+LLMLAT_API int32_t llmlat_expose(const llmlat_agg *const *aggs, size_t n, int32_t format,
+                                 void *buf, size_t cap, size_t *len);
+
+/* The same exposition, streamed to fn as llmlat_agg_report_write streams
+ * a report (what an HTTP handler writes to its connection). Nothing is
+ * written when the arguments are refused (two aggregators with the same
+ * labels included). Errors: EINVAL (NULL fn, and as llmlat_expose),
+ * ENOMEM, or the first status other than LLMLAT_OK that fn returned. */
+LLMLAT_API int32_t llmlat_expose_write(const llmlat_agg *const *aggs, size_t n, int32_t format,
+                                       llmlat_write_fn fn, void *user);
+
+/* The HTTP Content-Type of a format's bytes, e.g. for PROMETHEUS_PROTOBUF
+ * "application/vnd.google.protobuf; proto=io.prometheus.client.MetricFamily;
+ * encoding=delimited": a static string, NULL for an unknown format. */
+LLMLAT_API const char *llmlat_format_content_type(int32_t format);
 
 #ifdef __cplusplus
 }
@@ -785,6 +840,7 @@ LLMLAT_PRIVATE uint32_t crc32_of(const void *buf, size_t len)
 #ifndef LLMLAT_FIXSUM_H
 #define LLMLAT_FIXSUM_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 /* ---------------------- lib/util/wide.h ----------------------------------- */
@@ -962,6 +1018,21 @@ LLMLAT_PRIVATE double fixsum_mean(const fixsum *f, uint64_t n);
  * by n - ddof in double. */
 LLMLAT_PRIVATE double fixsum_variance(const fixsum *f, uint64_t n, unsigned ddof);
 
+/* The sum itself (LLMLAT_STAT_SUM): the integer acc[0..n) (n <= 4) counting
+ * 2^-64 units, divided by `divisor` (1, or 1e9 for ns to s) and correctly
+ * rounded. It never decreases as the integer grows, which is what makes an
+ * exported _sum a counter. */
+LLMLAT_PRIVATE double fixsum_total(const uint64_t *acc, int n, uint32_t divisor);
+
+/* Exact mode's sum, taken at query time on the same fixed grid: acc[0..4)
+ * = sum of w[i] v[i] (w NULL: weights 1) in 2^-64 units, each v[i] in
+ * [0, 2^64) (what the aggregator admits) cut at 2^-64 once, w[i] < 2^32.
+ * The grid never depends on the data (as gridsum's does), so adding a
+ * sample never lowers the sum. */
+#define FIXSUM_WIDE 4
+LLMLAT_PRIVATE void fixsum_accumulate(uint64_t acc[FIXSUM_WIDE], const double *v,
+                                      const uint32_t *w, size_t n);
+
 #endif
 
 /* x = m * 2^e for a finite x >= 0 (m < 2^53). */
@@ -1030,6 +1101,34 @@ LLMLAT_PRIVATE double fixsum_variance(const fixsum *f, uint64_t n, unsigned ddof
         return 0.0;
     wide_sub(ns2, sq, 6);
     return wide_to_double(ns2, 6, -128) / (double)n / (double)(n - ddof);
+}
+
+LLMLAT_PRIVATE void fixsum_accumulate(uint64_t acc[FIXSUM_WIDE], const double *v,
+                                      const uint32_t *w, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        uint64_t m, lo, hi = 0, t[3];
+        int e;
+        fixsum_decompose(v[i], &m, &e);
+        if (w)
+            wide_mul(m, w[i], &lo, &hi);
+        else
+            lo = m;
+        wide_shifted(lo, hi, e + 64, t); /* v w < 2^96 (admitted samples), so t < 2^160 */
+        wide_add_at(acc, FIXSUM_WIDE, t, 3, 0);
+    }
+}
+
+/* q = acc * 2^128 / divisor (n + 2 limbs), the remainder's being nonzero
+ * folded into the lowest bit: q >= 2^96 whenever acc > 0, so that bit
+ * lies far below a double's rounding position and acts as the sticky
+ * bit, and rounding q rounds the exact quotient. */
+LLMLAT_PRIVATE double fixsum_total(const uint64_t *acc, int n, uint32_t divisor)
+{
+    uint64_t q[FIXSUM_WIDE + 2] = { 0 };
+    memcpy(q + 2, acc, (size_t)n * sizeof *acc);
+    q[0] |= wide_div32(q, n + 2, divisor) != 0;
+    return wide_to_double(q, n + 2, -192);
 }
 
 /* ---------------------- lib/util/gridsum.c -------------------------------- */
@@ -2161,6 +2260,11 @@ LLMLAT_PRIVATE void exact_append(exact_store *dst, const exact_store *src);
 
 /* Queries of a non-empty store. They allocate scratch, hence ENOMEM. */
 LLMLAT_PRIVATE int32_t exact_mean(const exact_store *s, double *out);
+/* LLMLAT_STAT_SUM: every sample on a fixed 2^-64 grid, summed exactly and
+ * rounded once (fixsum.h), so it never decreases as samples are added
+ * (the mean's grid follows the largest sample, and may coarsen). One pass
+ * at query time keeps the fold as cheap as before. */
+LLMLAT_PRIVATE double exact_sum(const exact_store *s);
 LLMLAT_PRIVATE int32_t exact_std(const exact_store *s, unsigned ddof, double *out);
 LLMLAT_PRIVATE int32_t exact_median(const exact_store *s, const llmlat_alloc *al, double *out);
 /* n quantiles (each in [0, 1], n <= 32) in one selection. */
@@ -2318,6 +2422,13 @@ LLMLAT_PRIVATE int32_t exact_mean(const exact_store *s, double *out)
     *out = gridsum(s->v, weights_of(s), s->n, s->total_w, s->max, 0, 0.0) /
            (double)s->total_w;
     return LLMLAT_OK;
+}
+
+LLMLAT_PRIVATE double exact_sum(const exact_store *s)
+{
+    uint64_t acc[FIXSUM_WIDE] = { 0 };
+    fixsum_accumulate(acc, s->v, weights_of(s), s->n);
+    return fixsum_total(acc, FIXSUM_WIDE, 1);
 }
 
 /* Two passes, as numpy does: the mean, then the squared deviations. */
@@ -3454,6 +3565,8 @@ LLMLAT_PRIVATE void sketch_buckets(const sketch *s, const sketch_map *m, double 
 
 /* Queries of a non-empty sketch, in exported units. */
 LLMLAT_PRIVATE double sketch_mean(const sketch *s);
+/* LLMLAT_STAT_SUM: the exact sum, reported unit, correctly rounded. */
+LLMLAT_PRIVATE double sketch_sum(const sketch *s);
 /* EUNDEFINED (NaN) when count <= ddof. */
 LLMLAT_PRIVATE int32_t sketch_std(const sketch *s, unsigned ddof, double *out);
 /* Within the schema's error of numpy.percentile(samples, 100 q), see
@@ -3593,6 +3706,11 @@ LLMLAT_PRIVATE void sketch_buckets(const sketch *s, const sketch_map *m, double 
 LLMLAT_PRIVATE double sketch_mean(const sketch *s)
 {
     return fixsum_mean(&s->sums, s->count) / s->unit;
+}
+
+LLMLAT_PRIVATE double sketch_sum(const sketch *s)
+{
+    return fixsum_total(s->sums.s1, 3, (uint32_t)s->unit);
 }
 
 LLMLAT_PRIVATE int32_t sketch_std(const sketch *s, unsigned ddof, double *out)
@@ -4756,7 +4874,7 @@ static int32_t empty_value(const llmlat_agg *a, double *out)
 
 static bool stat_valid(int32_t stat)
 {
-    return stat >= LLMLAT_STAT_COUNT && stat <= LLMLAT_STAT_MEDIAN;
+    return stat >= LLMLAT_STAT_COUNT && stat <= LLMLAT_STAT_SUM;
 }
 
 LLMLAT_API int32_t llmlat_agg_stat(const llmlat_agg *a, int32_t metric, int32_t stat,
@@ -4768,6 +4886,10 @@ LLMLAT_API int32_t llmlat_agg_stat(const llmlat_agg *a, int32_t metric, int32_t 
     uint64_t n = store_count(s);
     if (stat == LLMLAT_STAT_COUNT) {
         *out = (double)n;
+        return LLMLAT_OK;
+    }
+    if (n == 0 && stat == LLMLAT_STAT_SUM) { /* the sum of nothing */
+        *out = 0.0;
         return LLMLAT_OK;
     }
     if (n == 0)
@@ -5283,9 +5405,15 @@ static bool label_name_valid(const char *s, size_t n)
               c == '_'))
             return false;
     }
-    /* "__" is Prometheus's own; le and quantile name buckets and quantiles */
-    return !(n >= 2 && s[0] == '_' && s[1] == '_') && strcmp(s, "le") != 0 &&
-           strcmp(s, "quantile") != 0;
+    if (n >= 2 && s[0] == '_' && s[1] == '_') /* Prometheus's own */
+        return false;
+    /* The labels the expositions write themselves: a constant label of
+     * the same name would give a series the name twice. */
+    static const char *const OWN[] = { "le", "quantile", "version", "convention", "mode" };
+    for (size_t i = 0; i < sizeof OWN / sizeof OWN[0]; i++)
+        if (strcmp(s, OWN[i]) == 0)
+            return false;
+    return true;
 }
 
 /* Well-formed UTF-8: no overlong form, no surrogate, nothing above
@@ -5461,6 +5589,9 @@ static int32_t sketch_stat(const metric_store *s, int32_t stat, unsigned ddof, d
     case LLMLAT_STAT_MEDIAN: /* numpy.median is the 0.5 quantile */
         *out = sketch_quantile(&s->sk, s->map, 0.5);
         return LLMLAT_OK;
+    case LLMLAT_STAT_SUM:
+        *out = sketch_sum(&s->sk);
+        return LLMLAT_OK;
     }
     return LLMLAT_EINVAL;
 }
@@ -5484,6 +5615,9 @@ LLMLAT_PRIVATE int32_t store_stat(const metric_store *s, const llmlat_alloc *al,
         return LLMLAT_OK;
     case LLMLAT_STAT_MEDIAN:
         return exact_median(e, al, out);
+    case LLMLAT_STAT_SUM:
+        *out = exact_sum(e);
+        return LLMLAT_OK;
     }
     return LLMLAT_EINVAL;
 }
@@ -5504,27 +5638,45 @@ LLMLAT_PRIVATE size_t store_memory(const metric_store *s)
     return BOUNDED(s) ? sketch_memory(&s->sk, s->map) : exact_memory(&s->exact);
 }
 
-/* ---------------------- lib/report/report.c ------------------------------- */
-/* llmlat_agg_report_write: one writer per format streaming into the
- * caller's write function; llmlat_agg_report: the buffer contract on top of
- * it; and the value queries the writers share. */
+/* ---------------------- lib/report/expose.c ------------------------------- */
+/* What the exposition writes: the metric families, and the point of each
+ * aggregator in each family (expose.h); llmlat_expose. Series names are
+ * in docs/prometheus.md. */
+#include <float.h>
 #include <math.h>
 #include <string.h>
 
-/* ---------------------- lib/report/report.h ------------------------------- */
-/* What the report writers share: the aggregator being reported, the
- * output, and queries that give NaN for an undefined value (a statistic of
- * an empty set, a rate without duration) while stopping the output at a
- * real error (ENOMEM while sorting, see rbuf_fail) so that a writer never
- * checks after each call.
+/* ---------------------- lib/report/expose.h ------------------------------- */
+/* The exposition: many aggregators as one set of metric families, in
+ * three encodings (docs/prometheus.md).
  *
- * report.c: llmlat_agg_report_write, llmlat_agg_report and these queries; report_text.c,
- * report_json.c (+ report_tool.c, the `tool` object), report_prom.c
- * (+ report_hist.c, histogram buckets) write one format each. */
-#ifndef LLMLAT_REPORT_H
-#define LLMLAT_REPORT_H
+ * expose.c knows *what* is exposed: the families (name, type, unit, help)
+ * and, for each aggregator, the point of a family — a counter's or a
+ * gauge's value, a summary's quantiles, a histogram's classic and native
+ * buckets, and for the last two the exact count and sum. expose_text.c
+ * (text 0.0.4, OpenMetrics 1.0) and expose_pb.c (delimited protobuf) know
+ * *how* to write them: an encoder is three calls, family / point /
+ * end, so every format writes the same families, series and values. */
+#ifndef LLMLAT_EXPOSE_H
+#define LLMLAT_EXPOSE_H
 
 #include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* ---------------------- lib/report/pbwire.h ------------------------------- */
+/* The protocol-buffers wire format, as much as the exposition writes:
+ * varints, zigzag integers, little-endian doubles, and length-delimited
+ * fields (strings, nested messages, packed repeated integers), into a
+ * growable message buffer. A nested message is written in place and its
+ * length inserted in front of it when it closes, so a message is built in
+ * one pass; pbuf_emit then streams it, length first (the "delimited"
+ * framing of a stream of messages). Appends never fail one by one: the
+ * first allocation failure is kept in `status`. */
+#ifndef LLMLAT_PBWIRE_H
+#define LLMLAT_PBWIRE_H
+
+#include <stddef.h>
 #include <stdint.h>
 
 /* ---------------------- lib/report/report_buf.h --------------------------- */
@@ -5538,6 +5690,7 @@ LLMLAT_PRIVATE size_t store_memory(const metric_store *s)
 #ifndef LLMLAT_REPORT_BUF_H
 #define LLMLAT_REPORT_BUF_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -5559,12 +5712,21 @@ LLMLAT_PRIVATE void rbuf_fail(rbuf *b, int32_t st);
 
 LLMLAT_PRIVATE void rbuf_putn(rbuf *b, const char *s, size_t n);
 LLMLAT_PRIVATE void rbuf_puts(rbuf *b, const char *s);
+/* s with '\\' and newline written as \\ and \n, and '"' as \" when `quote`:
+ * Prometheus' escapes for label values (quote) and HELP text. */
+LLMLAT_PRIVATE void rbuf_escaped(rbuf *b, const char *s, bool quote);
+/* s as the inside of a JSON string: '"', '\\' and control characters
+ * escaped (UTF-8 passes through). */
+LLMLAT_PRIVATE void rbuf_json_escaped(rbuf *b, const char *s);
 /* s followed by spaces up to `width` bytes (nothing added when longer). */
 LLMLAT_PRIVATE void rbuf_pad(rbuf *b, const char *s, size_t width);
 LLMLAT_PRIVATE void rbuf_u64(rbuf *b, uint64_t v);
 /* The shortest text that reads back as the same double ("0.1", "1e-05");
  * NaN and infinities as `nan_text` / "+Inf" / "-Inf". */
 LLMLAT_PRIVATE void rbuf_double(rbuf *b, double v, const char *nan_text);
+/* The same text of a finite v, NUL-terminated in out; its length. */
+#define DOUBLE_TEXT_MAX 40
+LLMLAT_PRIVATE size_t double_text(double v, char out[DOUBLE_TEXT_MAX]);
 /* Fixed-point with `decimals` digits after the point, right-aligned in
  * `width` bytes; NaN as `nan_text`. */
 LLMLAT_PRIVATE void rbuf_fixed(rbuf *b, double v, int decimals, size_t width, const char *nan_text);
@@ -5574,6 +5736,145 @@ LLMLAT_PRIVATE void rbuf_fixed(rbuf *b, double v, int decimals, size_t width, co
 LLMLAT_PRIVATE void percent_text(double q, char *out);
 
 #endif
+
+typedef struct pbuf {
+    const llmlat_alloc *al;
+    unsigned char *p;
+    size_t len, cap;
+    int32_t status; /* LLMLAT_OK, or ENOMEM */
+} pbuf;
+
+LLMLAT_PRIVATE void pbuf_init(pbuf *b, const llmlat_alloc *al);
+LLMLAT_PRIVATE void pbuf_free(pbuf *b);
+/* The message's length as a varint, then its bytes, to out. */
+LLMLAT_PRIVATE void pbuf_emit(const pbuf *b, rbuf *out);
+
+/* Field `field` of wire type 0 (varint): uint64 / uint32 / enum. */
+LLMLAT_PRIVATE void pb_uint(pbuf *b, uint32_t field, uint64_t v);
+/* sint32 / sint64 (zigzag). */
+LLMLAT_PRIVATE void pb_sint(pbuf *b, uint32_t field, int64_t v);
+/* double (wire type 1). */
+LLMLAT_PRIVATE void pb_double(pbuf *b, uint32_t field, double v);
+/* string / bytes (wire type 2). */
+LLMLAT_PRIVATE void pb_string(pbuf *b, uint32_t field, const char *s);
+/* A nested message or packed field: pb_open writes its tag and returns
+ * where its content starts; pb_close puts the content's length there. */
+LLMLAT_PRIVATE size_t pb_open(pbuf *b, uint32_t field);
+LLMLAT_PRIVATE void pb_close(pbuf *b, size_t start);
+/* One element of a packed sint64 field, between pb_open and pb_close. */
+LLMLAT_PRIVATE void pb_packed_sint(pbuf *b, int64_t v);
+
+#endif
+
+typedef enum expose_type {
+    EXPOSE_COUNTER,
+    EXPOSE_GAUGE,
+    EXPOSE_SUMMARY,
+    EXPOSE_HISTOGRAM,
+} expose_type;
+
+/* What a family's points are read from. */
+typedef enum expose_source {
+    FROM_INFO,      /* llmlat_info: 1, with version, convention and mode */
+    FROM_COUNTER,   /* llmlat_agg_counter(id) */
+    FROM_DURATION,  /* the duration D (a run gauge) */
+    FROM_RATE,      /* llmlat_agg_rate(id) (a run gauge) */
+    FROM_PEAK,      /* the peak-concurrency counter, as a gauge (a run gauge) */
+    FROM_SUMMARY,   /* quantiles, sum and count of metric id */
+    FROM_HISTOGRAM, /* classic and native buckets, sum and count of metric id */
+} expose_source;
+
+typedef struct expose_family {
+    /* The family's name as text 0.0.4 and protobuf write it (counters
+     * with their "_total"; OpenMetrics drops it from the family name). */
+    const char *name;
+    expose_type type;
+    const char *unit; /* OpenMetrics' # UNIT (a suffix of the name), or NULL */
+    const char *help;
+    expose_source source;
+    int32_t id; /* counter, rate or metric id */
+} expose_family;
+
+/* The labels llmlat writes itself on llmlat_info. */
+#define EXPOSE_INFO_LABELS 3
+
+/* One aggregator's point of one family. Arrays point into the
+ * exposition's scratch and live until the next point. */
+typedef struct expose_point {
+    const llmlat_agg *a; /* its constant labels are the series' labels */
+    const char *info_name[EXPOSE_INFO_LABELS], *info_value[EXPOSE_INFO_LABELS]; /* FROM_INFO */
+    double value;        /* counter, gauge */
+    uint64_t count;      /* summary, histogram: exact */
+    double sum;          /* summary, histogram: LLMLAT_STAT_SUM */
+    /* summary: the quantiles (repeats dropped) and their values */
+    size_t n_q;
+    const double *q, *qv;
+    /* histogram: classic bounds le[i] < +Inf and cumulative counts (the
+     * +Inf bucket is `count`) */
+    size_t n_le;
+    const double *le;
+    const uint64_t *cum;
+    /* histogram: the native buckets (llmlat_agg_buckets), when has_native */
+    bool has_native;
+    int32_t schema;
+    double zero_threshold;
+    uint64_t zero_count;
+    int32_t offset;
+    const uint64_t *counts; /* counts[j]: bucket offset + j */
+    size_t n_counts;
+} expose_point;
+
+typedef struct expose_encoder expose_encoder;
+
+/* An encoder writes families to `out`. The protobuf encoder assembles a
+ * family in `msg` first: a message's length precedes it. */
+struct expose_encoder {
+    void (*family)(expose_encoder *e, const expose_family *f);
+    void (*point)(expose_encoder *e, const expose_family *f, const expose_point *p);
+    void (*family_end)(expose_encoder *e, const expose_family *f);
+    void (*end)(expose_encoder *e);
+    rbuf *out;
+    pbuf msg;
+    bool openmetrics; /* the text encoder's dialect */
+    /* The text encoder's: the bucket bounds last written, as text (a
+     * fleet's aggregators mostly share the default ones). */
+    const double *le_of;
+    size_t n_le_of;
+    char le_text[MAX_BUCKET_BOUNDS + 1][DOUBLE_TEXT_MAX];
+};
+
+/* Sets e up for a format (PROMETHEUS, OPENMETRICS, PROMETHEUS_PROTOBUF);
+ * false for another. */
+LLMLAT_PRIVATE bool expose_text_encoder(expose_encoder *e, int32_t format);
+LLMLAT_PRIVATE bool expose_pb_encoder(expose_encoder *e, int32_t format);
+
+/* The exposition of aggs[0..n) in `format` to out. `run_gauges` adds the
+ * gauges derived from each aggregator's duration (what a benchmark's
+ * report shows; meaningless for a server, whose rates come from rate()).
+ * An error stops out (rbuf_fail): EINVAL for two aggregators with the
+ * same labels (before anything is written), ENOMEM. The caller validated
+ * the arguments; al serves the scratch. */
+LLMLAT_PRIVATE void expose_run(rbuf *out, const llmlat_agg *const *aggs, size_t n,
+                               int32_t format, bool run_gauges, const llmlat_alloc *al);
+
+#endif
+
+/* ---------------------- lib/report/report.h ------------------------------- */
+/* What the report writers share: the aggregator being reported, the
+ * output, and queries that give NaN for an undefined value (a statistic of
+ * an empty set, a rate without duration) while stopping the output at a
+ * real error (ENOMEM while sorting, see rbuf_fail) so that a writer never
+ * checks after each call.
+ *
+ * report.c: llmlat_agg_report_write, llmlat_agg_report and these
+ * queries; report_text.c and report_json.c (+ report_tool.c, the `tool`
+ * object) write one format each; the exposition formats are expose.h's
+ * (+ report_hist.c, the classic histogram buckets). */
+#ifndef LLMLAT_REPORT_H
+#define LLMLAT_REPORT_H
+
+#include <stdbool.h>
+#include <stdint.h>
 
 /* Every statistic of one metric, each NaN when undefined (a convention's
  * placeholder, such as vLLM's 0.0 for an empty set, is a value). */
@@ -5586,6 +5887,7 @@ typedef struct metric_values {
 
 typedef struct report_ctx {
     const llmlat_agg *a;
+    int32_t format;
     rbuf out; /* its status is the report's: the first error of a query or the sink */
     /* Each store's statistics, computed once: a report asks for a metric in
      * several places (and TOOL_ITL shares a store), and in exact mode every
@@ -5615,9 +5917,919 @@ LLMLAT_PRIVATE bool report_quantile_repeats(const double *q, size_t i);
 
 LLMLAT_PRIVATE void report_text(report_ctx *c);
 LLMLAT_PRIVATE void report_json(report_ctx *c);
-LLMLAT_PRIVATE void report_prometheus(report_ctx *c);
+/* The exposition formats: the exposition of c->a alone (expose.h), with
+ * the gauges of its run. */
+LLMLAT_PRIVATE void report_exposition(report_ctx *c);
+
+/* The sink of the buffer-writing calls (llmlat_agg_report, llmlat_expose).
+ * A too-small buffer must receive nothing, and the size is only known at
+ * the end: the bytes are collected while they fit the caller's buffer
+ * (beyond, only counted), then copied once by report_collect_end, which
+ * applies the buffer contract to the output's status st and frees. */
+typedef struct report_collect {
+    const llmlat_alloc *al;
+    size_t limit; /* the caller's capacity */
+    char *p;
+    size_t len, cap;
+} report_collect;
+
+LLMLAT_PRIVATE int32_t report_collect_write(void *user, const void *bytes, size_t n);
+LLMLAT_PRIVATE int32_t report_collect_end(report_collect *k, int32_t st, void *buf, size_t cap,
+                                          size_t *len);
 
 #endif
+
+/* ---------------------- lib/report/report_hist.h -------------------------- */
+/* The classic histograms of the Prometheus report: the bucket bounds of
+ * each time metric (vLLM server's by default, settable with
+ * llmlat_agg_set_buckets) and the samples counted into them. */
+#ifndef LLMLAT_REPORT_HIST_H
+#define LLMLAT_REPORT_HIST_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* The bounds of the metric's histogram; NULL (and *n = 0) when the metric
+ * has no histogram. */
+LLMLAT_PRIVATE const double *hist_bounds(const llmlat_agg *a, int32_t metric, size_t *n);
+
+/* cum[i] = weight of the samples <= bounds[i] for i < n, and cum[n] = the
+ * weight of all of them (n + 1 entries). */
+LLMLAT_PRIVATE int32_t hist_cumulative(const llmlat_agg *a, int32_t metric, const double *bounds,
+                                       size_t n, uint64_t *cum);
+
+#endif
+
+static const expose_family FAMILIES[] = {
+    { "llmlat_info", EXPOSE_GAUGE, NULL,
+      "The llmlat version, convention and mode behind these series (value 1).", FROM_INFO, 0 },
+    { "llmlat_requests_completed_total", EXPOSE_COUNTER, NULL,
+      "Requests that succeeded under the convention.", FROM_COUNTER, LLMLAT_COUNT_COMPLETED },
+    { "llmlat_requests_failed_total", EXPOSE_COUNTER, NULL,
+      "Requests that did not succeed under the convention.", FROM_COUNTER, LLMLAT_COUNT_FAILED },
+    { "llmlat_requests_tpot_undefined_total", EXPOSE_COUNTER, NULL,
+      "Successful requests without a TPOT (one output token or none).", FROM_COUNTER,
+      LLMLAT_COUNT_TPOT_UNDEFINED },
+    { "llmlat_requests_good_total", EXPOSE_COUNTER, NULL,
+      "Successful requests that met every SLO.", FROM_COUNTER, LLMLAT_COUNT_GOOD },
+    { "llmlat_input_tokens_total", EXPOSE_COUNTER, "tokens",
+      "Prompt tokens of successful requests.", FROM_COUNTER, LLMLAT_COUNT_INPUT_TOKENS },
+    { "llmlat_output_tokens_total", EXPOSE_COUNTER, "tokens",
+      "Output tokens of successful requests.", FROM_COUNTER, LLMLAT_COUNT_OUTPUT_TOKENS },
+    /* The run gauges: reports only (expose.h). */
+    { "llmlat_duration_seconds", EXPOSE_GAUGE, "seconds",
+      "The duration the rates are computed over.", FROM_DURATION, 0 },
+    { "llmlat_request_throughput_requests_per_second", EXPOSE_GAUGE, "requests_per_second",
+      "Successful requests per second of the duration.", FROM_RATE, LLMLAT_RATE_REQUESTS },
+    { "llmlat_output_throughput_tokens_per_second", EXPOSE_GAUGE, "tokens_per_second",
+      "Output tokens per second of the duration.", FROM_RATE, LLMLAT_RATE_OUTPUT_TOKENS },
+    { "llmlat_total_throughput_tokens_per_second", EXPOSE_GAUGE, "tokens_per_second",
+      "Prompt and output tokens per second of the duration.", FROM_RATE,
+      LLMLAT_RATE_TOTAL_TOKENS },
+    { "llmlat_goodput_requests_per_second", EXPOSE_GAUGE, "requests_per_second",
+      "Requests meeting every SLO per second of the duration.", FROM_RATE, LLMLAT_RATE_GOODPUT },
+    { "llmlat_peak_output_tokens_per_second", EXPOSE_GAUGE, "tokens_per_second",
+      "Most output tokens (chunks under vLLM) in one 1-second bucket.", FROM_RATE,
+      LLMLAT_RATE_PEAK_OUTPUT_TOKENS },
+    { "llmlat_peak_concurrent_requests", EXPOSE_GAUGE, "requests",
+      "Most successful requests in flight at once.", FROM_PEAK, LLMLAT_COUNT_PEAK_CONCURRENCY },
+    /* Per metric: the summary (the report's quantiles), then for times the
+     * histogram (classic buckets; native ones in protobuf). A summary and
+     * a histogram cannot share a name, and promtool rejects a type in a
+     * name: hence llmlat_ttft_seconds and llmlat_ttft_hist_seconds. */
+#define TIME_METRIC(m, name, help)                                                     \
+    { "llmlat_" name "_seconds", EXPOSE_SUMMARY, "seconds", help, FROM_SUMMARY, m },   \
+    { "llmlat_" name "_hist_seconds", EXPOSE_HISTOGRAM, "seconds", help, FROM_HISTOGRAM, m }
+    TIME_METRIC(LLMLAT_TTFT, "ttft", "Time to first token."),
+    TIME_METRIC(LLMLAT_TPOT, "tpot",
+                "Time per output token after the first, one sample per request."),
+    TIME_METRIC(LLMLAT_ITL, "itl", "Inter-token latency, one sample per token."),
+    TIME_METRIC(LLMLAT_ICL, "icl", "Inter-chunk latency, one sample per gap between events."),
+    TIME_METRIC(LLMLAT_E2E, "e2e", "End-to-end latency."),
+    TIME_METRIC(LLMLAT_ITL_MAX, "itl_max", "Largest gap between events of a request."),
+#undef TIME_METRIC
+    { "llmlat_tps_user_tokens_per_second", EXPOSE_SUMMARY, "tokens_per_second",
+      "Output tokens per second of each request.", FROM_SUMMARY, LLMLAT_TPS_USER },
+};
+
+#define FAMILY_COUNT (sizeof FAMILIES / sizeof FAMILIES[0])
+
+static bool is_run_gauge(const expose_family *f)
+{
+    return f->source == FROM_DURATION || f->source == FROM_RATE || f->source == FROM_PEAK;
+}
+
+/* The exposition's state: the output (a hard error stops it), and
+ * scratch for points. */
+typedef struct expose_ctx {
+    const llmlat_alloc *al;
+    rbuf *out;
+    double q[MAX_QUANTILES], qv[MAX_QUANTILES];
+    uint64_t cum[MAX_BUCKET_BOUNDS + 1];
+    uint64_t *counts; /* native buckets */
+    size_t counts_cap;
+} expose_ctx;
+
+/* A query's status: true for a value, false for an undefined one, and a
+ * hard error (ENOMEM while selecting ranks) kept. */
+static bool expose_ok(expose_ctx *x, int32_t st)
+{
+    if (st == LLMLAT_OK)
+        return true;
+    if (st != LLMLAT_EUNDEFINED)
+        rbuf_fail(x->out, st);
+    return false;
+}
+
+/* A counter's or a gauge's value; false when it has none (GOOD without an
+ * SLO, a rate without a duration, the peaks in bounded mode). */
+static bool scalar_of(expose_ctx *x, const expose_family *f, const llmlat_agg *a,
+                      expose_point *p)
+{
+    uint64_t u;
+    switch (f->source) {
+    case FROM_INFO:
+        p->value = 1.0;
+        return true;
+    case FROM_COUNTER:
+    case FROM_PEAK:
+        if (!expose_ok(x, llmlat_agg_counter(a, f->id, &u)))
+            return false;
+        p->count = u;
+        p->value = (double)u;
+        return true;
+    case FROM_DURATION:
+        return agg_duration(a, &p->value);
+    case FROM_RATE:
+        return expose_ok(x, llmlat_agg_rate(a, f->id, &p->value));
+    default:
+        return false;
+    }
+}
+
+static void summary_of(expose_ctx *x, int32_t metric, const llmlat_agg *a, expose_point *p)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < a->n_quantiles; i++)
+        if (!report_quantile_repeats(a->quantiles, i))
+            x->q[n++] = a->quantiles[i];
+    p->q = x->q;
+    p->qv = x->qv;
+    p->n_q = n;
+    for (size_t i = 0; i < n; i++)
+        x->qv[i] = NAN; /* an empty set has no quantile, whatever the convention prints */
+    if (p->count > 0 && !expose_ok(x, llmlat_agg_quantiles(a, metric, x->q, n, x->qv)))
+        for (size_t i = 0; i < n; i++)
+            x->qv[i] = NAN;
+}
+
+/* Prometheus 2.x reads schemas up to 8. A finer one (alpha below 0.135%)
+ * nests in it exactly (llmlat_agg_buckets): each 2^(schema - 8)
+ * consecutive buckets add into one, bucket i going to ceil(i / 2^(schema
+ * - 8)), and the zero threshold rises to the upper bound of the schema-8
+ * bucket holding it, whose part joins the zero count. */
+#define EXPOSE_SCHEMA_MAX 8
+
+static int64_t expose_ceil_div(int64_t i, int64_t f)
+{
+    return i >= 0 ? (i + f - 1) / f : -((-i) / f);
+}
+
+static void expose_downscale(expose_point *p, uint64_t *counts)
+{
+    if (p->schema <= EXPOSE_SCHEMA_MAX)
+        return;
+    int64_t f = INT64_C(1) << (p->schema - EXPOSE_SCHEMA_MAX);
+    int64_t zero_at = INT64_MIN; /* schema-8 bucket holding the threshold */
+    if (p->zero_threshold > 0.0) {
+        zero_at = expose_ceil_div(sketch_schema_index(p->schema, p->zero_threshold), f);
+        p->zero_threshold = sketch_schema_upper(EXPOSE_SCHEMA_MAX, zero_at);
+    }
+    /* in place: bucket j goes to at - first <= j, read before written */
+    size_t n = 0;
+    int64_t first = 0;
+    for (size_t j = 0; j < p->n_counts; j++) {
+        uint64_t c = counts[j];
+        int64_t at = expose_ceil_div(p->offset + (int64_t)j, f);
+        if (at <= zero_at) {
+            p->zero_count += c;
+            continue;
+        }
+        if (n == 0)
+            first = at;
+        for (; (int64_t)n <= at - first; n++)
+            counts[n] = 0;
+        counts[at - first] += c;
+    }
+    p->schema = EXPOSE_SCHEMA_MAX;
+    p->offset = (int32_t)first;
+    p->n_counts = n;
+}
+
+/* The native buckets, in the counts scratch (grown to fit). */
+static void expose_native(expose_ctx *x, int32_t metric, const llmlat_agg *a, expose_point *p)
+{
+    size_t n = 0;
+    int32_t st;
+    while ((st = llmlat_agg_buckets(a, metric, &p->schema, &p->zero_threshold, &p->zero_count,
+                                    &p->offset, x->counts, x->counts_cap, &n)) == LLMLAT_ENOSPC) {
+        void *grown = x->counts;
+        st = alloc_grow(x->al, &grown, &x->counts_cap, n, sizeof *x->counts);
+        if (st != LLMLAT_OK)
+            break;
+        x->counts = grown;
+    }
+    if (!expose_ok(x, st))
+        return;
+    p->n_counts = n;
+    expose_downscale(p, x->counts);
+    /* Prometheus 2.x reads a histogram with no bucket, no zero count and
+     * a zero threshold of 0 as a classic one: while no sample is above 0
+     * the threshold is the smallest normal double instead, which holds
+     * just the zeros too, and only rises when the first sample does. */
+    if (p->zero_threshold == 0.0)
+        p->zero_threshold = DBL_MIN;
+    p->counts = x->counts;
+    p->has_native = true;
+}
+
+static void histogram_of(expose_ctx *x, int32_t metric, const llmlat_agg *a, expose_point *p)
+{
+    p->le = hist_bounds(a, metric, &p->n_le);
+    p->cum = x->cum;
+    if (!expose_ok(x, hist_cumulative(a, metric, p->le, p->n_le, x->cum)))
+        memset(x->cum, 0, (p->n_le + 1) * sizeof *x->cum);
+    expose_native(x, metric, a, p);
+}
+
+/* The point of a summary or a histogram: always there (count 0 when
+ * empty). */
+static void distribution_of(expose_ctx *x, const expose_family *f, const llmlat_agg *a,
+                            expose_point *p)
+{
+    p->count = store_count(agg_store(a, f->id));
+    if (!expose_ok(x, llmlat_agg_stat(a, f->id, LLMLAT_STAT_SUM, &p->sum)))
+        p->sum = 0.0;
+    if (f->source == FROM_SUMMARY)
+        summary_of(x, f->id, a, p);
+    else
+        histogram_of(x, f->id, a, p);
+}
+
+static void point_init(expose_point *p, const llmlat_agg *a)
+{
+    memset(p, 0, sizeof *p);
+    p->a = a;
+    p->info_name[0] = "version";
+    p->info_value[0] = llmlat_version_string();
+    p->info_name[1] = "convention";
+    p->info_value[1] = a->conv->name;
+    p->info_name[2] = "mode";
+    p->info_value[2] = a->mode == LLMLAT_MODE_BOUNDED ? "bounded" : "exact";
+}
+
+/* One family: its metadata before the first point, so that a family none
+ * of whose aggregators has a value (GOOD without an SLO, the peaks in
+ * bounded mode) is left out, and each value is read once. */
+static void expose_family_of(expose_ctx *x, expose_encoder *e, const expose_family *f,
+                             const llmlat_agg *const *aggs, size_t n)
+{
+    bool distribution = f->type == EXPOSE_SUMMARY || f->type == EXPOSE_HISTOGRAM;
+    bool started = false;
+    for (size_t i = 0; i < n; i++) {
+        expose_point p;
+        point_init(&p, aggs[i]);
+        if (distribution)
+            distribution_of(x, f, aggs[i], &p);
+        else if (!scalar_of(x, f, aggs[i], &p))
+            continue;
+        if (!started)
+            e->family(e, f);
+        started = true;
+        e->point(e, f, &p);
+    }
+    if (started)
+        e->family_end(e, f);
+}
+
+static bool same_labels(const llmlat_agg *x, const llmlat_agg *y)
+{
+    if (x->n_labels != y->n_labels)
+        return false;
+    for (size_t i = 0; i < x->n_labels; i++)
+        if (strcmp(x->labels[i].name, y->labels[i].name) != 0 ||
+            strcmp(x->labels[i].value, y->labels[i].value) != 0)
+            return false;
+    return true;
+}
+
+LLMLAT_PRIVATE void expose_run(rbuf *out, const llmlat_agg *const *aggs, size_t n,
+                               int32_t format, bool run_gauges, const llmlat_alloc *al)
+{
+    /* Two aggregators with the same labels would write the same series
+     * twice: the exposition is refused (merge them first). */
+    for (size_t i = 0; i < n; i++)
+        for (size_t j = 0; j < i; j++)
+            if (same_labels(aggs[i], aggs[j])) {
+                rbuf_fail(out, LLMLAT_EINVAL);
+                return;
+            }
+    expose_encoder e;
+    if (!expose_text_encoder(&e, format) && !expose_pb_encoder(&e, format)) {
+        rbuf_fail(out, LLMLAT_EINVAL);
+        return;
+    }
+    e.out = out;
+    pbuf_init(&e.msg, al);
+    expose_ctx x = { .al = al, .out = out };
+    for (size_t i = 0; i < FAMILY_COUNT && out->status == LLMLAT_OK; i++)
+        if (run_gauges || !is_run_gauge(&FAMILIES[i]))
+            expose_family_of(&x, &e, &FAMILIES[i], aggs, n);
+    e.end(&e);
+    if (e.msg.status != LLMLAT_OK)
+        rbuf_fail(out, e.msg.status);
+    pbuf_free(&e.msg);
+    alloc_free(al, x.counts);
+}
+
+static bool expose_format(int32_t format)
+{
+    return format == LLMLAT_FORMAT_PROMETHEUS || format == LLMLAT_FORMAT_OPENMETRICS ||
+           format == LLMLAT_FORMAT_PROMETHEUS_PROTOBUF;
+}
+
+static bool expose_args_valid(const llmlat_agg *const *aggs, size_t n, int32_t format)
+{
+    if ((!aggs && n > 0) || !expose_format(format))
+        return false;
+    for (size_t i = 0; i < n; i++)
+        if (!aggs[i])
+            return false;
+    return true;
+}
+
+/* The scratch's allocator: the first aggregator's (there is no other). */
+static llmlat_alloc expose_alloc(const llmlat_agg *const *aggs, size_t n)
+{
+    return n > 0 ? aggs[0]->al : alloc_current();
+}
+
+LLMLAT_API int32_t llmlat_expose_write(const llmlat_agg *const *aggs, size_t n, int32_t format,
+                                       llmlat_write_fn fn, void *user)
+{
+    if (!fn || !expose_args_valid(aggs, n, format))
+        return LLMLAT_EINVAL;
+    llmlat_alloc al = expose_alloc(aggs, n);
+    rbuf out;
+    rbuf_init(&out, fn, user);
+    expose_run(&out, aggs, n, format, false, &al);
+    return rbuf_flush(&out);
+}
+
+LLMLAT_API int32_t llmlat_expose(const llmlat_agg *const *aggs, size_t n, int32_t format,
+                                 void *buf, size_t cap, size_t *len)
+{
+    if (!len || (!buf && cap > 0) || !expose_args_valid(aggs, n, format))
+        return LLMLAT_EINVAL;
+    llmlat_alloc al = expose_alloc(aggs, n);
+    report_collect k = { .al = &al, .limit = cap };
+    rbuf out;
+    rbuf_init(&out, report_collect_write, &k);
+    expose_run(&out, aggs, n, format, false, &al);
+    return report_collect_end(&k, rbuf_flush(&out), buf, cap, len);
+}
+
+LLMLAT_API const char *llmlat_format_content_type(int32_t format)
+{
+    switch (format) {
+    case LLMLAT_FORMAT_TEXT: return "text/plain; charset=utf-8";
+    case LLMLAT_FORMAT_JSON: return "application/json";
+    case LLMLAT_FORMAT_PROMETHEUS: return "text/plain; version=0.0.4; charset=utf-8";
+    case LLMLAT_FORMAT_OPENMETRICS:
+        return "application/openmetrics-text; version=1.0.0; charset=utf-8";
+    case LLMLAT_FORMAT_PROMETHEUS_PROTOBUF:
+        return "application/vnd.google.protobuf; proto=io.prometheus.client.MetricFamily; "
+               "encoding=delimited";
+    }
+    return NULL;
+}
+
+/* ---------------------- lib/report/expose_pb.c ---------------------------- */
+/* The protobuf encoding of the exposition: a stream of
+ * io.prometheus.client.MetricFamily messages, each preceded by its length
+ * as a varint (client_model's metrics.proto; content type
+ * application/vnd.google.protobuf; proto=io.prometheus.client.MetricFamily;
+ * encoding=delimited). Histograms carry their classic buckets and, where
+ * the aggregator has them, the native ones (schema, zero bucket, positive
+ * spans and deltas), which Prometheus 2.x reads only from this format.
+ *
+ * A family is assembled in the encoder's message buffer, then its length
+ * and bytes go to the output. */
+#include <string.h>
+
+/* metrics.proto's field numbers. */
+enum {
+    MF_NAME = 1, MF_HELP = 2, MF_TYPE = 3, MF_METRIC = 4,
+    M_LABEL = 1, M_GAUGE = 2, M_COUNTER = 3, M_SUMMARY = 4, M_HISTOGRAM = 7,
+    LP_NAME = 1, LP_VALUE = 2,
+    VALUE = 1, /* of Gauge and Counter */
+    S_COUNT = 1, S_SUM = 2, S_QUANTILE = 3, Q_QUANTILE = 1, Q_VALUE = 2,
+    H_COUNT = 1, H_SUM = 2, H_BUCKET = 3, H_SCHEMA = 5, H_ZERO_THRESHOLD = 6,
+    H_ZERO_COUNT = 7, H_POSITIVE_SPAN = 12, H_POSITIVE_DELTA = 13,
+    B_CUMULATIVE = 1, B_UPPER_BOUND = 2,
+    SPAN_OFFSET = 1, SPAN_LENGTH = 2,
+};
+
+/* MetricType */
+static const uint64_t PB_TYPES[] = {
+    [EXPOSE_COUNTER] = 0, [EXPOSE_GAUGE] = 1, [EXPOSE_SUMMARY] = 2, [EXPOSE_HISTOGRAM] = 4,
+};
+
+static void pb_family(expose_encoder *e, const expose_family *f)
+{
+    pbuf *b = &e->msg;
+    b->len = 0;
+    pb_string(b, MF_NAME, f->name);
+    pb_string(b, MF_HELP, f->help);
+    pb_uint(b, MF_TYPE, PB_TYPES[f->type]);
+}
+
+static void pb_label(pbuf *b, const char *name, const char *value)
+{
+    size_t at = pb_open(b, M_LABEL);
+    pb_string(b, LP_NAME, name);
+    pb_string(b, LP_VALUE, value);
+    pb_close(b, at);
+}
+
+/* The constant labels and (llmlat_info) llmlat's own, merged in name
+ * order, as client_golang writes them. */
+static void pb_labels(pbuf *b, const expose_family *f, const expose_point *p)
+{
+    const char *name[LLMLAT_MAX_LABELS + EXPOSE_INFO_LABELS];
+    const char *value[LLMLAT_MAX_LABELS + EXPOSE_INFO_LABELS];
+    size_t n = 0;
+    for (size_t i = 0; i < p->a->n_labels; i++) {
+        name[n] = p->a->labels[i].name;
+        value[n++] = p->a->labels[i].value;
+    }
+    if (f->source == FROM_INFO)
+        for (int i = 0; i < EXPOSE_INFO_LABELS; i++) {
+            size_t j = n++;
+            for (; j > 0 && strcmp(name[j - 1], p->info_name[i]) > 0; j--) {
+                name[j] = name[j - 1];
+                value[j] = value[j - 1];
+            }
+            name[j] = p->info_name[i];
+            value[j] = p->info_value[i];
+        }
+    for (size_t i = 0; i < n; i++)
+        pb_label(b, name[i], value[i]);
+}
+
+/* Spans over the non-empty buckets, a gap of up to two empty buckets
+ * kept inside a span (client_golang's rule). The set of non-empty
+ * buckets only grows as samples are added, so no bucket ever leaves the
+ * spans: Prometheus would read that as a counter reset. */
+#define PB_GAP_IN_SPAN 2
+
+/* The last bucket of the span that starts at the non-empty counts[j]. */
+static size_t pb_span_last(const uint64_t *counts, size_t n, size_t j)
+{
+    size_t last = j;
+    for (size_t k = j + 1; k < n && k - last <= PB_GAP_IN_SPAN + 1; k++)
+        if (counts[k])
+            last = k;
+    return last;
+}
+
+static void pb_span(pbuf *b, int64_t offset, uint64_t length)
+{
+    size_t at = pb_open(b, H_POSITIVE_SPAN);
+    pb_sint(b, SPAN_OFFSET, offset);
+    pb_uint(b, SPAN_LENGTH, length);
+    pb_close(b, at);
+}
+
+static void pb_native(pbuf *b, const expose_point *p)
+{
+    pb_sint(b, H_SCHEMA, p->schema);
+    pb_double(b, H_ZERO_THRESHOLD, p->zero_threshold);
+    pb_uint(b, H_ZERO_COUNT, p->zero_count);
+    const uint64_t *c = p->counts;
+    size_t n = p->n_counts;
+    /* the spans: each offset counts from the end of the previous span */
+    int64_t next = p->offset;
+    size_t spans = 0;
+    for (size_t j = 0; j < n; j++) {
+        if (!c[j])
+            continue;
+        size_t last = pb_span_last(c, n, j);
+        int64_t index = (int64_t)p->offset + (int64_t)j;
+        pb_span(b, spans++ ? index - next : index, last - j + 1);
+        next = (int64_t)p->offset + (int64_t)last + 1;
+        j = last;
+    }
+    if (spans == 0) {
+        /* No bucket yet: a span of length 0 says "native" to the
+         * Prometheus versions that look for spans. */
+        pb_span(b, 0, 0);
+        return;
+    }
+    /* the deltas, bucket by bucket along the spans */
+    size_t at = pb_open(b, H_POSITIVE_DELTA);
+    int64_t prev = 0;
+    for (size_t j = 0; j < n; j++) {
+        if (!c[j])
+            continue;
+        size_t last = pb_span_last(c, n, j);
+        for (; j <= last; j++) {
+            pb_packed_sint(b, (int64_t)c[j] - prev);
+            prev = (int64_t)c[j];
+        }
+        j = last;
+    }
+    pb_close(b, at);
+}
+
+static void pb_histogram(pbuf *b, const expose_point *p)
+{
+    size_t at = pb_open(b, M_HISTOGRAM);
+    pb_uint(b, H_COUNT, p->count);
+    pb_double(b, H_SUM, p->sum);
+    for (size_t i = 0; i < p->n_le; i++) { /* +Inf is implicit: the count */
+        size_t bucket = pb_open(b, H_BUCKET);
+        pb_uint(b, B_CUMULATIVE, p->cum[i]);
+        pb_double(b, B_UPPER_BOUND, p->le[i]);
+        pb_close(b, bucket);
+    }
+    if (p->has_native)
+        pb_native(b, p);
+    pb_close(b, at);
+}
+
+static void pb_summary(pbuf *b, const expose_point *p)
+{
+    size_t at = pb_open(b, M_SUMMARY);
+    pb_uint(b, S_COUNT, p->count);
+    pb_double(b, S_SUM, p->sum);
+    for (size_t i = 0; i < p->n_q; i++) {
+        size_t q = pb_open(b, S_QUANTILE);
+        pb_double(b, Q_QUANTILE, p->q[i]);
+        pb_double(b, Q_VALUE, p->qv[i]);
+        pb_close(b, q);
+    }
+    pb_close(b, at);
+}
+
+static void pb_point(expose_encoder *e, const expose_family *f, const expose_point *p)
+{
+    pbuf *b = &e->msg;
+    size_t metric = pb_open(b, MF_METRIC);
+    pb_labels(b, f, p);
+    size_t at;
+    switch (f->type) {
+    case EXPOSE_COUNTER:
+        at = pb_open(b, M_COUNTER);
+        pb_double(b, VALUE, p->value);
+        pb_close(b, at);
+        break;
+    case EXPOSE_GAUGE:
+        at = pb_open(b, M_GAUGE);
+        pb_double(b, VALUE, p->value);
+        pb_close(b, at);
+        break;
+    case EXPOSE_SUMMARY:
+        pb_summary(b, p);
+        break;
+    case EXPOSE_HISTOGRAM:
+        pb_histogram(b, p);
+        break;
+    }
+    pb_close(b, metric);
+}
+
+static void pb_family_end(expose_encoder *e, const expose_family *f)
+{
+    (void)f;
+    if (e->msg.status == LLMLAT_OK)
+        pbuf_emit(&e->msg, e->out);
+}
+
+static void pb_end(expose_encoder *e)
+{
+    (void)e;
+}
+
+LLMLAT_PRIVATE bool expose_pb_encoder(expose_encoder *e, int32_t format)
+{
+    if (format != LLMLAT_FORMAT_PROMETHEUS_PROTOBUF)
+        return false;
+    *e = (expose_encoder){
+        .family = pb_family, .point = pb_point, .family_end = pb_family_end, .end = pb_end,
+    };
+    return true;
+}
+
+/* ---------------------- lib/report/expose_text.c -------------------------- */
+/* The text encodings of the exposition: Prometheus text 0.0.4 and
+ * OpenMetrics 1.0. They differ in four things only: OpenMetrics names a
+ * counter family without its "_total" (the samples keep it), writes
+ * # UNIT where the name ends in a unit, escapes '"' in HELP, and ends with
+ * "# EOF". */
+#include <string.h>
+
+/* The family's name in this dialect: OpenMetrics drops a counter's
+ * "_total". */
+static void text_family_name(const expose_encoder *e, const expose_family *f)
+{
+    size_t n = strlen(f->name);
+    if (e->openmetrics && f->type == EXPOSE_COUNTER)
+        n -= strlen("_total");
+    rbuf_putn(e->out, f->name, n);
+}
+
+static void text_meta(expose_encoder *e, const expose_family *f, const char *what,
+                      const char *text, bool escape)
+{
+    rbuf_puts(e->out, what);
+    text_family_name(e, f);
+    rbuf_puts(e->out, " ");
+    if (escape)
+        rbuf_escaped(e->out, text, e->openmetrics);
+    else
+        rbuf_puts(e->out, text);
+    rbuf_puts(e->out, "\n");
+}
+
+static void text_family(expose_encoder *e, const expose_family *f)
+{
+    static const char *const TYPES[] = {
+        [EXPOSE_COUNTER] = "counter", [EXPOSE_GAUGE] = "gauge",
+        [EXPOSE_SUMMARY] = "summary", [EXPOSE_HISTOGRAM] = "histogram",
+    };
+    text_meta(e, f, "# HELP ", f->help, true);
+    text_meta(e, f, "# TYPE ", TYPES[f->type], false);
+    if (e->openmetrics && f->unit)
+        text_meta(e, f, "# UNIT ", f->unit, false);
+}
+
+/* `{name="` before the first label, `,name="` before the others. */
+static void text_label_start(rbuf *b, bool *first, const char *name)
+{
+    rbuf_puts(b, *first ? "{" : ",");
+    *first = false;
+    rbuf_puts(b, name);
+    rbuf_puts(b, "=\"");
+}
+
+static void text_label(rbuf *b, bool *first, const char *name, const char *value)
+{
+    text_label_start(b, first, name);
+    rbuf_escaped(b, value, true);
+    rbuf_puts(b, "\"");
+}
+
+/* "<name><suffix>{labels} ": the aggregator's constant labels, then
+ * llmlat's own (info's, or `extra` = "le" / "quantile" with the number
+ * `at` as text); no braces without a label. The value follows. */
+static void text_sample(expose_encoder *e, const expose_family *f, const char *suffix,
+                        const expose_point *p, const char *extra, const char *at)
+{
+    rbuf *b = e->out;
+    rbuf_puts(b, f->name);
+    rbuf_puts(b, suffix);
+    bool first = true;
+    const llmlat_agg *a = p->a;
+    for (size_t i = 0; i < a->n_labels; i++)
+        text_label(b, &first, a->labels[i].name, a->labels[i].value);
+    if (f->source == FROM_INFO)
+        for (int i = 0; i < EXPOSE_INFO_LABELS; i++)
+            text_label(b, &first, p->info_name[i], p->info_value[i]);
+    if (extra) {
+        text_label_start(b, &first, extra);
+        rbuf_puts(b, at);
+        rbuf_puts(b, "\"");
+    }
+    if (!first)
+        rbuf_puts(b, "}");
+    rbuf_puts(b, " ");
+}
+
+static void text_end_double(rbuf *b, double v)
+{
+    rbuf_double(b, v, "NaN");
+    rbuf_puts(b, "\n");
+}
+
+static void text_end_u64(rbuf *b, uint64_t v)
+{
+    rbuf_u64(b, v);
+    rbuf_puts(b, "\n");
+}
+
+/* The bounds' text, made again only when the point's bounds are not the
+ * last point's. */
+static void text_bounds(expose_encoder *e, const expose_point *p)
+{
+    if (e->le_of == p->le && e->n_le_of == p->n_le)
+        return;
+    for (size_t i = 0; i < p->n_le; i++)
+        double_text(p->le[i], e->le_text[i]);
+    strcpy(e->le_text[p->n_le], "+Inf");
+    e->le_of = p->le;
+    e->n_le_of = p->n_le;
+}
+
+static void text_point(expose_encoder *e, const expose_family *f, const expose_point *p)
+{
+    rbuf *b = e->out;
+    switch (f->type) {
+    case EXPOSE_COUNTER:
+        text_sample(e, f, "", p, NULL, NULL);
+        text_end_u64(b, p->count);
+        return;
+    case EXPOSE_GAUGE:
+        text_sample(e, f, "", p, NULL, NULL);
+        text_end_double(b, p->value);
+        return;
+    case EXPOSE_SUMMARY:
+        for (size_t i = 0; i < p->n_q; i++) {
+            char q[DOUBLE_TEXT_MAX];
+            double_text(p->q[i], q);
+            text_sample(e, f, "", p, "quantile", q);
+            text_end_double(b, p->qv[i]);
+        }
+        break;
+    case EXPOSE_HISTOGRAM:
+        text_bounds(e, p);
+        for (size_t i = 0; i <= p->n_le; i++) {
+            text_sample(e, f, "_bucket", p, "le", e->le_text[i]);
+            text_end_u64(b, i < p->n_le ? p->cum[i] : p->count);
+        }
+        break;
+    }
+    text_sample(e, f, "_sum", p, NULL, NULL);
+    text_end_double(b, p->sum);
+    text_sample(e, f, "_count", p, NULL, NULL);
+    text_end_u64(b, p->count);
+}
+
+static void text_family_end(expose_encoder *e, const expose_family *f)
+{
+    (void)e;
+    (void)f;
+}
+
+static void text_end(expose_encoder *e)
+{
+    if (e->openmetrics)
+        rbuf_puts(e->out, "# EOF\n");
+}
+
+LLMLAT_PRIVATE bool expose_text_encoder(expose_encoder *e, int32_t format)
+{
+    if (format != LLMLAT_FORMAT_PROMETHEUS && format != LLMLAT_FORMAT_OPENMETRICS)
+        return false;
+    *e = (expose_encoder){
+        .family = text_family, .point = text_point, .family_end = text_family_end,
+        .end = text_end, .openmetrics = format == LLMLAT_FORMAT_OPENMETRICS,
+        .n_le_of = SIZE_MAX, /* no bounds written yet */
+    };
+    return true;
+}
+
+/* ---------------------- lib/report/pbwire.c ------------------------------- */
+#include <string.h>
+
+enum { PB_VARINT = 0, PB_FIXED64 = 1, PB_LEN = 2 };
+
+/* 64 bits in 7-bit groups: at most 10 bytes. */
+#define PB_VARINT_MAX 10
+
+LLMLAT_PRIVATE void pbuf_init(pbuf *b, const llmlat_alloc *al)
+{
+    *b = (pbuf){ .al = al, .status = LLMLAT_OK };
+}
+
+LLMLAT_PRIVATE void pbuf_free(pbuf *b)
+{
+    alloc_free(b->al, b->p);
+    pbuf_init(b, b->al);
+}
+
+/* n bytes inserted at offset `at` <= len. */
+static void pbuf_insert(pbuf *b, size_t at, const unsigned char *s, size_t n)
+{
+    if (b->status != LLMLAT_OK)
+        return;
+    void *p = b->p;
+    int32_t st = n > SIZE_MAX - b->len ? LLMLAT_ENOMEM
+                                       : alloc_grow(b->al, &p, &b->cap, b->len + n, 1);
+    if (st != LLMLAT_OK) {
+        b->status = LLMLAT_ENOMEM;
+        return;
+    }
+    b->p = p;
+    memmove(b->p + at + n, b->p + at, b->len - at);
+    memcpy(b->p + at, s, n);
+    b->len += n;
+}
+
+static void pbuf_put(pbuf *b, const unsigned char *s, size_t n)
+{
+    pbuf_insert(b, b->len, s, n);
+}
+
+static size_t pb_varint_bytes(uint64_t v, unsigned char *out)
+{
+    size_t n = 0;
+    while (v >= 0x80) {
+        out[n++] = (unsigned char)(v | 0x80);
+        v >>= 7;
+    }
+    out[n++] = (unsigned char)v;
+    return n;
+}
+
+static void pb_varint(pbuf *b, uint64_t v)
+{
+    unsigned char tmp[PB_VARINT_MAX];
+    pbuf_put(b, tmp, pb_varint_bytes(v, tmp));
+}
+
+LLMLAT_PRIVATE void pbuf_emit(const pbuf *b, rbuf *out)
+{
+    unsigned char tmp[PB_VARINT_MAX];
+    rbuf_putn(out, (const char *)tmp, pb_varint_bytes(b->len, tmp));
+    rbuf_putn(out, (const char *)b->p, b->len);
+}
+
+static void pb_tag(pbuf *b, uint32_t field, unsigned wire)
+{
+    pb_varint(b, (uint64_t)field << 3 | wire);
+}
+
+LLMLAT_PRIVATE void pb_uint(pbuf *b, uint32_t field, uint64_t v)
+{
+    pb_tag(b, field, PB_VARINT);
+    pb_varint(b, v);
+}
+
+static uint64_t pb_zigzag(int64_t v)
+{
+    return ((uint64_t)v << 1) ^ (v < 0 ? UINT64_MAX : 0);
+}
+
+LLMLAT_PRIVATE void pb_sint(pbuf *b, uint32_t field, int64_t v)
+{
+    pb_uint(b, field, pb_zigzag(v));
+}
+
+LLMLAT_PRIVATE void pb_packed_sint(pbuf *b, int64_t v)
+{
+    pb_varint(b, pb_zigzag(v));
+}
+
+LLMLAT_PRIVATE void pb_double(pbuf *b, uint32_t field, double v)
+{
+    uint64_t bits;
+    memcpy(&bits, &v, sizeof bits);
+    unsigned char le[8];
+    for (int i = 0; i < 8; i++)
+        le[i] = (unsigned char)(bits >> (8 * i));
+    pb_tag(b, field, PB_FIXED64);
+    pbuf_put(b, le, sizeof le);
+}
+
+LLMLAT_PRIVATE void pb_string(pbuf *b, uint32_t field, const char *s)
+{
+    size_t n = strlen(s);
+    pb_tag(b, field, PB_LEN);
+    pb_varint(b, n);
+    pbuf_put(b, (const unsigned char *)s, n);
+}
+
+LLMLAT_PRIVATE size_t pb_open(pbuf *b, uint32_t field)
+{
+    pb_tag(b, field, PB_LEN);
+    return b->len;
+}
+
+LLMLAT_PRIVATE void pb_close(pbuf *b, size_t start)
+{
+    if (b->status != LLMLAT_OK)
+        return; /* len may be short of start */
+    unsigned char tmp[PB_VARINT_MAX];
+    pbuf_insert(b, start, tmp, pb_varint_bytes(b->len - start, tmp));
+}
+
+/* ---------------------- lib/report/report.c ------------------------------- */
+/* llmlat_agg_report_write: one writer per format streaming into the
+ * caller's write function; llmlat_agg_report: the buffer contract on top of
+ * it; and the value queries the writers share. */
+#include <math.h>
+#include <string.h>
 
 typedef void (*report_writer)(report_ctx *c);
 
@@ -5626,16 +6838,18 @@ static report_writer writer_for(int32_t format)
     switch (format) {
     case LLMLAT_FORMAT_TEXT: return report_text;
     case LLMLAT_FORMAT_JSON: return report_json;
-    case LLMLAT_FORMAT_PROMETHEUS: return report_prometheus;
+    case LLMLAT_FORMAT_PROMETHEUS:
+    case LLMLAT_FORMAT_OPENMETRICS:
+    case LLMLAT_FORMAT_PROMETHEUS_PROTOBUF: return report_exposition;
     }
     return NULL;
 }
 
 /* The report, written once, through fn: the one place a report is made. */
-static int32_t report_stream(const llmlat_agg *a, report_writer write, llmlat_write_fn fn,
-                             void *user)
+static int32_t report_stream(const llmlat_agg *a, int32_t format, report_writer write,
+                             llmlat_write_fn fn, void *user)
 {
-    report_ctx c = { .a = a }; /* nothing cached yet */
+    report_ctx c = { .a = a, .format = format }; /* nothing cached yet */
     rbuf_init(&c.out, fn, user);
     write(&c);
     return rbuf_flush(&c.out);
@@ -5647,20 +6861,10 @@ LLMLAT_API int32_t llmlat_agg_report_write(const llmlat_agg *a, int32_t format,
     report_writer write = writer_for(format);
     if (!a || !fn || !write)
         return LLMLAT_EINVAL;
-    return report_stream(a, write, fn, user);
+    return report_stream(a, format, write, fn, user);
 }
 
-/* llmlat_agg_report's sink. A too-small buffer must receive nothing, and
- * the size is only known at the end: the bytes are collected while they
- * fit the caller's buffer (beyond, only counted), then copied once. */
-typedef struct report_collect {
-    const llmlat_alloc *al;
-    size_t limit; /* the caller's capacity */
-    char *p;
-    size_t len, cap;
-} report_collect;
-
-static int32_t collect_write(void *user, const void *bytes, size_t n)
+LLMLAT_PRIVATE int32_t report_collect_write(void *user, const void *bytes, size_t n)
 {
     report_collect *k = user;
     if (n > SIZE_MAX - k->len)
@@ -5684,16 +6888,27 @@ LLMLAT_API int32_t llmlat_agg_report(const llmlat_agg *a, int32_t format, void *
     if (!a || !len || (!buf && cap > 0) || !write)
         return LLMLAT_EINVAL;
     report_collect k = { .al = &a->al, .limit = cap };
-    int32_t st = report_stream(a, write, collect_write, &k);
+    int32_t st = report_stream(a, format, write, report_collect_write, &k);
+    return report_collect_end(&k, st, buf, cap, len);
+}
+
+LLMLAT_PRIVATE int32_t report_collect_end(report_collect *k, int32_t st, void *buf, size_t cap,
+                                          size_t *len)
+{
     if (st == LLMLAT_OK) {
-        *len = k.len;
-        if (k.len > cap)
+        *len = k->len;
+        if (k->len > cap)
             st = LLMLAT_ENOSPC;
-        else if (k.len > 0)
-            memcpy(buf, k.p, k.len);
+        else if (k->len > 0)
+            memcpy(buf, k->p, k->len);
     }
-    alloc_free(&a->al, k.p);
+    alloc_free(k->al, k->p);
     return st;
+}
+
+LLMLAT_PRIVATE void report_exposition(report_ctx *c)
+{
+    expose_run(&c->out, &c->a, 1, c->format, true, &c->a->al);
 }
 
 /* A query's status: its value, NaN when undefined, and a hard error kept. */
@@ -5777,7 +6992,6 @@ LLMLAT_PRIVATE bool report_quantile_repeats(const double *q, size_t i)
 }
 
 /* ---------------------- lib/report/report_buf.c --------------------------- */
-#include <inttypes.h>
 #include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -5827,6 +7041,42 @@ LLMLAT_PRIVATE void rbuf_puts(rbuf *b, const char *s)
     rbuf_putn(b, s, strlen(s));
 }
 
+LLMLAT_PRIVATE void rbuf_escaped(rbuf *b, const char *s, bool quote)
+{
+    const char *run = s;
+    for (; *s; s++) {
+        const char *esc = *s == '\\' ? "\\\\" : *s == '\n' ? "\\n"
+                          : (*s == '"' && quote) ? "\\\"" : NULL;
+        if (!esc)
+            continue;
+        rbuf_putn(b, run, (size_t)(s - run));
+        rbuf_puts(b, esc);
+        run = s + 1;
+    }
+    rbuf_puts(b, run);
+}
+
+LLMLAT_PRIVATE void rbuf_json_escaped(rbuf *b, const char *s)
+{
+    const char *run = s;
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c >= 0x20 && c != '"' && c != '\\')
+            continue;
+        rbuf_putn(b, run, (size_t)(s - run));
+        char esc[8];
+        if (c == '"' || c == '\\')
+            snprintf(esc, sizeof esc, "\\%c", c);
+        else if (c == '\n')
+            snprintf(esc, sizeof esc, "\\n");
+        else
+            snprintf(esc, sizeof esc, "\\u%04x", c);
+        rbuf_puts(b, esc);
+        run = s + 1;
+    }
+    rbuf_puts(b, run);
+}
+
 static void spaces(rbuf *b, size_t n)
 {
     static const char SPACES[] = "                                ";
@@ -5848,8 +7098,12 @@ LLMLAT_PRIVATE void rbuf_pad(rbuf *b, const char *s, size_t width)
 LLMLAT_PRIVATE void rbuf_u64(rbuf *b, uint64_t v)
 {
     char tmp[24];
-    int n = snprintf(tmp, sizeof tmp, "%" PRIu64, v);
-    rbuf_putn(b, tmp, (size_t)n);
+    size_t at = sizeof tmp; /* digits from the end: no snprintf on every count */
+    do {
+        tmp[--at] = (char)('0' + v % 10);
+        v /= 10;
+    } while (v);
+    rbuf_putn(b, tmp + at, sizeof tmp - at);
 }
 
 /* snprintf and strtod follow the C locale's decimal point, which may be ','
@@ -5885,19 +7139,41 @@ static bool non_finite(rbuf *b, double v, const char *nan_text)
     return true;
 }
 
+LLMLAT_PRIVATE size_t double_text(double v, char out[DOUBLE_TEXT_MAX])
+{
+    /* An integer below 10^15 is what %.15g writes for it, without the
+     * formatting and the read-back (counts, bucket bounds). */
+    if (v > -1e15 && v < 1e15 && v == (double)(int64_t)v && !(v == 0.0 && signbit(v))) {
+        uint64_t u = (uint64_t)(v < 0 ? -v : v);
+        char tmp[24];
+        size_t at = sizeof tmp, n = 0;
+        do {
+            tmp[--at] = (char)('0' + u % 10);
+            u /= 10;
+        } while (u);
+        if (v < 0)
+            out[n++] = '-';
+        memcpy(out + n, tmp + at, sizeof tmp - at);
+        n += sizeof tmp - at;
+        out[n] = '\0';
+        return n;
+    }
+    /* %.15g is exact for most values and drops trailing zeros; 17 digits
+     * always read back as the same double. */
+    for (int digits = 15; digits <= 17; digits++) {
+        snprintf(out, DOUBLE_TEXT_MAX, "%.*g", digits, v);
+        if (strtod(out, NULL) == v)
+            break;
+    }
+    return with_dot(out);
+}
+
 LLMLAT_PRIVATE void rbuf_double(rbuf *b, double v, const char *nan_text)
 {
     if (non_finite(b, v, nan_text))
         return;
-    /* %.15g is exact for most values and drops trailing zeros; 17 digits
-     * always read back as the same double. */
-    char tmp[40];
-    for (int digits = 15; digits <= 17; digits++) {
-        snprintf(tmp, sizeof tmp, "%.*g", digits, v);
-        if (strtod(tmp, NULL) == v)
-            break;
-    }
-    rbuf_putn(b, tmp, with_dot(tmp));
+    char tmp[DOUBLE_TEXT_MAX];
+    rbuf_putn(b, tmp, double_text(v, tmp));
 }
 
 LLMLAT_PRIVATE void rbuf_fixed(rbuf *b, double v, int decimals, size_t width, const char *nan_text)
@@ -5923,27 +7199,6 @@ LLMLAT_PRIVATE void percent_text(double q, char *out)
 /* ---------------------- lib/report/report_hist.c -------------------------- */
 #include <math.h>
 #include <string.h>
-
-/* ---------------------- lib/report/report_hist.h -------------------------- */
-/* The classic histograms of the Prometheus report: the bucket bounds of
- * each time metric (vLLM server's by default, settable with
- * llmlat_agg_set_buckets) and the samples counted into them. */
-#ifndef LLMLAT_REPORT_HIST_H
-#define LLMLAT_REPORT_HIST_H
-
-#include <stddef.h>
-#include <stdint.h>
-
-/* The bounds of the metric's histogram; NULL (and *n = 0) when the metric
- * has no histogram. */
-LLMLAT_PRIVATE const double *hist_bounds(const llmlat_agg *a, int32_t metric, size_t *n);
-
-/* cum[i] = weight of the samples <= bounds[i] for i < n, and cum[n] = the
- * weight of all of them (n + 1 entries). */
-LLMLAT_PRIVATE int32_t hist_cumulative(const llmlat_agg *a, int32_t metric, const double *bounds,
-                                       size_t n, uint64_t *cum);
-
-#endif
 
 /* vllm/v1/metrics/loggers.py, PrometheusStatLogger: the buckets of
  * vllm:time_to_first_token_seconds, of vllm:time_per_output_token_seconds
@@ -6036,21 +7291,29 @@ static void count_exact(const exact_store *e, const double *bounds, size_t n, ui
 
 /* Bounded mode: each sketch bucket counted at its representative value,
  * which is within the schema's error of every sample in it (so a sample
- * that close to a bound may land on either side of it); the zero bucket's
- * samples above 0 at the minimum, which none is below (so that the window
- * moving up only moves counts down, and cumulative counts never drop). */
+ * that close to a bound may land on either side of it); the zero bucket
+ * (zeros, and the samples more than 2^31 below the largest) at 0. A
+ * sample keeps its bucket until the window leaves it behind, and then
+ * moves to 0, below any representative: counts only ever move down, so
+ * no cumulative count drops. (At the minimum instead, a sample could move
+ * up across a bound, from its bucket's representative to a minimum above
+ * it in the same bucket.) */
 static void count_sketch(const sketch *s, const sketch_map *m, const double *bounds,
                          size_t n, uint64_t *cum)
 {
-    cum[hist_bucket_of(bounds, n, 0.0)] += s->zero;
-    if (s->below)
-        cum[hist_bucket_of(bounds, n, s->min)] += s->below;
+    size_t k = hist_bucket_of(bounds, n, 0.0);
+    cum[k] += s->zero + s->below;
     if (s->top == SKETCH_NO_TOP)
         return;
+    /* representatives ascend with the index: one walk along the bounds */
     for (int64_t i = s->low; i <= s->top; i++) {
         uint64_t w = s->bucket[i - s->base];
-        if (w)
-            cum[hist_bucket_of(bounds, n, sketch_map_value(m, i))] += w;
+        if (!w)
+            continue;
+        double v = sketch_map_value(m, i);
+        while (k < n && bounds[k] < v)
+            k++;
+        cum[k] += w;
     }
 }
 
@@ -6087,8 +7350,9 @@ LLMLAT_PRIVATE int32_t hist_cumulative(const llmlat_agg *a, int32_t metric, cons
 
 /* ---------------------- lib/report/report_jsonw.h ------------------------- */
 /* A small JSON writer for the JSON report: objects nested a few levels,
- * one member per line, two-space indent, NaN (and inf) written as null. Keys are
- * the report's own ASCII names, written as given. */
+ * one member per line, two-space indent, NaN (and inf) written as null.
+ * Keys are the report's own ASCII names (and label names), written as
+ * given; string values are escaped. */
 #ifndef LLMLAT_REPORT_JSONW_H
 #define LLMLAT_REPORT_JSONW_H
 
@@ -6185,6 +7449,10 @@ LLMLAT_PRIVATE void report_json(report_ctx *c)
     jw_string(&w, "llmlat_version", llmlat_version_string());
     jw_string(&w, "convention", a->conv->name);
     jw_string(&w, "mode", bounded ? "bounded" : "exact");
+    jw_object(&w, "labels");
+    for (size_t i = 0; i < a->n_labels; i++)
+        jw_string(&w, a->labels[i].name, a->labels[i].value);
+    jw_close(&w);
     jw_number(&w, "relative_error",
               bounded ? agg_param(a, LLMLAT_PARAM_RELATIVE_ERROR) : NAN);
     jw_object(&w, "slo");
@@ -6292,7 +7560,7 @@ LLMLAT_PRIVATE void jw_string(jsonw *w, const char *key, const char *v)
 {
     member(w, key);
     rbuf_putn(w->b, "\"", 1);
-    rbuf_puts(w->b, v);
+    rbuf_json_escaped(w->b, v);
     rbuf_putn(w->b, "\"", 1);
 }
 
@@ -6300,210 +7568,6 @@ LLMLAT_PRIVATE void jw_null(jsonw *w, const char *key)
 {
     member(w, key);
     rbuf_puts(w->b, "null");
-}
-
-/* ---------------------- lib/report/report_prom.c -------------------------- */
-/* The Prometheus report: text exposition format 0.0.4. Counters and gauges
- * for the totals and rates, and per metric a summary (the report's
- * quantiles) and, for times, a classic histogram (report_hist.c). Names
- * are in docs/report-json.md's Prometheus section. */
-#include <math.h>
-#include <stdio.h>
-
-typedef struct prom_metric {
-    int32_t id;
-    const char *unit; /* base unit, the name's suffix */
-    const char *help;
-} prom_metric;
-
-static const prom_metric PROM_METRICS[] = {
-    { LLMLAT_TTFT, "seconds", "Time to first token." },
-    { LLMLAT_TPOT, "seconds", "Time per output token after the first, one sample per request." },
-    { LLMLAT_ITL, "seconds", "Inter-token latency, one sample per token." },
-    { LLMLAT_ICL, "seconds", "Inter-chunk latency, one sample per gap between events." },
-    { LLMLAT_E2E, "seconds", "End-to-end latency." },
-    { LLMLAT_ITL_MAX, "seconds", "Largest gap between events of a request." },
-    { LLMLAT_TPS_USER, "tokens_per_second", "Output tokens per second of each request." },
-};
-
-/* "# HELP llmlat_<name> help\n# TYPE llmlat_<name> type\n" */
-static void header(rbuf *b, const char *name, const char *type, const char *help)
-{
-    for (int line = 0; line < 2; line++) {
-        rbuf_puts(b, line == 0 ? "# HELP llmlat_" : "# TYPE llmlat_");
-        rbuf_puts(b, name);
-        rbuf_puts(b, " ");
-        rbuf_puts(b, line == 0 ? help : type);
-        rbuf_puts(b, "\n");
-    }
-}
-
-/* "llmlat_<name><suffix>"; labels and the value follow. */
-static void series(rbuf *b, const char *name, const char *suffix)
-{
-    rbuf_puts(b, "llmlat_");
-    rbuf_puts(b, name);
-    rbuf_puts(b, suffix);
-}
-
-static void value(rbuf *b, double v)
-{
-    rbuf_puts(b, " ");
-    rbuf_double(b, v, "NaN");
-    rbuf_puts(b, "\n");
-}
-
-static void value_u64(rbuf *b, uint64_t v)
-{
-    rbuf_puts(b, " ");
-    rbuf_u64(b, v);
-    rbuf_puts(b, "\n");
-}
-
-static void counter(report_ctx *c, const char *name, int32_t id, const char *help)
-{
-    uint64_t v;
-    if (!report_counter(c, id, &v))
-        return; /* undefined (GOOD without SLO): no series at all */
-    header(&c->out, name, "counter", help);
-    series(&c->out, name, "");
-    value_u64(&c->out, v);
-}
-
-/* An undefined value (no duration yet, no SLO, bounded mode's peaks) has
- * no series at all. */
-static void gauge(report_ctx *c, const char *name, double v, const char *help)
-{
-    if (isnan(v))
-        return;
-    header(&c->out, name, "gauge", help);
-    series(&c->out, name, "");
-    value(&c->out, v);
-}
-
-/* "{quantile=\"0.99\"}" or "{le=\"0.25\"}" */
-static void label(rbuf *b, const char *key, double v)
-{
-    rbuf_puts(b, "{");
-    rbuf_puts(b, key);
-    rbuf_puts(b, "=\"");
-    rbuf_double(b, v, "NaN");
-    rbuf_puts(b, "\"}");
-}
-
-/* The series name: "<metric><infix>_<unit>". A summary and a histogram
- * cannot share a name, and promtool rejects a type in a name: the summary
- * is llmlat_ttft_seconds, the histogram llmlat_ttft_hist_seconds. */
-static void series_name(char *out, size_t cap, const prom_metric *m, const char *infix)
-{
-    snprintf(out, cap, "%s%s_%s", llmlat_metric_name(m->id), infix, m->unit);
-}
-
-static void sum_and_count(rbuf *b, const char *name, uint64_t count, double sum)
-{
-    series(b, name, "_sum");
-    value(b, sum);
-    series(b, name, "_count");
-    value_u64(b, count);
-}
-
-static void prom_summary(report_ctx *c, const prom_metric *m, const metric_values *v, double sum)
-{
-    const llmlat_agg *a = c->a;
-    rbuf *b = &c->out;
-    char name[64];
-    series_name(name, sizeof name, m, "");
-    header(b, name, "summary", m->help);
-    for (size_t i = 0; i < a->n_quantiles; i++) {
-        if (report_quantile_repeats(a->quantiles, i))
-            continue;
-        double q = a->quantiles[i];
-        series(b, name, "");
-        label(b, "quantile", q);
-        /* an empty set has no quantile, whatever the convention prints */
-        value(b, v->count ? v->q[i] : NAN);
-    }
-    sum_and_count(b, name, v->count, sum);
-}
-
-static void histogram(report_ctx *c, const prom_metric *m, uint64_t count, double sum)
-{
-    size_t n;
-    const double *bounds = hist_bounds(c->a, m->id, &n);
-    if (!bounds)
-        return;
-    uint64_t cum[MAX_BUCKET_BOUNDS + 1];
-    int32_t st = hist_cumulative(c->a, m->id, bounds, n, cum);
-    if (st != LLMLAT_OK) {
-        rbuf_fail(&c->out, st);
-        return;
-    }
-    rbuf *b = &c->out;
-    char name[64];
-    series_name(name, sizeof name, m, "_hist");
-    header(b, name, "histogram", m->help);
-    for (size_t i = 0; i <= n; i++) {
-        series(b, name, "_bucket");
-        label(b, "le", i < n ? bounds[i] : INFINITY);
-        value_u64(b, cum[i]);
-    }
-    sum_and_count(b, name, count, sum);
-}
-
-static void info(report_ctx *c)
-{
-    rbuf *b = &c->out;
-    header(b, "info", "gauge",
-           "The llmlat version, convention and mode behind these series (value 1).");
-    rbuf_puts(b, "llmlat_info{version=\"");
-    rbuf_puts(b, llmlat_version_string());
-    rbuf_puts(b, "\",convention=\"");
-    rbuf_puts(b, c->a->conv->name);
-    rbuf_puts(b, "\",mode=\"");
-    rbuf_puts(b, c->a->mode == LLMLAT_MODE_BOUNDED ? "bounded" : "exact");
-    rbuf_puts(b, "\"} 1\n");
-}
-
-LLMLAT_PRIVATE void report_prometheus(report_ctx *c)
-{
-    info(c);
-    counter(c, "requests_completed_total", LLMLAT_COUNT_COMPLETED,
-            "Requests that succeeded under the convention.");
-    counter(c, "requests_failed_total", LLMLAT_COUNT_FAILED,
-            "Requests that did not succeed under the convention.");
-    counter(c, "requests_tpot_undefined_total", LLMLAT_COUNT_TPOT_UNDEFINED,
-            "Successful requests without a TPOT (one output token or none).");
-    counter(c, "requests_good_total", LLMLAT_COUNT_GOOD,
-            "Successful requests that met every SLO.");
-    counter(c, "input_tokens_total", LLMLAT_COUNT_INPUT_TOKENS,
-            "Prompt tokens of successful requests.");
-    counter(c, "output_tokens_total", LLMLAT_COUNT_OUTPUT_TOKENS,
-            "Output tokens of successful requests.");
-    gauge(c, "duration_seconds", report_duration(c),
-          "The duration the rates are computed over.");
-    gauge(c, "request_throughput_requests_per_second", report_rate(c, LLMLAT_RATE_REQUESTS),
-          "Successful requests per second of the duration.");
-    gauge(c, "output_throughput_tokens_per_second", report_rate(c, LLMLAT_RATE_OUTPUT_TOKENS),
-          "Output tokens per second of the duration.");
-    gauge(c, "total_throughput_tokens_per_second", report_rate(c, LLMLAT_RATE_TOTAL_TOKENS),
-          "Prompt and output tokens per second of the duration.");
-    gauge(c, "goodput_requests_per_second", report_rate(c, LLMLAT_RATE_GOODPUT),
-          "Requests meeting every SLO per second of the duration.");
-    gauge(c, "peak_output_tokens_per_second", report_rate(c, LLMLAT_RATE_PEAK_OUTPUT_TOKENS),
-          "Most output tokens (chunks under vLLM) in one 1-second bucket.");
-    uint64_t peak;
-    bool has_peak = report_counter(c, LLMLAT_COUNT_PEAK_CONCURRENCY, &peak);
-    gauge(c, "peak_concurrent_requests", has_peak ? (double)peak : NAN,
-          "Most successful requests in flight at once.");
-
-    for (size_t i = 0; i < sizeof PROM_METRICS / sizeof PROM_METRICS[0]; i++) {
-        const prom_metric *m = &PROM_METRICS[i];
-        metric_values v;
-        report_metric(c, m->id, c->a->quantiles, c->a->n_quantiles, &v);
-        double sum = v.count ? v.mean * (double)v.count : 0.0;
-        prom_summary(c, m, &v, sum);
-        histogram(c, m, v.count, sum);
-    }
 }
 
 /* ---------------------- lib/report/report_text.c -------------------------- */
@@ -6743,7 +7807,15 @@ LLMLAT_PRIVATE void report_text(report_ctx *c)
     rbuf_puts(b, w->tool);
     rbuf_puts(b, "), mode: ");
     rbuf_puts(b, a->mode == LLMLAT_MODE_BOUNDED ? "bounded" : "exact");
-    rbuf_puts(b, "\n\n");
+    rbuf_puts(b, "\n");
+    for (size_t i = 0; i < a->n_labels; i++) { /* as the exposition writes them */
+        rbuf_puts(b, i == 0 ? "labels: " : ", ");
+        rbuf_puts(b, a->labels[i].name);
+        rbuf_puts(b, "=\"");
+        rbuf_escaped(b, a->labels[i].value, true);
+        rbuf_puts(b, "\"");
+    }
+    rbuf_puts(b, a->n_labels ? "\n\n" : "\n");
     text_summary(c, w);
     rbuf_puts(b, "\n");
     size_t width = label_width(w) + 2;
@@ -7851,6 +8923,7 @@ LLMLAT_PRIVATE int32_t read_sketch_v1(bytes_reader *r, sketch *s, const sketch_m
 #undef LLMLAT_COLD
 #undef LLMLAT_NOINLINE
 #undef FIXSUM_LIMIT
+#undef FIXSUM_WIDE
 #undef STR2
 #undef STR
 #undef METRIC_FIRST
@@ -7889,8 +8962,15 @@ LLMLAT_PRIVATE int32_t read_sketch_v1(bytes_reader *r, sketch *s, const sketch_m
 #undef MAX_BUCKET_BOUNDS
 #undef SPAN_EMPTY
 #undef BOUNDED
+#undef TIME_METRIC
+#undef FAMILY_COUNT
+#undef EXPOSE_SCHEMA_MAX
+#undef EXPOSE_INFO_LABELS
 #undef RBUF_CHUNK
+#undef DOUBLE_TEXT_MAX
 #undef PERCENT_TEXT_MAX
+#undef PB_GAP_IN_SPAN
+#undef PB_VARINT_MAX
 #undef COUNT_OF
 #undef SCHEMA_VERSION
 #undef JSONW_MAX_DEPTH

@@ -24,7 +24,7 @@ void cli_usage(FILE *out)
           "                       NAME:MS with NAME ttft, tpot or e2el\n"
           "  --duration S         benchmark wall time in seconds for the rates (default:\n"
           "                       the trace's \"duration\", else from its timestamps)\n"
-          "  --format FORMAT      text, json or prometheus (default: text)\n"
+          "  --format FORMAT      text, json, prometheus or openmetrics (default: text)\n"
           "  -h, --help           this help\n"
           "\n"
           "A trace is a JSON array of requests, an object {\"requests\": [...],\n"

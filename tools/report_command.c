@@ -47,10 +47,13 @@ static llmlat_agg *make_aggregator(const report_options *o)
     return a;
 }
 
+#define REJECTED_HELP "Requests of the trace that llmlat report rejected."
+
 /* The report streams to stdout as the library writes it. The JSON object
- * takes two more members before its closing brace, so its last bytes are
- * held back until the end: the brace, and the whitespace around it, are
- * among them. */
+ * takes two more members before its closing brace, and the OpenMetrics
+ * exposition one more family before its "# EOF", so their last bytes are
+ * held back until the end: the brace (and the whitespace around it), or
+ * the "# EOF" line, are among them. */
 #define JSON_TAIL 64
 #define STDOUT_FAILED 1 /* the sink's status when stdout refuses bytes */
 
@@ -102,13 +105,29 @@ static void end_json(const stdout_sink *s, unsigned long long n_read,
            n_rejected);
 }
 
+/* The OpenMetrics exposition's end, with the command's counter before the
+ * "# EOF" that ends it. */
+static void end_openmetrics(const stdout_sink *s, unsigned long long n_rejected)
+{
+    static const char eof[] = "# EOF\n";
+    size_t body = s->n_tail, n = sizeof eof - 1;
+    if (body >= n && memcmp(s->tail + body - n, eof, n) == 0)
+        body -= n;
+    put(s->tail, body);
+    printf("# HELP llmlat_trace_requests_rejected " REJECTED_HELP "\n"
+           "# TYPE llmlat_trace_requests_rejected counter\n"
+           "llmlat_trace_requests_rejected_total %llu\n%s",
+           n_rejected, eof);
+}
+
 /* The report from the library, and what only the command knows: how many
  * requests it read and rejected. */
 static int write_report(llmlat_agg *a, int32_t format, const char *name, uint64_t read,
                         uint64_t rejected)
 {
     unsigned long long n_read = read, n_rejected = rejected;
-    stdout_sink sink = { .hold_tail = format == LLMLAT_FORMAT_JSON };
+    stdout_sink sink = { .hold_tail = format == LLMLAT_FORMAT_JSON ||
+                                      format == LLMLAT_FORMAT_OPENMETRICS };
     if (format == LLMLAT_FORMAT_TEXT)
         printf("Trace: %s (%llu requests read, %llu rejected)\n", name, n_read, n_rejected);
     int32_t st = llmlat_agg_report_write(a, format, to_stdout, &sink);
@@ -119,9 +138,10 @@ static int write_report(llmlat_agg *a, int32_t format, const char *name, uint64_
     }
     if (st == LLMLAT_OK && format == LLMLAT_FORMAT_JSON) {
         end_json(&sink, n_read, n_rejected);
+    } else if (st == LLMLAT_OK && format == LLMLAT_FORMAT_OPENMETRICS) {
+        end_openmetrics(&sink, n_rejected);
     } else if (st == LLMLAT_OK && format == LLMLAT_FORMAT_PROMETHEUS) {
-        printf("# HELP llmlat_trace_requests_rejected_total Requests of the trace that "
-               "llmlat report rejected.\n"
+        printf("# HELP llmlat_trace_requests_rejected_total " REJECTED_HELP "\n"
                "# TYPE llmlat_trace_requests_rejected_total counter\n"
                "llmlat_trace_requests_rejected_total %llu\n",
                n_rejected);

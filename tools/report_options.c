@@ -76,8 +76,10 @@ static bool set_format(report_options *o, const char *flag, const char *v)
         o->format = LLMLAT_FORMAT_JSON;
     else if (strcmp(v, "prometheus") == 0)
         o->format = LLMLAT_FORMAT_PROMETHEUS;
+    else if (strcmp(v, "openmetrics") == 0)
+        o->format = LLMLAT_FORMAT_OPENMETRICS;
     else
-        return bad(flag, v, "is not a format (text, json, prometheus)");
+        return bad(flag, v, "is not a format (text, json, prometheus, openmetrics)");
     return true;
 }
 

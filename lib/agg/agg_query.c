@@ -17,7 +17,7 @@ static int32_t empty_value(const llmlat_agg *a, double *out)
 
 static bool stat_valid(int32_t stat)
 {
-    return stat >= LLMLAT_STAT_COUNT && stat <= LLMLAT_STAT_MEDIAN;
+    return stat >= LLMLAT_STAT_COUNT && stat <= LLMLAT_STAT_SUM;
 }
 
 LLMLAT_API int32_t llmlat_agg_stat(const llmlat_agg *a, int32_t metric, int32_t stat,
@@ -29,6 +29,10 @@ LLMLAT_API int32_t llmlat_agg_stat(const llmlat_agg *a, int32_t metric, int32_t 
     uint64_t n = store_count(s);
     if (stat == LLMLAT_STAT_COUNT) {
         *out = (double)n;
+        return LLMLAT_OK;
+    }
+    if (n == 0 && stat == LLMLAT_STAT_SUM) { /* the sum of nothing */
+        *out = 0.0;
         return LLMLAT_OK;
     }
     if (n == 0)

@@ -136,6 +136,8 @@ LLMLAT_PRIVATE void sketch_buckets(const sketch *s, const sketch_map *m, double 
 
 /* Queries of a non-empty sketch, in exported units. */
 LLMLAT_PRIVATE double sketch_mean(const sketch *s);
+/* LLMLAT_STAT_SUM: the exact sum, reported unit, correctly rounded. */
+LLMLAT_PRIVATE double sketch_sum(const sketch *s);
 /* EUNDEFINED (NaN) when count <= ddof. */
 LLMLAT_PRIVATE int32_t sketch_std(const sketch *s, unsigned ddof, double *out);
 /* Within the schema's error of numpy.percentile(samples, 100 q), see

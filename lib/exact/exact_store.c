@@ -4,6 +4,7 @@
 #include "exact/exact_store.h"
 #include "exact/radix.h"
 #include "exact/select.h"
+#include "util/fixsum.h"
 #include "util/gridsum.h"
 #include "util/lerp.h"
 
@@ -70,6 +71,13 @@ LLMLAT_PRIVATE int32_t exact_mean(const exact_store *s, double *out)
     *out = gridsum(s->v, weights_of(s), s->n, s->total_w, s->max, 0, 0.0) /
            (double)s->total_w;
     return LLMLAT_OK;
+}
+
+LLMLAT_PRIVATE double exact_sum(const exact_store *s)
+{
+    uint64_t acc[FIXSUM_WIDE] = { 0 };
+    fixsum_accumulate(acc, s->v, weights_of(s), s->n);
+    return fixsum_total(acc, FIXSUM_WIDE, 1);
 }
 
 /* Two passes, as numpy does: the mean, then the squared deviations. */

@@ -12,7 +12,7 @@ import re
 import sys
 from typing import BinaryIO, List, Optional, Sequence
 
-from ._core import Aggregator, Request, _FORMAT_IDS, param_bounds
+from ._core import Aggregator, Request, param_bounds
 from ._errors import Error, OutOfMemoryError
 from ._native import lib
 from ._trace import TraceRequest, TraceSyntaxError, ns_to_seconds_text, position, read_trace
@@ -41,7 +41,7 @@ Options of report:
                        NAME:MS with NAME ttft, tpot or e2el
   --duration S         benchmark wall time in seconds for the rates (default:
                        the trace's "duration", else from its timestamps)
-  --format FORMAT      text, json or prometheus (default: text)
+  --format FORMAT      text, json, prometheus or openmetrics (default: text)
   -h, --help           this help
 
 A trace is a JSON array of requests, an object {"requests": [...],
@@ -134,8 +134,8 @@ class Options:
         self.mode = v
 
     def _format(self, flag: str, v: str) -> None:
-        if v not in _FORMAT_IDS:
-            raise self._bad(flag, v, "is not a format (text, json, prometheus)")
+        if v not in CLI_FORMATS:
+            raise self._bad(flag, v, "is not a format (text, json, prometheus, openmetrics)")
         self.format = v
 
     def _relative_error(self, flag: str, v: str) -> None:
@@ -310,9 +310,17 @@ class _Ingest:
             self._reject(q, why or "the library refused it: %s" % exc.strerror)
 
 
+#: The formats of ``--format`` (the binary protobuf exposition is not one).
+CLI_FORMATS = ("text", "json", "prometheus", "openmetrics")
+
+#: The command's own counter, written after the library's families (before
+#: OpenMetrics' "# EOF").
+_REJECTED_HELP = "Requests of the trace that llmlat report rejected."
+
+
 def _write_report(agg: Aggregator, fmt: str, name: str, read: int, rejected: int) -> int:
     try:
-        body = agg._report_bytes(fmt)
+        body = agg.report_bytes(fmt)
     except Error as exc:
         _err(PREFIX + "cannot make the report: %s\n" % exc.strerror)
         return EXIT_RUNTIME
@@ -332,12 +340,20 @@ def _write_report(agg: Aggregator, fmt: str, name: str, read: int, rejected: int
         out.write(body[:end])
         out.write((',\n  "requests_read": %d,\n  "rejected_requests": %d\n}\n'
                    % (read, rejected)).encode())
+    elif fmt == "openmetrics":
+        eof = b"# EOF\n"
+        out.write(body[:-len(eof)] if body.endswith(eof) else body)
+        out.write(("# HELP llmlat_trace_requests_rejected %s\n"
+                   "# TYPE llmlat_trace_requests_rejected counter\n"
+                   "llmlat_trace_requests_rejected_total %d\n" % (_REJECTED_HELP, rejected))
+                  .encode())
+        out.write(eof)
     else:
         out.write(body)
-        out.write(("# HELP llmlat_trace_requests_rejected_total Requests of the trace that "
-                   "llmlat report rejected.\n"
+        out.write(("# HELP llmlat_trace_requests_rejected_total %s\n"
                    "# TYPE llmlat_trace_requests_rejected_total counter\n"
-                   "llmlat_trace_requests_rejected_total %d\n" % rejected).encode())
+                   "llmlat_trace_requests_rejected_total %d\n" % (_REJECTED_HELP, rejected))
+                  .encode())
     try:
         out.flush()
     except OSError as exc:

@@ -124,6 +124,10 @@ PROTOTYPES: Dict[str, Tuple[object, List[object]]] = {
     "llmlat_agg_set_label": (c_int32, [AggHandle, c_char_p, c_char_p]),
     "llmlat_agg_label_count": (c_int32, [AggHandle, _P_SIZE]),
     "llmlat_agg_get_label": (c_int32, [AggHandle, c_size_t, POINTER(c_char_p), POINTER(c_char_p)]),
+    # exposition
+    "llmlat_expose": (c_int32, [POINTER(AggHandle), c_size_t, c_int32, c_void_p, c_size_t, _P_SIZE]),
+    "llmlat_expose_write": (c_int32, [POINTER(AggHandle), c_size_t, c_int32, WRITE_FN, c_void_p]),
+    "llmlat_format_content_type": (c_char_p, [c_int32]),
 }
 
 

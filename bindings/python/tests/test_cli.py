@@ -126,7 +126,8 @@ class CliTest(unittest.TestCase):
                                          "llmlat --help)\n",
             ("report", "x", "--format"): "llmlat report: option --format needs a value\n",
             ("report", "--format", "xml", "x"): "llmlat report: --format: 'xml' is not a "
-                                                "format (text, json, prometheus)\n",
+                                                "format (text, json, prometheus, "
+                                                "openmetrics)\n",
             ("report", "--convention", "tgi", "x"): "llmlat report: --convention: 'tgi' is "
                                                     "not a convention (default, vllm, aiperf, "
                                                     "sglang, llmperf)\n",
@@ -300,7 +301,7 @@ class SameAsTheCCommandTest(unittest.TestCase):
 
     def test_conventions_and_formats(self):
         for conv in llmlat.CONVENTIONS:
-            for fmt in llmlat.FORMATS:
+            for fmt in _cli.CLI_FORMATS:
                 with self.subTest(convention=conv, format=fmt):
                     self.compare(["report", "--convention", conv, "--format", fmt, "TRACE"],
                                  TRACE)
