@@ -1,18 +1,22 @@
-/* `llmlat report`: options -> aggregator, trace -> requests -> aggregator,
- * then the report, with the reading's own counts added. Nothing is printed
- * on stdout unless the whole trace was read. */
+/* `llmlat report`: options -> aggregator, the input -> the library's
+ * reader -> the aggregator, then the report, with the reading's own
+ * counts added. This file does the I/O and the printing; the reading (the
+ * trace and every tool's file, the rejection rule, the messages) is the
+ * library's (llmlat_reader_*). Nothing is printed on stdout unless the
+ * whole input was read. */
 #include <ctype.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
-#include "ingest.h"
-#include "json_reader.h"
+#include "llmlat.h"
 #include "report_options.h"
-#include "trace.h"
 
 #define PREFIX "llmlat report: "
+#define BLOCK_SIZE (1u << 20)
+/* Messages beyond this many rejections are summed up in one line. */
+#define REJECTIONS_LISTED 50
 
 static llmlat_agg *make_aggregator(const report_options *o)
 {
@@ -46,10 +50,91 @@ static llmlat_agg *make_aggregator(const report_options *o)
     return a;
 }
 
-/* The report from the library, and what only the command knows: how many
- * requests it read and rejected. */
-static int write_report(llmlat_agg *a, int32_t format, const char *name, uint64_t read,
-                        uint64_t rejected)
+/* What the reading found, for the report. */
+typedef struct reading {
+    const char *name;
+    int32_t format;
+    uint64_t requests, rejected;
+    uint64_t run, runs; /* 0: the format has no runs */
+} reading;
+
+static void print_rejection(const llmlat_reader *rd, const reading *g)
+{
+    if (g->rejected <= REJECTIONS_LISTED)
+        fprintf(stderr, "%s\n", llmlat_reader_message(rd));
+    if (g->rejected == REJECTIONS_LISTED)
+        fprintf(stderr, "%s: further rejected requests are counted but not listed\n", g->name);
+}
+
+/* Feeds the whole input to the reader, folding requests into a. The exit
+ * status: EXIT_OK once the input was read to its end. */
+static int read_input(llmlat_reader *rd, llmlat_agg *a, FILE *f, reading *g)
+{
+    unsigned char *block = malloc(BLOCK_SIZE);
+    if (!block) {
+        fprintf(stderr, PREFIX "out of memory\n");
+        return EXIT_RUNTIME;
+    }
+    int rc = EXIT_OK;
+    for (;;) {
+        int32_t what;
+        int32_t st = llmlat_reader_add_to(rd, a, &what);
+        if (st == LLMLAT_OK && what == LLMLAT_READ_REJECTED) {
+            g->rejected++;
+            print_rejection(rd, g);
+            continue;
+        }
+        if (st == LLMLAT_OK && what == LLMLAT_READ_END)
+            break;
+        if (st == LLMLAT_OK) { /* MORE */
+            size_t n = fread(block, 1, BLOCK_SIZE, f);
+            if (n > 0)
+                st = llmlat_reader_feed(rd, block, n);
+            else if (ferror(f)) {
+                fprintf(stderr, "%s: read error: %s\n", g->name, strerror(errno));
+                rc = EXIT_USAGE;
+                break;
+            } else
+                st = llmlat_reader_end(rd);
+        }
+        if (st == LLMLAT_EFORMAT) {
+            fprintf(stderr, "%s\n", llmlat_reader_message(rd));
+            rc = EXIT_USAGE;
+            break;
+        }
+        if (st != LLMLAT_OK) {
+            const char *m = llmlat_reader_message(rd);
+            fprintf(stderr, "%s\n", m[0] ? m : llmlat_strerror(st));
+            rc = EXIT_RUNTIME;
+            break;
+        }
+    }
+    free(block);
+    llmlat_reader_counter(rd, LLMLAT_READ_COUNT_REQUESTS, &g->requests);
+    llmlat_reader_format(rd, &g->format);
+    if (llmlat_reader_counter(rd, LLMLAT_READ_COUNT_RUN, &g->run) != LLMLAT_OK ||
+        llmlat_reader_counter(rd, LLMLAT_READ_COUNT_RUNS, &g->runs) != LLMLAT_OK)
+        g->run = g->runs = 0;
+    return rc;
+}
+
+/* "Trace: NAME (...)", or "Input: NAME (vllm, run 2 of 3; ...)". */
+static void text_heading(const reading *g)
+{
+    unsigned long long n_read = g->requests, n_rejected = g->rejected;
+    if (g->format == LLMLAT_INPUT_TRACE) {
+        printf("Trace: %s (%llu requests read, %llu rejected)\n", g->name, n_read, n_rejected);
+        return;
+    }
+    printf("Input: %s (%s", g->name, llmlat_input_name(g->format));
+    if (g->runs)
+        printf(", run %llu of %llu", (unsigned long long)g->run, (unsigned long long)g->runs);
+    printf("; %llu requests read, %llu rejected)\n", n_read, n_rejected);
+}
+
+/* The report from the library, and what only the command knows: how the
+ * input was read. */
+static int write_report(llmlat_agg *a, int32_t format, const reading *g)
 {
     size_t len = 0;
     char *buf = NULL;
@@ -63,12 +148,12 @@ static int write_report(llmlat_agg *a, int32_t format, const char *name, uint64_
         free(buf);
         return EXIT_RUNTIME;
     }
-    unsigned long long n_read = read, n_rejected = rejected;
+    unsigned long long n_read = g->requests, n_rejected = g->rejected;
     if (format == LLMLAT_FORMAT_TEXT) {
-        printf("Trace: %s (%llu requests read, %llu rejected)\n", name, n_read, n_rejected);
+        text_heading(g);
         fwrite(buf, 1, len, stdout);
     } else if (format == LLMLAT_FORMAT_JSON) {
-        /* two more members before the object's closing brace */
+        /* more members before the object's closing brace */
         size_t body = len;
         while (body > 0 && buf[body - 1] != '}')
             body--;
@@ -77,6 +162,12 @@ static int write_report(llmlat_agg *a, int32_t format, const char *name, uint64_
         while (body > 0 && isspace((unsigned char)buf[body - 1]))
             body--;
         fwrite(buf, 1, body, stdout);
+        printf(",\n  \"input\": {\"format\": \"%s\", ", llmlat_input_name(g->format));
+        if (g->runs)
+            printf("\"run\": %llu, \"runs\": %llu}", (unsigned long long)g->run,
+                   (unsigned long long)g->runs);
+        else
+            printf("\"run\": null, \"runs\": null}");
         printf(",\n  \"requests_read\": %llu,\n  \"rejected_requests\": %llu\n}\n", n_read,
                n_rejected);
     } else {
@@ -95,35 +186,24 @@ static int write_report(llmlat_agg *a, int32_t format, const char *name, uint64_
     return EXIT_OK;
 }
 
-/* Reads the trace into a and writes the report. */
+/* Reads the input into a and writes the report. */
 static int run(llmlat_agg *a, const report_options *o, FILE *f, const char *name)
 {
-    json_reader jr;
-    ingest g;
-    if (!jr_init(&jr, f, name)) {
+    llmlat_reader *rd = llmlat_reader_new(o->input, name);
+    if (!rd || (o->run && llmlat_reader_set_run(rd, o->run) != LLMLAT_OK)) {
+        llmlat_reader_free(rd);
         fprintf(stderr, PREFIX "out of memory\n");
         return EXIT_RUNTIME;
     }
-    if (!ingest_init(&g, a, name)) {
-        jr_free(&jr);
-        fprintf(stderr, PREFIX "out of memory\n");
-        return EXIT_RUNTIME;
-    }
-    trace_info info;
-    int rc;
-    if (trace_read(&jr, ingest_request, &g, &info)) {
-        if (!o->has_duration && info.has_duration)
-            llmlat_agg_set_param(a, LLMLAT_PARAM_DURATION, info.duration_s);
-        rc = write_report(a, o->format, name, info.requests, g.rejected);
-    } else if (g.status != LLMLAT_OK) {
-        fprintf(stderr, PREFIX "%s\n", llmlat_strerror(g.status));
-        rc = EXIT_RUNTIME;
-    } else {
-        fprintf(stderr, "%s\n", jr.error);
-        rc = info.out_of_memory ? EXIT_RUNTIME : EXIT_USAGE;
-    }
-    ingest_free(&g);
-    jr_free(&jr);
+    reading g = { .name = name };
+    int rc = read_input(rd, a, f, &g);
+    double duration;
+    if (rc == EXIT_OK && !o->has_duration &&
+        llmlat_reader_duration(rd, &duration) == LLMLAT_OK)
+        llmlat_agg_set_param(a, LLMLAT_PARAM_DURATION, duration);
+    if (rc == EXIT_OK)
+        rc = write_report(a, o->format, &g);
+    llmlat_reader_free(rd);
     return rc;
 }
 

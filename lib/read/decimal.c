@@ -1,46 +1,48 @@
+/* Decimal text to integer nanoseconds, exactly: the digits are kept as
+ * text and shifted by their power of ten, never put through a double. */
 #include <stdio.h>
-#include <string.h>
 
-#include "decimal.h"
+#include "read/decimal.h"
 
-#define EXPONENT_CLAMP 100000 /* far beyond any digit count the reader lets through */
+#define DEC_EXPONENT_CLAMP 100000 /* far beyond any digit count the reader lets through */
+#define DEC_DIGITS_MAX 160        /* the tokenizer hands over at most 127 characters */
 
 /* The parts of a JSON number: its significant digits (integer and
  * fraction concatenated) and the power of ten of the last one. */
-typedef struct decimal {
+typedef struct dec_parts {
     bool negative;
-    char digits[160];
+    char digits[DEC_DIGITS_MAX];
     int n;
     long exp10;
-} decimal;
+} dec_parts;
 
-static void split(const char *s, decimal *d)
+static void dec_split(const char *s, const char *end, dec_parts *d)
 {
     d->negative = false;
     d->n = 0;
-    if (*s == '-') {
+    if (s < end && *s == '-') {
         d->negative = true;
         s++;
     }
     long frac = 0;
     bool in_frac = false;
-    for (; *s && *s != 'e' && *s != 'E'; s++) {
+    for (; s < end && *s != 'e' && *s != 'E'; s++) {
         if (*s == '.') {
             in_frac = true;
             continue;
         }
-        if (d->n < (int)sizeof d->digits)
+        if (d->n < DEC_DIGITS_MAX)
             d->digits[d->n++] = *s;
         frac += in_frac;
     }
     long e = 0;
-    if (*s == 'e' || *s == 'E') {
+    if (s < end) { /* 'e' or 'E' */
         s++;
-        bool neg = *s == '-';
-        if (*s == '-' || *s == '+')
+        bool neg = s < end && *s == '-';
+        if (s < end && (*s == '-' || *s == '+'))
             s++;
-        for (; *s >= '0' && *s <= '9'; s++)
-            if (e < EXPONENT_CLAMP)
+        for (; s < end && *s >= '0' && *s <= '9'; s++)
+            if (e < DEC_EXPONENT_CLAMP)
                 e = e * 10 + (*s - '0');
         if (neg)
             e = -e;
@@ -49,7 +51,7 @@ static void split(const char *s, decimal *d)
 }
 
 /* magnitude = magnitude * 10 + digit, false past limit. */
-static bool push_digit(uint64_t *m, int digit, uint64_t limit)
+static bool dec_push_digit(uint64_t *m, int digit, uint64_t limit)
 {
     if (*m > (limit - (uint64_t)digit) / 10)
         return false;
@@ -57,7 +59,7 @@ static bool push_digit(uint64_t *m, int digit, uint64_t limit)
     return true;
 }
 
-const char *decimal_plain_ns(const char *s, const char *end, int64_t *out)
+LLMLAT_PRIVATE const char *dec_plain_seconds(const char *s, const char *end, int64_t *out)
 {
     bool negative = s < end && *s == '-';
     s += negative;
@@ -80,32 +82,32 @@ const char *decimal_plain_ns(const char *s, const char *end, int64_t *out)
         if (frac_digits == 0)
             return NULL;
     }
-    for (int i = frac_digits; i < 9; i++)
-        frac *= 10;
-    uint64_t ns = seconds * 1000000000u + frac; /* < 10^19: no wrap */
+    static const uint32_t SCALE[10] = { 1000000000, 100000000, 10000000, 1000000, 100000,
+                                        10000,      1000,      100,      10,      1 };
+    uint64_t ns = seconds * 1000000000u + frac * SCALE[frac_digits]; /* < 10^19: no wrap */
     if (ns > (uint64_t)INT64_MAX)
         return NULL;
     *out = negative ? -(int64_t)ns : (int64_t)ns;
     return s;
 }
 
-bool decimal_seconds_to_ns(const char *text, int64_t *out)
+LLMLAT_PRIVATE bool dec_to_ns(const char *text, size_t len, int unit, int64_t *out)
 {
-    const char *end = text + strlen(text);
-    if (decimal_plain_ns(text, end, out) == end)
+    const char *end = text + len;
+    if (unit == DEC_SECONDS && dec_plain_seconds(text, end, out) == end)
         return true;
-    decimal d;
-    split(text, &d);
+    dec_parts d;
+    dec_split(text, end, &d);
     uint64_t limit = d.negative ? (uint64_t)INT64_MAX + 1 : (uint64_t)INT64_MAX;
-    long shift = d.exp10 + 9; /* power of ten of the last digit, in ns */
-    long keep = d.n + shift;  /* digits at or above 1 ns */
+    long shift = d.exp10 + unit; /* power of ten of the last digit, in ns */
+    long keep = d.n + shift;     /* digits at or above 1 ns */
     uint64_t m = 0;
     for (long i = 0; i < keep && i < d.n; i++)
-        if (!push_digit(&m, d.digits[i] - '0', limit))
+        if (!dec_push_digit(&m, d.digits[i] - '0', limit))
             return false;
     if (m != 0)
         for (long i = d.n; i < keep; i++)
-            if (!push_digit(&m, 0, limit))
+            if (!dec_push_digit(&m, 0, limit))
                 return false;
     if (keep >= 0 && keep < d.n && d.digits[keep] >= '5') {
         if (m == limit)
@@ -116,23 +118,24 @@ bool decimal_seconds_to_ns(const char *text, int64_t *out)
     return true;
 }
 
-bool decimal_to_u64(const char *text, uint64_t max, uint64_t *out)
+LLMLAT_PRIVATE bool dec_to_u64(const char *text, size_t len, uint64_t max, uint64_t *out)
 {
-    if (!*text)
+    if (len == 0)
         return false;
     uint64_t m = 0;
-    for (const char *s = text; *s; s++) {
-        if (*s < '0' || *s > '9' || !push_digit(&m, *s - '0', max))
+    for (size_t i = 0; i < len; i++) {
+        char c = text[i];
+        if (c < '0' || c > '9' || !dec_push_digit(&m, c - '0', max))
             return false;
     }
     *out = m;
     return true;
 }
 
-void ns_to_seconds_text(int64_t ns, char *out)
+LLMLAT_PRIVATE void dec_seconds_text(int64_t ns, char *out)
 {
     uint64_t m = ns < 0 ? 0 - (uint64_t)ns : (uint64_t)ns;
-    int n = snprintf(out, 32, "%s%llu.%09llu", ns < 0 ? "-" : "",
+    int n = snprintf(out, DEC_TEXT_MAX, "%s%llu.%09llu", ns < 0 ? "-" : "",
                      (unsigned long long)(m / 1000000000u),
                      (unsigned long long)(m % 1000000000u));
     while (n > 0 && out[n - 1] == '0')
