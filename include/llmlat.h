@@ -530,6 +530,13 @@ LLMLAT_API int32_t llmlat_reader_set_run(llmlat_reader *rd, uint64_t run);
  * Errors: EINVAL, ESTATE (after llmlat_reader_end), ENOMEM (nothing was
  * kept: feed them again), and the error that ended the reading. */
 LLMLAT_API int32_t llmlat_reader_feed(llmlat_reader *rd, const void *buf, size_t len);
+/* The same without a copy, for a host that reads its input straight into
+ * the reader's buffer: space gives room for at least `want` bytes (*buf,
+ * *cap: where, and how many fit), valid until the next call on rd; commit
+ * then feeds the n <= *cap bytes written there. Errors: as feed, and
+ * EINVAL (want 0; n beyond the room). */
+LLMLAT_API int32_t llmlat_reader_space(llmlat_reader *rd, size_t want, void **buf, size_t *cap);
+LLMLAT_API int32_t llmlat_reader_commit(llmlat_reader *rd, size_t n);
 /* The input is complete. Errors: EINVAL; the error that ended the reading. */
 LLMLAT_API int32_t llmlat_reader_end(llmlat_reader *rd);
 /* The next request, into r (reset first; changed only when *what is

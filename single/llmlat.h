@@ -570,6 +570,13 @@ LLMLAT_API int32_t llmlat_reader_set_run(llmlat_reader *rd, uint64_t run);
  * Errors: EINVAL, ESTATE (after llmlat_reader_end), ENOMEM (nothing was
  * kept: feed them again), and the error that ended the reading. */
 LLMLAT_API int32_t llmlat_reader_feed(llmlat_reader *rd, const void *buf, size_t len);
+/* The same without a copy, for a host that reads its input straight into
+ * the reader's buffer: space gives room for at least `want` bytes (*buf,
+ * *cap: where, and how many fit), valid until the next call on rd; commit
+ * then feeds the n <= *cap bytes written there. Errors: as feed, and
+ * EINVAL (want 0; n beyond the room). */
+LLMLAT_API int32_t llmlat_reader_space(llmlat_reader *rd, size_t want, void **buf, size_t *cap);
+LLMLAT_API int32_t llmlat_reader_commit(llmlat_reader *rd, size_t n);
 /* The input is complete. Errors: EINVAL; the error that ended the reading. */
 LLMLAT_API int32_t llmlat_reader_end(llmlat_reader *rd);
 /* The next request, into r (reset first; changed only when *what is
@@ -1440,6 +1447,7 @@ typedef struct req_spec {
     uint64_t input_tokens;
     bool has_output_tokens;
     uint64_t output_tokens;
+    uint32_t lacks;      /* LLMLAT_LACKS_*, without CHUNKS */
 } req_spec;
 
 /* r as that view, once its times pass the recorder's checks: EORDER (a
@@ -2274,6 +2282,7 @@ LLMLAT_PRIVATE int32_t req_make_view(llmlat_request *r, const req_spec *s)
     r->input_tokens = s->input_tokens;
     r->has_output_tokens = s->has_output_tokens;
     r->output_tokens = s->output_tokens;
+    r->lacks = s->lacks & ~LLMLAT_LACKS_CHUNKS;
     summarize(r, &r->sum);
     return LLMLAT_OK;
 }
@@ -5679,6 +5688,7 @@ LLMLAT_PRIVATE size_t store_memory(const metric_store *s)
 /* Decimal text to integer nanoseconds, exactly: the digits are kept as
  * text and shifted by their power of ten, never put through a double. */
 #include <stdio.h>
+#include <string.h>
 
 /* ---------------------- lib/read/decimal.h -------------------------------- */
 /* Exact conversions of JSON number text, as the reader's tokenizer hands
@@ -5776,13 +5786,51 @@ static bool dec_push_digit(uint64_t *m, int digit, uint64_t limit)
     return true;
 }
 
+/* Eight ASCII digits at p (8 readable bytes) as their value; false when
+ * they are not all digits. Little-endian machines do it in a few integer
+ * operations on one 64-bit word (the simdjson method); the others digit
+ * by digit. */
+static inline bool dec_eight_digits(const char *p, uint32_t *out)
+{
+#if defined(__BYTE_ORDER__) && defined(__ORDER_LITTLE_ENDIAN__) && \
+    __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    uint64_t v;
+    memcpy(&v, p, sizeof v);
+    if (((v & 0xF0F0F0F0F0F0F0F0u) | (((v + 0x0606060606060606u) & 0xF0F0F0F0F0F0F0F0u) >> 4)) !=
+        0x3333333333333333u)
+        return false;
+    v -= 0x3030303030303030u;
+    v = v * 10 + (v >> 8); /* pairs of digits */
+    v = (((v & 0x000000FF000000FFu) * (100 + (UINT64_C(1000000) << 32))) +
+         (((v >> 16) & 0x000000FF000000FFu) * (1 + (UINT64_C(10000) << 32)))) >>
+        32;
+    *out = (uint32_t)v;
+    return true;
+#else
+    uint32_t v = 0;
+    for (int i = 0; i < 8; i++) {
+        unsigned d = (unsigned)(p[i] - '0');
+        if (d > 9)
+            return false;
+        v = v * 10 + d;
+    }
+    *out = v;
+    return true;
+#endif
+}
+
+static inline bool dec_is_digit(char c)
+{
+    return (unsigned)(c - '0') < 10;
+}
+
 LLMLAT_PRIVATE const char *dec_plain_seconds(const char *s, const char *end, int64_t *out)
 {
     bool negative = s < end && *s == '-';
     s += negative;
     const char *digits = s;
     uint64_t seconds = 0, frac = 0;
-    for (; s < end && *s >= '0' && *s <= '9'; s++) {
+    for (; s < end && dec_is_digit(*s); s++) {
         if (s - digits == 10)
             return NULL;
         seconds = seconds * 10 + (uint64_t)(*s - '0');
@@ -5791,7 +5839,14 @@ LLMLAT_PRIVATE const char *dec_plain_seconds(const char *s, const char *end, int
         return NULL; /* no digit, or JSON's forbidden leading zero */
     int frac_digits = 0;
     if (s < end && *s == '.') {
-        for (s++; s < end && *s >= '0' && *s <= '9'; s++, frac_digits++) {
+        s++;
+        uint32_t eight;
+        if (end - s >= 8 && dec_eight_digits(s, &eight)) {
+            frac = eight;
+            frac_digits = 8;
+            s += 8;
+        }
+        for (; s < end && dec_is_digit(*s); s++, frac_digits++) {
             if (frac_digits == 9)
                 return NULL;
             frac = frac * 10 + (uint64_t)(*s - '0');
@@ -6693,7 +6748,7 @@ LLMLAT_PRIVATE bool rd_reserve(llmlat_reader *rd, int i, size_t need, size_t ele
  * memory (recorded). */
 LLMLAT_PRIVATE bool rd_events_reserve(llmlat_reader *rd, size_t need);
 /* Appends an event to p.cur; false on no memory (recorded). */
-LLMLAT_PRIVATE bool rd_push_event(llmlat_reader *rd, int64_t t, uint32_t k);
+LLMLAT_PRIVATE bool rd_push_event_slow(llmlat_reader *rd, int64_t t, uint32_t k);
 /* Records "out of memory ..." and the status ENOMEM; returns false. */
 LLMLAT_PRIVATE bool rd_no_memory(llmlat_reader *rd, const char *what);
 /* Clears p.cur for a new request starting at line:col. */
@@ -6707,6 +6762,18 @@ LLMLAT_PRIVATE bool rd_count(llmlat_reader *rd, const char *what, uint64_t max, 
 /* A finite number at the cursor, as a double (values that are not times:
  * rates, LLMPerf's per-request ITL). */
 LLMLAT_PRIVATE bool rd_double(llmlat_reader *rd, const char *what, double *out);
+
+/* (The struct is complete only here: the inline fast path is below.) */
+static inline bool rd_push_event(llmlat_reader *rd, int64_t t, uint32_t k)
+{
+    size_t n = rd->p.cur.n;
+    if (n == rd->ev.cap)
+        return rd_push_event_slow(rd, t, k);
+    rd->ev.t[n] = t;
+    rd->ev.k[n] = k;
+    rd->p.cur.n = n + 1;
+    return true;
+}
 
 #endif
 
@@ -6826,31 +6893,72 @@ static void rd_compact(llmlat_reader *rd)
     rd->jt.pos = 0;
 }
 
+/* Room for `want` more bytes after the ones buffered; ENOMEM leaves the
+ * reader as it was. */
+static int32_t rd_room(llmlat_reader *rd, size_t want)
+{
+    rd_compact(rd);
+    if (want > SIZE_MAX - rd->len)
+        return LLMLAT_ENOMEM;
+    if (rd->len + want <= rd->cap)
+        return LLMLAT_OK;
+    size_t cap = rd->cap ? rd->cap : RD_BUFFER_MIN;
+    while (cap < rd->len + want)
+        cap = cap > SIZE_MAX / 2 ? rd->len + want : cap * 2;
+    unsigned char *bigger = alloc_realloc(&rd->al, rd->buf, cap);
+    if (!bigger)
+        return LLMLAT_ENOMEM;
+    rd->buf = bigger;
+    rd->cap = cap;
+    return LLMLAT_OK;
+}
+
+static int32_t rd_can_take_input(const llmlat_reader *rd)
+{
+    if (rd->status != LLMLAT_OK)
+        return rd->status;
+    return rd->ended ? LLMLAT_ESTATE : LLMLAT_OK;
+}
+
 LLMLAT_API int32_t llmlat_reader_feed(llmlat_reader *rd, const void *buf, size_t len)
 {
     if (!rd || (!buf && len))
         return LLMLAT_EINVAL;
-    if (rd->status != LLMLAT_OK)
-        return rd->status;
-    if (rd->ended)
-        return LLMLAT_ESTATE;
-    if (len == 0)
-        return LLMLAT_OK;
-    rd_compact(rd);
-    if (len > SIZE_MAX - rd->len)
-        return LLMLAT_ENOMEM;
-    if (rd->len + len > rd->cap) {
-        size_t cap = rd->cap ? rd->cap : RD_BUFFER_MIN;
-        while (cap < rd->len + len)
-            cap = cap > SIZE_MAX / 2 ? rd->len + len : cap * 2;
-        unsigned char *bigger = alloc_realloc(&rd->al, rd->buf, cap);
-        if (!bigger)
-            return LLMLAT_ENOMEM; /* the reader is as it was: the bytes may be fed again */
-        rd->buf = bigger;
-        rd->cap = cap;
-    }
+    int32_t st = rd_can_take_input(rd);
+    if (st != LLMLAT_OK || len == 0)
+        return st;
+    st = rd_room(rd, len);
+    if (st != LLMLAT_OK)
+        return st; /* the reader is as it was: the bytes may be fed again */
     memcpy(rd->buf + rd->len, buf, len);
     rd->len += len;
+    return LLMLAT_OK;
+}
+
+LLMLAT_API int32_t llmlat_reader_space(llmlat_reader *rd, size_t want, void **buf, size_t *cap)
+{
+    if (!rd || !buf || !cap || want == 0)
+        return LLMLAT_EINVAL;
+    int32_t st = rd_can_take_input(rd);
+    if (st == LLMLAT_OK)
+        st = rd_room(rd, want);
+    if (st != LLMLAT_OK)
+        return st;
+    *buf = rd->buf + rd->len;
+    *cap = rd->cap - rd->len;
+    return LLMLAT_OK;
+}
+
+LLMLAT_API int32_t llmlat_reader_commit(llmlat_reader *rd, size_t n)
+{
+    if (!rd)
+        return LLMLAT_EINVAL;
+    int32_t st = rd_can_take_input(rd);
+    if (st != LLMLAT_OK)
+        return st;
+    if (n > rd->cap - rd->len)
+        return LLMLAT_EINVAL;
+    rd->len += n;
     return LLMLAT_OK;
 }
 
@@ -6910,10 +7018,10 @@ LLMLAT_PRIVATE bool rd_events_reserve(llmlat_reader *rd, size_t need)
     return true;
 }
 
-LLMLAT_PRIVATE bool rd_push_event(llmlat_reader *rd, int64_t t, uint32_t k)
+LLMLAT_PRIVATE bool rd_push_event_slow(llmlat_reader *rd, int64_t t, uint32_t k)
 {
     rd_req *q = &rd->p.cur;
-    if (q->n == rd->ev.cap && !rd_events_reserve(rd, q->n + 1))
+    if (!rd_events_reserve(rd, q->n + 1))
         return false;
     rd->ev.t[q->n] = t;
     rd->ev.k[q->n++] = k;
@@ -7211,19 +7319,37 @@ LLMLAT_API int32_t llmlat_reader_next(llmlat_reader *rd, llmlat_request *r, int3
     return LLMLAT_OK;
 }
 
+/* p.cur folded into a: as a view of the reader's arrays (no copy), or,
+ * for a request known by its values, through a recorder. */
+static int32_t rd_add(llmlat_reader *rd, llmlat_agg *a)
+{
+    const rd_req *q = &rd->p.cur;
+    if (!q->has_known_ttft && !q->has_known_e2e && !q->has_known_tool_itl) {
+        req_spec s = {
+            .start = q->start, .t = rd->ev.t, .k = rd->ev.k, .n = q->n,
+            .has_end = q->has_end, .end = q->end, .failed = !q->ok,
+            .input_tokens = q->input_tokens, .has_output_tokens = q->has_output_tokens,
+            .output_tokens = q->output_tokens, .lacks = q->lacks,
+        };
+        llmlat_request view;
+        int32_t st = req_make_view(&view, &s);
+        return st == LLMLAT_OK ? llmlat_agg_add(a, &view) : st;
+    }
+    if (!rd->rec && !(rd->rec = llmlat_request_new()))
+        return LLMLAT_ENOMEM;
+    int32_t st = rd_record(rd, rd->rec);
+    return st == LLMLAT_OK ? llmlat_agg_add(a, rd->rec) : st;
+}
+
 LLMLAT_API int32_t llmlat_reader_add_to(llmlat_reader *rd, llmlat_agg *a, int32_t *what)
 {
     if (!rd || !a || !what)
         return LLMLAT_EINVAL;
-    if (!rd->rec && !(rd->rec = llmlat_request_new()))
-        return LLMLAT_ENOMEM;
     for (;;) {
         int32_t st = rd_advance(rd, what);
         if (st != LLMLAT_OK || *what != LLMLAT_READ_REQUEST)
             return st;
-        st = rd_record(rd, rd->rec);
-        if (st == LLMLAT_OK)
-            st = llmlat_agg_add(a, rd->rec);
+        st = rd_add(rd, a);
         if (st == LLMLAT_ENOMEM)
             return st; /* still pending: the next call tries again */
         if (st != LLMLAT_OK) {
@@ -7529,7 +7655,8 @@ static bool trace_events(llmlat_reader *rd)
         uint64_t k;
         if (!trace_event(rd, &time, &k) || !rd_push_event(rd, time, (uint32_t)k))
             return false;
-        int c = jt_peek(t);
+        /* "],[" most of the time: no whitespace to skip */
+        int c = t->pos < t->len && t->buf[t->pos] == ',' ? ',' : jt_peek(t);
         if (c == ']') {
             jt_advance(t);
             return true;

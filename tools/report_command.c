@@ -66,15 +66,30 @@ static void print_rejection(const llmlat_reader *rd, const reading *g)
         fprintf(stderr, "%s: further rejected requests are counted but not listed\n", g->name);
 }
 
+/* The next block of the input, read straight into the reader's buffer;
+ * at the end of the input, the reader is told so. */
+static int32_t read_block(llmlat_reader *rd, FILE *f, bool *read_error)
+{
+    void *block;
+    size_t room;
+    *read_error = false;
+    int32_t st = llmlat_reader_space(rd, BLOCK_SIZE, &block, &room);
+    if (st != LLMLAT_OK)
+        return st;
+    size_t n = fread(block, 1, BLOCK_SIZE, f);
+    if (n > 0)
+        return llmlat_reader_commit(rd, n);
+    if (ferror(f)) {
+        *read_error = true;
+        return LLMLAT_OK;
+    }
+    return llmlat_reader_end(rd);
+}
+
 /* Feeds the whole input to the reader, folding requests into a. The exit
  * status: EXIT_OK once the input was read to its end. */
 static int read_input(llmlat_reader *rd, llmlat_agg *a, FILE *f, reading *g)
 {
-    unsigned char *block = malloc(BLOCK_SIZE);
-    if (!block) {
-        fprintf(stderr, PREFIX "out of memory\n");
-        return EXIT_RUNTIME;
-    }
     int rc = EXIT_OK;
     for (;;) {
         int32_t what;
@@ -87,15 +102,13 @@ static int read_input(llmlat_reader *rd, llmlat_agg *a, FILE *f, reading *g)
         if (st == LLMLAT_OK && what == LLMLAT_READ_END)
             break;
         if (st == LLMLAT_OK) { /* MORE */
-            size_t n = fread(block, 1, BLOCK_SIZE, f);
-            if (n > 0)
-                st = llmlat_reader_feed(rd, block, n);
-            else if (ferror(f)) {
+            bool read_error;
+            st = read_block(rd, f, &read_error);
+            if (read_error) {
                 fprintf(stderr, "%s: read error: %s\n", g->name, strerror(errno));
                 rc = EXIT_USAGE;
                 break;
-            } else
-                st = llmlat_reader_end(rd);
+            }
         }
         if (st == LLMLAT_EFORMAT) {
             fprintf(stderr, "%s\n", llmlat_reader_message(rd));
@@ -109,7 +122,6 @@ static int read_input(llmlat_reader *rd, llmlat_agg *a, FILE *f, reading *g)
             break;
         }
     }
-    free(block);
     llmlat_reader_counter(rd, LLMLAT_READ_COUNT_REQUESTS, &g->requests);
     llmlat_reader_format(rd, &g->format);
     if (llmlat_reader_counter(rd, LLMLAT_READ_COUNT_RUN, &g->run) != LLMLAT_OK ||

@@ -1,6 +1,7 @@
 /* Decimal text to integer nanoseconds, exactly: the digits are kept as
  * text and shifted by their power of ten, never put through a double. */
 #include <stdio.h>
+#include <string.h>
 
 #include "read/decimal.h"
 
@@ -59,13 +60,51 @@ static bool dec_push_digit(uint64_t *m, int digit, uint64_t limit)
     return true;
 }
 
+/* Eight ASCII digits at p (8 readable bytes) as their value; false when
+ * they are not all digits. Little-endian machines do it in a few integer
+ * operations on one 64-bit word (the simdjson method); the others digit
+ * by digit. */
+static inline bool dec_eight_digits(const char *p, uint32_t *out)
+{
+#if defined(__BYTE_ORDER__) && defined(__ORDER_LITTLE_ENDIAN__) && \
+    __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    uint64_t v;
+    memcpy(&v, p, sizeof v);
+    if (((v & 0xF0F0F0F0F0F0F0F0u) | (((v + 0x0606060606060606u) & 0xF0F0F0F0F0F0F0F0u) >> 4)) !=
+        0x3333333333333333u)
+        return false;
+    v -= 0x3030303030303030u;
+    v = v * 10 + (v >> 8); /* pairs of digits */
+    v = (((v & 0x000000FF000000FFu) * (100 + (UINT64_C(1000000) << 32))) +
+         (((v >> 16) & 0x000000FF000000FFu) * (1 + (UINT64_C(10000) << 32)))) >>
+        32;
+    *out = (uint32_t)v;
+    return true;
+#else
+    uint32_t v = 0;
+    for (int i = 0; i < 8; i++) {
+        unsigned d = (unsigned)(p[i] - '0');
+        if (d > 9)
+            return false;
+        v = v * 10 + d;
+    }
+    *out = v;
+    return true;
+#endif
+}
+
+static inline bool dec_is_digit(char c)
+{
+    return (unsigned)(c - '0') < 10;
+}
+
 LLMLAT_PRIVATE const char *dec_plain_seconds(const char *s, const char *end, int64_t *out)
 {
     bool negative = s < end && *s == '-';
     s += negative;
     const char *digits = s;
     uint64_t seconds = 0, frac = 0;
-    for (; s < end && *s >= '0' && *s <= '9'; s++) {
+    for (; s < end && dec_is_digit(*s); s++) {
         if (s - digits == 10)
             return NULL;
         seconds = seconds * 10 + (uint64_t)(*s - '0');
@@ -74,7 +113,14 @@ LLMLAT_PRIVATE const char *dec_plain_seconds(const char *s, const char *end, int
         return NULL; /* no digit, or JSON's forbidden leading zero */
     int frac_digits = 0;
     if (s < end && *s == '.') {
-        for (s++; s < end && *s >= '0' && *s <= '9'; s++, frac_digits++) {
+        s++;
+        uint32_t eight;
+        if (end - s >= 8 && dec_eight_digits(s, &eight)) {
+            frac = eight;
+            frac_digits = 8;
+            s += 8;
+        }
+        for (; s < end && dec_is_digit(*s); s++, frac_digits++) {
             if (frac_digits == 9)
                 return NULL;
             frac = frac * 10 + (uint64_t)(*s - '0');

@@ -127,31 +127,72 @@ static void rd_compact(llmlat_reader *rd)
     rd->jt.pos = 0;
 }
 
+/* Room for `want` more bytes after the ones buffered; ENOMEM leaves the
+ * reader as it was. */
+static int32_t rd_room(llmlat_reader *rd, size_t want)
+{
+    rd_compact(rd);
+    if (want > SIZE_MAX - rd->len)
+        return LLMLAT_ENOMEM;
+    if (rd->len + want <= rd->cap)
+        return LLMLAT_OK;
+    size_t cap = rd->cap ? rd->cap : RD_BUFFER_MIN;
+    while (cap < rd->len + want)
+        cap = cap > SIZE_MAX / 2 ? rd->len + want : cap * 2;
+    unsigned char *bigger = alloc_realloc(&rd->al, rd->buf, cap);
+    if (!bigger)
+        return LLMLAT_ENOMEM;
+    rd->buf = bigger;
+    rd->cap = cap;
+    return LLMLAT_OK;
+}
+
+static int32_t rd_can_take_input(const llmlat_reader *rd)
+{
+    if (rd->status != LLMLAT_OK)
+        return rd->status;
+    return rd->ended ? LLMLAT_ESTATE : LLMLAT_OK;
+}
+
 LLMLAT_API int32_t llmlat_reader_feed(llmlat_reader *rd, const void *buf, size_t len)
 {
     if (!rd || (!buf && len))
         return LLMLAT_EINVAL;
-    if (rd->status != LLMLAT_OK)
-        return rd->status;
-    if (rd->ended)
-        return LLMLAT_ESTATE;
-    if (len == 0)
-        return LLMLAT_OK;
-    rd_compact(rd);
-    if (len > SIZE_MAX - rd->len)
-        return LLMLAT_ENOMEM;
-    if (rd->len + len > rd->cap) {
-        size_t cap = rd->cap ? rd->cap : RD_BUFFER_MIN;
-        while (cap < rd->len + len)
-            cap = cap > SIZE_MAX / 2 ? rd->len + len : cap * 2;
-        unsigned char *bigger = alloc_realloc(&rd->al, rd->buf, cap);
-        if (!bigger)
-            return LLMLAT_ENOMEM; /* the reader is as it was: the bytes may be fed again */
-        rd->buf = bigger;
-        rd->cap = cap;
-    }
+    int32_t st = rd_can_take_input(rd);
+    if (st != LLMLAT_OK || len == 0)
+        return st;
+    st = rd_room(rd, len);
+    if (st != LLMLAT_OK)
+        return st; /* the reader is as it was: the bytes may be fed again */
     memcpy(rd->buf + rd->len, buf, len);
     rd->len += len;
+    return LLMLAT_OK;
+}
+
+LLMLAT_API int32_t llmlat_reader_space(llmlat_reader *rd, size_t want, void **buf, size_t *cap)
+{
+    if (!rd || !buf || !cap || want == 0)
+        return LLMLAT_EINVAL;
+    int32_t st = rd_can_take_input(rd);
+    if (st == LLMLAT_OK)
+        st = rd_room(rd, want);
+    if (st != LLMLAT_OK)
+        return st;
+    *buf = rd->buf + rd->len;
+    *cap = rd->cap - rd->len;
+    return LLMLAT_OK;
+}
+
+LLMLAT_API int32_t llmlat_reader_commit(llmlat_reader *rd, size_t n)
+{
+    if (!rd)
+        return LLMLAT_EINVAL;
+    int32_t st = rd_can_take_input(rd);
+    if (st != LLMLAT_OK)
+        return st;
+    if (n > rd->cap - rd->len)
+        return LLMLAT_EINVAL;
+    rd->len += n;
     return LLMLAT_OK;
 }
 
@@ -211,10 +252,10 @@ LLMLAT_PRIVATE bool rd_events_reserve(llmlat_reader *rd, size_t need)
     return true;
 }
 
-LLMLAT_PRIVATE bool rd_push_event(llmlat_reader *rd, int64_t t, uint32_t k)
+LLMLAT_PRIVATE bool rd_push_event_slow(llmlat_reader *rd, int64_t t, uint32_t k)
 {
     rd_req *q = &rd->p.cur;
-    if (q->n == rd->ev.cap && !rd_events_reserve(rd, q->n + 1))
+    if (!rd_events_reserve(rd, q->n + 1))
         return false;
     rd->ev.t[q->n] = t;
     rd->ev.k[q->n++] = k;
@@ -512,19 +553,37 @@ LLMLAT_API int32_t llmlat_reader_next(llmlat_reader *rd, llmlat_request *r, int3
     return LLMLAT_OK;
 }
 
+/* p.cur folded into a: as a view of the reader's arrays (no copy), or,
+ * for a request known by its values, through a recorder. */
+static int32_t rd_add(llmlat_reader *rd, llmlat_agg *a)
+{
+    const rd_req *q = &rd->p.cur;
+    if (!q->has_known_ttft && !q->has_known_e2e && !q->has_known_tool_itl) {
+        req_spec s = {
+            .start = q->start, .t = rd->ev.t, .k = rd->ev.k, .n = q->n,
+            .has_end = q->has_end, .end = q->end, .failed = !q->ok,
+            .input_tokens = q->input_tokens, .has_output_tokens = q->has_output_tokens,
+            .output_tokens = q->output_tokens, .lacks = q->lacks,
+        };
+        llmlat_request view;
+        int32_t st = req_make_view(&view, &s);
+        return st == LLMLAT_OK ? llmlat_agg_add(a, &view) : st;
+    }
+    if (!rd->rec && !(rd->rec = llmlat_request_new()))
+        return LLMLAT_ENOMEM;
+    int32_t st = rd_record(rd, rd->rec);
+    return st == LLMLAT_OK ? llmlat_agg_add(a, rd->rec) : st;
+}
+
 LLMLAT_API int32_t llmlat_reader_add_to(llmlat_reader *rd, llmlat_agg *a, int32_t *what)
 {
     if (!rd || !a || !what)
         return LLMLAT_EINVAL;
-    if (!rd->rec && !(rd->rec = llmlat_request_new()))
-        return LLMLAT_ENOMEM;
     for (;;) {
         int32_t st = rd_advance(rd, what);
         if (st != LLMLAT_OK || *what != LLMLAT_READ_REQUEST)
             return st;
-        st = rd_record(rd, rd->rec);
-        if (st == LLMLAT_OK)
-            st = llmlat_agg_add(a, rd->rec);
+        st = rd_add(rd, a);
         if (st == LLMLAT_ENOMEM)
             return st; /* still pending: the next call tries again */
         if (st != LLMLAT_OK) {

@@ -151,7 +151,7 @@ LLMLAT_PRIVATE bool rd_reserve(llmlat_reader *rd, int i, size_t need, size_t ele
  * memory (recorded). */
 LLMLAT_PRIVATE bool rd_events_reserve(llmlat_reader *rd, size_t need);
 /* Appends an event to p.cur; false on no memory (recorded). */
-LLMLAT_PRIVATE bool rd_push_event(llmlat_reader *rd, int64_t t, uint32_t k);
+LLMLAT_PRIVATE bool rd_push_event_slow(llmlat_reader *rd, int64_t t, uint32_t k);
 /* Records "out of memory ..." and the status ENOMEM; returns false. */
 LLMLAT_PRIVATE bool rd_no_memory(llmlat_reader *rd, const char *what);
 /* Clears p.cur for a new request starting at line:col. */
@@ -165,5 +165,17 @@ LLMLAT_PRIVATE bool rd_count(llmlat_reader *rd, const char *what, uint64_t max, 
 /* A finite number at the cursor, as a double (values that are not times:
  * rates, LLMPerf's per-request ITL). */
 LLMLAT_PRIVATE bool rd_double(llmlat_reader *rd, const char *what, double *out);
+
+/* (The struct is complete only here: the inline fast path is below.) */
+static inline bool rd_push_event(llmlat_reader *rd, int64_t t, uint32_t k)
+{
+    size_t n = rd->p.cur.n;
+    if (n == rd->ev.cap)
+        return rd_push_event_slow(rd, t, k);
+    rd->ev.t[n] = t;
+    rd->ev.k[n] = k;
+    rd->p.cur.n = n + 1;
+    return true;
+}
 
 #endif

@@ -125,7 +125,8 @@ static bool trace_events(llmlat_reader *rd)
         uint64_t k;
         if (!trace_event(rd, &time, &k) || !rd_push_event(rd, time, (uint32_t)k))
             return false;
-        int c = jt_peek(t);
+        /* "],[" most of the time: no whitespace to skip */
+        int c = t->pos < t->len && t->buf[t->pos] == ',' ? ',' : jt_peek(t);
         if (c == ']') {
             jt_advance(t);
             return true;

@@ -222,6 +222,7 @@ LLMLAT_PRIVATE int32_t req_make_view(llmlat_request *r, const req_spec *s)
     r->input_tokens = s->input_tokens;
     r->has_output_tokens = s->has_output_tokens;
     r->output_tokens = s->output_tokens;
+    r->lacks = s->lacks & ~LLMLAT_LACKS_CHUNKS;
     summarize(r, &r->sum);
     return LLMLAT_OK;
 }

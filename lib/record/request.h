@@ -86,6 +86,7 @@ typedef struct req_spec {
     uint64_t input_tokens;
     bool has_output_tokens;
     uint64_t output_tokens;
+    uint32_t lacks;      /* LLMLAT_LACKS_*, without CHUNKS */
 } req_spec;
 
 /* r as that view, once its times pass the recorder's checks: EORDER (a
