@@ -4511,11 +4511,13 @@ static void push_timeline(llmlat_agg *a, const llmlat_request *r, const req_view
     }
 }
 
-/* What r's data lacks, remembered once r is counted. */
-static void note_lacks(llmlat_agg *a, const llmlat_request *r)
+/* What r's data lacks, remembered once r is counted: everything for a
+ * success; for a failure, which adds only a count and its span to the
+ * duration, its start times alone. */
+static void note_lacks(llmlat_agg *a, const llmlat_request *r, bool success)
 {
-    a->lacks |= r->lacks;
-    if (req_values_only(r))
+    a->lacks |= success ? r->lacks : r->lacks & LLMLAT_LACKS_START_TIMES;
+    if (success && req_values_only(r))
         a->sources |= 1u << r->known_conv;
 }
 
@@ -4559,7 +4561,7 @@ LLMLAT_PRIVATE int32_t agg_add_reserve(llmlat_agg *a, const agg_pending *p)
 
 LLMLAT_PRIVATE void agg_add_commit(llmlat_agg *a, const llmlat_request *r, const req_view *v)
 {
-    note_lacks(a, r);
+    note_lacks(a, r, v->success);
     span_add(&a->all, r->start_ns, last_response(r));
     if (!v->success) {
         a->failed++;
@@ -9451,6 +9453,12 @@ LLMLAT_PRIVATE double report_duration(const report_ctx *c);
 /* false when the counter is undefined (GOOD without an SLO). */
 LLMLAT_PRIVATE bool report_counter(report_ctx *c, int32_t counter, uint64_t *out);
 
+/* Why a's data cannot support metric, rate or counter `id` (kind
+ * LLMLAT_KIND_*), NULL when it can: reports write "not available" and the
+ * reason where the value would be. The duration has the reason of the
+ * requests rate (LLMLAT_RATE_REQUESTS: it needs nothing else). */
+LLMLAT_PRIVATE const char *report_unavailable(const report_ctx *c, int32_t kind, int32_t id);
+
 /* true when q[i] repeats an earlier q[j] (a report writes it once). */
 LLMLAT_PRIVATE bool report_quantile_repeats(const double *q, size_t i);
 
@@ -9573,6 +9581,11 @@ LLMLAT_PRIVATE bool report_quantile_repeats(const double *q, size_t i)
         if (q[j] == q[i])
             return true;
     return false;
+}
+
+LLMLAT_PRIVATE const char *report_unavailable(const report_ctx *c, int32_t kind, int32_t id)
+{
+    return agg_lacks_reason(c->a, kind, id);
 }
 
 /* ---------------------- lib/report/report_buf.c --------------------------- */
@@ -9963,6 +9976,48 @@ static void metric_object(report_ctx *c, jsonw *w, int32_t m)
     jw_close(w);
 }
 
+/* The members above that the data cannot support, and why: written only
+ * when there is one (data rebuilt from a tool's result file). */
+static void json_unavailable(report_ctx *c, jsonw *w)
+{
+    static const struct {
+        int32_t kind, id;
+        const char *key;
+    } ITEMS[] = {
+        { LLMLAT_KIND_RATE, LLMLAT_RATE_REQUESTS, "duration_s" },
+        { LLMLAT_KIND_COUNTER, LLMLAT_COUNT_INPUT_TOKENS, "total_input_tokens" },
+        { LLMLAT_KIND_COUNTER, LLMLAT_COUNT_OUTPUT_TOKENS, "total_output_tokens" },
+        { LLMLAT_KIND_RATE, LLMLAT_RATE_REQUESTS, "request_throughput" },
+        { LLMLAT_KIND_RATE, LLMLAT_RATE_OUTPUT_TOKENS, "output_throughput" },
+        { LLMLAT_KIND_RATE, LLMLAT_RATE_TOTAL_TOKENS, "total_token_throughput" },
+        { LLMLAT_KIND_RATE, LLMLAT_RATE_GOODPUT, "request_goodput" },
+        { LLMLAT_KIND_COUNTER, LLMLAT_COUNT_GOOD, "good_requests" },
+        { LLMLAT_KIND_COUNTER, LLMLAT_COUNT_PEAK_CONCURRENCY, "max_concurrent_requests" },
+        { LLMLAT_KIND_RATE, LLMLAT_RATE_PEAK_OUTPUT_TOKENS, "max_output_tokens_per_s" },
+        { LLMLAT_KIND_COUNTER, LLMLAT_COUNT_TPOT_UNDEFINED, "tpot_undefined" },
+        { LLMLAT_KIND_METRIC, LLMLAT_TTFT, "ttft" },
+        { LLMLAT_KIND_METRIC, LLMLAT_TPOT, "tpot" },
+        { LLMLAT_KIND_METRIC, LLMLAT_ITL, "itl" },
+        { LLMLAT_KIND_METRIC, LLMLAT_ICL, "icl" },
+        { LLMLAT_KIND_METRIC, LLMLAT_E2E, "e2e" },
+        { LLMLAT_KIND_METRIC, LLMLAT_TPS_USER, "tps_user" },
+        { LLMLAT_KIND_METRIC, LLMLAT_ITL_MAX, "itl_max" },
+        { LLMLAT_KIND_METRIC, LLMLAT_TOOL_ITL, "tool_itl" },
+    };
+    bool any = false;
+    for (size_t i = 0; i < sizeof ITEMS / sizeof ITEMS[0]; i++) {
+        const char *why = report_unavailable(c, ITEMS[i].kind, ITEMS[i].id);
+        if (!why)
+            continue;
+        if (!any)
+            jw_object(w, "unavailable");
+        any = true;
+        jw_string(w, ITEMS[i].key, why);
+    }
+    if (any)
+        jw_close(w);
+}
+
 /* An SLO threshold in seconds; NaN (null) when not set. */
 static double slo(const llmlat_agg *a, int32_t param)
 {
@@ -10006,6 +10061,8 @@ LLMLAT_PRIVATE void report_json(report_ctx *c)
     for (size_t i = 0; i < sizeof JSON_METRICS / sizeof JSON_METRICS[0]; i++)
         metric_object(c, &w, JSON_METRICS[i]);
     jw_close(&w);
+
+    json_unavailable(c, &w);
 
     json_tool(c, &w);
     jw_end(&w);
@@ -10294,6 +10351,8 @@ LLMLAT_PRIVATE void report_prometheus(report_ctx *c)
 
     for (size_t i = 0; i < sizeof PROM_METRICS / sizeof PROM_METRICS[0]; i++) {
         const prom_metric *m = &PROM_METRICS[i];
+        if (report_unavailable(c, LLMLAT_KIND_METRIC, m->id))
+            continue; /* the data cannot support it: no series */
         metric_values v;
         report_metric(c, m->id, c->a->quantiles, c->a->n_quantiles, &v);
         double sum = v.count ? v.mean * (double)v.count : 0.0;
@@ -10428,8 +10487,26 @@ static void item_start(rbuf *b, const text_words *words, enum item i)
     rbuf_pad(b, label, 41);
 }
 
+#define NOT_AVAILABLE "not available: "
+
+/* "not available: <reason>" in place of the value, when it is not. */
+static bool item_unavailable(report_ctx *c, const text_words *words, enum item i, int32_t kind,
+                             int32_t id)
+{
+    const char *why = report_unavailable(c, kind, id);
+    if (!why)
+        return false;
+    item_start(&c->out, words, i);
+    rbuf_puts(&c->out, NOT_AVAILABLE);
+    rbuf_puts(&c->out, why);
+    rbuf_puts(&c->out, "\n");
+    return true;
+}
+
 static void item_u64(report_ctx *c, const text_words *words, enum item i, int32_t counter)
 {
+    if (item_unavailable(c, words, i, LLMLAT_KIND_COUNTER, counter))
+        return;
     uint64_t v;
     bool defined = report_counter(c, counter, &v);
     item_start(&c->out, words, i);
@@ -10440,8 +10517,12 @@ static void item_u64(report_ctx *c, const text_words *words, enum item i, int32_
     rbuf_puts(&c->out, "\n");
 }
 
-static void item_double(report_ctx *c, const text_words *words, enum item i, double v)
+/* A rate (or, for the duration, the rate it takes its reason from). */
+static void item_rate(report_ctx *c, const text_words *words, enum item i, int32_t rate,
+                      double v)
 {
+    if (item_unavailable(c, words, i, LLMLAT_KIND_RATE, rate))
+        return;
     item_start(&c->out, words, i);
     rbuf_fixed(&c->out, v, 2, 0, DASH);
     rbuf_puts(&c->out, "\n");
@@ -10454,17 +10535,20 @@ static void text_summary(report_ctx *c, const text_words *w)
     item_u64(c, w, ITEM_COMPLETED, LLMLAT_COUNT_COMPLETED);
     item_u64(c, w, ITEM_FAILED, LLMLAT_COUNT_FAILED);
     item_u64(c, w, ITEM_TPOT_UNDEFINED, LLMLAT_COUNT_TPOT_UNDEFINED);
-    item_double(c, w, ITEM_DURATION, report_duration(c));
+    item_rate(c, w, ITEM_DURATION, LLMLAT_RATE_REQUESTS, report_duration(c));
     item_u64(c, w, ITEM_INPUT_TOKENS, LLMLAT_COUNT_INPUT_TOKENS);
     item_u64(c, w, ITEM_OUTPUT_TOKENS, LLMLAT_COUNT_OUTPUT_TOKENS);
-    item_double(c, w, ITEM_REQUEST_RATE, report_rate(c, LLMLAT_RATE_REQUESTS));
-    if (has_slo) {
-        item_double(c, w, ITEM_GOODPUT, report_rate(c, LLMLAT_RATE_GOODPUT));
+    item_rate(c, w, ITEM_REQUEST_RATE, LLMLAT_RATE_REQUESTS, report_rate(c, LLMLAT_RATE_REQUESTS));
+    if (has_slo || report_unavailable(c, LLMLAT_KIND_COUNTER, LLMLAT_COUNT_GOOD)) {
+        item_rate(c, w, ITEM_GOODPUT, LLMLAT_RATE_GOODPUT, report_rate(c, LLMLAT_RATE_GOODPUT));
         item_u64(c, w, ITEM_GOOD, LLMLAT_COUNT_GOOD);
     }
-    item_double(c, w, ITEM_OUTPUT_RATE, report_rate(c, LLMLAT_RATE_OUTPUT_TOKENS));
-    item_double(c, w, ITEM_TOTAL_RATE, report_rate(c, LLMLAT_RATE_TOTAL_TOKENS));
-    item_double(c, w, ITEM_PEAK_TOKENS, report_rate(c, LLMLAT_RATE_PEAK_OUTPUT_TOKENS));
+    item_rate(c, w, ITEM_OUTPUT_RATE, LLMLAT_RATE_OUTPUT_TOKENS,
+              report_rate(c, LLMLAT_RATE_OUTPUT_TOKENS));
+    item_rate(c, w, ITEM_TOTAL_RATE, LLMLAT_RATE_TOTAL_TOKENS,
+              report_rate(c, LLMLAT_RATE_TOTAL_TOKENS));
+    item_rate(c, w, ITEM_PEAK_TOKENS, LLMLAT_RATE_PEAK_OUTPUT_TOKENS,
+              report_rate(c, LLMLAT_RATE_PEAK_OUTPUT_TOKENS));
     item_u64(c, w, ITEM_PEAK_CONCURRENCY, LLMLAT_COUNT_PEAK_CONCURRENCY);
 }
 
@@ -10508,10 +10592,17 @@ static void table_row(report_ctx *c, const text_row *row, size_t width)
 {
     const llmlat_agg *a = c->a;
     rbuf *b = &c->out;
+    rbuf_pad(b, row->label, width);
+    const char *why = report_unavailable(c, LLMLAT_KIND_METRIC, row->metric);
+    if (why) {
+        rbuf_puts(b, "  " NOT_AVAILABLE);
+        rbuf_puts(b, why);
+        rbuf_puts(b, "\n");
+        return;
+    }
     metric_values v;
     report_metric(c, row->metric, a->quantiles, a->n_quantiles, &v);
     double scale = row->metric == LLMLAT_TPS_USER ? 1.0 : 1000.0; /* s -> ms */
-    rbuf_pad(b, row->label, width);
     char count[24];
     snprintf(count, sizeof count, "%llu", (unsigned long long)v.count);
     column_title(b, count);
@@ -10943,7 +11034,7 @@ LLMLAT_PRIVATE int32_t read_timeline(bytes_reader *r, timeline *tl, const llmlat
 #endif
 
 static const uint8_t MAGIC[8] = { 'L', 'L', 'M', 'L', 'A', 'T', 'A', 'G' };
-/* Version 2 (llmlat 1.1) adds the labels; version 1 still reads. */
+/* Version 2 (llmlat 1.1) adds the labels and the lacks; version 1 still reads. */
 #define FORMAT_VERSION 2
 #define FORMAT_VERSION_OLDEST 1
 #define HEADER_BYTES 24 /* magic, version, flags, total size */
@@ -10978,6 +11069,14 @@ static void write_labels(bytes_writer *w, const llmlat_agg *a)
     }
 }
 
+/* What the requests lack (version 2): the LLMLAT_LACKS_* mask and the
+ * conventions whose values the values-only ones carry. */
+static void write_lacks(bytes_writer *w, const llmlat_agg *a)
+{
+    put_u32(w, a->lacks);
+    put_u32(w, a->sources);
+}
+
 static void write_counters(bytes_writer *w, const llmlat_agg *a)
 {
     put_u64(w, a->completed);
@@ -11001,6 +11100,7 @@ static void write_all(bytes_writer *w, const llmlat_agg *a, uint64_t size)
     write_settings(w, a);
     write_labels(w, a);
     write_counters(w, a);
+    write_lacks(w, a);
     for (int m = 0; m < METRIC_COUNT; m++) {
         if (a->mode == LLMLAT_MODE_BOUNDED)
             write_sketch(w, &a->stores[m].sk);
@@ -11122,6 +11222,23 @@ static int32_t read_counters(bytes_reader *r, llmlat_agg *a)
     return LLMLAT_OK;
 }
 
+/* A values-only request's convention is among the known ones, and there
+ * are such conventions exactly when some request had values only. */
+static int32_t read_lacks(bytes_reader *r, llmlat_agg *a)
+{
+    a->lacks = get_u32(r);
+    a->sources = get_u32(r);
+    bool values_only = (a->lacks & LLMLAT_LACKS_CHUNKS) != 0;
+    bool sources_known = true;
+    for (int32_t id = 0; id < 32; id++)
+        if ((a->sources >> id) & 1u)
+            sources_known &= conv_get(id) != NULL;
+    if (r->bad || (a->lacks & ~LLMLAT_LACKS_ALL) || !sources_known ||
+        values_only != (a->sources != 0) || (a->lacks && !(a->completed || a->failed)))
+        return LLMLAT_EFORMAT;
+    return LLMLAT_OK;
+}
+
 /* Sample counts the counters imply: one OUTPUT and INPUT sample per
  * success, a TPOT for every success but the undefined ones, at most one
  * per success for the other per-request metrics. */
@@ -11218,6 +11335,8 @@ LLMLAT_API llmlat_agg *llmlat_agg_deserialize(const void *buf, size_t len, int32
         st = read_labels(&r, a);
     if (st == LLMLAT_OK)
         st = read_counters(&r, a);
+    if (st == LLMLAT_OK && version >= 2)
+        st = read_lacks(&r, a);
     if (st == LLMLAT_OK)
         st = read_samples(&r, a);
     if (st == LLMLAT_OK && r.left) /* bytes the sections do not account for */
@@ -11499,6 +11618,7 @@ LLMLAT_PRIVATE int32_t read_timeline(bytes_reader *r, timeline *tl, const llmlat
 #undef ROW_TPS
 #undef NUMBER_WIDTH
 #undef DASH
+#undef NOT_AVAILABLE
 #undef MS_PER_S
 #undef FORMAT_VERSION
 #undef FORMAT_VERSION_OLDEST

@@ -162,11 +162,13 @@ static void push_timeline(llmlat_agg *a, const llmlat_request *r, const req_view
     }
 }
 
-/* What r's data lacks, remembered once r is counted. */
-static void note_lacks(llmlat_agg *a, const llmlat_request *r)
+/* What r's data lacks, remembered once r is counted: everything for a
+ * success; for a failure, which adds only a count and its span to the
+ * duration, its start times alone. */
+static void note_lacks(llmlat_agg *a, const llmlat_request *r, bool success)
 {
-    a->lacks |= r->lacks;
-    if (req_values_only(r))
+    a->lacks |= success ? r->lacks : r->lacks & LLMLAT_LACKS_START_TIMES;
+    if (success && req_values_only(r))
         a->sources |= 1u << r->known_conv;
 }
 
@@ -210,7 +212,7 @@ LLMLAT_PRIVATE int32_t agg_add_reserve(llmlat_agg *a, const agg_pending *p)
 
 LLMLAT_PRIVATE void agg_add_commit(llmlat_agg *a, const llmlat_request *r, const req_view *v)
 {
-    note_lacks(a, r);
+    note_lacks(a, r, v->success);
     span_add(&a->all, r->start_ns, last_response(r));
     if (!v->success) {
         a->failed++;

@@ -119,3 +119,8 @@ LLMLAT_PRIVATE bool report_quantile_repeats(const double *q, size_t i)
             return true;
     return false;
 }
+
+LLMLAT_PRIVATE const char *report_unavailable(const report_ctx *c, int32_t kind, int32_t id)
+{
+    return agg_lacks_reason(c->a, kind, id);
+}
