@@ -1467,6 +1467,7 @@ typedef struct req_spec {
     bool has_output_tokens;
     uint64_t output_tokens;
     uint32_t lacks;      /* LLMLAT_LACKS_*, without CHUNKS */
+    bool checked;        /* the times passed the checks already: skip them */
 } req_spec;
 
 /* r as that view, once its times pass the recorder's checks: EORDER (a
@@ -2275,14 +2276,17 @@ LLMLAT_PRIVATE int32_t req_make_view(llmlat_request *r, const req_spec *s)
     if (s->n > REQ_MAX_EVENTS)
         return LLMLAT_EINVAL;
     int64_t max_t = s->start <= 0 ? s->start + INT64_MAX : INT64_MAX;
-    int64_t prev = s->start;
-    for (size_t i = 0; i < s->n; i++) {
-        int64_t t = s->t[i];
-        if (t < prev)
-            return LLMLAT_EORDER;
-        if (t > max_t)
-            return LLMLAT_EINVAL;
-        prev = t;
+    int64_t prev = s->n ? s->t[s->n - 1] : s->start;
+    if (!s->checked) {
+        prev = s->start;
+        for (size_t i = 0; i < s->n; i++) {
+            int64_t t = s->t[i];
+            if (t < prev)
+                return LLMLAT_EORDER;
+            if (t > max_t)
+                return LLMLAT_EINVAL;
+            prev = t;
+        }
     }
     int64_t end = s->has_end ? s->end : prev;
     if (end < prev)
@@ -5396,8 +5400,8 @@ typedef struct agg_columns {
     const int64_t *input_tokens, *output_tokens;
 } agg_columns;
 
-/* Request i of the columns, as a view. */
-static int32_t column_request(const agg_columns *c, size_t i, llmlat_request *r)
+/* Request i of the columns, as a view (`checked`: it passed already). */
+static int32_t column_request(const agg_columns *c, size_t i, bool checked, llmlat_request *r)
 {
     uint64_t from = 0, to = 0;
     if (c->offsets) {
@@ -5414,6 +5418,7 @@ static int32_t column_request(const agg_columns *c, size_t i, llmlat_request *r)
         .has_end = c->end_ns != NULL,
         .end = c->end_ns ? c->end_ns[i] : 0,
         .failed = c->ok && !c->ok[i],
+        .checked = checked,
     };
     if (c->input_tokens) {
         if (c->input_tokens[i] < 0)
@@ -5447,7 +5452,7 @@ LLMLAT_API int32_t llmlat_agg_add_columns(llmlat_agg *a, size_t n, const int64_t
     req_view v;
     agg_pending p = { 0 };
     for (size_t i = 0; i < n; i++) {
-        int32_t st = column_request(&c, i, &r);
+        int32_t st = column_request(&c, i, false, &r);
         if (st == LLMLAT_OK) {
             conv_view(a->conv, &r, &v);
             st = agg_add_check(a, &r, &v, &p);
@@ -5462,7 +5467,7 @@ LLMLAT_API int32_t llmlat_agg_add_columns(llmlat_agg *a, size_t n, const int64_t
         return st;
     /* From here on nothing can fail. */
     for (size_t i = 0; i < n; i++) {
-        column_request(&c, i, &r);
+        column_request(&c, i, true, &r);
         conv_view(a->conv, &r, &v);
         agg_add_commit(a, &r, &v);
     }

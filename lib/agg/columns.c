@@ -15,8 +15,8 @@ typedef struct agg_columns {
     const int64_t *input_tokens, *output_tokens;
 } agg_columns;
 
-/* Request i of the columns, as a view. */
-static int32_t column_request(const agg_columns *c, size_t i, llmlat_request *r)
+/* Request i of the columns, as a view (`checked`: it passed already). */
+static int32_t column_request(const agg_columns *c, size_t i, bool checked, llmlat_request *r)
 {
     uint64_t from = 0, to = 0;
     if (c->offsets) {
@@ -33,6 +33,7 @@ static int32_t column_request(const agg_columns *c, size_t i, llmlat_request *r)
         .has_end = c->end_ns != NULL,
         .end = c->end_ns ? c->end_ns[i] : 0,
         .failed = c->ok && !c->ok[i],
+        .checked = checked,
     };
     if (c->input_tokens) {
         if (c->input_tokens[i] < 0)
@@ -66,7 +67,7 @@ LLMLAT_API int32_t llmlat_agg_add_columns(llmlat_agg *a, size_t n, const int64_t
     req_view v;
     agg_pending p = { 0 };
     for (size_t i = 0; i < n; i++) {
-        int32_t st = column_request(&c, i, &r);
+        int32_t st = column_request(&c, i, false, &r);
         if (st == LLMLAT_OK) {
             conv_view(a->conv, &r, &v);
             st = agg_add_check(a, &r, &v, &p);
@@ -81,7 +82,7 @@ LLMLAT_API int32_t llmlat_agg_add_columns(llmlat_agg *a, size_t n, const int64_t
         return st;
     /* From here on nothing can fail. */
     for (size_t i = 0; i < n; i++) {
-        column_request(&c, i, &r);
+        column_request(&c, i, true, &r);
         conv_view(a->conv, &r, &v);
         agg_add_commit(a, &r, &v);
     }

@@ -196,14 +196,17 @@ LLMLAT_PRIVATE int32_t req_make_view(llmlat_request *r, const req_spec *s)
     if (s->n > REQ_MAX_EVENTS)
         return LLMLAT_EINVAL;
     int64_t max_t = s->start <= 0 ? s->start + INT64_MAX : INT64_MAX;
-    int64_t prev = s->start;
-    for (size_t i = 0; i < s->n; i++) {
-        int64_t t = s->t[i];
-        if (t < prev)
-            return LLMLAT_EORDER;
-        if (t > max_t)
-            return LLMLAT_EINVAL;
-        prev = t;
+    int64_t prev = s->n ? s->t[s->n - 1] : s->start;
+    if (!s->checked) {
+        prev = s->start;
+        for (size_t i = 0; i < s->n; i++) {
+            int64_t t = s->t[i];
+            if (t < prev)
+                return LLMLAT_EORDER;
+            if (t > max_t)
+                return LLMLAT_EINVAL;
+            prev = t;
+        }
     }
     int64_t end = s->has_end ? s->end : prev;
     if (end < prev)

@@ -87,6 +87,7 @@ typedef struct req_spec {
     bool has_output_tokens;
     uint64_t output_tokens;
     uint32_t lacks;      /* LLMLAT_LACKS_*, without CHUNKS */
+    bool checked;        /* the times passed the checks already: skip them */
 } req_spec;
 
 /* r as that view, once its times pass the recorder's checks: EORDER (a
