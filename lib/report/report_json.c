@@ -28,7 +28,10 @@ static void metric_object(report_ctx *c, jsonw *w, int32_t m)
     metric_values v;
     report_metric(c, m, a->quantiles, a->n_quantiles, &v);
     jw_object(w, llmlat_metric_name(m));
-    jw_u64(w, "count", v.count);
+    if (report_unavailable(c, LLMLAT_KIND_METRIC, m))
+        jw_null(w, "count"); /* its samples are not all there */
+    else
+        jw_u64(w, "count", v.count);
     jw_number(w, "mean", v.mean);
     jw_number(w, "std", v.std);
     jw_number(w, "min", v.min);
