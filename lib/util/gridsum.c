@@ -41,21 +41,17 @@ static double grid_to_double(u128 x, int s)
     return ldexp((double)top, s + len);
 }
 
-LLMLAT_PRIVATE double gridsum(const double *v, const uint32_t *w, size_t n, uint64_t total_weight,
-                             double largest, int squares, double center)
+#if defined(__GNUC__) || defined(__clang__)
+#define GRID_INLINE static inline __attribute__((always_inline))
+#else
+#define GRID_INLINE static inline
+#endif
+
+/* The sum on the grid, with `squares` and weights known at compile time in
+ * each of gridsum's four calls (so the loop tests neither). */
+GRID_INLINE u128 grid_loop(const double *v, const uint32_t *w, size_t n, int grid, int squares,
+                           double center, int weighted)
 {
-    if (n == 0 || !(largest > 0.0))
-        return 0.0;
-    if (isinf(largest)) /* a square beyond double's range: so is the sum */
-        return INFINITY;
-    /* every term is m * 2^(e - 1075) with a 53-bit m and biased exponent
-     * e <= e_max; on a grid of 2^(e_max - 1075 - guard) each is below
-     * 2^(53 + guard), and total_weight of them fit 127 bits */
-    int e_max;
-    frexp(largest, &e_max); /* largest = f * 2^e_max, f in [0.5, 1) */
-    e_max += 1022;          /* as a biased exponent of [1, 2) scaling */
-    int guard = 74 - bit_length(total_weight);
-    int grid = e_max - 1075 - guard;
     u128 acc = { 0, 0 };
     for (size_t i = 0; i < n; i++) {
         double x = v[i];
@@ -71,8 +67,14 @@ LLMLAT_PRIVATE double gridsum(const double *v, const uint32_t *w, size_t n, uint
             m |= UINT64_C(1) << 52;
         else
             e = 1;
-        u128 t = grid_shifted(m, e - 1075 - grid);
-        if (w && w[i] != 1) { /* t * w: t < 2^(53 + guard), w < 2^32 */
+        int s = e - 1075 - grid;
+        u128 t;
+        if ((unsigned)(s - 1) < 63u) { /* the usual case: both words */
+            t.lo = m << s;
+            t.hi = m >> (64 - s);
+        } else
+            t = grid_shifted(m, s);
+        if (weighted) { /* t * w: t < 2^(53 + guard), w < 2^32; no branch on w */
             uint64_t wi = w[i];
             uint64_t a = (t.lo & 0xffffffffu) * wi, b = (t.lo >> 32) * wi;
             u128 p = { t.hi * wi + (b >> 32), 0 };
@@ -82,5 +84,28 @@ LLMLAT_PRIVATE double gridsum(const double *v, const uint32_t *w, size_t n, uint
         }
         add(&acc, t);
     }
+    return acc;
+}
+
+LLMLAT_PRIVATE double gridsum(const double *v, const uint32_t *w, size_t n, uint64_t total_weight,
+                             double largest, int squares, double center)
+{
+    if (n == 0 || !(largest > 0.0))
+        return 0.0;
+    if (isinf(largest)) /* a square beyond double's range: so is the sum */
+        return INFINITY;
+    /* every term is m * 2^(e - 1075) with a 53-bit m and biased exponent
+     * e <= e_max; on a grid of 2^(e_max - 1075 - guard) each is below
+     * 2^(53 + guard), and total_weight of them fit 127 bits */
+    int e_max;
+    frexp(largest, &e_max); /* largest = f * 2^e_max, f in [0.5, 1) */
+    e_max += 1022;          /* as a biased exponent of [1, 2) scaling */
+    int guard = 74 - bit_length(total_weight);
+    int grid = e_max - 1075 - guard;
+    u128 acc;
+    if (squares)
+        acc = w ? grid_loop(v, w, n, grid, 1, center, 1) : grid_loop(v, w, n, grid, 1, center, 0);
+    else
+        acc = w ? grid_loop(v, w, n, grid, 0, 0.0, 1) : grid_loop(v, w, n, grid, 0, 0.0, 0);
     return grid_to_double(acc, grid);
 }
