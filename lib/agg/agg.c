@@ -25,15 +25,18 @@ static void clear_data(llmlat_agg *a)
     timeline_clear(&a->tl);
 }
 
-LLMLAT_API llmlat_agg *llmlat_agg_new(int32_t convention, int32_t mode)
+LLMLAT_API int32_t llmlat_agg_create(int32_t convention, int32_t mode, llmlat_agg **out)
 {
+    if (!out)
+        return LLMLAT_EINVAL;
+    *out = NULL;
     const conv_rules *c = conv_get(convention);
     if (!c || (mode != LLMLAT_MODE_EXACT && mode != LLMLAT_MODE_BOUNDED))
-        return NULL;
+        return LLMLAT_EINVAL;
     llmlat_alloc al = alloc_current();
     llmlat_agg *a = alloc_malloc(&al, sizeof *a);
     if (!a)
-        return NULL;
+        return LLMLAT_ENOMEM;
     memset(a, 0, sizeof *a);
     a->al = al;
     a->conv = c;
@@ -42,12 +45,22 @@ LLMLAT_API llmlat_agg *llmlat_agg_new(int32_t convention, int32_t mode)
     for (int32_t m = METRIC_FIRST; m <= METRIC_LAST; m++)
         store_init(&a->stores[metric_index(m)], mode, m == LLMLAT_ITL);
     timeline_init(&a->tl);
-    if (mode == LLMLAT_MODE_BOUNDED &&
-        agg_bounded_setup(a, agg_param(a, LLMLAT_PARAM_RELATIVE_ERROR)) != LLMLAT_OK) {
-        alloc_free(&al, a);
-        return NULL;
+    if (mode == LLMLAT_MODE_BOUNDED) {
+        int32_t st = agg_bounded_setup(a, agg_param(a, LLMLAT_PARAM_RELATIVE_ERROR));
+        if (st != LLMLAT_OK) {
+            alloc_free(&al, a);
+            return st;
+        }
     }
     clear_data(a);
+    *out = a;
+    return LLMLAT_OK;
+}
+
+LLMLAT_API llmlat_agg *llmlat_agg_new(int32_t convention, int32_t mode)
+{
+    llmlat_agg *a; /* NULL on any error */
+    llmlat_agg_create(convention, mode, &a);
     return a;
 }
 
@@ -179,22 +192,30 @@ static int64_t last_response(const llmlat_request *r)
     return req_values_only(r) ? r->end_ns : r->n ? r->t[r->n - 1] : r->start_ns;
 }
 
+/* The acceptance rule, the same in both modes: a request is taken when
+ * every counter and sample count it adds to still fits uint64 (requests
+ * added, tokens, ITL samples = tokens, ICL samples = events; the others
+ * count requests), and each of its samples is below 2^64 in its unit (ns,
+ * tokens, tokens/s), which bounded mode's exact sums need (util/fixsum.h).
+ * Only TPS_USER can reach that (N / E2E with a usage count near 2^64).
+ * EOVERFLOW otherwise. The requests `p` sums up (checked, not yet added)
+ * count as added; r is then added to p. */
 LLMLAT_PRIVATE int32_t agg_add_check(const llmlat_agg *a, const llmlat_request *r,
                                      const req_view *v, agg_pending *p)
 {
-    /* Requests added (successes + failures) fit a uint64 too, as the
-     * serialized form requires. */
+    /* the serialized form needs the requests added to fit too */
     if (p->requests >= UINT64_MAX - (a->completed + a->failed))
-        return LLMLAT_EINVAL;
+        return LLMLAT_EOVERFLOW;
     if (v->success) {
+        uint64_t tokens = UINT64_MAX - p->tokens, events = UINT64_MAX - p->events;
         if (r->input_tokens > UINT64_MAX - a->input_tokens - p->input_tokens ||
-            v->n_out > UINT64_MAX - a->output_tokens - p->output_tokens)
-            return LLMLAT_EINVAL;
-        if (a->mode == LLMLAT_MODE_BOUNDED) {
-            int32_t st = agg_bounded_check(a, r, v, p);
-            if (st != LLMLAT_OK)
-                return st;
-        }
+            v->n_out > UINT64_MAX - a->output_tokens - p->output_tokens ||
+            r->sum.sum_k > tokens ||
+            store_count(agg_store(a, LLMLAT_ITL)) > tokens - r->sum.sum_k ||
+            r->n > events || store_count(agg_store(a, LLMLAT_ICL)) > events - r->n)
+            return LLMLAT_EOVERFLOW;
+        if (v->has_tps && !(v->tps < FIXSUM_LIMIT))
+            return LLMLAT_EOVERFLOW;
         p->successes++;
         p->input_tokens += r->input_tokens;
         p->output_tokens += v->n_out;
@@ -291,7 +312,7 @@ LLMLAT_API int32_t llmlat_agg_merge(llmlat_agg *dst, const llmlat_agg *src)
         add_overflows(dst->tpot_undefined, src->tpot_undefined) ||
         add_overflows(dst->input_tokens, src->input_tokens) ||
         add_overflows(dst->output_tokens, src->output_tokens))
-        return LLMLAT_EINVAL;
+        return LLMLAT_EOVERFLOW;
     for (int i = 0; i < METRIC_COUNT; i++) {
         int32_t st = store_reserve_merge(&dst->stores[i], &dst->al, &src->stores[i]);
         if (st != LLMLAT_OK)

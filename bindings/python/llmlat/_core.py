@@ -14,7 +14,7 @@ from typing import (Any, Dict, Iterable, List, Mapping, NoReturn, Optional, Tupl
                     Union)
 
 from ._errors import Error, InvalidArgumentError, OutOfMemoryError
-from ._native import WRITE_FN, lib, name_table, request_event_fast
+from ._native import WRITE_FN, AggHandle, lib, name_table, request_event_fast
 
 __all__ = [
     "Request",
@@ -495,12 +495,11 @@ class Aggregator(_Owner):
                  quantiles: Optional[Iterable[float]] = None) -> None:
         conv = _id(_CONVENTION_IDS, "convention", convention)
         mode_id = _id(_MODE_IDS, "mode", mode)
-        h = lib.llmlat_agg_new(conv, mode_id)
-        if not h:
-            if lib.llmlat_convention_name(conv) is None or mode_id not in _MODE_IDS.values():
-                raise InvalidArgumentError(where="llmlat_agg_new",
-                                           detail="convention %r, mode %r" % (convention, mode))
-            raise OutOfMemoryError(where="llmlat_agg_new")
+        h = AggHandle()
+        st = lib.llmlat_agg_create(conv, mode_id, byref(h))
+        if st:
+            detail = "convention %r, mode %r" % (convention, mode) if st == _EINVAL else None
+            _raise(st, "llmlat_agg_create", detail)
         self._own(h, lib.llmlat_agg_free)
         try:
             self.set_param("relative_error", relative_error)
@@ -644,7 +643,7 @@ class Aggregator(_Owner):
         numpy arrays are handed to C without a copy when their dtypes are
         the C ones: int64 ``starts``, ``ends``, ``times``, counts and
         ``offsets`` (uint64 too), bool or uint8 ``ok``, uint32 ``tokens``.
-        Errors: the C library's (OrderError, InvalidArgumentError...), whose
+        Errors: the C library's (OrderError, InvalidArgumentError, LimitError...), whose
         ``detail`` names the first request at fault; nothing is added then.
         """
         start_p, n = _column(starts, c_int64, "q", "ql", "starts")
