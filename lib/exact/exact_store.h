@@ -59,6 +59,19 @@ LLMLAT_PRIVATE int32_t exact_median(const exact_store *s, const llmlat_alloc *al
 LLMLAT_PRIVATE int32_t exact_quantiles(const exact_store *s, const llmlat_alloc *al,
                                        const double *q, size_t n, double *out);
 
+/* What a report asks of a store, with fewer passes than the queries one
+ * by one (the mean computed once, for the std too; the median's ranks in
+ * the quantiles' selection), and the same bits: the mean, the std with
+ * ddof (NaN when the weight is <= ddof), the median and n <= 32
+ * quantiles. */
+typedef struct exact_summary_values {
+    double mean, std, median;
+    double q[32];
+} exact_summary_values;
+LLMLAT_PRIVATE int32_t exact_summary(const exact_store *s, const llmlat_alloc *al,
+                                     unsigned ddof, const double *q, size_t n,
+                                     exact_summary_values *out);
+
 LLMLAT_PRIVATE size_t exact_memory(const exact_store *s);
 
 #endif

@@ -225,6 +225,24 @@ static void distribution_of(expose_ctx *x, const expose_family *f, const llmlat_
         histogram_of(x, f->id, a, p);
 }
 
+/* Whether a's requests cannot support the family (rebuilt from a file
+ * that lacks what it needs, docs/importers.md): it then has no series. */
+static bool lacks_family(const expose_family *f, const llmlat_agg *a)
+{
+    switch (f->source) {
+    case FROM_COUNTER:
+    case FROM_PEAK:
+        return agg_lacks_reason(a, LLMLAT_KIND_COUNTER, f->id) != NULL;
+    case FROM_RATE:
+        return agg_lacks_reason(a, LLMLAT_KIND_RATE, f->id) != NULL;
+    case FROM_SUMMARY:
+    case FROM_HISTOGRAM:
+        return agg_lacks_reason(a, LLMLAT_KIND_METRIC, f->id) != NULL;
+    default:
+        return false;
+    }
+}
+
 static void point_init(expose_point *p, const llmlat_agg *a)
 {
     memset(p, 0, sizeof *p);
@@ -246,6 +264,8 @@ static void expose_family_of(expose_ctx *x, expose_encoder *e, const expose_fami
     bool distribution = f->type == EXPOSE_SUMMARY || f->type == EXPOSE_HISTOGRAM;
     bool started = false;
     for (size_t i = 0; i < n; i++) {
+        if (lacks_family(f, aggs[i]))
+            continue;
         expose_point p;
         point_init(&p, aggs[i]);
         if (distribution)

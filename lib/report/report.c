@@ -107,11 +107,29 @@ static double query_stat(report_ctx *c, int32_t metric, int32_t which)
 LLMLAT_PRIVATE void report_metric(report_ctx *c, int32_t metric, const double *q, size_t n,
                                   metric_values *v)
 {
-    int i = (int)(agg_store(c->a, metric) - c->a->stores);
+    const metric_store *s = agg_store(c->a, metric);
+    int i = (int)(s - c->a->stores);
     metric_values *m = &c->cache[i];
+    if (!c->known[i] && s->mode == LLMLAT_MODE_EXACT && store_count(s) > 0 &&
+        !agg_lacks_reason(c->a, LLMLAT_KIND_METRIC, metric)) {
+        /* the same values as the queries below, in fewer passes */
+        exact_summary_values e = { 0 };
+        int32_t st = exact_summary(&s->exact, &c->a->al, c->a->conv->ddof, q, n, &e);
+        c->known[i] = true;
+        m->count = store_count(s);
+        m->mean = value_or_nan(c, st, e.mean);
+        m->std = value_or_nan(c, st, e.std);
+        m->min = s->exact.min;
+        m->max = s->exact.max;
+        m->median = value_or_nan(c, st, e.median);
+        for (size_t j = 0; j < n; j++)
+            m->q[j] = value_or_nan(c, st, e.q[j]);
+        memcpy(c->cache_q[i], q, n * sizeof *q);
+        m->n_q = n;
+    }
     if (!c->known[i]) {
         c->known[i] = true;
-        m->count = store_count(&c->a->stores[i]);
+        m->count = store_count(s);
         m->mean = query_stat(c, metric, LLMLAT_STAT_MEAN);
         m->std = query_stat(c, metric, LLMLAT_STAT_STD);
         m->min = query_stat(c, metric, LLMLAT_STAT_MIN);
@@ -165,4 +183,9 @@ LLMLAT_PRIVATE bool report_quantile_repeats(const double *q, size_t i)
         if (q[j] == q[i])
             return true;
     return false;
+}
+
+LLMLAT_PRIVATE const char *report_unavailable(const report_ctx *c, int32_t kind, int32_t id)
+{
+    return agg_lacks_reason(c->a, kind, id);
 }

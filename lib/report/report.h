@@ -53,6 +53,12 @@ LLMLAT_PRIVATE double report_duration(const report_ctx *c);
 /* false when the counter is undefined (GOOD without an SLO). */
 LLMLAT_PRIVATE bool report_counter(report_ctx *c, int32_t counter, uint64_t *out);
 
+/* Why a's data cannot support metric, rate or counter `id` (kind
+ * LLMLAT_KIND_*), NULL when it can: reports write "not available" and the
+ * reason where the value would be. The duration has the reason of the
+ * requests rate (LLMLAT_RATE_REQUESTS: it needs nothing else). */
+LLMLAT_PRIVATE const char *report_unavailable(const report_ctx *c, int32_t kind, int32_t id);
+
 /* true when q[i] repeats an earlier q[j] (a report writes it once). */
 LLMLAT_PRIVATE bool report_quantile_repeats(const double *q, size_t i);
 

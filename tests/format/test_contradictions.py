@@ -101,6 +101,7 @@ def sections(data):
         (ln,) = struct.unpack_from("<I", data, at)
         at += 4 + ln
     at += 6 * 8 + 4 * 8  # counters
+    at += 2 * 4  # lacks and sources
     out = []
     for _ in range(10):
         s = Sketch(data, at)
