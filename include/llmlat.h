@@ -91,10 +91,17 @@ LLMLAT_API const char *llmlat_strerror(int32_t status);
 #define LLMLAT_OUTPUT_TOKENS  8 /* N, tokens */
 #define LLMLAT_INPUT_TOKENS   9 /* prompt length, tokens */
 /* What the aggregator's convention's tool calls "ITL": ITL under the
- * default convention, ICL under vLLM and SGLang, TPOT under AIPerf, and
+ * default convention, ICL under vLLM and SGLang, TPOT under AIPerf and
+ * GuideLLM (its inter_token_latency, (last - first non-empty event) /
+ * (N - 1), weighted by N - 1), ITL under inference-perf (there every
+ * token of a chunk has the chunk's time: the chunk's gap, then zeros), and
  * LLMPerf's own per-request figure (last non-empty event - start) /
  * (number of events) under LLMPerf. */
 #define LLMLAT_TOOL_ITL      10
+/* Normalized time per output token: latency / N, s (inference-perf's
+ * normalized_time_per_output_token; GuideLLM's time_per_output_token,
+ * whose latency ends at the last non-empty event). */
+#define LLMLAT_NTPOT         11
 
 /* Conventions (docs/metrics.md section "Conventions"). */
 #define LLMLAT_CONV_DEFAULT  0
@@ -102,6 +109,8 @@ LLMLAT_API const char *llmlat_strerror(int32_t status);
 #define LLMLAT_CONV_AIPERF   2 /* NVIDIA AIPerf / GenAI-Perf */
 #define LLMLAT_CONV_SGLANG   3 /* sglang bench_serving */
 #define LLMLAT_CONV_LLMPERF  4 /* ray-project llmperf */
+#define LLMLAT_CONV_GUIDELLM 5 /* vllm-project guidellm */
+#define LLMLAT_CONV_INFERENCE_PERF 6 /* kubernetes-sigs inference-perf */
 
 /* Aggregation modes. */
 #define LLMLAT_MODE_EXACT    0 /* keeps every sample; numpy-identical percentiles */
@@ -220,6 +229,11 @@ LLMLAT_API int32_t llmlat_request_finish(llmlat_request *r, int64_t t_ns);
 /* The request failed (error, timeout, cancelled) at t_ns. Same errors as
  * llmlat_request_finish. */
 LLMLAT_API int32_t llmlat_request_fail(llmlat_request *r, int64_t t_ns);
+/* The client cancelled the request at t_ns (a benchmark that stops with
+ * requests in flight, a user who leaves): a failure under every
+ * convention, which GuideLLM reports as "incomplete" rather than
+ * "errored". Same errors as llmlat_request_finish. */
+LLMLAT_API int32_t llmlat_request_cancel(llmlat_request *r, int64_t t_ns);
 
 /* The request's own value of a metric under a convention, in the metric's
  * unit (seconds for times). Per request, ITL and ICL are the request's mean
@@ -277,10 +291,11 @@ LLMLAT_API int32_t llmlat_agg_set_quantiles(llmlat_agg *a, const double *q, size
 
 /* The upper bounds (seconds, finite, strictly increasing, at most 64; +Inf
  * is implicit) of the classic histogram a PROMETHEUS report writes for a
- * time metric: TTFT, TPOT, ITL, ICL, E2E or ITL_MAX. The array is copied;
- * bounds NULL with n = 0 restores the default, the buckets vLLM's server
- * uses (its TTFT buckets for TTFT, its time-per-output-token buckets for
- * TPOT, ITL, ICL and ITL_MAX, its request-latency buckets for E2E). Kept
+ * time metric: TTFT, TPOT, ITL, ICL, E2E, ITL_MAX or NTPOT. The array is
+ * copied; bounds NULL with n = 0 restores the default, the buckets vLLM's
+ * server uses (its TTFT buckets for TTFT, its time-per-output-token
+ * buckets for TPOT, NTPOT, ITL, ICL and ITL_MAX, its request-latency
+ * buckets for E2E). Kept
  * by llmlat_agg_reset. Errors: EINVAL (NULL a, another metric, NULL bounds
  * with n > 0, n > 64, a bound NaN, infinite or not above the previous). */
 LLMLAT_API int32_t llmlat_agg_set_buckets(llmlat_agg *a, int32_t metric, const double *bounds,

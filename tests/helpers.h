@@ -15,6 +15,9 @@
 
 #include "llmlat.h"
 
+/* The last convention id: loops over every convention end here. */
+#define CONV_LAST LLMLAT_CONV_INFERENCE_PERF
+
 #define US INT64_C(1000)
 #define MS INT64_C(1000000)
 #define SEC INT64_C(1000000000)

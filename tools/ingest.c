@@ -79,7 +79,9 @@ static int32_t record(ingest *g, const trace_request *q)
     /* ends at "end", else at its last event (or start) */
     int64_t end = q->has_end ? q->end : q->n ? q->t[q->n - 1] : q->start;
     if (st == LLMLAT_OK)
-        st = q->ok ? llmlat_request_finish(r, end) : llmlat_request_fail(r, end);
+        st = q->cancelled ? llmlat_request_cancel(r, end)
+             : q->ok      ? llmlat_request_finish(r, end)
+                          : llmlat_request_fail(r, end);
     if (st == LLMLAT_OK)
         st = llmlat_agg_add(g->a, r);
     return st;

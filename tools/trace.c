@@ -16,6 +16,7 @@ enum {
     KEY_INPUT_TOKENS = 1 << 4,
     KEY_OUTPUT_TOKENS = 1 << 5,
     KEY_ID = 1 << 6,
+    KEY_CANCELLED = 1 << 7,
 };
 
 static const struct {
@@ -29,6 +30,7 @@ static const struct {
     { "input_tokens", KEY_INPUT_TOKENS },
     { "output_tokens", KEY_OUTPUT_TOKENS },
     { "id", KEY_ID },
+    { "cancelled", KEY_CANCELLED },
 };
 
 typedef struct reading {
@@ -214,11 +216,17 @@ static bool request_member(reading *g, unsigned key)
         q->has_end = true;
         return seconds_ns(r, "\"end\"", &q->end);
     case KEY_OK:
+    case KEY_CANCELLED:
         if (jr_peek(r) != 't' && jr_peek(r) != 'f')
-            return r->failed ? false : jr_fail(r, "\"ok\" must be true or false");
+            return r->failed ? false
+                             : jr_fail(r, "\"%s\" must be true or false",
+                                       key == KEY_OK ? "ok" : "cancelled");
         if (!jr_literal(r, &which))
             return false;
-        q->ok = which == 't';
+        if (key == KEY_OK)
+            q->ok = which == 't';
+        else
+            q->cancelled = which == 't';
         return true;
     case KEY_INPUT_TOKENS:
         if (take_null(r, &ok))
@@ -287,6 +295,7 @@ static void reset_request(trace_request *q, uint64_t index, uint64_t line, uint6
     q->has_end = false;
     q->end = 0;
     q->ok = true;
+    q->cancelled = false;
     q->input_tokens = 0;
     q->has_output_tokens = false;
     q->output_tokens = 0;

@@ -26,6 +26,7 @@ typedef struct trace_request {
     bool has_end;
     int64_t end;
     bool ok;
+    bool cancelled;            /* "cancelled": true: ended by the client */
     uint64_t input_tokens;
     bool has_output_tokens;
     uint64_t output_tokens;

@@ -27,6 +27,28 @@ typedef struct span {
 
 #define SPAN_EMPTY ((span){ INT64_MAX, INT64_MIN })
 
+/* hi - lo in seconds; false when the span is empty or has length 0. */
+static inline bool span_seconds(span s, double *seconds)
+{
+    if (s.lo >= s.hi)
+        return false;
+    /* hi - lo may not fit int64 (negative epochs): its uint64 does. */
+    *seconds = (double)((uint64_t)s.hi - (uint64_t)s.lo) / 1e9;
+    return true;
+}
+
+/* The requests of one status group that is not the successes', under a
+ * convention with status_groups: GuideLLM's incomplete (cancelled) and
+ * errored requests, which inference-perf reports together as its
+ * failures. Their samples are folded as a success's are. */
+typedef struct agg_group {
+    uint64_t count, input_tokens, output_tokens;
+    span tokens; /* their token points (token_rates_over_token_span) */
+    metric_store stores[METRIC_COUNT];
+} agg_group;
+
+#define FAILED_GROUPS (GROUP_COUNT - 1) /* incomplete, errored */
+
 /* A constant label: one allocation holding "name\0value\0". */
 typedef struct agg_label {
     char *name;
@@ -49,13 +71,18 @@ struct llmlat_agg {
 
     uint64_t completed, failed, tpot_undefined;
     uint64_t input_tokens, output_tokens;
-    span all;    /* every request: start .. last event (or start) */
+    span all;    /* every request: start .. last event (or start), or its
+                    end under span_to_end */
     span valid;  /* successes with an E2E: start .. start + E2E */
+    span tokens; /* successes' token points (token_rates_over_token_span) */
 
     /* Indexed by metric_index(); TOOL_ITL has samples of its own only
      * under LLMPerf, and aliases ITL, ICL or TPOT otherwise. */
     metric_store stores[METRIC_COUNT];
     timeline tl;      /* exact mode only */
+    /* The other status groups (conv->status_groups), indexed by
+     * group - GROUP_INCOMPLETE: see agg_failed_group. */
+    agg_group failures[FAILED_GROUPS];
 
     /* Bounded mode (bounded_fold.c): the sketches' bucket layout, and the
      * successes that met the SLOs set when they were added. */
@@ -70,6 +97,32 @@ static inline double agg_param(const llmlat_agg *a, int32_t param)
 
 /* The store behind a metric id under a's convention (TOOL_ITL aliases). */
 LLMLAT_PRIVATE const metric_store *agg_store(const llmlat_agg *a, int32_t metric);
+
+/* The group of requests that are not successes (GROUP_INCOMPLETE or
+ * GROUP_ERRORED). */
+static inline agg_group *agg_failed_group(llmlat_agg *a, enum req_group g)
+{
+    return &a->failures[g - GROUP_INCOMPLETE];
+}
+
+/* One status group's counters and stores as the queries read them (the
+ * successes are the aggregator's own fields). */
+typedef struct group_view {
+    uint64_t count, input_tokens, output_tokens;
+    span tokens;
+    const metric_store *stores; /* METRIC_COUNT, indexed by metric_index() */
+} group_view;
+
+LLMLAT_PRIVATE group_view agg_group_view(const llmlat_agg *a, enum req_group g);
+
+/* A statistic, n valid quantiles, or GuideLLM's mode of one store, as
+ * llmlat_agg_stat and llmlat_agg_quantiles compute them under a's
+ * convention (its placeholder for an empty store included). */
+LLMLAT_PRIVATE int32_t agg_store_stat(const llmlat_agg *a, const metric_store *s, int32_t stat,
+                                      double *out);
+LLMLAT_PRIVATE int32_t agg_store_quantiles(const llmlat_agg *a, const metric_store *s,
+                                           const double *q, size_t n, double *out);
+LLMLAT_PRIVATE int32_t agg_store_mode(const llmlat_agg *a, const metric_store *s, double *out);
 
 /* The duration D in seconds; false when undefined (no data, or 0). */
 LLMLAT_PRIVATE bool agg_duration(const llmlat_agg *a, double *seconds);
@@ -86,12 +139,16 @@ LLMLAT_PRIVATE void agg_labels_free(llmlat_agg *a);
 LLMLAT_PRIVATE size_t agg_labels_memory(const llmlat_agg *a);
 
 /* Bounded mode (bounded_fold.c). setup (re)builds the layout and empty
- * sketches for alpha, all or nothing (ENOMEM leaves a as it was). check
- * says whether a success can be folded in (EINVAL on a sum that would
- * overflow); push then folds it, and cannot fail. */
+ * sketches for alpha (the successes', and the other status groups' when
+ * the convention keeps them), all or nothing (ENOMEM leaves a as it was).
+ * check says whether a request can be folded into a group's stores
+ * (EINVAL on a sum that would overflow); push then folds it, and cannot
+ * fail. */
 LLMLAT_PRIVATE int32_t agg_bounded_setup(llmlat_agg *a, double alpha);
 LLMLAT_PRIVATE void agg_bounded_free(llmlat_agg *a);
-LLMLAT_PRIVATE int32_t agg_bounded_check(llmlat_agg *a, const llmlat_request *r, const req_view *v);
-LLMLAT_PRIVATE void agg_bounded_push(llmlat_agg *a, const llmlat_request *r, const req_view *v);
+LLMLAT_PRIVATE int32_t agg_bounded_check(llmlat_agg *a, metric_store *stores,
+                                         const llmlat_request *r, const req_view *v);
+LLMLAT_PRIVATE void agg_bounded_push(llmlat_agg *a, metric_store *stores,
+                                     const llmlat_request *r, const req_view *v);
 
 #endif

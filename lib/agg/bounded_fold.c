@@ -26,58 +26,79 @@ static bool has_sketch(const llmlat_agg *a, int32_t metric)
     return metric != LLMLAT_TOOL_ITL || a->conv->tool_itl == TOOL_ITL_LLMPERF;
 }
 
+/* The stores that hold sketches: the successes', and the other status
+ * groups' where the convention keeps them. */
+static size_t sketched_groups(llmlat_agg *a, metric_store **groups)
+{
+    size_t n = 0;
+    groups[n++] = a->stores;
+    if (a->conv->status_groups)
+        for (int g = 0; g < FAILED_GROUPS; g++)
+            groups[n++] = a->failures[g].stores;
+    return n;
+}
+
 LLMLAT_PRIVATE int32_t agg_bounded_setup(llmlat_agg *a, double alpha)
 {
     sketch_map map;
-    sketch fresh[METRIC_COUNT];
+    sketch fresh[GROUP_COUNT][METRIC_COUNT];
+    metric_store *groups[GROUP_COUNT];
+    size_t ng = sketched_groups(a, groups);
     int32_t st = sketch_map_init(&map, &a->al, alpha);
     if (st != LLMLAT_OK)
         return st;
-    int i = 0;
-    for (; i < METRIC_COUNT && st == LLMLAT_OK; i++) {
-        int32_t m = METRIC_FIRST + i;
-        sketch_init(&fresh[i], unit_of(m));
+    size_t done = 0; /* sketches made, in (group, metric) order */
+    for (; done < ng * METRIC_COUNT && st == LLMLAT_OK; done++) {
+        int32_t m = METRIC_FIRST + (int32_t)(done % METRIC_COUNT);
+        sketch *s = &fresh[done / METRIC_COUNT][done % METRIC_COUNT];
+        sketch_init(s, unit_of(m));
         if (has_sketch(a, m))
-            st = sketch_alloc(&fresh[i], &a->al, &map);
+            st = sketch_alloc(s, &a->al, &map);
     }
     if (st != LLMLAT_OK) {
-        while (i-- > 0)
-            sketch_free(&fresh[i], &a->al);
+        while (done-- > 0)
+            sketch_free(&fresh[done / METRIC_COUNT][done % METRIC_COUNT], &a->al);
         sketch_map_free(&map, &a->al);
         return st;
     }
     /* Nothing can fail from here: swap the new layout in. */
     agg_bounded_free(a);
     a->map = map;
-    for (i = 0; i < METRIC_COUNT; i++) {
-        a->stores[i].sk = fresh[i];
-        a->stores[i].map = &a->map;
-    }
+    for (size_t g = 0; g < ng; g++)
+        for (int i = 0; i < METRIC_COUNT; i++) {
+            groups[g][i].sk = fresh[g][i];
+            groups[g][i].map = &a->map;
+        }
     return LLMLAT_OK;
 }
 
 LLMLAT_PRIVATE void agg_bounded_free(llmlat_agg *a)
 {
-    for (int i = 0; i < METRIC_COUNT; i++)
-        sketch_free(&a->stores[i].sk, &a->al);
+    metric_store *groups[GROUP_COUNT];
+    size_t ng = sketched_groups(a, groups);
+    for (size_t g = 0; g < ng; g++)
+        for (int i = 0; i < METRIC_COUNT; i++)
+            sketch_free(&groups[g][i].sk, &a->al);
     sketch_map_free(&a->map, &a->al);
 }
 
-static sketch *sk(llmlat_agg *a, int32_t metric)
+static sketch *sk(metric_store *stores, int32_t metric)
 {
-    return &a->stores[metric_index(metric)].sk;
+    return &stores[metric_index(metric)].sk;
 }
 
-LLMLAT_PRIVATE int32_t agg_bounded_check(llmlat_agg *a, const llmlat_request *r, const req_view *v)
+LLMLAT_PRIVATE int32_t agg_bounded_check(llmlat_agg *a, metric_store *stores,
+                                         const llmlat_request *r, const req_view *v)
 {
+    (void)a;
     /* The exact sums take samples below 2^64 of their unit: only an absurd
      * tokens/s (N / E2E) can reach that. */
     if (v->has_tps && !(v->tps >= 0.0 && v->tps < FIXSUM_LIMIT))
         return LLMLAT_EINVAL;
     /* ITL counts tokens, ICL events: bound them by the request's totals
      * (its summary is valid: it ended). */
-    if (sk(a, LLMLAT_ITL)->count > UINT64_MAX - r->sum.sum_k ||
-        sk(a, LLMLAT_ICL)->count > UINT64_MAX - r->n)
+    if (sk(stores, LLMLAT_ITL)->count > UINT64_MAX - r->sum.sum_k ||
+        sk(stores, LLMLAT_ICL)->count > UINT64_MAX - r->n)
         return LLMLAT_EINVAL;
     return LLMLAT_OK;
 }
@@ -123,7 +144,7 @@ static void part_commit(sketch *s, const gap_part *p)
 
 /* An event that is not the common case (one token, a positive gap, ICL
  * kept): its ICL sample (when kept) and ITL samples go to the parts. */
-LLMLAT_COLD static void fold_odd_gap(llmlat_agg *a, int64_t g, uint32_t k, bool icl_on,
+LLMLAT_COLD static void fold_odd_gap(llmlat_agg *a, metric_store *stores, int64_t g, uint32_t k, bool icl_on,
                                      gap_part *icl, gap_part *itl)
 {
     const sketch_map *m = &a->map;
@@ -132,7 +153,7 @@ LLMLAT_COLD static void fold_odd_gap(llmlat_agg *a, int64_t g, uint32_t k, bool 
         part_add_gap(icl, g);
         part_note(icl, gs, gs);
         if (g)
-            sketch_bump(sk(a, LLMLAT_ICL), m, sketch_map_index(m, (double)g), 1);
+            sketch_bump(sk(stores, LLMLAT_ICL), m, sketch_map_index(m, (double)g), 1);
         else
             icl->zero++;
     }
@@ -149,7 +170,7 @@ LLMLAT_COLD static void fold_odd_gap(llmlat_agg *a, int64_t g, uint32_t k, bool 
         part_note(itl, v, v);
     }
     if (g)
-        sketch_bump(sk(a, LLMLAT_ITL), m, sketch_map_index(m, (double)g / (double)k), k);
+        sketch_bump(sk(stores, LLMLAT_ITL), m, sketch_map_index(m, (double)g / (double)k), k);
     else
         itl->zero += k;
 }
@@ -267,13 +288,14 @@ static inline size_t take_general(const int64_t *t, const uint32_t *k, size_t *i
 }
 
 /* ICL, ITL and ITL_MAX of one request. */
-static void fold_gaps(llmlat_agg *a, const llmlat_request *r, const req_view *v)
+static void fold_gaps(llmlat_agg *a, metric_store *stores, const llmlat_request *r,
+                      const req_view *v)
 {
     if (v->anchor == REQ_NONE || (v->last == v->anchor && r->k[v->anchor] <= 1))
         return; /* no gap, no extra token */
     const sketch_map *m = &a->map;
     const layout lay = { m->cell, m->per_octave, m->cell_shift, m->cell_mask };
-    sketch *itl_sk = sk(a, LLMLAT_ITL), *icl_sk = sk(a, LLMLAT_ICL);
+    sketch *itl_sk = sk(stores, LLMLAT_ITL), *icl_sk = sk(stores, LLMLAT_ICL);
     const bool every_event = a->conv->empty_events_count, icl_on = !v->icl_dropped;
     gap_part icl = { .min = INFINITY, .max = -INFINITY }, itl = icl;
     common_gaps common = { 0, 0, 0, 0, INT64_MAX, 0 };
@@ -310,7 +332,7 @@ static void fold_gaps(llmlat_agg *a, const llmlat_request *r, const req_view *v)
         prev = ti;
         if (gap > odd_max)
             odd_max = gap;
-        fold_odd_gap(a, gap, k, icl_on, &icl, &itl);
+        fold_odd_gap(a, stores, gap, k, icl_on, &icl, &itl);
     }
     if (common.n) { /* the common samples, into both parts */
         double lo = ns_to_s(common.min), hi = ns_to_s(common.max);
@@ -326,27 +348,26 @@ static void fold_gaps(llmlat_agg *a, const llmlat_request *r, const req_view *v)
     part_commit(itl_sk, &itl);
     int64_t max_gap = common.n && common.max > odd_max ? common.max : odd_max;
     if (max_gap >= 0)
-        sketch_add_int(sk(a, LLMLAT_ITL_MAX), m, (uint64_t)max_gap, ns_to_s(max_gap));
+        sketch_add_int(sk(stores, LLMLAT_ITL_MAX), m, (uint64_t)max_gap, ns_to_s(max_gap));
 }
 
-LLMLAT_PRIVATE void agg_bounded_push(llmlat_agg *a, const llmlat_request *r, const req_view *v)
+LLMLAT_PRIVATE void agg_bounded_push(llmlat_agg *a, metric_store *stores,
+                                     const llmlat_request *r, const req_view *v)
 {
     const sketch_map *m = &a->map;
     if (v->has_ttft)
-        sketch_add_int(sk(a, LLMLAT_TTFT), m, (uint64_t)v->ttft_ns, ns_to_s(v->ttft_ns));
+        sketch_add_int(sk(stores, LLMLAT_TTFT), m, (uint64_t)v->ttft_ns, ns_to_s(v->ttft_ns));
     if (v->has_e2e)
-        sketch_add_int(sk(a, LLMLAT_E2E), m, (uint64_t)v->e2e_ns, ns_to_s(v->e2e_ns));
+        sketch_add_int(sk(stores, LLMLAT_E2E), m, (uint64_t)v->e2e_ns, ns_to_s(v->e2e_ns));
     if (v->has_tpot)
-        sketch_add_double(sk(a, LLMLAT_TPOT), m, v->tpot_s * 1e9, v->tpot_s);
+        sketch_add_double(sk(stores, LLMLAT_TPOT), m, v->tpot_s * 1e9, v->tpot_s);
+    if (v->has_ntpot)
+        sketch_add_double(sk(stores, LLMLAT_NTPOT), m, v->ntpot_s * 1e9, v->ntpot_s);
     if (v->has_tps)
-        sketch_add_double(sk(a, LLMLAT_TPS_USER), m, v->tps, v->tps);
+        sketch_add_double(sk(stores, LLMLAT_TPS_USER), m, v->tps, v->tps);
     if (v->has_tool_itl)
-        sketch_add_double(sk(a, LLMLAT_TOOL_ITL), m, v->tool_itl_s * 1e9, v->tool_itl_s);
-    sketch_add_int(sk(a, LLMLAT_OUTPUT_TOKENS), m, v->n_out, (double)v->n_out);
-    sketch_add_int(sk(a, LLMLAT_INPUT_TOKENS), m, r->input_tokens, (double)r->input_tokens);
-    fold_gaps(a, r, v);
-    if (agg_any_slo(a))
-        a->good += agg_meets_slos(a, v->has_ttft ? ns_to_s(v->ttft_ns) : NAN,
-                                  v->has_tpot ? v->tpot_s : NAN,
-                                  v->has_e2e ? ns_to_s(v->e2e_ns) : NAN);
+        sketch_add_double(sk(stores, LLMLAT_TOOL_ITL), m, v->tool_itl_s * 1e9, v->tool_itl_s);
+    sketch_add_int(sk(stores, LLMLAT_OUTPUT_TOKENS), m, v->n_out, (double)v->n_out);
+    sketch_add_int(sk(stores, LLMLAT_INPUT_TOKENS), m, r->input_tokens, (double)r->input_tokens);
+    fold_gaps(a, stores, r, v);
 }

@@ -218,3 +218,8 @@ LLMLAT_API int32_t llmlat_request_fail(llmlat_request *r, int64_t t_ns)
 {
     return end(r, t_ns, REQ_FAILED);
 }
+
+LLMLAT_API int32_t llmlat_request_cancel(llmlat_request *r, int64_t t_ns)
+{
+    return end(r, t_ns, REQ_CANCELLED);
+}

@@ -70,6 +70,7 @@ LLMLAT_PRIVATE void report_metric(report_ctx *c, int32_t metric, const double *q
         m->min = query_stat(c, metric, LLMLAT_STAT_MIN);
         m->max = query_stat(c, metric, LLMLAT_STAT_MAX);
         m->median = query_stat(c, metric, LLMLAT_STAT_MEDIAN);
+        m->mode = NAN;
         m->n_q = 0;
     }
     bool same_q = n == m->n_q && (n == 0 || memcmp(q, c->cache_q[i], n * sizeof *q) == 0);
@@ -81,6 +82,61 @@ LLMLAT_PRIVATE void report_metric(report_ctx *c, int32_t metric, const double *q
         m->n_q = n;
     }
     *v = *m;
+}
+
+static void store_values(report_ctx *c, const metric_store *s, const double *q, size_t n,
+                         bool with_mode, metric_values *v)
+{
+    const llmlat_agg *a = c->a;
+    static const int32_t STATS[] = { LLMLAT_STAT_MEAN, LLMLAT_STAT_STD, LLMLAT_STAT_MIN,
+                                     LLMLAT_STAT_MAX, LLMLAT_STAT_MEDIAN };
+    double *out[] = { &v->mean, &v->std, &v->min, &v->max, &v->median };
+    v->count = store_count(s);
+    for (size_t i = 0; i < sizeof STATS / sizeof STATS[0]; i++) {
+        int32_t st = agg_store_stat(a, s, STATS[i], out[i]);
+        *out[i] = value_or_nan(c, st, *out[i]);
+    }
+    v->mode = NAN;
+    if (with_mode) {
+        int32_t st = agg_store_mode(a, s, &v->mode);
+        v->mode = value_or_nan(c, st, v->mode);
+    }
+    v->n_q = n;
+    if (n) {
+        int32_t st = agg_store_quantiles(a, s, q, n, v->q);
+        for (size_t j = 0; j < n; j++)
+            v->q[j] = value_or_nan(c, st, v->q[j]);
+    }
+}
+
+LLMLAT_PRIVATE void report_groups_metric(report_ctx *c, unsigned groups, int32_t metric,
+                                         const double *q, size_t n, bool with_mode,
+                                         metric_values *v)
+{
+    const llmlat_agg *a = c->a;
+    if (metric == LLMLAT_TOOL_ITL)
+        metric = conv_tool_itl_metric(a->conv);
+    const metric_store *src[GROUP_COUNT];
+    size_t ns = 0;
+    for (int g = 0; g < GROUP_COUNT; g++)
+        if (groups & (1u << g))
+            src[ns++] = &agg_group_view(a, (enum req_group)g).stores[metric_index(metric)];
+    if (ns == 1) {
+        store_values(c, src[0], q, n, with_mode, v);
+        return;
+    }
+    metric_store all;
+    int32_t st = store_union(&all, &a->al, src, ns);
+    if (st != LLMLAT_OK) {
+        value_or_nan(c, st, 0.0);
+        *v = (metric_values){ .mean = NAN, .std = NAN, .min = NAN, .max = NAN, .median = NAN,
+                              .mode = NAN, .n_q = n };
+        for (size_t j = 0; j < n; j++)
+            v->q[j] = NAN;
+        return;
+    }
+    store_values(c, &all, q, n, with_mode, v);
+    store_free(&all, &a->al);
 }
 
 /* Writers pass the library's own ids, so they index the caches. */

@@ -17,6 +17,7 @@ typedef struct prom_metric {
 static const prom_metric PROM_METRICS[] = {
     { LLMLAT_TTFT, "seconds", "Time to first token." },
     { LLMLAT_TPOT, "seconds", "Time per output token after the first, one sample per request." },
+    { LLMLAT_NTPOT, "seconds", "Latency over output tokens, one sample per request." },
     { LLMLAT_ITL, "seconds", "Inter-token latency, one sample per token." },
     { LLMLAT_ICL, "seconds", "Inter-chunk latency, one sample per gap between events." },
     { LLMLAT_E2E, "seconds", "End-to-end latency." },

@@ -19,7 +19,7 @@ PROMTOOL = os.environ["PROMTOOL"]
 ROOT = os.environ["SOURCE_ROOT"]
 SAMPLE = os.path.join(ROOT, "examples", "sample-trace.json")
 TINY = os.path.join(ROOT, "examples", "tiny-trace.jsonl")
-CONVENTIONS = ["default", "vllm", "aiperf", "sglang", "llmperf"]
+CONVENTIONS = ["default", "vllm", "aiperf", "sglang", "llmperf", "guidellm", "inference-perf"]
 ERROR_LINE = re.compile(r"^(?P<file>[^:]+):(?P<line>\d+):(?P<col>\d+): (?P<what>.+)$")
 
 

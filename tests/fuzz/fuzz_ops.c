@@ -746,7 +746,7 @@ static void probe_other_queries(const magg *g)
         FZ_CHECK(u <= g->completed, "peak concurrency %llu > completed",
                  (unsigned long long)u);
     expect_status(llmlat_agg_counter(g->a, LLMLAT_COUNT_MEMORY_BYTES, &u), LLMLAT_OK, "memory");
-    for (int32_t m = LLMLAT_ITL; m <= LLMLAT_TOOL_ITL; m++) {
+    for (int32_t m = LLMLAT_ITL; m <= LLMLAT_NTPOT; m++) {
         static const double q[] = { 0.5, 0.999 };
         double out[2];
         st = llmlat_agg_quantiles(g->a, m, q, 2, out);

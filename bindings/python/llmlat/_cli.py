@@ -31,8 +31,8 @@ standard input) and reports TTFT, TPOT, ITL, E2E latency, throughput and
 goodput, computed as the chosen tool computes them.
 
 Options of report:
-  --convention NAME    default, vllm, aiperf, sglang or llmperf (default:
-                       default)
+  --convention NAME    default, vllm, aiperf, sglang, llmperf, guidellm or
+                       inference-perf (default: default)
   --mode MODE          exact or bounded (default: exact)
   --relative-error A   the bounded mode's relative error (default: 0.01)
   --percentiles LIST   percentiles to report, comma-separated (default:
@@ -126,7 +126,8 @@ class Options:
                 self.convention = v
                 return
             i += 1
-        raise self._bad(flag, v, "is not a convention (default, vllm, aiperf, sglang, llmperf)")
+        raise self._bad(flag, v, "is not a convention (default, vllm, aiperf, sglang, llmperf, "
+                        "guidellm, inference-perf)")
 
     def _mode(self, flag: str, v: str) -> None:
         if v not in ("exact", "bounded"):
@@ -295,7 +296,7 @@ class _Ingest:
         if q.output_tokens is not None:
             r.set_output_tokens(q.output_tokens)
         end = q.end if q.end is not None else (q.times[-1] if q.times else q.start)
-        (r.finish if q.ok else r.fail)(end)
+        (r.cancel if q.cancelled else r.finish if q.ok else r.fail)(end)
         self.agg.add(r)
 
     def __call__(self, q: TraceRequest) -> None:

@@ -90,6 +90,7 @@ PROTOTYPES: Dict[str, Tuple[object, List[object]]] = {
     "llmlat_request_set_output_tokens": (c_int32, [RequestHandle, c_uint64]),
     "llmlat_request_finish": (c_int32, [RequestHandle, c_int64]),
     "llmlat_request_fail": (c_int32, [RequestHandle, c_int64]),
+    "llmlat_request_cancel": (c_int32, [RequestHandle, c_int64]),
     "llmlat_request_value": (c_int32, [RequestHandle, c_int32, c_int32, _P_DOUBLE]),
     # aggregator
     "llmlat_agg_new": (AggHandle, [c_int32, c_int32]),

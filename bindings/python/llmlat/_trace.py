@@ -58,7 +58,7 @@ class TraceRequest:
     """One request as written in the trace (times in ns, order unchecked)."""
 
     __slots__ = ("index", "offset", "id", "start", "times", "tokens", "end", "ok",
-                 "input_tokens", "output_tokens")
+                 "cancelled", "input_tokens", "output_tokens")
 
     def __init__(self, index: int, offset: int) -> None:
         self.index = index          # 1-based position in the trace
@@ -69,6 +69,7 @@ class TraceRequest:
         self.tokens = array("I")
         self.end: Optional[int] = None
         self.ok = True
+        self.cancelled = False      # "cancelled": true: ended by the client
         self.input_tokens = 0
         self.output_tokens: Optional[int] = None
 
@@ -370,7 +371,7 @@ class _Reader:
 # ------------------------------------------------------------------ trace
 
 _KEYS = {b"start": 1, b"events": 2, b"end": 4, b"ok": 8, b"input_tokens": 16,
-         b"output_tokens": 32, b"id": 64}
+         b"output_tokens": 32, b"id": 64, b"cancelled": 128}
 
 
 def _starts_number(c: int) -> bool:
@@ -467,10 +468,11 @@ class _Trace:
         elif key == 4:
             if not self._take_null():
                 q.end = self._seconds('"end"')
-        elif key == 8:
+        elif key in (8, 128):
+            name = "ok" if key == 8 else "cancelled"
             if r.peek() not in (0x74, 0x66):
-                raise r.fail('"ok" must be true or false')
-            q.ok = r.literal() == "t"
+                raise r.fail('"%s" must be true or false' % name)
+            setattr(q, name, r.literal() == "t")
         elif key == 16:
             if not self._take_null():
                 q.input_tokens = self._count('"input_tokens"', UINT64_MAX)

@@ -129,7 +129,8 @@ class CliTest(unittest.TestCase):
                                                 "format (text, json, prometheus)\n",
             ("report", "--convention", "tgi", "x"): "llmlat report: --convention: 'tgi' is "
                                                     "not a convention (default, vllm, aiperf, "
-                                                    "sglang, llmperf)\n",
+                                                    "sglang, llmperf, guidellm, "
+                                                    "inference-perf)\n",
             ("report", "--mode", "fast", "x"): "llmlat report: --mode: 'fast' is not a mode "
                                                "(exact, bounded)\n",
             ("report", "--relative-error", "0.5", "x"): "llmlat report: --relative-error: "
