@@ -1591,9 +1591,12 @@ static bool is_success(const conv_rules *c, const llmlat_request *r, const req_s
     return false;
 }
 
+/* span / n in seconds, as one division of exact integers (while n < 2^53
+ * / 1e9): equal quotients of different spans give the same double, which
+ * GuideLLM's merging of equal values relies on. */
 static double per_token_s(int64_t span_ns, uint64_t n)
 {
-    return (double)span_ns / 1e9 / (double)n;
+    return (double)span_ns / (1e9 * (double)n);
 }
 
 /* TTFT and E2E: the anchors, and the placeholders for missing ones. */
