@@ -100,7 +100,10 @@ LLMLAT_PRIVATE int32_t store_quantiles(const metric_store *s, const llmlat_alloc
                    : exact_quantiles(&s->exact, al, q, n, out);
     if (n > SKETCH_MAX_QUANTILES)
         return LLMLAT_EINVAL;
-    sketch_quantiles(&s->sk, s->map, q, n, out);
+    if (c->quantile == QUANTILE_INVERSE_CDF)
+        sketch_inverse_cdf(&s->sk, s->map, q, n, out);
+    else
+        sketch_quantiles(&s->sk, s->map, q, n, out);
     return LLMLAT_OK;
 }
 

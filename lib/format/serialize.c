@@ -78,7 +78,7 @@ static void write_stores(bytes_writer *w, const llmlat_agg *a, const metric_stor
 {
     for (int m = 0; m < METRIC_COUNT; m++) {
         if (a->mode == LLMLAT_MODE_BOUNDED)
-            write_sketch(w, &stores[m].sk);
+            write_sketch(w, &stores[m].sk, &a->map);
         else
             write_exact_store(w, &stores[m].exact);
     }
@@ -226,6 +226,8 @@ static int32_t read_counters(bytes_reader *r, llmlat_agg *a)
     return LLMLAT_OK;
 }
 
+/* The samples of a store (exact mode), or their weights (a sketch counts
+ * no more). */
 static uint64_t samples_of(const metric_store *s)
 {
     return s->mode == LLMLAT_MODE_EXACT ? s->exact.n : s->sk.count;
@@ -256,7 +258,9 @@ static bool stores_consistent(const llmlat_agg *a, const metric_store *stores, u
             break;
         case LLMLAT_TPOT:
         case LLMLAT_NTPOT:
-            if (a->conv->weighted ? n > output_tokens || samples_of(s) > count : n > count)
+            if (!a->conv->weighted ? n > count
+                                   : n > output_tokens ||
+                                         (a->mode == LLMLAT_MODE_EXACT && samples_of(s) > count))
                 return false;
             break;
         default:
@@ -285,12 +289,13 @@ static bool counts_consistent(const llmlat_agg *a)
 }
 
 static int32_t read_stores(bytes_reader *r, llmlat_agg *a, metric_store *stores,
-                           int32_t metric_last)
+                           uint32_t version)
 {
-    for (int32_t m = METRIC_FIRST; m <= metric_last; m++) {
+    for (int32_t m = METRIC_FIRST; m <= metric_last_of(version); m++) {
         metric_store *s = &stores[metric_index(m)];
-        int32_t st = a->mode == LLMLAT_MODE_BOUNDED ? read_sketch(r, &s->sk, &a->map)
-                                                     : read_exact_store(r, &s->exact, &a->al);
+        int32_t st = a->mode == LLMLAT_MODE_EXACT ? read_exact_store(r, &s->exact, &a->al)
+                     : version >= 2               ? read_sketch(r, &s->sk, &a->map)
+                                                  : read_sketch_v1(r, &s->sk, &a->map, &a->al);
         if (st != LLMLAT_OK)
             return st;
     }
@@ -322,7 +327,7 @@ static int32_t read_groups(bytes_reader *r, llmlat_agg *a)
         if (r->bad || f->count > a->failed - failures || !tokens_valid(a, f->tokens, f->count))
             return LLMLAT_EFORMAT;
         failures += f->count;
-        int32_t st = read_stores(r, a, f->stores, METRIC_LAST);
+        int32_t st = read_stores(r, a, f->stores, FORMAT_VERSION);
         if (st != LLMLAT_OK)
             return st;
     }
@@ -332,7 +337,7 @@ static int32_t read_groups(bytes_reader *r, llmlat_agg *a)
 
 static int32_t read_samples(bytes_reader *r, llmlat_agg *a, uint32_t version)
 {
-    int32_t st = read_stores(r, a, a->stores, metric_last_of(version));
+    int32_t st = read_stores(r, a, a->stores, version);
     if (st == LLMLAT_OK && a->conv->status_groups)
         st = read_groups(r, a);
     if (st == LLMLAT_OK && a->mode == LLMLAT_MODE_EXACT)

@@ -90,12 +90,15 @@ static bool is_success(const conv_rules *c, const llmlat_request *r, const req_s
     return false;
 }
 
-/* span / n in seconds, as one division of exact integers (while n < 2^53
- * / 1e9): equal quotients of different spans give the same double, which
- * GuideLLM's merging of equal values relies on. */
-static double per_token_s(int64_t span_ns, uint64_t n)
+/* span / n in seconds. GuideLLM merges equal values (its inverse CDF and
+ * mode), so there quotients equal as fractions must be one double: one
+ * division of exact integers (while n < 2^53 / 1e9). The other
+ * conventions keep llmlat 1.0's doubles (seconds, then per token). */
+static double per_token_s(const conv_rules *c, int64_t span_ns, uint64_t n)
 {
-    return (double)span_ns / (1e9 * (double)n);
+    if (c->quantile == QUANTILE_INVERSE_CDF)
+        return (double)span_ns / (1e9 * (double)n);
+    return (double)span_ns / 1e9 / (double)n;
 }
 
 /* TTFT and E2E: the anchors, and the placeholders for missing ones. */
@@ -151,7 +154,8 @@ static void view_tpot(const conv_rules *c, const llmlat_request *r, req_view *v)
     }
     if (defined || c->missing_is_zero) {
         v->has_tpot = true;
-        v->tpot_s = defined ? per_token_s(span, v->n_out - 1) : 0.0;
+        v->tpot_s = defined ? per_token_s(c, span, v->n_out - 1) : 0.0;
+        v->tpot_span_ns = span; /* 0 when missing */
         v->tpot_w = c->weighted ? v->n_out - 1 : 1;
     }
 }
@@ -177,7 +181,8 @@ static void view_ntpot(const conv_rules *c, const llmlat_request *r, const req_s
     else
         return;
     v->has_ntpot = true;
-    v->ntpot_s = per_token_s(latency, v->n_out);
+    v->ntpot_s = per_token_s(c, latency, v->n_out);
+    v->ntpot_span_ns = latency;
     v->ntpot_w = c->weighted ? v->n_out : 1;
 }
 

@@ -118,6 +118,7 @@ typedef struct req_view {
     double tps;
     double tool_itl_s;   /* LLMPerf's own per-request ITL */
     uint64_t tpot_w, ntpot_w; /* the samples' weights: 1, or N - 1 and N */
+    int64_t tpot_span_ns, ntpot_span_ns; /* their numerators (span / weight) */
     uint64_t n_out;
     /* The events between which gaps are measured: those with k >= 1, or
      * every event when the convention counts empty ones. */

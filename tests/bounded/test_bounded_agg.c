@@ -72,8 +72,8 @@ static void add_tokens(llmlat_agg *a, int64_t start, uint32_t tokens)
 }
 
 /* Memory is fixed at creation: the same at 10^3 and 10^7 ITL samples,
- * about 9 KiB per metric at alpha 1% (at most 16 KiB), and no add
- * allocates. */
+ * 15.5 KiB of counts per metric at alpha 1% (at most 16 KiB in all), and
+ * no add allocates. */
 static void memory_is_fixed(void **state)
 {
     (void)state;
@@ -82,7 +82,7 @@ static void memory_is_fixed(void **state)
     /* the default convention keeps 10 metrics (TOOL_ITL is ITL) */
     uint64_t per_metric = (memory_of(a) - memory_of(empty_exact)) / 10;
     assert_true(per_metric <= 16 * 1024);
-    assert_true(per_metric <= 9.5 * 1024);
+    assert_true(per_metric >= 1985 * 8);
     counting_alloc c;
     use_counting_alloc(&c, -1);
     for (int i = 0; i < 10; i++)
@@ -110,10 +110,9 @@ static void parameters(void **state)
     uint64_t fixed = memory_of(empty_exact); /* what does not depend on alpha */
     uint64_t at_1pct = memory_of(a) - fixed;
     assert_int_equal(llmlat_agg_set_param(a, LLMLAT_PARAM_RELATIVE_ERROR, 0.001), LLMLAT_OK);
-    assert_true(memory_of(a) - fixed > 9 * at_1pct);
+    assert_true(memory_of(a) - fixed > 7 * at_1pct); /* schema 9: 8 times the buckets */
     assert_int_equal(llmlat_agg_set_param(a, LLMLAT_PARAM_RELATIVE_ERROR, 0.05), LLMLAT_OK);
     assert_true(memory_of(a) - fixed < at_1pct / 3);
-    llmlat_agg_free(empty_exact);
     assert_int_equal(llmlat_agg_set_param(a, LLMLAT_PARAM_SLO_TTFT, 0.5), LLMLAT_OK);
     double lo, hi;
     assert_int_equal(llmlat_param_bounds(LLMLAT_PARAM_RELATIVE_ERROR, &lo, &hi), LLMLAT_OK);
@@ -133,7 +132,8 @@ static void parameters(void **state)
     assert_int_equal(llmlat_agg_get_param(a, LLMLAT_PARAM_DURATION, &v), LLMLAT_OK);
     assert_true(v == 10);
     assert_int_equal(llmlat_agg_set_param(a, LLMLAT_PARAM_RELATIVE_ERROR, 0.01), LLMLAT_OK);
-    assert_true(memory_of(a) == at_1pct);
+    assert_true(memory_of(a) - fixed == at_1pct);
+    llmlat_agg_free(empty_exact);
     llmlat_agg_free(a);
 }
 
