@@ -21,15 +21,19 @@ does with a benchmark's requests (read from its code):
   and the benchmark's start_time / end_time / duration.
 
 It prints the JSON that `llmlat report --convention guidellm --format
-json` writes as "tool". Trace conventions: times are read exactly (integer
+json` writes as "tool". With --exact-sums the cumulative probabilities are
+summed exactly (fractions) instead of in double as numpy.cumsum sums them:
+the percentiles llmlat's bounded mode approximates (where the rounding of
+the double sums moves a percentile by one rank, it takes the exact rank). Trace conventions: times are read exactly (integer
 ns) and every time difference is taken in ns; N is the trace's usage count
 ("output_tokens"), else the sum of the events' tokens, standing for the
 server's usage count that GuideLLM asks for. The benchmark runs from the
 earliest start to the latest end (or start + the trace's "duration").
 
-    python3 scripts/guidellm-reference.py TRACE > out.json
+    python3 scripts/guidellm-reference.py [--exact-sums] TRACE > out.json
 """
 import bisect
+import fractions
 import json
 import math
 import os
@@ -43,6 +47,7 @@ PERCENTILES = {"p001": 0.001, "p01": 0.01, "p05": 0.05, "p10": 0.1, "p25": 0.25,
                "p75": 0.75, "p90": 0.9, "p95": 0.95, "p99": 0.99, "p999": 0.999}
 EPSILON = 1e-6      # DistributionSummary's epsilon
 THRESHOLD = 1e-4    # rate_distribution_from_timings' merging threshold, s
+EXACT_SUMS = False  # cumulative probabilities as fractions (--exact-sums)
 
 
 class Stats:
@@ -133,11 +138,13 @@ def from_values(values):
         return empty_summary(count)
     values = [v for v, _ in items]
     probs = [w / total for _, w in items]
-    cdf, running = [], 0.0
-    for p in probs:                         # numpy.cumsum: one addend at a time
-        running += p
+    cdf, running = [], fractions.Fraction(0) if EXACT_SUMS else 0.0
+    for (_, w), p in zip(items, probs):     # numpy.cumsum: one addend at a time
+        running += fractions.Fraction(w) / fractions.Fraction(total) if EXACT_SUMS else p
         cdf.append(running)
-    percentiles = {k: values[min(bisect.bisect_left(cdf, q), len(values) - 1)]
+    def reach(q):  # exact sums are compared with the decimal q
+        return fractions.Fraction(repr(q)) if EXACT_SUMS else q
+    percentiles = {k: values[min(bisect.bisect_left(cdf, reach(q)), len(values) - 1)]
                    for k, q in PERCENTILES.items()}
     mean = sum(v * p for v, p in zip(values, probs))
     mode = values[probs.index(max(probs))]  # numpy.argmax: the first largest
@@ -249,9 +256,14 @@ def guidellm(requests, duration=None):
 
 
 def main():
-    if len(sys.argv) != 2:
+    global EXACT_SUMS
+    args = sys.argv[1:]
+    if args[:1] == ["--exact-sums"]:
+        EXACT_SUMS = True
+        args = args[1:]
+    if len(args) != 1:
         sys.exit(__doc__)
-    requests, duration = read_requests(sys.argv[1])
+    requests, duration = read_requests(args[0])
     json.dump(guidellm(requests, duration), sys.stdout, indent=2)
     sys.stdout.write("\n")
 
