@@ -162,12 +162,12 @@ LLMLAT_API const char *llmlat_strerror(int32_t status);
 #define LLMLAT_STAT_STD      3 /* population (ddof 0) unless the convention says otherwise */
 #define LLMLAT_STAT_MIN      4
 #define LLMLAT_STAT_MAX      5
-#define LLMLAT_STAT_MEDIAN   6 /* numpy.median */
+#define LLMLAT_STAT_MEDIAN   6 /* numpy.median (GuideLLM: its inverse CDF at 0.5) */
 
 /* System rates for llmlat_agg_rate(), per second of the duration D. */
 #define LLMLAT_RATE_REQUESTS           1 /* completed / D */
-#define LLMLAT_RATE_OUTPUT_TOKENS      2 /* sum N / D */
-#define LLMLAT_RATE_TOTAL_TOKENS       3 /* (sum input + sum N) / D */
+#define LLMLAT_RATE_OUTPUT_TOKENS      2 /* sum N / D (GuideLLM: over its token points) */
+#define LLMLAT_RATE_TOTAL_TOKENS       3 /* (sum input + sum N) / D (GuideLLM: likewise) */
 #define LLMLAT_RATE_GOODPUT            4 /* good / D; needs at least one SLO */
 #define LLMLAT_RATE_PEAK_OUTPUT_TOKENS 5 /* largest 1-second bucket; exact mode only */
 
@@ -364,9 +364,11 @@ LLMLAT_API int32_t llmlat_agg_label_count(const llmlat_agg *a, size_t *n);
 LLMLAT_API int32_t llmlat_agg_get_label(const llmlat_agg *a, size_t i, const char **name,
                                         const char **value);
 
-/* Folds a finished or failed request into a (the request is not changed
- * and may be reset right after). Errors: EINVAL (NULL; a sum would
- * overflow), ESTATE (request not finished nor failed), ENOMEM. */
+/* Folds a finished, failed or cancelled request into a (the request is
+ * not changed and may be reset right after). Errors: EINVAL (NULL; a sum
+ * would overflow; under GuideLLM, a request of more than 2^32 output
+ * tokens, the weight of its TPOT and NTPOT), ESTATE (request not ended),
+ * ENOMEM. */
 LLMLAT_API int32_t llmlat_agg_add(llmlat_agg *a, const llmlat_request *r);
 
 /* Adds everything src holds to dst: afterwards dst equals an aggregator
@@ -378,15 +380,19 @@ LLMLAT_API int32_t llmlat_agg_add(llmlat_agg *a, const llmlat_request *r);
 LLMLAT_API int32_t llmlat_agg_merge(llmlat_agg *dst, const llmlat_agg *src);
 
 /* A statistic of a metric's samples (COUNT is the number of samples: of
- * tokens for ITL). Errors: EINVAL (NULL, unknown id), EUNDEFINED (empty
- * set, or STD with ddof 1 over one sample; *out NaN) unless the
- * convention's placeholder applies (vLLM and SGLang report 0.0). */
+ * tokens for ITL; under GuideLLM, which weighs TPOT by N - 1 and NTPOT by
+ * N, the sum of the weights, and MEAN, STD are weighted, MEDIAN its
+ * inverse CDF at 0.5). Errors: EINVAL (NULL, unknown id), EUNDEFINED
+ * (empty set, or STD with ddof 1 over one sample; *out NaN) unless the
+ * convention's placeholder applies (vLLM, SGLang and GuideLLM report 0.0). */
 LLMLAT_API int32_t llmlat_agg_stat(const llmlat_agg *a, int32_t metric, int32_t stat,
                                    double *out);
 /* The q-quantile (q in [0, 1]) of a metric's samples. Exact mode: numpy's
  * default linear interpolation, the same double as numpy.quantile(x, q) on
  * the same samples (numpy.percentile(x, p) is q = p / 100.0, divided as
- * numpy divides). Bounded mode: a value v with
+ * numpy divides); under GuideLLM its inverse CDF, the first value whose
+ * cumulative probability (summed in double as numpy.cumsum sums it)
+ * reaches q, no interpolation. Bounded mode: a value v with
  * |v - E| <= alpha * E for E the exact-mode value, for every q, provided
  * the non-zero samples lie within a factor 2^32 below the largest (1 us to
  * 71 min, or 1 to 4.3e9 tokens); q = 0 and q = 1 give min and max exactly.
@@ -8148,14 +8154,19 @@ LLMLAT_PRIVATE bool sketch_holds_together(const sketch *s, const sketch_range *r
     double n = (double)s->count, u = s->unit;
     double sum = limbs_value(s->sums.s1, 3), sq = limbs_value(s->sums.s2, 4);
     double lo = s->min * u * (1 - SUMS_SLACK), hi = s->max * u * (1 + SUMS_SLACK);
+    /* a fractional sample, and its square, lose less than 2^-64 when cut
+     * (fixsum.h): all of it for samples as small as 1e-21 s */
+    double cut = n * 0x1p-64;
     /* the mean within [min, max], the sum within what the buckets allow,
      * the mean square between mean^2 (variance >= 0) and what they allow */
-    if (!(sum >= lo * n && sum <= hi * n))
+    if (!(sum >= lo * n - cut && sum <= hi * n))
         return false;
-    if (!(sum >= r->sum_lo * u * (1 - SUMS_SLACK) && sum <= r->sum_hi * u * (1 + SUMS_SLACK)))
+    if (!(sum >= r->sum_lo * u * (1 - SUMS_SLACK) - cut &&
+          sum <= r->sum_hi * u * (1 + SUMS_SLACK)))
         return false;
     double mean = sum / n;
-    return sq >= mean * mean * n * (1 - SUMS_SLACK) && sq <= r->sq_hi * u * u * (1 + SUMS_SLACK);
+    return sq >= mean * mean * n * (1 - SUMS_SLACK) - cut &&
+           sq <= r->sq_hi * u * u * (1 + SUMS_SLACK);
 }
 
 /* Adds c samples in (lo, hi] (exported unit) to what r allows. */
