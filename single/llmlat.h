@@ -2209,7 +2209,7 @@ LLMLAT_PRIVATE int32_t exact_median(const exact_store *s, const llmlat_alloc *al
 LLMLAT_PRIVATE int32_t exact_quantiles(const exact_store *s, const llmlat_alloc *al,
                                        const double *q, size_t n, double *out);
 
-/* GuideLLM's inverse-CDF quantiles (each in [0, 1], n <= 32) and, when
+/* GuideLLM's inverse-CDF quantiles (each in [0, 1], n <= 64) and, when
  * mode is not NULL, its mode (inverse_cdf.c). Sorts a copy. */
 LLMLAT_PRIVATE int32_t exact_inverse_cdf(const exact_store *s, const llmlat_alloc *al,
                                          const double *q, size_t n, double *out, double *mode);
@@ -2472,6 +2472,8 @@ LLMLAT_PRIVATE size_t exact_memory(const exact_store *s)
  * 0.9, after nine) moves here too, so that the chosen value is GuideLLM's. */
 #include <string.h>
 
+#define ICDF_MAX_QUANTILES 64
+
 /* The quantile indexes ordered by q, for one ascending walk. */
 static void icdf_order(const double *q, size_t n, size_t *order)
 {
@@ -2486,7 +2488,7 @@ static void icdf_order(const double *q, size_t n, size_t *order)
 static void icdf_walk(const double *v, const uint32_t *w, size_t n, uint64_t total,
                       const double *q, size_t nq, double *out, double *mode)
 {
-    size_t order[32], next = 0;
+    size_t order[ICDF_MAX_QUANTILES], next = 0;
     icdf_order(q, nq, order);
     double cdf = 0.0, best_v = v[0];
     uint64_t best_w = 0;
@@ -2513,7 +2515,7 @@ static void icdf_walk(const double *v, const uint32_t *w, size_t n, uint64_t tot
 LLMLAT_PRIVATE int32_t exact_inverse_cdf(const exact_store *s, const llmlat_alloc *al,
                                          const double *q, size_t nq, double *out, double *mode)
 {
-    if (nq > 32)
+    if (nq > ICDF_MAX_QUANTILES)
         return LLMLAT_EINVAL;
     const uint32_t *w = exact_weights(s);
     double *sv = alloc_malloc(al, s->n * sizeof *sv);
@@ -3541,7 +3543,8 @@ LLMLAT_PRIVATE double sketch_quantile(const sketch *s, const sketch_map *m, doub
 /* GuideLLM's inverse CDF: the value of the first rank whose cumulative
  * weight reaches q x count, within the schema's error of exact mode's
  * (which follows numpy's float sums where they move that rank by one:
- * exact/inverse_cdf.c). n <= SKETCH_MAX_QUANTILES. */
+ * exact/inverse_cdf.c). n <= SKETCH_MAX_INVERSE_CDF. */
+#define SKETCH_MAX_INVERSE_CDF 64
 LLMLAT_PRIVATE void sketch_inverse_cdf(const sketch *s, const sketch_map *m, const double *q,
                                        size_t n, double *out);
 LLMLAT_PRIVATE void sketch_quantiles(const sketch *s, const sketch_map *m, const double *q,
@@ -3870,7 +3873,7 @@ LLMLAT_PRIVATE void sketch_quantiles(const sketch *s, const sketch_map *m, const
 LLMLAT_PRIVATE void sketch_inverse_cdf(const sketch *s, const sketch_map *m, const double *q,
                                        size_t n, double *out)
 {
-    size_t order[SKETCH_MAX_QUANTILES];
+    size_t order[SKETCH_MAX_INVERSE_CDF];
     quantile_order(q, n, order);
     cursor up = { PLACE_ZERO - 1, 0 };
     for (size_t k = 0; k < n; k++) {
@@ -4221,9 +4224,12 @@ LLMLAT_PRIVATE int32_t store_stat(const metric_store *s, const llmlat_alloc *al,
 LLMLAT_PRIVATE int32_t store_quantiles(const metric_store *s, const llmlat_alloc *al,
                                        const conv_rules *c, const double *q, size_t n,
                                        double *out);
-/* GuideLLM's mode of a non-empty store (the value of the largest weight);
- * EUNDEFINED (NaN) in bounded mode, whose buckets do not keep values. */
-LLMLAT_PRIVATE int32_t store_mode(const metric_store *s, const llmlat_alloc *al, double *out);
+/* GuideLLM's inverse-CDF quantiles (n <= 64) of a non-empty store and,
+ * when mode is not NULL, its mode (the value of the largest weight; NaN in
+ * bounded mode, whose buckets keep no values), in one pass. */
+LLMLAT_PRIVATE int32_t store_inverse_cdf(const metric_store *s, const llmlat_alloc *al,
+                                         const double *q, size_t n, double *out,
+                                         double *mode);
 LLMLAT_PRIVATE size_t store_memory(const metric_store *s);
 
 #endif
@@ -4329,14 +4335,19 @@ typedef struct group_view {
 
 LLMLAT_PRIVATE group_view agg_group_view(const llmlat_agg *a, enum req_group g);
 
-/* A statistic, n valid quantiles, or GuideLLM's mode of one store, as
+/* A statistic or n valid quantiles of one store, as
  * llmlat_agg_stat and llmlat_agg_quantiles compute them under a's
  * convention (its placeholder for an empty store included). */
 LLMLAT_PRIVATE int32_t agg_store_stat(const llmlat_agg *a, const metric_store *s, int32_t stat,
                                       double *out);
 LLMLAT_PRIVATE int32_t agg_store_quantiles(const llmlat_agg *a, const metric_store *s,
                                            const double *q, size_t n, double *out);
-LLMLAT_PRIVATE int32_t agg_store_mode(const llmlat_agg *a, const metric_store *s, double *out);
+/* GuideLLM's inverse-CDF quantiles, n <= MAX_QUANTILES + 1 (a report's
+ * and the median), and its mode when mode is not NULL (NaN in bounded
+ * mode), with one sort of the store. */
+LLMLAT_PRIVATE int32_t agg_store_inverse_cdf(const llmlat_agg *a, const metric_store *s,
+                                             const double *q, size_t n, double *out,
+                                             double *mode);
 
 /* The duration D in seconds; false when undefined (no data, or 0). */
 LLMLAT_PRIVATE bool agg_duration(const llmlat_agg *a, double *seconds);
@@ -5005,9 +5016,19 @@ LLMLAT_PRIVATE int32_t agg_store_quantiles(const llmlat_agg *a, const metric_sto
     return store_quantiles(s, &a->al, a->conv, q, n, out);
 }
 
-LLMLAT_PRIVATE int32_t agg_store_mode(const llmlat_agg *a, const metric_store *s, double *out)
+LLMLAT_PRIVATE int32_t agg_store_inverse_cdf(const llmlat_agg *a, const metric_store *s,
+                                             const double *q, size_t n, double *out,
+                                             double *mode)
 {
-    return store_count(s) == 0 ? empty_value(a, out) : store_mode(s, &a->al, out);
+    if (store_count(s) == 0) {
+        int32_t st = LLMLAT_OK;
+        for (size_t i = 0; i < n; i++)
+            st = empty_value(a, &out[i]);
+        if (mode)
+            empty_value(a, mode);
+        return st;
+    }
+    return store_inverse_cdf(s, &a->al, q, n, out, mode);
 }
 
 LLMLAT_API int32_t llmlat_agg_stat(const llmlat_agg *a, int32_t metric, int32_t stat,
@@ -5686,13 +5707,18 @@ LLMLAT_PRIVATE int32_t store_stat(const metric_store *s, const llmlat_alloc *al,
     return LLMLAT_EINVAL;
 }
 
-LLMLAT_PRIVATE int32_t store_mode(const metric_store *s, const llmlat_alloc *al, double *out)
+LLMLAT_PRIVATE int32_t store_inverse_cdf(const metric_store *s, const llmlat_alloc *al,
+                                         const double *q, size_t n, double *out,
+                                         double *mode)
 {
-    if (BOUNDED(s)) {
-        *out = NAN;
-        return LLMLAT_EUNDEFINED;
-    }
-    return exact_inverse_cdf(&s->exact, al, NULL, 0, NULL, out);
+    if (!BOUNDED(s))
+        return exact_inverse_cdf(&s->exact, al, q, n, out, mode);
+    if (n > SKETCH_MAX_INVERSE_CDF)
+        return LLMLAT_EINVAL;
+    sketch_inverse_cdf(&s->sk, s->map, q, n, out);
+    if (mode)
+        *mode = NAN;
+    return LLMLAT_OK;
 }
 
 LLMLAT_PRIVATE size_t store_memory(const metric_store *s)
@@ -5859,36 +5885,68 @@ static double value_or_nan(report_ctx *c, int32_t st, double v)
     return NAN;
 }
 
-static double query_stat(report_ctx *c, int32_t metric, int32_t which)
+/* Count, mean, std, min and max of a store. */
+static void moment_values(report_ctx *c, const metric_store *s, metric_values *v)
 {
-    double v;
-    int32_t st = llmlat_agg_stat(c->a, metric, which, &v);
-    return value_or_nan(c, st, v);
+    static const int32_t STATS[] = { LLMLAT_STAT_MEAN, LLMLAT_STAT_STD, LLMLAT_STAT_MIN,
+                                     LLMLAT_STAT_MAX };
+    double *out[] = { &v->mean, &v->std, &v->min, &v->max };
+    v->count = store_count(s);
+    for (size_t i = 0; i < sizeof STATS / sizeof STATS[0]; i++) {
+        int32_t st = agg_store_stat(c->a, s, STATS[i], out[i]);
+        *out[i] = value_or_nan(c, st, *out[i]);
+    }
+}
+
+/* n quantiles of a store, its median when asked, and GuideLLM's mode when
+ * asked. Under an inverse-CDF convention one sorted copy serves them all
+ * (its median is its p50). */
+static void order_values(report_ctx *c, const metric_store *s, const double *q, size_t n,
+                         bool median, bool mode, metric_values *v)
+{
+    const llmlat_agg *a = c->a;
+    v->n_q = n;
+    if (a->conv->quantile == QUANTILE_INVERSE_CDF) {
+        double qq[MAX_QUANTILES + 1], out[MAX_QUANTILES + 1];
+        memcpy(qq, q, n * sizeof *q);
+        qq[n] = 0.5;
+        double m = NAN;
+        int32_t st = agg_store_inverse_cdf(a, s, qq, n + 1, out, mode ? &m : NULL);
+        for (size_t j = 0; j < n; j++)
+            v->q[j] = value_or_nan(c, st, out[j]);
+        if (median)
+            v->median = value_or_nan(c, st, out[n]);
+        if (mode)
+            v->mode = value_or_nan(c, st, m);
+        return;
+    }
+    if (median) {
+        int32_t st = agg_store_stat(a, s, LLMLAT_STAT_MEDIAN, &v->median);
+        v->median = value_or_nan(c, st, v->median);
+    }
+    if (n) {
+        int32_t st = agg_store_quantiles(a, s, q, n, v->q);
+        for (size_t j = 0; j < n; j++)
+            v->q[j] = value_or_nan(c, st, v->q[j]);
+    }
 }
 
 LLMLAT_PRIVATE void report_metric(report_ctx *c, int32_t metric, const double *q, size_t n,
                                   metric_values *v)
 {
-    int i = (int)(agg_store(c->a, metric) - c->a->stores);
+    const metric_store *s = agg_store(c->a, metric);
+    int i = (int)(s - c->a->stores);
     metric_values *m = &c->cache[i];
-    if (!c->known[i]) {
+    bool first = !c->known[i];
+    bool same_q = !first && n == m->n_q && (n == 0 || memcmp(q, c->cache_q[i], n * sizeof *q) == 0);
+    if (first) {
         c->known[i] = true;
-        m->count = store_count(&c->a->stores[i]);
-        m->mean = query_stat(c, metric, LLMLAT_STAT_MEAN);
-        m->std = query_stat(c, metric, LLMLAT_STAT_STD);
-        m->min = query_stat(c, metric, LLMLAT_STAT_MIN);
-        m->max = query_stat(c, metric, LLMLAT_STAT_MAX);
-        m->median = query_stat(c, metric, LLMLAT_STAT_MEDIAN);
+        moment_values(c, s, m);
         m->mode = NAN;
-        m->n_q = 0;
     }
-    bool same_q = n == m->n_q && (n == 0 || memcmp(q, c->cache_q[i], n * sizeof *q) == 0);
-    if (!same_q) {
-        int32_t st = llmlat_agg_quantiles(c->a, metric, q, n, m->q);
-        for (size_t j = 0; j < n; j++)
-            m->q[j] = value_or_nan(c, st, m->q[j]);
+    if (!same_q) { /* the median once, with the first quantiles */
+        order_values(c, s, q, n, first, false, m);
         memcpy(c->cache_q[i], q, n * sizeof *q);
-        m->n_q = n;
     }
     *v = *m;
 }
@@ -5896,26 +5954,9 @@ LLMLAT_PRIVATE void report_metric(report_ctx *c, int32_t metric, const double *q
 static void store_values(report_ctx *c, const metric_store *s, const double *q, size_t n,
                          bool with_mode, metric_values *v)
 {
-    const llmlat_agg *a = c->a;
-    static const int32_t STATS[] = { LLMLAT_STAT_MEAN, LLMLAT_STAT_STD, LLMLAT_STAT_MIN,
-                                     LLMLAT_STAT_MAX, LLMLAT_STAT_MEDIAN };
-    double *out[] = { &v->mean, &v->std, &v->min, &v->max, &v->median };
-    v->count = store_count(s);
-    for (size_t i = 0; i < sizeof STATS / sizeof STATS[0]; i++) {
-        int32_t st = agg_store_stat(a, s, STATS[i], out[i]);
-        *out[i] = value_or_nan(c, st, *out[i]);
-    }
+    moment_values(c, s, v);
     v->mode = NAN;
-    if (with_mode) {
-        int32_t st = agg_store_mode(a, s, &v->mode);
-        v->mode = value_or_nan(c, st, v->mode);
-    }
-    v->n_q = n;
-    if (n) {
-        int32_t st = agg_store_quantiles(a, s, q, n, v->q);
-        for (size_t j = 0; j < n; j++)
-            v->q[j] = value_or_nan(c, st, v->q[j]);
-    }
+    order_values(c, s, q, n, true, with_mode, v);
 }
 
 LLMLAT_PRIVATE void report_groups_metric(report_ctx *c, unsigned groups, int32_t metric,
@@ -8468,6 +8509,7 @@ LLMLAT_PRIVATE int32_t read_sketch_v1(bytes_reader *r, sketch *s, const sketch_m
 #undef REQ_NONE
 #undef REQ_MAX_EVENTS
 #undef SELECT_MAX_RANKS
+#undef ICDF_MAX_QUANTILES
 #undef DIGIT_BITS
 #undef DIGIT_RANGE
 #undef PASSES
@@ -8485,6 +8527,7 @@ LLMLAT_PRIVATE int32_t read_sketch_v1(bytes_reader *r, sketch *s, const sketch_m
 #undef PLACE_BELOW
 #undef SKETCH_NO_TOP
 #undef SKETCH_MAX_QUANTILES
+#undef SKETCH_MAX_INVERSE_CDF
 #undef SKETCH_OCTAVES
 #undef SKETCH_SCHEMA_MIN
 #undef SKETCH_SCHEMA_MAX

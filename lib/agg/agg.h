@@ -115,14 +115,19 @@ typedef struct group_view {
 
 LLMLAT_PRIVATE group_view agg_group_view(const llmlat_agg *a, enum req_group g);
 
-/* A statistic, n valid quantiles, or GuideLLM's mode of one store, as
+/* A statistic or n valid quantiles of one store, as
  * llmlat_agg_stat and llmlat_agg_quantiles compute them under a's
  * convention (its placeholder for an empty store included). */
 LLMLAT_PRIVATE int32_t agg_store_stat(const llmlat_agg *a, const metric_store *s, int32_t stat,
                                       double *out);
 LLMLAT_PRIVATE int32_t agg_store_quantiles(const llmlat_agg *a, const metric_store *s,
                                            const double *q, size_t n, double *out);
-LLMLAT_PRIVATE int32_t agg_store_mode(const llmlat_agg *a, const metric_store *s, double *out);
+/* GuideLLM's inverse-CDF quantiles, n <= MAX_QUANTILES + 1 (a report's
+ * and the median), and its mode when mode is not NULL (NaN in bounded
+ * mode), with one sort of the store. */
+LLMLAT_PRIVATE int32_t agg_store_inverse_cdf(const llmlat_agg *a, const metric_store *s,
+                                             const double *q, size_t n, double *out,
+                                             double *mode);
 
 /* The duration D in seconds; false when undefined (no data, or 0). */
 LLMLAT_PRIVATE bool agg_duration(const llmlat_agg *a, double *seconds);

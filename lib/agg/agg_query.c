@@ -45,9 +45,19 @@ LLMLAT_PRIVATE int32_t agg_store_quantiles(const llmlat_agg *a, const metric_sto
     return store_quantiles(s, &a->al, a->conv, q, n, out);
 }
 
-LLMLAT_PRIVATE int32_t agg_store_mode(const llmlat_agg *a, const metric_store *s, double *out)
+LLMLAT_PRIVATE int32_t agg_store_inverse_cdf(const llmlat_agg *a, const metric_store *s,
+                                             const double *q, size_t n, double *out,
+                                             double *mode)
 {
-    return store_count(s) == 0 ? empty_value(a, out) : store_mode(s, &a->al, out);
+    if (store_count(s) == 0) {
+        int32_t st = LLMLAT_OK;
+        for (size_t i = 0; i < n; i++)
+            st = empty_value(a, &out[i]);
+        if (mode)
+            empty_value(a, mode);
+        return st;
+    }
+    return store_inverse_cdf(s, &a->al, q, n, out, mode);
 }
 
 LLMLAT_API int32_t llmlat_agg_stat(const llmlat_agg *a, int32_t metric, int32_t stat,

@@ -134,13 +134,18 @@ LLMLAT_PRIVATE int32_t store_stat(const metric_store *s, const llmlat_alloc *al,
     return LLMLAT_EINVAL;
 }
 
-LLMLAT_PRIVATE int32_t store_mode(const metric_store *s, const llmlat_alloc *al, double *out)
+LLMLAT_PRIVATE int32_t store_inverse_cdf(const metric_store *s, const llmlat_alloc *al,
+                                         const double *q, size_t n, double *out,
+                                         double *mode)
 {
-    if (BOUNDED(s)) {
-        *out = NAN;
-        return LLMLAT_EUNDEFINED;
-    }
-    return exact_inverse_cdf(&s->exact, al, NULL, 0, NULL, out);
+    if (!BOUNDED(s))
+        return exact_inverse_cdf(&s->exact, al, q, n, out, mode);
+    if (n > SKETCH_MAX_INVERSE_CDF)
+        return LLMLAT_EINVAL;
+    sketch_inverse_cdf(&s->sk, s->map, q, n, out);
+    if (mode)
+        *mode = NAN;
+    return LLMLAT_OK;
 }
 
 LLMLAT_PRIVATE size_t store_memory(const metric_store *s)

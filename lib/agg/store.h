@@ -54,9 +54,12 @@ LLMLAT_PRIVATE int32_t store_stat(const metric_store *s, const llmlat_alloc *al,
 LLMLAT_PRIVATE int32_t store_quantiles(const metric_store *s, const llmlat_alloc *al,
                                        const conv_rules *c, const double *q, size_t n,
                                        double *out);
-/* GuideLLM's mode of a non-empty store (the value of the largest weight);
- * EUNDEFINED (NaN) in bounded mode, whose buckets do not keep values. */
-LLMLAT_PRIVATE int32_t store_mode(const metric_store *s, const llmlat_alloc *al, double *out);
+/* GuideLLM's inverse-CDF quantiles (n <= 64) of a non-empty store and,
+ * when mode is not NULL, its mode (the value of the largest weight; NaN in
+ * bounded mode, whose buckets keep no values), in one pass. */
+LLMLAT_PRIVATE int32_t store_inverse_cdf(const metric_store *s, const llmlat_alloc *al,
+                                         const double *q, size_t n, double *out,
+                                         double *mode);
 LLMLAT_PRIVATE size_t store_memory(const metric_store *s);
 
 #endif

@@ -340,7 +340,7 @@ LLMLAT_PRIVATE void sketch_quantiles(const sketch *s, const sketch_map *m, const
 LLMLAT_PRIVATE void sketch_inverse_cdf(const sketch *s, const sketch_map *m, const double *q,
                                        size_t n, double *out)
 {
-    size_t order[SKETCH_MAX_QUANTILES];
+    size_t order[SKETCH_MAX_INVERSE_CDF];
     quantile_order(q, n, order);
     cursor up = { PLACE_ZERO - 1, 0 };
     for (size_t k = 0; k < n; k++) {

@@ -62,7 +62,7 @@ LLMLAT_PRIVATE int32_t exact_median(const exact_store *s, const llmlat_alloc *al
 LLMLAT_PRIVATE int32_t exact_quantiles(const exact_store *s, const llmlat_alloc *al,
                                        const double *q, size_t n, double *out);
 
-/* GuideLLM's inverse-CDF quantiles (each in [0, 1], n <= 32) and, when
+/* GuideLLM's inverse-CDF quantiles (each in [0, 1], n <= 64) and, when
  * mode is not NULL, its mode (inverse_cdf.c). Sorts a copy. */
 LLMLAT_PRIVATE int32_t exact_inverse_cdf(const exact_store *s, const llmlat_alloc *al,
                                          const double *q, size_t n, double *out, double *mode);

@@ -15,6 +15,8 @@
 #include "exact/exact_store.h"
 #include "exact/radix.h"
 
+#define ICDF_MAX_QUANTILES 64
+
 /* The quantile indexes ordered by q, for one ascending walk. */
 static void icdf_order(const double *q, size_t n, size_t *order)
 {
@@ -29,7 +31,7 @@ static void icdf_order(const double *q, size_t n, size_t *order)
 static void icdf_walk(const double *v, const uint32_t *w, size_t n, uint64_t total,
                       const double *q, size_t nq, double *out, double *mode)
 {
-    size_t order[32], next = 0;
+    size_t order[ICDF_MAX_QUANTILES], next = 0;
     icdf_order(q, nq, order);
     double cdf = 0.0, best_v = v[0];
     uint64_t best_w = 0;
@@ -56,7 +58,7 @@ static void icdf_walk(const double *v, const uint32_t *w, size_t n, uint64_t tot
 LLMLAT_PRIVATE int32_t exact_inverse_cdf(const exact_store *s, const llmlat_alloc *al,
                                          const double *q, size_t nq, double *out, double *mode)
 {
-    if (nq > 32)
+    if (nq > ICDF_MAX_QUANTILES)
         return LLMLAT_EINVAL;
     const uint32_t *w = exact_weights(s);
     double *sv = alloc_malloc(al, s->n * sizeof *sv);

@@ -50,36 +50,68 @@ static double value_or_nan(report_ctx *c, int32_t st, double v)
     return NAN;
 }
 
-static double query_stat(report_ctx *c, int32_t metric, int32_t which)
+/* Count, mean, std, min and max of a store. */
+static void moment_values(report_ctx *c, const metric_store *s, metric_values *v)
 {
-    double v;
-    int32_t st = llmlat_agg_stat(c->a, metric, which, &v);
-    return value_or_nan(c, st, v);
+    static const int32_t STATS[] = { LLMLAT_STAT_MEAN, LLMLAT_STAT_STD, LLMLAT_STAT_MIN,
+                                     LLMLAT_STAT_MAX };
+    double *out[] = { &v->mean, &v->std, &v->min, &v->max };
+    v->count = store_count(s);
+    for (size_t i = 0; i < sizeof STATS / sizeof STATS[0]; i++) {
+        int32_t st = agg_store_stat(c->a, s, STATS[i], out[i]);
+        *out[i] = value_or_nan(c, st, *out[i]);
+    }
+}
+
+/* n quantiles of a store, its median when asked, and GuideLLM's mode when
+ * asked. Under an inverse-CDF convention one sorted copy serves them all
+ * (its median is its p50). */
+static void order_values(report_ctx *c, const metric_store *s, const double *q, size_t n,
+                         bool median, bool mode, metric_values *v)
+{
+    const llmlat_agg *a = c->a;
+    v->n_q = n;
+    if (a->conv->quantile == QUANTILE_INVERSE_CDF) {
+        double qq[MAX_QUANTILES + 1], out[MAX_QUANTILES + 1];
+        memcpy(qq, q, n * sizeof *q);
+        qq[n] = 0.5;
+        double m = NAN;
+        int32_t st = agg_store_inverse_cdf(a, s, qq, n + 1, out, mode ? &m : NULL);
+        for (size_t j = 0; j < n; j++)
+            v->q[j] = value_or_nan(c, st, out[j]);
+        if (median)
+            v->median = value_or_nan(c, st, out[n]);
+        if (mode)
+            v->mode = value_or_nan(c, st, m);
+        return;
+    }
+    if (median) {
+        int32_t st = agg_store_stat(a, s, LLMLAT_STAT_MEDIAN, &v->median);
+        v->median = value_or_nan(c, st, v->median);
+    }
+    if (n) {
+        int32_t st = agg_store_quantiles(a, s, q, n, v->q);
+        for (size_t j = 0; j < n; j++)
+            v->q[j] = value_or_nan(c, st, v->q[j]);
+    }
 }
 
 LLMLAT_PRIVATE void report_metric(report_ctx *c, int32_t metric, const double *q, size_t n,
                                   metric_values *v)
 {
-    int i = (int)(agg_store(c->a, metric) - c->a->stores);
+    const metric_store *s = agg_store(c->a, metric);
+    int i = (int)(s - c->a->stores);
     metric_values *m = &c->cache[i];
-    if (!c->known[i]) {
+    bool first = !c->known[i];
+    bool same_q = !first && n == m->n_q && (n == 0 || memcmp(q, c->cache_q[i], n * sizeof *q) == 0);
+    if (first) {
         c->known[i] = true;
-        m->count = store_count(&c->a->stores[i]);
-        m->mean = query_stat(c, metric, LLMLAT_STAT_MEAN);
-        m->std = query_stat(c, metric, LLMLAT_STAT_STD);
-        m->min = query_stat(c, metric, LLMLAT_STAT_MIN);
-        m->max = query_stat(c, metric, LLMLAT_STAT_MAX);
-        m->median = query_stat(c, metric, LLMLAT_STAT_MEDIAN);
+        moment_values(c, s, m);
         m->mode = NAN;
-        m->n_q = 0;
     }
-    bool same_q = n == m->n_q && (n == 0 || memcmp(q, c->cache_q[i], n * sizeof *q) == 0);
-    if (!same_q) {
-        int32_t st = llmlat_agg_quantiles(c->a, metric, q, n, m->q);
-        for (size_t j = 0; j < n; j++)
-            m->q[j] = value_or_nan(c, st, m->q[j]);
+    if (!same_q) { /* the median once, with the first quantiles */
+        order_values(c, s, q, n, first, false, m);
         memcpy(c->cache_q[i], q, n * sizeof *q);
-        m->n_q = n;
     }
     *v = *m;
 }
@@ -87,26 +119,9 @@ LLMLAT_PRIVATE void report_metric(report_ctx *c, int32_t metric, const double *q
 static void store_values(report_ctx *c, const metric_store *s, const double *q, size_t n,
                          bool with_mode, metric_values *v)
 {
-    const llmlat_agg *a = c->a;
-    static const int32_t STATS[] = { LLMLAT_STAT_MEAN, LLMLAT_STAT_STD, LLMLAT_STAT_MIN,
-                                     LLMLAT_STAT_MAX, LLMLAT_STAT_MEDIAN };
-    double *out[] = { &v->mean, &v->std, &v->min, &v->max, &v->median };
-    v->count = store_count(s);
-    for (size_t i = 0; i < sizeof STATS / sizeof STATS[0]; i++) {
-        int32_t st = agg_store_stat(a, s, STATS[i], out[i]);
-        *out[i] = value_or_nan(c, st, *out[i]);
-    }
+    moment_values(c, s, v);
     v->mode = NAN;
-    if (with_mode) {
-        int32_t st = agg_store_mode(a, s, &v->mode);
-        v->mode = value_or_nan(c, st, v->mode);
-    }
-    v->n_q = n;
-    if (n) {
-        int32_t st = agg_store_quantiles(a, s, q, n, v->q);
-        for (size_t j = 0; j < n; j++)
-            v->q[j] = value_or_nan(c, st, v->q[j]);
-    }
+    order_values(c, s, q, n, true, with_mode, v);
 }
 
 LLMLAT_PRIVATE void report_groups_metric(report_ctx *c, unsigned groups, int32_t metric,

@@ -24,7 +24,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (!f)
         return 0;
     fz_alloc_install();
-    int32_t conv = (int32_t)(size % 5), mode = (int32_t)(size / 5 % 2);
+    int32_t conv = (int32_t)(size % 7), mode = (int32_t)(size / 7 % 2);
     llmlat_agg *a = llmlat_agg_new(conv, mode);
     FZ_CHECK(a, "agg_new");
     json_reader jr;
