@@ -55,15 +55,18 @@ static void clear_data(llmlat_agg *a)
     }
 }
 
-LLMLAT_API llmlat_agg *llmlat_agg_new(int32_t convention, int32_t mode)
+LLMLAT_API int32_t llmlat_agg_create(int32_t convention, int32_t mode, llmlat_agg **out)
 {
+    if (!out)
+        return LLMLAT_EINVAL;
+    *out = NULL;
     const conv_rules *c = conv_get(convention);
     if (!c || (mode != LLMLAT_MODE_EXACT && mode != LLMLAT_MODE_BOUNDED))
-        return NULL;
+        return LLMLAT_EINVAL;
     llmlat_alloc al = alloc_current();
     llmlat_agg *a = alloc_malloc(&al, sizeof *a);
     if (!a)
-        return NULL;
+        return LLMLAT_ENOMEM;
     memset(a, 0, sizeof *a);
     a->al = al;
     a->conv = c;
@@ -73,12 +76,22 @@ LLMLAT_API llmlat_agg *llmlat_agg_new(int32_t convention, int32_t mode)
     for (int g = 0; g < FAILED_GROUPS; g++)
         stores_init(a->failures[g].stores, c, mode);
     timeline_init(&a->tl);
-    if (mode == LLMLAT_MODE_BOUNDED &&
-        agg_bounded_setup(a, agg_param(a, LLMLAT_PARAM_RELATIVE_ERROR)) != LLMLAT_OK) {
-        alloc_free(&al, a);
-        return NULL;
+    if (mode == LLMLAT_MODE_BOUNDED) {
+        int32_t st = agg_bounded_setup(a, agg_param(a, LLMLAT_PARAM_RELATIVE_ERROR));
+        if (st != LLMLAT_OK) {
+            alloc_free(&al, a);
+            return st;
+        }
     }
     clear_data(a);
+    *out = a;
+    return LLMLAT_OK;
+}
+
+LLMLAT_API llmlat_agg *llmlat_agg_new(int32_t convention, int32_t mode)
+{
+    llmlat_agg *a; /* NULL on any error */
+    llmlat_agg_create(convention, mode, &a);
     return a;
 }
 
@@ -226,16 +239,41 @@ static void push_timeline(llmlat_agg *a, const llmlat_request *r, const req_view
     }
 }
 
-/* A request that is not a success, kept in its status group. */
+/* The acceptance rule, the same in both modes: a request is taken when
+ * every counter and sample count it adds to still fits uint64 (requests
+ * added, tokens, ITL samples = tokens, ICL samples = events; the others
+ * count requests), and each of its samples is below 2^64 in its unit (ns,
+ * tokens, tokens/s), which bounded mode's exact sums need (util/fixsum.h).
+ * Only TPS_USER can reach that (N / E2E with a usage count near 2^64). A
+ * request that is not a success is counted only, or, under a convention
+ * with status groups, kept in its group: the same rule holds there. Under
+ * GuideLLM its TPOT and NTPOT weigh N - 1 and N, which exact mode keeps
+ * as uint32. EOVERFLOW otherwise. */
+static int32_t admit(const llmlat_agg *a, const llmlat_request *r, const req_view *v)
+{
+    if (a->completed + a->failed == UINT64_MAX) /* the serialized form needs it too */
+        return LLMLAT_EOVERFLOW;
+    if (v->tpot_w > UINT32_MAX || v->ntpot_w > UINT32_MAX)
+        return LLMLAT_EOVERFLOW;
+    if (!v->success && !a->conv->status_groups)
+        return LLMLAT_OK;
+    group_view g = agg_group_view(a, v->success ? GROUP_SUCCESSFUL : v->group);
+    if (r->input_tokens > UINT64_MAX - g.input_tokens ||
+        v->n_out > UINT64_MAX - g.output_tokens ||
+        store_count(&g.stores[metric_index(LLMLAT_ITL)]) > UINT64_MAX - r->sum.sum_k ||
+        store_count(&g.stores[metric_index(LLMLAT_ICL)]) > UINT64_MAX - r->n)
+        return LLMLAT_EOVERFLOW;
+    if (v->has_tps && !(v->tps < FIXSUM_LIMIT))
+        return LLMLAT_EOVERFLOW;
+    return LLMLAT_OK;
+}
+
+/* A request that is not a success, kept in its status group (admitted). */
 static int32_t add_to_group(llmlat_agg *a, const llmlat_request *r, const req_view *v)
 {
     agg_group *f = agg_failed_group(a, v->group);
-    if (r->input_tokens > UINT64_MAX - f->input_tokens ||
-        v->n_out > UINT64_MAX - f->output_tokens)
-        return LLMLAT_EINVAL;
     bool bounded = a->mode == LLMLAT_MODE_BOUNDED;
-    int32_t st = bounded ? agg_bounded_check(a, f->stores, r, v)
-                         : reserve_for(a, f->stores, r, false);
+    int32_t st = bounded ? LLMLAT_OK : reserve_for(a, f->stores, r, false);
     if (st != LLMLAT_OK)
         return st;
     f->count++;
@@ -259,30 +297,18 @@ LLMLAT_API int32_t llmlat_agg_add(llmlat_agg *a, const llmlat_request *r)
     req_view v;
     conv_view(a->conv, r, &v);
     int64_t last = a->conv->span_to_end ? r->end_ns : r->n ? r->t[r->n - 1] : r->start_ns;
-
-    /* Requests added (successes + failures) fit a uint64 too, as the
-     * serialized form requires; exact mode's weights fit a uint32. */
-    if (a->completed + a->failed == UINT64_MAX || v.tpot_w > UINT32_MAX ||
-        v.ntpot_w > UINT32_MAX)
-        return LLMLAT_EINVAL;
+    int32_t st = admit(a, r, &v);
+    if (st != LLMLAT_OK)
+        return st;
     if (!v.success) {
-        if (a->conv->status_groups) {
-            int32_t st = add_to_group(a, r, &v);
-            if (st != LLMLAT_OK)
-                return st;
-        }
+        if (a->conv->status_groups && (st = add_to_group(a, r, &v)) != LLMLAT_OK)
+            return st;
         a->failed++;
         span_add(&a->all, r->start_ns, last);
         return LLMLAT_OK;
     }
-
-    if (r->input_tokens > UINT64_MAX - a->input_tokens ||
-        v.n_out > UINT64_MAX - a->output_tokens)
-        return LLMLAT_EINVAL;
     bool bounded = a->mode == LLMLAT_MODE_BOUNDED;
-    int32_t st = bounded ? agg_bounded_check(a, a->stores, r, &v)
-                         : reserve_for(a, a->stores, r, true);
-    if (st != LLMLAT_OK)
+    if (!bounded && (st = reserve_for(a, a->stores, r, true)) != LLMLAT_OK)
         return st;
 
     /* From here on nothing can fail. */
@@ -365,7 +391,7 @@ LLMLAT_API int32_t llmlat_agg_merge(llmlat_agg *dst, const llmlat_agg *src)
         add_overflows(dst->output_tokens, src->output_tokens) ||
         groups_overflow(&dst->failures[0], &src->failures[0]) ||
         groups_overflow(&dst->failures[1], &src->failures[1]))
-        return LLMLAT_EINVAL;
+        return LLMLAT_EOVERFLOW;
     int32_t st = stores_reserve_merge(dst, dst->stores, src->stores);
     for (int g = 0; g < FAILED_GROUPS && st == LLMLAT_OK; g++)
         st = stores_reserve_merge(dst, dst->failures[g].stores, src->failures[g].stores);

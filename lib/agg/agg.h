@@ -146,13 +146,10 @@ LLMLAT_PRIVATE size_t agg_labels_memory(const llmlat_agg *a);
 /* Bounded mode (bounded_fold.c). setup (re)builds the layout and empty
  * sketches for alpha (the successes', and the other status groups' when
  * the convention keeps them), all or nothing (ENOMEM leaves a as it was).
- * check says whether a request can be folded into a group's stores
- * (EINVAL on a sum that would overflow); push then folds it, and cannot
- * fail. */
+ * push folds a request that agg.c's acceptance rule admitted into a
+ * group's stores, and cannot fail. */
 LLMLAT_PRIVATE int32_t agg_bounded_setup(llmlat_agg *a, double alpha);
 LLMLAT_PRIVATE void agg_bounded_free(llmlat_agg *a);
-LLMLAT_PRIVATE int32_t agg_bounded_check(llmlat_agg *a, metric_store *stores,
-                                         const llmlat_request *r, const req_view *v);
 LLMLAT_PRIVATE void agg_bounded_push(llmlat_agg *a, metric_store *stores,
                                      const llmlat_request *r, const req_view *v);
 

@@ -88,28 +88,11 @@ static sketch *sk(metric_store *stores, int32_t metric)
     return &stores[metric_index(metric)].sk;
 }
 
-LLMLAT_PRIVATE int32_t agg_bounded_check(llmlat_agg *a, metric_store *stores,
-                                         const llmlat_request *r, const req_view *v)
-{
-    (void)a;
-    /* The exact sums take samples below 2^64 of their unit: only an absurd
-     * tokens/s (N / E2E) can reach that. */
-    if (v->has_tps && !(v->tps >= 0.0 && v->tps < FIXSUM_LIMIT))
-        return LLMLAT_EINVAL;
-    /* ITL counts tokens, ICL events: bound them by the request's totals
-     * (its summary is valid: it ended). */
-    if (sk(stores, LLMLAT_ITL)->count > UINT64_MAX - r->sum.sum_k ||
-        sk(stores, LLMLAT_ICL)->count > UINT64_MAX - r->n)
-        return LLMLAT_EINVAL;
-    return LLMLAT_OK;
-}
-
 /* What a request's gaps add to one of ITL or ICL besides bucket counts. */
 typedef struct gap_part {
     uint64_t count;       /* samples (ITL: tokens) */
     uint64_t sum;         /* sum of w x, ns (for ITL: of the gaps) */
     uint64_t sq_lo, sq_hi; /* sum of w x^2 over integer samples */
-    double sq_frac;       /* ITL: sum of g^2 / k over events with k > 1 */
     double min, max;      /* exported (s); +inf / -inf when none */
 } gap_part;
 
@@ -136,8 +119,6 @@ static void part_commit(sketch *s, const gap_part *p)
         return;
     s->count += p->count;
     fixsum_add_parts(&s->sums, p->sum, p->sq_lo, p->sq_hi);
-    if (p->sq_frac > 0.0)
-        fixsum_add_square_part(&s->sums, p->sq_frac);
     sketch_note_range(s, p->min, p->max);
 }
 
@@ -149,7 +130,7 @@ static void fold_chunk(sketch *itl_sk, const sketch_map *m, gap_part *itl, int64
 {
     itl->count += k;
     itl->sum += (uint64_t)g;
-    itl->sq_frac += (double)g * (double)g / (double)k;
+    fixsum_add_square_ratio(&itl_sk->sums, (uint64_t)g, k);
     part_note(itl, v, v);
     sketch_count(itl_sk, m, v, k);
 }
@@ -206,14 +187,15 @@ static void fold_gaps(llmlat_agg *a, metric_store *stores, const llmlat_request 
 }
 
 /* w samples of span / w (exported: v seconds): a TPOT or NTPOT weighed by
- * N - 1 or N (GuideLLM). Like a chunk of w tokens closing a gap of span,
- * they sum to span exactly and their squares to span^2 / w. */
+ * N - 1 or N (GuideLLM; w < 2^32, the acceptance rule's). Like a chunk of
+ * w tokens closing a gap of span, they sum to span exactly and their
+ * squares to span^2 / w. */
 static void add_weighted(sketch *s, const sketch_map *m, int64_t span_ns, uint64_t w, double v)
 {
     s->count += w;
     sketch_count(s, m, v, w);
     fixsum_add_parts(&s->sums, (uint64_t)span_ns, 0, 0);
-    fixsum_add_square_part(&s->sums, (double)span_ns * (double)span_ns / (double)w);
+    fixsum_add_square_ratio(&s->sums, (uint64_t)span_ns, (uint32_t)w);
     sketch_note_range(s, v, v);
 }
 
