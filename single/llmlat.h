@@ -1439,10 +1439,10 @@ typedef struct conv_rules {
     int32_t id;
     const char *name;
     bool empty_events_count;   /* k = 0 events anchor TTFT/E2E and make gaps */
-    bool no_content_ttft_zero; /* a success without content has TTFT 0 */
+    bool no_content_ttft_zero; /* a request without content has TTFT 0 */
     bool ttft_needs_two_tokens; /* TTFT (so TPOT) only with >= 2 tokens in events */
     bool tpot_to_last_token;   /* TPOT spans first to last counting event, whatever E2E */
-    bool missing_is_zero;      /* a missing TTFT, E2E or TPOT (N > 1) is 0.0, kept */
+    bool missing_is_zero;      /* a missing E2E or TPOT (N > 1) is 0.0, kept */
     bool zero_is_missing;      /* a 0 input leaves derived values missing */
     bool weighted;             /* TPOT samples weigh N - 1, NTPOT samples N */
     bool tpot_missing_fails_slo;
@@ -1684,7 +1684,8 @@ static const conv_rules RULES[] = {
         /* src/guidellm/schemas/request_stats.py, schemas/statistics.py,
          * benchmark/schemas/metrics.py */
         .id = LLMLAT_CONV_GUIDELLM, .name = "guidellm",
-        .tpot_to_last_token = true, .missing_is_zero = true, .weighted = true,
+        .no_content_ttft_zero = true, .tpot_to_last_token = true, .missing_is_zero = true,
+        .weighted = true,
         .span_to_end = true, .token_rates_over_token_span = true, .status_groups = true,
         .success = SUCCESS_OUTPUT, .e2e = E2E_FINISH, .ntpot = NTPOT_LAST_TOKEN,
         .empty = EMPTY_ZERO, .ddof = 0, .tool_itl = TOOL_ITL_IS_TPOT,
@@ -1750,7 +1751,7 @@ static void view_anchors(const conv_rules *c, const llmlat_request *r, const req
     if (v->anchor != REQ_NONE && !(c->ttft_needs_two_tokens && s->sum_k < 2)) {
         v->has_ttft = true;
         v->ttft_ns = r->t[v->anchor] - r->start_ns;
-    } else if (c->no_content_ttft_zero || (c->missing_is_zero && v->anchor == REQ_NONE)) {
+    } else if (c->no_content_ttft_zero && v->anchor == REQ_NONE) {
         v->has_ttft = true;
         v->ttft_ns = 0;
     }

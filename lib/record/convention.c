@@ -43,7 +43,8 @@ static const conv_rules RULES[] = {
         /* src/guidellm/schemas/request_stats.py, schemas/statistics.py,
          * benchmark/schemas/metrics.py */
         .id = LLMLAT_CONV_GUIDELLM, .name = "guidellm",
-        .tpot_to_last_token = true, .missing_is_zero = true, .weighted = true,
+        .no_content_ttft_zero = true, .tpot_to_last_token = true, .missing_is_zero = true,
+        .weighted = true,
         .span_to_end = true, .token_rates_over_token_span = true, .status_groups = true,
         .success = SUCCESS_OUTPUT, .e2e = E2E_FINISH, .ntpot = NTPOT_LAST_TOKEN,
         .empty = EMPTY_ZERO, .ddof = 0, .tool_itl = TOOL_ITL_IS_TPOT,
@@ -109,7 +110,7 @@ static void view_anchors(const conv_rules *c, const llmlat_request *r, const req
     if (v->anchor != REQ_NONE && !(c->ttft_needs_two_tokens && s->sum_k < 2)) {
         v->has_ttft = true;
         v->ttft_ns = r->t[v->anchor] - r->start_ns;
-    } else if (c->no_content_ttft_zero || (c->missing_is_zero && v->anchor == REQ_NONE)) {
+    } else if (c->no_content_ttft_zero && v->anchor == REQ_NONE) {
         v->has_ttft = true;
         v->ttft_ns = 0;
     }

@@ -61,10 +61,10 @@ typedef struct conv_rules {
     int32_t id;
     const char *name;
     bool empty_events_count;   /* k = 0 events anchor TTFT/E2E and make gaps */
-    bool no_content_ttft_zero; /* a success without content has TTFT 0 */
+    bool no_content_ttft_zero; /* a request without content has TTFT 0 */
     bool ttft_needs_two_tokens; /* TTFT (so TPOT) only with >= 2 tokens in events */
     bool tpot_to_last_token;   /* TPOT spans first to last counting event, whatever E2E */
-    bool missing_is_zero;      /* a missing TTFT, E2E or TPOT (N > 1) is 0.0, kept */
+    bool missing_is_zero;      /* a missing E2E or TPOT (N > 1) is 0.0, kept */
     bool zero_is_missing;      /* a 0 input leaves derived values missing */
     bool weighted;             /* TPOT samples weigh N - 1, NTPOT samples N */
     bool tpot_missing_fails_slo;
