@@ -92,10 +92,17 @@ LLMLAT_API const char *llmlat_strerror(int32_t status);
 #define LLMLAT_OUTPUT_TOKENS  8 /* N, tokens */
 #define LLMLAT_INPUT_TOKENS   9 /* prompt length, tokens */
 /* What the aggregator's convention's tool calls "ITL": ITL under the
- * default convention, ICL under vLLM and SGLang, TPOT under AIPerf, and
+ * default convention, ICL under vLLM and SGLang, TPOT under AIPerf and
+ * GuideLLM (its inter_token_latency, (last - first non-empty event) /
+ * (N - 1), weighted by N - 1), ITL under inference-perf (there every
+ * token of a chunk has the chunk's time: the chunk's gap, then zeros), and
  * LLMPerf's own per-request figure (last non-empty event - start) /
  * (number of events) under LLMPerf. */
 #define LLMLAT_TOOL_ITL      10
+/* Normalized time per output token: latency / N, s (inference-perf's
+ * normalized_time_per_output_token; GuideLLM's time_per_output_token,
+ * whose latency ends at the last non-empty event). */
+#define LLMLAT_NTPOT         11
 
 /* Conventions (docs/metrics.md section "Conventions"). */
 #define LLMLAT_CONV_DEFAULT  0
@@ -103,6 +110,8 @@ LLMLAT_API const char *llmlat_strerror(int32_t status);
 #define LLMLAT_CONV_AIPERF   2 /* NVIDIA AIPerf / GenAI-Perf */
 #define LLMLAT_CONV_SGLANG   3 /* sglang bench_serving */
 #define LLMLAT_CONV_LLMPERF  4 /* ray-project llmperf */
+#define LLMLAT_CONV_GUIDELLM 5 /* vllm-project guidellm */
+#define LLMLAT_CONV_INFERENCE_PERF 6 /* kubernetes-sigs inference-perf */
 
 /* Aggregation modes. */
 #define LLMLAT_MODE_EXACT    0 /* keeps every sample; numpy-identical percentiles */
@@ -114,7 +123,7 @@ LLMLAT_API const char *llmlat_strerror(int32_t status);
 #define LLMLAT_STAT_STD      3 /* population (ddof 0) unless the convention says otherwise */
 #define LLMLAT_STAT_MIN      4
 #define LLMLAT_STAT_MAX      5
-#define LLMLAT_STAT_MEDIAN   6 /* numpy.median */
+#define LLMLAT_STAT_MEDIAN   6 /* numpy.median (GuideLLM: its inverse CDF at 0.5) */
 /* The exact sum of the samples (of w x for ITL's weighted samples), in the
  * metric's unit, correctly rounded: each sample as kept, cut once at 2^-64
  * of the internal unit (ns for times in bounded mode), added in integers.
@@ -124,8 +133,8 @@ LLMLAT_API const char *llmlat_strerror(int32_t status);
 
 /* System rates for llmlat_agg_rate(), per second of the duration D. */
 #define LLMLAT_RATE_REQUESTS           1 /* completed / D */
-#define LLMLAT_RATE_OUTPUT_TOKENS      2 /* sum N / D */
-#define LLMLAT_RATE_TOTAL_TOKENS       3 /* (sum input + sum N) / D */
+#define LLMLAT_RATE_OUTPUT_TOKENS      2 /* sum N / D (GuideLLM: over its token points) */
+#define LLMLAT_RATE_TOTAL_TOKENS       3 /* (sum input + sum N) / D (GuideLLM: likewise) */
 #define LLMLAT_RATE_GOODPUT            4 /* good / D; needs at least one SLO */
 #define LLMLAT_RATE_PEAK_OUTPUT_TOKENS 5 /* largest 1-second bucket; exact mode only */
 
@@ -232,6 +241,11 @@ LLMLAT_API int32_t llmlat_request_finish(llmlat_request *r, int64_t t_ns);
 /* The request failed (error, timeout, cancelled) at t_ns. Same errors as
  * llmlat_request_finish. */
 LLMLAT_API int32_t llmlat_request_fail(llmlat_request *r, int64_t t_ns);
+/* The client cancelled the request at t_ns (a benchmark that stops with
+ * requests in flight, a user who leaves): a failure under every
+ * convention, which GuideLLM reports as "incomplete" rather than
+ * "errored". Same errors as llmlat_request_finish. */
+LLMLAT_API int32_t llmlat_request_cancel(llmlat_request *r, int64_t t_ns);
 
 /* The request's own value of a metric under a convention, in the metric's
  * unit (seconds for times). Per request, ITL and ICL are the request's mean
@@ -281,6 +295,7 @@ LLMLAT_API int32_t llmlat_request_set_known(llmlat_request *r, int32_t conventio
 #define LLMLAT_STATE_STARTED  1
 #define LLMLAT_STATE_FINISHED 2
 #define LLMLAT_STATE_FAILED   3
+#define LLMLAT_STATE_CANCELLED 4 /* llmlat_request_cancel */
 /* Errors of these getters: EINVAL (a NULL argument). */
 LLMLAT_API int32_t llmlat_request_get_state(const llmlat_request *r, int32_t *state);
 /* The start; ESTATE when not started. */
@@ -359,10 +374,11 @@ LLMLAT_API int32_t llmlat_agg_set_quantiles(llmlat_agg *a, const double *q, size
 
 /* The upper bounds (seconds, finite, strictly increasing, at most 64; +Inf
  * is implicit) of the classic histogram a PROMETHEUS report writes for a
- * time metric: TTFT, TPOT, ITL, ICL, E2E or ITL_MAX. The array is copied;
- * bounds NULL with n = 0 restores the default, the buckets vLLM's server
- * uses (its TTFT buckets for TTFT, its time-per-output-token buckets for
- * TPOT, ITL, ICL and ITL_MAX, its request-latency buckets for E2E). Kept
+ * time metric: TTFT, TPOT, ITL, ICL, E2E, ITL_MAX or NTPOT. The array is
+ * copied; bounds NULL with n = 0 restores the default, the buckets vLLM's
+ * server uses (its TTFT buckets for TTFT, its time-per-output-token
+ * buckets for TPOT, NTPOT, ITL, ICL and ITL_MAX, its request-latency
+ * buckets for E2E). Kept
  * by llmlat_agg_reset. Errors: EINVAL (NULL a, another metric, NULL bounds
  * with n > 0, n > 64, a bound NaN, infinite or not above the previous). */
 LLMLAT_API int32_t llmlat_agg_set_buckets(llmlat_agg *a, int32_t metric, const double *bounds,
@@ -394,20 +410,26 @@ LLMLAT_API int32_t llmlat_agg_label_count(const llmlat_agg *a, size_t *n);
 LLMLAT_API int32_t llmlat_agg_get_label(const llmlat_agg *a, size_t i, const char **name,
                                         const char **value);
 
-/* Folds a finished or failed request into a (the request is not changed
- * and may be reset right after). Both modes accept the same requests:
- * every counter and count a request adds to must stay below 2^64 (requests
- * added, input and output tokens, ITL samples = tokens, ICL samples =
- * events), and its TPS_USER below 2^64 tokens/s (the one sample that can
- * be that large, with a usage count near 2^64; every time fits anyway).
+/* Folds a finished, failed or cancelled request into a (the request is
+ * not changed and may be reset right after). Both modes accept the same
+ * requests: every counter and count a request adds to must stay below
+ * 2^64 (requests added, input and output tokens, ITL samples = tokens, ICL
+ * samples = events; under GuideLLM and inference-perf a failure's in its
+ * status group), its TPS_USER below 2^64 tokens/s (the one sample that can
+ * be that large, with a usage count near 2^64; every time fits anyway),
+ * and under GuideLLM its N below 2^32 (the weight of its TPOT and NTPOT).
  * Errors: EINVAL (NULL), EOVERFLOW (those limits), ESTATE (request not
- * finished nor failed), ENOMEM. */
+ * ended), ENOMEM. */
 LLMLAT_API int32_t llmlat_agg_add(llmlat_agg *a, const llmlat_request *r);
+
+#define LLMLAT_COLUMN_CANCELLED 2 /* ok[i] of a cancelled request */
 
 /* Many requests at once, given as columns (a benchmark harness's arrays,
  * numpy's in the Python binding): request i starts at start_ns[i], has
  * the events offsets[i] .. offsets[i + 1] - 1 of t_ns[] and k[], and ends
- * at end_ns[i], finished when ok[i] != 0, failed otherwise.
+ * at end_ns[i]: failed when ok[i] is 0, cancelled by the client
+ * (llmlat_request_cancel) when it is LLMLAT_COLUMN_CANCELLED, finished
+ * otherwise.
  *   end_ns          NULL: each request ends at its last event (or start)
  *   ok              NULL: every request finished
  *   offsets         n + 1 non-decreasing entries (NULL only when no
@@ -441,15 +463,19 @@ LLMLAT_API int32_t llmlat_agg_add_columns(llmlat_agg *a, size_t n, const int64_t
 LLMLAT_API int32_t llmlat_agg_merge(llmlat_agg *dst, const llmlat_agg *src);
 
 /* A statistic of a metric's samples (COUNT is the number of samples: of
- * tokens for ITL). Errors: EINVAL (NULL, unknown id), EUNDEFINED (empty
- * set, or STD with ddof 1 over one sample; *out NaN) unless the
- * convention's placeholder applies (vLLM and SGLang report 0.0). */
+ * tokens for ITL; under GuideLLM, which weighs TPOT by N - 1 and NTPOT by
+ * N, the sum of the weights, and MEAN, STD are weighted, MEDIAN its
+ * inverse CDF at 0.5). Errors: EINVAL (NULL, unknown id), EUNDEFINED
+ * (empty set, or STD with ddof 1 over one sample; *out NaN) unless the
+ * convention's placeholder applies (vLLM, SGLang and GuideLLM report 0.0). */
 LLMLAT_API int32_t llmlat_agg_stat(const llmlat_agg *a, int32_t metric, int32_t stat,
                                    double *out);
 /* The q-quantile (q in [0, 1]) of a metric's samples. Exact mode: numpy's
  * default linear interpolation, the same double as numpy.quantile(x, q) on
  * the same samples (numpy.percentile(x, p) is q = p / 100.0, divided as
- * numpy divides). Bounded mode: a value v with
+ * numpy divides); under GuideLLM its inverse CDF, the first value whose
+ * cumulative probability (summed in double as numpy.cumsum sums it)
+ * reaches q, no interpolation. Bounded mode: a value v with
  * |v - E| <= e * E <= alpha * E for E the exact-mode value, for every q,
  * e the error (base - 1) / (base + 1) of the native-histogram schema
  * alpha selects (0.54% at alpha 1%), provided the non-zero samples lie in

@@ -19,36 +19,16 @@ documented fallback: earliest start to latest event of any request. Needs
 numpy (Debian: /usr/bin/python3 with python3-numpy).
 """
 import argparse
-import decimal
 import json
+import os
 import sys
 
 import numpy as np
 
-NS = 10**9
 MILLISECONDS_TO_SECONDS_CONVERSION = 1000
 
-
-def to_ns(d):
-    """An exact decimal number of seconds -> integer ns, halves away from 0."""
-    return int((decimal.Decimal(d) * NS).to_integral_value(rounding=decimal.ROUND_HALF_UP))
-
-
-def load_trace(path):
-    """(requests, duration or None) from an array, an object or JSON Lines."""
-    with open(path) as f:
-        text = f.read()
-    parse = dict(parse_float=decimal.Decimal, parse_int=int)
-    try:
-        data = json.loads(text, **parse)
-    except json.JSONDecodeError:
-        data = [json.loads(line, **parse) for line in text.splitlines() if line.strip()]
-    if isinstance(data, dict) and "requests" in data:
-        duration = data.get("duration")
-        return data["requests"], (float(duration) if duration is not None else None)
-    if isinstance(data, dict):
-        data = [data]
-    return data, None
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from reference_trace import NS, load_trace, to_ns  # noqa: E402
 
 
 class Output:
@@ -64,7 +44,8 @@ class Output:
         self.output_tokens = int(usage) if usage is not None else sum(self.tokens)
         # vLLM: a request succeeds when its stream ended normally and it
         # received at least one chunk
-        self.success = bool(r.get("ok", True)) and len(self.times_ns) > 0
+        ended_normally = bool(r.get("ok", True)) and not r.get("cancelled", False)
+        self.success = ended_normally and len(self.times_ns) > 0
         if self.success:
             self.ttft = (self.times_ns[0] - self.start_ns) / NS
             self.itl = [(b - a) / NS for a, b in zip(self.times_ns, self.times_ns[1:])]

@@ -132,10 +132,17 @@ LLMLAT_API const char *llmlat_strerror(int32_t status);
 #define LLMLAT_OUTPUT_TOKENS  8 /* N, tokens */
 #define LLMLAT_INPUT_TOKENS   9 /* prompt length, tokens */
 /* What the aggregator's convention's tool calls "ITL": ITL under the
- * default convention, ICL under vLLM and SGLang, TPOT under AIPerf, and
+ * default convention, ICL under vLLM and SGLang, TPOT under AIPerf and
+ * GuideLLM (its inter_token_latency, (last - first non-empty event) /
+ * (N - 1), weighted by N - 1), ITL under inference-perf (there every
+ * token of a chunk has the chunk's time: the chunk's gap, then zeros), and
  * LLMPerf's own per-request figure (last non-empty event - start) /
  * (number of events) under LLMPerf. */
 #define LLMLAT_TOOL_ITL      10
+/* Normalized time per output token: latency / N, s (inference-perf's
+ * normalized_time_per_output_token; GuideLLM's time_per_output_token,
+ * whose latency ends at the last non-empty event). */
+#define LLMLAT_NTPOT         11
 
 /* Conventions (docs/metrics.md section "Conventions"). */
 #define LLMLAT_CONV_DEFAULT  0
@@ -143,6 +150,8 @@ LLMLAT_API const char *llmlat_strerror(int32_t status);
 #define LLMLAT_CONV_AIPERF   2 /* NVIDIA AIPerf / GenAI-Perf */
 #define LLMLAT_CONV_SGLANG   3 /* sglang bench_serving */
 #define LLMLAT_CONV_LLMPERF  4 /* ray-project llmperf */
+#define LLMLAT_CONV_GUIDELLM 5 /* vllm-project guidellm */
+#define LLMLAT_CONV_INFERENCE_PERF 6 /* kubernetes-sigs inference-perf */
 
 /* Aggregation modes. */
 #define LLMLAT_MODE_EXACT    0 /* keeps every sample; numpy-identical percentiles */
@@ -154,7 +163,7 @@ LLMLAT_API const char *llmlat_strerror(int32_t status);
 #define LLMLAT_STAT_STD      3 /* population (ddof 0) unless the convention says otherwise */
 #define LLMLAT_STAT_MIN      4
 #define LLMLAT_STAT_MAX      5
-#define LLMLAT_STAT_MEDIAN   6 /* numpy.median */
+#define LLMLAT_STAT_MEDIAN   6 /* numpy.median (GuideLLM: its inverse CDF at 0.5) */
 /* The exact sum of the samples (of w x for ITL's weighted samples), in the
  * metric's unit, correctly rounded: each sample as kept, cut once at 2^-64
  * of the internal unit (ns for times in bounded mode), added in integers.
@@ -164,8 +173,8 @@ LLMLAT_API const char *llmlat_strerror(int32_t status);
 
 /* System rates for llmlat_agg_rate(), per second of the duration D. */
 #define LLMLAT_RATE_REQUESTS           1 /* completed / D */
-#define LLMLAT_RATE_OUTPUT_TOKENS      2 /* sum N / D */
-#define LLMLAT_RATE_TOTAL_TOKENS       3 /* (sum input + sum N) / D */
+#define LLMLAT_RATE_OUTPUT_TOKENS      2 /* sum N / D (GuideLLM: over its token points) */
+#define LLMLAT_RATE_TOTAL_TOKENS       3 /* (sum input + sum N) / D (GuideLLM: likewise) */
 #define LLMLAT_RATE_GOODPUT            4 /* good / D; needs at least one SLO */
 #define LLMLAT_RATE_PEAK_OUTPUT_TOKENS 5 /* largest 1-second bucket; exact mode only */
 
@@ -272,6 +281,11 @@ LLMLAT_API int32_t llmlat_request_finish(llmlat_request *r, int64_t t_ns);
 /* The request failed (error, timeout, cancelled) at t_ns. Same errors as
  * llmlat_request_finish. */
 LLMLAT_API int32_t llmlat_request_fail(llmlat_request *r, int64_t t_ns);
+/* The client cancelled the request at t_ns (a benchmark that stops with
+ * requests in flight, a user who leaves): a failure under every
+ * convention, which GuideLLM reports as "incomplete" rather than
+ * "errored". Same errors as llmlat_request_finish. */
+LLMLAT_API int32_t llmlat_request_cancel(llmlat_request *r, int64_t t_ns);
 
 /* The request's own value of a metric under a convention, in the metric's
  * unit (seconds for times). Per request, ITL and ICL are the request's mean
@@ -321,6 +335,7 @@ LLMLAT_API int32_t llmlat_request_set_known(llmlat_request *r, int32_t conventio
 #define LLMLAT_STATE_STARTED  1
 #define LLMLAT_STATE_FINISHED 2
 #define LLMLAT_STATE_FAILED   3
+#define LLMLAT_STATE_CANCELLED 4 /* llmlat_request_cancel */
 /* Errors of these getters: EINVAL (a NULL argument). */
 LLMLAT_API int32_t llmlat_request_get_state(const llmlat_request *r, int32_t *state);
 /* The start; ESTATE when not started. */
@@ -399,10 +414,11 @@ LLMLAT_API int32_t llmlat_agg_set_quantiles(llmlat_agg *a, const double *q, size
 
 /* The upper bounds (seconds, finite, strictly increasing, at most 64; +Inf
  * is implicit) of the classic histogram a PROMETHEUS report writes for a
- * time metric: TTFT, TPOT, ITL, ICL, E2E or ITL_MAX. The array is copied;
- * bounds NULL with n = 0 restores the default, the buckets vLLM's server
- * uses (its TTFT buckets for TTFT, its time-per-output-token buckets for
- * TPOT, ITL, ICL and ITL_MAX, its request-latency buckets for E2E). Kept
+ * time metric: TTFT, TPOT, ITL, ICL, E2E, ITL_MAX or NTPOT. The array is
+ * copied; bounds NULL with n = 0 restores the default, the buckets vLLM's
+ * server uses (its TTFT buckets for TTFT, its time-per-output-token
+ * buckets for TPOT, NTPOT, ITL, ICL and ITL_MAX, its request-latency
+ * buckets for E2E). Kept
  * by llmlat_agg_reset. Errors: EINVAL (NULL a, another metric, NULL bounds
  * with n > 0, n > 64, a bound NaN, infinite or not above the previous). */
 LLMLAT_API int32_t llmlat_agg_set_buckets(llmlat_agg *a, int32_t metric, const double *bounds,
@@ -434,20 +450,26 @@ LLMLAT_API int32_t llmlat_agg_label_count(const llmlat_agg *a, size_t *n);
 LLMLAT_API int32_t llmlat_agg_get_label(const llmlat_agg *a, size_t i, const char **name,
                                         const char **value);
 
-/* Folds a finished or failed request into a (the request is not changed
- * and may be reset right after). Both modes accept the same requests:
- * every counter and count a request adds to must stay below 2^64 (requests
- * added, input and output tokens, ITL samples = tokens, ICL samples =
- * events), and its TPS_USER below 2^64 tokens/s (the one sample that can
- * be that large, with a usage count near 2^64; every time fits anyway).
+/* Folds a finished, failed or cancelled request into a (the request is
+ * not changed and may be reset right after). Both modes accept the same
+ * requests: every counter and count a request adds to must stay below
+ * 2^64 (requests added, input and output tokens, ITL samples = tokens, ICL
+ * samples = events; under GuideLLM and inference-perf a failure's in its
+ * status group), its TPS_USER below 2^64 tokens/s (the one sample that can
+ * be that large, with a usage count near 2^64; every time fits anyway),
+ * and under GuideLLM its N below 2^32 (the weight of its TPOT and NTPOT).
  * Errors: EINVAL (NULL), EOVERFLOW (those limits), ESTATE (request not
- * finished nor failed), ENOMEM. */
+ * ended), ENOMEM. */
 LLMLAT_API int32_t llmlat_agg_add(llmlat_agg *a, const llmlat_request *r);
+
+#define LLMLAT_COLUMN_CANCELLED 2 /* ok[i] of a cancelled request */
 
 /* Many requests at once, given as columns (a benchmark harness's arrays,
  * numpy's in the Python binding): request i starts at start_ns[i], has
  * the events offsets[i] .. offsets[i + 1] - 1 of t_ns[] and k[], and ends
- * at end_ns[i], finished when ok[i] != 0, failed otherwise.
+ * at end_ns[i]: failed when ok[i] is 0, cancelled by the client
+ * (llmlat_request_cancel) when it is LLMLAT_COLUMN_CANCELLED, finished
+ * otherwise.
  *   end_ns          NULL: each request ends at its last event (or start)
  *   ok              NULL: every request finished
  *   offsets         n + 1 non-decreasing entries (NULL only when no
@@ -481,15 +503,19 @@ LLMLAT_API int32_t llmlat_agg_add_columns(llmlat_agg *a, size_t n, const int64_t
 LLMLAT_API int32_t llmlat_agg_merge(llmlat_agg *dst, const llmlat_agg *src);
 
 /* A statistic of a metric's samples (COUNT is the number of samples: of
- * tokens for ITL). Errors: EINVAL (NULL, unknown id), EUNDEFINED (empty
- * set, or STD with ddof 1 over one sample; *out NaN) unless the
- * convention's placeholder applies (vLLM and SGLang report 0.0). */
+ * tokens for ITL; under GuideLLM, which weighs TPOT by N - 1 and NTPOT by
+ * N, the sum of the weights, and MEAN, STD are weighted, MEDIAN its
+ * inverse CDF at 0.5). Errors: EINVAL (NULL, unknown id), EUNDEFINED
+ * (empty set, or STD with ddof 1 over one sample; *out NaN) unless the
+ * convention's placeholder applies (vLLM, SGLang and GuideLLM report 0.0). */
 LLMLAT_API int32_t llmlat_agg_stat(const llmlat_agg *a, int32_t metric, int32_t stat,
                                    double *out);
 /* The q-quantile (q in [0, 1]) of a metric's samples. Exact mode: numpy's
  * default linear interpolation, the same double as numpy.quantile(x, q) on
  * the same samples (numpy.percentile(x, p) is q = p / 100.0, divided as
- * numpy divides). Bounded mode: a value v with
+ * numpy divides); under GuideLLM its inverse CDF, the first value whose
+ * cumulative probability (summed in double as numpy.cumsum sums it)
+ * reaches q, no interpolation. Bounded mode: a value v with
  * |v - E| <= e * E <= alpha * E for E the exact-mode value, for every q,
  * e the error (base - 1) / (base + 1) of the native-histogram schema
  * alpha selects (0.54% at alpha 1%), provided the non-zero samples lie in
@@ -1444,7 +1470,7 @@ LLMLAT_PRIVATE double gridsum(const double *v, const uint32_t *w, size_t n, uint
 #include <stdint.h>
 
 #define METRIC_FIRST LLMLAT_TTFT
-#define METRIC_LAST LLMLAT_TOOL_ITL
+#define METRIC_LAST LLMLAT_NTPOT
 #define METRIC_COUNT (METRIC_LAST - METRIC_FIRST + 1)
 
 static inline bool metric_valid(int32_t m)
@@ -1494,7 +1520,7 @@ LLMLAT_API const char *llmlat_metric_name(int32_t metric)
 {
     static const char *const NAMES[METRIC_COUNT] = {
         "ttft", "tpot", "itl", "icl", "e2e", "tps_user", "itl_max",
-        "output_tokens", "input_tokens", "tool_itl",
+        "output_tokens", "input_tokens", "tool_itl", "ntpot",
     };
     return metric_valid(metric) ? NAMES[metric_index(metric)] : NULL;
 }
@@ -1630,9 +1656,9 @@ LLMLAT_PRIVATE double wide_to_double(const uint64_t *v, int n, int exp2)
 #include <math.h>
 
 /* ---------------------- lib/record/convention.h --------------------------- */
-/* The five conventions as data: each knob of docs/metrics.md's table is a
- * field, and one shared mechanism (conv_view, and the gap walk of gaps.h) reads them.
- * A new convention is a new row, not new code paths. */
+/* The seven conventions as data: each knob of docs/metrics.md's table is a
+ * field, and one shared mechanism (conv_view, and the gap walk of gaps.h)
+ * reads them. A new convention is a new row, not new code paths. */
 #ifndef LLMLAT_CONVENTION_H
 #define LLMLAT_CONVENTION_H
 
@@ -1654,7 +1680,9 @@ LLMLAT_PRIVATE double wide_to_double(const uint64_t *v, int n, int exp2)
  * counts always fits uint64, and no per-event overflow check is needed. */
 #define REQ_MAX_EVENTS ((size_t)UINT32_MAX)
 
-enum req_state { REQ_NEW, REQ_STARTED, REQ_FINISHED, REQ_FAILED };
+/* A request ends finished (the stream closed normally), failed, or
+ * cancelled (a failure that GuideLLM tells apart). */
+enum req_state { REQ_NEW, REQ_STARTED, REQ_FINISHED, REQ_FAILED, REQ_CANCELLED };
 
 /* What the events add up to. Computed in one pass when the request ends
  * (or on demand while it is in flight), so that recording an event only
@@ -1680,7 +1708,7 @@ struct llmlat_request {
     llmlat_alloc al;
     enum req_state state;
     int64_t start_ns;
-    int64_t end_ns;   /* finish or fail time, once ended */
+    int64_t end_ns;   /* finish, fail or cancel time, once ended */
     req_summary sum;  /* valid once ended */
     uint64_t input_tokens;
     uint64_t output_tokens; /* the usage count, when has_output_tokens */
@@ -1702,10 +1730,10 @@ static inline bool req_values_only(const llmlat_request *r)
     return (r->lacks & LLMLAT_LACKS_CHUNKS) != 0;
 }
 
-/* true when the request ended (finished or failed). */
+/* true when the request ended (finished, failed or cancelled). */
 static inline bool req_ended(const llmlat_request *r)
 {
-    return r->state == REQ_FINISHED || r->state == REQ_FAILED;
+    return r->state >= REQ_FINISHED;
 }
 
 /* The summary of r's events: the stored one once ended, else computed into
@@ -1723,6 +1751,7 @@ typedef struct req_spec {
     bool has_end;        /* else it ends at its last event (or start) */
     int64_t end;
     bool failed;
+    bool cancelled;      /* by the client: a failure of its own kind */
     uint64_t input_tokens;
     bool has_output_tokens;
     uint64_t output_tokens;
@@ -1744,59 +1773,124 @@ static inline uint64_t req_output_tokens(const llmlat_request *r, const req_summ
 #endif
 
 enum success_rule {
-    SUCCESS_FINISHED,    /* finished, not failed (default, SGLang, LLMPerf) */
+    SUCCESS_FINISHED,    /* finished, not failed (default, SGLang, LLMPerf, inference-perf) */
     SUCCESS_ANY_EVENT,   /* and at least one event of any k (vLLM) */
     SUCCESS_VALID_TOKEN, /* and a non-empty event, ending after the start (AIPerf) */
+    SUCCESS_OUTPUT,      /* and a non-empty event or a usage count above 0 (GuideLLM) */
+};
+
+/* Where E2E (the request latency) ends. */
+enum e2e_rule {
+    E2E_LAST_TOKEN, /* the last counting event (default, vLLM, AIPerf) */
+    E2E_END,        /* the end of the stream: finish, or fail time (SGLang, LLMPerf,
+                       inference-perf) */
+    E2E_FINISH,     /* the end of a stream that closed normally; none for a failure,
+                       whose request_end GuideLLM never sets */
+};
+
+/* NTPOT, latency / N. */
+enum ntpot_rule {
+    NTPOT_E2E,           /* E2E / N, N > 0 */
+    NTPOT_ZERO_NO_TOKENS, /* and 0.0 for N = 0 (inference-perf) */
+    NTPOT_LAST_TOKEN,    /* (last non-empty event, else the end, - start) / N, N > 0
+                            (GuideLLM's time_per_output_token) */
 };
 
 enum empty_rule {
-    EMPTY_UNDEFINED, /* LLMLAT_EUNDEFINED, NaN (default, AIPerf, LLMPerf) */
-    EMPTY_ZERO,      /* 0.0, as `np.mean(x or 0)` (vLLM, SGLang) */
+    EMPTY_UNDEFINED, /* LLMLAT_EUNDEFINED, NaN (default, AIPerf, LLMPerf, inference-perf) */
+    EMPTY_ZERO,      /* 0.0, as `np.mean(x or 0)` (vLLM, SGLang) or GuideLLM's empty summary */
 };
 
 enum tool_itl_rule {
-    TOOL_ITL_IS_ITL,     /* default */
+    TOOL_ITL_IS_ITL,     /* default, inference-perf */
     TOOL_ITL_IS_ICL,     /* vLLM, SGLang */
-    TOOL_ITL_IS_TPOT,    /* AIPerf */
+    TOOL_ITL_IS_TPOT,    /* AIPerf, GuideLLM */
     TOOL_ITL_LLMPERF,    /* (last non-empty event - start) / events */
+};
+
+/* How a k-token chunk's gap becomes ITL samples (gaps.h). */
+enum chunk_split {
+    SPLIT_EVEN, /* k samples of g / k */
+    SPLIT_COPY, /* every token has the chunk's time: one sample g, k - 1 of 0
+                   (inference-perf) */
+};
+
+enum quantile_rule {
+    QUANTILE_LINEAR,      /* numpy's default (Hyndman-Fan 7) */
+    QUANTILE_INVERSE_CDF, /* the first value whose cumulative weight reaches q (GuideLLM) */
 };
 
 typedef struct conv_rules {
     int32_t id;
     const char *name;
     bool empty_events_count;   /* k = 0 events anchor TTFT/E2E and make gaps */
-    bool e2e_at_finish;        /* E2E ends at finish, not at the last event */
-    bool no_content_ttft_zero; /* a success without content has TTFT 0 */
+    bool no_content_ttft_zero; /* a request without content has TTFT 0 */
+    bool ttft_needs_two_tokens; /* TTFT (so TPOT) only with >= 2 tokens in events */
+    bool tpot_to_last_token;   /* TPOT spans first to last counting event, whatever E2E */
+    bool missing_is_zero;      /* a missing E2E or TPOT (N > 1) is 0.0, kept */
     bool zero_is_missing;      /* a 0 input leaves derived values missing */
+    bool weighted;             /* TPOT samples weigh N - 1, NTPOT samples N */
     bool tpot_missing_fails_slo;
     bool tps_is_inverse_tpot;
     bool peak_counts_events;   /* peak output tokens/s counts chunks */
     bool duration_over_valid;  /* derived D spans successes' start..start+E2E */
+    bool span_to_end;          /* derived D spans starts..ends (finish or fail) */
+    bool token_rates_over_token_span; /* token rates over first..last token point */
+    bool status_groups;        /* failures kept by status: incomplete, errored */
     enum success_rule success;
+    enum e2e_rule e2e;
+    enum ntpot_rule ntpot;
     enum empty_rule empty;
     unsigned ddof;
     enum tool_itl_rule tool_itl;
+    enum chunk_split split;
+    enum quantile_rule quantile;
 } conv_rules;
 
 /* The rules of a convention id; NULL when unknown. */
 LLMLAT_PRIVATE const conv_rules *conv_get(int32_t convention);
 
+/* The metric LLMLAT_TOOL_ITL names under c: ITL, ICL or TPOT, or
+ * TOOL_ITL itself where it has samples of its own (LLMPerf). */
+static inline int32_t conv_tool_itl_metric(const conv_rules *c)
+{
+    switch (c->tool_itl) {
+    case TOOL_ITL_IS_ITL: return LLMLAT_ITL;
+    case TOOL_ITL_IS_ICL: return LLMLAT_ICL;
+    case TOOL_ITL_IS_TPOT: return LLMLAT_TPOT;
+    case TOOL_ITL_LLMPERF: break;
+    }
+    return LLMLAT_TOOL_ITL;
+}
+
+/* The status group of a request (GuideLLM's successful, incomplete,
+ * errored); conventions without status_groups only count the others. */
+enum req_group { GROUP_SUCCESSFUL, GROUP_INCOMPLETE, GROUP_ERRORED };
+#define GROUP_COUNT 3
+
 /* What one request contributes under a convention (all but the per-gap
  * samples, which gap_walk enumerates: record/gaps.h). Times in ns. */
 typedef struct req_view {
     bool success;
-    bool has_ttft, has_e2e, has_tpot, has_tps, has_tool_itl;
+    enum req_group group;
+    bool has_ttft, has_e2e, has_tpot, has_tps, has_tool_itl, has_ntpot;
     int64_t ttft_ns;
     int64_t e2e_ns;
     double tpot_s;
+    double ntpot_s;
     double tps;
     double tool_itl_s;   /* LLMPerf's own per-request ITL */
+    uint64_t tpot_w, ntpot_w; /* the samples' weights: 1, or N - 1 and N */
+    int64_t tpot_span_ns, ntpot_span_ns; /* their numerators (span / weight) */
     uint64_t n_out;
     /* The events between which gaps are measured: those with k >= 1, or
      * every event when the convention counts empty ones. */
     size_t anchor;       /* first such event, REQ_NONE when none */
     size_t last;         /* last such event */
     bool icl_dropped;    /* AIPerf: a zero gap drops the request's ICL */
+    /* GuideLLM's token points (token_rates_over_token_span): the first and
+     * last time its output token rate places this request's tokens at. */
+    int64_t token_lo, token_hi;
 } req_view;
 
 /* Fills v for an ended (or, for llmlat_request_value, started) request. */
@@ -1815,8 +1909,10 @@ LLMLAT_PRIVATE void conv_view(const conv_rules *c, const llmlat_request *r, req_
  * is the anchor (TTFT's event); each later one closes one gap g = its
  * time - the previous counting event's, which is
  *   - one ICL sample g (ITL_MAX is the largest g), and,
- *   - when it carries k >= 1 tokens, k ITL samples of g / k (the even
- *     split of section 2 of DESIGN.md: they sum to g).
+ *   - when it carries k >= 1 tokens, k ITL samples that sum to g: k of
+ *     g / k (the even split of section 2 of DESIGN.md), or, when every
+ *     token has its chunk's time (inference-perf), one of g and k - 1
+ *     of 0 (gap_itl_split).
  * The anchor's own k0 - 1 tokens beyond the first are ITL samples of 0
  * (they arrived with the first token, after no gap).
  *
@@ -1960,6 +2056,21 @@ static inline bool gap_walk_block(gap_walk *w, gap_block *b)
     return n > 0;
 }
 
+/* The ITL samples of a gap g closed by an event with k >= 1 tokens: `n`
+ * samples of `value` (s) and `zeros` samples of 0. */
+typedef struct itl_split {
+    double value;
+    uint32_t n, zeros;
+} itl_split;
+
+static inline itl_split gap_itl_split(const conv_rules *c, int64_t g, uint32_t k)
+{
+    double gs = (double)g / 1e9; /* ns_to_s */
+    if (c->split == SPLIT_COPY || k == 1)
+        return (itl_split){ gs, 1, k - 1 };
+    return (itl_split){ gs / (double)k, k, 0 };
+}
+
 /* The per-request summary of its gaps (what llmlat_request_value needs). */
 typedef struct gap_summary {
     uint64_t n_gaps;       /* ICL samples */
@@ -2014,37 +2125,57 @@ LLMLAT_PRIVATE bool lacks_same_measure(const conv_rules *source, const conv_rule
 static const conv_rules RULES[] = {
     {
         .id = LLMLAT_CONV_DEFAULT, .name = "default",
-        .success = SUCCESS_FINISHED, .empty = EMPTY_UNDEFINED, .ddof = 0,
-        .tool_itl = TOOL_ITL_IS_ITL,
+        .success = SUCCESS_FINISHED, .e2e = E2E_LAST_TOKEN, .ntpot = NTPOT_E2E,
+        .empty = EMPTY_UNDEFINED, .ddof = 0, .tool_itl = TOOL_ITL_IS_ITL,
     },
     {
         /* vllm/benchmarks/serve.py::calculate_metrics */
         .id = LLMLAT_CONV_VLLM, .name = "vllm",
         .empty_events_count = true, .peak_counts_events = true,
-        .success = SUCCESS_ANY_EVENT, .empty = EMPTY_ZERO, .ddof = 0,
-        .tool_itl = TOOL_ITL_IS_ICL,
+        .success = SUCCESS_ANY_EVENT, .e2e = E2E_LAST_TOKEN, .ntpot = NTPOT_E2E,
+        .empty = EMPTY_ZERO, .ddof = 0, .tool_itl = TOOL_ITL_IS_ICL,
     },
     {
         /* aiperf/metrics/types/ (*.py), metric_dicts.py */
         .id = LLMLAT_CONV_AIPERF, .name = "aiperf",
         .zero_is_missing = true, .tpot_missing_fails_slo = true,
         .tps_is_inverse_tpot = true, .duration_over_valid = true,
-        .success = SUCCESS_VALID_TOKEN, .empty = EMPTY_UNDEFINED, .ddof = 0,
-        .tool_itl = TOOL_ITL_IS_TPOT,
+        .success = SUCCESS_VALID_TOKEN, .e2e = E2E_LAST_TOKEN, .ntpot = NTPOT_E2E,
+        .empty = EMPTY_UNDEFINED, .ddof = 0, .tool_itl = TOOL_ITL_IS_TPOT,
     },
     {
         /* python/sglang/bench_serving.py */
         .id = LLMLAT_CONV_SGLANG, .name = "sglang",
-        .e2e_at_finish = true, .no_content_ttft_zero = true,
-        .success = SUCCESS_FINISHED, .empty = EMPTY_ZERO, .ddof = 0,
-        .tool_itl = TOOL_ITL_IS_ICL,
+        .no_content_ttft_zero = true,
+        .success = SUCCESS_FINISHED, .e2e = E2E_END, .ntpot = NTPOT_E2E,
+        .empty = EMPTY_ZERO, .ddof = 0, .tool_itl = TOOL_ITL_IS_ICL,
     },
     {
         /* token_benchmark_ray.py, openai_chat_completions_client.py */
         .id = LLMLAT_CONV_LLMPERF, .name = "llmperf",
-        .e2e_at_finish = true, .no_content_ttft_zero = true,
-        .success = SUCCESS_FINISHED, .empty = EMPTY_UNDEFINED, .ddof = 1,
-        .tool_itl = TOOL_ITL_LLMPERF,
+        .no_content_ttft_zero = true,
+        .success = SUCCESS_FINISHED, .e2e = E2E_END, .ntpot = NTPOT_E2E,
+        .empty = EMPTY_UNDEFINED, .ddof = 1, .tool_itl = TOOL_ITL_LLMPERF,
+    },
+    {
+        /* src/guidellm/schemas/request_stats.py, schemas/statistics.py,
+         * benchmark/schemas/metrics.py */
+        .id = LLMLAT_CONV_GUIDELLM, .name = "guidellm",
+        .no_content_ttft_zero = true, .tpot_to_last_token = true, .missing_is_zero = true,
+        .weighted = true,
+        .span_to_end = true, .token_rates_over_token_span = true, .status_groups = true,
+        .success = SUCCESS_OUTPUT, .e2e = E2E_FINISH, .ntpot = NTPOT_LAST_TOKEN,
+        .empty = EMPTY_ZERO, .ddof = 0, .tool_itl = TOOL_ITL_IS_TPOT,
+        .quantile = QUANTILE_INVERSE_CDF,
+    },
+    {
+        /* inference_perf/reportgen/base.py, apis/streaming_parser.py */
+        .id = LLMLAT_CONV_INFERENCE_PERF, .name = "inference-perf",
+        .ttft_needs_two_tokens = true, .tpot_to_last_token = true,
+        .tpot_missing_fails_slo = true, .span_to_end = true, .status_groups = true,
+        .success = SUCCESS_FINISHED, .e2e = E2E_END, .ntpot = NTPOT_ZERO_NO_TOKENS,
+        .empty = EMPTY_UNDEFINED, .ddof = 0, .tool_itl = TOOL_ITL_IS_ITL,
+        .split = SPLIT_COPY,
     },
 };
 
@@ -2072,6 +2203,8 @@ static bool is_success(const conv_rules *c, const llmlat_request *r, const req_s
         return r->n > 0;
     case SUCCESS_VALID_TOKEN:
         return s->first_tok != REQ_NONE && r->t[s->last_tok] > r->start_ns;
+    case SUCCESS_OUTPUT: /* GuideLLM refuses "an empty response payload" */
+        return s->first_tok != REQ_NONE || req_output_tokens(r, s) > 0;
     }
     return false;
 }
@@ -2101,11 +2234,122 @@ static void view_known(const conv_rules *c, const llmlat_request *r, req_view *v
     }
 }
 
-/* TTFT and E2E from the events, by the convention's anchors. */
+/* span / n in seconds. GuideLLM merges equal values (its inverse CDF and
+ * mode), so there quotients equal as fractions must be one double: one
+ * division of exact integers (while n < 2^53 / 1e9). The other
+ * conventions keep llmlat 1.0's doubles (seconds, then per token). */
+static double per_token_s(const conv_rules *c, int64_t span_ns, uint64_t n)
+{
+    if (c->quantile == QUANTILE_INVERSE_CDF)
+        return (double)span_ns / (1e9 * (double)n);
+    return (double)span_ns / 1e9 / (double)n;
+}
+
+/* TTFT and E2E: the anchors, and the placeholders for missing ones. */
+static void view_anchors(const conv_rules *c, const llmlat_request *r, const req_summary *s,
+                         req_view *v)
+{
+    bool ended = req_ended(r);
+    if (v->anchor != REQ_NONE && !(c->ttft_needs_two_tokens && s->sum_k < 2)) {
+        v->has_ttft = true;
+        v->ttft_ns = r->t[v->anchor] - r->start_ns;
+    } else if (c->no_content_ttft_zero && v->anchor == REQ_NONE) {
+        v->has_ttft = true;
+        v->ttft_ns = 0;
+    }
+
+    switch (c->e2e) {
+    case E2E_LAST_TOKEN:
+        v->has_e2e = ended && v->anchor != REQ_NONE;
+        if (v->has_e2e)
+            v->e2e_ns = r->t[v->last] - r->start_ns;
+        break;
+    case E2E_END:
+    case E2E_FINISH:
+        /* the end of a request whose end of stream is unknown is only its
+         * last event */
+        v->has_e2e = (c->e2e == E2E_END ? ended : r->state == REQ_FINISHED) &&
+                     !(r->lacks & LLMLAT_LACKS_END);
+        if (v->has_e2e)
+            v->e2e_ns = r->end_ns - r->start_ns;
+        break;
+    }
+    if (!v->has_e2e && ended && c->missing_is_zero) {
+        v->has_e2e = true;
+        v->e2e_ns = 0;
+    }
+}
+
+/* TPOT = decode span / (N - 1), N > 1: the span is E2E - TTFT, or first
+ * to last counting event (tpot_to_last_token). AIPerf reads a TTFT of 0
+ * as missing, which leaves no TPOT. */
+static void view_tpot(const conv_rules *c, const llmlat_request *r, req_view *v)
+{
+    if (!req_ended(r) || v->n_out < 2)
+        return;
+    bool real_ttft = v->has_ttft && v->anchor != REQ_NONE;
+    int64_t span = 0;
+    bool defined = false;
+    if (c->tpot_to_last_token) {
+        defined = real_ttft;
+        if (defined)
+            span = r->t[v->last] - r->t[v->anchor];
+    } else {
+        defined = v->has_ttft && v->has_e2e && !(c->zero_is_missing && v->ttft_ns == 0);
+        if (defined)
+            span = v->e2e_ns - v->ttft_ns;
+    }
+    if (defined || c->missing_is_zero) {
+        v->has_tpot = true;
+        v->tpot_s = defined ? per_token_s(c, span, v->n_out - 1) : 0.0;
+        v->tpot_span_ns = span; /* 0 when missing */
+        v->tpot_w = c->weighted ? v->n_out - 1 : 1;
+    }
+}
+
+static void view_ntpot(const conv_rules *c, const llmlat_request *r, const req_summary *s,
+                       req_view *v)
+{
+    if (!req_ended(r))
+        return;
+    if (v->n_out == 0) {
+        if (c->ntpot == NTPOT_ZERO_NO_TOKENS) {
+            v->has_ntpot = true;
+            v->ntpot_s = 0.0;
+            v->ntpot_w = 1;
+        }
+        return;
+    }
+    int64_t latency;
+    if (c->ntpot == NTPOT_LAST_TOKEN)
+        latency = (s->last_tok != REQ_NONE ? r->t[s->last_tok] : r->end_ns) - r->start_ns;
+    else if (v->has_e2e)
+        latency = v->e2e_ns;
+    else
+        return;
+    v->has_ntpot = true;
+    v->ntpot_s = per_token_s(c, latency, v->n_out);
+    v->ntpot_span_ns = latency;
+    v->ntpot_w = c->weighted ? v->n_out : 1;
+}
+
+/* GuideLLM's output_tokens_timings: the first token at the first
+ * non-empty event and the rest spread up to the last one; a request with
+ * fewer than two such events (or N <= 1) has its tokens at one point. */
+static void view_token_points(const llmlat_request *r, const req_summary *s, req_view *v)
+{
+    if (s->first_tok == REQ_NONE) {
+        v->token_lo = v->token_hi = r->end_ns;
+        return;
+    }
+    v->token_lo = r->t[s->first_tok];
+    v->token_hi = s->n_tok >= 2 && v->n_out >= 2 ? r->t[s->last_tok] : v->token_lo;
+}
+
+/* The anchors, TTFT, E2E and LLMPerf's own ITL from the events. */
 static void view_events(const conv_rules *c, const llmlat_request *r, const req_summary *s,
                         req_view *v)
 {
-    bool ended = req_ended(r);
     v->success = is_success(c, r, s);
     if (c->empty_events_count) {
         if (r->n) {
@@ -2116,37 +2360,17 @@ static void view_events(const conv_rules *c, const llmlat_request *r, const req_
         v->anchor = s->first_tok;
         v->last = s->last_tok;
     }
-
-    if (v->anchor != REQ_NONE) {
-        v->has_ttft = true;
-        v->ttft_ns = r->t[v->anchor] - r->start_ns;
-    } else if (c->no_content_ttft_zero) {
-        v->has_ttft = true;
-        v->ttft_ns = 0;
-    }
-
-    if (c->e2e_at_finish) {
-        /* the finish of a request whose end of stream is unknown is only
-         * its last event */
-        if (ended && !(r->lacks & LLMLAT_LACKS_END)) {
-            v->has_e2e = true;
-            v->e2e_ns = r->end_ns - r->start_ns;
-        }
-    } else if (ended && v->anchor != REQ_NONE) {
-        v->has_e2e = true;
-        v->e2e_ns = r->t[v->last] - r->start_ns;
-    }
+    view_anchors(c, r, s, v);
 
     /* LLMPerf: sum of its time_to_next_token list (= last non-empty event
      * - start) over the chunks received, empty ones included; 0 without
      * content. */
-    if (c->tool_itl == TOOL_ITL_LLMPERF && ended) {
+    if (c->tool_itl == TOOL_ITL_LLMPERF && req_ended(r)) {
         v->has_tool_itl = true;
         v->tool_itl_s = s->first_tok == REQ_NONE
                             ? 0.0
                             : (double)(r->t[s->last_tok] - r->start_ns) / 1e9 / (double)r->n;
     }
-
     v->icl_dropped = c->zero_is_missing && gap_any_zero(c, r, v);
 }
 
@@ -2160,14 +2384,10 @@ LLMLAT_PRIVATE void conv_view(const conv_rules *c, const llmlat_request *r, req_
         view_known(c, r, v);
     else
         view_events(c, r, s, v);
-
-    /* TPOT = (E2E - TTFT) / (N - 1), N > 1. AIPerf reads a TTFT of 0 as
-     * missing, which leaves no TPOT. */
-    if (v->has_ttft && v->has_e2e && v->n_out > 1 &&
-        !(c->zero_is_missing && v->ttft_ns == 0)) {
-        v->has_tpot = true;
-        v->tpot_s = (double)(v->e2e_ns - v->ttft_ns) / 1e9 / (double)(v->n_out - 1);
-    }
+    v->group = v->success ? GROUP_SUCCESSFUL
+                          : r->state == REQ_CANCELLED ? GROUP_INCOMPLETE : GROUP_ERRORED;
+    view_tpot(c, r, v);
+    view_ntpot(c, r, s, v);
 
     if (c->tps_is_inverse_tpot) {
         if (v->has_tpot && v->tpot_s != 0.0) {
@@ -2178,6 +2398,8 @@ LLMLAT_PRIVATE void conv_view(const conv_rules *c, const llmlat_request *r, req_
         v->has_tps = true;
         v->tps = (double)v->n_out / ((double)v->e2e_ns / 1e9);
     }
+    if (c->token_rates_over_token_span && req_ended(r))
+        view_token_points(r, s, v);
 }
 
 /* ---------------------- lib/record/gaps.c --------------------------------- */
@@ -2244,7 +2466,8 @@ LLMLAT_PRIVATE bool lacks_same_measure(const conv_rules *source, const conv_rule
     bool same_anchor = source->empty_events_count == c->empty_events_count;
     if (metric == LLMLAT_TTFT)
         return same_anchor;
-    return source->e2e_at_finish == c->e2e_at_finish && (c->e2e_at_finish || same_anchor);
+    bool source_at_end = source->e2e != E2E_LAST_TOKEN, at_end = c->e2e != E2E_LAST_TOKEN;
+    return source_at_end == at_end && (at_end || same_anchor);
 }
 
 static bool lr_has(const lacks_ctx *x, uint32_t bit)
@@ -2272,20 +2495,33 @@ static const char *lr_ttft(const lacks_ctx *x)
 
 static const char *lr_e2e(const lacks_ctx *x)
 {
-    if (lr_has(x, LLMLAT_LACKS_END) && x->c->e2e_at_finish)
+    if (lr_has(x, LLMLAT_LACKS_END) && x->c->e2e != E2E_LAST_TOKEN)
         return LR_END;
     if (lr_has(x, LLMLAT_LACKS_CHUNKS) && !lr_sources_agree(x, LLMLAT_E2E))
         return LR_E2E;
     return NULL;
 }
 
-/* (E2E - TTFT) / (N - 1) */
+/* (E2E - TTFT) / (N - 1), or first to last token over N - 1 (GuideLLM,
+ * inference-perf: the chunks' times) */
 static const char *lr_tpot(const lacks_ctx *x)
 {
     if (lr_has(x, LLMLAT_LACKS_OUTPUT_TOKENS))
         return LR_OUTPUT;
+    if (x->c->tpot_to_last_token)
+        return lr_has(x, LLMLAT_LACKS_CHUNKS) ? LR_CHUNKS : NULL;
     const char *why = lr_ttft(x);
     return why ? why : lr_e2e(x);
+}
+
+/* latency / N: the latency is E2E, or up to the last token (GuideLLM) */
+static const char *lr_ntpot(const lacks_ctx *x)
+{
+    if (lr_has(x, LLMLAT_LACKS_OUTPUT_TOKENS))
+        return LR_OUTPUT;
+    if (x->c->ntpot == NTPOT_LAST_TOKEN)
+        return lr_has(x, LLMLAT_LACKS_CHUNKS) ? LR_CHUNKS : NULL;
+    return lr_e2e(x);
 }
 
 /* The samples of every gap between chunks. */
@@ -2318,6 +2554,7 @@ static const char *lr_metric(const lacks_ctx *x, int32_t metric)
     case LLMLAT_TTFT: return lr_ttft(x);
     case LLMLAT_E2E: return lr_e2e(x);
     case LLMLAT_TPOT: return lr_tpot(x);
+    case LLMLAT_NTPOT: return lr_ntpot(x);
     case LLMLAT_ITL: return lr_gaps(x, true);
     case LLMLAT_ICL:
     case LLMLAT_ITL_MAX: return lr_gaps(x, false);
@@ -2630,7 +2867,7 @@ LLMLAT_PRIVATE int32_t req_make_view(llmlat_request *r, const req_spec *s)
     r->n = s->n;
     r->last_t = prev;
     r->max_t = max_t;
-    r->state = s->failed ? REQ_FAILED : REQ_FINISHED;
+    r->state = s->cancelled ? REQ_CANCELLED : s->failed ? REQ_FAILED : REQ_FINISHED;
     r->start_ns = s->start;
     r->end_ns = end;
     r->input_tokens = s->input_tokens;
@@ -2673,6 +2910,11 @@ LLMLAT_API int32_t llmlat_request_finish(llmlat_request *r, int64_t t_ns)
 LLMLAT_API int32_t llmlat_request_fail(llmlat_request *r, int64_t t_ns)
 {
     return end(r, t_ns, REQ_FAILED);
+}
+
+LLMLAT_API int32_t llmlat_request_cancel(llmlat_request *r, int64_t t_ns)
+{
+    return end(r, t_ns, REQ_CANCELLED);
 }
 
 LLMLAT_API int32_t llmlat_request_set_lacks(llmlat_request *r, uint32_t lacks)
@@ -2733,6 +2975,7 @@ LLMLAT_API int32_t llmlat_request_get_state(const llmlat_request *r, int32_t *st
     case REQ_STARTED: *state = LLMLAT_STATE_STARTED; break;
     case REQ_FINISHED: *state = LLMLAT_STATE_FINISHED; break;
     case REQ_FAILED: *state = LLMLAT_STATE_FAILED; break;
+    case REQ_CANCELLED: *state = LLMLAT_STATE_CANCELLED; break;
     }
     return LLMLAT_OK;
 }
@@ -2851,17 +3094,14 @@ LLMLAT_API int32_t llmlat_request_value(const llmlat_request *r, int32_t convent
     gap_summary g;
     gap_summarize(c, r, &v, &g);
 
-    if (metric == LLMLAT_TOOL_ITL) {
-        switch (c->tool_itl) {
-        case TOOL_ITL_IS_ITL: metric = LLMLAT_ITL; break;
-        case TOOL_ITL_IS_ICL: metric = LLMLAT_ICL; break;
-        case TOOL_ITL_IS_TPOT: metric = LLMLAT_TPOT; break;
-        case TOOL_ITL_LLMPERF:
-            return v.has_tool_itl ? defined(v.tool_itl_s, out) : undefined_value(out);
-        }
-    }
+    if (metric == LLMLAT_TOOL_ITL)
+        metric = conv_tool_itl_metric(c);
 
     switch (metric) {
+    case LLMLAT_TOOL_ITL: /* its own figure (LLMPerf) */
+        return v.has_tool_itl ? defined(v.tool_itl_s, out) : undefined_value(out);
+    case LLMLAT_NTPOT:
+        return v.has_ntpot ? defined(v.ntpot_s, out) : undefined_value(out);
     case LLMLAT_TTFT:
         return v.has_ttft ? defined(ns_to_s(v.ttft_ns), out) : undefined_value(out);
     case LLMLAT_E2E:
@@ -2937,6 +3177,14 @@ static inline void exact_push(exact_store *s, double v, uint32_t w)
     if (s->total_w == w || v > s->max)
         s->max = v;
 }
+/* The weights, or NULL when every one is 1 (as with one token per event):
+ * weights are >= 1, so that is when they sum to the number of samples,
+ * and then the queries need not read them. */
+static inline const uint32_t *exact_weights(const exact_store *s)
+{
+    return s->weighted && s->total_w != s->n ? s->w : NULL;
+}
+
 /* Appends src's samples into room made by exact_reserve(dst, src->n);
  * the caller checked that total weights cannot overflow. */
 LLMLAT_PRIVATE void exact_append(exact_store *dst, const exact_store *src);
@@ -2966,6 +3214,10 @@ typedef struct exact_summary_values {
 LLMLAT_PRIVATE int32_t exact_summary(const exact_store *s, const llmlat_alloc *al,
                                      unsigned ddof, const double *q, size_t n,
                                      exact_summary_values *out);
+/* GuideLLM's inverse-CDF quantiles (each in [0, 1], n <= 64) and, when
+ * mode is not NULL, its mode (inverse_cdf.c). Sorts a copy. */
+LLMLAT_PRIVATE int32_t exact_inverse_cdf(const exact_store *s, const llmlat_alloc *al,
+                                         const double *q, size_t n, double *out, double *mode);
 
 LLMLAT_PRIVATE size_t exact_memory(const exact_store *s);
 
@@ -3105,17 +3357,9 @@ LLMLAT_PRIVATE void exact_append(exact_store *dst, const exact_store *src)
     dst->total_w += src->total_w;
 }
 
-/* The weights, or NULL when every one is 1 (as with one token per event):
- * weights are >= 1, so that is when they sum to the number of samples,
- * and then the queries need not read them. */
-static const uint32_t *weights_of(const exact_store *s)
-{
-    return s->weighted && s->total_w != s->n ? s->w : NULL;
-}
-
 LLMLAT_PRIVATE int32_t exact_mean(const exact_store *s, double *out)
 {
-    *out = gridsum(s->v, weights_of(s), s->n, s->total_w, s->max, 0, 0.0) /
+    *out = gridsum(s->v, exact_weights(s), s->n, s->total_w, s->max, 0, 0.0) /
            (double)s->total_w;
     return LLMLAT_OK;
 }
@@ -3123,7 +3367,7 @@ LLMLAT_PRIVATE int32_t exact_mean(const exact_store *s, double *out)
 LLMLAT_PRIVATE double exact_sum(const exact_store *s)
 {
     uint64_t acc[FIXSUM_WIDE] = { 0 };
-    fixsum_accumulate(acc, s->v, weights_of(s), s->n);
+    fixsum_accumulate(acc, s->v, exact_weights(s), s->n);
     return fixsum_total(acc, FIXSUM_WIDE, 1);
 }
 
@@ -3132,7 +3376,7 @@ static double std_around(const exact_store *s, unsigned ddof, double mean)
 {
     double lo = s->min - mean, hi = s->max - mean;
     double largest = lo * lo > hi * hi ? lo * lo : hi * hi;
-    double sq = gridsum(s->v, weights_of(s), s->n, s->total_w, largest, 1, mean);
+    double sq = gridsum(s->v, exact_weights(s), s->n, s->total_w, largest, 1, mean);
     return sqrt(sq / (double)(s->total_w - ddof));
 }
 
@@ -3154,7 +3398,7 @@ LLMLAT_PRIVATE int32_t exact_std(const exact_store *s, unsigned ddof, double *ou
 static int32_t at_ranks(const exact_store *s, const llmlat_alloc *al, const uint64_t *ranks,
                         size_t n, double *out)
 {
-    return select_ranks(al, s->v, weights_of(s), s->n, double_key(s->min),
+    return select_ranks(al, s->v, exact_weights(s), s->n, double_key(s->min),
                         double_key(s->max), ranks, n, out);
 }
 
@@ -3275,6 +3519,83 @@ LLMLAT_PRIVATE int32_t exact_summary(const exact_store *s, const llmlat_alloc *a
 LLMLAT_PRIVATE size_t exact_memory(const exact_store *s)
 {
     return s->cap * (sizeof *s->v + (s->weighted ? sizeof *s->w : 0));
+}
+
+/* ---------------------- lib/exact/inverse_cdf.c --------------------------- */
+/* GuideLLM's distribution of an exact store (schemas/statistics.py,
+ * DistributionSummary.from_values and from_pdf): the samples sorted, equal
+ * values merged by summing their weights, each value's probability its
+ * weight over the total; a quantile is the first value whose cumulative
+ * probability reaches q (numpy.searchsorted(numpy.cumsum(p), q, "left")),
+ * and the mode is the value of the largest probability (numpy.argmax: the
+ * smallest such value).
+ *
+ * The cumulative probabilities are summed in double, one addend per
+ * distinct value in ascending order, as numpy.cumsum sums them: a boundary
+ * that the rounding moves (ten equal weights reach 0.8999999999999999, not
+ * 0.9, after nine) moves here too, so that the chosen value is GuideLLM's. */
+#include <string.h>
+
+#define ICDF_MAX_QUANTILES 64
+
+/* The quantile indexes ordered by q, for one ascending walk. */
+static void icdf_order(const double *q, size_t n, size_t *order)
+{
+    for (size_t i = 0; i < n; i++) {
+        size_t j = i;
+        for (; j > 0 && q[order[j - 1]] > q[i]; j--)
+            order[j] = order[j - 1];
+        order[j] = i;
+    }
+}
+
+static void icdf_walk(const double *v, const uint32_t *w, size_t n, uint64_t total,
+                      const double *q, size_t nq, double *out, double *mode)
+{
+    size_t order[ICDF_MAX_QUANTILES], next = 0;
+    icdf_order(q, nq, order);
+    double cdf = 0.0, best_v = v[0];
+    uint64_t best_w = 0;
+    for (size_t i = 0; i < n;) {
+        double value = v[i];
+        uint64_t weight = 0;
+        for (; i < n && v[i] == value; i++) /* equal values merged */
+            weight += w ? w[i] : 1;
+        if (weight > best_w) {
+            best_w = weight;
+            best_v = value;
+        }
+        cdf += (double)weight / (double)total;
+        for (; next < nq && cdf >= q[order[next]]; next++)
+            out[order[next]] = value;
+    }
+    /* a q above the last sum (rounded below 1): the largest value */
+    for (; next < nq; next++)
+        out[order[next]] = v[n - 1];
+    if (mode)
+        *mode = best_v;
+}
+
+LLMLAT_PRIVATE int32_t exact_inverse_cdf(const exact_store *s, const llmlat_alloc *al,
+                                         const double *q, size_t nq, double *out, double *mode)
+{
+    if (nq > ICDF_MAX_QUANTILES)
+        return LLMLAT_EINVAL;
+    const uint32_t *w = exact_weights(s);
+    double *sv = alloc_malloc(al, s->n * sizeof *sv);
+    uint32_t *sw = w ? alloc_malloc(al, s->n * sizeof *sw) : NULL;
+    int32_t st = sv && (!w || sw) ? LLMLAT_OK : LLMLAT_ENOMEM;
+    if (st == LLMLAT_OK) {
+        memcpy(sv, s->v, s->n * sizeof *sv);
+        if (w)
+            memcpy(sw, w, s->n * sizeof *sw);
+        st = radix_sort(al, RADIX_DOUBLE, sv, sw, s->n);
+    }
+    if (st == LLMLAT_OK)
+        icdf_walk(sv, sw, s->n, s->total_w, q, nq, out, mode);
+    alloc_free(al, sv);
+    alloc_free(al, sw);
+    return st;
 }
 
 /* ---------------------- lib/exact/radix.c --------------------------------- */
@@ -4322,6 +4643,13 @@ LLMLAT_PRIVATE int32_t sketch_std(const sketch *s, unsigned ddof, double *out);
  * buckets. */
 #define SKETCH_MAX_QUANTILES 32
 LLMLAT_PRIVATE double sketch_quantile(const sketch *s, const sketch_map *m, double q);
+/* GuideLLM's inverse CDF: the value of the first rank whose cumulative
+ * weight reaches q x count, within the schema's error of exact mode's
+ * (which follows numpy's float sums where they move that rank by one:
+ * exact/inverse_cdf.c). n <= SKETCH_MAX_INVERSE_CDF. */
+#define SKETCH_MAX_INVERSE_CDF 64
+LLMLAT_PRIVATE void sketch_inverse_cdf(const sketch *s, const sketch_map *m, const double *q,
+                                       size_t n, double *out);
 LLMLAT_PRIVATE void sketch_quantiles(const sketch *s, const sketch_map *m, const double *q,
                                      size_t n, double *out);
 LLMLAT_PRIVATE size_t sketch_memory(const sketch *s, const sketch_map *m);
@@ -4598,6 +4926,17 @@ static double interpolate(const sketch *s, const sketch_map *m, double vi, uint6
     return numpy_lerp(a, b, vi - fl);
 }
 
+/* The indexes of q[0..n) by ascending q. */
+static void quantile_order(const double *q, size_t n, size_t *order)
+{
+    for (size_t i = 0; i < n; i++) {
+        size_t j = i;
+        for (; j > 0 && q[order[j - 1]] > q[i]; j--)
+            order[j] = order[j - 1];
+        order[j] = i;
+    }
+}
+
 LLMLAT_PRIVATE void sketch_quantiles(const sketch *s, const sketch_map *m, const double *q,
                                      size_t n, double *out)
 {
@@ -4605,12 +4944,7 @@ LLMLAT_PRIVATE void sketch_quantiles(const sketch *s, const sketch_map *m, const
      * tail quantiles (the ones people ask for) in one pass down from the
      * top, where they are a few buckets away */
     size_t order[SKETCH_MAX_QUANTILES];
-    for (size_t i = 0; i < n; i++) {
-        size_t j = i;
-        for (; j > 0 && q[order[j - 1]] > q[i]; j--)
-            order[j] = order[j - 1];
-        order[j] = i;
-    }
+    quantile_order(q, n, order);
     uint64_t last = s->count - 1;
     size_t split = 0;
     while (split < n && q[order[split]] <= 0.5)
@@ -4641,6 +4975,23 @@ LLMLAT_PRIVATE void sketch_quantiles(const sketch *s, const sketch_map *m, const
         cursor below = down;
         retreat(s, &below, r);
         out[i] = interpolate(s, m, vi, r, below, down);
+    }
+}
+
+LLMLAT_PRIVATE void sketch_inverse_cdf(const sketch *s, const sketch_map *m, const double *q,
+                                       size_t n, double *out)
+{
+    size_t order[SKETCH_MAX_INVERSE_CDF];
+    quantile_order(q, n, order);
+    cursor up = { PLACE_ZERO - 1, 0 };
+    for (size_t k = 0; k < n; k++) {
+        /* the first rank whose cumulative weight r + 1 reaches q W */
+        double reach = ceil(q[order[k]] * (double)s->count);
+        uint64_t r = reach < 1.0 ? 0 : (uint64_t)reach - 1;
+        if (r > s->count - 1)
+            r = s->count - 1;
+        advance(s, &up, r);
+        out[order[k]] = rank_value(s, m, r, up.p);
     }
 }
 
@@ -5017,13 +5368,28 @@ LLMLAT_PRIVATE int32_t store_reserve_merge(metric_store *dst, const llmlat_alloc
                                            const metric_store *src);
 LLMLAT_PRIVATE void store_append(metric_store *dst, const metric_store *src);
 
+/* *dst = a new store holding the samples of n stores of one metric (the
+ * same mode, weighting and layout), which the caller frees: the "total"
+ * of status groups. EINVAL when the counts would overflow, ENOMEM. */
+LLMLAT_PRIVATE int32_t store_union(metric_store *dst, const llmlat_alloc *al,
+                                   const metric_store *const *src, size_t n);
+
 LLMLAT_PRIVATE uint64_t store_count(const metric_store *s);
-/* Statistic of a non-empty store (LLMLAT_STAT_* other than COUNT). */
-LLMLAT_PRIVATE int32_t store_stat(const metric_store *s, const llmlat_alloc *al, int32_t stat,
-                                  unsigned ddof, double *out);
-/* n <= 32 quantiles (each in [0, 1]) of a non-empty store, in one pass. */
+/* Statistic of a non-empty store (LLMLAT_STAT_* other than COUNT), as
+ * convention c computes it (its ddof, its quantile rule for MEDIAN). */
+LLMLAT_PRIVATE int32_t store_stat(const metric_store *s, const llmlat_alloc *al,
+                                  const conv_rules *c, int32_t stat, double *out);
+/* n <= 32 quantiles (each in [0, 1]) of a non-empty store by c's rule, in
+ * one pass. */
 LLMLAT_PRIVATE int32_t store_quantiles(const metric_store *s, const llmlat_alloc *al,
-                                       const double *q, size_t n, double *out);
+                                       const conv_rules *c, const double *q, size_t n,
+                                       double *out);
+/* GuideLLM's inverse-CDF quantiles (n <= 64) of a non-empty store and,
+ * when mode is not NULL, its mode (the value of the largest weight; NaN in
+ * bounded mode, whose buckets keep no values), in one pass. */
+LLMLAT_PRIVATE int32_t store_inverse_cdf(const metric_store *s, const llmlat_alloc *al,
+                                         const double *q, size_t n, double *out,
+                                         double *mode);
 LLMLAT_PRIVATE size_t store_memory(const metric_store *s);
 
 #endif
@@ -5040,6 +5406,28 @@ typedef struct span {
 } span;
 
 #define SPAN_EMPTY ((span){ INT64_MAX, INT64_MIN })
+
+/* hi - lo in seconds; false when the span is empty or has length 0. */
+static inline bool span_seconds(span s, double *seconds)
+{
+    if (s.lo >= s.hi)
+        return false;
+    /* hi - lo may not fit int64 (negative epochs): its uint64 does. */
+    *seconds = (double)((uint64_t)s.hi - (uint64_t)s.lo) / 1e9;
+    return true;
+}
+
+/* The requests of one status group that is not the successes', under a
+ * convention with status_groups: GuideLLM's incomplete (cancelled) and
+ * errored requests, which inference-perf reports together as its
+ * failures. Their samples are folded as a success's are. */
+typedef struct agg_group {
+    uint64_t count, input_tokens, output_tokens;
+    span tokens; /* their token points (token_rates_over_token_span) */
+    metric_store stores[METRIC_COUNT];
+} agg_group;
+
+#define FAILED_GROUPS (GROUP_COUNT - 1) /* incomplete, errored */
 
 /* A constant label: one allocation holding "name\0value\0". */
 typedef struct agg_label {
@@ -5063,16 +5451,21 @@ struct llmlat_agg {
 
     uint64_t completed, failed, tpot_undefined;
     uint64_t input_tokens, output_tokens;
-    span all;    /* every request: start .. last event (or start) */
+    span all;    /* every request: start .. last event (or start), or its
+                    end under span_to_end */
     span valid;  /* successes with an E2E: start .. start + E2E */
     /* What the requests added lack (LLMLAT_LACKS_*), and the conventions
      * whose values the values-only ones carry, 1 << id (record/lacks.h). */
     uint32_t lacks, sources;
+    span tokens; /* successes' token points (token_rates_over_token_span) */
 
     /* Indexed by metric_index(); TOOL_ITL has samples of its own only
      * under LLMPerf, and aliases ITL, ICL or TPOT otherwise. */
     metric_store stores[METRIC_COUNT];
     timeline tl;      /* exact mode only */
+    /* The other status groups (conv->status_groups), indexed by
+     * group - GROUP_INCOMPLETE: see agg_failed_group. */
+    agg_group failures[FAILED_GROUPS];
 
     /* Bounded mode (bounded_fold.c): the sketches' bucket layout, and the
      * successes that met the SLOs set when they were added. */
@@ -5091,6 +5484,36 @@ LLMLAT_PRIVATE const metric_store *agg_store(const llmlat_agg *a, int32_t metric
 /* Why a's data cannot support metric, rate or counter `id` (kind
  * LLMLAT_KIND_*), NULL when it can (record/lacks.h). */
 LLMLAT_PRIVATE const char *agg_lacks_reason(const llmlat_agg *a, int32_t kind, int32_t id);
+/* The group of requests that are not successes (GROUP_INCOMPLETE or
+ * GROUP_ERRORED). */
+static inline agg_group *agg_failed_group(llmlat_agg *a, enum req_group g)
+{
+    return &a->failures[g - GROUP_INCOMPLETE];
+}
+
+/* One status group's counters and stores as the queries read them (the
+ * successes are the aggregator's own fields). */
+typedef struct group_view {
+    uint64_t count, input_tokens, output_tokens;
+    span tokens;
+    const metric_store *stores; /* METRIC_COUNT, indexed by metric_index() */
+} group_view;
+
+LLMLAT_PRIVATE group_view agg_group_view(const llmlat_agg *a, enum req_group g);
+
+/* A statistic or n valid quantiles of one store, as
+ * llmlat_agg_stat and llmlat_agg_quantiles compute them under a's
+ * convention (its placeholder for an empty store included). */
+LLMLAT_PRIVATE int32_t agg_store_stat(const llmlat_agg *a, const metric_store *s, int32_t stat,
+                                      double *out);
+LLMLAT_PRIVATE int32_t agg_store_quantiles(const llmlat_agg *a, const metric_store *s,
+                                           const double *q, size_t n, double *out);
+/* GuideLLM's inverse-CDF quantiles, n <= MAX_QUANTILES + 1 (a report's
+ * and the median), and its mode when mode is not NULL (NaN in bounded
+ * mode), with one sort of the store. */
+LLMLAT_PRIVATE int32_t agg_store_inverse_cdf(const llmlat_agg *a, const metric_store *s,
+                                             const double *q, size_t n, double *out,
+                                             double *mode);
 
 /* The duration D in seconds; false when undefined (no data, or 0). */
 LLMLAT_PRIVATE bool agg_duration(const llmlat_agg *a, double *seconds);
@@ -5110,11 +5533,18 @@ LLMLAT_PRIVATE size_t agg_labels_memory(const llmlat_agg *a);
  * or nothing (llmlat_agg_add_columns): check says whether r can be added
  * after the requests `p` sums up (which it then adds r to), reserve makes
  * the room they all need, and commit folds r in, which cannot fail. */
-typedef struct agg_pending {
-    uint64_t requests, successes;
+typedef struct agg_pending_group {
+    uint64_t requests;
     uint64_t input_tokens, output_tokens;
-    uint64_t tokens;   /* sum of k over the successes' events (ITL samples) */
-    size_t events;     /* the successes' events */
+    uint64_t tokens; /* sum of k over their events (ITL samples) */
+    size_t events;
+} agg_pending_group;
+
+typedef struct agg_pending {
+    uint64_t requests; /* every one, kept in a group or only counted */
+    /* by enum req_group: the successes, and the other groups' requests
+     * where the convention keeps them */
+    agg_pending_group group[GROUP_COUNT];
 } agg_pending;
 
 LLMLAT_PRIVATE int32_t agg_add_check(const llmlat_agg *a, const llmlat_request *r,
@@ -5123,12 +5553,14 @@ LLMLAT_PRIVATE int32_t agg_add_reserve(llmlat_agg *a, const agg_pending *p);
 LLMLAT_PRIVATE void agg_add_commit(llmlat_agg *a, const llmlat_request *r, const req_view *v);
 
 /* Bounded mode (bounded_fold.c). setup (re)builds the layout and empty
- * sketches for alpha, all or nothing (ENOMEM leaves a as it was). push
- * folds in a success that agg.c's acceptance rule admitted, and cannot
- * fail. */
+ * sketches for alpha (the successes', and the other status groups' when
+ * the convention keeps them), all or nothing (ENOMEM leaves a as it was).
+ * push folds a request that agg.c's acceptance rule admitted into a
+ * group's stores, and cannot fail. */
 LLMLAT_PRIVATE int32_t agg_bounded_setup(llmlat_agg *a, double alpha);
 LLMLAT_PRIVATE void agg_bounded_free(llmlat_agg *a);
-LLMLAT_PRIVATE void agg_bounded_push(llmlat_agg *a, const llmlat_request *r, const req_view *v);
+LLMLAT_PRIVATE void agg_bounded_push(llmlat_agg *a, metric_store *stores,
+                                     const llmlat_request *r, const req_view *v);
 
 #endif
 
@@ -5140,16 +5572,47 @@ static void span_add(span *s, int64_t lo, int64_t hi)
         s->hi = hi;
 }
 
+/* The metrics whose exact-mode samples carry weights: ITL (a chunk of k
+ * tokens is one value of weight k), and TPOT and NTPOT where the
+ * convention weighs them by N - 1 and N (GuideLLM). */
+static bool weighted_metric(const conv_rules *c, int32_t m)
+{
+    return m == LLMLAT_ITL || (c->weighted && (m == LLMLAT_TPOT || m == LLMLAT_NTPOT));
+}
+
+static void stores_init(metric_store *stores, const conv_rules *c, int32_t mode)
+{
+    for (int32_t m = METRIC_FIRST; m <= METRIC_LAST; m++)
+        store_init(&stores[metric_index(m)], mode, weighted_metric(c, m));
+}
+
+static void stores_free(metric_store *stores, const llmlat_alloc *al)
+{
+    for (int i = 0; i < METRIC_COUNT; i++)
+        store_free(&stores[i], al);
+}
+
+static void stores_clear(metric_store *stores)
+{
+    for (int i = 0; i < METRIC_COUNT; i++)
+        store_clear(&stores[i]);
+}
+
 static void clear_data(llmlat_agg *a)
 {
     a->completed = a->failed = a->tpot_undefined = 0;
     a->input_tokens = a->output_tokens = 0;
-    a->all = a->valid = SPAN_EMPTY;
+    a->all = a->valid = a->tokens = SPAN_EMPTY;
     a->lacks = a->sources = 0;
     a->good = 0;
-    for (int i = 0; i < METRIC_COUNT; i++)
-        store_clear(&a->stores[i]);
+    stores_clear(a->stores);
     timeline_clear(&a->tl);
+    for (int g = 0; g < FAILED_GROUPS; g++) {
+        agg_group *f = &a->failures[g];
+        f->count = f->input_tokens = f->output_tokens = 0;
+        f->tokens = SPAN_EMPTY;
+        stores_clear(f->stores);
+    }
 }
 
 LLMLAT_API int32_t llmlat_agg_create(int32_t convention, int32_t mode, llmlat_agg **out)
@@ -5169,8 +5632,9 @@ LLMLAT_API int32_t llmlat_agg_create(int32_t convention, int32_t mode, llmlat_ag
     a->conv = c;
     a->mode = mode;
     agg_default_params(a);
-    for (int32_t m = METRIC_FIRST; m <= METRIC_LAST; m++)
-        store_init(&a->stores[metric_index(m)], mode, m == LLMLAT_ITL);
+    stores_init(a->stores, c, mode);
+    for (int g = 0; g < FAILED_GROUPS; g++)
+        stores_init(a->failures[g].stores, c, mode);
     timeline_init(&a->tl);
     if (mode == LLMLAT_MODE_BOUNDED) {
         int32_t st = agg_bounded_setup(a, agg_param(a, LLMLAT_PARAM_RELATIVE_ERROR));
@@ -5196,8 +5660,9 @@ LLMLAT_API void llmlat_agg_free(llmlat_agg *a)
     if (!a)
         return;
     llmlat_alloc al = a->al;
-    for (int i = 0; i < METRIC_COUNT; i++)
-        store_free(&a->stores[i], &al);
+    stores_free(a->stores, &al);
+    for (int g = 0; g < FAILED_GROUPS; g++)
+        stores_free(a->failures[g].stores, &al);
     timeline_free(&a->tl, &al);
     sketch_map_free(&a->map, &al);
     agg_labels_free(a);
@@ -5230,58 +5695,99 @@ LLMLAT_API int32_t llmlat_agg_get_mode(const llmlat_agg *a, int32_t *out)
 
 LLMLAT_PRIVATE const metric_store *agg_store(const llmlat_agg *a, int32_t metric)
 {
-    if (metric == LLMLAT_TOOL_ITL) {
-        switch (a->conv->tool_itl) {
-        case TOOL_ITL_IS_ITL: metric = LLMLAT_ITL; break;
-        case TOOL_ITL_IS_ICL: metric = LLMLAT_ICL; break;
-        case TOOL_ITL_IS_TPOT: metric = LLMLAT_TPOT; break;
-        case TOOL_ITL_LLMPERF: break;
-        }
-    }
+    if (metric == LLMLAT_TOOL_ITL)
+        metric = conv_tool_itl_metric(a->conv);
     return &a->stores[metric_index(metric)];
 }
 
-static metric_store *own_store(llmlat_agg *a, int32_t metric)
+LLMLAT_PRIVATE group_view agg_group_view(const llmlat_agg *a, enum req_group g)
 {
-    return &a->stores[metric_index(metric)];
+    if (g == GROUP_SUCCESSFUL)
+        return (group_view){ a->completed, a->input_tokens, a->output_tokens, a->tokens,
+                             a->stores };
+    const agg_group *f = &a->failures[g - GROUP_INCOMPLETE];
+    return (group_view){ f->count, f->input_tokens, f->output_tokens, f->tokens, f->stores };
 }
 
-/* The samples `p`'s successes add to every store: reserved all at once
- * before anything is pushed, so that a failed add changes nothing. */
-static int32_t reserve_for(llmlat_agg *a, const agg_pending *p)
+static metric_store *own_store(metric_store *stores, int32_t metric)
 {
+    return &stores[metric_index(metric)];
+}
+
+/* The stores of a status group: the successes' are the aggregator's own. */
+static metric_store *group_stores(llmlat_agg *a, enum req_group g)
+{
+    return g == GROUP_SUCCESSFUL ? a->stores : agg_failed_group(a, g)->stores;
+}
+
+/* The samples the pending requests `q` of one group add to its stores
+ * (and the successes' to the timeline): reserved all at once before
+ * anything is pushed, so that a failed add changes nothing. */
+static int32_t reserve_for(llmlat_agg *a, enum req_group g, const agg_pending_group *q)
+{
+    metric_store *stores = group_stores(a, g);
     for (int32_t m = METRIC_FIRST; m <= METRIC_LAST; m++) {
         /* one per request, or at most one per event for the gap metrics */
-        size_t extra = (m == LLMLAT_ITL || m == LLMLAT_ICL) ? p->events : p->successes;
-        int32_t st = store_reserve(own_store(a, m), &a->al, extra);
+        size_t extra = (m == LLMLAT_ITL || m == LLMLAT_ICL) ? q->events : (size_t)q->requests;
+        if (m == LLMLAT_ITL && a->conv->split == SPLIT_COPY) /* a gap, and zeros */
+            extra = q->events > SIZE_MAX / 2 ? SIZE_MAX : 2 * q->events;
+        int32_t st = store_reserve(own_store(stores, m), &a->al, extra);
         if (st != LLMLAT_OK)
             return st;
     }
-    return timeline_reserve(&a->tl, &a->al, p->successes, p->events);
+    if (g != GROUP_SUCCESSFUL)
+        return LLMLAT_OK;
+    return timeline_reserve(&a->tl, &a->al, (size_t)q->requests, q->events);
 }
 
 /* ICL, ITL and ITL_MAX samples, by the gap rule (record/gaps.h). */
-static void push_gaps(llmlat_agg *a, const llmlat_request *r, const req_view *v)
+static void push_gaps(llmlat_agg *a, metric_store *stores, const llmlat_request *r,
+                      const req_view *v)
 {
     gap_walk w;
     uint32_t k0, k;
     if (!gap_walk_begin(&w, a->conv, r, v, &k0))
         return;
-    metric_store *itl = own_store(a, LLMLAT_ITL), *icl = own_store(a, LLMLAT_ICL);
+    metric_store *itl = own_store(stores, LLMLAT_ITL), *icl = own_store(stores, LLMLAT_ICL);
     if (k0 > 1) /* the first chunk's extra tokens arrived with no gap */
         store_push(itl, 0.0, k0 - 1);
     int64_t gap, max_gap = -1;
     while (gap_walk_next(&w, &gap, &k)) {
-        double g = ns_to_s(gap);
         if (!v->icl_dropped)
-            store_push(icl, g, 1);
-        if (k)
-            store_push(itl, k == 1 ? g : g / (double)k, k);
+            store_push(icl, ns_to_s(gap), 1);
+        if (k) {
+            itl_split x = gap_itl_split(a->conv, gap, k);
+            store_push(itl, x.value, x.n);
+            if (x.zeros)
+                store_push(itl, 0.0, x.zeros);
+        }
         if (gap > max_gap)
             max_gap = gap;
     }
     if (max_gap >= 0)
-        store_push(own_store(a, LLMLAT_ITL_MAX), ns_to_s(max_gap), 1);
+        store_push(own_store(stores, LLMLAT_ITL_MAX), ns_to_s(max_gap), 1);
+}
+
+/* Every per-request and per-gap sample of a request, into one group's
+ * stores (exact mode; room reserved). */
+static void push_samples(llmlat_agg *a, metric_store *stores, const llmlat_request *r,
+                         const req_view *v)
+{
+    if (v->has_ttft)
+        store_push(own_store(stores, LLMLAT_TTFT), ns_to_s(v->ttft_ns), 1);
+    if (v->has_e2e)
+        store_push(own_store(stores, LLMLAT_E2E), ns_to_s(v->e2e_ns), 1);
+    if (v->has_tpot)
+        store_push(own_store(stores, LLMLAT_TPOT), v->tpot_s, (uint32_t)v->tpot_w);
+    if (v->has_ntpot)
+        store_push(own_store(stores, LLMLAT_NTPOT), v->ntpot_s, (uint32_t)v->ntpot_w);
+    if (v->has_tps)
+        store_push(own_store(stores, LLMLAT_TPS_USER), v->tps, 1);
+    if (v->has_tool_itl)
+        store_push(own_store(stores, LLMLAT_TOOL_ITL), v->tool_itl_s, 1);
+    store_push(own_store(stores, LLMLAT_OUTPUT_TOKENS), (double)v->n_out, 1);
+    store_push(own_store(stores, LLMLAT_INPUT_TOKENS), (double)r->input_tokens, 1);
+    push_gaps(a, stores, r, v);
 }
 
 static void push_timeline(llmlat_agg *a, const llmlat_request *r, const req_view *v)
@@ -5303,12 +5809,13 @@ static void push_timeline(llmlat_agg *a, const llmlat_request *r, const req_view
 }
 
 /* What r's data lacks, remembered once r is counted: everything for a
- * success; for a failure, which adds only a count and its span to the
+ * request whose samples are kept (a success, or a request in a status
+ * group); for a failure that adds only a count and its span to the
  * duration, its start times alone. */
-static void note_lacks(llmlat_agg *a, const llmlat_request *r, bool success)
+static void note_lacks(llmlat_agg *a, const llmlat_request *r, bool kept)
 {
-    a->lacks |= success ? r->lacks : r->lacks & LLMLAT_LACKS_START_TIMES;
-    if (success && req_values_only(r))
+    a->lacks |= kept ? r->lacks : r->lacks & LLMLAT_LACKS_START_TIMES;
+    if (kept && req_values_only(r))
         a->sources |= 1u << r->known_conv;
 }
 
@@ -5324,30 +5831,37 @@ static int64_t last_response(const llmlat_request *r)
  * added, tokens, ITL samples = tokens, ICL samples = events; the others
  * count requests), and each of its samples is below 2^64 in its unit (ns,
  * tokens, tokens/s), which bounded mode's exact sums need (util/fixsum.h).
- * Only TPS_USER can reach that (N / E2E with a usage count near 2^64).
- * EOVERFLOW otherwise. The requests `p` sums up (checked, not yet added)
- * count as added; r is then added to p. */
+ * Only TPS_USER can reach that (N / E2E with a usage count near 2^64). A
+ * request that is not a success is counted only, or, under a convention
+ * with status groups, kept in its group: the same rule holds there. Under
+ * GuideLLM its TPOT and NTPOT weigh N - 1 and N, which exact mode keeps
+ * as uint32. EOVERFLOW otherwise. The requests `p` sums up (checked, not
+ * yet added) count as added; r is then added to p. */
 LLMLAT_PRIVATE int32_t agg_add_check(const llmlat_agg *a, const llmlat_request *r,
                                      const req_view *v, agg_pending *p)
 {
     /* the serialized form needs the requests added to fit too */
     if (p->requests >= UINT64_MAX - (a->completed + a->failed))
         return LLMLAT_EOVERFLOW;
-    if (v->success) {
-        uint64_t tokens = UINT64_MAX - p->tokens, events = UINT64_MAX - p->events;
-        if (r->input_tokens > UINT64_MAX - a->input_tokens - p->input_tokens ||
-            v->n_out > UINT64_MAX - a->output_tokens - p->output_tokens ||
+    if (v->tpot_w > UINT32_MAX || v->ntpot_w > UINT32_MAX)
+        return LLMLAT_EOVERFLOW;
+    if (v->success || a->conv->status_groups) {
+        agg_pending_group *q = &p->group[v->group];
+        group_view g = agg_group_view(a, v->group);
+        uint64_t tokens = UINT64_MAX - q->tokens, events = UINT64_MAX - q->events;
+        if (r->input_tokens > UINT64_MAX - g.input_tokens - q->input_tokens ||
+            v->n_out > UINT64_MAX - g.output_tokens - q->output_tokens ||
             r->sum.sum_k > tokens ||
-            store_count(agg_store(a, LLMLAT_ITL)) > tokens - r->sum.sum_k ||
-            r->n > events || store_count(agg_store(a, LLMLAT_ICL)) > events - r->n)
+            store_count(&g.stores[metric_index(LLMLAT_ITL)]) > tokens - r->sum.sum_k ||
+            r->n > events || store_count(&g.stores[metric_index(LLMLAT_ICL)]) > events - r->n)
             return LLMLAT_EOVERFLOW;
         if (v->has_tps && !(v->tps < FIXSUM_LIMIT))
             return LLMLAT_EOVERFLOW;
-        p->successes++;
-        p->input_tokens += r->input_tokens;
-        p->output_tokens += v->n_out;
-        p->tokens += r->sum.sum_k;
-        p->events += r->n;
+        q->requests++;
+        q->input_tokens += r->input_tokens;
+        q->output_tokens += v->n_out;
+        q->tokens += r->sum.sum_k;
+        q->events += r->n;
     }
     p->requests++;
     return LLMLAT_OK;
@@ -5355,14 +5869,41 @@ LLMLAT_PRIVATE int32_t agg_add_check(const llmlat_agg *a, const llmlat_request *
 
 LLMLAT_PRIVATE int32_t agg_add_reserve(llmlat_agg *a, const agg_pending *p)
 {
-    return a->mode == LLMLAT_MODE_BOUNDED || p->successes == 0 ? LLMLAT_OK : reserve_for(a, p);
+    if (a->mode == LLMLAT_MODE_BOUNDED)
+        return LLMLAT_OK;
+    for (int g = 0; g < GROUP_COUNT; g++)
+        if (p->group[g].requests) {
+            int32_t st = reserve_for(a, (enum req_group)g, &p->group[g]);
+            if (st != LLMLAT_OK)
+                return st;
+        }
+    return LLMLAT_OK;
+}
+
+/* A request that is not a success, into its status group (admitted, room
+ * reserved). */
+static void add_to_group(llmlat_agg *a, const llmlat_request *r, const req_view *v)
+{
+    agg_group *f = agg_failed_group(a, v->group);
+    f->count++;
+    f->input_tokens += r->input_tokens;
+    f->output_tokens += v->n_out;
+    if (a->conv->token_rates_over_token_span)
+        span_add(&f->tokens, v->token_lo, v->token_hi);
+    if (a->mode == LLMLAT_MODE_BOUNDED)
+        agg_bounded_push(a, f->stores, r, v);
+    else
+        push_samples(a, f->stores, r, v);
 }
 
 LLMLAT_PRIVATE void agg_add_commit(llmlat_agg *a, const llmlat_request *r, const req_view *v)
 {
-    note_lacks(a, r, v->success);
-    span_add(&a->all, r->start_ns, last_response(r));
+    bool grouped = v->success || a->conv->status_groups; /* its samples are kept */
+    note_lacks(a, r, grouped);
+    span_add(&a->all, r->start_ns, a->conv->span_to_end ? r->end_ns : last_response(r));
     if (!v->success) {
+        if (grouped)
+            add_to_group(a, r, v);
         a->failed++;
         return;
     }
@@ -5372,24 +5913,17 @@ LLMLAT_PRIVATE void agg_add_commit(llmlat_agg *a, const llmlat_request *r, const
     a->tpot_undefined += !v->has_tpot;
     if (v->has_e2e)
         span_add(&a->valid, r->start_ns, r->start_ns + v->e2e_ns);
+    if (a->conv->token_rates_over_token_span)
+        span_add(&a->tokens, v->token_lo, v->token_hi);
     if (a->mode == LLMLAT_MODE_BOUNDED) {
-        agg_bounded_push(a, r, v);
+        agg_bounded_push(a, a->stores, r, v);
+        if (agg_any_slo(a)) /* the SLOs are fixed once bounded data arrived */
+            a->good += agg_meets_slos(a, v->has_ttft ? ns_to_s(v->ttft_ns) : NAN,
+                                      v->has_tpot ? v->tpot_s : NAN,
+                                      v->has_e2e ? ns_to_s(v->e2e_ns) : NAN);
         return;
     }
-
-    if (v->has_ttft)
-        store_push(own_store(a, LLMLAT_TTFT), ns_to_s(v->ttft_ns), 1);
-    if (v->has_e2e)
-        store_push(own_store(a, LLMLAT_E2E), ns_to_s(v->e2e_ns), 1);
-    if (v->has_tpot)
-        store_push(own_store(a, LLMLAT_TPOT), v->tpot_s, 1);
-    if (v->has_tps)
-        store_push(own_store(a, LLMLAT_TPS_USER), v->tps, 1);
-    if (v->has_tool_itl)
-        store_push(own_store(a, LLMLAT_TOOL_ITL), v->tool_itl_s, 1);
-    store_push(own_store(a, LLMLAT_OUTPUT_TOKENS), (double)v->n_out, 1);
-    store_push(own_store(a, LLMLAT_INPUT_TOKENS), (double)r->input_tokens, 1);
-    push_gaps(a, r, v);
+    push_samples(a, a->stores, r, v);
     push_timeline(a, r, v);
 }
 
@@ -5427,6 +5961,34 @@ static bool same_bounded_params(const llmlat_agg *x, const llmlat_agg *y)
     return true;
 }
 
+static void span_merge(span *dst, span src)
+{
+    if (src.lo <= src.hi)
+        span_add(dst, src.lo, src.hi);
+}
+
+static int32_t stores_reserve_merge(llmlat_agg *dst, metric_store *d, const metric_store *s)
+{
+    for (int i = 0; i < METRIC_COUNT; i++) {
+        int32_t st = store_reserve_merge(&d[i], &dst->al, &s[i]);
+        if (st != LLMLAT_OK)
+            return st;
+    }
+    return LLMLAT_OK;
+}
+
+static void stores_append(metric_store *d, const metric_store *s)
+{
+    for (int i = 0; i < METRIC_COUNT; i++)
+        store_append(&d[i], &s[i]);
+}
+
+static bool groups_overflow(const agg_group *d, const agg_group *s)
+{
+    return add_overflows(d->input_tokens, s->input_tokens) ||
+           add_overflows(d->output_tokens, s->output_tokens);
+}
+
 LLMLAT_API int32_t llmlat_agg_merge(llmlat_agg *dst, const llmlat_agg *src)
 {
     if (!dst || !src || dst == src)
@@ -5438,19 +6000,20 @@ LLMLAT_API int32_t llmlat_agg_merge(llmlat_agg *dst, const llmlat_agg *src)
         add_overflows(dst->good, src->good) ||
         add_overflows(dst->tpot_undefined, src->tpot_undefined) ||
         add_overflows(dst->input_tokens, src->input_tokens) ||
-        add_overflows(dst->output_tokens, src->output_tokens))
+        add_overflows(dst->output_tokens, src->output_tokens) ||
+        groups_overflow(&dst->failures[0], &src->failures[0]) ||
+        groups_overflow(&dst->failures[1], &src->failures[1]))
         return LLMLAT_EOVERFLOW;
-    for (int i = 0; i < METRIC_COUNT; i++) {
-        int32_t st = store_reserve_merge(&dst->stores[i], &dst->al, &src->stores[i]);
-        if (st != LLMLAT_OK)
-            return st;
-    }
-    int32_t st = timeline_reserve(&dst->tl, &dst->al, src->tl.n_rec, src->tl.n_tok);
+    int32_t st = stores_reserve_merge(dst, dst->stores, src->stores);
+    for (int g = 0; g < FAILED_GROUPS && st == LLMLAT_OK; g++)
+        st = stores_reserve_merge(dst, dst->failures[g].stores, src->failures[g].stores);
+    if (st == LLMLAT_OK)
+        st = timeline_reserve(&dst->tl, &dst->al, src->tl.n_rec, src->tl.n_tok);
     if (st != LLMLAT_OK)
         return st;
 
-    for (int i = 0; i < METRIC_COUNT; i++)
-        store_append(&dst->stores[i], &src->stores[i]);
+    /* From here on nothing can fail. */
+    stores_append(dst->stores, src->stores);
     timeline_append(&dst->tl, &src->tl);
     dst->completed += src->completed;
     dst->failed += src->failed;
@@ -5460,10 +6023,18 @@ LLMLAT_API int32_t llmlat_agg_merge(llmlat_agg *dst, const llmlat_agg *src)
     dst->good += src->good;
     dst->lacks |= src->lacks;
     dst->sources |= src->sources;
-    if (src->all.lo <= src->all.hi)
-        span_add(&dst->all, src->all.lo, src->all.hi);
-    if (src->valid.lo <= src->valid.hi)
-        span_add(&dst->valid, src->valid.lo, src->valid.hi);
+    span_merge(&dst->all, src->all);
+    span_merge(&dst->valid, src->valid);
+    span_merge(&dst->tokens, src->tokens);
+    for (int g = 0; g < FAILED_GROUPS; g++) {
+        agg_group *d = &dst->failures[g];
+        const agg_group *s = &src->failures[g];
+        stores_append(d->stores, s->stores);
+        d->count += s->count;
+        d->input_tokens += s->input_tokens;
+        d->output_tokens += s->output_tokens;
+        span_merge(&d->tokens, s->tokens);
+    }
     return LLMLAT_OK;
 }
 
@@ -5717,14 +6288,9 @@ static bool stat_valid(int32_t stat)
     return stat >= LLMLAT_STAT_COUNT && stat <= LLMLAT_STAT_SUM;
 }
 
-LLMLAT_API int32_t llmlat_agg_stat(const llmlat_agg *a, int32_t metric, int32_t stat,
-                                   double *out)
+LLMLAT_PRIVATE int32_t agg_store_stat(const llmlat_agg *a, const metric_store *s, int32_t stat,
+                                      double *out)
 {
-    if (!a || !out || !metric_valid(metric) || !stat_valid(stat))
-        return LLMLAT_EINVAL;
-    if (agg_lacks_reason(a, LLMLAT_KIND_METRIC, metric))
-        return undefined_value(out);
-    const metric_store *s = agg_store(a, metric);
     uint64_t n = store_count(s);
     if (stat == LLMLAT_STAT_COUNT) {
         *out = (double)n;
@@ -5736,7 +6302,44 @@ LLMLAT_API int32_t llmlat_agg_stat(const llmlat_agg *a, int32_t metric, int32_t 
     }
     if (n == 0)
         return empty_value(a, out);
-    return store_stat(s, &a->al, stat, a->conv->ddof, out);
+    return store_stat(s, &a->al, a->conv, stat, out);
+}
+
+LLMLAT_PRIVATE int32_t agg_store_quantiles(const llmlat_agg *a, const metric_store *s,
+                                           const double *q, size_t n, double *out)
+{
+    if (store_count(s) == 0) {
+        int32_t st = LLMLAT_OK;
+        for (size_t i = 0; i < n; i++)
+            st = empty_value(a, &out[i]);
+        return st;
+    }
+    return store_quantiles(s, &a->al, a->conv, q, n, out);
+}
+
+LLMLAT_PRIVATE int32_t agg_store_inverse_cdf(const llmlat_agg *a, const metric_store *s,
+                                             const double *q, size_t n, double *out,
+                                             double *mode)
+{
+    if (store_count(s) == 0) {
+        int32_t st = LLMLAT_OK;
+        for (size_t i = 0; i < n; i++)
+            st = empty_value(a, &out[i]);
+        if (mode)
+            empty_value(a, mode);
+        return st;
+    }
+    return store_inverse_cdf(s, &a->al, q, n, out, mode);
+}
+
+LLMLAT_API int32_t llmlat_agg_stat(const llmlat_agg *a, int32_t metric, int32_t stat,
+                                   double *out)
+{
+    if (!a || !out || !metric_valid(metric) || !stat_valid(stat))
+        return LLMLAT_EINVAL;
+    if (agg_lacks_reason(a, LLMLAT_KIND_METRIC, metric))
+        return undefined_value(out);
+    return agg_store_stat(a, agg_store(a, metric), stat, out);
 }
 
 LLMLAT_API int32_t llmlat_agg_quantiles(const llmlat_agg *a, int32_t metric, const double *q,
@@ -5752,14 +6355,7 @@ LLMLAT_API int32_t llmlat_agg_quantiles(const llmlat_agg *a, int32_t metric, con
             undefined_value(&out[i]);
         return LLMLAT_EUNDEFINED;
     }
-    const metric_store *s = agg_store(a, metric);
-    if (store_count(s) == 0) {
-        int32_t st = LLMLAT_OK;
-        for (size_t i = 0; i < n; i++)
-            st = empty_value(a, &out[i]);
-        return st;
-    }
-    return store_quantiles(s, &a->al, q, n, out);
+    return agg_store_quantiles(a, agg_store(a, metric), q, n, out);
 }
 
 LLMLAT_API int32_t llmlat_agg_quantile(const llmlat_agg *a, int32_t metric, double q,
@@ -5779,12 +6375,7 @@ LLMLAT_PRIVATE bool agg_duration(const llmlat_agg *a, double *seconds)
     }
     if (a->lacks & LLMLAT_LACKS_START_TIMES)
         return false; /* relative starts span nothing */
-    const span *s = a->conv->duration_over_valid ? &a->valid : &a->all;
-    if (s->lo >= s->hi)
-        return false;
-    /* hi - lo may not fit int64 (negative epochs): its uint64 does. */
-    *seconds = (double)((uint64_t)s->hi - (uint64_t)s->lo) / 1e9;
-    return true;
+    return span_seconds(a->conv->duration_over_valid ? a->valid : a->all, seconds);
 }
 
 LLMLAT_PRIVATE bool agg_any_slo(const llmlat_agg *a)
@@ -5847,7 +6438,10 @@ LLMLAT_API int32_t llmlat_agg_rate(const llmlat_agg *a, int32_t rate, double *ou
     if (rate == LLMLAT_RATE_GOODPUT && !agg_any_slo(a))
         return undefined_value(out);
     double d;
-    if (!agg_duration(a, &d))
+    bool tokens = rate == LLMLAT_RATE_OUTPUT_TOKENS || rate == LLMLAT_RATE_TOTAL_TOKENS;
+    /* GuideLLM's token rates run over its token points, whatever D */
+    if (!(tokens && a->conv->token_rates_over_token_span ? span_seconds(a->tokens, &d)
+                                                         : agg_duration(a, &d)))
         return undefined_value(out);
     switch (rate) {
     case LLMLAT_RATE_REQUESTS:
@@ -5871,8 +6465,11 @@ static size_t memory_bytes(const llmlat_agg *a)
     size_t bytes = sizeof *a + timeline_memory(&a->tl) + agg_labels_memory(a);
     if (a->mode == LLMLAT_MODE_BOUNDED)
         bytes += sketch_map_memory(&a->map);
-    for (int i = 0; i < METRIC_COUNT; i++)
+    for (int i = 0; i < METRIC_COUNT; i++) {
         bytes += store_memory(&a->stores[i]);
+        for (int g = 0; g < FAILED_GROUPS; g++)
+            bytes += store_memory(&a->failures[g].stores[i]);
+    }
     return bytes;
 }
 
@@ -5947,46 +6544,65 @@ static bool has_sketch(const llmlat_agg *a, int32_t metric)
     return metric != LLMLAT_TOOL_ITL || a->conv->tool_itl == TOOL_ITL_LLMPERF;
 }
 
+/* The stores that hold sketches: the successes', and the other status
+ * groups' where the convention keeps them. */
+static size_t sketched_groups(llmlat_agg *a, metric_store **groups)
+{
+    size_t n = 0;
+    groups[n++] = a->stores;
+    if (a->conv->status_groups)
+        for (int g = 0; g < FAILED_GROUPS; g++)
+            groups[n++] = a->failures[g].stores;
+    return n;
+}
+
 LLMLAT_PRIVATE int32_t agg_bounded_setup(llmlat_agg *a, double alpha)
 {
     sketch_map map;
-    sketch fresh[METRIC_COUNT];
+    sketch fresh[GROUP_COUNT][METRIC_COUNT];
+    metric_store *groups[GROUP_COUNT];
+    size_t ng = sketched_groups(a, groups);
     int32_t st = sketch_map_init(&map, &a->al, alpha);
     if (st != LLMLAT_OK)
         return st;
-    int i = 0;
-    for (; i < METRIC_COUNT && st == LLMLAT_OK; i++) {
-        int32_t m = METRIC_FIRST + i;
-        sketch_init(&fresh[i], unit_of(m));
+    size_t done = 0; /* sketches made, in (group, metric) order */
+    for (; done < ng * METRIC_COUNT && st == LLMLAT_OK; done++) {
+        int32_t m = METRIC_FIRST + (int32_t)(done % METRIC_COUNT);
+        sketch *s = &fresh[done / METRIC_COUNT][done % METRIC_COUNT];
+        sketch_init(s, unit_of(m));
         if (has_sketch(a, m))
-            st = sketch_alloc(&fresh[i], &a->al, &map);
+            st = sketch_alloc(s, &a->al, &map);
     }
     if (st != LLMLAT_OK) {
-        while (i-- > 0)
-            sketch_free(&fresh[i], &a->al);
+        while (done-- > 0)
+            sketch_free(&fresh[done / METRIC_COUNT][done % METRIC_COUNT], &a->al);
         sketch_map_free(&map, &a->al);
         return st;
     }
     /* Nothing can fail from here: swap the new layout in. */
     agg_bounded_free(a);
     a->map = map;
-    for (i = 0; i < METRIC_COUNT; i++) {
-        a->stores[i].sk = fresh[i];
-        a->stores[i].map = &a->map;
-    }
+    for (size_t g = 0; g < ng; g++)
+        for (int i = 0; i < METRIC_COUNT; i++) {
+            groups[g][i].sk = fresh[g][i];
+            groups[g][i].map = &a->map;
+        }
     return LLMLAT_OK;
 }
 
 LLMLAT_PRIVATE void agg_bounded_free(llmlat_agg *a)
 {
-    for (int i = 0; i < METRIC_COUNT; i++)
-        sketch_free(&a->stores[i].sk, &a->al);
+    metric_store *groups[GROUP_COUNT];
+    size_t ng = sketched_groups(a, groups);
+    for (size_t g = 0; g < ng; g++)
+        for (int i = 0; i < METRIC_COUNT; i++)
+            sketch_free(&groups[g][i].sk, &a->al);
     sketch_map_free(&a->map, &a->al);
 }
 
-static sketch *sk(llmlat_agg *a, int32_t metric)
+static sketch *sk(metric_store *stores, int32_t metric)
 {
-    return &a->stores[metric_index(metric)].sk;
+    return &stores[metric_index(metric)].sk;
 }
 
 /* What a request's gaps add to one of ITL or ICL besides bucket counts.
@@ -6038,28 +6654,41 @@ static void fold_sample(sketch *x, const sketch_map *m, gap_part *p, int64_t g)
  * value exact mode keeps), which sum to g and whose squares sum to
  * g^2 / k, added exactly but for the cut at 2^-64. The one place a
  * chunk's tokens are split. */
-static void fold_chunk(llmlat_agg *a, gap_part *itl, int64_t g, uint32_t k)
+static void fold_chunk(sketch *s, const sketch_map *m, gap_part *itl, int64_t g, uint32_t k,
+                       double v)
 {
-    double v = ns_to_s(g) / (double)k;
-    sketch *s = sk(a, LLMLAT_ITL);
     itl->count += k;
     fixsum_add_square_ratio(&s->sums, (uint64_t)g, k);
     part_note(itl, v, v);
-    sketch_count(s, &a->map, v, k);
+    sketch_count(s, m, v, k);
+}
+
+/* n ITL samples of 0: tokens that arrived with the one before them. */
+static void fold_zeros(sketch *s, gap_part *itl, uint64_t n)
+{
+    itl->count += n;
+    s->zero += n;
+    part_note(itl, 0.0, 0.0);
 }
 
 /* A gap the common path does not take (not one token, a gap of 0 or of
  * 2^53 ns and more, or ICL dropped): its ICL sample (when kept) and ITL
  * samples, one by one. */
-LLMLAT_COLD static void fold_odd_gap(llmlat_agg *a, int64_t g, uint32_t k, bool icl_on,
-                                     gap_part *icl, gap_part *itl)
+LLMLAT_COLD static void fold_odd_gap(llmlat_agg *a, metric_store *stores, int64_t g,
+                                     uint32_t k, bool icl_on, gap_part *icl, gap_part *itl)
 {
+    sketch *itl_sk = sk(stores, LLMLAT_ITL);
     if (icl_on)
-        fold_sample(sk(a, LLMLAT_ICL), &a->map, icl, g);
-    if (k == 1)
-        fold_sample(sk(a, LLMLAT_ITL), &a->map, itl, g);
-    else if (k > 1)
-        fold_chunk(a, itl, g, k);
+        fold_sample(sk(stores, LLMLAT_ICL), &a->map, icl, g);
+    if (!k)
+        return;
+    itl_split x = gap_itl_split(a->conv, g, k);
+    if (x.n == 1)
+        fold_sample(itl_sk, &a->map, itl, g);
+    else
+        fold_chunk(itl_sk, &a->map, itl, g, k, x.value);
+    if (x.zeros)
+        fold_zeros(itl_sk, itl, x.zeros);
 }
 
 /* A run of common gaps: one token, 0 < gap < 2^53 ns, ICL kept; each one
@@ -6170,7 +6799,8 @@ static void part_add_common(gap_part *p, const common_gaps *c)
  * block after block, each split into runs of common gaps (counted in both
  * sketches at once) and the odd gaps between them. Out of line: a request
  * of one token has no gap, and needs none of this frame. */
-LLMLAT_NOINLINE static void fold_gaps(llmlat_agg *a, const llmlat_request *r, const req_view *v)
+LLMLAT_NOINLINE static void fold_gaps(llmlat_agg *a, metric_store *stores,
+                                      const llmlat_request *r, const req_view *v)
 {
     gap_walk w;
     uint32_t k0;
@@ -6178,15 +6808,12 @@ LLMLAT_NOINLINE static void fold_gaps(llmlat_agg *a, const llmlat_request *r, co
         return;
     const sketch_map *m = &a->map;
     const layout lay = { m->ns_cell, m->cell_shift, m->cell_mask };
-    sketch *itl_sk = sk(a, LLMLAT_ITL), *icl_sk = sk(a, LLMLAT_ICL);
+    sketch *itl_sk = sk(stores, LLMLAT_ITL), *icl_sk = sk(stores, LLMLAT_ICL);
     const bool icl_on = !v->icl_dropped;
     const bool plain = r->sum.n_tok == r->n && r->sum.sum_k == r->n; /* every k is 1 */
     gap_part icl = { .min = INFINITY, .max = -INFINITY }, itl = icl;
-    if (k0 > 1) { /* the first chunk's extra tokens arrived with no gap */
-        itl.count += k0 - 1;
-        itl_sk->zero += k0 - 1;
-        part_note(&itl, 0.0, 0.0);
-    }
+    if (k0 > 1) /* the first chunk's extra tokens arrived with no gap */
+        fold_zeros(itl_sk, &itl, k0 - 1);
     int64_t max_gap = -1, idx[GAP_BLOCK];
     uint64_t empty_sum = 0; /* of the gaps closed by empty events */
     gap_block blk;
@@ -6208,7 +6835,7 @@ LLMLAT_NOINLINE static void fold_gaps(llmlat_agg *a, const llmlat_request *r, co
             }
             int64_t g = gap_block_gap(&blk, j);
             uint32_t k = blk.k[j];
-            fold_odd_gap(a, g, k, icl_on, &icl, &itl);
+            fold_odd_gap(a, stores, g, k, icl_on, &icl, &itl);
             empty_sum += k ? 0 : (uint64_t)g;
             max_gap = g > max_gap ? g : max_gap;
             j++;
@@ -6218,31 +6845,53 @@ LLMLAT_NOINLINE static void fold_gaps(llmlat_agg *a, const llmlat_request *r, co
     part_commit(icl_sk, &icl, span);
     part_commit(itl_sk, &itl, span - empty_sum);
     if (max_gap >= 0)
-        sketch_add_ns(sk(a, LLMLAT_ITL_MAX), m, max_gap);
+        sketch_add_ns(sk(stores, LLMLAT_ITL_MAX), m, max_gap);
 }
 
-LLMLAT_PRIVATE void agg_bounded_push(llmlat_agg *a, const llmlat_request *r, const req_view *v)
+/* w samples of span / w (exported: v seconds): a TPOT or NTPOT weighed by
+ * N - 1 or N (GuideLLM; w < 2^32, the acceptance rule's). Like a chunk of
+ * w tokens closing a gap of span, they sum to span exactly and their
+ * squares to span^2 / w. */
+static void add_weighted(sketch *s, const sketch_map *m, int64_t span_ns, uint64_t w, double v)
+{
+    s->count += w;
+    sketch_count(s, m, v, w);
+    fixsum_add_parts(&s->sums, (uint64_t)span_ns, 0, 0);
+    fixsum_add_square_ratio(&s->sums, (uint64_t)span_ns, (uint32_t)w);
+    sketch_note_range(s, v, v);
+}
+
+/* TPOT or NTPOT: one sample, or its weighted samples. */
+static void add_per_token(llmlat_agg *a, sketch *s, int64_t span_ns, uint64_t w, double v)
+{
+    if (a->conv->weighted)
+        add_weighted(s, &a->map, span_ns, w, v);
+    else
+        sketch_add_double(s, &a->map, v * 1e9, v);
+}
+
+LLMLAT_PRIVATE void agg_bounded_push(llmlat_agg *a, metric_store *stores,
+                                     const llmlat_request *r, const req_view *v)
 {
     const sketch_map *m = &a->map;
     if (v->has_ttft)
-        sketch_add_ns(sk(a, LLMLAT_TTFT), m, v->ttft_ns);
+        sketch_add_ns(sk(stores, LLMLAT_TTFT), m, v->ttft_ns);
     if (v->has_e2e)
-        sketch_add_ns(sk(a, LLMLAT_E2E), m, v->e2e_ns);
+        sketch_add_ns(sk(stores, LLMLAT_E2E), m, v->e2e_ns);
     if (v->has_tpot)
-        sketch_add_double(sk(a, LLMLAT_TPOT), m, v->tpot_s * 1e9, v->tpot_s);
+        add_per_token(a, sk(stores, LLMLAT_TPOT), v->tpot_span_ns, v->tpot_w, v->tpot_s);
+    if (v->has_ntpot)
+        add_per_token(a, sk(stores, LLMLAT_NTPOT), v->ntpot_span_ns, v->ntpot_w, v->ntpot_s);
     if (v->has_tps)
-        sketch_add_double(sk(a, LLMLAT_TPS_USER), m, v->tps, v->tps);
+        sketch_add_double(sk(stores, LLMLAT_TPS_USER), m, v->tps, v->tps);
     if (v->has_tool_itl)
-        sketch_add_double(sk(a, LLMLAT_TOOL_ITL), m, v->tool_itl_s * 1e9, v->tool_itl_s);
-    sketch_add_int(sk(a, LLMLAT_OUTPUT_TOKENS), m, v->n_out, (double)v->n_out);
-    sketch_add_int(sk(a, LLMLAT_INPUT_TOKENS), m, r->input_tokens, (double)r->input_tokens);
+        sketch_add_double(sk(stores, LLMLAT_TOOL_ITL), m, v->tool_itl_s * 1e9, v->tool_itl_s);
+    sketch_add_int(sk(stores, LLMLAT_OUTPUT_TOKENS), m, v->n_out, (double)v->n_out);
+    sketch_add_int(sk(stores, LLMLAT_INPUT_TOKENS), m, r->input_tokens,
+                   (double)r->input_tokens);
     /* a gap, or tokens beyond the anchor's first */
     if (v->anchor != REQ_NONE && (v->last != v->anchor || r->k[v->anchor] > 1))
-        fold_gaps(a, r, v);
-    if (agg_any_slo(a))
-        a->good += agg_meets_slos(a, v->has_ttft ? ns_to_s(v->ttft_ns) : NAN,
-                                  v->has_tpot ? v->tpot_s : NAN,
-                                  v->has_e2e ? ns_to_s(v->e2e_ns) : NAN);
+        fold_gaps(a, stores, r, v);
 }
 
 /* ---------------------- lib/agg/columns.c --------------------------------- */
@@ -6280,6 +6929,7 @@ static int32_t column_request(const agg_columns *c, size_t i, bool checked, llml
         .has_end = c->end_ns != NULL,
         .end = c->end_ns ? c->end_ns[i] : 0,
         .failed = c->ok && !c->ok[i],
+        .cancelled = c->ok && c->ok[i] == LLMLAT_COLUMN_CANCELLED,
         .checked = checked,
     };
     if (c->input_tokens) {
@@ -6513,6 +7163,23 @@ LLMLAT_PRIVATE void store_append(metric_store *dst, const metric_store *src)
         exact_append(&dst->exact, &src->exact);
 }
 
+LLMLAT_PRIVATE int32_t store_union(metric_store *dst, const llmlat_alloc *al,
+                                   const metric_store *const *src, size_t n)
+{
+    store_init(dst, src[0]->mode, src[0]->exact.weighted);
+    dst->map = src[0]->map;
+    dst->sk.unit = src[0]->sk.unit;
+    int32_t st = BOUNDED(dst) ? sketch_alloc(&dst->sk, al, dst->map) : LLMLAT_OK;
+    for (size_t i = 0; i < n && st == LLMLAT_OK; i++) {
+        st = store_reserve_merge(dst, al, src[i]);
+        if (st == LLMLAT_OK)
+            store_append(dst, src[i]);
+    }
+    if (st != LLMLAT_OK)
+        store_free(dst, al);
+    return st;
+}
+
 LLMLAT_PRIVATE uint64_t store_count(const metric_store *s)
 {
     return BOUNDED(s) ? s->sk.count : s->exact.total_w;
@@ -6542,17 +7209,38 @@ static int32_t sketch_stat(const metric_store *s, int32_t stat, unsigned ddof, d
     return LLMLAT_EINVAL;
 }
 
-LLMLAT_PRIVATE int32_t store_stat(const metric_store *s, const llmlat_alloc *al, int32_t stat,
-                                  unsigned ddof, double *out)
+LLMLAT_PRIVATE int32_t store_quantiles(const metric_store *s, const llmlat_alloc *al,
+                                       const conv_rules *c, const double *q, size_t n,
+                                       double *out)
 {
+    if (!BOUNDED(s))
+        return c->quantile == QUANTILE_INVERSE_CDF
+                   ? exact_inverse_cdf(&s->exact, al, q, n, out, NULL)
+                   : exact_quantiles(&s->exact, al, q, n, out);
+    if (n > SKETCH_MAX_QUANTILES)
+        return LLMLAT_EINVAL;
+    if (c->quantile == QUANTILE_INVERSE_CDF)
+        sketch_inverse_cdf(&s->sk, s->map, q, n, out);
+    else
+        sketch_quantiles(&s->sk, s->map, q, n, out);
+    return LLMLAT_OK;
+}
+
+LLMLAT_PRIVATE int32_t store_stat(const metric_store *s, const llmlat_alloc *al,
+                                  const conv_rules *c, int32_t stat, double *out)
+{
+    if (stat == LLMLAT_STAT_MEDIAN && c->quantile == QUANTILE_INVERSE_CDF) {
+        static const double HALF = 0.5; /* GuideLLM's median is its p50 */
+        return store_quantiles(s, al, c, &HALF, 1, out);
+    }
     if (BOUNDED(s))
-        return sketch_stat(s, stat, ddof, out);
+        return sketch_stat(s, stat, c->ddof, out);
     const exact_store *e = &s->exact;
     switch (stat) {
     case LLMLAT_STAT_MEAN:
         return exact_mean(e, out);
     case LLMLAT_STAT_STD:
-        return exact_std(e, ddof, out);
+        return exact_std(e, c->ddof, out);
     case LLMLAT_STAT_MIN:
         *out = e->min;
         return LLMLAT_OK;
@@ -6568,14 +7256,17 @@ LLMLAT_PRIVATE int32_t store_stat(const metric_store *s, const llmlat_alloc *al,
     return LLMLAT_EINVAL;
 }
 
-LLMLAT_PRIVATE int32_t store_quantiles(const metric_store *s, const llmlat_alloc *al,
-                                       const double *q, size_t n, double *out)
+LLMLAT_PRIVATE int32_t store_inverse_cdf(const metric_store *s, const llmlat_alloc *al,
+                                         const double *q, size_t n, double *out,
+                                         double *mode)
 {
     if (!BOUNDED(s))
-        return exact_quantiles(&s->exact, al, q, n, out);
-    if (n > SKETCH_MAX_QUANTILES)
+        return exact_inverse_cdf(&s->exact, al, q, n, out, mode);
+    if (n > SKETCH_MAX_INVERSE_CDF)
         return LLMLAT_EINVAL;
-    sketch_quantiles(&s->sk, s->map, q, n, out);
+    sketch_inverse_cdf(&s->sk, s->map, q, n, out);
+    if (mode)
+        *mode = NAN;
     return LLMLAT_OK;
 }
 
@@ -7439,6 +8130,7 @@ typedef struct rd_req {
     bool has_end;
     int64_t end;
     bool ok;
+    bool cancelled; /* ended by the client (a trace's "cancelled": true) */
     uint64_t input_tokens;
     bool has_output_tokens;
     uint64_t output_tokens;
@@ -7940,6 +8632,7 @@ LLMLAT_PRIVATE void rd_begin_request(llmlat_reader *rd, uint64_t line, uint64_t 
     q->has_end = false;
     q->end = 0;
     q->ok = true;
+    q->cancelled = false;
     q->input_tokens = 0;
     q->has_output_tokens = false;
     q->output_tokens = 0;
@@ -8184,7 +8877,9 @@ static int32_t rd_record(const llmlat_reader *rd, llmlat_request *r)
     /* ends at "end", else at its last event (or start) */
     int64_t end = q->has_end ? q->end : q->n ? rd->ev.t[q->n - 1] : q->start;
     if (st == LLMLAT_OK)
-        st = q->ok ? llmlat_request_finish(r, end) : llmlat_request_fail(r, end);
+        st = q->cancelled ? llmlat_request_cancel(r, end)
+             : q->ok      ? llmlat_request_finish(r, end)
+                          : llmlat_request_fail(r, end);
     return st;
 }
 
@@ -8228,6 +8923,7 @@ static int32_t rd_add(llmlat_reader *rd, llmlat_agg *a)
         req_spec s = {
             .start = q->start, .t = rd->ev.t, .k = rd->ev.k, .n = q->n,
             .has_end = q->has_end, .end = q->end, .failed = !q->ok,
+            .cancelled = q->cancelled,
             .input_tokens = q->input_tokens, .has_output_tokens = q->has_output_tokens,
             .output_tokens = q->output_tokens, .lacks = q->lacks,
         };
@@ -8474,6 +9170,7 @@ enum {
     TK_INPUT_TOKENS = 1 << 4,
     TK_OUTPUT_TOKENS = 1 << 5,
     TK_ID = 1 << 6,
+    TK_CANCELLED = 1 << 7,
 };
 
 static const struct {
@@ -8487,6 +9184,7 @@ static const struct {
     { "input_tokens", TK_INPUT_TOKENS },
     { "output_tokens", TK_OUTPUT_TOKENS },
     { "id", TK_ID },
+    { "cancelled", TK_CANCELLED },
 };
 
 #define TRACE_KEY_MAX 32
@@ -8612,11 +9310,17 @@ static bool trace_member(llmlat_reader *rd, unsigned key)
         q->has_end = true;
         return rd_time(rd, "\"end\"", DEC_SECONDS, &q->end);
     case TK_OK:
+    case TK_CANCELLED:
         if (jt_peek(t) != 't' && jt_peek(t) != 'f')
-            return t->failed ? false : jt_fail(t, "\"ok\" must be true or false");
+            return t->failed ? false
+                             : jt_fail(t, "\"%s\" must be true or false",
+                                       key == TK_OK ? "ok" : "cancelled");
         if (!jt_literal(t, &which))
             return false;
-        q->ok = which == 't';
+        if (key == TK_OK)
+            q->ok = which == 't';
+        else
+            q->cancelled = which == 't';
         return true;
     case TK_INPUT_TOKENS:
         if (jt_take_null(t, &ok))
@@ -9888,6 +10592,7 @@ static int ai_record(llmlat_reader *rd)
     }
     bool raw = s->have & (AH_PERF | AH_RESPONSES);
     q->ok = !(s->have & (AH_ERROR | AH_CANCELLED));
+    q->cancelled = (s->have & AH_CANCELLED) != 0;
     q->lacks = LLMLAT_LACKS_CHUNK_TOKENS | LLMLAT_LACKS_END;
     if (!(s->have & AH_OSL))
         q->lacks |= LLMLAT_LACKS_OUTPUT_TOKENS;
@@ -10498,6 +11203,7 @@ LLMLAT_PRIVATE void expose_run(rbuf *out, const llmlat_agg *const *aggs, size_t 
 typedef struct metric_values {
     uint64_t count; /* samples (tokens for ITL) */
     double mean, std, min, max, median;
+    double mode; /* GuideLLM's; NaN unless asked of report_groups_metric */
     double q[MAX_QUANTILES]; /* the quantiles asked of report_metric */
     size_t n_q;
 } metric_values;
@@ -10524,6 +11230,14 @@ typedef struct report_ctx {
  * in one pass. */
 LLMLAT_PRIVATE void report_metric(report_ctx *c, int32_t metric, const double *q, size_t n,
                                   metric_values *v);
+/* The same over status groups: the union of those in the mask (bit
+ * 1 << GROUP_SUCCESSFUL, ...: one group, GuideLLM's total of all three,
+ * inference-perf's failures), the mode too when with_mode. Not cached. */
+#define GROUPS_ALL ((1u << GROUP_COUNT) - 1)
+#define GROUPS_FAILED (GROUPS_ALL & ~(1u << GROUP_SUCCESSFUL))
+LLMLAT_PRIVATE void report_groups_metric(report_ctx *c, unsigned groups, int32_t metric,
+                                         const double *q, size_t n, bool with_mode,
+                                         metric_values *v);
 LLMLAT_PRIVATE double report_rate(report_ctx *c, int32_t rate);
 LLMLAT_PRIVATE double report_duration(const report_ctx *c);
 /* false when the counter is undefined (GOOD without an SLO). */
@@ -10626,6 +11340,7 @@ static const expose_family FAMILIES[] = {
     TIME_METRIC(LLMLAT_TTFT, "ttft", "Time to first token."),
     TIME_METRIC(LLMLAT_TPOT, "tpot",
                 "Time per output token after the first, one sample per request."),
+    TIME_METRIC(LLMLAT_NTPOT, "ntpot", "Latency over output tokens, one sample per request."),
     TIME_METRIC(LLMLAT_ITL, "itl", "Inter-token latency, one sample per token."),
     TIME_METRIC(LLMLAT_ICL, "icl", "Inter-chunk latency, one sample per gap between events."),
     TIME_METRIC(LLMLAT_E2E, "e2e", "End-to-end latency."),
@@ -11564,11 +12279,50 @@ static double value_or_nan(report_ctx *c, int32_t st, double v)
     return NAN;
 }
 
-static double query_stat(report_ctx *c, int32_t metric, int32_t which)
+/* Count, mean, std, min and max of a store. */
+static void moment_values(report_ctx *c, const metric_store *s, metric_values *v)
 {
-    double v;
-    int32_t st = llmlat_agg_stat(c->a, metric, which, &v);
-    return value_or_nan(c, st, v);
+    static const int32_t STATS[] = { LLMLAT_STAT_MEAN, LLMLAT_STAT_STD, LLMLAT_STAT_MIN,
+                                     LLMLAT_STAT_MAX };
+    double *out[] = { &v->mean, &v->std, &v->min, &v->max };
+    v->count = store_count(s);
+    for (size_t i = 0; i < sizeof STATS / sizeof STATS[0]; i++) {
+        int32_t st = agg_store_stat(c->a, s, STATS[i], out[i]);
+        *out[i] = value_or_nan(c, st, *out[i]);
+    }
+}
+
+/* n quantiles of a store, its median when asked, and GuideLLM's mode when
+ * asked. Under an inverse-CDF convention one sorted copy serves them all
+ * (its median is its p50). */
+static void order_values(report_ctx *c, const metric_store *s, const double *q, size_t n,
+                         bool median, bool mode, metric_values *v)
+{
+    const llmlat_agg *a = c->a;
+    v->n_q = n;
+    if (a->conv->quantile == QUANTILE_INVERSE_CDF) {
+        double qq[MAX_QUANTILES + 1], out[MAX_QUANTILES + 1];
+        memcpy(qq, q, n * sizeof *q);
+        qq[n] = 0.5;
+        double m = NAN;
+        int32_t st = agg_store_inverse_cdf(a, s, qq, n + 1, out, mode ? &m : NULL);
+        for (size_t j = 0; j < n; j++)
+            v->q[j] = value_or_nan(c, st, out[j]);
+        if (median)
+            v->median = value_or_nan(c, st, out[n]);
+        if (mode)
+            v->mode = value_or_nan(c, st, m);
+        return;
+    }
+    if (median) {
+        int32_t st = agg_store_stat(a, s, LLMLAT_STAT_MEDIAN, &v->median);
+        v->median = value_or_nan(c, st, v->median);
+    }
+    if (n) {
+        int32_t st = agg_store_quantiles(a, s, q, n, v->q);
+        for (size_t j = 0; j < n; j++)
+            v->q[j] = value_or_nan(c, st, v->q[j]);
+    }
 }
 
 LLMLAT_PRIVATE void report_metric(report_ctx *c, int32_t metric, const double *q, size_t n,
@@ -11577,9 +12331,19 @@ LLMLAT_PRIVATE void report_metric(report_ctx *c, int32_t metric, const double *q
     const metric_store *s = agg_store(c->a, metric);
     int i = (int)(s - c->a->stores);
     metric_values *m = &c->cache[i];
-    if (!c->known[i] && s->mode == LLMLAT_MODE_EXACT && store_count(s) > 0 &&
-        !agg_lacks_reason(c->a, LLMLAT_KIND_METRIC, metric)) {
-        /* the same values as the queries below, in fewer passes */
+    if (agg_lacks_reason(c->a, LLMLAT_KIND_METRIC, metric)) {
+        /* the data cannot support it: every value undefined */
+        *v = (metric_values){ .count = store_count(s), .mean = NAN, .std = NAN, .min = NAN,
+                              .max = NAN, .median = NAN, .mode = NAN, .n_q = n };
+        for (size_t j = 0; j < n; j++)
+            v->q[j] = NAN;
+        return;
+    }
+    bool first = !c->known[i];
+    bool same_q = !first && n == m->n_q && (n == 0 || memcmp(q, c->cache_q[i], n * sizeof *q) == 0);
+    if (first && s->mode == LLMLAT_MODE_EXACT && store_count(s) > 0 &&
+        c->a->conv->quantile != QUANTILE_INVERSE_CDF) {
+        /* the same values as the queries, in fewer passes */
         exact_summary_values e = { 0 };
         int32_t st = exact_summary(&s->exact, &c->a->al, c->a->conv->ddof, q, n, &e);
         c->known[i] = true;
@@ -11589,30 +12353,62 @@ LLMLAT_PRIVATE void report_metric(report_ctx *c, int32_t metric, const double *q
         m->min = s->exact.min;
         m->max = s->exact.max;
         m->median = value_or_nan(c, st, e.median);
+        m->mode = NAN;
         for (size_t j = 0; j < n; j++)
             m->q[j] = value_or_nan(c, st, e.q[j]);
         memcpy(c->cache_q[i], q, n * sizeof *q);
         m->n_q = n;
+        first = false;
+        same_q = true;
     }
-    if (!c->known[i]) {
+    if (first) {
         c->known[i] = true;
-        m->count = store_count(s);
-        m->mean = query_stat(c, metric, LLMLAT_STAT_MEAN);
-        m->std = query_stat(c, metric, LLMLAT_STAT_STD);
-        m->min = query_stat(c, metric, LLMLAT_STAT_MIN);
-        m->max = query_stat(c, metric, LLMLAT_STAT_MAX);
-        m->median = query_stat(c, metric, LLMLAT_STAT_MEDIAN);
-        m->n_q = 0;
+        moment_values(c, s, m);
+        m->mode = NAN;
     }
-    bool same_q = n == m->n_q && (n == 0 || memcmp(q, c->cache_q[i], n * sizeof *q) == 0);
-    if (!same_q) {
-        int32_t st = llmlat_agg_quantiles(c->a, metric, q, n, m->q);
-        for (size_t j = 0; j < n; j++)
-            m->q[j] = value_or_nan(c, st, m->q[j]);
+    if (!same_q) { /* the median once, with the first quantiles */
+        order_values(c, s, q, n, first, false, m);
         memcpy(c->cache_q[i], q, n * sizeof *q);
-        m->n_q = n;
     }
     *v = *m;
+}
+
+static void store_values(report_ctx *c, const metric_store *s, const double *q, size_t n,
+                         bool with_mode, metric_values *v)
+{
+    moment_values(c, s, v);
+    v->mode = NAN;
+    order_values(c, s, q, n, true, with_mode, v);
+}
+
+LLMLAT_PRIVATE void report_groups_metric(report_ctx *c, unsigned groups, int32_t metric,
+                                         const double *q, size_t n, bool with_mode,
+                                         metric_values *v)
+{
+    const llmlat_agg *a = c->a;
+    if (metric == LLMLAT_TOOL_ITL)
+        metric = conv_tool_itl_metric(a->conv);
+    const metric_store *src[GROUP_COUNT];
+    size_t ns = 0;
+    for (int g = 0; g < GROUP_COUNT; g++)
+        if (groups & (1u << g))
+            src[ns++] = &agg_group_view(a, (enum req_group)g).stores[metric_index(metric)];
+    if (ns == 1) {
+        store_values(c, src[0], q, n, with_mode, v);
+        return;
+    }
+    metric_store all;
+    int32_t st = store_union(&all, &a->al, src, ns);
+    if (st != LLMLAT_OK) {
+        value_or_nan(c, st, 0.0);
+        *v = (metric_values){ .mean = NAN, .std = NAN, .min = NAN, .max = NAN, .median = NAN,
+                              .mode = NAN, .n_q = n };
+        for (size_t j = 0; j < n; j++)
+            v->q[j] = NAN;
+        return;
+    }
+    store_values(c, &all, q, n, with_mode, v);
+    store_free(&all, &a->al);
 }
 
 /* Writers pass the library's own ids, so they index the caches. */
@@ -11892,6 +12688,7 @@ static const double *default_bounds(int32_t metric, size_t *n)
         *n = COUNT_OF(TTFT_BOUNDS);
         return TTFT_BOUNDS;
     case LLMLAT_TPOT:
+    case LLMLAT_NTPOT:
     case LLMLAT_ITL:
     case LLMLAT_ICL:
     case LLMLAT_ITL_MAX:
@@ -12063,7 +12860,7 @@ LLMLAT_PRIVATE void json_tool(report_ctx *c, jsonw *w);
 /* The metrics of the `metrics` object, in this order. */
 static const int32_t JSON_METRICS[] = {
     LLMLAT_TTFT, LLMLAT_TPOT, LLMLAT_ITL, LLMLAT_ICL,
-    LLMLAT_E2E, LLMLAT_TPS_USER, LLMLAT_ITL_MAX,
+    LLMLAT_E2E, LLMLAT_TPS_USER, LLMLAT_ITL_MAX, LLMLAT_NTPOT,
 };
 
 LLMLAT_PRIVATE void json_counter(report_ctx *c, jsonw *w, const char *key, int32_t counter)
@@ -12338,8 +13135,10 @@ static const text_words WORDS[] = {
         .tool = "llmlat default",
         .rows = { { LLMLAT_TTFT, "TTFT (ms)" }, { LLMLAT_TPOT, "TPOT (ms)" },
                   { LLMLAT_ITL, "ITL (ms)" }, { LLMLAT_ICL, "ICL (ms)" },
-                  { LLMLAT_E2E, "E2E (ms)" }, ROW_ITL_MAX, ROW_TPS },
-        .note = "ITL: one sample per token; ICL: one sample per gap between events.",
+                  { LLMLAT_E2E, "E2E (ms)" }, ROW_ITL_MAX, ROW_TPS,
+                  { LLMLAT_NTPOT, "NTPOT (ms)" } },
+        .note = "ITL: one sample per token; ICL: one sample per gap between events; "
+                "NTPOT: E2E / N.",
     },
     [LLMLAT_CONV_VLLM] = {
         .tool = "vLLM bench serve",
@@ -12390,6 +13189,42 @@ static const text_words WORDS[] = {
                   { LLMLAT_TPS_USER, "request_output_throughput (tok/s)" },
                   { LLMLAT_TPOT, "TPOT (ms)" }, ROW_PER_TOKEN_ITL, ROW_ITL_MAX },
         .note = "inter_token_latency is LLMPerf's: per request, (last token - start) / chunks.",
+    },
+    [LLMLAT_CONV_GUIDELLM] = {
+        .tool = "GuideLLM",
+        .items = { [ITEM_COMPLETED] = "Requests successful",
+                   [ITEM_FAILED] = "Requests incomplete + errored",
+                   [ITEM_DURATION] = "Benchmark duration (s)",
+                   [ITEM_INPUT_TOKENS] = "Input tokens (successful)",
+                   [ITEM_OUTPUT_TOKENS] = "Output tokens (successful)",
+                   [ITEM_REQUEST_RATE] = "Requests per second (successful)",
+                   [ITEM_OUTPUT_RATE] = "Output tokens per second (successful)",
+                   [ITEM_TOTAL_RATE] = "Total tokens per second (successful)" },
+        .rows = { { LLMLAT_TTFT, "TTFT (ms)" }, { LLMLAT_TOOL_ITL, "ITL (ms)" },
+                  { LLMLAT_NTPOT, "TPOT (ms)" }, { LLMLAT_E2E, "Request Latency (ms)" },
+                  ROW_PER_TOKEN_ITL, ROW_ITL_MAX, ROW_TPS },
+        .note = "GuideLLM's ITL is (last - first token) / (N - 1), weighted by N - 1; its "
+                "TPOT (last token - start) / N, weighted by N; percentiles are its inverse "
+                "CDF.",
+    },
+    [LLMLAT_CONV_INFERENCE_PERF] = {
+        .tool = "inference-perf",
+        .items = { [ITEM_COMPLETED] = "successes.count",
+                   [ITEM_FAILED] = "failures.count",
+                   [ITEM_DURATION] = "benchmark_time_seconds",
+                   [ITEM_INPUT_TOKENS] = "prompt_tokens.total",
+                   [ITEM_OUTPUT_TOKENS] = "output_tokens.total",
+                   [ITEM_REQUEST_RATE] = "requests_per_sec",
+                   [ITEM_OUTPUT_RATE] = "output_tokens_per_sec",
+                   [ITEM_TOTAL_RATE] = "total_tokens_per_sec" },
+        .rows = { { LLMLAT_TTFT, "time_to_first_token (ms)" },
+                  { LLMLAT_TPOT, "time_per_output_token (ms)" },
+                  { LLMLAT_NTPOT, "normalized_time_per_output_token (ms)" },
+                  { LLMLAT_TOOL_ITL, "inter_token_latency (ms)" },
+                  { LLMLAT_E2E, "request_latency (ms)" }, { LLMLAT_ICL, "ICL (ms)" },
+                  ROW_ITL_MAX, ROW_TPS },
+        .note = "inter_token_latency is inference-perf's: every token of a chunk has the "
+                "chunk's time, so 0 inside a chunk.",
     },
 };
 
@@ -12579,7 +13414,12 @@ LLMLAT_PRIVATE void report_text(report_ctx *c)
  *   vLLM    vllm/benchmarks/serve.py, the `result` dict of benchmark()
  *   AIPerf  profile_export_aiperf.json (metric tags, unit/avg/pN/min/max/std)
  *   SGLang  python/sglang/bench_serving.py, the `result` dict
- *   LLMPerf token_benchmark_ray.py, metrics_summary() */
+ *   LLMPerf token_benchmark_ray.py, metrics_summary()
+ *   GuideLLM        benchmarks[i] of its JSON report: `start_time`,
+ *                   `end_time`, `duration` and GenerativeMetrics
+ *                   (benchmark/schemas/metrics.py)
+ *   inference-perf  summary_lifecycle_metrics.json (reportgen/base.py,
+ *                   summarize_requests) */
 #include <math.h>
 #include <stdio.h>
 
@@ -12779,6 +13619,248 @@ static void tool_llmperf(report_ctx *c, jsonw *w)
               report_rate(c, LLMLAT_RATE_REQUESTS) * 60.0);
 }
 
+/* GuideLLM's status groups, in its order, each a mask of llmlat's groups. */
+static const struct {
+    const char *name;
+    unsigned groups;
+} GUIDELLM_GROUPS[] = {
+    { "successful", 1u << GROUP_SUCCESSFUL },
+    { "incomplete", 1u << GROUP_INCOMPLETE },
+    { "errored", 1u << GROUP_ERRORED },
+    { "total", GROUPS_ALL },
+};
+#define GUIDELLM_GROUP_COUNT (sizeof GUIDELLM_GROUPS / sizeof GUIDELLM_GROUPS[0])
+
+/* A DistributionSummary (schemas/statistics.py) of a metric over groups,
+ * in the field's unit (scale per second): mean, median, mode, variance,
+ * std_dev, min, max, count (the sum of weights), total_sum (mean x count,
+ * as GuideLLM multiplies) and percentiles p001..p999, the inverse CDF. An
+ * empty group is GuideLLM's summary of zeros. */
+static void guidellm_summary(report_ctx *c, jsonw *w, const char *key, unsigned groups,
+                             int32_t metric, double scale)
+{
+    static const double Q[] = { 0.001, 0.01, 0.05, 0.1, 0.25, 0.5,
+                                0.75,  0.9,  0.95, 0.99, 0.999 };
+    static const char *const KEYS[] = { "p001", "p01", "p05", "p10", "p25", "p50",
+                                        "p75",  "p90", "p95", "p99", "p999" };
+    const size_t nq = sizeof Q / sizeof Q[0];
+    metric_values v;
+    report_groups_metric(c, groups, metric, Q, nq, true, &v);
+    jw_object(w, key);
+    jw_number(w, "mean", v.mean * scale);
+    jw_number(w, "median", v.median * scale);
+    jw_number(w, "mode", v.mode * scale);
+    jw_number(w, "variance", v.std * v.std * scale * scale);
+    jw_number(w, "std_dev", v.std * scale);
+    jw_number(w, "min", v.min * scale);
+    jw_number(w, "max", v.max * scale);
+    jw_u64(w, "count", v.count);
+    jw_number(w, "total_sum", v.mean * scale * (double)v.count);
+    jw_object(w, "percentiles");
+    for (size_t i = 0; i < nq; i++)
+        jw_number(w, KEYS[i], v.q[i] * scale);
+    jw_close(w);
+    jw_close(w);
+}
+
+/* A StatusDistributionSummary: the summary of each status group. */
+static void guidellm_field(report_ctx *c, jsonw *w, const char *field, int32_t metric,
+                           double scale)
+{
+    jw_object(w, field);
+    for (size_t g = 0; g < GUIDELLM_GROUP_COUNT; g++)
+        guidellm_summary(c, w, GUIDELLM_GROUPS[g].name, GUIDELLM_GROUPS[g].groups, metric,
+                         scale);
+    jw_close(w);
+}
+
+/* What a mask of groups adds up to: requests, output tokens, token points. */
+static void groups_total(const llmlat_agg *a, unsigned groups, uint64_t *count,
+                         double *output_tokens, span *tokens)
+{
+    *count = 0;
+    *output_tokens = 0.0;
+    *tokens = SPAN_EMPTY;
+    for (int g = 0; g < GROUP_COUNT; g++) {
+        if (!(groups & (1u << g)))
+            continue;
+        group_view v = agg_group_view(a, (enum req_group)g);
+        *count += v.count;
+        *output_tokens += (double)v.output_tokens;
+        if (v.tokens.lo < tokens->lo)
+            tokens->lo = v.tokens.lo;
+        if (v.tokens.hi > tokens->hi)
+            tokens->hi = v.tokens.hi;
+    }
+}
+
+/* x / d, or GuideLLM's 0.0 for a rate without two distinct times. */
+static double guidellm_rate(double x, double d, bool defined)
+{
+    return defined && d > 0.0 ? x / d : 0.0;
+}
+
+/* The means of requests_per_second (a group's requests over the benchmark
+ * duration) and output_tokens_per_second (its output tokens over the span
+ * of its token points), per group: {"<group>": {"mean": x}}. */
+static void guidellm_rates(report_ctx *c, jsonw *w)
+{
+    double d = report_duration(c);
+    const char *const FIELDS[] = { "requests_per_second", "output_tokens_per_second" };
+    for (int f = 0; f < 2; f++) {
+        jw_object(w, FIELDS[f]);
+        for (size_t g = 0; g < GUIDELLM_GROUP_COUNT; g++) {
+            uint64_t count;
+            double tokens;
+            span points;
+            groups_total(c->a, GUIDELLM_GROUPS[g].groups, &count, &tokens, &points);
+            double span_s = 0.0;
+            bool has_span = span_seconds(points, &span_s);
+            jw_object(w, GUIDELLM_GROUPS[g].name);
+            jw_number(w, "mean", f == 0 ? guidellm_rate((double)count, d, !isnan(d))
+                                        : guidellm_rate(tokens, span_s, has_span));
+            jw_close(w);
+        }
+        jw_close(w);
+    }
+}
+
+static void tool_guidellm(report_ctx *c, jsonw *w)
+{
+    const llmlat_agg *a = c->a;
+    double d = report_duration(c);
+    double start = a->all.lo <= a->all.hi ? ns_to_s(a->all.lo) : NAN;
+    jw_object(w, "benchmark");
+    jw_number(w, "start_time", start);
+    jw_number(w, "end_time", start + d);
+    jw_number(w, "duration", d);
+    jw_close(w);
+    jw_object(w, "metrics");
+    jw_object(w, "request_totals");
+    for (size_t g = 0; g < GUIDELLM_GROUP_COUNT; g++) {
+        uint64_t count;
+        double tokens;
+        span points;
+        groups_total(a, GUIDELLM_GROUPS[g].groups, &count, &tokens, &points);
+        jw_u64(w, GUIDELLM_GROUPS[g].name, count);
+    }
+    jw_close(w);
+    guidellm_rates(c, w);
+    guidellm_field(c, w, "request_latency", LLMLAT_E2E, 1.0);
+    guidellm_field(c, w, "prompt_token_count", LLMLAT_INPUT_TOKENS, 1.0);
+    guidellm_field(c, w, "output_token_count", LLMLAT_OUTPUT_TOKENS, 1.0);
+    guidellm_field(c, w, "time_to_first_token_ms", LLMLAT_TTFT, MS_PER_S);
+    guidellm_field(c, w, "time_per_output_token_ms", LLMLAT_NTPOT, MS_PER_S);
+    guidellm_field(c, w, "inter_token_latency_ms", LLMLAT_TOOL_ITL, MS_PER_S);
+    jw_close(w);
+}
+
+/* inference-perf's summarize() of a metric over groups: numpy's mean,
+ * min, max and linear percentiles of its default list, in seconds or
+ * tokens. false when empty (inference-perf: None). */
+static const double IP_PERCENTILES[] = { 0.1, 1, 5, 10, 25, 50, 75, 90, 95, 99, 99.9 };
+static const char *const IP_KEYS[] = { "p0.1", "p1",  "p5",  "p10", "p25",  "median",
+                                       "p75",  "p90", "p95", "p99", "p99.9" };
+#define IP_NQ (sizeof IP_PERCENTILES / sizeof IP_PERCENTILES[0])
+
+static bool ip_values(report_ctx *c, unsigned groups, int32_t metric, metric_values *v)
+{
+    double q[IP_NQ];
+    for (size_t i = 0; i < IP_NQ; i++)
+        q[i] = IP_PERCENTILES[i] / 100.0; /* as numpy.percentile divides */
+    report_groups_metric(c, groups, metric, q, IP_NQ, false, v);
+    return v->count > 0;
+}
+
+/* Its members, "mean", "min", "max", then the percentiles ("median" for
+ * 50), into the object open in w. */
+static void ip_members(jsonw *w, const metric_values *v)
+{
+    jw_number(w, "mean", v->mean);
+    jw_number(w, "min", v->min);
+    jw_number(w, "max", v->max);
+    for (size_t i = 0; i < IP_NQ; i++)
+        jw_number(w, IP_KEYS[i], v->q[i]);
+}
+
+static void ip_summary(report_ctx *c, jsonw *w, const char *key, unsigned groups,
+                       int32_t metric)
+{
+    metric_values v;
+    if (!ip_values(c, groups, metric, &v)) {
+        jw_null(w, key);
+        return;
+    }
+    jw_object(w, key);
+    ip_members(w, &v);
+    jw_close(w);
+}
+
+/* A token total with its per-request summary merged in, as
+ * summarize_prompt_token_usage and summarize_output_token_usage write it;
+ * prompt tokens also split by the server's cached count, which llmlat
+ * does not know (inference-perf's sum without prompt_tokens_details: 0). */
+static void ip_tokens(report_ctx *c, jsonw *w, const char *key, unsigned groups,
+                      int32_t metric, double total)
+{
+    jw_object(w, key);
+    jw_number(w, "total", total);
+    if (metric == LLMLAT_INPUT_TOKENS) {
+        jw_number(w, "cached", 0.0);
+        jw_number(w, "uncached", total);
+    }
+    metric_values v;
+    if (ip_values(c, groups, metric, &v))
+        ip_members(w, &v);
+    jw_close(w);
+}
+
+/* x / d, or inference-perf's 0.0 when the benchmark time is not positive. */
+static double ip_rate(double x, double d)
+{
+    return d > 0.0 ? x / d : 0.0; /* d NaN: no requests, no time */
+}
+
+static void tool_inference_perf(report_ctx *c, jsonw *w)
+{
+    const unsigned ok = 1u << GROUP_SUCCESSFUL;
+    const llmlat_agg *a = c->a;
+    double d = report_duration(c);
+    double failed_input = (double)a->failures[0].input_tokens + (double)a->failures[1].input_tokens;
+    jw_number(w, "benchmark_time_seconds", isnan(d) ? 0.0 : d);
+    jw_object(w, "load_summary");
+    jw_u64(w, "count", a->completed + a->failed);
+    jw_null(w, "schedule_delay"); /* llmlat has no scheduled times */
+    jw_close(w);
+
+    jw_object(w, "successes");
+    jw_u64(w, "count", a->completed);
+    jw_object(w, "latency");
+    ip_summary(c, w, "request_latency", ok, LLMLAT_E2E);
+    ip_summary(c, w, "normalized_time_per_output_token", ok, LLMLAT_NTPOT);
+    ip_summary(c, w, "time_per_output_token", ok, LLMLAT_TPOT);
+    ip_summary(c, w, "time_to_first_token", ok, LLMLAT_TTFT);
+    ip_summary(c, w, "inter_token_latency", ok, LLMLAT_TOOL_ITL);
+    jw_close(w);
+    jw_object(w, "throughput");
+    jw_number(w, "input_tokens_per_sec", ip_rate((double)a->input_tokens, d));
+    jw_number(w, "output_tokens_per_sec", ip_rate((double)a->output_tokens, d));
+    jw_number(w, "total_tokens_per_sec",
+              ip_rate((double)a->input_tokens + (double)a->output_tokens, d));
+    jw_number(w, "requests_per_sec", ip_rate((double)a->completed, d));
+    jw_close(w);
+    ip_tokens(c, w, "prompt_tokens", ok, LLMLAT_INPUT_TOKENS, (double)a->input_tokens);
+    ip_summary(c, w, "output_len", ok, LLMLAT_OUTPUT_TOKENS);
+    ip_tokens(c, w, "output_tokens", ok, LLMLAT_OUTPUT_TOKENS, (double)a->output_tokens);
+    jw_close(w);
+
+    jw_object(w, "failures");
+    jw_u64(w, "count", a->failed);
+    ip_summary(c, w, "request_latency", GROUPS_FAILED, LLMLAT_E2E);
+    ip_tokens(c, w, "prompt_tokens", GROUPS_FAILED, LLMLAT_INPUT_TOKENS, failed_input);
+    jw_close(w);
+}
+
 LLMLAT_PRIVATE void json_tool(report_ctx *c, jsonw *w)
 {
     void (*write)(report_ctx *, jsonw *) = NULL;
@@ -12787,6 +13869,8 @@ LLMLAT_PRIVATE void json_tool(report_ctx *c, jsonw *w)
     case LLMLAT_CONV_AIPERF: write = tool_aiperf; break;
     case LLMLAT_CONV_SGLANG: write = tool_sglang; break;
     case LLMLAT_CONV_LLMPERF: write = tool_llmperf; break;
+    case LLMLAT_CONV_GUIDELLM: write = tool_guidellm; break;
+    case LLMLAT_CONV_INFERENCE_PERF: write = tool_inference_perf; break;
     }
     if (!write)
         return;
@@ -12980,11 +14064,23 @@ LLMLAT_PRIVATE bool sketch_holds_together(const sketch *s, const sketch_range *r
 #endif
 
 static const uint8_t MAGIC[8] = { 'L', 'L', 'M', 'L', 'A', 'T', 'A', 'G' };
-/* Version 2 (llmlat 1.1) adds the labels and the lacks; version 1 still reads. */
+/* Version 2 (llmlat 1.1) adds the labels, the lacks, the NTPOT metric,
+ * the GuideLLM and inference-perf conventions and their status groups,
+ * and bounded sketches in native-histogram buckets; version 1 still
+ * reads. */
 #define FORMAT_VERSION 2
 #define FORMAT_VERSION_OLDEST 1
 #define HEADER_BYTES 24 /* magic, version, flags, total size */
 #define TRAILER_BYTES 4 /* CRC-32 */
+/* What version 1 knows: metrics 1..10, conventions 0..4. */
+#define V1_METRIC_LAST LLMLAT_TOOL_ITL
+#define V1_CONVENTION_LAST LLMLAT_CONV_LLMPERF
+
+/* The metrics with a section in bytes of a version. */
+static int32_t metric_last_of(uint32_t version)
+{
+    return version == 1 ? V1_METRIC_LAST : METRIC_LAST;
+}
 
 static void write_settings(bytes_writer *w, const llmlat_agg *a)
 {
@@ -13037,6 +14133,37 @@ static void write_counters(bytes_writer *w, const llmlat_agg *a)
     put_i64(w, a->valid.hi);
 }
 
+static void write_span(bytes_writer *w, span s)
+{
+    put_i64(w, s.lo);
+    put_i64(w, s.hi);
+}
+
+static void write_stores(bytes_writer *w, const llmlat_agg *a, const metric_store *stores)
+{
+    for (int m = 0; m < METRIC_COUNT; m++) {
+        if (a->mode == LLMLAT_MODE_BOUNDED)
+            write_sketch(w, &stores[m].sk, &a->map);
+        else
+            write_exact_store(w, &stores[m].exact);
+    }
+}
+
+/* Under a convention with status groups: the successes' token points, then
+ * each other group's counters and metric sections. */
+static void write_groups(bytes_writer *w, const llmlat_agg *a)
+{
+    write_span(w, a->tokens);
+    for (int g = 0; g < FAILED_GROUPS; g++) {
+        const agg_group *f = &a->failures[g];
+        put_u64(w, f->count);
+        put_u64(w, f->input_tokens);
+        put_u64(w, f->output_tokens);
+        write_span(w, f->tokens);
+        write_stores(w, a, f->stores);
+    }
+}
+
 static void write_all(bytes_writer *w, const llmlat_agg *a, uint64_t size)
 {
     put_bytes(w, MAGIC, sizeof MAGIC);
@@ -13047,12 +14174,9 @@ static void write_all(bytes_writer *w, const llmlat_agg *a, uint64_t size)
     write_labels(w, a);
     write_counters(w, a);
     write_lacks(w, a);
-    for (int m = 0; m < METRIC_COUNT; m++) {
-        if (a->mode == LLMLAT_MODE_BOUNDED)
-            write_sketch(w, &a->stores[m].sk, &a->map);
-        else
-            write_exact_store(w, &a->stores[m].exact);
-    }
+    write_stores(w, a, a->stores);
+    if (a->conv->status_groups)
+        write_groups(w, a);
     if (a->mode == LLMLAT_MODE_EXACT)
         write_timeline(w, &a->tl);
 }
@@ -13085,7 +14209,7 @@ static int32_t setter_status(int32_t st)
     return st == LLMLAT_EINVAL ? LLMLAT_EFORMAT : st;
 }
 
-static int32_t read_settings(bytes_reader *r, llmlat_agg *a)
+static int32_t read_settings(bytes_reader *r, llmlat_agg *a, uint32_t version)
 {
     for (int32_t p = PARAM_FIRST; p <= PARAM_LAST; p++) {
         double v = get_f64(r);
@@ -13101,7 +14225,7 @@ static int32_t read_settings(bytes_reader *r, llmlat_agg *a)
         q[i] = get_f64(r);
     if (r->bad || llmlat_agg_set_quantiles(a, q, nq) != LLMLAT_OK)
         return LLMLAT_EFORMAT;
-    for (int32_t m = METRIC_FIRST; m <= METRIC_LAST; m++) {
+    for (int32_t m = METRIC_FIRST; m <= metric_last_of(version); m++) {
         double b[MAX_BUCKET_BOUNDS];
         uint32_t nb = get_u32(r);
         if (r->bad || nb > MAX_BUCKET_BOUNDS)
@@ -13185,53 +14309,124 @@ static int32_t read_lacks(bytes_reader *r, llmlat_agg *a)
     return LLMLAT_OK;
 }
 
-/* Sample counts the counters imply: one OUTPUT and INPUT sample per
- * success, a TPOT for every success but the undefined ones, at most one
- * per success for the other per-request metrics. */
-static bool counts_consistent(const llmlat_agg *a)
+/* The samples of a store (exact mode), or their weights (a sketch counts
+ * no more). */
+static uint64_t samples_of(const metric_store *s)
+{
+    return s->mode == LLMLAT_MODE_EXACT ? s->exact.n : s->sk.count;
+}
+
+/* Sample counts a group's counters imply: one OUTPUT and INPUT sample per
+ * request, at most one for the other per-request metrics (TPOT and NTPOT
+ * weigh at most N under a weighted convention: their weights add up to at
+ * most the group's output tokens), TOOL_ITL only under LLMPerf. */
+static bool stores_consistent(const llmlat_agg *a, const metric_store *stores, uint64_t count,
+                              uint64_t output_tokens)
 {
     for (int32_t m = METRIC_FIRST; m <= METRIC_LAST; m++) {
-        uint64_t n = store_count(&a->stores[metric_index(m)]);
+        const metric_store *s = &stores[metric_index(m)];
+        uint64_t n = store_count(s);
         switch (m) {
         case LLMLAT_ITL:
         case LLMLAT_ICL:
             break;
         case LLMLAT_TOOL_ITL: /* samples of its own only under LLMPerf */
-            if (n > (a->conv->tool_itl == TOOL_ITL_LLMPERF ? a->completed : 0))
+            if (n > (a->conv->tool_itl == TOOL_ITL_LLMPERF ? count : 0))
                 return false;
             break;
         case LLMLAT_OUTPUT_TOKENS:
         case LLMLAT_INPUT_TOKENS:
-            if (n != a->completed)
+            if (n != count)
                 return false;
             break;
         case LLMLAT_TPOT:
-            if (n != a->completed - a->tpot_undefined)
+        case LLMLAT_NTPOT:
+            if (!a->conv->weighted ? n > count
+                                   : n > output_tokens ||
+                                         (a->mode == LLMLAT_MODE_EXACT && samples_of(s) > count))
                 return false;
             break;
         default:
-            if (n > a->completed)
+            if (n > count)
                 return false;
         }
+    }
+    return true;
+}
+
+/* The successes' counts, and their one TPOT sample per success with a
+ * TPOT (weighted bounded sketches count weights, not samples). */
+static bool counts_consistent(const llmlat_agg *a)
+{
+    const metric_store *tpot = &a->stores[metric_index(LLMLAT_TPOT)];
+    bool tpot_countable = !a->conv->weighted || a->mode == LLMLAT_MODE_EXACT;
+    if (!stores_consistent(a, a->stores, a->completed, a->output_tokens) ||
+        (tpot_countable && samples_of(tpot) != a->completed - a->tpot_undefined))
+        return false;
+    for (int g = 0; g < FAILED_GROUPS; g++) {
+        const agg_group *f = &a->failures[g];
+        if (!stores_consistent(a, f->stores, f->count, f->output_tokens))
+            return false;
     }
     return a->mode == LLMLAT_MODE_BOUNDED || a->tl.n_rec == a->completed;
 }
 
-static int32_t read_samples(bytes_reader *r, llmlat_agg *a, uint32_t version)
+static int32_t read_stores(bytes_reader *r, llmlat_agg *a, metric_store *stores,
+                           uint32_t version)
 {
-    for (int m = 0; m < METRIC_COUNT; m++) {
-        metric_store *s = &a->stores[m];
+    for (int32_t m = METRIC_FIRST; m <= metric_last_of(version); m++) {
+        metric_store *s = &stores[metric_index(m)];
         int32_t st = a->mode == LLMLAT_MODE_EXACT ? read_exact_store(r, &s->exact, &a->al)
                      : version >= 2               ? read_sketch(r, &s->sk, &a->map)
                                                   : read_sketch_v1(r, &s->sk, &a->map, &a->al);
         if (st != LLMLAT_OK)
             return st;
     }
-    if (a->mode == LLMLAT_MODE_EXACT) {
-        int32_t st = read_timeline(r, &a->tl, &a->al);
+    return LLMLAT_OK;
+}
+
+/* Token points exist for every request of a group exactly under
+ * GuideLLM's token rates. */
+static bool tokens_valid(const llmlat_agg *a, span s, uint64_t count)
+{
+    bool any = a->conv->token_rates_over_token_span && count > 0;
+    return span_valid(s) && any == (s.lo <= s.hi);
+}
+
+static int32_t read_groups(bytes_reader *r, llmlat_agg *a)
+{
+    a->tokens.lo = get_i64(r);
+    a->tokens.hi = get_i64(r);
+    if (r->bad || !tokens_valid(a, a->tokens, a->completed))
+        return LLMLAT_EFORMAT;
+    uint64_t failures = 0;
+    for (int g = 0; g < FAILED_GROUPS; g++) {
+        agg_group *f = &a->failures[g];
+        f->count = get_u64(r);
+        f->input_tokens = get_u64(r);
+        f->output_tokens = get_u64(r);
+        f->tokens.lo = get_i64(r);
+        f->tokens.hi = get_i64(r);
+        if (r->bad || f->count > a->failed - failures || !tokens_valid(a, f->tokens, f->count))
+            return LLMLAT_EFORMAT;
+        failures += f->count;
+        int32_t st = read_stores(r, a, f->stores, FORMAT_VERSION);
         if (st != LLMLAT_OK)
             return st;
     }
+    /* every request that is not a success is in a group */
+    return failures == a->failed ? LLMLAT_OK : LLMLAT_EFORMAT;
+}
+
+static int32_t read_samples(bytes_reader *r, llmlat_agg *a, uint32_t version)
+{
+    int32_t st = read_stores(r, a, a->stores, version);
+    if (st == LLMLAT_OK && a->conv->status_groups)
+        st = read_groups(r, a);
+    if (st == LLMLAT_OK && a->mode == LLMLAT_MODE_EXACT)
+        st = read_timeline(r, &a->tl, &a->al);
+    if (st != LLMLAT_OK)
+        return st;
     return counts_consistent(a) ? LLMLAT_OK : LLMLAT_EFORMAT;
 }
 
@@ -13271,13 +14466,13 @@ LLMLAT_API llmlat_agg *llmlat_agg_deserialize(const void *buf, size_t len, int32
     if (st != LLMLAT_OK)
         return fail(NULL, st, status);
     uint32_t conv = get_u32(&r), mode = get_u32(&r);
-    if (r.bad || !conv_get((int32_t)conv) ||
+    if (r.bad || !conv_get((int32_t)conv) || (version == 1 && conv > V1_CONVENTION_LAST) ||
         (mode != LLMLAT_MODE_EXACT && mode != LLMLAT_MODE_BOUNDED))
         return fail(NULL, LLMLAT_EFORMAT, status);
     llmlat_agg *a = llmlat_agg_new((int32_t)conv, (int32_t)mode);
     if (!a)
         return fail(NULL, LLMLAT_ENOMEM, status);
-    st = read_settings(&r, a);
+    st = read_settings(&r, a, version);
     if (st == LLMLAT_OK && version >= 2)
         st = read_labels(&r, a);
     if (st == LLMLAT_OK)
@@ -13390,10 +14585,11 @@ LLMLAT_PRIVATE bool sketch_holds_together(const sketch *s, const sketch_range *r
         return false;
     double n = (double)s->count, u = s->unit;
     double sum = limbs_value(s->sums.s1, 3), sq = limbs_value(s->sums.s2, 4);
-    /* Sums of fractional samples, and a chunk's squares, are cut down to
-     * 2^-64 once per sample: lower bounds allow n such cuts. */
-    double cut = n * 0x1p-64;
     double lo = s->min * u * (1 - SUMS_SLACK), hi = s->max * u * (1 + SUMS_SLACK);
+    /* a fractional sample, and its square (a chunk's squares too), lose
+     * less than 2^-64 when cut (fixsum.h): lower bounds allow n such cuts,
+     * all of it for samples as small as 1e-21 s */
+    double cut = n * 0x1p-64;
     /* the mean within [min, max], the sum within what the buckets allow,
      * the mean square between mean^2 (variance >= 0) and what they allow */
     if (!(sum >= lo * n - cut && sum <= hi * n))
@@ -13704,6 +14900,7 @@ LLMLAT_PRIVATE int32_t read_sketch_v1(bytes_reader *r, sketch *s, const sketch_m
 #undef METRIC_FIRST
 #undef METRIC_LAST
 #undef METRIC_COUNT
+#undef GROUP_COUNT
 #undef REQ_NONE
 #undef REQ_MAX_EVENTS
 #undef GAP_BLOCK
@@ -13718,6 +14915,7 @@ LLMLAT_PRIVATE int32_t read_sketch_v1(bytes_reader *r, sketch *s, const sketch_m
 #undef LR_E2E
 #undef LR_TOOL_ITL
 #undef SELECT_MAX_RANKS
+#undef ICDF_MAX_QUANTILES
 #undef DIGIT_BITS
 #undef DIGIT_RANGE
 #undef PASSES
@@ -13735,6 +14933,7 @@ LLMLAT_PRIVATE int32_t read_sketch_v1(bytes_reader *r, sketch *s, const sketch_m
 #undef PLACE_BELOW
 #undef SKETCH_NO_TOP
 #undef SKETCH_MAX_QUANTILES
+#undef SKETCH_MAX_INVERSE_CDF
 #undef SKETCH_OCTAVES
 #undef SKETCH_SCHEMA_MIN
 #undef SKETCH_SCHEMA_MAX
@@ -13746,6 +14945,7 @@ LLMLAT_PRIVATE int32_t read_sketch_v1(bytes_reader *r, sketch *s, const sketch_m
 #undef MAX_QUANTILES
 #undef MAX_BUCKET_BOUNDS
 #undef SPAN_EMPTY
+#undef FAILED_GROUPS
 #undef BOUNDED
 #undef DEC_EXPONENT_CLAMP
 #undef DEC_DIGITS_MAX
@@ -13778,6 +14978,8 @@ LLMLAT_PRIVATE int32_t read_sketch_v1(bytes_reader *r, sketch *s, const sketch_m
 #undef RBUF_CHUNK
 #undef DOUBLE_TEXT_MAX
 #undef PERCENT_TEXT_MAX
+#undef GROUPS_ALL
+#undef GROUPS_FAILED
 #undef PB_GAP_IN_SPAN
 #undef PB_VARINT_MAX
 #undef COUNT_OF
@@ -13790,10 +14992,14 @@ LLMLAT_PRIVATE int32_t read_sketch_v1(bytes_reader *r, sketch *s, const sketch_m
 #undef DASH
 #undef NOT_AVAILABLE
 #undef MS_PER_S
+#undef GUIDELLM_GROUP_COUNT
+#undef IP_NQ
 #undef FORMAT_VERSION
 #undef FORMAT_VERSION_OLDEST
 #undef HEADER_BYTES
 #undef TRAILER_BYTES
+#undef V1_METRIC_LAST
+#undef V1_CONVENTION_LAST
 #undef SAMPLE_LIMIT
 #undef SUMS_SLACK
 #undef V1_OCTAVES

@@ -15,12 +15,15 @@
 
 #include "llmlat.h"
 
+/* The last convention id: loops over every convention end here. */
+#define CONV_LAST LLMLAT_CONV_INFERENCE_PERF
+
 #define US INT64_C(1000)
 #define MS INT64_C(1000000)
 #define SEC INT64_C(1000000000)
 
 /* How a test request ends. */
-enum { ENDS_NOT, ENDS_FINISHED, ENDS_FAILED };
+enum { ENDS_NOT, ENDS_FINISHED, ENDS_FAILED, ENDS_CANCELLED };
 
 typedef struct ev {
     int64_t t;
@@ -41,6 +44,8 @@ static inline llmlat_request *make_request(int64_t start, const ev *evs, size_t 
         assert_int_equal(llmlat_request_finish(r, end), LLMLAT_OK);
     else if (how == ENDS_FAILED)
         assert_int_equal(llmlat_request_fail(r, end), LLMLAT_OK);
+    else if (how == ENDS_CANCELLED)
+        assert_int_equal(llmlat_request_cancel(r, end), LLMLAT_OK);
     return r;
 }
 

@@ -6,8 +6,8 @@
  * call fails (or must be equal between two aggregators). */
 typedef struct snapshot {
     uint64_t counters[7];
-    double stats[10][6];
-    double quantiles[10][3];
+    double stats[11][6];
+    double quantiles[11][3];
     double peak_rate;
 } snapshot;
 
@@ -17,7 +17,7 @@ static void take(const llmlat_agg *a, snapshot *s)
     for (int32_t c = LLMLAT_COUNT_COMPLETED; c <= LLMLAT_COUNT_PEAK_CONCURRENCY; c++)
         if (c != LLMLAT_COUNT_GOOD)
             s->counters[c - 1] = counter_of(a, c);
-    for (int32_t m = LLMLAT_TTFT; m <= LLMLAT_TOOL_ITL; m++) {
+    for (int32_t m = LLMLAT_TTFT; m <= LLMLAT_NTPOT; m++) {
         for (int32_t st = LLMLAT_STAT_COUNT; st <= LLMLAT_STAT_MEDIAN; st++) {
             double v = -1;
             int32_t status = llmlat_agg_stat(a, m, st, &v);
@@ -72,13 +72,13 @@ static void creation_and_bad_ids(void **state)
 {
     (void)state;
     assert_null(llmlat_agg_new(-1, LLMLAT_MODE_EXACT));
-    assert_null(llmlat_agg_new(5, LLMLAT_MODE_EXACT));
+    assert_null(llmlat_agg_new(7, LLMLAT_MODE_EXACT));
     assert_null(llmlat_agg_new(LLMLAT_CONV_DEFAULT, -1));
     assert_null(llmlat_agg_new(LLMLAT_CONV_DEFAULT, 2));
     /* llmlat_agg_create tells a bad id (EINVAL) from no memory (ENOMEM,
      * test_alloc_failure.c), and clears *out on an error */
     llmlat_agg *made = (llmlat_agg *)&made;
-    assert_int_equal(llmlat_agg_create(5, LLMLAT_MODE_EXACT, &made), LLMLAT_EINVAL);
+    assert_int_equal(llmlat_agg_create(7, LLMLAT_MODE_EXACT, &made), LLMLAT_EINVAL);
     assert_null(made);
     made = (llmlat_agg *)&made;
     assert_int_equal(llmlat_agg_create(LLMLAT_CONV_DEFAULT, 2, &made), LLMLAT_EINVAL);
@@ -94,7 +94,7 @@ static void creation_and_bad_ids(void **state)
         llmlat_agg_free(made);
     }
     llmlat_agg_free(NULL);
-    for (int32_t c = LLMLAT_CONV_DEFAULT; c <= LLMLAT_CONV_LLMPERF; c++) {
+    for (int32_t c = LLMLAT_CONV_DEFAULT; c <= CONV_LAST; c++) {
         llmlat_agg *a = llmlat_agg_new(c, LLMLAT_MODE_EXACT);
         assert_non_null(a);
         int32_t got;
@@ -135,7 +135,7 @@ static void add_needs_an_ended_request(void **state)
 static void merge_equals_union(void **state)
 {
     (void)state;
-    for (int32_t c = LLMLAT_CONV_DEFAULT; c <= LLMLAT_CONV_LLMPERF; c++) {
+    for (int32_t c = LLMLAT_CONV_DEFAULT; c <= CONV_LAST; c++) {
         llmlat_agg *all = llmlat_agg_new(c, LLMLAT_MODE_EXACT);
         llmlat_agg *x = llmlat_agg_new(c, LLMLAT_MODE_EXACT);
         llmlat_agg *y = llmlat_agg_new(c, LLMLAT_MODE_EXACT);

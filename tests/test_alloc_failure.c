@@ -155,7 +155,7 @@ static void snap_agg(const llmlat_agg *a, bytes *b)
     double q[21];
     for (int i = 0; i <= 20; i++)
         q[i] = i / 20.0;
-    for (int32_t m = LLMLAT_TTFT; m <= LLMLAT_TOOL_ITL; m++) {
+    for (int32_t m = LLMLAT_TTFT; m <= LLMLAT_NTPOT; m++) {
         for (int32_t s = LLMLAT_STAT_COUNT; s <= LLMLAT_STAT_MEDIAN; s++) {
             double v = 0;
             int32_t st = llmlat_agg_stat(a, m, s, &v);
@@ -203,8 +203,8 @@ static void snap_agg(const llmlat_agg *a, bytes *b)
 /* Every value of a recorder under every convention. */
 static void snap_request(const llmlat_request *r, bytes *b)
 {
-    for (int32_t c = LLMLAT_CONV_DEFAULT; c <= LLMLAT_CONV_LLMPERF; c++)
-        for (int32_t m = LLMLAT_TTFT; m <= LLMLAT_TOOL_ITL; m++) {
+    for (int32_t c = LLMLAT_CONV_DEFAULT; c <= CONV_LAST; c++)
+        for (int32_t m = LLMLAT_TTFT; m <= LLMLAT_NTPOT; m++) {
             double v = 0;
             int32_t st = llmlat_request_value(r, c, m, &v);
             put_status_double(b, st, v);
@@ -398,7 +398,7 @@ static void constructors(void **state)
             }
         }
         for (int32_t mode = LLMLAT_MODE_EXACT; mode <= LLMLAT_MODE_BOUNDED; mode++)
-            for (int32_t c = LLMLAT_CONV_DEFAULT; c <= LLMLAT_CONV_LLMPERF; c++) {
+            for (int32_t c = LLMLAT_CONV_DEFAULT; c <= CONV_LAST; c++) {
                 long failed = 0;
                 for (long n = 0;; n++) {
                     arm(n, all);
@@ -504,7 +504,7 @@ static void add_fails_cleanly(void **state)
     (void)state;
     for (int all = 0; all <= 1; all++)
         for (int32_t mode = LLMLAT_MODE_EXACT; mode <= LLMLAT_MODE_BOUNDED; mode++)
-            for (int32_t conv = LLMLAT_CONV_DEFAULT; conv <= LLMLAT_CONV_LLMPERF; conv++) {
+            for (int32_t conv = LLMLAT_CONV_DEFAULT; conv <= CONV_LAST; conv++) {
                 llmlat_agg *a = configured(conv, mode), *twin = configured(conv, mode);
                 long failed = 0;
                 for (int i = 0; i < 16; i++) {
@@ -536,7 +536,7 @@ static void merge_fails_cleanly(void **state)
     (void)state;
     for (int all = 0; all <= 1; all++)
         for (int32_t mode = LLMLAT_MODE_EXACT; mode <= LLMLAT_MODE_BOUNDED; mode++)
-            for (int32_t conv = LLMLAT_CONV_DEFAULT; conv <= LLMLAT_CONV_LLMPERF; conv++) {
+            for (int32_t conv = LLMLAT_CONV_DEFAULT; conv <= CONV_LAST; conv++) {
                 llmlat_agg *src = configured(conv, mode);
                 add_varied(src, 0, 60, 9);
                 for (int filled = 0; filled <= 1; filled++) {
@@ -645,7 +645,7 @@ static void queries_fail_cleanly(void **state)
         llmlat_agg *both[2] = { small, large };
         for (int i = 0; i < 2; i++) {
             llmlat_agg *a = both[i];
-            for (int32_t m = LLMLAT_TTFT; m <= LLMLAT_TOOL_ITL; m++) {
+            for (int32_t m = LLMLAT_TTFT; m <= LLMLAT_NTPOT; m++) {
                 if (a == large && (m != LLMLAT_ITL || all)) /* the one store past 4096 */
                     continue;
                 check_query(a, q_stat, m, LLMLAT_STAT_MEDIAN, all, true);
@@ -678,7 +678,7 @@ static void bounded_queries_never_allocate(void **state)
     llmlat_agg *a = configured(LLMLAT_CONV_DEFAULT, LLMLAT_MODE_BOUNDED);
     add_varied(a, 0, 200, 8);
     long calls = inj.calls;
-    for (int32_t m = LLMLAT_TTFT; m <= LLMLAT_TOOL_ITL; m++) {
+    for (int32_t m = LLMLAT_TTFT; m <= LLMLAT_NTPOT; m++) {
         double v;
         assert_int_equal(llmlat_agg_stat(a, m, LLMLAT_STAT_MEDIAN, &v), LLMLAT_OK);
         assert_int_equal(llmlat_agg_quantile(a, m, 0.99, &v), LLMLAT_OK);
@@ -762,7 +762,7 @@ static void reports_fail_cleanly(void **state)
     (void)state;
     for (int all = 0; all <= 1; all++)
         for (int32_t mode = LLMLAT_MODE_EXACT; mode <= LLMLAT_MODE_BOUNDED; mode++)
-            for (int32_t conv = LLMLAT_CONV_DEFAULT; conv <= LLMLAT_CONV_LLMPERF; conv++) {
+            for (int32_t conv = LLMLAT_CONV_DEFAULT; conv <= CONV_LAST; conv++) {
                 if (all && conv != LLMLAT_CONV_DEFAULT) /* the same paths again */
                     continue;
                 llmlat_agg *a = configured(conv, mode);
@@ -800,7 +800,7 @@ static void deserialize_fails_cleanly(void **state)
 {
     (void)state;
     for (int32_t mode = LLMLAT_MODE_EXACT; mode <= LLMLAT_MODE_BOUNDED; mode++)
-        for (int32_t conv = LLMLAT_CONV_DEFAULT; conv <= LLMLAT_CONV_LLMPERF; conv++) {
+        for (int32_t conv = LLMLAT_CONV_DEFAULT; conv <= CONV_LAST; conv++) {
             llmlat_agg *a = configured(conv, mode);
             add_varied(a, 0, 40, 5);
             size_t len = 0;

@@ -17,6 +17,7 @@ static void null_handles(void **state)
     assert_int_equal(llmlat_request_set_output_tokens(NULL, 1), LLMLAT_EINVAL);
     assert_int_equal(llmlat_request_finish(NULL, 0), LLMLAT_EINVAL);
     assert_int_equal(llmlat_request_fail(NULL, 0), LLMLAT_EINVAL);
+    assert_int_equal(llmlat_request_cancel(NULL, 0), LLMLAT_EINVAL);
     assert_int_equal(llmlat_request_value(NULL, LLMLAT_CONV_DEFAULT, LLMLAT_TTFT, &v),
                      LLMLAT_EINVAL);
 }
@@ -30,6 +31,7 @@ static void calls_out_of_state(void **state)
     assert_int_equal(llmlat_request_event(r, 10, 1), LLMLAT_ESTATE);
     assert_int_equal(llmlat_request_finish(r, 10), LLMLAT_ESTATE);
     assert_int_equal(llmlat_request_fail(r, 10), LLMLAT_ESTATE);
+    assert_int_equal(llmlat_request_cancel(r, 10), LLMLAT_ESTATE);
     double v;
     assert_int_equal(llmlat_request_value(r, LLMLAT_CONV_DEFAULT, LLMLAT_TTFT, &v),
                      LLMLAT_ESTATE);
@@ -45,6 +47,7 @@ static void calls_out_of_state(void **state)
     assert_int_equal(llmlat_request_events(r, t, k, 1), LLMLAT_ESTATE);
     assert_int_equal(llmlat_request_finish(r, 30), LLMLAT_ESTATE);
     assert_int_equal(llmlat_request_fail(r, 30), LLMLAT_ESTATE);
+    assert_int_equal(llmlat_request_cancel(r, 30), LLMLAT_ESTATE);
     /* the rejected calls left the request as it was */
     assert_close(value_of(r, LLMLAT_CONV_DEFAULT, LLMLAT_E2E), 10e-9, 0);
     assert_close(value_of(r, LLMLAT_CONV_DEFAULT, LLMLAT_OUTPUT_TOKENS), 1, 0);
@@ -59,6 +62,7 @@ static void timestamps_going_backwards(void **state)
     assert_int_equal(llmlat_request_event(r, 99 * MS, 1), LLMLAT_EORDER);
     assert_int_equal(llmlat_request_finish(r, 240 * MS), LLMLAT_EORDER);
     assert_int_equal(llmlat_request_fail(r, 240 * MS), LLMLAT_EORDER);
+    assert_int_equal(llmlat_request_cancel(r, 240 * MS), LLMLAT_EORDER);
     /* equal times are fine: chunks can share a timestamp */
     assert_int_equal(llmlat_request_event(r, 250 * MS, 1), LLMLAT_OK);
     assert_int_equal(llmlat_request_finish(r, 250 * MS), LLMLAT_OK);
@@ -101,8 +105,8 @@ static void bulk_events_all_or_nothing(void **state)
     llmlat_request *single = make_request(
         0, EVS({ 10 * MS, 0 }, { 20 * MS, 2 }, { 20 * MS, 1 }, { 45 * MS, 3 }), ENDS_FINISHED,
         50 * MS);
-    for (int32_t c = LLMLAT_CONV_DEFAULT; c <= LLMLAT_CONV_LLMPERF; c++) {
-        for (int32_t m = LLMLAT_TTFT; m <= LLMLAT_TOOL_ITL; m++) {
+    for (int32_t c = LLMLAT_CONV_DEFAULT; c <= CONV_LAST; c++) {
+        for (int32_t m = LLMLAT_TTFT; m <= LLMLAT_NTPOT; m++) {
             double a = NAN, b = NAN;
             int32_t sa = llmlat_request_value(bulk, c, m, &a);
             int32_t sb = llmlat_request_value(single, c, m, &b);

@@ -2,7 +2,7 @@
  * convention. */
 #include "helpers.h"
 
-#define ALL_CONVENTIONS(c) for (int32_t c = LLMLAT_CONV_DEFAULT; c <= LLMLAT_CONV_LLMPERF; c++)
+#define ALL_CONVENTIONS(c) for (int32_t c = LLMLAT_CONV_DEFAULT; c <= CONV_LAST; c++)
 
 /* The seed example: TTFT 400 ms, E2E 2000 ms, 41 tokens one per chunk:
  * TPOT = (2000 - 400) / 40 = 40 ms, i.e. 25 tokens/s after the first. */
@@ -67,7 +67,11 @@ static void zero_and_one_token(void **state)
     llmlat_request *r1 = make_request(0, EVS({ 120 * MS, 1 }), ENDS_FINISHED, 130 * MS);
     ALL_CONVENTIONS(c)
     {
-        assert_close(value_of(r1, c, LLMLAT_TTFT), 0.120, TOL_S);
+        /* inference-perf: one token time is not "streamable", no TTFT */
+        if (c == LLMLAT_CONV_INFERENCE_PERF)
+            assert_value_undefined(r1, c, LLMLAT_TTFT);
+        else
+            assert_close(value_of(r1, c, LLMLAT_TTFT), 0.120, TOL_S);
         /* TPOT is undefined for N <= 1, never silently 0 */
         assert_value_undefined(r1, c, LLMLAT_TPOT);
         assert_value_undefined(r1, c, LLMLAT_ITL);
@@ -164,6 +168,76 @@ static void aiperf_zero_is_missing(void **state)
     llmlat_request_free(z);
 }
 
+/* The same stream under GuideLLM and inference-perf: start 0, a role chunk
+ * at 20 ms, 1 token at 100, 3 at 130, 2 at 190, stream closed at 200 (N 6).
+ *   GuideLLM: TTFT 100; E2E (request latency) to the finish 200; its ITL
+ *     (our TPOT) (190 - 100) / 5 = 18; its TPOT (our NTPOT) 190 / 6.
+ *   inference-perf: TTFT 100; E2E 200; TPOT (190 - 100) / 5 = 18; NTPOT
+ *     200 / 6; per token 30, 0, 0 then 60, 0: the same mean ITL, 90 / 5.
+ *   default: NTPOT = E2E / N = 190 / 6; SGLang 200 / 6; vLLM (E2E to the
+ *     role chunk's stream end, the last event 190) 190 / 6. */
+static void guidellm_and_inference_perf(void **state)
+{
+    (void)state;
+    const int32_t G = LLMLAT_CONV_GUIDELLM, P = LLMLAT_CONV_INFERENCE_PERF;
+    llmlat_request *r = make_request(
+        0, EVS({ 20 * MS, 0 }, { 100 * MS, 1 }, { 130 * MS, 3 }, { 190 * MS, 2 }), ENDS_FINISHED,
+        200 * MS);
+    assert_close(value_of(r, G, LLMLAT_TTFT), 0.100, TOL_S);
+    assert_close(value_of(r, G, LLMLAT_E2E), 0.200, TOL_S);
+    assert_close(value_of(r, G, LLMLAT_TPOT), 0.018, TOL_S);
+    assert_close(value_of(r, G, LLMLAT_TOOL_ITL), 0.018, TOL_S);
+    assert_close(value_of(r, G, LLMLAT_NTPOT), 0.190 / 6, TOL_S);
+    assert_close(value_of(r, P, LLMLAT_TPOT), 0.018, TOL_S);
+    assert_close(value_of(r, P, LLMLAT_NTPOT), 0.200 / 6, TOL_S);
+    assert_close(value_of(r, P, LLMLAT_ITL), 0.090 / 5, TOL_S);
+    assert_close(value_of(r, P, LLMLAT_TOOL_ITL), 0.090 / 5, TOL_S);
+    assert_close(value_of(r, LLMLAT_CONV_DEFAULT, LLMLAT_NTPOT), 0.190 / 6, TOL_S);
+    assert_close(value_of(r, LLMLAT_CONV_SGLANG, LLMLAT_NTPOT), 0.200 / 6, TOL_S);
+    assert_close(value_of(r, LLMLAT_CONV_VLLM, LLMLAT_NTPOT), 0.190 / 6, TOL_S);
+    llmlat_request_free(r);
+
+    /* One chunk of one token: inference-perf has one token time, no TTFT;
+     * a chunk of 2 has two, and a TPOT of 0. */
+    llmlat_request *one = make_request(0, EVS({ 50 * MS, 1 }), ENDS_FINISHED, 60 * MS);
+    assert_value_undefined(one, P, LLMLAT_TTFT);
+    assert_value_undefined(one, P, LLMLAT_TPOT);
+    assert_close(value_of(one, P, LLMLAT_NTPOT), 0.060, TOL_S);
+    assert_close(value_of(one, G, LLMLAT_NTPOT), 0.050, TOL_S);
+    llmlat_request_free(one);
+    llmlat_request *two = make_request(0, EVS({ 50 * MS, 2 }), ENDS_FINISHED, 60 * MS);
+    assert_close(value_of(two, P, LLMLAT_TTFT), 0.050, TOL_S);
+    assert_close(value_of(two, P, LLMLAT_TPOT), 0.0, 0);
+    llmlat_request_free(two);
+
+    /* No content: GuideLLM keeps TTFT and ITL as 0 (its `or 0.0`) and, with
+     * a usage count, a TPOT to the end; inference-perf's NTPOT is 0 for
+     * N = 0, nobody else's is defined. */
+    llmlat_request *none = make_request(0, EVS({ 40 * MS, 0 }), ENDS_FINISHED, 80 * MS);
+    assert_close(value_of(none, G, LLMLAT_TTFT), 0.0, 0);
+    assert_close(value_of(none, P, LLMLAT_NTPOT), 0.0, 0);
+    assert_value_undefined(none, G, LLMLAT_NTPOT);
+    assert_value_undefined(none, LLMLAT_CONV_DEFAULT, LLMLAT_NTPOT);
+    assert_int_equal(llmlat_request_reset(none), LLMLAT_OK);
+    assert_int_equal(llmlat_request_start(none, 0), LLMLAT_OK);
+    assert_int_equal(llmlat_request_set_output_tokens(none, 4), LLMLAT_OK);
+    assert_int_equal(llmlat_request_finish(none, 80 * MS), LLMLAT_OK);
+    assert_close(value_of(none, G, LLMLAT_TPOT), 0.0, 0);
+    assert_close(value_of(none, G, LLMLAT_NTPOT), 0.020, TOL_S);
+    llmlat_request_free(none);
+
+    /* A failure has no request latency under GuideLLM (it never sets
+     * request_end): 0; the others measure to the failure. Cancelling is a
+     * failure too. */
+    llmlat_request *f = make_request(0, EVS({ 30 * MS, 1 }, { 50 * MS, 1 }), ENDS_CANCELLED,
+                                     70 * MS);
+    assert_close(value_of(f, G, LLMLAT_E2E), 0.0, 0);
+    assert_close(value_of(f, P, LLMLAT_E2E), 0.070, TOL_S);
+    assert_close(value_of(f, G, LLMLAT_NTPOT), 0.025, TOL_S);
+    assert_int_equal(llmlat_request_cancel(f, 80 * MS), LLMLAT_ESTATE);
+    llmlat_request_free(f);
+}
+
 /* While a request is in flight, what is known is defined; what needs its
  * end is not. */
 static void in_flight(void **state)
@@ -194,9 +268,9 @@ static void bad_arguments(void **state)
     assert_int_equal(llmlat_request_value(r, LLMLAT_CONV_DEFAULT, LLMLAT_TTFT, NULL),
                      LLMLAT_EINVAL);
     assert_int_equal(llmlat_request_value(r, -1, LLMLAT_TTFT, &v), LLMLAT_EINVAL);
-    assert_int_equal(llmlat_request_value(r, 5, LLMLAT_TTFT, &v), LLMLAT_EINVAL);
+    assert_int_equal(llmlat_request_value(r, 7, LLMLAT_TTFT, &v), LLMLAT_EINVAL);
     assert_int_equal(llmlat_request_value(r, LLMLAT_CONV_DEFAULT, 0, &v), LLMLAT_EINVAL);
-    assert_int_equal(llmlat_request_value(r, LLMLAT_CONV_DEFAULT, 11, &v), LLMLAT_EINVAL);
+    assert_int_equal(llmlat_request_value(r, LLMLAT_CONV_DEFAULT, 12, &v), LLMLAT_EINVAL);
     llmlat_request_free(r);
 }
 
@@ -208,6 +282,7 @@ int main(void)
         cmocka_unit_test(multi_token_events),
         cmocka_unit_test(empty_events),
         cmocka_unit_test(aiperf_zero_is_missing),
+        cmocka_unit_test(guidellm_and_inference_perf),
         cmocka_unit_test(in_flight),
         cmocka_unit_test(bad_arguments),
     };

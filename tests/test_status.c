@@ -47,15 +47,18 @@ static void names(void **state)
     assert_string_equal(llmlat_metric_name(LLMLAT_TTFT), "ttft");
     assert_string_equal(llmlat_metric_name(LLMLAT_TPS_USER), "tps_user");
     assert_string_equal(llmlat_metric_name(LLMLAT_TOOL_ITL), "tool_itl");
+    assert_string_equal(llmlat_metric_name(LLMLAT_NTPOT), "ntpot");
     assert_null(llmlat_metric_name(0));
-    assert_null(llmlat_metric_name(11));
+    assert_null(llmlat_metric_name(12));
     assert_string_equal(llmlat_convention_name(LLMLAT_CONV_DEFAULT), "default");
     assert_string_equal(llmlat_convention_name(LLMLAT_CONV_VLLM), "vllm");
     assert_string_equal(llmlat_convention_name(LLMLAT_CONV_AIPERF), "aiperf");
     assert_string_equal(llmlat_convention_name(LLMLAT_CONV_SGLANG), "sglang");
     assert_string_equal(llmlat_convention_name(LLMLAT_CONV_LLMPERF), "llmperf");
+    assert_string_equal(llmlat_convention_name(LLMLAT_CONV_GUIDELLM), "guidellm");
+    assert_string_equal(llmlat_convention_name(LLMLAT_CONV_INFERENCE_PERF), "inference-perf");
     assert_null(llmlat_convention_name(-1));
-    assert_null(llmlat_convention_name(5));
+    assert_null(llmlat_convention_name(7));
 }
 
 static void clock_is_monotonic(void **state)

@@ -55,7 +55,9 @@ static bool set_convention(report_options *o, const char *flag, const char *v)
             return true;
         }
     }
-    return bad(flag, v, "is not a convention (default, vllm, aiperf, sglang, llmperf)");
+    return bad(flag, v,
+               "is not a convention (default, vllm, aiperf, sglang, llmperf, guidellm, "
+               "inference-perf)");
 }
 
 static bool set_mode(report_options *o, const char *flag, const char *v)

@@ -13,16 +13,47 @@ static void span_add(span *s, int64_t lo, int64_t hi)
         s->hi = hi;
 }
 
+/* The metrics whose exact-mode samples carry weights: ITL (a chunk of k
+ * tokens is one value of weight k), and TPOT and NTPOT where the
+ * convention weighs them by N - 1 and N (GuideLLM). */
+static bool weighted_metric(const conv_rules *c, int32_t m)
+{
+    return m == LLMLAT_ITL || (c->weighted && (m == LLMLAT_TPOT || m == LLMLAT_NTPOT));
+}
+
+static void stores_init(metric_store *stores, const conv_rules *c, int32_t mode)
+{
+    for (int32_t m = METRIC_FIRST; m <= METRIC_LAST; m++)
+        store_init(&stores[metric_index(m)], mode, weighted_metric(c, m));
+}
+
+static void stores_free(metric_store *stores, const llmlat_alloc *al)
+{
+    for (int i = 0; i < METRIC_COUNT; i++)
+        store_free(&stores[i], al);
+}
+
+static void stores_clear(metric_store *stores)
+{
+    for (int i = 0; i < METRIC_COUNT; i++)
+        store_clear(&stores[i]);
+}
+
 static void clear_data(llmlat_agg *a)
 {
     a->completed = a->failed = a->tpot_undefined = 0;
     a->input_tokens = a->output_tokens = 0;
-    a->all = a->valid = SPAN_EMPTY;
+    a->all = a->valid = a->tokens = SPAN_EMPTY;
     a->lacks = a->sources = 0;
     a->good = 0;
-    for (int i = 0; i < METRIC_COUNT; i++)
-        store_clear(&a->stores[i]);
+    stores_clear(a->stores);
     timeline_clear(&a->tl);
+    for (int g = 0; g < FAILED_GROUPS; g++) {
+        agg_group *f = &a->failures[g];
+        f->count = f->input_tokens = f->output_tokens = 0;
+        f->tokens = SPAN_EMPTY;
+        stores_clear(f->stores);
+    }
 }
 
 LLMLAT_API int32_t llmlat_agg_create(int32_t convention, int32_t mode, llmlat_agg **out)
@@ -42,8 +73,9 @@ LLMLAT_API int32_t llmlat_agg_create(int32_t convention, int32_t mode, llmlat_ag
     a->conv = c;
     a->mode = mode;
     agg_default_params(a);
-    for (int32_t m = METRIC_FIRST; m <= METRIC_LAST; m++)
-        store_init(&a->stores[metric_index(m)], mode, m == LLMLAT_ITL);
+    stores_init(a->stores, c, mode);
+    for (int g = 0; g < FAILED_GROUPS; g++)
+        stores_init(a->failures[g].stores, c, mode);
     timeline_init(&a->tl);
     if (mode == LLMLAT_MODE_BOUNDED) {
         int32_t st = agg_bounded_setup(a, agg_param(a, LLMLAT_PARAM_RELATIVE_ERROR));
@@ -69,8 +101,9 @@ LLMLAT_API void llmlat_agg_free(llmlat_agg *a)
     if (!a)
         return;
     llmlat_alloc al = a->al;
-    for (int i = 0; i < METRIC_COUNT; i++)
-        store_free(&a->stores[i], &al);
+    stores_free(a->stores, &al);
+    for (int g = 0; g < FAILED_GROUPS; g++)
+        stores_free(a->failures[g].stores, &al);
     timeline_free(&a->tl, &al);
     sketch_map_free(&a->map, &al);
     agg_labels_free(a);
@@ -103,58 +136,99 @@ LLMLAT_API int32_t llmlat_agg_get_mode(const llmlat_agg *a, int32_t *out)
 
 LLMLAT_PRIVATE const metric_store *agg_store(const llmlat_agg *a, int32_t metric)
 {
-    if (metric == LLMLAT_TOOL_ITL) {
-        switch (a->conv->tool_itl) {
-        case TOOL_ITL_IS_ITL: metric = LLMLAT_ITL; break;
-        case TOOL_ITL_IS_ICL: metric = LLMLAT_ICL; break;
-        case TOOL_ITL_IS_TPOT: metric = LLMLAT_TPOT; break;
-        case TOOL_ITL_LLMPERF: break;
-        }
-    }
+    if (metric == LLMLAT_TOOL_ITL)
+        metric = conv_tool_itl_metric(a->conv);
     return &a->stores[metric_index(metric)];
 }
 
-static metric_store *own_store(llmlat_agg *a, int32_t metric)
+LLMLAT_PRIVATE group_view agg_group_view(const llmlat_agg *a, enum req_group g)
 {
-    return &a->stores[metric_index(metric)];
+    if (g == GROUP_SUCCESSFUL)
+        return (group_view){ a->completed, a->input_tokens, a->output_tokens, a->tokens,
+                             a->stores };
+    const agg_group *f = &a->failures[g - GROUP_INCOMPLETE];
+    return (group_view){ f->count, f->input_tokens, f->output_tokens, f->tokens, f->stores };
 }
 
-/* The samples `p`'s successes add to every store: reserved all at once
- * before anything is pushed, so that a failed add changes nothing. */
-static int32_t reserve_for(llmlat_agg *a, const agg_pending *p)
+static metric_store *own_store(metric_store *stores, int32_t metric)
 {
+    return &stores[metric_index(metric)];
+}
+
+/* The stores of a status group: the successes' are the aggregator's own. */
+static metric_store *group_stores(llmlat_agg *a, enum req_group g)
+{
+    return g == GROUP_SUCCESSFUL ? a->stores : agg_failed_group(a, g)->stores;
+}
+
+/* The samples the pending requests `q` of one group add to its stores
+ * (and the successes' to the timeline): reserved all at once before
+ * anything is pushed, so that a failed add changes nothing. */
+static int32_t reserve_for(llmlat_agg *a, enum req_group g, const agg_pending_group *q)
+{
+    metric_store *stores = group_stores(a, g);
     for (int32_t m = METRIC_FIRST; m <= METRIC_LAST; m++) {
         /* one per request, or at most one per event for the gap metrics */
-        size_t extra = (m == LLMLAT_ITL || m == LLMLAT_ICL) ? p->events : p->successes;
-        int32_t st = store_reserve(own_store(a, m), &a->al, extra);
+        size_t extra = (m == LLMLAT_ITL || m == LLMLAT_ICL) ? q->events : (size_t)q->requests;
+        if (m == LLMLAT_ITL && a->conv->split == SPLIT_COPY) /* a gap, and zeros */
+            extra = q->events > SIZE_MAX / 2 ? SIZE_MAX : 2 * q->events;
+        int32_t st = store_reserve(own_store(stores, m), &a->al, extra);
         if (st != LLMLAT_OK)
             return st;
     }
-    return timeline_reserve(&a->tl, &a->al, p->successes, p->events);
+    if (g != GROUP_SUCCESSFUL)
+        return LLMLAT_OK;
+    return timeline_reserve(&a->tl, &a->al, (size_t)q->requests, q->events);
 }
 
 /* ICL, ITL and ITL_MAX samples, by the gap rule (record/gaps.h). */
-static void push_gaps(llmlat_agg *a, const llmlat_request *r, const req_view *v)
+static void push_gaps(llmlat_agg *a, metric_store *stores, const llmlat_request *r,
+                      const req_view *v)
 {
     gap_walk w;
     uint32_t k0, k;
     if (!gap_walk_begin(&w, a->conv, r, v, &k0))
         return;
-    metric_store *itl = own_store(a, LLMLAT_ITL), *icl = own_store(a, LLMLAT_ICL);
+    metric_store *itl = own_store(stores, LLMLAT_ITL), *icl = own_store(stores, LLMLAT_ICL);
     if (k0 > 1) /* the first chunk's extra tokens arrived with no gap */
         store_push(itl, 0.0, k0 - 1);
     int64_t gap, max_gap = -1;
     while (gap_walk_next(&w, &gap, &k)) {
-        double g = ns_to_s(gap);
         if (!v->icl_dropped)
-            store_push(icl, g, 1);
-        if (k)
-            store_push(itl, k == 1 ? g : g / (double)k, k);
+            store_push(icl, ns_to_s(gap), 1);
+        if (k) {
+            itl_split x = gap_itl_split(a->conv, gap, k);
+            store_push(itl, x.value, x.n);
+            if (x.zeros)
+                store_push(itl, 0.0, x.zeros);
+        }
         if (gap > max_gap)
             max_gap = gap;
     }
     if (max_gap >= 0)
-        store_push(own_store(a, LLMLAT_ITL_MAX), ns_to_s(max_gap), 1);
+        store_push(own_store(stores, LLMLAT_ITL_MAX), ns_to_s(max_gap), 1);
+}
+
+/* Every per-request and per-gap sample of a request, into one group's
+ * stores (exact mode; room reserved). */
+static void push_samples(llmlat_agg *a, metric_store *stores, const llmlat_request *r,
+                         const req_view *v)
+{
+    if (v->has_ttft)
+        store_push(own_store(stores, LLMLAT_TTFT), ns_to_s(v->ttft_ns), 1);
+    if (v->has_e2e)
+        store_push(own_store(stores, LLMLAT_E2E), ns_to_s(v->e2e_ns), 1);
+    if (v->has_tpot)
+        store_push(own_store(stores, LLMLAT_TPOT), v->tpot_s, (uint32_t)v->tpot_w);
+    if (v->has_ntpot)
+        store_push(own_store(stores, LLMLAT_NTPOT), v->ntpot_s, (uint32_t)v->ntpot_w);
+    if (v->has_tps)
+        store_push(own_store(stores, LLMLAT_TPS_USER), v->tps, 1);
+    if (v->has_tool_itl)
+        store_push(own_store(stores, LLMLAT_TOOL_ITL), v->tool_itl_s, 1);
+    store_push(own_store(stores, LLMLAT_OUTPUT_TOKENS), (double)v->n_out, 1);
+    store_push(own_store(stores, LLMLAT_INPUT_TOKENS), (double)r->input_tokens, 1);
+    push_gaps(a, stores, r, v);
 }
 
 static void push_timeline(llmlat_agg *a, const llmlat_request *r, const req_view *v)
@@ -176,12 +250,13 @@ static void push_timeline(llmlat_agg *a, const llmlat_request *r, const req_view
 }
 
 /* What r's data lacks, remembered once r is counted: everything for a
- * success; for a failure, which adds only a count and its span to the
+ * request whose samples are kept (a success, or a request in a status
+ * group); for a failure that adds only a count and its span to the
  * duration, its start times alone. */
-static void note_lacks(llmlat_agg *a, const llmlat_request *r, bool success)
+static void note_lacks(llmlat_agg *a, const llmlat_request *r, bool kept)
 {
-    a->lacks |= success ? r->lacks : r->lacks & LLMLAT_LACKS_START_TIMES;
-    if (success && req_values_only(r))
+    a->lacks |= kept ? r->lacks : r->lacks & LLMLAT_LACKS_START_TIMES;
+    if (kept && req_values_only(r))
         a->sources |= 1u << r->known_conv;
 }
 
@@ -197,30 +272,37 @@ static int64_t last_response(const llmlat_request *r)
  * added, tokens, ITL samples = tokens, ICL samples = events; the others
  * count requests), and each of its samples is below 2^64 in its unit (ns,
  * tokens, tokens/s), which bounded mode's exact sums need (util/fixsum.h).
- * Only TPS_USER can reach that (N / E2E with a usage count near 2^64).
- * EOVERFLOW otherwise. The requests `p` sums up (checked, not yet added)
- * count as added; r is then added to p. */
+ * Only TPS_USER can reach that (N / E2E with a usage count near 2^64). A
+ * request that is not a success is counted only, or, under a convention
+ * with status groups, kept in its group: the same rule holds there. Under
+ * GuideLLM its TPOT and NTPOT weigh N - 1 and N, which exact mode keeps
+ * as uint32. EOVERFLOW otherwise. The requests `p` sums up (checked, not
+ * yet added) count as added; r is then added to p. */
 LLMLAT_PRIVATE int32_t agg_add_check(const llmlat_agg *a, const llmlat_request *r,
                                      const req_view *v, agg_pending *p)
 {
     /* the serialized form needs the requests added to fit too */
     if (p->requests >= UINT64_MAX - (a->completed + a->failed))
         return LLMLAT_EOVERFLOW;
-    if (v->success) {
-        uint64_t tokens = UINT64_MAX - p->tokens, events = UINT64_MAX - p->events;
-        if (r->input_tokens > UINT64_MAX - a->input_tokens - p->input_tokens ||
-            v->n_out > UINT64_MAX - a->output_tokens - p->output_tokens ||
+    if (v->tpot_w > UINT32_MAX || v->ntpot_w > UINT32_MAX)
+        return LLMLAT_EOVERFLOW;
+    if (v->success || a->conv->status_groups) {
+        agg_pending_group *q = &p->group[v->group];
+        group_view g = agg_group_view(a, v->group);
+        uint64_t tokens = UINT64_MAX - q->tokens, events = UINT64_MAX - q->events;
+        if (r->input_tokens > UINT64_MAX - g.input_tokens - q->input_tokens ||
+            v->n_out > UINT64_MAX - g.output_tokens - q->output_tokens ||
             r->sum.sum_k > tokens ||
-            store_count(agg_store(a, LLMLAT_ITL)) > tokens - r->sum.sum_k ||
-            r->n > events || store_count(agg_store(a, LLMLAT_ICL)) > events - r->n)
+            store_count(&g.stores[metric_index(LLMLAT_ITL)]) > tokens - r->sum.sum_k ||
+            r->n > events || store_count(&g.stores[metric_index(LLMLAT_ICL)]) > events - r->n)
             return LLMLAT_EOVERFLOW;
         if (v->has_tps && !(v->tps < FIXSUM_LIMIT))
             return LLMLAT_EOVERFLOW;
-        p->successes++;
-        p->input_tokens += r->input_tokens;
-        p->output_tokens += v->n_out;
-        p->tokens += r->sum.sum_k;
-        p->events += r->n;
+        q->requests++;
+        q->input_tokens += r->input_tokens;
+        q->output_tokens += v->n_out;
+        q->tokens += r->sum.sum_k;
+        q->events += r->n;
     }
     p->requests++;
     return LLMLAT_OK;
@@ -228,14 +310,41 @@ LLMLAT_PRIVATE int32_t agg_add_check(const llmlat_agg *a, const llmlat_request *
 
 LLMLAT_PRIVATE int32_t agg_add_reserve(llmlat_agg *a, const agg_pending *p)
 {
-    return a->mode == LLMLAT_MODE_BOUNDED || p->successes == 0 ? LLMLAT_OK : reserve_for(a, p);
+    if (a->mode == LLMLAT_MODE_BOUNDED)
+        return LLMLAT_OK;
+    for (int g = 0; g < GROUP_COUNT; g++)
+        if (p->group[g].requests) {
+            int32_t st = reserve_for(a, (enum req_group)g, &p->group[g]);
+            if (st != LLMLAT_OK)
+                return st;
+        }
+    return LLMLAT_OK;
+}
+
+/* A request that is not a success, into its status group (admitted, room
+ * reserved). */
+static void add_to_group(llmlat_agg *a, const llmlat_request *r, const req_view *v)
+{
+    agg_group *f = agg_failed_group(a, v->group);
+    f->count++;
+    f->input_tokens += r->input_tokens;
+    f->output_tokens += v->n_out;
+    if (a->conv->token_rates_over_token_span)
+        span_add(&f->tokens, v->token_lo, v->token_hi);
+    if (a->mode == LLMLAT_MODE_BOUNDED)
+        agg_bounded_push(a, f->stores, r, v);
+    else
+        push_samples(a, f->stores, r, v);
 }
 
 LLMLAT_PRIVATE void agg_add_commit(llmlat_agg *a, const llmlat_request *r, const req_view *v)
 {
-    note_lacks(a, r, v->success);
-    span_add(&a->all, r->start_ns, last_response(r));
+    bool grouped = v->success || a->conv->status_groups; /* its samples are kept */
+    note_lacks(a, r, grouped);
+    span_add(&a->all, r->start_ns, a->conv->span_to_end ? r->end_ns : last_response(r));
     if (!v->success) {
+        if (grouped)
+            add_to_group(a, r, v);
         a->failed++;
         return;
     }
@@ -245,24 +354,17 @@ LLMLAT_PRIVATE void agg_add_commit(llmlat_agg *a, const llmlat_request *r, const
     a->tpot_undefined += !v->has_tpot;
     if (v->has_e2e)
         span_add(&a->valid, r->start_ns, r->start_ns + v->e2e_ns);
+    if (a->conv->token_rates_over_token_span)
+        span_add(&a->tokens, v->token_lo, v->token_hi);
     if (a->mode == LLMLAT_MODE_BOUNDED) {
-        agg_bounded_push(a, r, v);
+        agg_bounded_push(a, a->stores, r, v);
+        if (agg_any_slo(a)) /* the SLOs are fixed once bounded data arrived */
+            a->good += agg_meets_slos(a, v->has_ttft ? ns_to_s(v->ttft_ns) : NAN,
+                                      v->has_tpot ? v->tpot_s : NAN,
+                                      v->has_e2e ? ns_to_s(v->e2e_ns) : NAN);
         return;
     }
-
-    if (v->has_ttft)
-        store_push(own_store(a, LLMLAT_TTFT), ns_to_s(v->ttft_ns), 1);
-    if (v->has_e2e)
-        store_push(own_store(a, LLMLAT_E2E), ns_to_s(v->e2e_ns), 1);
-    if (v->has_tpot)
-        store_push(own_store(a, LLMLAT_TPOT), v->tpot_s, 1);
-    if (v->has_tps)
-        store_push(own_store(a, LLMLAT_TPS_USER), v->tps, 1);
-    if (v->has_tool_itl)
-        store_push(own_store(a, LLMLAT_TOOL_ITL), v->tool_itl_s, 1);
-    store_push(own_store(a, LLMLAT_OUTPUT_TOKENS), (double)v->n_out, 1);
-    store_push(own_store(a, LLMLAT_INPUT_TOKENS), (double)r->input_tokens, 1);
-    push_gaps(a, r, v);
+    push_samples(a, a->stores, r, v);
     push_timeline(a, r, v);
 }
 
@@ -300,6 +402,34 @@ static bool same_bounded_params(const llmlat_agg *x, const llmlat_agg *y)
     return true;
 }
 
+static void span_merge(span *dst, span src)
+{
+    if (src.lo <= src.hi)
+        span_add(dst, src.lo, src.hi);
+}
+
+static int32_t stores_reserve_merge(llmlat_agg *dst, metric_store *d, const metric_store *s)
+{
+    for (int i = 0; i < METRIC_COUNT; i++) {
+        int32_t st = store_reserve_merge(&d[i], &dst->al, &s[i]);
+        if (st != LLMLAT_OK)
+            return st;
+    }
+    return LLMLAT_OK;
+}
+
+static void stores_append(metric_store *d, const metric_store *s)
+{
+    for (int i = 0; i < METRIC_COUNT; i++)
+        store_append(&d[i], &s[i]);
+}
+
+static bool groups_overflow(const agg_group *d, const agg_group *s)
+{
+    return add_overflows(d->input_tokens, s->input_tokens) ||
+           add_overflows(d->output_tokens, s->output_tokens);
+}
+
 LLMLAT_API int32_t llmlat_agg_merge(llmlat_agg *dst, const llmlat_agg *src)
 {
     if (!dst || !src || dst == src)
@@ -311,19 +441,20 @@ LLMLAT_API int32_t llmlat_agg_merge(llmlat_agg *dst, const llmlat_agg *src)
         add_overflows(dst->good, src->good) ||
         add_overflows(dst->tpot_undefined, src->tpot_undefined) ||
         add_overflows(dst->input_tokens, src->input_tokens) ||
-        add_overflows(dst->output_tokens, src->output_tokens))
+        add_overflows(dst->output_tokens, src->output_tokens) ||
+        groups_overflow(&dst->failures[0], &src->failures[0]) ||
+        groups_overflow(&dst->failures[1], &src->failures[1]))
         return LLMLAT_EOVERFLOW;
-    for (int i = 0; i < METRIC_COUNT; i++) {
-        int32_t st = store_reserve_merge(&dst->stores[i], &dst->al, &src->stores[i]);
-        if (st != LLMLAT_OK)
-            return st;
-    }
-    int32_t st = timeline_reserve(&dst->tl, &dst->al, src->tl.n_rec, src->tl.n_tok);
+    int32_t st = stores_reserve_merge(dst, dst->stores, src->stores);
+    for (int g = 0; g < FAILED_GROUPS && st == LLMLAT_OK; g++)
+        st = stores_reserve_merge(dst, dst->failures[g].stores, src->failures[g].stores);
+    if (st == LLMLAT_OK)
+        st = timeline_reserve(&dst->tl, &dst->al, src->tl.n_rec, src->tl.n_tok);
     if (st != LLMLAT_OK)
         return st;
 
-    for (int i = 0; i < METRIC_COUNT; i++)
-        store_append(&dst->stores[i], &src->stores[i]);
+    /* From here on nothing can fail. */
+    stores_append(dst->stores, src->stores);
     timeline_append(&dst->tl, &src->tl);
     dst->completed += src->completed;
     dst->failed += src->failed;
@@ -333,9 +464,17 @@ LLMLAT_API int32_t llmlat_agg_merge(llmlat_agg *dst, const llmlat_agg *src)
     dst->good += src->good;
     dst->lacks |= src->lacks;
     dst->sources |= src->sources;
-    if (src->all.lo <= src->all.hi)
-        span_add(&dst->all, src->all.lo, src->all.hi);
-    if (src->valid.lo <= src->valid.hi)
-        span_add(&dst->valid, src->valid.lo, src->valid.hi);
+    span_merge(&dst->all, src->all);
+    span_merge(&dst->valid, src->valid);
+    span_merge(&dst->tokens, src->tokens);
+    for (int g = 0; g < FAILED_GROUPS; g++) {
+        agg_group *d = &dst->failures[g];
+        const agg_group *s = &src->failures[g];
+        stores_append(d->stores, s->stores);
+        d->count += s->count;
+        d->input_tokens += s->input_tokens;
+        d->output_tokens += s->output_tokens;
+        span_merge(&d->tokens, s->tokens);
+    }
     return LLMLAT_OK;
 }

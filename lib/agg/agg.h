@@ -27,6 +27,28 @@ typedef struct span {
 
 #define SPAN_EMPTY ((span){ INT64_MAX, INT64_MIN })
 
+/* hi - lo in seconds; false when the span is empty or has length 0. */
+static inline bool span_seconds(span s, double *seconds)
+{
+    if (s.lo >= s.hi)
+        return false;
+    /* hi - lo may not fit int64 (negative epochs): its uint64 does. */
+    *seconds = (double)((uint64_t)s.hi - (uint64_t)s.lo) / 1e9;
+    return true;
+}
+
+/* The requests of one status group that is not the successes', under a
+ * convention with status_groups: GuideLLM's incomplete (cancelled) and
+ * errored requests, which inference-perf reports together as its
+ * failures. Their samples are folded as a success's are. */
+typedef struct agg_group {
+    uint64_t count, input_tokens, output_tokens;
+    span tokens; /* their token points (token_rates_over_token_span) */
+    metric_store stores[METRIC_COUNT];
+} agg_group;
+
+#define FAILED_GROUPS (GROUP_COUNT - 1) /* incomplete, errored */
+
 /* A constant label: one allocation holding "name\0value\0". */
 typedef struct agg_label {
     char *name;
@@ -49,16 +71,21 @@ struct llmlat_agg {
 
     uint64_t completed, failed, tpot_undefined;
     uint64_t input_tokens, output_tokens;
-    span all;    /* every request: start .. last event (or start) */
+    span all;    /* every request: start .. last event (or start), or its
+                    end under span_to_end */
     span valid;  /* successes with an E2E: start .. start + E2E */
     /* What the requests added lack (LLMLAT_LACKS_*), and the conventions
      * whose values the values-only ones carry, 1 << id (record/lacks.h). */
     uint32_t lacks, sources;
+    span tokens; /* successes' token points (token_rates_over_token_span) */
 
     /* Indexed by metric_index(); TOOL_ITL has samples of its own only
      * under LLMPerf, and aliases ITL, ICL or TPOT otherwise. */
     metric_store stores[METRIC_COUNT];
     timeline tl;      /* exact mode only */
+    /* The other status groups (conv->status_groups), indexed by
+     * group - GROUP_INCOMPLETE: see agg_failed_group. */
+    agg_group failures[FAILED_GROUPS];
 
     /* Bounded mode (bounded_fold.c): the sketches' bucket layout, and the
      * successes that met the SLOs set when they were added. */
@@ -77,6 +104,36 @@ LLMLAT_PRIVATE const metric_store *agg_store(const llmlat_agg *a, int32_t metric
 /* Why a's data cannot support metric, rate or counter `id` (kind
  * LLMLAT_KIND_*), NULL when it can (record/lacks.h). */
 LLMLAT_PRIVATE const char *agg_lacks_reason(const llmlat_agg *a, int32_t kind, int32_t id);
+/* The group of requests that are not successes (GROUP_INCOMPLETE or
+ * GROUP_ERRORED). */
+static inline agg_group *agg_failed_group(llmlat_agg *a, enum req_group g)
+{
+    return &a->failures[g - GROUP_INCOMPLETE];
+}
+
+/* One status group's counters and stores as the queries read them (the
+ * successes are the aggregator's own fields). */
+typedef struct group_view {
+    uint64_t count, input_tokens, output_tokens;
+    span tokens;
+    const metric_store *stores; /* METRIC_COUNT, indexed by metric_index() */
+} group_view;
+
+LLMLAT_PRIVATE group_view agg_group_view(const llmlat_agg *a, enum req_group g);
+
+/* A statistic or n valid quantiles of one store, as
+ * llmlat_agg_stat and llmlat_agg_quantiles compute them under a's
+ * convention (its placeholder for an empty store included). */
+LLMLAT_PRIVATE int32_t agg_store_stat(const llmlat_agg *a, const metric_store *s, int32_t stat,
+                                      double *out);
+LLMLAT_PRIVATE int32_t agg_store_quantiles(const llmlat_agg *a, const metric_store *s,
+                                           const double *q, size_t n, double *out);
+/* GuideLLM's inverse-CDF quantiles, n <= MAX_QUANTILES + 1 (a report's
+ * and the median), and its mode when mode is not NULL (NaN in bounded
+ * mode), with one sort of the store. */
+LLMLAT_PRIVATE int32_t agg_store_inverse_cdf(const llmlat_agg *a, const metric_store *s,
+                                             const double *q, size_t n, double *out,
+                                             double *mode);
 
 /* The duration D in seconds; false when undefined (no data, or 0). */
 LLMLAT_PRIVATE bool agg_duration(const llmlat_agg *a, double *seconds);
@@ -96,11 +153,18 @@ LLMLAT_PRIVATE size_t agg_labels_memory(const llmlat_agg *a);
  * or nothing (llmlat_agg_add_columns): check says whether r can be added
  * after the requests `p` sums up (which it then adds r to), reserve makes
  * the room they all need, and commit folds r in, which cannot fail. */
-typedef struct agg_pending {
-    uint64_t requests, successes;
+typedef struct agg_pending_group {
+    uint64_t requests;
     uint64_t input_tokens, output_tokens;
-    uint64_t tokens;   /* sum of k over the successes' events (ITL samples) */
-    size_t events;     /* the successes' events */
+    uint64_t tokens; /* sum of k over their events (ITL samples) */
+    size_t events;
+} agg_pending_group;
+
+typedef struct agg_pending {
+    uint64_t requests; /* every one, kept in a group or only counted */
+    /* by enum req_group: the successes, and the other groups' requests
+     * where the convention keeps them */
+    agg_pending_group group[GROUP_COUNT];
 } agg_pending;
 
 LLMLAT_PRIVATE int32_t agg_add_check(const llmlat_agg *a, const llmlat_request *r,
@@ -109,11 +173,13 @@ LLMLAT_PRIVATE int32_t agg_add_reserve(llmlat_agg *a, const agg_pending *p);
 LLMLAT_PRIVATE void agg_add_commit(llmlat_agg *a, const llmlat_request *r, const req_view *v);
 
 /* Bounded mode (bounded_fold.c). setup (re)builds the layout and empty
- * sketches for alpha, all or nothing (ENOMEM leaves a as it was). push
- * folds in a success that agg.c's acceptance rule admitted, and cannot
- * fail. */
+ * sketches for alpha (the successes', and the other status groups' when
+ * the convention keeps them), all or nothing (ENOMEM leaves a as it was).
+ * push folds a request that agg.c's acceptance rule admitted into a
+ * group's stores, and cannot fail. */
 LLMLAT_PRIVATE int32_t agg_bounded_setup(llmlat_agg *a, double alpha);
 LLMLAT_PRIVATE void agg_bounded_free(llmlat_agg *a);
-LLMLAT_PRIVATE void agg_bounded_push(llmlat_agg *a, const llmlat_request *r, const req_view *v);
+LLMLAT_PRIVATE void agg_bounded_push(llmlat_agg *a, metric_store *stores,
+                                     const llmlat_request *r, const req_view *v);
 
 #endif

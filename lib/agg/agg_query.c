@@ -51,14 +51,9 @@ static bool stat_valid(int32_t stat)
     return stat >= LLMLAT_STAT_COUNT && stat <= LLMLAT_STAT_SUM;
 }
 
-LLMLAT_API int32_t llmlat_agg_stat(const llmlat_agg *a, int32_t metric, int32_t stat,
-                                   double *out)
+LLMLAT_PRIVATE int32_t agg_store_stat(const llmlat_agg *a, const metric_store *s, int32_t stat,
+                                      double *out)
 {
-    if (!a || !out || !metric_valid(metric) || !stat_valid(stat))
-        return LLMLAT_EINVAL;
-    if (agg_lacks_reason(a, LLMLAT_KIND_METRIC, metric))
-        return undefined_value(out);
-    const metric_store *s = agg_store(a, metric);
     uint64_t n = store_count(s);
     if (stat == LLMLAT_STAT_COUNT) {
         *out = (double)n;
@@ -70,7 +65,44 @@ LLMLAT_API int32_t llmlat_agg_stat(const llmlat_agg *a, int32_t metric, int32_t 
     }
     if (n == 0)
         return empty_value(a, out);
-    return store_stat(s, &a->al, stat, a->conv->ddof, out);
+    return store_stat(s, &a->al, a->conv, stat, out);
+}
+
+LLMLAT_PRIVATE int32_t agg_store_quantiles(const llmlat_agg *a, const metric_store *s,
+                                           const double *q, size_t n, double *out)
+{
+    if (store_count(s) == 0) {
+        int32_t st = LLMLAT_OK;
+        for (size_t i = 0; i < n; i++)
+            st = empty_value(a, &out[i]);
+        return st;
+    }
+    return store_quantiles(s, &a->al, a->conv, q, n, out);
+}
+
+LLMLAT_PRIVATE int32_t agg_store_inverse_cdf(const llmlat_agg *a, const metric_store *s,
+                                             const double *q, size_t n, double *out,
+                                             double *mode)
+{
+    if (store_count(s) == 0) {
+        int32_t st = LLMLAT_OK;
+        for (size_t i = 0; i < n; i++)
+            st = empty_value(a, &out[i]);
+        if (mode)
+            empty_value(a, mode);
+        return st;
+    }
+    return store_inverse_cdf(s, &a->al, q, n, out, mode);
+}
+
+LLMLAT_API int32_t llmlat_agg_stat(const llmlat_agg *a, int32_t metric, int32_t stat,
+                                   double *out)
+{
+    if (!a || !out || !metric_valid(metric) || !stat_valid(stat))
+        return LLMLAT_EINVAL;
+    if (agg_lacks_reason(a, LLMLAT_KIND_METRIC, metric))
+        return undefined_value(out);
+    return agg_store_stat(a, agg_store(a, metric), stat, out);
 }
 
 LLMLAT_API int32_t llmlat_agg_quantiles(const llmlat_agg *a, int32_t metric, const double *q,
@@ -86,14 +118,7 @@ LLMLAT_API int32_t llmlat_agg_quantiles(const llmlat_agg *a, int32_t metric, con
             undefined_value(&out[i]);
         return LLMLAT_EUNDEFINED;
     }
-    const metric_store *s = agg_store(a, metric);
-    if (store_count(s) == 0) {
-        int32_t st = LLMLAT_OK;
-        for (size_t i = 0; i < n; i++)
-            st = empty_value(a, &out[i]);
-        return st;
-    }
-    return store_quantiles(s, &a->al, q, n, out);
+    return agg_store_quantiles(a, agg_store(a, metric), q, n, out);
 }
 
 LLMLAT_API int32_t llmlat_agg_quantile(const llmlat_agg *a, int32_t metric, double q,
@@ -113,12 +138,7 @@ LLMLAT_PRIVATE bool agg_duration(const llmlat_agg *a, double *seconds)
     }
     if (a->lacks & LLMLAT_LACKS_START_TIMES)
         return false; /* relative starts span nothing */
-    const span *s = a->conv->duration_over_valid ? &a->valid : &a->all;
-    if (s->lo >= s->hi)
-        return false;
-    /* hi - lo may not fit int64 (negative epochs): its uint64 does. */
-    *seconds = (double)((uint64_t)s->hi - (uint64_t)s->lo) / 1e9;
-    return true;
+    return span_seconds(a->conv->duration_over_valid ? a->valid : a->all, seconds);
 }
 
 LLMLAT_PRIVATE bool agg_any_slo(const llmlat_agg *a)
@@ -181,7 +201,10 @@ LLMLAT_API int32_t llmlat_agg_rate(const llmlat_agg *a, int32_t rate, double *ou
     if (rate == LLMLAT_RATE_GOODPUT && !agg_any_slo(a))
         return undefined_value(out);
     double d;
-    if (!agg_duration(a, &d))
+    bool tokens = rate == LLMLAT_RATE_OUTPUT_TOKENS || rate == LLMLAT_RATE_TOTAL_TOKENS;
+    /* GuideLLM's token rates run over its token points, whatever D */
+    if (!(tokens && a->conv->token_rates_over_token_span ? span_seconds(a->tokens, &d)
+                                                         : agg_duration(a, &d)))
         return undefined_value(out);
     switch (rate) {
     case LLMLAT_RATE_REQUESTS:
@@ -205,8 +228,11 @@ static size_t memory_bytes(const llmlat_agg *a)
     size_t bytes = sizeof *a + timeline_memory(&a->tl) + agg_labels_memory(a);
     if (a->mode == LLMLAT_MODE_BOUNDED)
         bytes += sketch_map_memory(&a->map);
-    for (int i = 0; i < METRIC_COUNT; i++)
+    for (int i = 0; i < METRIC_COUNT; i++) {
         bytes += store_memory(&a->stores[i]);
+        for (int g = 0; g < FAILED_GROUPS; g++)
+            bytes += store_memory(&a->failures[g].stores[i]);
+    }
     return bytes;
 }
 

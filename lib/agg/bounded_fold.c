@@ -27,46 +27,65 @@ static bool has_sketch(const llmlat_agg *a, int32_t metric)
     return metric != LLMLAT_TOOL_ITL || a->conv->tool_itl == TOOL_ITL_LLMPERF;
 }
 
+/* The stores that hold sketches: the successes', and the other status
+ * groups' where the convention keeps them. */
+static size_t sketched_groups(llmlat_agg *a, metric_store **groups)
+{
+    size_t n = 0;
+    groups[n++] = a->stores;
+    if (a->conv->status_groups)
+        for (int g = 0; g < FAILED_GROUPS; g++)
+            groups[n++] = a->failures[g].stores;
+    return n;
+}
+
 LLMLAT_PRIVATE int32_t agg_bounded_setup(llmlat_agg *a, double alpha)
 {
     sketch_map map;
-    sketch fresh[METRIC_COUNT];
+    sketch fresh[GROUP_COUNT][METRIC_COUNT];
+    metric_store *groups[GROUP_COUNT];
+    size_t ng = sketched_groups(a, groups);
     int32_t st = sketch_map_init(&map, &a->al, alpha);
     if (st != LLMLAT_OK)
         return st;
-    int i = 0;
-    for (; i < METRIC_COUNT && st == LLMLAT_OK; i++) {
-        int32_t m = METRIC_FIRST + i;
-        sketch_init(&fresh[i], unit_of(m));
+    size_t done = 0; /* sketches made, in (group, metric) order */
+    for (; done < ng * METRIC_COUNT && st == LLMLAT_OK; done++) {
+        int32_t m = METRIC_FIRST + (int32_t)(done % METRIC_COUNT);
+        sketch *s = &fresh[done / METRIC_COUNT][done % METRIC_COUNT];
+        sketch_init(s, unit_of(m));
         if (has_sketch(a, m))
-            st = sketch_alloc(&fresh[i], &a->al, &map);
+            st = sketch_alloc(s, &a->al, &map);
     }
     if (st != LLMLAT_OK) {
-        while (i-- > 0)
-            sketch_free(&fresh[i], &a->al);
+        while (done-- > 0)
+            sketch_free(&fresh[done / METRIC_COUNT][done % METRIC_COUNT], &a->al);
         sketch_map_free(&map, &a->al);
         return st;
     }
     /* Nothing can fail from here: swap the new layout in. */
     agg_bounded_free(a);
     a->map = map;
-    for (i = 0; i < METRIC_COUNT; i++) {
-        a->stores[i].sk = fresh[i];
-        a->stores[i].map = &a->map;
-    }
+    for (size_t g = 0; g < ng; g++)
+        for (int i = 0; i < METRIC_COUNT; i++) {
+            groups[g][i].sk = fresh[g][i];
+            groups[g][i].map = &a->map;
+        }
     return LLMLAT_OK;
 }
 
 LLMLAT_PRIVATE void agg_bounded_free(llmlat_agg *a)
 {
-    for (int i = 0; i < METRIC_COUNT; i++)
-        sketch_free(&a->stores[i].sk, &a->al);
+    metric_store *groups[GROUP_COUNT];
+    size_t ng = sketched_groups(a, groups);
+    for (size_t g = 0; g < ng; g++)
+        for (int i = 0; i < METRIC_COUNT; i++)
+            sketch_free(&groups[g][i].sk, &a->al);
     sketch_map_free(&a->map, &a->al);
 }
 
-static sketch *sk(llmlat_agg *a, int32_t metric)
+static sketch *sk(metric_store *stores, int32_t metric)
 {
-    return &a->stores[metric_index(metric)].sk;
+    return &stores[metric_index(metric)].sk;
 }
 
 /* What a request's gaps add to one of ITL or ICL besides bucket counts.
@@ -118,28 +137,41 @@ static void fold_sample(sketch *x, const sketch_map *m, gap_part *p, int64_t g)
  * value exact mode keeps), which sum to g and whose squares sum to
  * g^2 / k, added exactly but for the cut at 2^-64. The one place a
  * chunk's tokens are split. */
-static void fold_chunk(llmlat_agg *a, gap_part *itl, int64_t g, uint32_t k)
+static void fold_chunk(sketch *s, const sketch_map *m, gap_part *itl, int64_t g, uint32_t k,
+                       double v)
 {
-    double v = ns_to_s(g) / (double)k;
-    sketch *s = sk(a, LLMLAT_ITL);
     itl->count += k;
     fixsum_add_square_ratio(&s->sums, (uint64_t)g, k);
     part_note(itl, v, v);
-    sketch_count(s, &a->map, v, k);
+    sketch_count(s, m, v, k);
+}
+
+/* n ITL samples of 0: tokens that arrived with the one before them. */
+static void fold_zeros(sketch *s, gap_part *itl, uint64_t n)
+{
+    itl->count += n;
+    s->zero += n;
+    part_note(itl, 0.0, 0.0);
 }
 
 /* A gap the common path does not take (not one token, a gap of 0 or of
  * 2^53 ns and more, or ICL dropped): its ICL sample (when kept) and ITL
  * samples, one by one. */
-LLMLAT_COLD static void fold_odd_gap(llmlat_agg *a, int64_t g, uint32_t k, bool icl_on,
-                                     gap_part *icl, gap_part *itl)
+LLMLAT_COLD static void fold_odd_gap(llmlat_agg *a, metric_store *stores, int64_t g,
+                                     uint32_t k, bool icl_on, gap_part *icl, gap_part *itl)
 {
+    sketch *itl_sk = sk(stores, LLMLAT_ITL);
     if (icl_on)
-        fold_sample(sk(a, LLMLAT_ICL), &a->map, icl, g);
-    if (k == 1)
-        fold_sample(sk(a, LLMLAT_ITL), &a->map, itl, g);
-    else if (k > 1)
-        fold_chunk(a, itl, g, k);
+        fold_sample(sk(stores, LLMLAT_ICL), &a->map, icl, g);
+    if (!k)
+        return;
+    itl_split x = gap_itl_split(a->conv, g, k);
+    if (x.n == 1)
+        fold_sample(itl_sk, &a->map, itl, g);
+    else
+        fold_chunk(itl_sk, &a->map, itl, g, k, x.value);
+    if (x.zeros)
+        fold_zeros(itl_sk, itl, x.zeros);
 }
 
 /* A run of common gaps: one token, 0 < gap < 2^53 ns, ICL kept; each one
@@ -250,7 +282,8 @@ static void part_add_common(gap_part *p, const common_gaps *c)
  * block after block, each split into runs of common gaps (counted in both
  * sketches at once) and the odd gaps between them. Out of line: a request
  * of one token has no gap, and needs none of this frame. */
-LLMLAT_NOINLINE static void fold_gaps(llmlat_agg *a, const llmlat_request *r, const req_view *v)
+LLMLAT_NOINLINE static void fold_gaps(llmlat_agg *a, metric_store *stores,
+                                      const llmlat_request *r, const req_view *v)
 {
     gap_walk w;
     uint32_t k0;
@@ -258,15 +291,12 @@ LLMLAT_NOINLINE static void fold_gaps(llmlat_agg *a, const llmlat_request *r, co
         return;
     const sketch_map *m = &a->map;
     const layout lay = { m->ns_cell, m->cell_shift, m->cell_mask };
-    sketch *itl_sk = sk(a, LLMLAT_ITL), *icl_sk = sk(a, LLMLAT_ICL);
+    sketch *itl_sk = sk(stores, LLMLAT_ITL), *icl_sk = sk(stores, LLMLAT_ICL);
     const bool icl_on = !v->icl_dropped;
     const bool plain = r->sum.n_tok == r->n && r->sum.sum_k == r->n; /* every k is 1 */
     gap_part icl = { .min = INFINITY, .max = -INFINITY }, itl = icl;
-    if (k0 > 1) { /* the first chunk's extra tokens arrived with no gap */
-        itl.count += k0 - 1;
-        itl_sk->zero += k0 - 1;
-        part_note(&itl, 0.0, 0.0);
-    }
+    if (k0 > 1) /* the first chunk's extra tokens arrived with no gap */
+        fold_zeros(itl_sk, &itl, k0 - 1);
     int64_t max_gap = -1, idx[GAP_BLOCK];
     uint64_t empty_sum = 0; /* of the gaps closed by empty events */
     gap_block blk;
@@ -288,7 +318,7 @@ LLMLAT_NOINLINE static void fold_gaps(llmlat_agg *a, const llmlat_request *r, co
             }
             int64_t g = gap_block_gap(&blk, j);
             uint32_t k = blk.k[j];
-            fold_odd_gap(a, g, k, icl_on, &icl, &itl);
+            fold_odd_gap(a, stores, g, k, icl_on, &icl, &itl);
             empty_sum += k ? 0 : (uint64_t)g;
             max_gap = g > max_gap ? g : max_gap;
             j++;
@@ -298,29 +328,51 @@ LLMLAT_NOINLINE static void fold_gaps(llmlat_agg *a, const llmlat_request *r, co
     part_commit(icl_sk, &icl, span);
     part_commit(itl_sk, &itl, span - empty_sum);
     if (max_gap >= 0)
-        sketch_add_ns(sk(a, LLMLAT_ITL_MAX), m, max_gap);
+        sketch_add_ns(sk(stores, LLMLAT_ITL_MAX), m, max_gap);
 }
 
-LLMLAT_PRIVATE void agg_bounded_push(llmlat_agg *a, const llmlat_request *r, const req_view *v)
+/* w samples of span / w (exported: v seconds): a TPOT or NTPOT weighed by
+ * N - 1 or N (GuideLLM; w < 2^32, the acceptance rule's). Like a chunk of
+ * w tokens closing a gap of span, they sum to span exactly and their
+ * squares to span^2 / w. */
+static void add_weighted(sketch *s, const sketch_map *m, int64_t span_ns, uint64_t w, double v)
+{
+    s->count += w;
+    sketch_count(s, m, v, w);
+    fixsum_add_parts(&s->sums, (uint64_t)span_ns, 0, 0);
+    fixsum_add_square_ratio(&s->sums, (uint64_t)span_ns, (uint32_t)w);
+    sketch_note_range(s, v, v);
+}
+
+/* TPOT or NTPOT: one sample, or its weighted samples. */
+static void add_per_token(llmlat_agg *a, sketch *s, int64_t span_ns, uint64_t w, double v)
+{
+    if (a->conv->weighted)
+        add_weighted(s, &a->map, span_ns, w, v);
+    else
+        sketch_add_double(s, &a->map, v * 1e9, v);
+}
+
+LLMLAT_PRIVATE void agg_bounded_push(llmlat_agg *a, metric_store *stores,
+                                     const llmlat_request *r, const req_view *v)
 {
     const sketch_map *m = &a->map;
     if (v->has_ttft)
-        sketch_add_ns(sk(a, LLMLAT_TTFT), m, v->ttft_ns);
+        sketch_add_ns(sk(stores, LLMLAT_TTFT), m, v->ttft_ns);
     if (v->has_e2e)
-        sketch_add_ns(sk(a, LLMLAT_E2E), m, v->e2e_ns);
+        sketch_add_ns(sk(stores, LLMLAT_E2E), m, v->e2e_ns);
     if (v->has_tpot)
-        sketch_add_double(sk(a, LLMLAT_TPOT), m, v->tpot_s * 1e9, v->tpot_s);
+        add_per_token(a, sk(stores, LLMLAT_TPOT), v->tpot_span_ns, v->tpot_w, v->tpot_s);
+    if (v->has_ntpot)
+        add_per_token(a, sk(stores, LLMLAT_NTPOT), v->ntpot_span_ns, v->ntpot_w, v->ntpot_s);
     if (v->has_tps)
-        sketch_add_double(sk(a, LLMLAT_TPS_USER), m, v->tps, v->tps);
+        sketch_add_double(sk(stores, LLMLAT_TPS_USER), m, v->tps, v->tps);
     if (v->has_tool_itl)
-        sketch_add_double(sk(a, LLMLAT_TOOL_ITL), m, v->tool_itl_s * 1e9, v->tool_itl_s);
-    sketch_add_int(sk(a, LLMLAT_OUTPUT_TOKENS), m, v->n_out, (double)v->n_out);
-    sketch_add_int(sk(a, LLMLAT_INPUT_TOKENS), m, r->input_tokens, (double)r->input_tokens);
+        sketch_add_double(sk(stores, LLMLAT_TOOL_ITL), m, v->tool_itl_s * 1e9, v->tool_itl_s);
+    sketch_add_int(sk(stores, LLMLAT_OUTPUT_TOKENS), m, v->n_out, (double)v->n_out);
+    sketch_add_int(sk(stores, LLMLAT_INPUT_TOKENS), m, r->input_tokens,
+                   (double)r->input_tokens);
     /* a gap, or tokens beyond the anchor's first */
     if (v->anchor != REQ_NONE && (v->last != v->anchor || r->k[v->anchor] > 1))
-        fold_gaps(a, r, v);
-    if (agg_any_slo(a))
-        a->good += agg_meets_slos(a, v->has_ttft ? ns_to_s(v->ttft_ns) : NAN,
-                                  v->has_tpot ? v->tpot_s : NAN,
-                                  v->has_e2e ? ns_to_s(v->e2e_ns) : NAN);
+        fold_gaps(a, stores, r, v);
 }

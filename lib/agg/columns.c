@@ -33,6 +33,7 @@ static int32_t column_request(const agg_columns *c, size_t i, bool checked, llml
         .has_end = c->end_ns != NULL,
         .end = c->end_ns ? c->end_ns[i] : 0,
         .failed = c->ok && !c->ok[i],
+        .cancelled = c->ok && c->ok[i] == LLMLAT_COLUMN_CANCELLED,
         .checked = checked,
     };
     if (c->input_tokens) {

@@ -47,6 +47,23 @@ LLMLAT_PRIVATE void store_append(metric_store *dst, const metric_store *src)
         exact_append(&dst->exact, &src->exact);
 }
 
+LLMLAT_PRIVATE int32_t store_union(metric_store *dst, const llmlat_alloc *al,
+                                   const metric_store *const *src, size_t n)
+{
+    store_init(dst, src[0]->mode, src[0]->exact.weighted);
+    dst->map = src[0]->map;
+    dst->sk.unit = src[0]->sk.unit;
+    int32_t st = BOUNDED(dst) ? sketch_alloc(&dst->sk, al, dst->map) : LLMLAT_OK;
+    for (size_t i = 0; i < n && st == LLMLAT_OK; i++) {
+        st = store_reserve_merge(dst, al, src[i]);
+        if (st == LLMLAT_OK)
+            store_append(dst, src[i]);
+    }
+    if (st != LLMLAT_OK)
+        store_free(dst, al);
+    return st;
+}
+
 LLMLAT_PRIVATE uint64_t store_count(const metric_store *s)
 {
     return BOUNDED(s) ? s->sk.count : s->exact.total_w;
@@ -76,17 +93,38 @@ static int32_t sketch_stat(const metric_store *s, int32_t stat, unsigned ddof, d
     return LLMLAT_EINVAL;
 }
 
-LLMLAT_PRIVATE int32_t store_stat(const metric_store *s, const llmlat_alloc *al, int32_t stat,
-                                  unsigned ddof, double *out)
+LLMLAT_PRIVATE int32_t store_quantiles(const metric_store *s, const llmlat_alloc *al,
+                                       const conv_rules *c, const double *q, size_t n,
+                                       double *out)
 {
+    if (!BOUNDED(s))
+        return c->quantile == QUANTILE_INVERSE_CDF
+                   ? exact_inverse_cdf(&s->exact, al, q, n, out, NULL)
+                   : exact_quantiles(&s->exact, al, q, n, out);
+    if (n > SKETCH_MAX_QUANTILES)
+        return LLMLAT_EINVAL;
+    if (c->quantile == QUANTILE_INVERSE_CDF)
+        sketch_inverse_cdf(&s->sk, s->map, q, n, out);
+    else
+        sketch_quantiles(&s->sk, s->map, q, n, out);
+    return LLMLAT_OK;
+}
+
+LLMLAT_PRIVATE int32_t store_stat(const metric_store *s, const llmlat_alloc *al,
+                                  const conv_rules *c, int32_t stat, double *out)
+{
+    if (stat == LLMLAT_STAT_MEDIAN && c->quantile == QUANTILE_INVERSE_CDF) {
+        static const double HALF = 0.5; /* GuideLLM's median is its p50 */
+        return store_quantiles(s, al, c, &HALF, 1, out);
+    }
     if (BOUNDED(s))
-        return sketch_stat(s, stat, ddof, out);
+        return sketch_stat(s, stat, c->ddof, out);
     const exact_store *e = &s->exact;
     switch (stat) {
     case LLMLAT_STAT_MEAN:
         return exact_mean(e, out);
     case LLMLAT_STAT_STD:
-        return exact_std(e, ddof, out);
+        return exact_std(e, c->ddof, out);
     case LLMLAT_STAT_MIN:
         *out = e->min;
         return LLMLAT_OK;
@@ -102,14 +140,17 @@ LLMLAT_PRIVATE int32_t store_stat(const metric_store *s, const llmlat_alloc *al,
     return LLMLAT_EINVAL;
 }
 
-LLMLAT_PRIVATE int32_t store_quantiles(const metric_store *s, const llmlat_alloc *al,
-                                       const double *q, size_t n, double *out)
+LLMLAT_PRIVATE int32_t store_inverse_cdf(const metric_store *s, const llmlat_alloc *al,
+                                         const double *q, size_t n, double *out,
+                                         double *mode)
 {
     if (!BOUNDED(s))
-        return exact_quantiles(&s->exact, al, q, n, out);
-    if (n > SKETCH_MAX_QUANTILES)
+        return exact_inverse_cdf(&s->exact, al, q, n, out, mode);
+    if (n > SKETCH_MAX_INVERSE_CDF)
         return LLMLAT_EINVAL;
-    sketch_quantiles(&s->sk, s->map, q, n, out);
+    sketch_inverse_cdf(&s->sk, s->map, q, n, out);
+    if (mode)
+        *mode = NAN;
     return LLMLAT_OK;
 }
 

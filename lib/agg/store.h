@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "util/alloc.h"
+#include "record/convention.h"
 #include "exact/exact_store.h"
 #include "bounded/sketch.h"
 
@@ -37,13 +38,28 @@ LLMLAT_PRIVATE int32_t store_reserve_merge(metric_store *dst, const llmlat_alloc
                                            const metric_store *src);
 LLMLAT_PRIVATE void store_append(metric_store *dst, const metric_store *src);
 
+/* *dst = a new store holding the samples of n stores of one metric (the
+ * same mode, weighting and layout), which the caller frees: the "total"
+ * of status groups. EINVAL when the counts would overflow, ENOMEM. */
+LLMLAT_PRIVATE int32_t store_union(metric_store *dst, const llmlat_alloc *al,
+                                   const metric_store *const *src, size_t n);
+
 LLMLAT_PRIVATE uint64_t store_count(const metric_store *s);
-/* Statistic of a non-empty store (LLMLAT_STAT_* other than COUNT). */
-LLMLAT_PRIVATE int32_t store_stat(const metric_store *s, const llmlat_alloc *al, int32_t stat,
-                                  unsigned ddof, double *out);
-/* n <= 32 quantiles (each in [0, 1]) of a non-empty store, in one pass. */
+/* Statistic of a non-empty store (LLMLAT_STAT_* other than COUNT), as
+ * convention c computes it (its ddof, its quantile rule for MEDIAN). */
+LLMLAT_PRIVATE int32_t store_stat(const metric_store *s, const llmlat_alloc *al,
+                                  const conv_rules *c, int32_t stat, double *out);
+/* n <= 32 quantiles (each in [0, 1]) of a non-empty store by c's rule, in
+ * one pass. */
 LLMLAT_PRIVATE int32_t store_quantiles(const metric_store *s, const llmlat_alloc *al,
-                                       const double *q, size_t n, double *out);
+                                       const conv_rules *c, const double *q, size_t n,
+                                       double *out);
+/* GuideLLM's inverse-CDF quantiles (n <= 64) of a non-empty store and,
+ * when mode is not NULL, its mode (the value of the largest weight; NaN in
+ * bounded mode, whose buckets keep no values), in one pass. */
+LLMLAT_PRIVATE int32_t store_inverse_cdf(const metric_store *s, const llmlat_alloc *al,
+                                         const double *q, size_t n, double *out,
+                                         double *mode);
 LLMLAT_PRIVATE size_t store_memory(const metric_store *s);
 
 #endif

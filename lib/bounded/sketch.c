@@ -290,6 +290,17 @@ static double interpolate(const sketch *s, const sketch_map *m, double vi, uint6
     return numpy_lerp(a, b, vi - fl);
 }
 
+/* The indexes of q[0..n) by ascending q. */
+static void quantile_order(const double *q, size_t n, size_t *order)
+{
+    for (size_t i = 0; i < n; i++) {
+        size_t j = i;
+        for (; j > 0 && q[order[j - 1]] > q[i]; j--)
+            order[j] = order[j - 1];
+        order[j] = i;
+    }
+}
+
 LLMLAT_PRIVATE void sketch_quantiles(const sketch *s, const sketch_map *m, const double *q,
                                      size_t n, double *out)
 {
@@ -297,12 +308,7 @@ LLMLAT_PRIVATE void sketch_quantiles(const sketch *s, const sketch_map *m, const
      * tail quantiles (the ones people ask for) in one pass down from the
      * top, where they are a few buckets away */
     size_t order[SKETCH_MAX_QUANTILES];
-    for (size_t i = 0; i < n; i++) {
-        size_t j = i;
-        for (; j > 0 && q[order[j - 1]] > q[i]; j--)
-            order[j] = order[j - 1];
-        order[j] = i;
-    }
+    quantile_order(q, n, order);
     uint64_t last = s->count - 1;
     size_t split = 0;
     while (split < n && q[order[split]] <= 0.5)
@@ -333,6 +339,23 @@ LLMLAT_PRIVATE void sketch_quantiles(const sketch *s, const sketch_map *m, const
         cursor below = down;
         retreat(s, &below, r);
         out[i] = interpolate(s, m, vi, r, below, down);
+    }
+}
+
+LLMLAT_PRIVATE void sketch_inverse_cdf(const sketch *s, const sketch_map *m, const double *q,
+                                       size_t n, double *out)
+{
+    size_t order[SKETCH_MAX_INVERSE_CDF];
+    quantile_order(q, n, order);
+    cursor up = { PLACE_ZERO - 1, 0 };
+    for (size_t k = 0; k < n; k++) {
+        /* the first rank whose cumulative weight r + 1 reaches q W */
+        double reach = ceil(q[order[k]] * (double)s->count);
+        uint64_t r = reach < 1.0 ? 0 : (uint64_t)reach - 1;
+        if (r > s->count - 1)
+            r = s->count - 1;
+        advance(s, &up, r);
+        out[order[k]] = rank_value(s, m, r, up.p);
     }
 }
 

@@ -145,6 +145,13 @@ LLMLAT_PRIVATE int32_t sketch_std(const sketch *s, unsigned ddof, double *out);
  * buckets. */
 #define SKETCH_MAX_QUANTILES 32
 LLMLAT_PRIVATE double sketch_quantile(const sketch *s, const sketch_map *m, double q);
+/* GuideLLM's inverse CDF: the value of the first rank whose cumulative
+ * weight reaches q x count, within the schema's error of exact mode's
+ * (which follows numpy's float sums where they move that rank by one:
+ * exact/inverse_cdf.c). n <= SKETCH_MAX_INVERSE_CDF. */
+#define SKETCH_MAX_INVERSE_CDF 64
+LLMLAT_PRIVATE void sketch_inverse_cdf(const sketch *s, const sketch_map *m, const double *q,
+                                       size_t n, double *out);
 LLMLAT_PRIVATE void sketch_quantiles(const sketch *s, const sketch_map *m, const double *q,
                                      size_t n, double *out);
 LLMLAT_PRIVATE size_t sketch_memory(const sketch *s, const sketch_map *m);

@@ -58,17 +58,9 @@ LLMLAT_PRIVATE void exact_append(exact_store *dst, const exact_store *src)
     dst->total_w += src->total_w;
 }
 
-/* The weights, or NULL when every one is 1 (as with one token per event):
- * weights are >= 1, so that is when they sum to the number of samples,
- * and then the queries need not read them. */
-static const uint32_t *weights_of(const exact_store *s)
-{
-    return s->weighted && s->total_w != s->n ? s->w : NULL;
-}
-
 LLMLAT_PRIVATE int32_t exact_mean(const exact_store *s, double *out)
 {
-    *out = gridsum(s->v, weights_of(s), s->n, s->total_w, s->max, 0, 0.0) /
+    *out = gridsum(s->v, exact_weights(s), s->n, s->total_w, s->max, 0, 0.0) /
            (double)s->total_w;
     return LLMLAT_OK;
 }
@@ -76,7 +68,7 @@ LLMLAT_PRIVATE int32_t exact_mean(const exact_store *s, double *out)
 LLMLAT_PRIVATE double exact_sum(const exact_store *s)
 {
     uint64_t acc[FIXSUM_WIDE] = { 0 };
-    fixsum_accumulate(acc, s->v, weights_of(s), s->n);
+    fixsum_accumulate(acc, s->v, exact_weights(s), s->n);
     return fixsum_total(acc, FIXSUM_WIDE, 1);
 }
 
@@ -85,7 +77,7 @@ static double std_around(const exact_store *s, unsigned ddof, double mean)
 {
     double lo = s->min - mean, hi = s->max - mean;
     double largest = lo * lo > hi * hi ? lo * lo : hi * hi;
-    double sq = gridsum(s->v, weights_of(s), s->n, s->total_w, largest, 1, mean);
+    double sq = gridsum(s->v, exact_weights(s), s->n, s->total_w, largest, 1, mean);
     return sqrt(sq / (double)(s->total_w - ddof));
 }
 
@@ -107,7 +99,7 @@ LLMLAT_PRIVATE int32_t exact_std(const exact_store *s, unsigned ddof, double *ou
 static int32_t at_ranks(const exact_store *s, const llmlat_alloc *al, const uint64_t *ranks,
                         size_t n, double *out)
 {
-    return select_ranks(al, s->v, weights_of(s), s->n, double_key(s->min),
+    return select_ranks(al, s->v, exact_weights(s), s->n, double_key(s->min),
                         double_key(s->max), ranks, n, out);
 }
 

@@ -42,6 +42,14 @@ static inline void exact_push(exact_store *s, double v, uint32_t w)
     if (s->total_w == w || v > s->max)
         s->max = v;
 }
+/* The weights, or NULL when every one is 1 (as with one token per event):
+ * weights are >= 1, so that is when they sum to the number of samples,
+ * and then the queries need not read them. */
+static inline const uint32_t *exact_weights(const exact_store *s)
+{
+    return s->weighted && s->total_w != s->n ? s->w : NULL;
+}
+
 /* Appends src's samples into room made by exact_reserve(dst, src->n);
  * the caller checked that total weights cannot overflow. */
 LLMLAT_PRIVATE void exact_append(exact_store *dst, const exact_store *src);
@@ -71,6 +79,10 @@ typedef struct exact_summary_values {
 LLMLAT_PRIVATE int32_t exact_summary(const exact_store *s, const llmlat_alloc *al,
                                      unsigned ddof, const double *q, size_t n,
                                      exact_summary_values *out);
+/* GuideLLM's inverse-CDF quantiles (each in [0, 1], n <= 64) and, when
+ * mode is not NULL, its mode (inverse_cdf.c). Sorts a copy. */
+LLMLAT_PRIVATE int32_t exact_inverse_cdf(const exact_store *s, const llmlat_alloc *al,
+                                         const double *q, size_t n, double *out, double *mode);
 
 LLMLAT_PRIVATE size_t exact_memory(const exact_store *s);
 

@@ -8,11 +8,23 @@
 #include "format/serialize.h"
 
 static const uint8_t MAGIC[8] = { 'L', 'L', 'M', 'L', 'A', 'T', 'A', 'G' };
-/* Version 2 (llmlat 1.1) adds the labels and the lacks; version 1 still reads. */
+/* Version 2 (llmlat 1.1) adds the labels, the lacks, the NTPOT metric,
+ * the GuideLLM and inference-perf conventions and their status groups,
+ * and bounded sketches in native-histogram buckets; version 1 still
+ * reads. */
 #define FORMAT_VERSION 2
 #define FORMAT_VERSION_OLDEST 1
 #define HEADER_BYTES 24 /* magic, version, flags, total size */
 #define TRAILER_BYTES 4 /* CRC-32 */
+/* What version 1 knows: metrics 1..10, conventions 0..4. */
+#define V1_METRIC_LAST LLMLAT_TOOL_ITL
+#define V1_CONVENTION_LAST LLMLAT_CONV_LLMPERF
+
+/* The metrics with a section in bytes of a version. */
+static int32_t metric_last_of(uint32_t version)
+{
+    return version == 1 ? V1_METRIC_LAST : METRIC_LAST;
+}
 
 static void write_settings(bytes_writer *w, const llmlat_agg *a)
 {
@@ -65,6 +77,37 @@ static void write_counters(bytes_writer *w, const llmlat_agg *a)
     put_i64(w, a->valid.hi);
 }
 
+static void write_span(bytes_writer *w, span s)
+{
+    put_i64(w, s.lo);
+    put_i64(w, s.hi);
+}
+
+static void write_stores(bytes_writer *w, const llmlat_agg *a, const metric_store *stores)
+{
+    for (int m = 0; m < METRIC_COUNT; m++) {
+        if (a->mode == LLMLAT_MODE_BOUNDED)
+            write_sketch(w, &stores[m].sk, &a->map);
+        else
+            write_exact_store(w, &stores[m].exact);
+    }
+}
+
+/* Under a convention with status groups: the successes' token points, then
+ * each other group's counters and metric sections. */
+static void write_groups(bytes_writer *w, const llmlat_agg *a)
+{
+    write_span(w, a->tokens);
+    for (int g = 0; g < FAILED_GROUPS; g++) {
+        const agg_group *f = &a->failures[g];
+        put_u64(w, f->count);
+        put_u64(w, f->input_tokens);
+        put_u64(w, f->output_tokens);
+        write_span(w, f->tokens);
+        write_stores(w, a, f->stores);
+    }
+}
+
 static void write_all(bytes_writer *w, const llmlat_agg *a, uint64_t size)
 {
     put_bytes(w, MAGIC, sizeof MAGIC);
@@ -75,12 +118,9 @@ static void write_all(bytes_writer *w, const llmlat_agg *a, uint64_t size)
     write_labels(w, a);
     write_counters(w, a);
     write_lacks(w, a);
-    for (int m = 0; m < METRIC_COUNT; m++) {
-        if (a->mode == LLMLAT_MODE_BOUNDED)
-            write_sketch(w, &a->stores[m].sk, &a->map);
-        else
-            write_exact_store(w, &a->stores[m].exact);
-    }
+    write_stores(w, a, a->stores);
+    if (a->conv->status_groups)
+        write_groups(w, a);
     if (a->mode == LLMLAT_MODE_EXACT)
         write_timeline(w, &a->tl);
 }
@@ -113,7 +153,7 @@ static int32_t setter_status(int32_t st)
     return st == LLMLAT_EINVAL ? LLMLAT_EFORMAT : st;
 }
 
-static int32_t read_settings(bytes_reader *r, llmlat_agg *a)
+static int32_t read_settings(bytes_reader *r, llmlat_agg *a, uint32_t version)
 {
     for (int32_t p = PARAM_FIRST; p <= PARAM_LAST; p++) {
         double v = get_f64(r);
@@ -129,7 +169,7 @@ static int32_t read_settings(bytes_reader *r, llmlat_agg *a)
         q[i] = get_f64(r);
     if (r->bad || llmlat_agg_set_quantiles(a, q, nq) != LLMLAT_OK)
         return LLMLAT_EFORMAT;
-    for (int32_t m = METRIC_FIRST; m <= METRIC_LAST; m++) {
+    for (int32_t m = METRIC_FIRST; m <= metric_last_of(version); m++) {
         double b[MAX_BUCKET_BOUNDS];
         uint32_t nb = get_u32(r);
         if (r->bad || nb > MAX_BUCKET_BOUNDS)
@@ -213,53 +253,124 @@ static int32_t read_lacks(bytes_reader *r, llmlat_agg *a)
     return LLMLAT_OK;
 }
 
-/* Sample counts the counters imply: one OUTPUT and INPUT sample per
- * success, a TPOT for every success but the undefined ones, at most one
- * per success for the other per-request metrics. */
-static bool counts_consistent(const llmlat_agg *a)
+/* The samples of a store (exact mode), or their weights (a sketch counts
+ * no more). */
+static uint64_t samples_of(const metric_store *s)
+{
+    return s->mode == LLMLAT_MODE_EXACT ? s->exact.n : s->sk.count;
+}
+
+/* Sample counts a group's counters imply: one OUTPUT and INPUT sample per
+ * request, at most one for the other per-request metrics (TPOT and NTPOT
+ * weigh at most N under a weighted convention: their weights add up to at
+ * most the group's output tokens), TOOL_ITL only under LLMPerf. */
+static bool stores_consistent(const llmlat_agg *a, const metric_store *stores, uint64_t count,
+                              uint64_t output_tokens)
 {
     for (int32_t m = METRIC_FIRST; m <= METRIC_LAST; m++) {
-        uint64_t n = store_count(&a->stores[metric_index(m)]);
+        const metric_store *s = &stores[metric_index(m)];
+        uint64_t n = store_count(s);
         switch (m) {
         case LLMLAT_ITL:
         case LLMLAT_ICL:
             break;
         case LLMLAT_TOOL_ITL: /* samples of its own only under LLMPerf */
-            if (n > (a->conv->tool_itl == TOOL_ITL_LLMPERF ? a->completed : 0))
+            if (n > (a->conv->tool_itl == TOOL_ITL_LLMPERF ? count : 0))
                 return false;
             break;
         case LLMLAT_OUTPUT_TOKENS:
         case LLMLAT_INPUT_TOKENS:
-            if (n != a->completed)
+            if (n != count)
                 return false;
             break;
         case LLMLAT_TPOT:
-            if (n != a->completed - a->tpot_undefined)
+        case LLMLAT_NTPOT:
+            if (!a->conv->weighted ? n > count
+                                   : n > output_tokens ||
+                                         (a->mode == LLMLAT_MODE_EXACT && samples_of(s) > count))
                 return false;
             break;
         default:
-            if (n > a->completed)
+            if (n > count)
                 return false;
         }
+    }
+    return true;
+}
+
+/* The successes' counts, and their one TPOT sample per success with a
+ * TPOT (weighted bounded sketches count weights, not samples). */
+static bool counts_consistent(const llmlat_agg *a)
+{
+    const metric_store *tpot = &a->stores[metric_index(LLMLAT_TPOT)];
+    bool tpot_countable = !a->conv->weighted || a->mode == LLMLAT_MODE_EXACT;
+    if (!stores_consistent(a, a->stores, a->completed, a->output_tokens) ||
+        (tpot_countable && samples_of(tpot) != a->completed - a->tpot_undefined))
+        return false;
+    for (int g = 0; g < FAILED_GROUPS; g++) {
+        const agg_group *f = &a->failures[g];
+        if (!stores_consistent(a, f->stores, f->count, f->output_tokens))
+            return false;
     }
     return a->mode == LLMLAT_MODE_BOUNDED || a->tl.n_rec == a->completed;
 }
 
-static int32_t read_samples(bytes_reader *r, llmlat_agg *a, uint32_t version)
+static int32_t read_stores(bytes_reader *r, llmlat_agg *a, metric_store *stores,
+                           uint32_t version)
 {
-    for (int m = 0; m < METRIC_COUNT; m++) {
-        metric_store *s = &a->stores[m];
+    for (int32_t m = METRIC_FIRST; m <= metric_last_of(version); m++) {
+        metric_store *s = &stores[metric_index(m)];
         int32_t st = a->mode == LLMLAT_MODE_EXACT ? read_exact_store(r, &s->exact, &a->al)
                      : version >= 2               ? read_sketch(r, &s->sk, &a->map)
                                                   : read_sketch_v1(r, &s->sk, &a->map, &a->al);
         if (st != LLMLAT_OK)
             return st;
     }
-    if (a->mode == LLMLAT_MODE_EXACT) {
-        int32_t st = read_timeline(r, &a->tl, &a->al);
+    return LLMLAT_OK;
+}
+
+/* Token points exist for every request of a group exactly under
+ * GuideLLM's token rates. */
+static bool tokens_valid(const llmlat_agg *a, span s, uint64_t count)
+{
+    bool any = a->conv->token_rates_over_token_span && count > 0;
+    return span_valid(s) && any == (s.lo <= s.hi);
+}
+
+static int32_t read_groups(bytes_reader *r, llmlat_agg *a)
+{
+    a->tokens.lo = get_i64(r);
+    a->tokens.hi = get_i64(r);
+    if (r->bad || !tokens_valid(a, a->tokens, a->completed))
+        return LLMLAT_EFORMAT;
+    uint64_t failures = 0;
+    for (int g = 0; g < FAILED_GROUPS; g++) {
+        agg_group *f = &a->failures[g];
+        f->count = get_u64(r);
+        f->input_tokens = get_u64(r);
+        f->output_tokens = get_u64(r);
+        f->tokens.lo = get_i64(r);
+        f->tokens.hi = get_i64(r);
+        if (r->bad || f->count > a->failed - failures || !tokens_valid(a, f->tokens, f->count))
+            return LLMLAT_EFORMAT;
+        failures += f->count;
+        int32_t st = read_stores(r, a, f->stores, FORMAT_VERSION);
         if (st != LLMLAT_OK)
             return st;
     }
+    /* every request that is not a success is in a group */
+    return failures == a->failed ? LLMLAT_OK : LLMLAT_EFORMAT;
+}
+
+static int32_t read_samples(bytes_reader *r, llmlat_agg *a, uint32_t version)
+{
+    int32_t st = read_stores(r, a, a->stores, version);
+    if (st == LLMLAT_OK && a->conv->status_groups)
+        st = read_groups(r, a);
+    if (st == LLMLAT_OK && a->mode == LLMLAT_MODE_EXACT)
+        st = read_timeline(r, &a->tl, &a->al);
+    if (st != LLMLAT_OK)
+        return st;
     return counts_consistent(a) ? LLMLAT_OK : LLMLAT_EFORMAT;
 }
 
@@ -299,13 +410,13 @@ LLMLAT_API llmlat_agg *llmlat_agg_deserialize(const void *buf, size_t len, int32
     if (st != LLMLAT_OK)
         return fail(NULL, st, status);
     uint32_t conv = get_u32(&r), mode = get_u32(&r);
-    if (r.bad || !conv_get((int32_t)conv) ||
+    if (r.bad || !conv_get((int32_t)conv) || (version == 1 && conv > V1_CONVENTION_LAST) ||
         (mode != LLMLAT_MODE_EXACT && mode != LLMLAT_MODE_BOUNDED))
         return fail(NULL, LLMLAT_EFORMAT, status);
     llmlat_agg *a = llmlat_agg_new((int32_t)conv, (int32_t)mode);
     if (!a)
         return fail(NULL, LLMLAT_ENOMEM, status);
-    st = read_settings(&r, a);
+    st = read_settings(&r, a, version);
     if (st == LLMLAT_OK && version >= 2)
         st = read_labels(&r, a);
     if (st == LLMLAT_OK)

@@ -94,10 +94,11 @@ LLMLAT_PRIVATE bool sketch_holds_together(const sketch *s, const sketch_range *r
         return false;
     double n = (double)s->count, u = s->unit;
     double sum = limbs_value(s->sums.s1, 3), sq = limbs_value(s->sums.s2, 4);
-    /* Sums of fractional samples, and a chunk's squares, are cut down to
-     * 2^-64 once per sample: lower bounds allow n such cuts. */
-    double cut = n * 0x1p-64;
     double lo = s->min * u * (1 - SUMS_SLACK), hi = s->max * u * (1 + SUMS_SLACK);
+    /* a fractional sample, and its square (a chunk's squares too), lose
+     * less than 2^-64 when cut (fixsum.h): lower bounds allow n such cuts,
+     * all of it for samples as small as 1e-21 s */
+    double cut = n * 0x1p-64;
     /* the mean within [min, max], the sum within what the buckets allow,
      * the mean square between mean^2 (variance >= 0) and what they allow */
     if (!(sum >= lo * n - cut && sum <= hi * n))

@@ -371,6 +371,7 @@ static int ai_record(llmlat_reader *rd)
     }
     bool raw = s->have & (AH_PERF | AH_RESPONSES);
     q->ok = !(s->have & (AH_ERROR | AH_CANCELLED));
+    q->cancelled = (s->have & AH_CANCELLED) != 0;
     q->lacks = LLMLAT_LACKS_CHUNK_TOKENS | LLMLAT_LACKS_END;
     if (!(s->have & AH_OSL))
         q->lacks |= LLMLAT_LACKS_OUTPUT_TOKENS;

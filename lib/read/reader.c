@@ -274,6 +274,7 @@ LLMLAT_PRIVATE void rd_begin_request(llmlat_reader *rd, uint64_t line, uint64_t 
     q->has_end = false;
     q->end = 0;
     q->ok = true;
+    q->cancelled = false;
     q->input_tokens = 0;
     q->has_output_tokens = false;
     q->output_tokens = 0;
@@ -518,7 +519,9 @@ static int32_t rd_record(const llmlat_reader *rd, llmlat_request *r)
     /* ends at "end", else at its last event (or start) */
     int64_t end = q->has_end ? q->end : q->n ? rd->ev.t[q->n - 1] : q->start;
     if (st == LLMLAT_OK)
-        st = q->ok ? llmlat_request_finish(r, end) : llmlat_request_fail(r, end);
+        st = q->cancelled ? llmlat_request_cancel(r, end)
+             : q->ok      ? llmlat_request_finish(r, end)
+                          : llmlat_request_fail(r, end);
     return st;
 }
 
@@ -562,6 +565,7 @@ static int32_t rd_add(llmlat_reader *rd, llmlat_agg *a)
         req_spec s = {
             .start = q->start, .t = rd->ev.t, .k = rd->ev.k, .n = q->n,
             .has_end = q->has_end, .end = q->end, .failed = !q->ok,
+            .cancelled = q->cancelled,
             .input_tokens = q->input_tokens, .has_output_tokens = q->has_output_tokens,
             .output_tokens = q->output_tokens, .lacks = q->lacks,
         };

@@ -38,6 +38,7 @@ typedef struct rd_req {
     bool has_end;
     int64_t end;
     bool ok;
+    bool cancelled; /* ended by the client (a trace's "cancelled": true) */
     uint64_t input_tokens;
     bool has_output_tokens;
     uint64_t output_tokens;

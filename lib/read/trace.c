@@ -44,6 +44,7 @@ enum {
     TK_INPUT_TOKENS = 1 << 4,
     TK_OUTPUT_TOKENS = 1 << 5,
     TK_ID = 1 << 6,
+    TK_CANCELLED = 1 << 7,
 };
 
 static const struct {
@@ -57,6 +58,7 @@ static const struct {
     { "input_tokens", TK_INPUT_TOKENS },
     { "output_tokens", TK_OUTPUT_TOKENS },
     { "id", TK_ID },
+    { "cancelled", TK_CANCELLED },
 };
 
 #define TRACE_KEY_MAX 32
@@ -182,11 +184,17 @@ static bool trace_member(llmlat_reader *rd, unsigned key)
         q->has_end = true;
         return rd_time(rd, "\"end\"", DEC_SECONDS, &q->end);
     case TK_OK:
+    case TK_CANCELLED:
         if (jt_peek(t) != 't' && jt_peek(t) != 'f')
-            return t->failed ? false : jt_fail(t, "\"ok\" must be true or false");
+            return t->failed ? false
+                             : jt_fail(t, "\"%s\" must be true or false",
+                                       key == TK_OK ? "ok" : "cancelled");
         if (!jt_literal(t, &which))
             return false;
-        q->ok = which == 't';
+        if (key == TK_OK)
+            q->ok = which == 't';
+        else
+            q->cancelled = which == 't';
         return true;
     case TK_INPUT_TOKENS:
         if (jt_take_null(t, &ok))

@@ -8,37 +8,57 @@
 static const conv_rules RULES[] = {
     {
         .id = LLMLAT_CONV_DEFAULT, .name = "default",
-        .success = SUCCESS_FINISHED, .empty = EMPTY_UNDEFINED, .ddof = 0,
-        .tool_itl = TOOL_ITL_IS_ITL,
+        .success = SUCCESS_FINISHED, .e2e = E2E_LAST_TOKEN, .ntpot = NTPOT_E2E,
+        .empty = EMPTY_UNDEFINED, .ddof = 0, .tool_itl = TOOL_ITL_IS_ITL,
     },
     {
         /* vllm/benchmarks/serve.py::calculate_metrics */
         .id = LLMLAT_CONV_VLLM, .name = "vllm",
         .empty_events_count = true, .peak_counts_events = true,
-        .success = SUCCESS_ANY_EVENT, .empty = EMPTY_ZERO, .ddof = 0,
-        .tool_itl = TOOL_ITL_IS_ICL,
+        .success = SUCCESS_ANY_EVENT, .e2e = E2E_LAST_TOKEN, .ntpot = NTPOT_E2E,
+        .empty = EMPTY_ZERO, .ddof = 0, .tool_itl = TOOL_ITL_IS_ICL,
     },
     {
         /* aiperf/metrics/types/ (*.py), metric_dicts.py */
         .id = LLMLAT_CONV_AIPERF, .name = "aiperf",
         .zero_is_missing = true, .tpot_missing_fails_slo = true,
         .tps_is_inverse_tpot = true, .duration_over_valid = true,
-        .success = SUCCESS_VALID_TOKEN, .empty = EMPTY_UNDEFINED, .ddof = 0,
-        .tool_itl = TOOL_ITL_IS_TPOT,
+        .success = SUCCESS_VALID_TOKEN, .e2e = E2E_LAST_TOKEN, .ntpot = NTPOT_E2E,
+        .empty = EMPTY_UNDEFINED, .ddof = 0, .tool_itl = TOOL_ITL_IS_TPOT,
     },
     {
         /* python/sglang/bench_serving.py */
         .id = LLMLAT_CONV_SGLANG, .name = "sglang",
-        .e2e_at_finish = true, .no_content_ttft_zero = true,
-        .success = SUCCESS_FINISHED, .empty = EMPTY_ZERO, .ddof = 0,
-        .tool_itl = TOOL_ITL_IS_ICL,
+        .no_content_ttft_zero = true,
+        .success = SUCCESS_FINISHED, .e2e = E2E_END, .ntpot = NTPOT_E2E,
+        .empty = EMPTY_ZERO, .ddof = 0, .tool_itl = TOOL_ITL_IS_ICL,
     },
     {
         /* token_benchmark_ray.py, openai_chat_completions_client.py */
         .id = LLMLAT_CONV_LLMPERF, .name = "llmperf",
-        .e2e_at_finish = true, .no_content_ttft_zero = true,
-        .success = SUCCESS_FINISHED, .empty = EMPTY_UNDEFINED, .ddof = 1,
-        .tool_itl = TOOL_ITL_LLMPERF,
+        .no_content_ttft_zero = true,
+        .success = SUCCESS_FINISHED, .e2e = E2E_END, .ntpot = NTPOT_E2E,
+        .empty = EMPTY_UNDEFINED, .ddof = 1, .tool_itl = TOOL_ITL_LLMPERF,
+    },
+    {
+        /* src/guidellm/schemas/request_stats.py, schemas/statistics.py,
+         * benchmark/schemas/metrics.py */
+        .id = LLMLAT_CONV_GUIDELLM, .name = "guidellm",
+        .no_content_ttft_zero = true, .tpot_to_last_token = true, .missing_is_zero = true,
+        .weighted = true,
+        .span_to_end = true, .token_rates_over_token_span = true, .status_groups = true,
+        .success = SUCCESS_OUTPUT, .e2e = E2E_FINISH, .ntpot = NTPOT_LAST_TOKEN,
+        .empty = EMPTY_ZERO, .ddof = 0, .tool_itl = TOOL_ITL_IS_TPOT,
+        .quantile = QUANTILE_INVERSE_CDF,
+    },
+    {
+        /* inference_perf/reportgen/base.py, apis/streaming_parser.py */
+        .id = LLMLAT_CONV_INFERENCE_PERF, .name = "inference-perf",
+        .ttft_needs_two_tokens = true, .tpot_to_last_token = true,
+        .tpot_missing_fails_slo = true, .span_to_end = true, .status_groups = true,
+        .success = SUCCESS_FINISHED, .e2e = E2E_END, .ntpot = NTPOT_ZERO_NO_TOKENS,
+        .empty = EMPTY_UNDEFINED, .ddof = 0, .tool_itl = TOOL_ITL_IS_ITL,
+        .split = SPLIT_COPY,
     },
 };
 
@@ -66,6 +86,8 @@ static bool is_success(const conv_rules *c, const llmlat_request *r, const req_s
         return r->n > 0;
     case SUCCESS_VALID_TOKEN:
         return s->first_tok != REQ_NONE && r->t[s->last_tok] > r->start_ns;
+    case SUCCESS_OUTPUT: /* GuideLLM refuses "an empty response payload" */
+        return s->first_tok != REQ_NONE || req_output_tokens(r, s) > 0;
     }
     return false;
 }
@@ -95,11 +117,122 @@ static void view_known(const conv_rules *c, const llmlat_request *r, req_view *v
     }
 }
 
-/* TTFT and E2E from the events, by the convention's anchors. */
+/* span / n in seconds. GuideLLM merges equal values (its inverse CDF and
+ * mode), so there quotients equal as fractions must be one double: one
+ * division of exact integers (while n < 2^53 / 1e9). The other
+ * conventions keep llmlat 1.0's doubles (seconds, then per token). */
+static double per_token_s(const conv_rules *c, int64_t span_ns, uint64_t n)
+{
+    if (c->quantile == QUANTILE_INVERSE_CDF)
+        return (double)span_ns / (1e9 * (double)n);
+    return (double)span_ns / 1e9 / (double)n;
+}
+
+/* TTFT and E2E: the anchors, and the placeholders for missing ones. */
+static void view_anchors(const conv_rules *c, const llmlat_request *r, const req_summary *s,
+                         req_view *v)
+{
+    bool ended = req_ended(r);
+    if (v->anchor != REQ_NONE && !(c->ttft_needs_two_tokens && s->sum_k < 2)) {
+        v->has_ttft = true;
+        v->ttft_ns = r->t[v->anchor] - r->start_ns;
+    } else if (c->no_content_ttft_zero && v->anchor == REQ_NONE) {
+        v->has_ttft = true;
+        v->ttft_ns = 0;
+    }
+
+    switch (c->e2e) {
+    case E2E_LAST_TOKEN:
+        v->has_e2e = ended && v->anchor != REQ_NONE;
+        if (v->has_e2e)
+            v->e2e_ns = r->t[v->last] - r->start_ns;
+        break;
+    case E2E_END:
+    case E2E_FINISH:
+        /* the end of a request whose end of stream is unknown is only its
+         * last event */
+        v->has_e2e = (c->e2e == E2E_END ? ended : r->state == REQ_FINISHED) &&
+                     !(r->lacks & LLMLAT_LACKS_END);
+        if (v->has_e2e)
+            v->e2e_ns = r->end_ns - r->start_ns;
+        break;
+    }
+    if (!v->has_e2e && ended && c->missing_is_zero) {
+        v->has_e2e = true;
+        v->e2e_ns = 0;
+    }
+}
+
+/* TPOT = decode span / (N - 1), N > 1: the span is E2E - TTFT, or first
+ * to last counting event (tpot_to_last_token). AIPerf reads a TTFT of 0
+ * as missing, which leaves no TPOT. */
+static void view_tpot(const conv_rules *c, const llmlat_request *r, req_view *v)
+{
+    if (!req_ended(r) || v->n_out < 2)
+        return;
+    bool real_ttft = v->has_ttft && v->anchor != REQ_NONE;
+    int64_t span = 0;
+    bool defined = false;
+    if (c->tpot_to_last_token) {
+        defined = real_ttft;
+        if (defined)
+            span = r->t[v->last] - r->t[v->anchor];
+    } else {
+        defined = v->has_ttft && v->has_e2e && !(c->zero_is_missing && v->ttft_ns == 0);
+        if (defined)
+            span = v->e2e_ns - v->ttft_ns;
+    }
+    if (defined || c->missing_is_zero) {
+        v->has_tpot = true;
+        v->tpot_s = defined ? per_token_s(c, span, v->n_out - 1) : 0.0;
+        v->tpot_span_ns = span; /* 0 when missing */
+        v->tpot_w = c->weighted ? v->n_out - 1 : 1;
+    }
+}
+
+static void view_ntpot(const conv_rules *c, const llmlat_request *r, const req_summary *s,
+                       req_view *v)
+{
+    if (!req_ended(r))
+        return;
+    if (v->n_out == 0) {
+        if (c->ntpot == NTPOT_ZERO_NO_TOKENS) {
+            v->has_ntpot = true;
+            v->ntpot_s = 0.0;
+            v->ntpot_w = 1;
+        }
+        return;
+    }
+    int64_t latency;
+    if (c->ntpot == NTPOT_LAST_TOKEN)
+        latency = (s->last_tok != REQ_NONE ? r->t[s->last_tok] : r->end_ns) - r->start_ns;
+    else if (v->has_e2e)
+        latency = v->e2e_ns;
+    else
+        return;
+    v->has_ntpot = true;
+    v->ntpot_s = per_token_s(c, latency, v->n_out);
+    v->ntpot_span_ns = latency;
+    v->ntpot_w = c->weighted ? v->n_out : 1;
+}
+
+/* GuideLLM's output_tokens_timings: the first token at the first
+ * non-empty event and the rest spread up to the last one; a request with
+ * fewer than two such events (or N <= 1) has its tokens at one point. */
+static void view_token_points(const llmlat_request *r, const req_summary *s, req_view *v)
+{
+    if (s->first_tok == REQ_NONE) {
+        v->token_lo = v->token_hi = r->end_ns;
+        return;
+    }
+    v->token_lo = r->t[s->first_tok];
+    v->token_hi = s->n_tok >= 2 && v->n_out >= 2 ? r->t[s->last_tok] : v->token_lo;
+}
+
+/* The anchors, TTFT, E2E and LLMPerf's own ITL from the events. */
 static void view_events(const conv_rules *c, const llmlat_request *r, const req_summary *s,
                         req_view *v)
 {
-    bool ended = req_ended(r);
     v->success = is_success(c, r, s);
     if (c->empty_events_count) {
         if (r->n) {
@@ -110,37 +243,17 @@ static void view_events(const conv_rules *c, const llmlat_request *r, const req_
         v->anchor = s->first_tok;
         v->last = s->last_tok;
     }
-
-    if (v->anchor != REQ_NONE) {
-        v->has_ttft = true;
-        v->ttft_ns = r->t[v->anchor] - r->start_ns;
-    } else if (c->no_content_ttft_zero) {
-        v->has_ttft = true;
-        v->ttft_ns = 0;
-    }
-
-    if (c->e2e_at_finish) {
-        /* the finish of a request whose end of stream is unknown is only
-         * its last event */
-        if (ended && !(r->lacks & LLMLAT_LACKS_END)) {
-            v->has_e2e = true;
-            v->e2e_ns = r->end_ns - r->start_ns;
-        }
-    } else if (ended && v->anchor != REQ_NONE) {
-        v->has_e2e = true;
-        v->e2e_ns = r->t[v->last] - r->start_ns;
-    }
+    view_anchors(c, r, s, v);
 
     /* LLMPerf: sum of its time_to_next_token list (= last non-empty event
      * - start) over the chunks received, empty ones included; 0 without
      * content. */
-    if (c->tool_itl == TOOL_ITL_LLMPERF && ended) {
+    if (c->tool_itl == TOOL_ITL_LLMPERF && req_ended(r)) {
         v->has_tool_itl = true;
         v->tool_itl_s = s->first_tok == REQ_NONE
                             ? 0.0
                             : (double)(r->t[s->last_tok] - r->start_ns) / 1e9 / (double)r->n;
     }
-
     v->icl_dropped = c->zero_is_missing && gap_any_zero(c, r, v);
 }
 
@@ -154,14 +267,10 @@ LLMLAT_PRIVATE void conv_view(const conv_rules *c, const llmlat_request *r, req_
         view_known(c, r, v);
     else
         view_events(c, r, s, v);
-
-    /* TPOT = (E2E - TTFT) / (N - 1), N > 1. AIPerf reads a TTFT of 0 as
-     * missing, which leaves no TPOT. */
-    if (v->has_ttft && v->has_e2e && v->n_out > 1 &&
-        !(c->zero_is_missing && v->ttft_ns == 0)) {
-        v->has_tpot = true;
-        v->tpot_s = (double)(v->e2e_ns - v->ttft_ns) / 1e9 / (double)(v->n_out - 1);
-    }
+    v->group = v->success ? GROUP_SUCCESSFUL
+                          : r->state == REQ_CANCELLED ? GROUP_INCOMPLETE : GROUP_ERRORED;
+    view_tpot(c, r, v);
+    view_ntpot(c, r, s, v);
 
     if (c->tps_is_inverse_tpot) {
         if (v->has_tpot && v->tpot_s != 0.0) {
@@ -172,4 +281,6 @@ LLMLAT_PRIVATE void conv_view(const conv_rules *c, const llmlat_request *r, req_
         v->has_tps = true;
         v->tps = (double)v->n_out / ((double)v->e2e_ns / 1e9);
     }
+    if (c->token_rates_over_token_span && req_ended(r))
+        view_token_points(r, s, v);
 }

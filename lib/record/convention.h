@@ -1,6 +1,6 @@
-/* The five conventions as data: each knob of docs/metrics.md's table is a
- * field, and one shared mechanism (conv_view, and the gap walk of gaps.h) reads them.
- * A new convention is a new row, not new code paths. */
+/* The seven conventions as data: each knob of docs/metrics.md's table is a
+ * field, and one shared mechanism (conv_view, and the gap walk of gaps.h)
+ * reads them. A new convention is a new row, not new code paths. */
 #ifndef LLMLAT_CONVENTION_H
 #define LLMLAT_CONVENTION_H
 
@@ -10,59 +10,124 @@
 #include "record/request.h"
 
 enum success_rule {
-    SUCCESS_FINISHED,    /* finished, not failed (default, SGLang, LLMPerf) */
+    SUCCESS_FINISHED,    /* finished, not failed (default, SGLang, LLMPerf, inference-perf) */
     SUCCESS_ANY_EVENT,   /* and at least one event of any k (vLLM) */
     SUCCESS_VALID_TOKEN, /* and a non-empty event, ending after the start (AIPerf) */
+    SUCCESS_OUTPUT,      /* and a non-empty event or a usage count above 0 (GuideLLM) */
+};
+
+/* Where E2E (the request latency) ends. */
+enum e2e_rule {
+    E2E_LAST_TOKEN, /* the last counting event (default, vLLM, AIPerf) */
+    E2E_END,        /* the end of the stream: finish, or fail time (SGLang, LLMPerf,
+                       inference-perf) */
+    E2E_FINISH,     /* the end of a stream that closed normally; none for a failure,
+                       whose request_end GuideLLM never sets */
+};
+
+/* NTPOT, latency / N. */
+enum ntpot_rule {
+    NTPOT_E2E,           /* E2E / N, N > 0 */
+    NTPOT_ZERO_NO_TOKENS, /* and 0.0 for N = 0 (inference-perf) */
+    NTPOT_LAST_TOKEN,    /* (last non-empty event, else the end, - start) / N, N > 0
+                            (GuideLLM's time_per_output_token) */
 };
 
 enum empty_rule {
-    EMPTY_UNDEFINED, /* LLMLAT_EUNDEFINED, NaN (default, AIPerf, LLMPerf) */
-    EMPTY_ZERO,      /* 0.0, as `np.mean(x or 0)` (vLLM, SGLang) */
+    EMPTY_UNDEFINED, /* LLMLAT_EUNDEFINED, NaN (default, AIPerf, LLMPerf, inference-perf) */
+    EMPTY_ZERO,      /* 0.0, as `np.mean(x or 0)` (vLLM, SGLang) or GuideLLM's empty summary */
 };
 
 enum tool_itl_rule {
-    TOOL_ITL_IS_ITL,     /* default */
+    TOOL_ITL_IS_ITL,     /* default, inference-perf */
     TOOL_ITL_IS_ICL,     /* vLLM, SGLang */
-    TOOL_ITL_IS_TPOT,    /* AIPerf */
+    TOOL_ITL_IS_TPOT,    /* AIPerf, GuideLLM */
     TOOL_ITL_LLMPERF,    /* (last non-empty event - start) / events */
+};
+
+/* How a k-token chunk's gap becomes ITL samples (gaps.h). */
+enum chunk_split {
+    SPLIT_EVEN, /* k samples of g / k */
+    SPLIT_COPY, /* every token has the chunk's time: one sample g, k - 1 of 0
+                   (inference-perf) */
+};
+
+enum quantile_rule {
+    QUANTILE_LINEAR,      /* numpy's default (Hyndman-Fan 7) */
+    QUANTILE_INVERSE_CDF, /* the first value whose cumulative weight reaches q (GuideLLM) */
 };
 
 typedef struct conv_rules {
     int32_t id;
     const char *name;
     bool empty_events_count;   /* k = 0 events anchor TTFT/E2E and make gaps */
-    bool e2e_at_finish;        /* E2E ends at finish, not at the last event */
-    bool no_content_ttft_zero; /* a success without content has TTFT 0 */
+    bool no_content_ttft_zero; /* a request without content has TTFT 0 */
+    bool ttft_needs_two_tokens; /* TTFT (so TPOT) only with >= 2 tokens in events */
+    bool tpot_to_last_token;   /* TPOT spans first to last counting event, whatever E2E */
+    bool missing_is_zero;      /* a missing E2E or TPOT (N > 1) is 0.0, kept */
     bool zero_is_missing;      /* a 0 input leaves derived values missing */
+    bool weighted;             /* TPOT samples weigh N - 1, NTPOT samples N */
     bool tpot_missing_fails_slo;
     bool tps_is_inverse_tpot;
     bool peak_counts_events;   /* peak output tokens/s counts chunks */
     bool duration_over_valid;  /* derived D spans successes' start..start+E2E */
+    bool span_to_end;          /* derived D spans starts..ends (finish or fail) */
+    bool token_rates_over_token_span; /* token rates over first..last token point */
+    bool status_groups;        /* failures kept by status: incomplete, errored */
     enum success_rule success;
+    enum e2e_rule e2e;
+    enum ntpot_rule ntpot;
     enum empty_rule empty;
     unsigned ddof;
     enum tool_itl_rule tool_itl;
+    enum chunk_split split;
+    enum quantile_rule quantile;
 } conv_rules;
 
 /* The rules of a convention id; NULL when unknown. */
 LLMLAT_PRIVATE const conv_rules *conv_get(int32_t convention);
 
+/* The metric LLMLAT_TOOL_ITL names under c: ITL, ICL or TPOT, or
+ * TOOL_ITL itself where it has samples of its own (LLMPerf). */
+static inline int32_t conv_tool_itl_metric(const conv_rules *c)
+{
+    switch (c->tool_itl) {
+    case TOOL_ITL_IS_ITL: return LLMLAT_ITL;
+    case TOOL_ITL_IS_ICL: return LLMLAT_ICL;
+    case TOOL_ITL_IS_TPOT: return LLMLAT_TPOT;
+    case TOOL_ITL_LLMPERF: break;
+    }
+    return LLMLAT_TOOL_ITL;
+}
+
+/* The status group of a request (GuideLLM's successful, incomplete,
+ * errored); conventions without status_groups only count the others. */
+enum req_group { GROUP_SUCCESSFUL, GROUP_INCOMPLETE, GROUP_ERRORED };
+#define GROUP_COUNT 3
+
 /* What one request contributes under a convention (all but the per-gap
  * samples, which gap_walk enumerates: record/gaps.h). Times in ns. */
 typedef struct req_view {
     bool success;
-    bool has_ttft, has_e2e, has_tpot, has_tps, has_tool_itl;
+    enum req_group group;
+    bool has_ttft, has_e2e, has_tpot, has_tps, has_tool_itl, has_ntpot;
     int64_t ttft_ns;
     int64_t e2e_ns;
     double tpot_s;
+    double ntpot_s;
     double tps;
     double tool_itl_s;   /* LLMPerf's own per-request ITL */
+    uint64_t tpot_w, ntpot_w; /* the samples' weights: 1, or N - 1 and N */
+    int64_t tpot_span_ns, ntpot_span_ns; /* their numerators (span / weight) */
     uint64_t n_out;
     /* The events between which gaps are measured: those with k >= 1, or
      * every event when the convention counts empty ones. */
     size_t anchor;       /* first such event, REQ_NONE when none */
     size_t last;         /* last such event */
     bool icl_dropped;    /* AIPerf: a zero gap drops the request's ICL */
+    /* GuideLLM's token points (token_rates_over_token_span): the first and
+     * last time its output token rate places this request's tokens at. */
+    int64_t token_lo, token_hi;
 } req_view;
 
 /* Fills v for an ended (or, for llmlat_request_value, started) request. */

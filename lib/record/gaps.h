@@ -8,8 +8,10 @@
  * is the anchor (TTFT's event); each later one closes one gap g = its
  * time - the previous counting event's, which is
  *   - one ICL sample g (ITL_MAX is the largest g), and,
- *   - when it carries k >= 1 tokens, k ITL samples of g / k (the even
- *     split of section 2 of DESIGN.md: they sum to g).
+ *   - when it carries k >= 1 tokens, k ITL samples that sum to g: k of
+ *     g / k (the even split of section 2 of DESIGN.md), or, when every
+ *     token has its chunk's time (inference-perf), one of g and k - 1
+ *     of 0 (gap_itl_split).
  * The anchor's own k0 - 1 tokens beyond the first are ITL samples of 0
  * (they arrived with the first token, after no gap).
  *
@@ -153,6 +155,21 @@ static inline bool gap_walk_block(gap_walk *w, gap_block *b)
     b->k = b->ks;
     b->n = n;
     return n > 0;
+}
+
+/* The ITL samples of a gap g closed by an event with k >= 1 tokens: `n`
+ * samples of `value` (s) and `zeros` samples of 0. */
+typedef struct itl_split {
+    double value;
+    uint32_t n, zeros;
+} itl_split;
+
+static inline itl_split gap_itl_split(const conv_rules *c, int64_t g, uint32_t k)
+{
+    double gs = (double)g / 1e9; /* ns_to_s */
+    if (c->split == SPLIT_COPY || k == 1)
+        return (itl_split){ gs, 1, k - 1 };
+    return (itl_split){ gs / (double)k, k, 0 };
 }
 
 /* The per-request summary of its gaps (what llmlat_request_value needs). */

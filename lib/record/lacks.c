@@ -23,7 +23,8 @@ LLMLAT_PRIVATE bool lacks_same_measure(const conv_rules *source, const conv_rule
     bool same_anchor = source->empty_events_count == c->empty_events_count;
     if (metric == LLMLAT_TTFT)
         return same_anchor;
-    return source->e2e_at_finish == c->e2e_at_finish && (c->e2e_at_finish || same_anchor);
+    bool source_at_end = source->e2e != E2E_LAST_TOKEN, at_end = c->e2e != E2E_LAST_TOKEN;
+    return source_at_end == at_end && (at_end || same_anchor);
 }
 
 static bool lr_has(const lacks_ctx *x, uint32_t bit)
@@ -51,20 +52,33 @@ static const char *lr_ttft(const lacks_ctx *x)
 
 static const char *lr_e2e(const lacks_ctx *x)
 {
-    if (lr_has(x, LLMLAT_LACKS_END) && x->c->e2e_at_finish)
+    if (lr_has(x, LLMLAT_LACKS_END) && x->c->e2e != E2E_LAST_TOKEN)
         return LR_END;
     if (lr_has(x, LLMLAT_LACKS_CHUNKS) && !lr_sources_agree(x, LLMLAT_E2E))
         return LR_E2E;
     return NULL;
 }
 
-/* (E2E - TTFT) / (N - 1) */
+/* (E2E - TTFT) / (N - 1), or first to last token over N - 1 (GuideLLM,
+ * inference-perf: the chunks' times) */
 static const char *lr_tpot(const lacks_ctx *x)
 {
     if (lr_has(x, LLMLAT_LACKS_OUTPUT_TOKENS))
         return LR_OUTPUT;
+    if (x->c->tpot_to_last_token)
+        return lr_has(x, LLMLAT_LACKS_CHUNKS) ? LR_CHUNKS : NULL;
     const char *why = lr_ttft(x);
     return why ? why : lr_e2e(x);
+}
+
+/* latency / N: the latency is E2E, or up to the last token (GuideLLM) */
+static const char *lr_ntpot(const lacks_ctx *x)
+{
+    if (lr_has(x, LLMLAT_LACKS_OUTPUT_TOKENS))
+        return LR_OUTPUT;
+    if (x->c->ntpot == NTPOT_LAST_TOKEN)
+        return lr_has(x, LLMLAT_LACKS_CHUNKS) ? LR_CHUNKS : NULL;
+    return lr_e2e(x);
 }
 
 /* The samples of every gap between chunks. */
@@ -97,6 +111,7 @@ static const char *lr_metric(const lacks_ctx *x, int32_t metric)
     case LLMLAT_TTFT: return lr_ttft(x);
     case LLMLAT_E2E: return lr_e2e(x);
     case LLMLAT_TPOT: return lr_tpot(x);
+    case LLMLAT_NTPOT: return lr_ntpot(x);
     case LLMLAT_ITL: return lr_gaps(x, true);
     case LLMLAT_ICL:
     case LLMLAT_ITL_MAX: return lr_gaps(x, false);

@@ -230,7 +230,7 @@ LLMLAT_PRIVATE int32_t req_make_view(llmlat_request *r, const req_spec *s)
     r->n = s->n;
     r->last_t = prev;
     r->max_t = max_t;
-    r->state = s->failed ? REQ_FAILED : REQ_FINISHED;
+    r->state = s->cancelled ? REQ_CANCELLED : s->failed ? REQ_FAILED : REQ_FINISHED;
     r->start_ns = s->start;
     r->end_ns = end;
     r->input_tokens = s->input_tokens;
@@ -273,6 +273,11 @@ LLMLAT_API int32_t llmlat_request_finish(llmlat_request *r, int64_t t_ns)
 LLMLAT_API int32_t llmlat_request_fail(llmlat_request *r, int64_t t_ns)
 {
     return end(r, t_ns, REQ_FAILED);
+}
+
+LLMLAT_API int32_t llmlat_request_cancel(llmlat_request *r, int64_t t_ns)
+{
+    return end(r, t_ns, REQ_CANCELLED);
 }
 
 LLMLAT_API int32_t llmlat_request_set_lacks(llmlat_request *r, uint32_t lacks)
@@ -333,6 +338,7 @@ LLMLAT_API int32_t llmlat_request_get_state(const llmlat_request *r, int32_t *st
     case REQ_STARTED: *state = LLMLAT_STATE_STARTED; break;
     case REQ_FINISHED: *state = LLMLAT_STATE_FINISHED; break;
     case REQ_FAILED: *state = LLMLAT_STATE_FAILED; break;
+    case REQ_CANCELLED: *state = LLMLAT_STATE_CANCELLED; break;
     }
     return LLMLAT_OK;
 }

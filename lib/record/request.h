@@ -14,7 +14,9 @@
  * counts always fits uint64, and no per-event overflow check is needed. */
 #define REQ_MAX_EVENTS ((size_t)UINT32_MAX)
 
-enum req_state { REQ_NEW, REQ_STARTED, REQ_FINISHED, REQ_FAILED };
+/* A request ends finished (the stream closed normally), failed, or
+ * cancelled (a failure that GuideLLM tells apart). */
+enum req_state { REQ_NEW, REQ_STARTED, REQ_FINISHED, REQ_FAILED, REQ_CANCELLED };
 
 /* What the events add up to. Computed in one pass when the request ends
  * (or on demand while it is in flight), so that recording an event only
@@ -40,7 +42,7 @@ struct llmlat_request {
     llmlat_alloc al;
     enum req_state state;
     int64_t start_ns;
-    int64_t end_ns;   /* finish or fail time, once ended */
+    int64_t end_ns;   /* finish, fail or cancel time, once ended */
     req_summary sum;  /* valid once ended */
     uint64_t input_tokens;
     uint64_t output_tokens; /* the usage count, when has_output_tokens */
@@ -62,10 +64,10 @@ static inline bool req_values_only(const llmlat_request *r)
     return (r->lacks & LLMLAT_LACKS_CHUNKS) != 0;
 }
 
-/* true when the request ended (finished or failed). */
+/* true when the request ended (finished, failed or cancelled). */
 static inline bool req_ended(const llmlat_request *r)
 {
-    return r->state == REQ_FINISHED || r->state == REQ_FAILED;
+    return r->state >= REQ_FINISHED;
 }
 
 /* The summary of r's events: the stored one once ended, else computed into
@@ -83,6 +85,7 @@ typedef struct req_spec {
     bool has_end;        /* else it ends at its last event (or start) */
     int64_t end;
     bool failed;
+    bool cancelled;      /* by the client: a failure of its own kind */
     uint64_t input_tokens;
     bool has_output_tokens;
     uint64_t output_tokens;

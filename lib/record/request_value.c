@@ -31,17 +31,14 @@ LLMLAT_API int32_t llmlat_request_value(const llmlat_request *r, int32_t convent
     gap_summary g;
     gap_summarize(c, r, &v, &g);
 
-    if (metric == LLMLAT_TOOL_ITL) {
-        switch (c->tool_itl) {
-        case TOOL_ITL_IS_ITL: metric = LLMLAT_ITL; break;
-        case TOOL_ITL_IS_ICL: metric = LLMLAT_ICL; break;
-        case TOOL_ITL_IS_TPOT: metric = LLMLAT_TPOT; break;
-        case TOOL_ITL_LLMPERF:
-            return v.has_tool_itl ? defined(v.tool_itl_s, out) : undefined_value(out);
-        }
-    }
+    if (metric == LLMLAT_TOOL_ITL)
+        metric = conv_tool_itl_metric(c);
 
     switch (metric) {
+    case LLMLAT_TOOL_ITL: /* its own figure (LLMPerf) */
+        return v.has_tool_itl ? defined(v.tool_itl_s, out) : undefined_value(out);
+    case LLMLAT_NTPOT:
+        return v.has_ntpot ? defined(v.ntpot_s, out) : undefined_value(out);
     case LLMLAT_TTFT:
         return v.has_ttft ? defined(ns_to_s(v.ttft_ns), out) : undefined_value(out);
     case LLMLAT_E2E:

@@ -52,6 +52,7 @@ static const expose_family FAMILIES[] = {
     TIME_METRIC(LLMLAT_TTFT, "ttft", "Time to first token."),
     TIME_METRIC(LLMLAT_TPOT, "tpot",
                 "Time per output token after the first, one sample per request."),
+    TIME_METRIC(LLMLAT_NTPOT, "ntpot", "Latency over output tokens, one sample per request."),
     TIME_METRIC(LLMLAT_ITL, "itl", "Inter-token latency, one sample per token."),
     TIME_METRIC(LLMLAT_ICL, "icl", "Inter-chunk latency, one sample per gap between events."),
     TIME_METRIC(LLMLAT_E2E, "e2e", "End-to-end latency."),

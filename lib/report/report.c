@@ -97,11 +97,50 @@ static double value_or_nan(report_ctx *c, int32_t st, double v)
     return NAN;
 }
 
-static double query_stat(report_ctx *c, int32_t metric, int32_t which)
+/* Count, mean, std, min and max of a store. */
+static void moment_values(report_ctx *c, const metric_store *s, metric_values *v)
 {
-    double v;
-    int32_t st = llmlat_agg_stat(c->a, metric, which, &v);
-    return value_or_nan(c, st, v);
+    static const int32_t STATS[] = { LLMLAT_STAT_MEAN, LLMLAT_STAT_STD, LLMLAT_STAT_MIN,
+                                     LLMLAT_STAT_MAX };
+    double *out[] = { &v->mean, &v->std, &v->min, &v->max };
+    v->count = store_count(s);
+    for (size_t i = 0; i < sizeof STATS / sizeof STATS[0]; i++) {
+        int32_t st = agg_store_stat(c->a, s, STATS[i], out[i]);
+        *out[i] = value_or_nan(c, st, *out[i]);
+    }
+}
+
+/* n quantiles of a store, its median when asked, and GuideLLM's mode when
+ * asked. Under an inverse-CDF convention one sorted copy serves them all
+ * (its median is its p50). */
+static void order_values(report_ctx *c, const metric_store *s, const double *q, size_t n,
+                         bool median, bool mode, metric_values *v)
+{
+    const llmlat_agg *a = c->a;
+    v->n_q = n;
+    if (a->conv->quantile == QUANTILE_INVERSE_CDF) {
+        double qq[MAX_QUANTILES + 1], out[MAX_QUANTILES + 1];
+        memcpy(qq, q, n * sizeof *q);
+        qq[n] = 0.5;
+        double m = NAN;
+        int32_t st = agg_store_inverse_cdf(a, s, qq, n + 1, out, mode ? &m : NULL);
+        for (size_t j = 0; j < n; j++)
+            v->q[j] = value_or_nan(c, st, out[j]);
+        if (median)
+            v->median = value_or_nan(c, st, out[n]);
+        if (mode)
+            v->mode = value_or_nan(c, st, m);
+        return;
+    }
+    if (median) {
+        int32_t st = agg_store_stat(a, s, LLMLAT_STAT_MEDIAN, &v->median);
+        v->median = value_or_nan(c, st, v->median);
+    }
+    if (n) {
+        int32_t st = agg_store_quantiles(a, s, q, n, v->q);
+        for (size_t j = 0; j < n; j++)
+            v->q[j] = value_or_nan(c, st, v->q[j]);
+    }
 }
 
 LLMLAT_PRIVATE void report_metric(report_ctx *c, int32_t metric, const double *q, size_t n,
@@ -110,9 +149,19 @@ LLMLAT_PRIVATE void report_metric(report_ctx *c, int32_t metric, const double *q
     const metric_store *s = agg_store(c->a, metric);
     int i = (int)(s - c->a->stores);
     metric_values *m = &c->cache[i];
-    if (!c->known[i] && s->mode == LLMLAT_MODE_EXACT && store_count(s) > 0 &&
-        !agg_lacks_reason(c->a, LLMLAT_KIND_METRIC, metric)) {
-        /* the same values as the queries below, in fewer passes */
+    if (agg_lacks_reason(c->a, LLMLAT_KIND_METRIC, metric)) {
+        /* the data cannot support it: every value undefined */
+        *v = (metric_values){ .count = store_count(s), .mean = NAN, .std = NAN, .min = NAN,
+                              .max = NAN, .median = NAN, .mode = NAN, .n_q = n };
+        for (size_t j = 0; j < n; j++)
+            v->q[j] = NAN;
+        return;
+    }
+    bool first = !c->known[i];
+    bool same_q = !first && n == m->n_q && (n == 0 || memcmp(q, c->cache_q[i], n * sizeof *q) == 0);
+    if (first && s->mode == LLMLAT_MODE_EXACT && store_count(s) > 0 &&
+        c->a->conv->quantile != QUANTILE_INVERSE_CDF) {
+        /* the same values as the queries, in fewer passes */
         exact_summary_values e = { 0 };
         int32_t st = exact_summary(&s->exact, &c->a->al, c->a->conv->ddof, q, n, &e);
         c->known[i] = true;
@@ -122,30 +171,62 @@ LLMLAT_PRIVATE void report_metric(report_ctx *c, int32_t metric, const double *q
         m->min = s->exact.min;
         m->max = s->exact.max;
         m->median = value_or_nan(c, st, e.median);
+        m->mode = NAN;
         for (size_t j = 0; j < n; j++)
             m->q[j] = value_or_nan(c, st, e.q[j]);
         memcpy(c->cache_q[i], q, n * sizeof *q);
         m->n_q = n;
+        first = false;
+        same_q = true;
     }
-    if (!c->known[i]) {
+    if (first) {
         c->known[i] = true;
-        m->count = store_count(s);
-        m->mean = query_stat(c, metric, LLMLAT_STAT_MEAN);
-        m->std = query_stat(c, metric, LLMLAT_STAT_STD);
-        m->min = query_stat(c, metric, LLMLAT_STAT_MIN);
-        m->max = query_stat(c, metric, LLMLAT_STAT_MAX);
-        m->median = query_stat(c, metric, LLMLAT_STAT_MEDIAN);
-        m->n_q = 0;
+        moment_values(c, s, m);
+        m->mode = NAN;
     }
-    bool same_q = n == m->n_q && (n == 0 || memcmp(q, c->cache_q[i], n * sizeof *q) == 0);
-    if (!same_q) {
-        int32_t st = llmlat_agg_quantiles(c->a, metric, q, n, m->q);
-        for (size_t j = 0; j < n; j++)
-            m->q[j] = value_or_nan(c, st, m->q[j]);
+    if (!same_q) { /* the median once, with the first quantiles */
+        order_values(c, s, q, n, first, false, m);
         memcpy(c->cache_q[i], q, n * sizeof *q);
-        m->n_q = n;
     }
     *v = *m;
+}
+
+static void store_values(report_ctx *c, const metric_store *s, const double *q, size_t n,
+                         bool with_mode, metric_values *v)
+{
+    moment_values(c, s, v);
+    v->mode = NAN;
+    order_values(c, s, q, n, true, with_mode, v);
+}
+
+LLMLAT_PRIVATE void report_groups_metric(report_ctx *c, unsigned groups, int32_t metric,
+                                         const double *q, size_t n, bool with_mode,
+                                         metric_values *v)
+{
+    const llmlat_agg *a = c->a;
+    if (metric == LLMLAT_TOOL_ITL)
+        metric = conv_tool_itl_metric(a->conv);
+    const metric_store *src[GROUP_COUNT];
+    size_t ns = 0;
+    for (int g = 0; g < GROUP_COUNT; g++)
+        if (groups & (1u << g))
+            src[ns++] = &agg_group_view(a, (enum req_group)g).stores[metric_index(metric)];
+    if (ns == 1) {
+        store_values(c, src[0], q, n, with_mode, v);
+        return;
+    }
+    metric_store all;
+    int32_t st = store_union(&all, &a->al, src, ns);
+    if (st != LLMLAT_OK) {
+        value_or_nan(c, st, 0.0);
+        *v = (metric_values){ .mean = NAN, .std = NAN, .min = NAN, .max = NAN, .median = NAN,
+                              .mode = NAN, .n_q = n };
+        for (size_t j = 0; j < n; j++)
+            v->q[j] = NAN;
+        return;
+    }
+    store_values(c, &all, q, n, with_mode, v);
+    store_free(&all, &a->al);
 }
 
 /* Writers pass the library's own ids, so they index the caches. */

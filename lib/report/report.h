@@ -22,6 +22,7 @@
 typedef struct metric_values {
     uint64_t count; /* samples (tokens for ITL) */
     double mean, std, min, max, median;
+    double mode; /* GuideLLM's; NaN unless asked of report_groups_metric */
     double q[MAX_QUANTILES]; /* the quantiles asked of report_metric */
     size_t n_q;
 } metric_values;
@@ -48,6 +49,14 @@ typedef struct report_ctx {
  * in one pass. */
 LLMLAT_PRIVATE void report_metric(report_ctx *c, int32_t metric, const double *q, size_t n,
                                   metric_values *v);
+/* The same over status groups: the union of those in the mask (bit
+ * 1 << GROUP_SUCCESSFUL, ...: one group, GuideLLM's total of all three,
+ * inference-perf's failures), the mode too when with_mode. Not cached. */
+#define GROUPS_ALL ((1u << GROUP_COUNT) - 1)
+#define GROUPS_FAILED (GROUPS_ALL & ~(1u << GROUP_SUCCESSFUL))
+LLMLAT_PRIVATE void report_groups_metric(report_ctx *c, unsigned groups, int32_t metric,
+                                         const double *q, size_t n, bool with_mode,
+                                         metric_values *v);
 LLMLAT_PRIVATE double report_rate(report_ctx *c, int32_t rate);
 LLMLAT_PRIVATE double report_duration(const report_ctx *c);
 /* false when the counter is undefined (GOOD without an SLO). */

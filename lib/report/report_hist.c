@@ -29,6 +29,7 @@ static const double *default_bounds(int32_t metric, size_t *n)
         *n = COUNT_OF(TTFT_BOUNDS);
         return TTFT_BOUNDS;
     case LLMLAT_TPOT:
+    case LLMLAT_NTPOT:
     case LLMLAT_ITL:
     case LLMLAT_ICL:
     case LLMLAT_ITL_MAX:

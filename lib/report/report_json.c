@@ -10,7 +10,7 @@
 /* The metrics of the `metrics` object, in this order. */
 static const int32_t JSON_METRICS[] = {
     LLMLAT_TTFT, LLMLAT_TPOT, LLMLAT_ITL, LLMLAT_ICL,
-    LLMLAT_E2E, LLMLAT_TPS_USER, LLMLAT_ITL_MAX,
+    LLMLAT_E2E, LLMLAT_TPS_USER, LLMLAT_ITL_MAX, LLMLAT_NTPOT,
 };
 
 LLMLAT_PRIVATE void json_counter(report_ctx *c, jsonw *w, const char *key, int32_t counter)

@@ -54,8 +54,10 @@ static const text_words WORDS[] = {
         .tool = "llmlat default",
         .rows = { { LLMLAT_TTFT, "TTFT (ms)" }, { LLMLAT_TPOT, "TPOT (ms)" },
                   { LLMLAT_ITL, "ITL (ms)" }, { LLMLAT_ICL, "ICL (ms)" },
-                  { LLMLAT_E2E, "E2E (ms)" }, ROW_ITL_MAX, ROW_TPS },
-        .note = "ITL: one sample per token; ICL: one sample per gap between events.",
+                  { LLMLAT_E2E, "E2E (ms)" }, ROW_ITL_MAX, ROW_TPS,
+                  { LLMLAT_NTPOT, "NTPOT (ms)" } },
+        .note = "ITL: one sample per token; ICL: one sample per gap between events; "
+                "NTPOT: E2E / N.",
     },
     [LLMLAT_CONV_VLLM] = {
         .tool = "vLLM bench serve",
@@ -106,6 +108,42 @@ static const text_words WORDS[] = {
                   { LLMLAT_TPS_USER, "request_output_throughput (tok/s)" },
                   { LLMLAT_TPOT, "TPOT (ms)" }, ROW_PER_TOKEN_ITL, ROW_ITL_MAX },
         .note = "inter_token_latency is LLMPerf's: per request, (last token - start) / chunks.",
+    },
+    [LLMLAT_CONV_GUIDELLM] = {
+        .tool = "GuideLLM",
+        .items = { [ITEM_COMPLETED] = "Requests successful",
+                   [ITEM_FAILED] = "Requests incomplete + errored",
+                   [ITEM_DURATION] = "Benchmark duration (s)",
+                   [ITEM_INPUT_TOKENS] = "Input tokens (successful)",
+                   [ITEM_OUTPUT_TOKENS] = "Output tokens (successful)",
+                   [ITEM_REQUEST_RATE] = "Requests per second (successful)",
+                   [ITEM_OUTPUT_RATE] = "Output tokens per second (successful)",
+                   [ITEM_TOTAL_RATE] = "Total tokens per second (successful)" },
+        .rows = { { LLMLAT_TTFT, "TTFT (ms)" }, { LLMLAT_TOOL_ITL, "ITL (ms)" },
+                  { LLMLAT_NTPOT, "TPOT (ms)" }, { LLMLAT_E2E, "Request Latency (ms)" },
+                  ROW_PER_TOKEN_ITL, ROW_ITL_MAX, ROW_TPS },
+        .note = "GuideLLM's ITL is (last - first token) / (N - 1), weighted by N - 1; its "
+                "TPOT (last token - start) / N, weighted by N; percentiles are its inverse "
+                "CDF.",
+    },
+    [LLMLAT_CONV_INFERENCE_PERF] = {
+        .tool = "inference-perf",
+        .items = { [ITEM_COMPLETED] = "successes.count",
+                   [ITEM_FAILED] = "failures.count",
+                   [ITEM_DURATION] = "benchmark_time_seconds",
+                   [ITEM_INPUT_TOKENS] = "prompt_tokens.total",
+                   [ITEM_OUTPUT_TOKENS] = "output_tokens.total",
+                   [ITEM_REQUEST_RATE] = "requests_per_sec",
+                   [ITEM_OUTPUT_RATE] = "output_tokens_per_sec",
+                   [ITEM_TOTAL_RATE] = "total_tokens_per_sec" },
+        .rows = { { LLMLAT_TTFT, "time_to_first_token (ms)" },
+                  { LLMLAT_TPOT, "time_per_output_token (ms)" },
+                  { LLMLAT_NTPOT, "normalized_time_per_output_token (ms)" },
+                  { LLMLAT_TOOL_ITL, "inter_token_latency (ms)" },
+                  { LLMLAT_E2E, "request_latency (ms)" }, { LLMLAT_ICL, "ICL (ms)" },
+                  ROW_ITL_MAX, ROW_TPS },
+        .note = "inter_token_latency is inference-perf's: every token of a chunk has the "
+                "chunk's time, so 0 inside a chunk.",
     },
 };
 

@@ -4,7 +4,12 @@
  *   vLLM    vllm/benchmarks/serve.py, the `result` dict of benchmark()
  *   AIPerf  profile_export_aiperf.json (metric tags, unit/avg/pN/min/max/std)
  *   SGLang  python/sglang/bench_serving.py, the `result` dict
- *   LLMPerf token_benchmark_ray.py, metrics_summary() */
+ *   LLMPerf token_benchmark_ray.py, metrics_summary()
+ *   GuideLLM        benchmarks[i] of its JSON report: `start_time`,
+ *                   `end_time`, `duration` and GenerativeMetrics
+ *                   (benchmark/schemas/metrics.py)
+ *   inference-perf  summary_lifecycle_metrics.json (reportgen/base.py,
+ *                   summarize_requests) */
 #include <math.h>
 #include <stdio.h>
 
@@ -206,6 +211,248 @@ static void tool_llmperf(report_ctx *c, jsonw *w)
               report_rate(c, LLMLAT_RATE_REQUESTS) * 60.0);
 }
 
+/* GuideLLM's status groups, in its order, each a mask of llmlat's groups. */
+static const struct {
+    const char *name;
+    unsigned groups;
+} GUIDELLM_GROUPS[] = {
+    { "successful", 1u << GROUP_SUCCESSFUL },
+    { "incomplete", 1u << GROUP_INCOMPLETE },
+    { "errored", 1u << GROUP_ERRORED },
+    { "total", GROUPS_ALL },
+};
+#define GUIDELLM_GROUP_COUNT (sizeof GUIDELLM_GROUPS / sizeof GUIDELLM_GROUPS[0])
+
+/* A DistributionSummary (schemas/statistics.py) of a metric over groups,
+ * in the field's unit (scale per second): mean, median, mode, variance,
+ * std_dev, min, max, count (the sum of weights), total_sum (mean x count,
+ * as GuideLLM multiplies) and percentiles p001..p999, the inverse CDF. An
+ * empty group is GuideLLM's summary of zeros. */
+static void guidellm_summary(report_ctx *c, jsonw *w, const char *key, unsigned groups,
+                             int32_t metric, double scale)
+{
+    static const double Q[] = { 0.001, 0.01, 0.05, 0.1, 0.25, 0.5,
+                                0.75,  0.9,  0.95, 0.99, 0.999 };
+    static const char *const KEYS[] = { "p001", "p01", "p05", "p10", "p25", "p50",
+                                        "p75",  "p90", "p95", "p99", "p999" };
+    const size_t nq = sizeof Q / sizeof Q[0];
+    metric_values v;
+    report_groups_metric(c, groups, metric, Q, nq, true, &v);
+    jw_object(w, key);
+    jw_number(w, "mean", v.mean * scale);
+    jw_number(w, "median", v.median * scale);
+    jw_number(w, "mode", v.mode * scale);
+    jw_number(w, "variance", v.std * v.std * scale * scale);
+    jw_number(w, "std_dev", v.std * scale);
+    jw_number(w, "min", v.min * scale);
+    jw_number(w, "max", v.max * scale);
+    jw_u64(w, "count", v.count);
+    jw_number(w, "total_sum", v.mean * scale * (double)v.count);
+    jw_object(w, "percentiles");
+    for (size_t i = 0; i < nq; i++)
+        jw_number(w, KEYS[i], v.q[i] * scale);
+    jw_close(w);
+    jw_close(w);
+}
+
+/* A StatusDistributionSummary: the summary of each status group. */
+static void guidellm_field(report_ctx *c, jsonw *w, const char *field, int32_t metric,
+                           double scale)
+{
+    jw_object(w, field);
+    for (size_t g = 0; g < GUIDELLM_GROUP_COUNT; g++)
+        guidellm_summary(c, w, GUIDELLM_GROUPS[g].name, GUIDELLM_GROUPS[g].groups, metric,
+                         scale);
+    jw_close(w);
+}
+
+/* What a mask of groups adds up to: requests, output tokens, token points. */
+static void groups_total(const llmlat_agg *a, unsigned groups, uint64_t *count,
+                         double *output_tokens, span *tokens)
+{
+    *count = 0;
+    *output_tokens = 0.0;
+    *tokens = SPAN_EMPTY;
+    for (int g = 0; g < GROUP_COUNT; g++) {
+        if (!(groups & (1u << g)))
+            continue;
+        group_view v = agg_group_view(a, (enum req_group)g);
+        *count += v.count;
+        *output_tokens += (double)v.output_tokens;
+        if (v.tokens.lo < tokens->lo)
+            tokens->lo = v.tokens.lo;
+        if (v.tokens.hi > tokens->hi)
+            tokens->hi = v.tokens.hi;
+    }
+}
+
+/* x / d, or GuideLLM's 0.0 for a rate without two distinct times. */
+static double guidellm_rate(double x, double d, bool defined)
+{
+    return defined && d > 0.0 ? x / d : 0.0;
+}
+
+/* The means of requests_per_second (a group's requests over the benchmark
+ * duration) and output_tokens_per_second (its output tokens over the span
+ * of its token points), per group: {"<group>": {"mean": x}}. */
+static void guidellm_rates(report_ctx *c, jsonw *w)
+{
+    double d = report_duration(c);
+    const char *const FIELDS[] = { "requests_per_second", "output_tokens_per_second" };
+    for (int f = 0; f < 2; f++) {
+        jw_object(w, FIELDS[f]);
+        for (size_t g = 0; g < GUIDELLM_GROUP_COUNT; g++) {
+            uint64_t count;
+            double tokens;
+            span points;
+            groups_total(c->a, GUIDELLM_GROUPS[g].groups, &count, &tokens, &points);
+            double span_s = 0.0;
+            bool has_span = span_seconds(points, &span_s);
+            jw_object(w, GUIDELLM_GROUPS[g].name);
+            jw_number(w, "mean", f == 0 ? guidellm_rate((double)count, d, !isnan(d))
+                                        : guidellm_rate(tokens, span_s, has_span));
+            jw_close(w);
+        }
+        jw_close(w);
+    }
+}
+
+static void tool_guidellm(report_ctx *c, jsonw *w)
+{
+    const llmlat_agg *a = c->a;
+    double d = report_duration(c);
+    double start = a->all.lo <= a->all.hi ? ns_to_s(a->all.lo) : NAN;
+    jw_object(w, "benchmark");
+    jw_number(w, "start_time", start);
+    jw_number(w, "end_time", start + d);
+    jw_number(w, "duration", d);
+    jw_close(w);
+    jw_object(w, "metrics");
+    jw_object(w, "request_totals");
+    for (size_t g = 0; g < GUIDELLM_GROUP_COUNT; g++) {
+        uint64_t count;
+        double tokens;
+        span points;
+        groups_total(a, GUIDELLM_GROUPS[g].groups, &count, &tokens, &points);
+        jw_u64(w, GUIDELLM_GROUPS[g].name, count);
+    }
+    jw_close(w);
+    guidellm_rates(c, w);
+    guidellm_field(c, w, "request_latency", LLMLAT_E2E, 1.0);
+    guidellm_field(c, w, "prompt_token_count", LLMLAT_INPUT_TOKENS, 1.0);
+    guidellm_field(c, w, "output_token_count", LLMLAT_OUTPUT_TOKENS, 1.0);
+    guidellm_field(c, w, "time_to_first_token_ms", LLMLAT_TTFT, MS_PER_S);
+    guidellm_field(c, w, "time_per_output_token_ms", LLMLAT_NTPOT, MS_PER_S);
+    guidellm_field(c, w, "inter_token_latency_ms", LLMLAT_TOOL_ITL, MS_PER_S);
+    jw_close(w);
+}
+
+/* inference-perf's summarize() of a metric over groups: numpy's mean,
+ * min, max and linear percentiles of its default list, in seconds or
+ * tokens. false when empty (inference-perf: None). */
+static const double IP_PERCENTILES[] = { 0.1, 1, 5, 10, 25, 50, 75, 90, 95, 99, 99.9 };
+static const char *const IP_KEYS[] = { "p0.1", "p1",  "p5",  "p10", "p25",  "median",
+                                       "p75",  "p90", "p95", "p99", "p99.9" };
+#define IP_NQ (sizeof IP_PERCENTILES / sizeof IP_PERCENTILES[0])
+
+static bool ip_values(report_ctx *c, unsigned groups, int32_t metric, metric_values *v)
+{
+    double q[IP_NQ];
+    for (size_t i = 0; i < IP_NQ; i++)
+        q[i] = IP_PERCENTILES[i] / 100.0; /* as numpy.percentile divides */
+    report_groups_metric(c, groups, metric, q, IP_NQ, false, v);
+    return v->count > 0;
+}
+
+/* Its members, "mean", "min", "max", then the percentiles ("median" for
+ * 50), into the object open in w. */
+static void ip_members(jsonw *w, const metric_values *v)
+{
+    jw_number(w, "mean", v->mean);
+    jw_number(w, "min", v->min);
+    jw_number(w, "max", v->max);
+    for (size_t i = 0; i < IP_NQ; i++)
+        jw_number(w, IP_KEYS[i], v->q[i]);
+}
+
+static void ip_summary(report_ctx *c, jsonw *w, const char *key, unsigned groups,
+                       int32_t metric)
+{
+    metric_values v;
+    if (!ip_values(c, groups, metric, &v)) {
+        jw_null(w, key);
+        return;
+    }
+    jw_object(w, key);
+    ip_members(w, &v);
+    jw_close(w);
+}
+
+/* A token total with its per-request summary merged in, as
+ * summarize_prompt_token_usage and summarize_output_token_usage write it;
+ * prompt tokens also split by the server's cached count, which llmlat
+ * does not know (inference-perf's sum without prompt_tokens_details: 0). */
+static void ip_tokens(report_ctx *c, jsonw *w, const char *key, unsigned groups,
+                      int32_t metric, double total)
+{
+    jw_object(w, key);
+    jw_number(w, "total", total);
+    if (metric == LLMLAT_INPUT_TOKENS) {
+        jw_number(w, "cached", 0.0);
+        jw_number(w, "uncached", total);
+    }
+    metric_values v;
+    if (ip_values(c, groups, metric, &v))
+        ip_members(w, &v);
+    jw_close(w);
+}
+
+/* x / d, or inference-perf's 0.0 when the benchmark time is not positive. */
+static double ip_rate(double x, double d)
+{
+    return d > 0.0 ? x / d : 0.0; /* d NaN: no requests, no time */
+}
+
+static void tool_inference_perf(report_ctx *c, jsonw *w)
+{
+    const unsigned ok = 1u << GROUP_SUCCESSFUL;
+    const llmlat_agg *a = c->a;
+    double d = report_duration(c);
+    double failed_input = (double)a->failures[0].input_tokens + (double)a->failures[1].input_tokens;
+    jw_number(w, "benchmark_time_seconds", isnan(d) ? 0.0 : d);
+    jw_object(w, "load_summary");
+    jw_u64(w, "count", a->completed + a->failed);
+    jw_null(w, "schedule_delay"); /* llmlat has no scheduled times */
+    jw_close(w);
+
+    jw_object(w, "successes");
+    jw_u64(w, "count", a->completed);
+    jw_object(w, "latency");
+    ip_summary(c, w, "request_latency", ok, LLMLAT_E2E);
+    ip_summary(c, w, "normalized_time_per_output_token", ok, LLMLAT_NTPOT);
+    ip_summary(c, w, "time_per_output_token", ok, LLMLAT_TPOT);
+    ip_summary(c, w, "time_to_first_token", ok, LLMLAT_TTFT);
+    ip_summary(c, w, "inter_token_latency", ok, LLMLAT_TOOL_ITL);
+    jw_close(w);
+    jw_object(w, "throughput");
+    jw_number(w, "input_tokens_per_sec", ip_rate((double)a->input_tokens, d));
+    jw_number(w, "output_tokens_per_sec", ip_rate((double)a->output_tokens, d));
+    jw_number(w, "total_tokens_per_sec",
+              ip_rate((double)a->input_tokens + (double)a->output_tokens, d));
+    jw_number(w, "requests_per_sec", ip_rate((double)a->completed, d));
+    jw_close(w);
+    ip_tokens(c, w, "prompt_tokens", ok, LLMLAT_INPUT_TOKENS, (double)a->input_tokens);
+    ip_summary(c, w, "output_len", ok, LLMLAT_OUTPUT_TOKENS);
+    ip_tokens(c, w, "output_tokens", ok, LLMLAT_OUTPUT_TOKENS, (double)a->output_tokens);
+    jw_close(w);
+
+    jw_object(w, "failures");
+    jw_u64(w, "count", a->failed);
+    ip_summary(c, w, "request_latency", GROUPS_FAILED, LLMLAT_E2E);
+    ip_tokens(c, w, "prompt_tokens", GROUPS_FAILED, LLMLAT_INPUT_TOKENS, failed_input);
+    jw_close(w);
+}
+
 LLMLAT_PRIVATE void json_tool(report_ctx *c, jsonw *w)
 {
     void (*write)(report_ctx *, jsonw *) = NULL;
@@ -214,6 +461,8 @@ LLMLAT_PRIVATE void json_tool(report_ctx *c, jsonw *w)
     case LLMLAT_CONV_AIPERF: write = tool_aiperf; break;
     case LLMLAT_CONV_SGLANG: write = tool_sglang; break;
     case LLMLAT_CONV_LLMPERF: write = tool_llmperf; break;
+    case LLMLAT_CONV_GUIDELLM: write = tool_guidellm; break;
+    case LLMLAT_CONV_INFERENCE_PERF: write = tool_inference_perf; break;
     }
     if (!write)
         return;

@@ -8,7 +8,7 @@
 #include "llmlat.h"
 
 #define METRIC_FIRST LLMLAT_TTFT
-#define METRIC_LAST LLMLAT_TOOL_ITL
+#define METRIC_LAST LLMLAT_NTPOT
 #define METRIC_COUNT (METRIC_LAST - METRIC_FIRST + 1)
 
 static inline bool metric_valid(int32_t m)

@@ -41,7 +41,7 @@ LLMLAT_API const char *llmlat_metric_name(int32_t metric)
 {
     static const char *const NAMES[METRIC_COUNT] = {
         "ttft", "tpot", "itl", "icl", "e2e", "tps_user", "itl_max",
-        "output_tokens", "input_tokens", "tool_itl",
+        "output_tokens", "input_tokens", "tool_itl", "ntpot",
     };
     return metric_valid(metric) ? NAMES[metric_index(metric)] : NULL;
 }

@@ -68,7 +68,7 @@ static void same_double(double x, double y, int st)
 /* Everything a caller can ask of x and y is the same. */
 static void assert_same_answers(const llmlat_agg *x, const llmlat_agg *y)
 {
-    for (int32_t m = LLMLAT_TTFT; m <= LLMLAT_TOOL_ITL; m++) {
+    for (int32_t m = LLMLAT_TTFT; m <= LLMLAT_NTPOT; m++) {
         for (int32_t s = LLMLAT_STAT_COUNT; s <= LLMLAT_STAT_MEDIAN; s++) {
             double u = NAN, v = NAN;
             int32_t st = llmlat_agg_stat(x, m, s, &u);
@@ -116,7 +116,7 @@ static void round_trip(void **state)
 {
     (void)state;
     const double q[] = { 0.25, 0.999 }, bounds[] = { 0.01, 0.1, 1 };
-    for (int32_t conv = LLMLAT_CONV_DEFAULT; conv <= LLMLAT_CONV_LLMPERF; conv++)
+    for (int32_t conv = LLMLAT_CONV_DEFAULT; conv <= CONV_LAST; conv++)
         for (int32_t mode = LLMLAT_MODE_EXACT; mode <= LLMLAT_MODE_BOUNDED; mode++)
             for (int n = 0; n <= 500; n += 500) {
                 llmlat_agg *a = llmlat_agg_new(conv, mode);

@@ -19,7 +19,7 @@ PROMTOOL = os.environ["PROMTOOL"]
 ROOT = os.environ["SOURCE_ROOT"]
 SAMPLE = os.path.join(ROOT, "examples", "sample-trace.json")
 TINY = os.path.join(ROOT, "examples", "tiny-trace.jsonl")
-CONVENTIONS = ["default", "vllm", "aiperf", "sglang", "llmperf"]
+CONVENTIONS = ["default", "vllm", "aiperf", "sglang", "llmperf", "guidellm", "inference-perf"]
 ERROR_LINE = re.compile(r"^(?P<file>[^:]+):(?P<line>\d+):(?P<col>\d+): (?P<what>.+)$")
 
 
@@ -362,6 +362,39 @@ class Malformed(unittest.TestCase):
                 lines = lines[:-1]
             for line in lines:
                 self.assertRegex(line, r"^<stdin>:\d+:\d+: request \d+ .*rejected: ")
+
+
+class EveryConvention(unittest.TestCase):
+    """Every convention reports in every format and mode, in its tool's
+    words (the text report's header), with its tool object (JSON)."""
+
+    TOOLS = {"default": "llmlat default", "vllm": "vLLM bench serve", "aiperf": "AIPerf",
+             "sglang": "SGLang bench_serving", "llmperf": "LLMPerf", "guidellm": "GuideLLM",
+             "inference-perf": "inference-perf"}
+
+    def test_formats_and_modes(self):
+        for convention in CONVENTIONS:
+            for mode in ("exact", "bounded"):
+                with self.subTest(convention=convention, mode=mode):
+                    text = run("report", "--convention", convention, "--mode", mode, SAMPLE)
+                    self.assertEqual(text.returncode, 0, text.stderr)
+                    self.assertIn("convention: %s (%s), mode: %s" % (
+                        convention, self.TOOLS[convention], mode), text.stdout)
+                    j = run("report", "--convention", convention, "--mode", mode, "--format",
+                            "json", TINY)
+                    self.assertEqual(j.returncode, 0, j.stderr)
+                    r = json.loads(j.stdout)
+                    self.assertEqual((r["convention"], r["mode"]), (convention, mode))
+                    self.assertEqual("tool" in r, convention != "default")
+                    self.assertIn("ntpot", r["metrics"])
+        # a cancelled request is a failure, GuideLLM's "incomplete"
+        trace = '{"start": 0, "events": [[0.1, 2]], "end": 0.2, "cancelled": true}\n'
+        for convention in CONVENTIONS:
+            r = report_json(trace, "--convention", convention)
+            self.assertEqual((r["completed"], r["failed"]), (0, 1))
+        tool = report_json(trace, "--convention", "guidellm")["tool"]["metrics"]
+        self.assertEqual(tool["request_totals"],
+                         {"successful": 0, "incomplete": 1, "errored": 0, "total": 1})
 
 
 class Prometheus(unittest.TestCase):

@@ -24,7 +24,8 @@ import llmlat
 
 MS = 1_000_000
 METRICS = ["ttft", "tpot", "itl", "icl", "e2e", "tps_user", "itl_max",
-           "output_tokens", "input_tokens", "tool_itl"]
+           "output_tokens", "input_tokens", "tool_itl", "ntpot"]
+METRIC_COUNT = len(METRICS)
 
 
 def varint(data, at):
@@ -88,11 +89,11 @@ class Sketch:
 
 
 def sections(data):
-    """The ten sketch sections of a version-2 bounded aggregator."""
+    """The eleven sketch sections of a version-2 bounded aggregator."""
     at = 24 + 8 + 5 * 8  # header, convention and mode, params
     (nq,) = struct.unpack_from("<I", data, at)
     at += 4 + 8 * nq
-    for _ in range(10):
+    for _ in range(METRIC_COUNT):
         (nb,) = struct.unpack_from("<I", data, at)
         at += 4 + 8 * nb
     (nl,) = struct.unpack_from("<I", data, at)
@@ -103,7 +104,7 @@ def sections(data):
     at += 6 * 8 + 4 * 8  # counters
     at += 2 * 4  # lacks and sources
     out = []
-    for _ in range(10):
+    for _ in range(METRIC_COUNT):
         s = Sketch(data, at)
         out.append(s)
         at = s.end

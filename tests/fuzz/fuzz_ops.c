@@ -20,7 +20,7 @@
 #define MAX_EV 384      /* events per modelled request */
 #define MAX_SAMPLES 4096 /* samples per modelled metric */
 
-enum { S_NEW, S_STARTED, S_FINISHED, S_FAILED };
+enum { S_NEW, S_STARTED, S_FINISHED, S_FAILED, S_CANCELLED };
 
 /* ------------------------------------------------------------ the model */
 
@@ -38,11 +38,12 @@ typedef struct mreq {
 typedef struct mlist {
     size_t n;
     double v[MAX_SAMPLES];
+    uint32_t w[MAX_SAMPLES]; /* weights: 1, but for GuideLLM's TPOT and NTPOT */
 } mlist;
 
-enum { L_TTFT, L_E2E, L_TPOT, L_ITL_MAX, N_LISTS };
+enum { L_TTFT, L_E2E, L_TPOT, L_ITL_MAX, L_NTPOT, N_LISTS };
 static const int32_t LIST_METRIC[N_LISTS] = { LLMLAT_TTFT, LLMLAT_E2E, LLMLAT_TPOT,
-                                              LLMLAT_ITL_MAX };
+                                              LLMLAT_ITL_MAX, LLMLAT_NTPOT };
 
 typedef struct magg {
     llmlat_agg *a; /* NULL: empty slot */
@@ -50,6 +51,9 @@ typedef struct magg {
     double params[5]; /* LLMLAT_PARAM_* - 1 */
     uint64_t completed, failed, tpot_undef, in_tok, out_tok;
     uint64_t itl_count, icl_count;
+    /* the failures' tokens by status group, where the convention keeps
+     * them (GuideLLM, inference-perf): [0] cancelled, [1] the others */
+    uint64_t fail_in[2], fail_out[2];
     mlist lists[N_LISTS];
 } magg;
 
@@ -71,12 +75,27 @@ static double param_default(int32_t p)
 typedef struct mview {
     bool success;
     bool has_anchor;
-    bool has_ttft, has_e2e, has_tpot, has_tps, has_itl_max;
+    bool has_ttft, has_e2e, has_tpot, has_tps, has_itl_max, has_ntpot;
     int64_t ttft, e2e;
-    double tpot, tps, itl_max;
+    double tpot, tps, itl_max, ntpot;
+    uint64_t tpot_w, ntpot_w;
     uint64_t n_out;
     uint64_t itl_w, icl_n;
 } mview;
+
+static bool keeps_groups(int32_t conv)
+{
+    return conv == LLMLAT_CONV_GUIDELLM || conv == LLMLAT_CONV_INFERENCE_PERF;
+}
+
+/* span / n seconds: GuideLLM's values as one division (equal fractions,
+ * equal doubles), the others' as llmlat 1.0 computed them */
+static double per_token(int32_t conv, int64_t span, uint64_t n)
+{
+    if (conv == LLMLAT_CONV_GUIDELLM)
+        return (double)span / (1e9 * (double)n);
+    return (double)span / 1e9 / (double)n;
+}
 
 static bool counts_event(int32_t conv, uint32_t k)
 {
@@ -86,7 +105,8 @@ static bool counts_event(int32_t conv, uint32_t k)
 static void model_view(const mreq *q, int32_t conv, mview *v)
 {
     memset(v, 0, sizeof *v);
-    bool ended = q->state == S_FINISHED || q->state == S_FAILED;
+    const bool gl = conv == LLMLAT_CONV_GUIDELLM, ip = conv == LLMLAT_CONV_INFERENCE_PERF;
+    bool ended = q->state == S_FINISHED || q->state == S_FAILED || q->state == S_CANCELLED;
     size_t first = SIZE_MAX, last = SIZE_MAX, first_tok = SIZE_MAX, last_tok = SIZE_MAX;
     uint64_t sum_k = 0;
     for (size_t i = 0; i < q->n; i++) {
@@ -111,32 +131,61 @@ static void model_view(const mreq *q, int32_t conv, mview *v)
         v->success = q->state == S_FINISHED && first_tok != SIZE_MAX &&
                      q->t[last_tok] > q->start;
         break;
+    case LLMLAT_CONV_GUIDELLM: /* content, or output tokens */
+        v->success = q->state == S_FINISHED && (first_tok != SIZE_MAX || v->n_out > 0);
+        break;
     default:
         v->success = q->state == S_FINISHED;
     }
-    bool ends_at_finish = conv == LLMLAT_CONV_SGLANG || conv == LLMLAT_CONV_LLMPERF;
+    bool ends_at_finish = conv == LLMLAT_CONV_SGLANG || conv == LLMLAT_CONV_LLMPERF || ip || gl;
     v->has_anchor = first != SIZE_MAX;
-    if (v->has_anchor) {
+    if (v->has_anchor && !(ip && sum_k < 2)) { /* inference-perf: two token times */
         v->has_ttft = true;
         v->ttft = q->t[first] - q->start;
-    } else if (ends_at_finish && ended) { /* no content: TTFT 0 */
-        v->has_ttft = true;
+    } else if (!v->has_anchor && ((ends_at_finish && !ip && ended) || gl)) {
+        v->has_ttft = true; /* no content: TTFT 0 */
         v->ttft = 0;
     }
     if (ends_at_finish) {
-        if (ended) {
+        if (gl ? q->state == S_FINISHED : ended) {
             v->has_e2e = true;
             v->e2e = q->end - q->start;
+        } else if (gl && ended) { /* GuideLLM: no request_end, latency 0 */
+            v->has_e2e = true;
+            v->e2e = 0;
         }
     } else if (ended && v->has_anchor) {
         v->has_e2e = true;
         v->e2e = q->t[last] - q->start;
     }
-    if (v->has_ttft && v->has_e2e && v->n_out > 1 &&
-        !(conv == LLMLAT_CONV_AIPERF && v->ttft == 0)) {
+    if ((gl || ip) && ended && v->n_out > 1) { /* first to last token */
+        if (v->has_ttft && v->has_anchor) {
+            v->has_tpot = true;
+            v->tpot = per_token(conv, q->t[last] - q->t[first], v->n_out - 1);
+        } else if (gl) {
+            v->has_tpot = true;
+            v->tpot = 0.0;
+        }
+    } else if (!gl && !ip && v->has_ttft && v->has_e2e && v->n_out > 1 &&
+               !(conv == LLMLAT_CONV_AIPERF && v->ttft == 0)) {
         v->has_tpot = true;
-        v->tpot = (double)(v->e2e - v->ttft) / 1e9 / (double)(v->n_out - 1);
+        v->tpot = per_token(conv, v->e2e - v->ttft, v->n_out - 1);
     }
+    v->tpot_w = gl && v->has_tpot ? v->n_out - 1 : 1;
+    if (ended && v->n_out > 0) { /* NTPOT: latency / N */
+        if (gl) {
+            v->has_ntpot = true;
+            v->ntpot = per_token(conv, (last_tok != SIZE_MAX ? q->t[last_tok] : q->end) - q->start,
+                                 v->n_out);
+        } else if (v->has_e2e) {
+            v->has_ntpot = true;
+            v->ntpot = per_token(conv, v->e2e, v->n_out);
+        }
+    } else if (ended && ip) {
+        v->has_ntpot = true;
+        v->ntpot = 0.0;
+    }
+    v->ntpot_w = gl && v->has_ntpot ? v->n_out : 1;
     if (conv == LLMLAT_CONV_AIPERF) {
         v->has_tps = v->has_tpot && v->tpot != 0.0;
         v->tps = v->has_tps ? 1.0 / v->tpot : 0.0;
@@ -169,10 +218,11 @@ static void model_view(const mreq *q, int32_t conv, mview *v)
     }
 }
 
-static bool list_push(mlist *l, double x)
+static bool list_push(mlist *l, double x, uint32_t w)
 {
     if (l->n == MAX_SAMPLES)
         return false;
+    l->w[l->n] = w;
     l->v[l->n++] = x;
     return true;
 }
@@ -373,13 +423,16 @@ static void op_request(fz_input *in, mreq *q)
         }
         break;
     }
-    case 6: case 7: { /* finish or fail */
+    case 6: case 7: { /* finish, or fail / cancel by an operand */
         int64_t t = pick_time(in, q->last);
         int32_t want = time_status(q, t);
-        int32_t got = op % 9 == 6 ? llmlat_request_finish(q->r, t) : llmlat_request_fail(q->r, t);
-        expect_status(got, want, "finish/fail");
+        int how = op % 9 == 6 ? S_FINISHED : fz_u8(in) & 1 ? S_CANCELLED : S_FAILED;
+        int32_t got = how == S_FINISHED ? llmlat_request_finish(q->r, t)
+                      : how == S_FAILED ? llmlat_request_fail(q->r, t)
+                                        : llmlat_request_cancel(q->r, t);
+        expect_status(got, want, "finish/fail/cancel");
         if (got == LLMLAT_OK) {
-            q->state = op % 9 == 6 ? S_FINISHED : S_FAILED;
+            q->state = how;
             q->end = t;
         }
         break;
@@ -425,7 +478,7 @@ static void check_request(const mreq *q)
         return;
     }
     bool ended = q->state != S_STARTED;
-    for (int32_t c = LLMLAT_CONV_DEFAULT; c <= LLMLAT_CONV_LLMPERF; c++) {
+    for (int32_t c = LLMLAT_CONV_DEFAULT; c <= LLMLAT_CONV_INFERENCE_PERF; c++) {
         mview m;
         model_view(q, c, &m);
         /* In flight, the no-content TTFT of SGLang/LLMPerf is the
@@ -434,6 +487,7 @@ static void check_request(const mreq *q)
             expect_value(q, c, LLMLAT_TTFT, m.has_ttft, ns_to_s(m.ttft));
         expect_value(q, c, LLMLAT_E2E, m.has_e2e, ns_to_s(m.e2e));
         expect_value(q, c, LLMLAT_TPOT, m.has_tpot, m.tpot);
+        expect_value(q, c, LLMLAT_NTPOT, m.has_ntpot, m.ntpot);
         expect_value(q, c, LLMLAT_OUTPUT_TOKENS, ended, (double)m.n_out);
         expect_value(q, c, LLMLAT_INPUT_TOKENS, true, (double)q->in_tok);
         expect_value(q, c, LLMLAT_ITL_MAX, m.has_itl_max, m.itl_max);
@@ -446,6 +500,7 @@ static void agg_clear_model(magg *g)
 {
     g->completed = g->failed = g->tpot_undef = g->in_tok = g->out_tok = 0;
     g->itl_count = g->icl_count = 0;
+    g->fail_in[0] = g->fail_in[1] = g->fail_out[0] = g->fail_out[1] = 0;
     for (int i = 0; i < N_LISTS; i++)
         g->lists[i].n = 0;
 }
@@ -463,11 +518,11 @@ static bool add_overflows(uint64_t x, uint64_t y)
 
 static void op_agg_new(fz_input *in, magg *g)
 {
-    int32_t conv = fz_u8(in) % 7 - 1; /* -1 and 5: unknown */
+    int32_t conv = fz_u8(in) % 9 - 1; /* -1 and 7: unknown */
     int32_t mode = fz_u8(in) % 3;     /* 2: unknown */
     agg_free_slot(g);
     g->a = llmlat_agg_new(conv, mode);
-    bool known = conv >= 0 && conv <= 4 && mode <= 1;
+    bool known = conv >= 0 && conv <= LLMLAT_CONV_INFERENCE_PERF && mode <= 1;
     if (!known) {
         FZ_CHECK(!g->a, "agg_new accepted convention %d mode %d", conv, mode);
         return;
@@ -484,43 +539,54 @@ static void op_add(magg *g, const mreq *q)
 {
     if (!g->a || !q->r)
         return;
-    bool ended = q->state == S_FINISHED || q->state == S_FAILED;
+    bool ended = q->state == S_FINISHED || q->state == S_FAILED || q->state == S_CANCELLED;
     if (!ended) {
         expect_status(llmlat_agg_add(g->a, q->r), LLMLAT_ESTATE, "add in flight");
         return;
     }
     mview m;
     model_view(q, g->conv, &m);
+    int grp = q->state == S_CANCELLED ? 0 : 1;
+    /* what the request's tokens are added to: the successes', or its
+     * status group's where the convention keeps them */
+    bool kept = m.success || keeps_groups(g->conv);
+    uint64_t *in_tok = m.success ? &g->in_tok : &g->fail_in[grp];
+    uint64_t *out_tok = m.success ? &g->out_tok : &g->fail_out[grp];
     int32_t want = LLMLAT_OK;
-    if (m.success) {
-        if (add_overflows(g->in_tok, q->in_tok) || add_overflows(g->out_tok, m.n_out))
-            want = LLMLAT_EOVERFLOW;
-        else if (m.has_tps && !(m.tps >= 0.0 && m.tps < 18446744073709551616.0))
-            want = LLMLAT_EOVERFLOW; /* samples below 2^64, in both modes */
+    if (m.tpot_w > UINT32_MAX || m.ntpot_w > UINT32_MAX) /* GuideLLM: exact weights */
+        want = LLMLAT_EOVERFLOW;
+    else if (kept && (add_overflows(*in_tok, q->in_tok) || add_overflows(*out_tok, m.n_out)))
+        want = LLMLAT_EOVERFLOW;
+    else if (kept && m.has_tps && !(m.tps >= 0.0 && m.tps < 18446744073709551616.0))
+        want = LLMLAT_EOVERFLOW; /* samples below 2^64, in both modes */
+    if (m.success)
         for (int i = 0; i < N_LISTS; i++)
             if (g->lists[i].n == MAX_SAMPLES)
                 return; /* beyond the model's room */
-    }
     if (!took_effect(llmlat_agg_add(g->a, q->r), want, "add"))
         return;
+    if (kept) {
+        *in_tok += q->in_tok;
+        *out_tok += m.n_out;
+    }
     if (!m.success) {
         g->failed++;
         return;
     }
     g->completed++;
-    g->in_tok += q->in_tok;
-    g->out_tok += m.n_out;
     g->tpot_undef += !m.has_tpot;
     g->itl_count += m.itl_w;
     g->icl_count += m.icl_n;
     if (m.has_ttft)
-        list_push(&g->lists[L_TTFT], ns_to_s(m.ttft));
+        list_push(&g->lists[L_TTFT], ns_to_s(m.ttft), 1);
     if (m.has_e2e)
-        list_push(&g->lists[L_E2E], ns_to_s(m.e2e));
+        list_push(&g->lists[L_E2E], ns_to_s(m.e2e), 1);
     if (m.has_tpot)
-        list_push(&g->lists[L_TPOT], m.tpot);
+        list_push(&g->lists[L_TPOT], m.tpot, (uint32_t)m.tpot_w);
     if (m.has_itl_max)
-        list_push(&g->lists[L_ITL_MAX], m.itl_max);
+        list_push(&g->lists[L_ITL_MAX], m.itl_max, 1);
+    if (m.has_ntpot)
+        list_push(&g->lists[L_NTPOT], m.ntpot, (uint32_t)m.ntpot_w);
 }
 
 static bool same_bounded_params(const magg *x, const magg *y)
@@ -543,7 +609,11 @@ static void op_merge(magg *dst, const magg *src)
     if (dst->conv != src->conv || dst->mode != src->mode ||
         (dst->mode == LLMLAT_MODE_BOUNDED && !same_bounded_params(dst, src)))
         want = LLMLAT_EMISMATCH;
-    else if (add_overflows(dst->in_tok, src->in_tok) || add_overflows(dst->out_tok, src->out_tok))
+    else if (add_overflows(dst->in_tok, src->in_tok) || add_overflows(dst->out_tok, src->out_tok) ||
+             add_overflows(dst->fail_in[0], src->fail_in[0]) ||
+             add_overflows(dst->fail_in[1], src->fail_in[1]) ||
+             add_overflows(dst->fail_out[0], src->fail_out[0]) ||
+             add_overflows(dst->fail_out[1], src->fail_out[1]))
         want = LLMLAT_EOVERFLOW;
     for (int i = 0; i < N_LISTS; i++)
         if (dst->lists[i].n + src->lists[i].n > MAX_SAMPLES)
@@ -557,9 +627,13 @@ static void op_merge(magg *dst, const magg *src)
     dst->out_tok += src->out_tok;
     dst->itl_count += src->itl_count;
     dst->icl_count += src->icl_count;
+    for (int i = 0; i < 2; i++) {
+        dst->fail_in[i] += src->fail_in[i];
+        dst->fail_out[i] += src->fail_out[i];
+    }
     for (int i = 0; i < N_LISTS; i++)
         for (size_t j = 0; j < src->lists[i].n; j++)
-            list_push(&dst->lists[i], src->lists[i].v[j]);
+            list_push(&dst->lists[i], src->lists[i].v[j], src->lists[i].w[j]);
 }
 
 static void op_param(fz_input *in, magg *g)
@@ -635,16 +709,118 @@ static double std_of(const double *v, size_t n, unsigned ddof)
 
 static bool zero_placeholder(int32_t conv)
 {
-    return conv == LLMLAT_CONV_VLLM || conv == LLMLAT_CONV_SGLANG;
+    return conv == LLMLAT_CONV_VLLM || conv == LLMLAT_CONV_SGLANG ||
+           conv == LLMLAT_CONV_GUIDELLM;
+}
+
+typedef struct wsample {
+    double v;
+    uint32_t w;
+} wsample;
+
+static int cmp_wsample(const void *x, const void *y)
+{
+    return cmp_double(&((const wsample *)x)->v, &((const wsample *)y)->v);
+}
+
+/* The value at 0-based rank r of the samples expanded by their weights. */
+static double at_rank(const wsample *s, size_t n, uint64_t r)
+{
+    uint64_t below = 0;
+    size_t i = 0;
+    while (i + 1 < n && below + s[i].w <= r)
+        below += s[i++].w;
+    return s[i].v;
+}
+
+/* GuideLLM's inverse CDF: equal values merged, their probabilities w / W
+ * summed in double one value at a time (numpy.cumsum), the first value
+ * whose sum reaches q (numpy.searchsorted), the largest past every sum. */
+static double guidellm_quantile(const wsample *s, size_t n, uint64_t total, double q)
+{
+    double cdf = 0.0;
+    for (size_t i = 0; i < n;) {
+        double v = s[i].v;
+        uint64_t w = 0;
+        for (; i < n && s[i].v == v; i++)
+            w += s[i].w;
+        cdf += (double)w / (double)total;
+        if (cdf >= q)
+            return v;
+    }
+    return s[n - 1].v;
+}
+
+/* Weighted samples: GuideLLM's TPOT and NTPOT weigh N - 1 and N, which
+ * the model does not expand; its quantiles are the inverse CDF. */
+static void check_weighted(const magg *g, int32_t metric, const wsample *s, size_t n,
+                           uint64_t total)
+{
+    double got = -1.0;
+    bool bounded = g->mode == LLMLAT_MODE_BOUNDED;
+    long double sum = 0, sq = 0;
+    for (size_t i = 0; i < n; i++)
+        sum += (long double)s[i].w * s[i].v;
+    long double mean = sum / (long double)total;
+    for (size_t i = 0; i < n; i++)
+        sq += (long double)s[i].w * ((long double)s[i].v - mean) * ((long double)s[i].v - mean);
+    double lo = s[0].v, hi = s[n - 1].v;
+    if (query_ok(llmlat_agg_stat(g->a, metric, LLMLAT_STAT_MEAN, &got), "mean"))
+        FZ_CHECK(fabs(got - (double)mean) <= 1e-9 * fabs((double)mean) + 1e-20,
+                 "metric %d weighted mean %.17g, model %.17g (mode %d)", metric, got,
+                 (double)mean, g->mode);
+    if (query_ok(llmlat_agg_stat(g->a, metric, LLMLAT_STAT_STD, &got), "std")) {
+        /* bounded mode sums the squares span^2 / w of weighted samples
+         * exactly but for a cut at 2^-64 ns^2 each (fixsum.h), as it cuts
+         * fractional samples: the unweighted lists' allowance */
+        double sd = (double)sqrtl(sq / (long double)total);
+        double cut = bounded ? sqrt(ldexp(hi * 1e9 + 1.0, -60)) / 1e9 : 1e-300;
+        FZ_CHECK(fabs(got - sd) <= 1e-9 * hi + cut,
+                 "metric %d weighted std %.17g, model %.17g (mode %d)", metric, got, sd,
+                 g->mode);
+    }
+    static const double qs[] = { 0.0, 0.01, 0.25, 0.5, 0.9, 0.99, 1.0 };
+    double out[7];
+    if (!query_ok(llmlat_agg_quantiles(g->a, metric, qs, 7, out), "quantiles"))
+        return;
+    double alpha = g->params[LLMLAT_PARAM_RELATIVE_ERROR - 1];
+    for (int i = 0; i < 7; i++) {
+        if (!bounded) {
+            double want = guidellm_quantile(s, n, total, qs[i]);
+            FZ_CHECK(out[i] == want, "metric %d inverse-CDF q%g %.17g, model %.17g", metric,
+                     qs[i], out[i], want);
+            continue;
+        }
+        /* bounded: the rank exact sums reach, within alpha in the window */
+        double reach = ceil(qs[i] * (double)total);
+        uint64_t r = reach < 1.0 ? 0 : (uint64_t)reach - 1;
+        double want = at_rank(s, n, r < total ? r : total - 1);
+        FZ_CHECK(out[i] >= lo && out[i] <= hi, "bounded q%g %.17g outside [%.17g, %.17g]",
+                 qs[i], out[i], lo, hi);
+        if (want == 0.0 || want >= ldexp(hi, -31))
+            FZ_CHECK(fabs(out[i] - want) <= alpha * fabs(want) * (1 + 1e-9) + 1e-300,
+                     "bounded inverse-CDF metric %d q%g %.17g, exact %.17g", metric, qs[i],
+                     out[i], want);
+    }
+    double median;
+    if (query_ok(llmlat_agg_stat(g->a, metric, LLMLAT_STAT_MEDIAN, &median), "median"))
+        FZ_CHECK(median == out[3], "metric %d median %.17g != q0.5 %.17g", metric, median,
+                 out[3]);
 }
 
 static void check_list(const magg *g, int32_t metric, const mlist *l)
 {
     static double sorted[MAX_SAMPLES];
+    static wsample pairs[MAX_SAMPLES];
+    uint64_t total = 0;
+    for (size_t i = 0; i < l->n; i++) {
+        pairs[i] = (wsample){ l->v[i], l->w[i] };
+        total += l->w[i];
+    }
     double got = -1.0;
     expect_status(llmlat_agg_stat(g->a, metric, LLMLAT_STAT_COUNT, &got), LLMLAT_OK, "count");
-    FZ_CHECK(got == (double)l->n, "metric %d count %.17g, model %zu (conv %d mode %d)", metric,
-             got, l->n, g->conv, g->mode);
+    FZ_CHECK(got == (double)total, "metric %d count %.17g, model %llu (conv %d mode %d)",
+             metric, got, (unsigned long long)total, g->conv, g->mode);
     if (l->n == 0) {
         int32_t st = llmlat_agg_stat(g->a, metric, LLMLAT_STAT_MEAN, &got);
         if (zero_placeholder(g->conv))
@@ -654,13 +830,18 @@ static void check_list(const magg *g, int32_t metric, const mlist *l)
                      got);
         return;
     }
-    memcpy(sorted, l->v, l->n * sizeof *sorted);
-    qsort(sorted, l->n, sizeof *sorted, cmp_double);
-    double lo = sorted[0], hi = sorted[l->n - 1];
+    qsort(pairs, l->n, sizeof *pairs, cmp_wsample);
+    double lo = pairs[0].v, hi = pairs[l->n - 1].v;
     expect_status(llmlat_agg_stat(g->a, metric, LLMLAT_STAT_MIN, &got), LLMLAT_OK, "min");
     FZ_CHECK(got == lo, "metric %d min %.17g, model %.17g", metric, got, lo);
     expect_status(llmlat_agg_stat(g->a, metric, LLMLAT_STAT_MAX, &got), LLMLAT_OK, "max");
     FZ_CHECK(got == hi, "metric %d max %.17g, model %.17g", metric, got, hi);
+    if (g->conv == LLMLAT_CONV_GUIDELLM) {
+        check_weighted(g, metric, pairs, l->n, total);
+        return;
+    }
+    for (size_t i = 0; i < l->n; i++)
+        sorted[i] = pairs[i].v; /* weights are all 1 */
 
     /* Bounded mode sums in fixed point: a fraction of a ns is cut at
      * 2^-64 ns (fixsum.h), which only shows on absurdly small values
@@ -745,7 +926,7 @@ static void probe_other_queries(const magg *g)
         FZ_CHECK(u <= g->completed, "peak concurrency %llu > completed",
                  (unsigned long long)u);
     expect_status(llmlat_agg_counter(g->a, LLMLAT_COUNT_MEMORY_BYTES, &u), LLMLAT_OK, "memory");
-    for (int32_t m = LLMLAT_ITL; m <= LLMLAT_TOOL_ITL; m++) {
+    for (int32_t m = LLMLAT_ITL; m <= LLMLAT_NTPOT; m++) {
         static const double q[] = { 0.5, 0.999 };
         double out[2];
         st = llmlat_agg_quantiles(g->a, m, q, 2, out);

@@ -8,7 +8,7 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    int32_t conv = (int32_t)(size % 5), mode = (int32_t)(size / 5 % 2);
-    fz_read(data, size, LLMLAT_INPUT_AUTO, conv, mode, size / 10 % 2 == 1);
+    int32_t conv = (int32_t)(size % 7), mode = (int32_t)(size / 7 % 2);
+    fz_read(data, size, LLMLAT_INPUT_AUTO, conv, mode, size / 14 % 2 == 1);
     return 0;
 }

@@ -36,7 +36,7 @@ static int write_seed(const char *dir, const char *name, const llmlat_agg *a)
 }
 
 /* A few requests: empty chunks, multi-token chunks, one failed, one
- * without content. */
+ * cancelled, one without content. */
 static int add_some(llmlat_agg *a, int n)
 {
     int bad = 0;
@@ -51,7 +51,9 @@ static int add_some(llmlat_agg *a, int n)
             t += (5 + 3 * e) * MS;
         }
         bad |= llmlat_request_set_input_tokens(r, (uint64_t)(10 + i)) != LLMLAT_OK;
-        bad |= (i == 4 ? llmlat_request_fail(r, t) : llmlat_request_finish(r, t)) != LLMLAT_OK;
+        bad |= (i == 4   ? llmlat_request_fail(r, t)
+                : i == 5 ? llmlat_request_cancel(r, t)
+                         : llmlat_request_finish(r, t)) != LLMLAT_OK;
         bad |= llmlat_agg_add(a, r) != LLMLAT_OK;
         llmlat_request_free(r);
     }
@@ -65,11 +67,12 @@ int main(int argc, char **argv)
         return 2;
     }
     const char *dir = argv[1];
-    static const char *conv_names[] = { "default", "vllm", "aiperf", "sglang", "llmperf" };
+    static const char *conv_names[] = { "default", "vllm",     "aiperf",        "sglang",
+                                        "llmperf", "guidellm", "inference-perf" };
     int bad = 0;
     char name[64];
     for (int32_t mode = LLMLAT_MODE_EXACT; mode <= LLMLAT_MODE_BOUNDED; mode++)
-        for (int32_t c = LLMLAT_CONV_DEFAULT; c <= LLMLAT_CONV_LLMPERF; c++) {
+        for (int32_t c = LLMLAT_CONV_DEFAULT; c <= LLMLAT_CONV_INFERENCE_PERF; c++) {
             llmlat_agg *a = llmlat_agg_new(c, mode);
             if (!a)
                 return 1;
@@ -79,7 +82,7 @@ int main(int argc, char **argv)
                 bad |= llmlat_agg_set_param(a, LLMLAT_PARAM_SLO_TTFT, 0.05) != LLMLAT_OK;
                 bad |= llmlat_agg_set_param(a, LLMLAT_PARAM_DURATION, 2.5) != LLMLAT_OK;
             }
-            bad |= add_some(a, 6);
+            bad |= add_some(a, 7);
             snprintf(name, sizeof name, "%s-%s", conv_names[c],
                      mode == LLMLAT_MODE_EXACT ? "exact" : "bounded");
             bad |= write_seed(dir, name, a);

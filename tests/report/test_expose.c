@@ -482,6 +482,7 @@ static void protobuf_matches_text(void **state)
             const llmlat_agg *owner = t.a[j];
             static const struct { const char *name; int32_t id; } HIST[] = {
                 { "llmlat_ttft_hist_seconds", LLMLAT_TTFT }, { "llmlat_tpot_hist_seconds", LLMLAT_TPOT },
+                { "llmlat_ntpot_hist_seconds", LLMLAT_NTPOT },
                 { "llmlat_itl_hist_seconds", LLMLAT_ITL }, { "llmlat_icl_hist_seconds", LLMLAT_ICL },
                 { "llmlat_e2e_hist_seconds", LLMLAT_E2E }, { "llmlat_itl_max_hist_seconds", LLMLAT_ITL_MAX },
             };

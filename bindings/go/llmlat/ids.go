@@ -21,6 +21,7 @@ const (
 	OutputTokens Metric = 8  // N, tokens
 	InputTokens  Metric = 9  // prompt length, tokens
 	ToolITL      Metric = 10 // what the convention's tool calls "ITL" (ITL, ICL, TPOT or LLMPerf's own)
+	NTPOT        Metric = 11 // normalized time per output token, latency / N, s
 )
 
 // String is the metric's lower-case name as the CLI and the JSON report
@@ -38,11 +39,13 @@ type Convention int32
 
 // The conventions. Their values are the C API's LLMLAT_CONV_* ids.
 const (
-	ConvDefault Convention = 0 // llmlat's own (docs/metrics.md)
-	ConvVLLM    Convention = 1 // vllm bench serve
-	ConvAIPerf  Convention = 2 // NVIDIA AIPerf / GenAI-Perf
-	ConvSGLang  Convention = 3 // sglang bench_serving
-	ConvLLMPerf Convention = 4 // ray-project llmperf
+	ConvDefault       Convention = 0 // llmlat's own (docs/metrics.md)
+	ConvVLLM          Convention = 1 // vllm bench serve
+	ConvAIPerf        Convention = 2 // NVIDIA AIPerf / GenAI-Perf
+	ConvSGLang        Convention = 3 // sglang bench_serving
+	ConvLLMPerf       Convention = 4 // ray-project llmperf
+	ConvGuideLLM      Convention = 5 // vllm-project guidellm
+	ConvInferencePerf Convention = 6 // kubernetes-sigs inference-perf
 )
 
 // String is the convention's lower-case name ("default", "vllm", ...), or
@@ -57,7 +60,7 @@ func (c Convention) String() string {
 // ParseConvention is the Convention named s, as Convention.String spells
 // it; ErrInvalid for an unknown name.
 func ParseConvention(s string) (Convention, error) {
-	for c := ConvDefault; c <= ConvLLMPerf; c++ {
+	for c := ConvDefault; c <= ConvInferencePerf; c++ {
 		if c.String() == s {
 			return c, nil
 		}
@@ -100,7 +103,7 @@ const (
 	StatStd    Stat = 3 // population (ddof 0) unless the convention says otherwise (LLMPerf: ddof 1)
 	StatMin    Stat = 4
 	StatMax    Stat = 5
-	StatMedian Stat = 6 // numpy.median
+	StatMedian Stat = 6 // numpy.median; GuideLLM: its inverse-CDF p50
 	StatSum    Stat = 7 // exact, never decreasing as samples are added; 0 for an empty set
 )
 
@@ -172,11 +175,14 @@ func _() {
 	_ = x[OutputTokens-C.LLMLAT_OUTPUT_TOKENS]
 	_ = x[InputTokens-C.LLMLAT_INPUT_TOKENS]
 	_ = x[ToolITL-C.LLMLAT_TOOL_ITL]
+	_ = x[NTPOT-C.LLMLAT_NTPOT]
 	_ = x[ConvDefault-C.LLMLAT_CONV_DEFAULT]
 	_ = x[ConvVLLM-C.LLMLAT_CONV_VLLM]
 	_ = x[ConvAIPerf-C.LLMLAT_CONV_AIPERF]
 	_ = x[ConvSGLang-C.LLMLAT_CONV_SGLANG]
 	_ = x[ConvLLMPerf-C.LLMLAT_CONV_LLMPERF]
+	_ = x[ConvGuideLLM-C.LLMLAT_CONV_GUIDELLM]
+	_ = x[ConvInferencePerf-C.LLMLAT_CONV_INFERENCE_PERF]
 	_ = x[ModeExact-C.LLMLAT_MODE_EXACT]
 	_ = x[ModeBounded-C.LLMLAT_MODE_BOUNDED]
 	_ = x[StatCount-C.LLMLAT_STAT_COUNT]

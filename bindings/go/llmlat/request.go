@@ -171,6 +171,16 @@ func (r *Request) Fail(ns int64) error {
 	return err
 }
 
+// Cancel marks the request cancelled by the client at ns (a benchmark that
+// stops with requests in flight): a failure under every convention, which
+// GuideLLM reports as "incomplete" rather than "errored". Same errors as
+// Finish.
+func (r *Request) Cancel(ns int64) error {
+	err := check(C.llmlat_request_cancel(r.handle(), C.int64_t(ns)), "cancel")
+	r.keepAlive()
+	return err
+}
+
 // Value is the request's own value of metric m under convention c, in the
 // metric's unit (seconds for times). Per request, ITL and ICL are the
 // request's mean gap. Valid once started; what needs data not yet seen is

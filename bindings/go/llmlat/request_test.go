@@ -37,6 +37,28 @@ func TestRequestValues(t *testing.T) {
 	wantNear(t, "vLLM ICL", v(r.Value(llmlat.ToolITL, llmlat.ConvVLLM)), 0.045/3)
 	// SGLang's E2E ends at the finish.
 	wantNear(t, "SGLang E2E", v(r.Value(llmlat.E2E, llmlat.ConvSGLang)), 0.060)
+	// NTPOT = E2E / N; GuideLLM's "ITL" is our TPOT, its "TPOT" our NTPOT
+	// (to the last token); inference-perf's E2E ends at the finish.
+	wantNear(t, "NTPOT", v(r.Value(llmlat.NTPOT, d)), 0.050/4)
+	wantNear(t, "GuideLLM ITL", v(r.Value(llmlat.ToolITL, llmlat.ConvGuideLLM)), 0.040/3)
+	wantNear(t, "GuideLLM NTPOT", v(r.Value(llmlat.NTPOT, llmlat.ConvGuideLLM)), 0.050/4)
+	wantNear(t, "inference-perf NTPOT", v(r.Value(llmlat.NTPOT, llmlat.ConvInferencePerf)),
+		0.060/4)
+}
+
+func TestCancel(t *testing.T) {
+	r := newRequest(t)
+	must(t, r.Start(0))
+	must(t, r.Event(10*ms, 1))
+	must(t, r.Cancel(20*ms))
+	if err := r.Cancel(30 * ms); err == nil {
+		t.Fatal("Cancel after the end: no error")
+	}
+	if c, err := llmlat.ParseConvention("inference-perf"); err != nil || c != llmlat.ConvInferencePerf {
+		t.Fatalf("ParseConvention(inference-perf) = %v, %v", c, err)
+	}
+	v := val(t)
+	wantNear(t, "GuideLLM E2E of a cancelled request", v(r.Value(llmlat.E2E, llmlat.ConvGuideLLM)), 0)
 }
 
 func TestRequestUsageCount(t *testing.T) {

@@ -39,10 +39,10 @@ __all__ = [
 
 #: Metric names, from the library itself (``llmlat_metric_name``): "ttft",
 #: "tpot", "itl", "icl", "e2e", "tps_user", "itl_max", "output_tokens",
-#: "input_tokens", "tool_itl".
+#: "input_tokens", "tool_itl", "ntpot".
 _METRIC_IDS: Dict[str, int] = name_table(lib.llmlat_metric_name, 1)
 #: Convention names (``llmlat_convention_name``): "default", "vllm",
-#: "aiperf", "sglang", "llmperf".
+#: "aiperf", "sglang", "llmperf", "guidellm", "inference-perf".
 _CONVENTION_IDS: Dict[str, int] = name_table(lib.llmlat_convention_name, 0)
 _MODE_IDS = {"exact": 0, "bounded": 1}
 _STAT_IDS = {"count": 1, "mean": 2, "std": 3, "min": 4, "max": 5, "median": 6, "sum": 7}
@@ -450,6 +450,14 @@ class Request(_Owner):
         if st:
             self._fail(st, "llmlat_request_fail")
 
+    def cancel(self, t_ns: int) -> None:
+        """The client cancelled the request at ``t_ns``: a failure under
+        every convention, which GuideLLM reports as "incomplete" rather
+        than "errored". Same errors as ``finish``."""
+        st = lib.llmlat_request_cancel(self._h, _i64(t_ns, "cancel: t_ns"))
+        if st:
+            self._fail(st, "llmlat_request_cancel")
+
     # -- reading
 
     def value(self, metric: Name, convention: Name = "default") -> Optional[float]:
@@ -476,7 +484,8 @@ class Request(_Owner):
 class Aggregator(_Owner):
     """Statistics of many requests under one convention (``llmlat_agg``).
 
-    ``convention``: "default", "vllm", "aiperf", "sglang" or "llmperf".
+    ``convention``: "default", "vllm", "aiperf", "sglang", "llmperf",
+    "guidellm" or "inference-perf".
     ``mode``: "exact" (every sample kept, numpy-identical percentiles) or
     "bounded" (fixed memory, quantiles within ``relative_error``).
     ``duration``: host wall time in seconds for the rates (default: derived).

@@ -102,6 +102,7 @@ PROTOTYPES: Dict[str, Tuple[object, List[object]]] = {
     "llmlat_request_set_output_tokens": (c_int32, [RequestHandle, c_uint64]),
     "llmlat_request_finish": (c_int32, [RequestHandle, c_int64]),
     "llmlat_request_fail": (c_int32, [RequestHandle, c_int64]),
+    "llmlat_request_cancel": (c_int32, [RequestHandle, c_int64]),
     "llmlat_request_value": (c_int32, [RequestHandle, c_int32, c_int32, _P_DOUBLE]),
     "llmlat_request_set_lacks": (c_int32, [RequestHandle, c_uint32]),
     "llmlat_request_set_known": (c_int32, [RequestHandle, c_int32, c_int32, c_double]),

@@ -111,14 +111,16 @@ class PrototypesTest(unittest.TestCase):
         ]
         for prefix, table in tables:
             with self.subTest(prefix=prefix):
-                from_header = {k[len(prefix):].lower(): v for k, v in d.items()
-                               if k.startswith(prefix)}
+                # convention names spell a space as "-" (inference-perf)
+                sep = "-" if prefix == "LLMLAT_CONV_" else "_"
+                from_header = {k[len(prefix):].lower().replace("_", sep): v
+                               for k, v in d.items() if k.startswith(prefix)}
                 self.assertEqual(from_header, dict(table))
         metric_ids = {k[len("LLMLAT_"):].lower(): v for k, v in d.items()
                       if k in ("LLMLAT_TTFT", "LLMLAT_TPOT", "LLMLAT_ITL", "LLMLAT_ICL",
                                "LLMLAT_E2E", "LLMLAT_TPS_USER", "LLMLAT_ITL_MAX",
                                "LLMLAT_OUTPUT_TOKENS", "LLMLAT_INPUT_TOKENS",
-                               "LLMLAT_TOOL_ITL")}
+                               "LLMLAT_TOOL_ITL", "LLMLAT_NTPOT")}
         self.assertEqual(metric_ids, dict(_core._METRIC_IDS))
         statuses = {v: k for k, v in d.items() if k.startswith("LLMLAT_E")}
         for status, klass in llmlat._errors._BY_STATUS.items():
@@ -127,7 +129,8 @@ class PrototypesTest(unittest.TestCase):
     def test_public_name_tuples(self):
         self.assertEqual(llmlat.METRICS[:7],
                          ("ttft", "tpot", "itl", "icl", "e2e", "tps_user", "itl_max"))
-        self.assertEqual(llmlat.CONVENTIONS, ("default", "vllm", "aiperf", "sglang", "llmperf"))
+        self.assertEqual(llmlat.CONVENTIONS, ("default", "vllm", "aiperf", "sglang", "llmperf",
+                                              "guidellm", "inference-perf"))
         self.assertEqual(llmlat.MODES, ("exact", "bounded"))
         self.assertEqual(llmlat.STATS, ("count", "mean", "std", "min", "max", "median", "sum"))
         self.assertEqual(llmlat.FORMATS, ("text", "json", "prometheus", "openmetrics",

@@ -68,6 +68,24 @@ class RecordingTest(unittest.TestCase):
         r.fail(30 * MS)
         self.assertEqual(r.value("ttft"), 0.01)
 
+    def test_cancelled_and_the_new_conventions(self):
+        r = self.r
+        r.start(0)
+        r.event(10 * MS, 2)
+        r.event(30 * MS, 2)
+        r.cancel(40 * MS)
+        with self.assertRaises(llmlat.StateError):
+            r.finish(50 * MS)
+        self.assertEqual(r.value("e2e", "guidellm"), 0.0)   # no request_end
+        self.assertEqual(r.value("e2e", "inference-perf"), 0.04)
+        self.assertEqual(r.value("ntpot", "inference-perf"), 0.04 / 4)
+        self.assertEqual(r.value("ntpot", "guidellm"), 0.03 / 4)  # to the last token
+        self.assertAlmostEqual(r.value("tool_itl", "guidellm"), 0.02 / 3, delta=1e-15)
+        agg = llmlat.Aggregator("guidellm")
+        self.addCleanup(agg.close)
+        agg.add(r)
+        self.assertEqual(agg.counter("failed"), 1)
+
     def test_reset_reuses(self):
         r = self.r
         r.start(0)
