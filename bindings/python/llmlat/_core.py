@@ -5,14 +5,14 @@ from __future__ import annotations
 
 import ctypes
 import json
-import operator
-import sys
 import weakref
 from array import array
 from ctypes import byref, c_double, c_int32, c_int64, c_size_t, c_uint32, c_uint64
 from typing import (Any, Dict, Iterable, List, Mapping, NoReturn, Optional, Tuple, TypeVar,
                     Union)
 
+from ._args import (INT64_MAX, INT64_MIN, UINT32_MAX, as_bytes, as_float, as_floats, as_i64,
+                    as_id, as_u32, as_u64, byref_buffer, c_array, type_error)
 from ._errors import Error, InvalidArgumentError, OutOfMemoryError
 from ._native import lib, name_table, request_event_fast
 
@@ -67,6 +67,9 @@ _PARAM_IDS = {
     "slo_e2e": 5,
 }
 _FORMAT_IDS = {"text": 1, "json": 2, "prometheus": 3}
+#: The keys of ``Aggregator(slo=...)``.
+_SLO_IDS = {"ttft": _PARAM_IDS["slo_ttft"], "tpot": _PARAM_IDS["slo_tpot"],
+            "e2e": _PARAM_IDS["slo_e2e"]}
 
 METRICS: Tuple[str, ...] = tuple(_METRIC_IDS)
 CONVENTIONS: Tuple[str, ...] = tuple(_CONVENTION_IDS)
@@ -83,25 +86,6 @@ _Self = TypeVar("_Self", bound="_Owner")
 _EINVAL = -1
 _EUNDEFINED = -5
 _ENOSPC = -8
-_INT64_MIN = -(1 << 63)
-_INT64_MAX = (1 << 63) - 1
-_UINT32_MAX = (1 << 32) - 1
-_UINT64_MAX = (1 << 64) - 1
-
-
-def _id(table: Mapping[str, int], kind: str, name: Name) -> int:
-    """The C id of a name; an int is passed through (the C library checks
-    it), so ids newer than this binding stay usable."""
-    if isinstance(name, str):
-        try:
-            return table[name]
-        except KeyError:
-            raise InvalidArgumentError(
-                detail="unknown %s %r (one of: %s)" % (kind, name, ", ".join(table))
-            ) from None
-    if isinstance(name, int) and not isinstance(name, bool):
-        return name
-    raise TypeError("%s must be a name (str), not %s" % (kind, type(name).__name__))
 
 
 def _name(table: Mapping[str, int], value: int) -> str:
@@ -115,28 +99,6 @@ def _raise(status: int, where: str, detail: Optional[str] = None) -> NoReturn:
     raise Error.for_status(status, where, detail)
 
 
-def _u64(value: int, what: str) -> int:
-    if not isinstance(value, int) or isinstance(value, bool):
-        raise TypeError("%s must be an int, not %s" % (what, type(value).__name__))
-    if not 0 <= value <= _UINT64_MAX:
-        raise InvalidArgumentError(where=what, detail="%d outside [0, 2**64)" % value)
-    return value
-
-
-def _i64(value: Any, what: str) -> int:
-    if not isinstance(value, int) or isinstance(value, bool):
-        value = operator.index(value)  # numpy integers; TypeError otherwise
-    if not _INT64_MIN <= value <= _INT64_MAX:
-        raise InvalidArgumentError(where=what, detail="%d outside int64" % value)
-    return value
-
-
-def _float(value: Any, what: str) -> float:
-    if isinstance(value, (str, bytes)):
-        raise TypeError("%s must be a number, not %s" % (what, type(value).__name__))
-    return float(value)  # TypeError for non-numbers
-
-
 def now_ns() -> int:
     """``llmlat_now_ns()``: CLOCK_MONOTONIC in nanoseconds, the clock to
     timestamp requests with (the same as ``time.monotonic_ns()`` on Linux)."""
@@ -147,7 +109,8 @@ def param_bounds(param: Name) -> Tuple[float, float]:
     """The accepted range ``(lo, hi)`` of an aggregator parameter
     ("relative_error", "duration", "slo_ttft", "slo_tpot", "slo_e2e")."""
     lo, hi = c_double(), c_double()
-    st = lib.llmlat_param_bounds(_id(_PARAM_IDS, "param", param), byref(lo), byref(hi))
+    st = lib.llmlat_param_bounds(as_id(_PARAM_IDS, "param", param, "param_bounds", "param"),
+                                 byref(lo), byref(hi))
     if st:
         _raise(st, "llmlat_param_bounds")
     return lo.value, hi.value
@@ -155,62 +118,21 @@ def param_bounds(param: Name) -> Tuple[float, float]:
 
 # ----------------------------------------------------------- event arrays
 
-_LITTLE = sys.byteorder == "little"
-_NATIVE_PREFIXES = ("", "@", "=", "<" if _LITTLE else ">")
+
+def _times_array(times: Any, where: str) -> Tuple[Any, int]:
+    return c_array(times, c_int64, "q", "ql", "int64", where, "times_ns", "nanoseconds")
 
 
-def _format_is(fmt: str, codes: str) -> bool:
-    """True when a buffer's struct format is one of the native ``codes``."""
-    prefix, code = fmt[:-1], fmt[-1:]
-    return prefix in _NATIVE_PREFIXES and code in codes
-
-
-def _c_array(obj: Any, ctype: Any, typecode: str, codes: str, what: str) -> Tuple[Any, int]:
-    """``obj`` as (pointer-like, length) for ctypes, with no copy when it is
-    a writable, C-contiguous, one-dimensional buffer of exactly ``ctype``,
-    one C-level copy when such a buffer is read-only, and a conversion into
-    ``array(typecode)`` otherwise (any iterable of ints)."""
-    try:
-        mv = memoryview(obj)
-    except TypeError:
-        mv = None
-    if mv is not None:
-        if (mv.ndim == 1 and mv.itemsize == ctypes.sizeof(ctype) and mv.c_contiguous
-                and _format_is(mv.format, codes)):
-            n = mv.shape[0]  # type: ignore[index]
-            if n == 0:
-                return None, 0
-            if mv.readonly:
-                return (ctype * n).from_buffer_copy(mv), n
-            return byref(ctype.from_buffer(mv)), n
-        if mv.ndim == 1:
-            try:
-                obj = mv.tolist()  # other numeric formats: converted in C
-            except (NotImplementedError, TypeError, ValueError):
-                pass
-    try:
-        arr = array(typecode, obj)
-    except OverflowError as exc:
-        raise InvalidArgumentError(where="events", detail="%s: %s" % (what, exc)) from None
-    n = len(arr)
-    if n == 0:
-        return None, 0
-    return byref(ctype.from_buffer(arr)), n
-
-
-def _token_array(tokens: Any, n: int) -> Tuple[Any, int]:
-    if not isinstance(tokens, int) and hasattr(tokens, "__index__") \
-            and not hasattr(tokens, "__len__"):
-        tokens = operator.index(tokens)  # a numpy integer scalar
-    if isinstance(tokens, int) and not isinstance(tokens, bool):
-        if not 0 <= tokens <= _UINT32_MAX:
-            raise InvalidArgumentError(where="events",
-                                       detail="tokens %d outside [0, 2**32)" % tokens)
+def _token_array(tokens: Any, n: int, where: str) -> Tuple[Any, int]:
+    """``tokens`` (one int for every event, or one per event) as a C array
+    of n uint32 (or of its own length, which the caller compares)."""
+    if not isinstance(tokens, bool) and not hasattr(tokens, "__len__") \
+            and hasattr(tokens, "__index__"):
+        k = as_u32(tokens, where, "tokens")  # an int, or a numpy integer scalar
         if n == 0:
             return None, 0
-        arr = array("I", (tokens,)) * n
-        return byref(ctypes.c_uint32.from_buffer(arr)), n
-    return _c_array(tokens, c_uint32, "I", "IL", "tokens")
+        return byref_buffer(c_uint32, array("I", (k,)) * n), n
+    return c_array(tokens, c_uint32, "I", "IL", "uint32", where, "tokens")
 
 
 # ------------------------------------------------------------- life cycle
@@ -301,7 +223,7 @@ class Request(_Owner):
     def start(self, t_ns: int) -> None:
         """Marks the request sent/arrived at ``t_ns``.
         StateError if already started (``reset()`` first)."""
-        st = lib.llmlat_request_start(self._h, _i64(t_ns, "start: t_ns"))
+        st = lib.llmlat_request_start(self._h, as_i64(t_ns, "Request.start", "t_ns"))
         if st:
             self._fail(st, "llmlat_request_start")
 
@@ -316,16 +238,20 @@ class Request(_Owner):
         (``tokens`` outside [0, 2**32), ``t_ns`` outside int64 or too far
         from the start, the token sum would overflow).
         """
-        if _INT64_MIN <= t_ns <= _INT64_MAX and 0 <= tokens <= _UINT32_MAX:
-            try:
+        try:
+            if INT64_MIN <= t_ns <= INT64_MAX and 0 <= tokens <= UINT32_MAX:
                 st = _event(self._addr, t_ns, tokens)
-            except ctypes.ArgumentError as exc:
-                raise TypeError("event: t_ns and tokens must be ints (%s)" % exc) from None
-            if st:
-                self._fail(st, "llmlat_request_event")
-        else:
-            self._fail(_EINVAL, "event", "t_ns %r outside int64 or tokens %r outside "
-                       "[0, 2**32)" % (t_ns, tokens))
+            else:
+                st = None
+        except (TypeError, ctypes.ArgumentError):
+            st = None
+        if st is None:
+            # Off the hot path: convert what converts (numpy integers), or
+            # raise the error that says which argument is wrong.
+            st = _event(self._addr, as_i64(t_ns, "Request.event", "t_ns"),
+                        as_u32(tokens, "Request.event", "tokens"))
+        if st:
+            self._fail(st, "llmlat_request_event")
 
     def events(self, times_ns: Any, tokens: Any = 1) -> None:
         """Many events in one C call, all accepted or none.
@@ -341,38 +267,39 @@ class Request(_Owner):
         Errors: as ``event()`` for any element, checked for all before any
         is stored; InvalidArgumentError when the lengths differ.
         """
-        t_ptr, n = _c_array(times_ns, c_int64, "q", "ql", "times_ns")
-        k_ptr, nk = _token_array(tokens, n)
+        t_ptr, n = _times_array(times_ns, "Request.events")
+        k_ptr, nk = _token_array(tokens, n, "Request.events")
         if nk != n:
-            self._fail(_EINVAL, "events", "%d times but %d token counts" % (n, nk))
+            self._fail(_EINVAL, "Request.events",
+                       "tokens has %d counts but times_ns has %d times" % (nk, n))
         st = lib.llmlat_request_events(self._h, t_ptr, k_ptr, n)
         if st:
             self._fail(st, "llmlat_request_events")
 
     def set_input_tokens(self, n: int) -> None:
         """The prompt length (default 0); any time before the request is added."""
-        st = lib.llmlat_request_set_input_tokens(self._h, _u64(n, "input tokens"))
+        st = lib.llmlat_request_set_input_tokens(self._h, as_u64(n, "Request.set_input_tokens", "n"))
         if st:
             self._fail(st, "llmlat_request_set_input_tokens")
 
     def set_output_tokens(self, n: int) -> None:
         """The server's usage count of output tokens; when set it is N, otherwise
         N is the sum of the events' tokens."""
-        st = lib.llmlat_request_set_output_tokens(self._h, _u64(n, "output tokens"))
+        st = lib.llmlat_request_set_output_tokens(self._h, as_u64(n, "Request.set_output_tokens", "n"))
         if st:
             self._fail(st, "llmlat_request_set_output_tokens")
 
     def finish(self, t_ns: int) -> None:
         """The stream closed normally at ``t_ns``.
         Errors: StateError (not started, already ended), OrderError."""
-        st = lib.llmlat_request_finish(self._h, _i64(t_ns, "finish: t_ns"))
+        st = lib.llmlat_request_finish(self._h, as_i64(t_ns, "Request.finish", "t_ns"))
         if st:
             self._fail(st, "llmlat_request_finish")
 
     def fail(self, t_ns: int) -> None:
         """The request failed (error, timeout, cancelled) at ``t_ns``.
         Same errors as ``finish``."""
-        st = lib.llmlat_request_fail(self._h, _i64(t_ns, "fail: t_ns"))
+        st = lib.llmlat_request_fail(self._h, as_i64(t_ns, "Request.fail", "t_ns"))
         if st:
             self._fail(st, "llmlat_request_fail")
 
@@ -384,8 +311,10 @@ class Request(_Owner):
         None when it is undefined (e.g. "tpot" with one output token).
         StateError before ``start``."""
         out = c_double()
-        st = lib.llmlat_request_value(self._h, _id(_CONVENTION_IDS, "convention", convention),
-                                      _id(_METRIC_IDS, "metric", metric), byref(out))
+        where = "Request.value"
+        st = lib.llmlat_request_value(
+            self._h, as_id(_CONVENTION_IDS, "convention", convention, where, "convention"),
+            as_id(_METRIC_IDS, "metric", metric, where, "metric"), byref(out))
         if st:
             if st == _EUNDEFINED:
                 return None
@@ -422,8 +351,12 @@ class Aggregator(_Owner):
                  relative_error: float = 0.01, *, duration: Optional[float] = None,
                  slo: Optional[Mapping[str, float]] = None,
                  quantiles: Optional[Iterable[float]] = None) -> None:
-        conv = _id(_CONVENTION_IDS, "convention", convention)
-        mode_id = _id(_MODE_IDS, "mode", mode)
+        where = "Aggregator"
+        conv = as_id(_CONVENTION_IDS, "convention", convention, where, "convention")
+        mode_id = as_id(_MODE_IDS, "mode", mode, where, "mode")
+        if slo is not None and not isinstance(slo, Mapping):
+            raise type_error(where, "slo", "a mapping of SLO name to seconds, such as "
+                             "{'ttft': 0.5, 'tpot': 0.05}", slo)
         h = lib.llmlat_agg_new(conv, mode_id)
         if not h:
             if lib.llmlat_convention_name(conv) is None or mode_id not in _MODE_IDS.values():
@@ -432,13 +365,14 @@ class Aggregator(_Owner):
             raise OutOfMemoryError(where="llmlat_agg_new")
         self._own(h, lib.llmlat_agg_free)
         try:
-            self.set_param("relative_error", relative_error)
+            self._set_param(_PARAM_IDS["relative_error"], relative_error, where, "relative_error")
             if duration is not None:
-                self.set_param("duration", duration)
+                self._set_param(_PARAM_IDS["duration"], duration, where, "duration")
             for key, seconds in (slo or {}).items():
-                self.set_param("slo_" + key if isinstance(key, str) else key, seconds)
+                param = as_id(_SLO_IDS, "SLO", key, where, "slo key")
+                self._set_param(param, seconds, where, "slo[%r]" % (key,))
             if quantiles is not None:
-                self.set_quantiles(quantiles)
+                self._set_quantiles(quantiles, where, "quantiles")
         except BaseException:
             self.close()
             raise
@@ -448,10 +382,8 @@ class Aggregator(_Owner):
         """An aggregator from bytes written by ``to_bytes()`` (any process or
         host: the format is little-endian and versioned, docs/format.md).
         FormatError on malformed, truncated or trailing bytes."""
-        if isinstance(data, (int, str)):
-            raise TypeError("from_bytes needs a bytes-like object, not %s"
-                            % type(data).__name__)
-        buf = memoryview(data).tobytes()
+        buf = as_bytes(data, "Aggregator.from_bytes", "data",
+                       "a bytes-like object (what to_bytes() returned)")
         status = c_int32(0)
         h = lib.llmlat_agg_deserialize(buf, len(buf), byref(status))
         if not h:
@@ -495,15 +427,21 @@ class Aggregator(_Owner):
         "slo_tpot" or "slo_e2e" (s, 0 = none). InvalidArgumentError outside
         ``param_bounds(param)``; StateError for a bounded aggregator's
         relative error or SLOs once it holds data."""
-        st = lib.llmlat_agg_set_param(self._h, _id(_PARAM_IDS, "param", param),
-                                      _float(value, "value"))
+        where = "Aggregator.set_param"
+        self._set_param(as_id(_PARAM_IDS, "param", param, where, "param"), value, where, "value")
+
+    def _set_param(self, param: int, value: Any, where: str, arg: str) -> None:
+        st = lib.llmlat_agg_set_param(self._h, param, as_float(value, where, arg, "a number"))
         if st:
-            self._fail(st, "llmlat_agg_set_param", "%s = %r" % (param, value))
+            self._fail(st, "llmlat_agg_set_param",
+                       "%s = %r (%s)" % (_name(_PARAM_IDS, param), value, arg))
 
     def get_param(self, param: Name) -> float:
         """A parameter's current value."""
         out = c_double()
-        st = lib.llmlat_agg_get_param(self._h, _id(_PARAM_IDS, "param", param), byref(out))
+        st = lib.llmlat_agg_get_param(
+            self._h, as_id(_PARAM_IDS, "param", param, "Aggregator.get_param", "param"),
+            byref(out))
         if st:
             self._fail(st, "llmlat_agg_get_param")
         return out.value
@@ -511,7 +449,10 @@ class Aggregator(_Owner):
     def set_quantiles(self, quantiles: Iterable[float]) -> None:
         """The quantiles (each in [0, 1], 1 to 32 of them) that ``report()``
         and ``summary()`` print."""
-        qs = [_float(q, "quantile") for q in quantiles]
+        self._set_quantiles(quantiles, "Aggregator.set_quantiles", "quantiles")
+
+    def _set_quantiles(self, quantiles: Any, where: str, arg: str) -> None:
+        qs = as_floats(quantiles, where, arg, "an iterable of numbers in [0, 1]")
         arr = (c_double * len(qs))(*qs)
         st = lib.llmlat_agg_set_quantiles(self._h, arr, len(qs))
         if st:
@@ -522,11 +463,12 @@ class Aggregator(_Owner):
         64; +Inf is implicit) of the histogram a "prometheus" report writes
         for a time metric ("ttft", "tpot", "itl", "icl", "e2e", "itl_max").
         None restores the default (the buckets vLLM's server uses)."""
-        metric_id = _id(_METRIC_IDS, "metric", metric)
+        where = "Aggregator.set_buckets"
+        metric_id = as_id(_METRIC_IDS, "metric", metric, where, "metric")
         if bounds is None:
             st = lib.llmlat_agg_set_buckets(self._h, metric_id, None, 0)
         else:
-            bs = [_float(b, "bound") for b in bounds]
+            bs = as_floats(bounds, where, "bounds", "None or an iterable of seconds")
             st = lib.llmlat_agg_set_buckets(self._h, metric_id, (c_double * len(bs))(*bs),
                                             len(bs))
         if st:
@@ -538,7 +480,7 @@ class Aggregator(_Owner):
         """Folds a finished or failed request in (the request is unchanged and
         may be reset right after). StateError if it has not ended."""
         if not isinstance(request, Request):
-            raise TypeError("add needs an llmlat.Request, not %s" % type(request).__name__)
+            raise type_error("Aggregator.add", "request", "an llmlat.Request", request)
         st = lib.llmlat_agg_add(self._h, request._h)
         if st:
             if request._h is None:
@@ -550,7 +492,7 @@ class Aggregator(_Owner):
         MismatchError for a different convention or mode, or bounded
         aggregators with different relative errors or SLOs."""
         if not isinstance(other, Aggregator):
-            raise TypeError("merge needs an llmlat.Aggregator, not %s" % type(other).__name__)
+            raise type_error("Aggregator.merge", "other", "an llmlat.Aggregator", other)
         st = lib.llmlat_agg_merge(self._h, other._h)
         if st:
             if other._h is None:
@@ -565,8 +507,10 @@ class Aggregator(_Owner):
         metric's samples, or None when undefined (empty set, unless the
         convention reports 0.0 as vLLM and SGLang do). "count" is an int."""
         out = c_double()
-        stat_id = _id(_STAT_IDS, "stat", stat)
-        st = lib.llmlat_agg_stat(self._h, _id(_METRIC_IDS, "metric", metric), stat_id,
+        where = "Aggregator.stat"
+        stat_id = as_id(_STAT_IDS, "stat", stat, where, "stat")
+        st = lib.llmlat_agg_stat(self._h, as_id(_METRIC_IDS, "metric", metric, where, "metric"),
+                                 stat_id,
                                  byref(out))
         if st:
             if st == _EUNDEFINED:
@@ -584,7 +528,9 @@ class Aggregator(_Owner):
         convention's placeholder applies). Bounded mode: within the relative
         error."""
         out = c_double()
-        st = lib.llmlat_agg_quantile(self._h, _id(_METRIC_IDS, "metric", metric), _float(q, "q"),
+        where = "Aggregator.quantile"
+        st = lib.llmlat_agg_quantile(self._h, as_id(_METRIC_IDS, "metric", metric, where, "metric"),
+                                     as_float(q, where, "q", "a number in [0, 1]"),
                                      byref(out))
         if st:
             if st == _EUNDEFINED:
@@ -596,10 +542,12 @@ class Aggregator(_Owner):
         """Several quantiles of one metric in one C call (at most 32; about
         the cost of one in exact mode): the same values as ``quantile`` for
         each q. Every value is None when the set is empty."""
-        qv = [_float(q, "q") for q in qs]
+        where = "Aggregator.quantiles"
+        metric_id = as_id(_METRIC_IDS, "metric", metric, where, "metric")
+        qv = as_floats(qs, where, "qs", "an iterable of numbers in [0, 1]")
         n = len(qv)
         out = (c_double * max(n, 1))()
-        st = lib.llmlat_agg_quantiles(self._h, _id(_METRIC_IDS, "metric", metric),
+        st = lib.llmlat_agg_quantiles(self._h, metric_id,
                                       (c_double * max(n, 1))(*qv), n, out)
         if st:
             if st == _EUNDEFINED:
@@ -612,7 +560,7 @@ class Aggregator(_Owner):
         "total_tokens", "goodput" (needs an SLO), "peak_output_tokens".
         None when undefined (no duration, no SLO for goodput...)."""
         out = c_double()
-        st = lib.llmlat_agg_rate(self._h, _id(_RATE_IDS, "rate", rate), byref(out))
+        st = lib.llmlat_agg_rate(self._h, as_id(_RATE_IDS, "rate", rate, "Aggregator.rate", "rate"), byref(out))
         if st:
             if st == _EUNDEFINED:
                 return None
@@ -624,7 +572,9 @@ class Aggregator(_Owner):
         without an SLO), "input_tokens", "output_tokens",
         "peak_concurrency", "memory_bytes"."""
         out = c_uint64()
-        st = lib.llmlat_agg_counter(self._h, _id(_COUNTER_IDS, "counter", counter), byref(out))
+        st = lib.llmlat_agg_counter(
+            self._h, as_id(_COUNTER_IDS, "counter", counter, "Aggregator.counter", "counter"),
+            byref(out))
         if st:
             if st == _EUNDEFINED:
                 return None
@@ -646,7 +596,7 @@ class Aggregator(_Owner):
         return b""
 
     def _report_bytes(self, format: Name) -> bytes:
-        fmt = _id(_FORMAT_IDS, "format", format)
+        fmt = as_id(_FORMAT_IDS, "format", format, "Aggregator.report", "format")
         return self._buffer_call(lib.llmlat_agg_report, "llmlat_agg_report", fmt)
 
     def report(self, format: Name = "text") -> str:
