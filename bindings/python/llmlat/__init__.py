@@ -49,7 +49,7 @@ from ._core import (
 )
 
 #: Version of this Python package.
-__version__ = "1.0.0"
+__version__ = "1.1.0"
 
 
 def version() -> str:

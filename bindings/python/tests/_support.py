@@ -81,10 +81,13 @@ def seed_ab() -> List[dict]:
 
 def tool_path() -> Optional[str]:
     """The C ``llmlat`` command: LLMLAT_CLI (meson sets it), else the one
-    built beside the library loaded (BUILD/lib/libllmlat.so.1 ->
-    BUILD/tools/llmlat), else None."""
+    installed with the package, else the one built beside the library
+    loaded (BUILD/lib/libllmlat.so.1 -> BUILD/tools/llmlat), else None."""
     if os.environ.get("LLMLAT_CLI"):
         return os.environ["LLMLAT_CLI"]
+    from llmlat import _native
+    if _native.command_path():
+        return _native.command_path()
     lib = llmlat.library_path
     if os.path.sep in lib:
         tool = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(lib))),
