@@ -22,15 +22,37 @@ PREFIX = "llmlat report: "
 MAX_PERCENTILES = 32
 MESSAGES_MAX = 50  # INGEST_MESSAGES_MAX
 
+# The C command's `llmlat --help` and `llmlat report --help`, byte for byte.
 USAGE = """\
-Usage: llmlat report [OPTIONS] TRACE|-
+Usage: llmlat COMMAND [OPTIONS] [ARGUMENTS]
+       llmlat COMMAND --help
        llmlat --help | --version
+
+Latency metrics of streamed LLM responses (TTFT, TPOT, ITL, E2E latency,
+throughput, goodput) under the conventions of vLLM, AIPerf, SGLang and
+LLMPerf.
+
+Commands:
+  report               TTFT, TPOT, ITL, E2E, throughput and goodput of a trace
+                       of streamed responses, as the chosen tool computes them
+
+Options:
+  -h, --help           this help
+  --version            the version of the command and of its library
+
+`llmlat COMMAND --help` (or `llmlat help COMMAND`) shows the options of a
+command; `man llmlat` describes them all.
+Exit status: 0 success, 1 runtime failure, 2 bad usage or malformed trace.
+"""
+
+REPORT_USAGE = """\
+Usage: llmlat report [OPTIONS] TRACE|-
 
 Reads the timestamps of streamed LLM responses (a trace file, or - for
 standard input) and reports TTFT, TPOT, ITL, E2E latency, throughput and
 goodput, computed as the chosen tool computes them.
 
-Options of report:
+Options:
   --convention NAME    default, vllm, aiperf, sglang or llmperf (default:
                        default)
   --mode MODE          exact or bounded (default: exact)
@@ -53,7 +75,7 @@ whose times go backwards or that has events after its end is rejected
 (named on stderr, counted in the report).
 
 Exit status: 0 success, 1 runtime failure, 2 bad usage or malformed trace.
-Details: docs/cli.md and docs/report-json.md.
+Details: man llmlat, docs/cli.md and docs/report-json.md.
 """
 
 # strtod's syntax for finite numbers (hexadecimal included), whole string
@@ -350,7 +372,7 @@ def report(argv: Sequence[str]) -> int:
     """``llmlat report ARGS``: the exit status."""
     o = Options().parse(argv)
     if o.help:
-        sys.stdout.write(USAGE)
+        sys.stdout.write(REPORT_USAGE)
         return EXIT_OK
     assert o.trace is not None
     from_stdin = o.trace == "-"
@@ -398,6 +420,12 @@ def main(argv: Optional[List[str]] = None) -> int:
         _err(USAGE)
         return EXIT_USAGE
     cmd = args[0]
+    if cmd == "help" and len(args) > 1:
+        if args[1] != "report":
+            _err("llmlat: unknown command '%s' (see llmlat --help)\n" % args[1])
+            return EXIT_USAGE
+        sys.stdout.write(REPORT_USAGE)
+        return EXIT_OK
     if cmd in ("-h", "--help", "help"):
         sys.stdout.write(USAGE)
         return EXIT_OK

@@ -109,7 +109,11 @@ class CliTest(unittest.TestCase):
         self.assertEqual(json.loads(out)["duration_s"], 4)
 
     def test_help_and_version(self):
-        for args in (["--help"], ["-h"], ["help"], ["report", "--help"], ["report", "-h", "x"]):
+        for args in (["--help"], ["-h"], ["help"]):
+            status, out, err = run_py(args)
+            self.assertEqual((status, err), (0, b""), args)
+            self.assertTrue(out.startswith(b"Usage: llmlat COMMAND [OPTIONS] [ARGUMENTS]\n"))
+        for args in (["report", "--help"], ["report", "-h", "x"], ["help", "report"]):
             status, out, err = run_py(args)
             self.assertEqual((status, err), (0, b""), args)
             self.assertTrue(out.startswith(b"Usage: llmlat report [OPTIONS] TRACE|-\n"))
@@ -160,7 +164,7 @@ class CliTest(unittest.TestCase):
                 self.assertEqual(status, 2)
                 self.assertEqual(out, b"")
                 if message is None:
-                    self.assertTrue(err.startswith(b"Usage: llmlat report"))
+                    self.assertTrue(err.startswith(b"Usage: llmlat COMMAND"))
                 else:
                     self.assertEqual(err.decode(), message)
 
@@ -279,7 +283,7 @@ class SameAsTheCCommandTest(unittest.TestCase):
         return c
 
     def test_flags(self):
-        for args in ([], ["--help"], ["help"], ["--version"], ["report"], ["nope"],
+        for args in ([], ["--help"], ["help"], ["--version"], ["report"], ["nope"], ["help", "report"], ["help", "nope"],
                      ["report", "--help"], ["report", "--format", "json", "TRACE"],
                      ["report", "--format=prometheus", "--convention=sglang", "TRACE"],
                      ["report", "--convention", "aiperf", "--percentiles", "1,5,99.99", "TRACE"],
