@@ -283,8 +283,8 @@ class SameAsTheCCommandTest(unittest.TestCase):
         return c
 
     def test_flags(self):
-        for args in ([], ["--help"], ["help"], ["--version"], ["report"], ["nope"], ["help", "report"], ["help", "nope"],
-                     ["report", "--help"], ["report", "--format", "json", "TRACE"],
+        for args in ([], ["--help"], ["help"], ["--version"], ["report"], ["nope"],
+                     ["help", "report"], ["help", "nope"], ["report", "--help"], ["report", "--format", "json", "TRACE"],
                      ["report", "--format=prometheus", "--convention=sglang", "TRACE"],
                      ["report", "--convention", "aiperf", "--percentiles", "1,5,99.99", "TRACE"],
                      ["report", "--goodput", "ttft:120,tpot:40,e2el:900", "--format", "json",
