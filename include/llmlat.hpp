@@ -19,6 +19,8 @@
  *   - Bulk calls take llmlat::span<T>: std::span under C++20, otherwise a
  *     minimal view of the same shape, made from a pointer and a size, an
  *     array, or a contiguous container (std::vector, std::array, ...).
+ *   - aggregator::report_write(format, sink) streams a report to any
+ *     callable; an exception it throws never crosses the C code.
  *
  * Opt-in exceptions: define LLMLAT_HPP_EXCEPTIONS before including this
  * header to get llmlat::error (a std::runtime_error carrying the status)
@@ -43,6 +45,7 @@
 
 #include <cmath>
 #include <cstddef>
+#include <exception>
 #include <cstdint>
 #include <iterator>
 #include <string>
@@ -237,6 +240,44 @@ result<T> answer(std::int32_t st, T value) noexcept
         return {status(st), value};
     return value;
 }
+
+/* What report_write hands to C: the caller's sink, and an exception it
+ * threw, kept to be rethrown once C has returned. */
+template <class Sink>
+struct sink_context {
+    Sink *sink;
+    std::exception_ptr thrown;
+};
+
+template <class Sink>
+std::int32_t call_sink(Sink &sink, const char *bytes, std::size_t len)
+{
+    using R = decltype(sink(bytes, len));
+    if constexpr (std::is_void<R>::value) {
+        sink(bytes, len);
+        return LLMLAT_OK;
+    } else if constexpr (std::is_same<std::decay_t<R>, status>::value) {
+        return sink(bytes, len).code();
+    } else {
+        return static_cast<std::int32_t>(sink(bytes, len));
+    }
+}
+
+template <class Sink>
+std::int32_t sink_trampoline(void *user, const void *bytes, std::size_t len) noexcept
+{
+    auto *ctx = static_cast<sink_context<Sink> *>(user);
+#if defined(__cpp_exceptions)
+    try {
+        return call_sink(*ctx->sink, static_cast<const char *>(bytes), len);
+    } catch (...) {
+        ctx->thrown = std::current_exception();
+        return LLMLAT_ENOMEM; /* stops the report; report_write rethrows */
+    }
+#else
+    return call_sink(*ctx->sink, static_cast<const char *>(bytes), len);
+#endif
+}
 } // namespace detail
 
 /* ----------------------------------------------------------------- request */
@@ -324,16 +365,15 @@ struct label {
 /* Owns one llmlat_agg (changed by one thread at a time; queries only read). */
 class aggregator {
 public:
-    /* A new aggregator; EINVAL for an unknown convention or mode, else
-     * ENOMEM (the C function's NULL, told apart). */
+    /* A new aggregator (llmlat_agg_create): EINVAL for an unknown
+     * convention or mode, ENOMEM. */
     static result<aggregator> create(std::int32_t convention, std::int32_t mode) noexcept
     {
-        llmlat_agg *a = llmlat_agg_new(convention, mode);
-        if (a)
-            return aggregator(a);
-        bool known = llmlat_convention_name(convention) != nullptr &&
-                     (mode == LLMLAT_MODE_EXACT || mode == LLMLAT_MODE_BOUNDED);
-        return status(known ? LLMLAT_ENOMEM : LLMLAT_EINVAL);
+        llmlat_agg *a = nullptr;
+        std::int32_t st = llmlat_agg_create(convention, mode, &a);
+        if (st != LLMLAT_OK)
+            return status(st);
+        return aggregator(a);
     }
     /* An aggregator from llmlat_agg_serialize's bytes (docs/format.md). */
     static result<aggregator> deserialize(const void *bytes, std::size_t len) noexcept
@@ -473,40 +513,56 @@ public:
         return status(llmlat_agg_report(a_, format, buf.data(), buf.size(), &len));
     }
 
+    /* ---- output, streamed (llmlat_agg_report_write): the report is made
+     * once and handed to sink(const char *bytes, std::size_t len) in
+     * pieces. sink returns llmlat::status (or int32_t) to go on
+     * (LLMLAT_OK) or stop with that status, or void to always go on. An
+     * exception thrown by sink stops the report and is rethrown here, after
+     * C has returned (it never crosses the C code). On an error the pieces
+     * already given are a prefix of the report: discard them. */
+    template <class Sink>
+    status report_write(std::int32_t format, Sink &&sink) const
+    {
+        detail::sink_context<std::remove_reference_t<Sink>> ctx{&sink, {}};
+        std::int32_t st = llmlat_agg_report_write(
+            a_, format, &detail::sink_trampoline<std::remove_reference_t<Sink>>, &ctx);
+        if (ctx.thrown)
+            std::rethrow_exception(ctx.thrown);
+        return status(st);
+    }
+    status report_write(std::int32_t format, llmlat_write_fn fn, void *user) const noexcept
+    {
+        return status(llmlat_agg_report_write(a_, format, fn, user));
+    }
+
     /* ---- output, into a new string or vector (these allocate: without
      * exceptions, running out of memory there ends the program, as any
-     * std::string does) */
+     * std::string does; with them, std::bad_alloc reaches the caller) */
     result<std::vector<unsigned char>> serialize() const
     {
         std::vector<unsigned char> out;
-        std::int32_t st = fill(out, [this](unsigned char *b, std::size_t cap, std::size_t *len) {
-            return llmlat_agg_serialize(a_, b, cap, len);
-        });
+        std::size_t len = 0;
+        std::int32_t st = llmlat_agg_serialize(a_, nullptr, 0, &len);
+        while (st == LLMLAT_ENOSPC) {
+            out.resize(len);
+            st = llmlat_agg_serialize(a_, out.data(), out.size(), &len);
+        }
+        out.resize(st == LLMLAT_OK ? len : 0);
         return detail::answer(st, std::move(out));
     }
+    /* The report, made once (streamed into the string). */
     result<std::string> report(std::int32_t format) const
     {
         std::string out;
-        std::int32_t st = fill(out, [this, format](char *b, std::size_t cap, std::size_t *len) {
-            return llmlat_agg_report(a_, format, b, cap, len);
+        status st = report_write(format, [&out](const char *bytes, std::size_t len) {
+            out.append(bytes, len);
         });
-        return detail::answer(st, std::move(out));
+        if (!st.ok())
+            out.clear();
+        return detail::answer(st.code(), std::move(out));
     }
 
 private:
-    /* Sizes the buffer with a first call, then writes into it. */
-    template <class Buffer, class Write>
-    static std::int32_t fill(Buffer &out, Write write)
-    {
-        std::size_t len = 0;
-        std::int32_t st = write(nullptr, 0, &len);
-        while (st == LLMLAT_ENOSPC) {
-            out.resize(len);
-            st = write(out.data(), out.size(), &len);
-        }
-        out.resize(st == LLMLAT_OK ? len : 0);
-        return st;
-    }
 
     llmlat_agg *a_ = nullptr;
 };

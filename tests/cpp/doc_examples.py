@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """The C++ programs of docs/cpp.md compile (-std=c++17, strict warnings as
 errors), run, and print what the page says they print: each ```cpp block is
-followed by a sentence "It prints `LINE`[ and `LINE`...]".
+a whole program, followed by a sentence "It prints `LINE`[ and `LINE`...]"
+(fragments are fenced ```c++ instead).
 
     doc_examples.py DOC INCLUDE_DIR LIBRARY CXX...
 """

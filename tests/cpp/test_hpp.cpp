@@ -163,6 +163,30 @@ static void test_answers_equal_c()
     CHECK(agg->report(99).error().code() == LLMLAT_EINVAL);
     CHECK(agg->report(99)->empty());
 
+    /* streamed: the pieces make the report; a sink's status stops it */
+    std::string streamed;
+    int pieces = 0;
+    CHECK(agg->report_write(LLMLAT_FORMAT_JSON, [&](const char *b, std::size_t n) {
+                  streamed.append(b, n);
+                  pieces++;
+                  return status();
+              }).ok());
+    CHECK(pieces >= 1 && streamed == *agg->report(LLMLAT_FORMAT_JSON));
+    int calls = 0;
+    CHECK(agg->report_write(LLMLAT_FORMAT_TEXT, [&](const char *, std::size_t) {
+                  calls++;
+                  return LLMLAT_ENOSPC;
+              }).code() == LLMLAT_ENOSPC);
+    CHECK(calls == 1);
+    CHECK(agg->report_write(99, [](const char *, std::size_t) {}).code() == LLMLAT_EINVAL);
+    std::size_t total = 0;
+    auto count = [](void *user, const void *, std::size_t n) -> std::int32_t {
+        *static_cast<std::size_t *>(user) += n;
+        return LLMLAT_OK;
+    };
+    CHECK(agg->report_write(LLMLAT_FORMAT_JSON, count, &total).ok());
+    CHECK(total == streamed.size());
+
     llmlat_agg_free(c);
 }
 

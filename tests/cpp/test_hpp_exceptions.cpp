@@ -45,6 +45,20 @@ int main()
     CHECK(llmlat::check(agg.stat(LLMLAT_TTFT, LLMLAT_STAT_MEAN)) == 100e-9);
     CHECK(completed_in_other_tu(agg) == 1);
 
+    /* a sink's exception stops the report and comes out of report_write,
+     * never through the C code */
+    thrown = false;
+    int calls = 0;
+    try {
+        (void)agg.report_write(LLMLAT_FORMAT_TEXT, [&](const char *, std::size_t) {
+            calls++;
+            throw std::length_error("sink full");
+        });
+    } catch (const std::length_error &e) {
+        thrown = std::strcmp(e.what(), "sink full") == 0;
+    }
+    CHECK(thrown && calls == 1);
+
     if (check_failures())
         return 1;
     std::printf("llmlat.hpp exceptions: all checks passed\n");

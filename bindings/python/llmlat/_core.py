@@ -13,8 +13,8 @@ from typing import (Any, Dict, Iterable, List, Mapping, NoReturn, Optional, Tupl
 
 from ._args import (INT64_MAX, INT64_MIN, UINT32_MAX, as_bytes, as_float, as_floats, as_i64,
                     as_id, as_u32, as_u64, byref_buffer, c_array, type_error)
-from ._errors import Error, InvalidArgumentError, OutOfMemoryError
-from ._native import lib, name_table, request_event_fast
+from ._errors import Error, OutOfMemoryError
+from ._native import WRITE_FN, AggHandle, lib, name_table, request_event_fast
 
 __all__ = [
     "Request",
@@ -84,6 +84,7 @@ Name = Union[str, int]
 _Self = TypeVar("_Self", bound="_Owner")
 
 _EINVAL = -1
+_ENOMEM = -2
 _EUNDEFINED = -5
 _ENOSPC = -8
 
@@ -357,12 +358,11 @@ class Aggregator(_Owner):
         if slo is not None and not isinstance(slo, Mapping):
             raise type_error(where, "slo", "a mapping of SLO name to seconds, such as "
                              "{'ttft': 0.5, 'tpot': 0.05}", slo)
-        h = lib.llmlat_agg_new(conv, mode_id)
-        if not h:
-            if lib.llmlat_convention_name(conv) is None or mode_id not in _MODE_IDS.values():
-                raise InvalidArgumentError(where="llmlat_agg_new",
-                                           detail="convention %r, mode %r" % (convention, mode))
-            raise OutOfMemoryError(where="llmlat_agg_new")
+        h = AggHandle()
+        st = lib.llmlat_agg_create(conv, mode_id, byref(h))
+        if st:
+            detail = "convention %r, mode %r" % (convention, mode) if st == _EINVAL else None
+            _raise(st, "llmlat_agg_create", detail)
         self._own(h, lib.llmlat_agg_free)
         try:
             self._set_param(_PARAM_IDS["relative_error"], relative_error, where, "relative_error")
@@ -596,8 +596,27 @@ class Aggregator(_Owner):
         return b""
 
     def _report_bytes(self, format: Name) -> bytes:
+        """The report, made once: streamed by ``llmlat_agg_report_write``
+        into a list of pieces (asking for the size first would make it
+        twice)."""
         fmt = as_id(_FORMAT_IDS, "format", format, "Aggregator.report", "format")
-        return self._buffer_call(lib.llmlat_agg_report, "llmlat_agg_report", fmt)
+        pieces: List[bytes] = []
+        raised: List[BaseException] = []
+
+        def write(user: Any, data: int, size: int) -> int:
+            try:
+                pieces.append(ctypes.string_at(data, size))
+                return 0
+            except BaseException as exc:  # an exception must not cross into C
+                raised.append(exc)
+                return _ENOMEM
+
+        st = lib.llmlat_agg_report_write(self._h, fmt, WRITE_FN(write), None)
+        if raised:
+            raise raised[0]
+        if st:
+            self._fail(st, "llmlat_agg_report_write")
+        return b"".join(pieces)
 
     def report(self, format: Name = "text") -> str:
         """The report as text: "text" (a readable table), "json"
