@@ -13,7 +13,8 @@ a fresh virtual environment, and run the Python test suite against it.
 4. `pip install` the wheel; with no LLMLAT_LIBRARY, LD_LIBRARY_PATH or
    PYTHONPATH, `import llmlat` loads the library inside the installed
    package, and the installed `llmlat` command runs (its rpath finds the same
-   library) and prints what BUILT_LLMLAT prints.
+   library) and prints what BUILT_LLMLAT prints, and so does `python -m
+   llmlat`, which finds that command beside the package.
 5. The Python test suite, copied to another directory, runs against the
    installed package (numpy and the C command required).
 
@@ -127,7 +128,18 @@ def check_installed(venv_python, run_dir, built_llmlat, source):
         if mine != built:
             fail("installed `llmlat %s` prints\n%s\nbut the built command prints\n%s"
                  % (" ".join(args), mine, built))
-    print("installed package %s loads %s; %s runs" % (package, library, command))
+    # `python -m llmlat` runs the command installed with the package, found
+    # beside it (not through LLMLAT_CLI or PATH).
+    bare = clean_env(PATH="/usr/bin:/bin")
+    for args in (["--version"], ["report", "--format", "json", trace]):
+        mine = run([venv_python, "-m", "llmlat"] + args, "python -m llmlat", env=bare,
+                   cwd=run_dir)
+        built = run([built_llmlat] + args, "built llmlat", env=clean_env())
+        if mine != built:
+            fail("`python -m llmlat %s` prints\n%s\nbut the built command prints\n%s"
+                 % (" ".join(args), mine, built))
+    print("installed package %s loads %s; %s runs, and python -m llmlat runs it"
+          % (package, library, command))
     return command
 
 

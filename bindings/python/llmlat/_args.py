@@ -35,6 +35,7 @@ __all__ = [
     "as_floats",
     "as_id",
     "as_bytes",
+    "as_text",
     "c_array",
 ]
 
@@ -46,6 +47,7 @@ UINT32_MAX = (1 << 32) - 1
 UINT64_MAX = (1 << 64) - 1
 
 _RANGES = {
+    "uint8": (0, 255),
     "int64": (INT64_MIN, INT64_MAX),
     "uint32": (0, UINT32_MAX),
     "uint64": (0, UINT64_MAX),
@@ -151,6 +153,16 @@ def as_bytes(data: Any, where: str, arg: str, expected: str) -> bytes:
         return memoryview(data).tobytes()
     except TypeError:
         raise type_error(where, arg, expected, data) from None
+
+
+def as_text(value: Any, where: str, arg: str, expected: str = "a str") -> bytes:
+    """A str as the UTF-8 bytes of a C string; one holding a NUL, which C
+    would silently cut there, is refused."""
+    if not isinstance(value, str):
+        raise type_error(where, arg, expected, value)
+    if "\0" in value:
+        raise InvalidArgumentError(where=where, detail="%s holds a NUL character" % arg)
+    return value.encode("utf-8")
 
 
 # ------------------------------------------------------------- C arrays

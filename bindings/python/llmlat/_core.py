@@ -8,17 +8,20 @@ import json
 import weakref
 from array import array
 from ctypes import byref, c_double, c_int32, c_int64, c_size_t, c_uint32, c_uint64
-from typing import (Any, Dict, Iterable, List, Mapping, NoReturn, Optional, Tuple, TypeVar,
-                    Union)
+from typing import (Any, Dict, Iterable, List, Mapping, NamedTuple, NoReturn, Optional,
+                    Sequence, Tuple, TypeVar, Union)
 
 from ._args import (INT64_MAX, INT64_MIN, UINT32_MAX, as_bytes, as_float, as_floats, as_i64,
-                    as_id, as_u32, as_u64, byref_buffer, c_array, type_error)
-from ._errors import Error, OutOfMemoryError
+                    as_id, as_text, as_u32, as_u64, byref_buffer, c_array, type_error)
+from ._errors import Error, InvalidArgumentError, OutOfMemoryError
 from ._native import WRITE_FN, AggHandle, lib, name_table, request_event_fast
 
 __all__ = [
     "Request",
     "Aggregator",
+    "NativeBuckets",
+    "expose",
+    "content_type",
     "now_ns",
     "param_bounds",
     "METRICS",
@@ -29,6 +32,7 @@ __all__ = [
     "COUNTERS",
     "PARAMS",
     "FORMATS",
+    "LACKS",
 ]
 
 # ------------------------------------------------------------------ names
@@ -41,7 +45,7 @@ _METRIC_IDS: Dict[str, int] = name_table(lib.llmlat_metric_name, 1)
 #: "aiperf", "sglang", "llmperf".
 _CONVENTION_IDS: Dict[str, int] = name_table(lib.llmlat_convention_name, 0)
 _MODE_IDS = {"exact": 0, "bounded": 1}
-_STAT_IDS = {"count": 1, "mean": 2, "std": 3, "min": 4, "max": 5, "median": 6}
+_STAT_IDS = {"count": 1, "mean": 2, "std": 3, "min": 4, "max": 5, "median": 6, "sum": 7}
 _RATE_IDS = {
     "requests": 1,
     "output_tokens": 2,
@@ -66,10 +70,21 @@ _PARAM_IDS = {
     "slo_tpot": 4,
     "slo_e2e": 5,
 }
-_FORMAT_IDS = {"text": 1, "json": 2, "prometheus": 3}
+_FORMAT_IDS = {"text": 1, "json": 2, "prometheus": 3, "openmetrics": 4, "prometheus_protobuf": 5}
 #: The keys of ``Aggregator(slo=...)``.
 _SLO_IDS = {"ttft": _PARAM_IDS["slo_ttft"], "tpot": _PARAM_IDS["slo_tpot"],
             "e2e": _PARAM_IDS["slo_e2e"]}
+#: What a request rebuilt from another tool's file lacks (``LLMLAT_LACKS_*``,
+#: docs/importers.md): a mask of these bits.
+LACKS = {
+    "start_times": 1 << 0,
+    "end": 1 << 1,
+    "chunk_tokens": 1 << 2,
+    "chunks": 1 << 3,
+    "output_tokens": 1 << 4,
+    "input_tokens": 1 << 5,
+}
+_KIND_IDS = {"metric": 1, "rate": 2, "counter": 3}
 
 METRICS: Tuple[str, ...] = tuple(_METRIC_IDS)
 CONVENTIONS: Tuple[str, ...] = tuple(_CONVENTION_IDS)
@@ -134,6 +149,14 @@ def _token_array(tokens: Any, n: int, where: str) -> Tuple[Any, int]:
             return None, 0
         return byref_buffer(c_uint32, array("I", (k,)) * n), n
     return c_array(tokens, c_uint32, "I", "IL", "uint32", where, "tokens")
+
+
+def _column(obj: Any, ctype: Any, typecode: str, codes: str, kind: str,
+            arg: str) -> Tuple[Any, int]:
+    """A column of ``add_columns``: ``c_array``'s (pointer, length), the
+    caller's buffer itself when it already is the C type's (same size:
+    signed and unsigned are read as the C type)."""
+    return c_array(obj, ctype, typecode, codes, kind, "Aggregator.add_columns", arg)
 
 
 # ------------------------------------------------------------- life cycle
@@ -290,6 +313,28 @@ class Request(_Owner):
         if st:
             self._fail(st, "llmlat_request_set_output_tokens")
 
+    def set_lacks(self, lacks: int) -> None:
+        """What this request's data lacks, as a mask of ``llmlat.LACKS``
+        values (for requests rebuilt from another tool's file,
+        docs/importers.md); what needs it is then reported as not available.
+        "chunks" is set by ``set_known`` only."""
+        st = lib.llmlat_request_set_lacks(self._h, as_u32(lacks, "Request.set_lacks", "lacks"))
+        if st:
+            self._fail(st, "llmlat_request_set_lacks")
+
+    def set_known(self, convention: Name, metric: Name, value: float) -> None:
+        """A per-request value of a request without chunk times: "ttft",
+        "e2e" (seconds) or "tool_itl", as the tool of ``convention``
+        measured it (LLMPerf's files have only these). The request then
+        takes no event."""
+        where = "Request.set_known"
+        st = lib.llmlat_request_set_known(
+            self._h, as_id(_CONVENTION_IDS, "convention", convention, where, "convention"),
+            as_id(_METRIC_IDS, "metric", metric, where, "metric"),
+            as_float(value, where, "value", "a number (seconds)"))
+        if st:
+            self._fail(st, "llmlat_request_set_known")
+
     def finish(self, t_ns: int) -> None:
         """The stream closed normally at ``t_ns``.
         Errors: StateError (not started, already ended), OrderError."""
@@ -339,6 +384,8 @@ class Aggregator(_Owner):
     ``slo``: ``{"ttft": s, "tpot": s, "e2e": s}``, thresholds for goodput.
     ``quantiles``: the quantiles ``report()``/``summary()`` print (default
     0.5, 0.9, 0.95, 0.99).
+    ``labels``: constant labels for the expositions and reports, e.g.
+    ``{"model": "llama-3-70b", "route": "/v1/chat"}`` (``set_label``).
 
     Queries return None for an undefined value (empty set, no SLO...).
     Changed by one thread at a time; queries only read, so several threads
@@ -351,13 +398,17 @@ class Aggregator(_Owner):
     def __init__(self, convention: Name = "default", mode: Name = "exact",
                  relative_error: float = 0.01, *, duration: Optional[float] = None,
                  slo: Optional[Mapping[str, float]] = None,
-                 quantiles: Optional[Iterable[float]] = None) -> None:
+                 quantiles: Optional[Iterable[float]] = None,
+                 labels: Optional[Mapping[str, str]] = None) -> None:
         where = "Aggregator"
         conv = as_id(_CONVENTION_IDS, "convention", convention, where, "convention")
         mode_id = as_id(_MODE_IDS, "mode", mode, where, "mode")
         if slo is not None and not isinstance(slo, Mapping):
             raise type_error(where, "slo", "a mapping of SLO name to seconds, such as "
                              "{'ttft': 0.5, 'tpot': 0.05}", slo)
+        if labels is not None and not isinstance(labels, Mapping):
+            raise type_error(where, "labels", "a mapping of label name to value (str), such "
+                             "as {'model': 'llama-3-70b'}", labels)
         h = AggHandle()
         st = lib.llmlat_agg_create(conv, mode_id, byref(h))
         if st:
@@ -373,6 +424,8 @@ class Aggregator(_Owner):
                 self._set_param(param, seconds, where, "slo[%r]" % (key,))
             if quantiles is not None:
                 self._set_quantiles(quantiles, where, "quantiles")
+            for name, value in (labels or {}).items():
+                self._set_label(name, value, where, "labels[%r]" % (name,))
         except BaseException:
             self.close()
             raise
@@ -476,6 +529,37 @@ class Aggregator(_Owner):
 
     # -- feeding
 
+    def set_label(self, name: str, value: Optional[str]) -> None:
+        """Sets a constant label (every exposition and report writes it):
+        a Prometheus label name ([a-zA-Z_][a-zA-Z0-9_]*, not "__..." and
+        none of "le", "quantile", "version", "convention", "mode"), any
+        str value; None or "" removes it. InvalidArgumentError otherwise.
+        Kept by ``reset`` and serialized; ``merge`` keeps this aggregator's."""
+        self._set_label(name, value, "Aggregator.set_label", "value")
+
+    def _set_label(self, name: Any, value: Any, where: str, arg: str) -> None:
+        name_b = as_text(name, where, "name", "a label name (str)")
+        value_b = None if value is None else as_text(value, where, arg, "a str or None")
+        st = lib.llmlat_agg_set_label(self._h, name_b, value_b or None)
+        if st:
+            self._fail(st, "llmlat_agg_set_label", "label %r=%r" % (name, value))
+
+    @property
+    def labels(self) -> Dict[str, str]:
+        """The constant labels, name -> value, in name order."""
+        n = c_size_t()
+        st = lib.llmlat_agg_label_count(self._h, byref(n))
+        if st:
+            self._fail(st, "llmlat_agg_label_count")
+        out = {}
+        for i in range(n.value):
+            name, value = ctypes.c_char_p(), ctypes.c_char_p()
+            st = lib.llmlat_agg_get_label(self._h, i, byref(name), byref(value))
+            if st:
+                self._fail(st, "llmlat_agg_get_label")
+            out[(name.value or b"").decode("utf-8")] = (value.value or b"").decode("utf-8")
+        return out
+
     def add(self, request: Request) -> None:
         """Folds a finished or failed request in (the request is unchanged and
         may be reset right after). StateError if it has not ended."""
@@ -500,12 +584,84 @@ class Aggregator(_Owner):
             self._fail(st, "llmlat_agg_merge", "cannot merge an aggregator into itself"
                        if other is self else None)
 
+    def add_columns(self, starts: Any, ends: Any = None, ok: Any = None, offsets: Any = None,
+                    times: Any = None, tokens: Any = None, input_tokens: Any = None,
+                    output_tokens: Any = None) -> None:
+        """Adds many requests given as columns in one C call, all or none
+        (``llmlat_agg_add_columns``): request i starts at ``starts[i]``,
+        has events ``offsets[i]`` .. ``offsets[i + 1] - 1`` of ``times``
+        and ``tokens``, ends at ``ends[i]`` (default: its last event) and
+        failed when ``ok[i]`` is false (default: all finished).
+        ``input_tokens``, ``output_tokens``: per request; an output count
+        below 0 means none (N is then the sum of its tokens).
+        ``tokens``: one per event, or an int for every event (default 1).
+
+        numpy arrays are handed to C without a copy when their dtypes are
+        the C ones: int64 ``starts``, ``ends``, ``times``, counts and
+        ``offsets`` (uint64 too), bool or uint8 ``ok``, uint32 ``tokens``.
+        Errors: the C library's (OrderError, InvalidArgumentError, LimitError...), whose
+        ``detail`` names the first request at fault; nothing is added then.
+        """
+        where = "Aggregator.add_columns"
+        start_p, n = _column(starts, c_int64, "q", "ql", "int64", "starts")
+        if n == 0:
+            return
+        cols = [start_p]
+        for name, col, ctype, typecode, codes, kind in (
+                ("ends", ends, c_int64, "q", "ql", "int64"),
+                ("ok", ok, ctypes.c_uint8, "B", "?Bb", "uint8"),
+                ("input_tokens", input_tokens, c_int64, "q", "ql", "int64"),
+                ("output_tokens", output_tokens, c_int64, "q", "ql", "int64")):
+            if col is None:
+                cols.append(None)
+                continue
+            p, m = _column(col, ctype, typecode, codes, kind, name)
+            if m != n:
+                self._fail(_EINVAL, where, "%d starts but %d %s" % (n, m, name))
+            cols.append(p)
+        end_p, ok_p, in_p, out_p = cols[1:]
+        off_p = t_p = k_p = None
+        if offsets is not None or times is not None:
+            if offsets is None or times is None:
+                self._fail(_EINVAL, where, "offsets and times go together")
+            off_p, m = _column(offsets, c_uint64, "Q", "qlQL", "uint64", "offsets")
+            if m != n + 1:
+                self._fail(_EINVAL, where, "%d starts need %d offsets, not %d" % (n, n + 1, m))
+            t_p, nt = _column(times, c_int64, "q", "ql", "int64", "times")
+            k_p, nk = _token_array(1 if tokens is None else tokens, nt, where)
+            if nk != nt:
+                self._fail(_EINVAL, where, "%d times but %d token counts" % (nt, nk))
+        bad = c_size_t(0)
+        st = lib.llmlat_agg_add_columns(self._h, n, start_p, end_p, ok_p, off_p, t_p, k_p, in_p,
+                                        out_p, byref(bad))
+        if st:
+            at = bad.value
+            self._fail(st, "llmlat_agg_add_columns",
+                       "request %d" % at if at != ctypes.c_size_t(-1).value else None)
+
+    def unavailable(self, kind: str, name: Name) -> Optional[str]:
+        """Why this aggregator's data cannot support a "metric", "rate" or
+        "counter" (requests rebuilt from a tool's file may lack what it
+        needs, docs/importers.md), or None when it can."""
+        where = "Aggregator.unavailable"
+        if not isinstance(kind, str):
+            raise type_error(where, "kind", "a str (%s)" % ", ".join(_KIND_IDS), kind)
+        kind_id = as_id(_KIND_IDS, "kind", kind, where, "kind")
+        table = {"metric": _METRIC_IDS, "rate": _RATE_IDS, "counter": _COUNTER_IDS}[kind]
+        reason = ctypes.c_char_p()
+        st = lib.llmlat_agg_unavailable(self._h, kind_id, as_id(table, kind, name, where, "name"),
+                                        byref(reason))
+        if st and st != _EUNDEFINED:
+            self._fail(st, "llmlat_agg_unavailable")
+        return reason.value.decode("utf-8") if reason.value else None
+
     # -- queries
 
     def stat(self, metric: Name, stat: Name = "mean") -> Optional[float]:
-        """A statistic ("count", "mean", "std", "min", "max", "median") of a
-        metric's samples, or None when undefined (empty set, unless the
-        convention reports 0.0 as vLLM and SGLang do). "count" is an int."""
+        """A statistic ("count", "mean", "std", "min", "max", "median",
+        "sum") of a metric's samples, or None when undefined (empty set,
+        unless the convention reports 0.0 as vLLM and SGLang do). "count" is
+        an int; "sum" is exact, never decreasing, 0.0 for an empty set."""
         out = c_double()
         where = "Aggregator.stat"
         stat_id = as_id(_STAT_IDS, "stat", stat, where, "stat")
@@ -581,6 +737,28 @@ class Aggregator(_Owner):
             self._fail(st, "llmlat_agg_counter")
         return out.value
 
+    def buckets(self, metric: Name) -> "NativeBuckets":
+        """A metric's native-histogram buckets (``llmlat_agg_buckets``): for
+        exporters (OpenTelemetry exponential histograms, a database), in
+        either mode. Bucket i covers (base**(i-1), base**i], base =
+        2**(2**-schema), in the metric's unit; counts[j] is bucket offset + j."""
+        metric_id = as_id(_METRIC_IDS, "metric", metric, "Aggregator.buckets", "metric")
+        schema, offset = c_int32(), c_int32()
+        zt, zc, n = c_double(), c_uint64(), c_size_t()
+        counts = None
+        cap = 0
+        while True:
+            st = lib.llmlat_agg_buckets(self._h, metric_id, byref(schema), byref(zt), byref(zc),
+                                        byref(offset), counts, cap, byref(n))
+            if st != _ENOSPC:
+                break
+            cap = n.value
+            counts = (c_uint64 * cap)()
+        if st:
+            self._fail(st, "llmlat_agg_buckets")
+        return NativeBuckets(schema.value, zt.value, zc.value, offset.value,
+                             list(counts[:n.value]) if counts else [])
+
     # -- output
 
     def _buffer_call(self, fn: Any, where: str, *args: Any) -> bytes:
@@ -595,33 +773,31 @@ class Aggregator(_Owner):
             self._fail(st, where)
         return b""
 
-    def _report_bytes(self, format: Name) -> bytes:
+    def report_bytes(self, format: Name = "text") -> bytes:
+        """The report in any format, as bytes: the text formats' UTF-8, or
+        "prometheus_protobuf"'s delimited MetricFamily messages."""
+        return self._report_bytes(format, "Aggregator.report_bytes")
+
+    def _report_bytes(self, format: Name, where: str) -> bytes:
         """The report, made once: streamed by ``llmlat_agg_report_write``
         into a list of pieces (asking for the size first would make it
         twice)."""
-        fmt = as_id(_FORMAT_IDS, "format", format, "Aggregator.report", "format")
-        pieces: List[bytes] = []
-        raised: List[BaseException] = []
-
-        def write(user: Any, data: int, size: int) -> int:
-            try:
-                pieces.append(ctypes.string_at(data, size))
-                return 0
-            except BaseException as exc:  # an exception must not cross into C
-                raised.append(exc)
-                return _ENOMEM
-
-        st = lib.llmlat_agg_report_write(self._h, fmt, WRITE_FN(write), None)
-        if raised:
-            raise raised[0]
+        fmt = as_id(_FORMAT_IDS, "format", format, where, "format")
+        st, out = _stream(lib.llmlat_agg_report_write, self._h, fmt)
         if st:
             self._fail(st, "llmlat_agg_report_write")
-        return b"".join(pieces)
+        return out
 
     def report(self, format: Name = "text") -> str:
         """The report as text: "text" (a readable table), "json"
-        (docs/report-json.md) or "prometheus" (exposition format 0.0.4)."""
-        return self._report_bytes(format).decode("utf-8")
+        (docs/report-json.md), "prometheus" (exposition format 0.0.4) or
+        "openmetrics" (docs/prometheus.md). The binary
+        "prometheus_protobuf" is ``report_bytes``'s."""
+        if format in (_FORMAT_IDS["prometheus_protobuf"], "prometheus_protobuf"):
+            raise InvalidArgumentError(where="Aggregator.report",
+                                       detail="format: prometheus_protobuf is binary: use "
+                                       "report_bytes()")
+        return self._report_bytes(format, "Aggregator.report").decode("utf-8")
 
     def summary(self) -> Dict[str, Any]:
         """The JSON report as a dict (schema: docs/report-json.md): times in
@@ -639,3 +815,68 @@ class Aggregator(_Owner):
             return "<llmlat.Aggregator (closed)>"
         return "<llmlat.Aggregator convention=%r mode=%r completed=%d failed=%d>" % (
             self.convention, self.mode, self.counter("completed"), self.counter("failed"))
+
+
+class NativeBuckets(NamedTuple):
+    """One metric's native-histogram buckets (``Aggregator.buckets``)."""
+
+    schema: int           # base = 2 ** (2 ** -schema)
+    zero_threshold: float  # samples at or below it are in zero_count
+    zero_count: int
+    offset: int           # counts[j] is bucket offset + j
+    counts: List[int]
+
+
+def _stream(call: Any, *args: Any) -> Tuple[int, bytes]:
+    """The status and the bytes of a streaming call (``..._write(..., fn,
+    user)``); an exception of the sink is raised."""
+    pieces: List[bytes] = []
+    raised: List[BaseException] = []
+
+    def write(user: Any, data: int, size: int) -> int:
+        try:
+            pieces.append(ctypes.string_at(data, size))
+            return 0
+        except BaseException as exc:  # an exception must not cross into C
+            raised.append(exc)
+            return _ENOMEM
+
+    st = call(*args, WRITE_FN(write), None)
+    if raised:
+        raise raised[0]
+    return st, b"".join(pieces)
+
+
+def expose(aggregators: Sequence[Aggregator], format: Name = "prometheus") -> bytes:
+    """One Prometheus exposition of several aggregators (``llmlat_expose``):
+    each family's metadata once, one series per aggregator, labelled with its
+    constant labels. ``format``: "prometheus" (text 0.0.4), "openmetrics" or
+    "prometheus_protobuf" (native histograms); serve it with
+    ``content_type(format)``. InvalidArgumentError for two aggregators with
+    the same labels (merge them first)."""
+    where = "expose"
+    if isinstance(aggregators, (str, bytes, Aggregator)) or not hasattr(aggregators, "__iter__"):
+        raise type_error(where, "aggregators", "a sequence of llmlat.Aggregator", aggregators)
+    aggs = list(aggregators)
+    for i, a in enumerate(aggs):
+        if not isinstance(a, Aggregator):
+            raise type_error(where, "aggregators[%d]" % i, "an llmlat.Aggregator", a)
+        if a._h is None:
+            raise a._closed_error()
+    fmt = as_id(_FORMAT_IDS, "format", format, where, "format")
+    handles = (AggHandle * max(len(aggs), 1))(*[a._h for a in aggs])
+    # aggs holds the aggregators (and so their handles) until the call returns
+    st, out = _stream(lib.llmlat_expose_write, handles, len(aggs), fmt)
+    if st:
+        _raise(st, "llmlat_expose_write")
+    return out
+
+
+def content_type(format: Name) -> str:
+    """The HTTP Content-Type of a format's bytes."""
+    ct = lib.llmlat_format_content_type(
+        as_id(_FORMAT_IDS, "format", format, "content_type", "format"))
+    if ct is None:
+        raise InvalidArgumentError(where="content_type", detail="format: unknown format %r"
+                                   % (format,))
+    return ct.decode("ascii")

@@ -186,5 +186,81 @@ class ArgumentErrorsTest(unittest.TestCase):
                            llmlat.Aggregator.from_bytes, bad)
 
 
+    def test_labels_and_lacks(self):
+        a, r = self.a, self.r
+        self.check(TypeError, "Aggregator.set_label: name must be a label name (str), not int 3",
+                   a.set_label, 3, "x")
+        self.check(TypeError, "Aggregator.set_label: value must be a str or None, not int 4",
+                   a.set_label, "model", 4)
+        self.check(llmlat.InvalidArgumentError, "Aggregator.set_label: invalid argument: value "
+                   "holds a NUL character", a.set_label, "model", "a\0b")
+        self.check(TypeError, "Aggregator: labels must be a mapping of label name to value",
+                   llmlat.Aggregator, labels=["model"])
+        self.check(TypeError, "Aggregator: labels['model'] must be a str or None, not int 1",
+                   llmlat.Aggregator, labels={"model": 1})
+        self.check(TypeError, "Request.set_lacks: lacks must be an int, not str 'end'",
+                   r.set_lacks, "end")
+        self.check(llmlat.InvalidArgumentError, "lacks = 1099511627776 is outside uint32",
+                   r.set_lacks, 1 << 40)
+        self.check(llmlat.InvalidArgumentError, "Request.set_known: invalid argument: metric: "
+                   "unknown metric 'latency'", r.set_known, "llmperf", "latency", 0.1)
+        self.check(TypeError, "Request.set_known: value must be a number (seconds), not str "
+                   "'0.1'", r.set_known, "llmperf", "ttft", "0.1")
+        self.check(TypeError, "Aggregator.unavailable: kind must be a str (metric, rate, "
+                   "counter), not int 1", a.unavailable, 1, "ttft")
+        self.check(llmlat.InvalidArgumentError, "Aggregator.unavailable: invalid argument: "
+                   "kind: unknown kind 'stat'", a.unavailable, "stat", "ttft")
+        self.check(llmlat.InvalidArgumentError, "Aggregator.buckets: invalid argument: metric: "
+                   "unknown metric 'ttfb'", a.buckets, "ttfb")
+
+    def test_add_columns(self):
+        a = self.a
+        self.check(TypeError, "Aggregator.add_columns: starts must be a sequence or 1-D array "
+                   "of ints, not float 1.5", a.add_columns, 1.5)
+        self.check(TypeError, "Aggregator.add_columns: starts[1] must be an int, not str '2'",
+                   a.add_columns, [1, "2"])
+        self.check(llmlat.InvalidArgumentError, "ends[0] = 9223372036854775808 is outside int64",
+                   a.add_columns, [0], ends=[1 << 63])
+        self.check(TypeError, "Aggregator.add_columns: times[0] must be an int, not float 0.5",
+                   a.add_columns, [0], offsets=[0, 1], times=[0.5])
+        self.check(llmlat.InvalidArgumentError, "Aggregator.add_columns: invalid argument: "
+                   "tokens = -1 is outside uint32", a.add_columns, [0], offsets=[0, 1],
+                   times=[1], tokens=-1)
+        self.check(llmlat.InvalidArgumentError, "1 starts need 2 offsets, not 1",
+                   a.add_columns, [0], offsets=[0], times=[1])
+        self.assertEqual(a.counter("completed"), 0)
+
+    def test_reader_and_exposition(self):
+        a = self.a
+        self.check(TypeError, "read_trace: source must be a path or a file object (binary, or "
+                   "text in UTF-8), not int 3", llmlat.read_trace, 3)
+        self.check(llmlat.InvalidArgumentError, "read_trace: invalid argument: format: unknown "
+                   "input format 'csv' (one of: auto, trace,", llmlat.read_trace, "t.json",
+                   format="csv")
+        self.check(TypeError, "read_trace: run must be None or an int >= 1 (1 for the first "
+                   "run), not str '2'", llmlat.read_trace, "t.json", run="2")
+        self.check(llmlat.InvalidArgumentError, "read_trace: invalid argument: run = 0 is not a "
+                   "run number", llmlat.read_trace, "t.json", run=0)
+        self.check(TypeError, "read_trace: name must be None or a str, not bytes b'x'",
+                   llmlat.read_trace, "t.json", name=b"x")
+        import io
+        reader = llmlat.read_trace(io.BytesIO(b"[]"))
+        self.addCleanup(reader.close)
+        self.check(TypeError, "TraceReader.add_to: agg must be an llmlat.Aggregator, not str "
+                   "'agg'", reader.add_to, "agg")
+        self.check(TypeError, "expose: aggregators must be a sequence of llmlat.Aggregator, not "
+                   "Aggregator", llmlat.expose, a)
+        self.check(TypeError, "expose: aggregators[1] must be an llmlat.Aggregator, not str 'b'",
+                   llmlat.expose, [a, "b"])
+        self.check(llmlat.InvalidArgumentError, "expose: invalid argument: format: unknown "
+                   "format 'xml'", llmlat.expose, [a], "xml")
+        self.check(llmlat.InvalidArgumentError, "content_type: invalid argument: format: "
+                   "unknown format 'xml'", llmlat.content_type, "xml")
+        self.check(llmlat.InvalidArgumentError, "Aggregator.report: invalid argument: format: "
+                   "prometheus_protobuf is binary", a.report, "prometheus_protobuf")
+        self.check(llmlat.InvalidArgumentError, "Aggregator.report_bytes: invalid argument: "
+                   "format: unknown format 'xml'", a.report_bytes, "xml")
+
+
 if __name__ == "__main__":
     unittest.main()
