@@ -10,8 +10,8 @@
  *     ok(), *r, r->, value_or(), error(). A query whose value is undefined
  *     (an empty set, TPOT with N <= 1) is a result whose error() is
  *     LLMLAT_EUNDEFINED and whose *r is NaN, as in C.
- *   - llmlat::request and llmlat::aggregator own an llmlat_request and an
- *     llmlat_agg. create() makes one (a result: ENOMEM, or EINVAL for an
+ *   - llmlat::request, llmlat::aggregator and llmlat::reader own an
+ *     llmlat_request, an llmlat_agg and an llmlat_reader. create() makes one (a result: ENOMEM, or EINVAL for an
  *     unknown id); a default-constructed or moved-from object owns nothing,
  *     and every call on it returns LLMLAT_EINVAL, as C does for NULL.
  *     get() lends the C handle, release() gives it up, and the explicit
@@ -19,8 +19,9 @@
  *   - Bulk calls take llmlat::span<T>: std::span under C++20, otherwise a
  *     minimal view of the same shape, made from a pointer and a size, an
  *     array, or a contiguous container (std::vector, std::array, ...).
- *   - aggregator::report_write(format, sink) streams a report to any
- *     callable; an exception it throws never crosses the C code.
+ *   - aggregator::report_write(format, sink) and llmlat::expose_write
+ *     stream a report or an exposition to any callable; an exception it
+ *     throws never crosses the C code.
  *
  * Opt-in exceptions: define LLMLAT_HPP_EXCEPTIONS before including this
  * header to get llmlat::error (a std::runtime_error carrying the status)
@@ -208,6 +209,12 @@ inline const char *convention_name(std::int32_t convention) noexcept
 {
     return llmlat_convention_name(convention);
 }
+/* Static names and Content-Types, nullptr for an unknown id. */
+inline const char *input_name(std::int32_t input) noexcept { return llmlat_input_name(input); }
+inline const char *format_content_type(std::int32_t format) noexcept
+{
+    return llmlat_format_content_type(format);
+}
 inline std::int64_t now_ns() noexcept { return llmlat_now_ns(); }
 
 inline status set_allocator(llmlat_malloc_fn malloc_fn, llmlat_realloc_fn realloc_fn,
@@ -338,8 +345,73 @@ public:
     {
         return status(llmlat_request_set_output_tokens(r_, n));
     }
+    /* What a request rebuilt from another tool's file lacks (LLMLAT_LACKS_*). */
+    status set_lacks(std::uint32_t lacks) noexcept
+    {
+        return status(llmlat_request_set_lacks(r_, lacks));
+    }
+    /* A per-request value of a request without chunk times (TTFT, E2E,
+     * TOOL_ITL as the tool of `convention` measured it). */
+    status set_known(std::int32_t convention, std::int32_t metric, double value) noexcept
+    {
+        return status(llmlat_request_set_known(r_, convention, metric, value));
+    }
     status finish(std::int64_t t_ns) noexcept { return status(llmlat_request_finish(r_, t_ns)); }
     status fail(std::int64_t t_ns) noexcept { return status(llmlat_request_fail(r_, t_ns)); }
+
+    /* ---- what the recorder holds (llmlat_request_get_*) */
+    result<std::int32_t> state() const noexcept
+    {
+        std::int32_t v = -1;
+        std::int32_t st = llmlat_request_get_state(r_, &v);
+        return detail::answer(st, v);
+    }
+    /* ESTATE when not started. */
+    result<std::int64_t> start_time() const noexcept
+    {
+        std::int64_t v = 0;
+        std::int32_t st = llmlat_request_get_start(r_, &v);
+        return detail::answer(st, v);
+    }
+    /* The finish or fail time; ESTATE when not ended. */
+    result<std::int64_t> end_time() const noexcept
+    {
+        std::int64_t v = 0;
+        std::int32_t st = llmlat_request_get_end(r_, &v);
+        return detail::answer(st, v);
+    }
+    /* The events: views into the recorder, valid until it next changes. */
+    struct event_view {
+        span<const std::int64_t> t_ns;
+        span<const std::uint32_t> k;
+    };
+    result<event_view> recorded_events() const noexcept
+    {
+        const std::int64_t *t = nullptr;
+        const std::uint32_t *k = nullptr;
+        std::size_t n = 0;
+        std::int32_t st = llmlat_request_get_events(r_, &t, &k, &n);
+        return detail::answer(st, event_view{{t, n}, {k, n}});
+    }
+    result<std::uint64_t> input_tokens() const noexcept
+    {
+        std::uint64_t v = 0;
+        std::int32_t st = llmlat_request_get_input_tokens(r_, &v);
+        return detail::answer(st, v);
+    }
+    /* The usage count; EUNDEFINED (with the sum of k) when none was set. */
+    result<std::uint64_t> output_tokens() const noexcept
+    {
+        std::uint64_t v = 0;
+        std::int32_t st = llmlat_request_get_output_tokens(r_, &v);
+        return detail::answer(st, v);
+    }
+    result<std::uint32_t> lacks() const noexcept
+    {
+        std::uint32_t v = 0;
+        std::int32_t st = llmlat_request_get_lacks(r_, &v);
+        return detail::answer(st, v);
+    }
 
     /* The request's own value of a metric; EUNDEFINED (NaN) when it has none. */
     result<double> value(std::int32_t convention, std::int32_t metric) const noexcept
@@ -360,6 +432,33 @@ private:
 struct label {
     const char *name = nullptr;
     const char *value = nullptr;
+};
+
+/* Requests as columns, for aggregator::add_columns (llmlat_agg_add_columns):
+ * request i starts at start_ns[i] and has the events offsets[i] ..
+ * offsets[i + 1] - 1 of t_ns and k. An empty span is C's NULL: end_ns
+ * (each ends at its last event), ok (all finished), offsets, t_ns and k
+ * (no events), input_tokens (0 each), output_tokens (none). */
+struct columns {
+    span<const std::int64_t> start_ns;
+    span<const std::int64_t> end_ns;
+    span<const std::uint8_t> ok;
+    span<const std::uint64_t> offsets;
+    span<const std::int64_t> t_ns;
+    span<const std::uint32_t> k;
+    span<const std::int64_t> input_tokens;
+    span<const std::int64_t> output_tokens;
+};
+
+/* One metric's native-histogram buckets (aggregator::buckets): counts[j]
+ * is bucket offset + j, bucket i covering (base^(i-1), base^i], base =
+ * 2^(2^-schema). */
+struct native_buckets {
+    std::int32_t schema = 0;
+    double zero_threshold = NAN;
+    std::uint64_t zero_count = 0;
+    std::int32_t offset = 0;
+    std::vector<std::uint64_t> counts;
 };
 
 /* Owns one llmlat_agg (changed by one thread at a time; queries only read). */
@@ -468,6 +567,28 @@ public:
     /* ---- feeding */
     status add(const request &r) noexcept { return status(llmlat_agg_add(a_, r.get())); }
     status merge(const aggregator &src) noexcept { return status(llmlat_agg_merge(a_, src.a_)); }
+    /* Many requests in one call, all or none; *bad (may be nullptr) is the
+     * first request at fault, SIZE_MAX when none is. EINVAL also when the
+     * spans' sizes do not fit together (each of end_ns, ok and the token
+     * counts empty or start_ns.size(); offsets empty or start_ns.size() +
+     * 1; t_ns and k both offsets.back() long). */
+    status add_columns(const columns &c, std::size_t *bad = nullptr) noexcept
+    {
+        const std::size_t n = c.start_ns.size();
+        if (bad)
+            *bad = SIZE_MAX;
+        auto fits = [n](std::size_t size) { return size == 0 || size == n; };
+        std::size_t events = c.offsets.empty() ? 0 : c.offsets[c.offsets.size() - 1];
+        if (!fits(c.end_ns.size()) || !fits(c.ok.size()) || !fits(c.input_tokens.size()) ||
+            !fits(c.output_tokens.size()) ||
+            (!c.offsets.empty() && c.offsets.size() != n + 1) || c.t_ns.size() != events ||
+            c.k.size() != events)
+            return status(LLMLAT_EINVAL);
+        auto ptr = [](auto sp) { return sp.empty() ? nullptr : sp.data(); };
+        return status(llmlat_agg_add_columns(a_, n, ptr(c.start_ns), ptr(c.end_ns), ptr(c.ok),
+                                             ptr(c.offsets), ptr(c.t_ns), ptr(c.k),
+                                             ptr(c.input_tokens), ptr(c.output_tokens), bad));
+    }
 
     /* ---- queries */
     result<double> stat(std::int32_t metric, std::int32_t stat) const noexcept
@@ -500,6 +621,31 @@ public:
         std::uint64_t v = 0;
         std::int32_t st = llmlat_agg_counter(a_, counter, &v);
         return detail::answer(st, v);
+    }
+    /* Why a's data cannot support a metric, rate or counter (kind
+     * LLMLAT_KIND_*): the reason, a static sentence, or nullptr when it
+     * can. The error is EINVAL only (NULL, unknown kind or id). */
+    result<const char *> unavailable(std::int32_t kind, std::int32_t id) const noexcept
+    {
+        const char *reason = nullptr;
+        std::int32_t st = llmlat_agg_unavailable(a_, kind, id, &reason);
+        return detail::answer(st == LLMLAT_EUNDEFINED ? LLMLAT_OK : st, reason);
+    }
+    /* A metric's native-histogram buckets (llmlat_agg_buckets), into a new
+     * vector (this allocates). */
+    result<native_buckets> buckets(std::int32_t metric) const
+    {
+        native_buckets b;
+        std::size_t len = 0;
+        std::int32_t st = llmlat_agg_buckets(a_, metric, &b.schema, &b.zero_threshold,
+                                             &b.zero_count, &b.offset, nullptr, 0, &len);
+        while (st == LLMLAT_ENOSPC) {
+            b.counts.resize(len);
+            st = llmlat_agg_buckets(a_, metric, &b.schema, &b.zero_threshold, &b.zero_count,
+                                    &b.offset, b.counts.data(), b.counts.size(), &len);
+        }
+        b.counts.resize(st == LLMLAT_OK ? len : 0);
+        return detail::answer(st, std::move(b));
     }
 
     /* ---- output, into the caller's buffer (no allocation here): the C
@@ -565,6 +711,156 @@ public:
 private:
 
     llmlat_agg *a_ = nullptr;
+};
+
+/* ---------------------------------------------------------------- exposition */
+
+/* One Prometheus exposition of several aggregators (llmlat_expose): each
+ * family once, one series per aggregator, labelled with its labels.
+ * aggs are the handles (aggregator::get()). The C buffer rules. */
+inline status expose(span<const llmlat_agg *const> aggs, std::int32_t format, span<char> buf,
+                     std::size_t &len) noexcept
+{
+    return status(llmlat_expose(aggs.data(), aggs.size(), format, buf.data(), buf.size(), &len));
+}
+/* The same, streamed to sink as aggregator::report_write streams a report
+ * (an exception sink throws is rethrown here, after C has returned). */
+template <class Sink>
+status expose_write(span<const llmlat_agg *const> aggs, std::int32_t format, Sink &&sink)
+{
+    detail::sink_context<std::remove_reference_t<Sink>> ctx{&sink, {}};
+    std::int32_t st = llmlat_expose_write(
+        aggs.data(), aggs.size(), format,
+        &detail::sink_trampoline<std::remove_reference_t<Sink>>, &ctx);
+    if (ctx.thrown)
+        std::rethrow_exception(ctx.thrown);
+    return status(st);
+}
+/* The exposition, made once, into a new string (this allocates). */
+inline result<std::string> expose(span<const llmlat_agg *const> aggs, std::int32_t format)
+{
+    std::string out;
+    status st = expose_write(aggs, format, [&out](const char *bytes, std::size_t len) {
+        out.append(bytes, len);
+    });
+    if (!st.ok())
+        out.clear();
+    return detail::answer(st.code(), std::move(out));
+}
+
+/* -------------------------------------------------------------------- reader */
+
+/* Where the last request handed over or rejected is in the input. */
+struct position {
+    std::uint64_t index = 0, line = 0, column = 0;
+};
+
+/* Owns one llmlat_reader: the push reader of traces and of other tools'
+ * result files (one thread at a time). The host feeds bytes (feed, or
+ * space + commit to read straight into the reader's buffer) and end()s
+ * the input; next() and add_to() say what they found (LLMLAT_READ_*). */
+class reader {
+public:
+    /* A reader of `input` (LLMLAT_INPUT_*); name (copied; nullptr:
+     * "<input>") starts its messages. EINVAL for an unknown format, ENOMEM. */
+    static result<reader> create(std::int32_t input = LLMLAT_INPUT_AUTO,
+                                 const char *name = nullptr) noexcept
+    {
+        if (!llmlat_input_name(input))
+            return status(LLMLAT_EINVAL);
+        llmlat_reader *rd = llmlat_reader_new(input, name);
+        if (!rd)
+            return status(LLMLAT_ENOMEM);
+        return reader(rd);
+    }
+
+    reader() noexcept = default;
+    explicit reader(llmlat_reader *rd) noexcept : rd_(rd) {}
+    ~reader() { llmlat_reader_free(rd_); }
+    reader(reader &&other) noexcept : rd_(std::exchange(other.rd_, nullptr)) {}
+    reader &operator=(reader &&other) noexcept
+    {
+        if (this != &other) {
+            llmlat_reader_free(rd_);
+            rd_ = std::exchange(other.rd_, nullptr);
+        }
+        return *this;
+    }
+    reader(const reader &) = delete;
+    reader &operator=(const reader &) = delete;
+
+    explicit operator bool() const noexcept { return rd_ != nullptr; }
+    llmlat_reader *get() const noexcept { return rd_; }
+    llmlat_reader *release() noexcept { return std::exchange(rd_, nullptr); }
+
+    /* 1 for the first run of a file with several, 0 (default) the last. */
+    status set_run(std::uint64_t run) noexcept { return status(llmlat_reader_set_run(rd_, run)); }
+    status feed(const void *bytes, std::size_t len) noexcept
+    {
+        return status(llmlat_reader_feed(rd_, bytes, len));
+    }
+    status feed(span<const char> bytes) noexcept { return feed(bytes.data(), bytes.size()); }
+    /* Room for at least `want` bytes, valid until the next call; commit(n)
+     * feeds the n bytes written there. */
+    result<span<char>> space(std::size_t want) noexcept
+    {
+        void *buf = nullptr;
+        std::size_t cap = 0;
+        std::int32_t st = llmlat_reader_space(rd_, want, &buf, &cap);
+        return detail::answer(st, span<char>(static_cast<char *>(buf), st == LLMLAT_OK ? cap : 0));
+    }
+    status commit(std::size_t n) noexcept { return status(llmlat_reader_commit(rd_, n)); }
+    status end() noexcept { return status(llmlat_reader_end(rd_)); }
+
+    /* The next request into r, or why there is none now: LLMLAT_READ_*. */
+    result<std::int32_t> next(request &r) noexcept
+    {
+        std::int32_t what = 0;
+        std::int32_t st = llmlat_reader_next(rd_, r.get(), &what);
+        return detail::answer(st, what);
+    }
+    /* Folds every request available into a: READ_REJECTED, MORE or END. */
+    result<std::int32_t> add_to(aggregator &a) noexcept
+    {
+        std::int32_t what = 0;
+        std::int32_t st = llmlat_reader_add_to(rd_, a.get(), &what);
+        return detail::answer(st, what);
+    }
+
+    /* The last rejection's or error's "name:line:column: ..." ("" when
+     * none; "" also for a reader that owns nothing); the last request's id. */
+    const char *message() const noexcept { return rd_ ? llmlat_reader_message(rd_) : ""; }
+    const char *request_id() const noexcept { return rd_ ? llmlat_reader_request_id(rd_) : ""; }
+    result<llmlat::position> position() const noexcept
+    {
+        llmlat::position p;
+        std::int32_t st = llmlat_reader_request_position(rd_, &p.index, &p.line, &p.column);
+        return detail::answer(st, p);
+    }
+    /* LLMLAT_READ_COUNT_*: EUNDEFINED for RUN or RUNS not known. */
+    result<std::uint64_t> counter(std::int32_t counter) const noexcept
+    {
+        std::uint64_t v = 0;
+        std::int32_t st = llmlat_reader_counter(rd_, counter, &v);
+        return detail::answer(st, v);
+    }
+    /* The format read: the one given, or the one detected. */
+    result<std::int32_t> format() const noexcept
+    {
+        std::int32_t v = LLMLAT_INPUT_AUTO;
+        std::int32_t st = llmlat_reader_format(rd_, &v);
+        return detail::answer(st, v);
+    }
+    /* The benchmark duration the input gives, seconds; EUNDEFINED (NaN). */
+    result<double> duration() const noexcept
+    {
+        double v = NAN;
+        std::int32_t st = llmlat_reader_duration(rd_, &v);
+        return detail::answer(st, v);
+    }
+
+private:
+    llmlat_reader *rd_ = nullptr;
 };
 
 } // namespace llmlat

@@ -317,6 +317,177 @@ static void test_status_and_library()
     CHECK(llmlat::now_ns() > 0);
 }
 
+/* ------------------------------ recorders read back, columns, lacks */
+
+static void test_request_getters_and_lacks()
+{
+    auto r = request::create();
+    CHECK(r.ok());
+    CHECK(r->state().value_or(-1) == LLMLAT_STATE_NEW);
+    CHECK(r->start_time().error().code() == LLMLAT_ESTATE);
+    CHECK(r->start(5 * MS).ok());
+    const std::vector<std::int64_t> t = {10 * MS, 20 * MS};
+    const std::vector<std::uint32_t> k = {1, 3};
+    CHECK(r->events(t, k).ok());
+    CHECK(r->set_input_tokens(9).ok());
+    CHECK(r->output_tokens().error().code() == LLMLAT_EUNDEFINED && *r->output_tokens() == 4);
+    CHECK(r->set_lacks(LLMLAT_LACKS_START_TIMES).ok());
+    CHECK(r->set_lacks(LLMLAT_LACKS_CHUNKS).code() == LLMLAT_EINVAL);
+    CHECK(r->finish(30 * MS).ok());
+    CHECK(r->state().value_or(-1) == LLMLAT_STATE_FINISHED);
+    CHECK(r->start_time().value_or(0) == 5 * MS && r->end_time().value_or(0) == 30 * MS);
+    auto ev = r->recorded_events();
+    CHECK(ev.ok() && ev->t_ns.size() == 2 && ev->k.size() == 2);
+    CHECK(ev->t_ns[1] == 20 * MS && ev->k[1] == 3);
+    CHECK(r->input_tokens().value_or(0) == 9 && r->lacks().value_or(0) == LLMLAT_LACKS_START_TIMES);
+
+    auto agg = aggregator::create(LLMLAT_CONV_DEFAULT, LLMLAT_MODE_EXACT);
+    CHECK(agg.ok() && agg->add(*r).ok());
+    const char *c_reason = nullptr;
+    CHECK(llmlat_agg_unavailable(agg->get(), LLMLAT_KIND_RATE, LLMLAT_RATE_REQUESTS, &c_reason) ==
+          LLMLAT_EUNDEFINED);
+    auto why = agg->unavailable(LLMLAT_KIND_RATE, LLMLAT_RATE_REQUESTS);
+    CHECK(why.ok() && *why == c_reason && c_reason != nullptr);
+    auto fine = agg->unavailable(LLMLAT_KIND_METRIC, LLMLAT_TTFT);
+    CHECK(fine.ok() && *fine == nullptr);
+    CHECK(agg->unavailable(99, LLMLAT_TTFT).error().code() == LLMLAT_EINVAL);
+
+    /* a request known by its per-request values only */
+    auto known = request::create();
+    CHECK(known->start(0).ok());
+    CHECK(known->set_known(LLMLAT_CONV_LLMPERF, LLMLAT_TTFT, 0.2).ok());
+    CHECK(known->event(1).code() == LLMLAT_ESTATE);
+    CHECK(known->finish(MS).ok());
+    CHECK(known->value(LLMLAT_CONV_LLMPERF, LLMLAT_TTFT).value_or(0) == 0.2);
+    CHECK(known->lacks().value_or(0) == LLMLAT_LACKS_CHUNKS);
+}
+
+static void test_columns_and_buckets()
+{
+    /* two requests as columns == the same two added one by one */
+    const std::vector<std::int64_t> starts = {0, 100 * MS};
+    const std::vector<std::uint64_t> offsets = {0, 3, 5};
+    const std::vector<std::int64_t> t = {10 * MS, 20 * MS, 35 * MS, 150 * MS, 190 * MS};
+    const std::vector<std::uint32_t> k = {1, 2, 1, 1, 4};
+    const std::vector<std::uint8_t> ok = {1, 0};
+    auto cols = aggregator::create(LLMLAT_CONV_VLLM, LLMLAT_MODE_EXACT);
+    llmlat::columns c;
+    c.start_ns = starts;
+    c.ok = ok;
+    c.offsets = offsets;
+    c.t_ns = t;
+    c.k = k;
+    std::size_t bad = 0;
+    CHECK(cols->add_columns(c, &bad).ok());
+    auto one = aggregator::create(LLMLAT_CONV_VLLM, LLMLAT_MODE_EXACT);
+    for (std::size_t i = 0; i < 2; i++) {
+        auto r = request::create();
+        CHECK(r->start(starts[i]).ok());
+        std::size_t from = offsets[i], n = offsets[i + 1] - offsets[i];
+        CHECK(r->events({t.data() + from, n}, {k.data() + from, n}).ok());
+        CHECK((ok[i] ? r->finish(t[from + n - 1]) : r->fail(t[from + n - 1])).ok());
+        CHECK(one->add(*r).ok());
+    }
+    for (std::int32_t m : {LLMLAT_TTFT, LLMLAT_ITL, LLMLAT_E2E})
+        CHECK(same(cols->stat(m, LLMLAT_STAT_MEAN).value_or(-1),
+                   one->stat(m, LLMLAT_STAT_MEAN).value_or(-2)));
+    CHECK(cols->counter(LLMLAT_COUNT_FAILED).value_or(0) == 1);
+
+    /* sizes that do not fit are refused before C reads past a span */
+    llmlat::columns short_k = c;
+    short_k.k = {k.data(), 4};
+    CHECK(cols->add_columns(short_k, &bad).code() == LLMLAT_EINVAL && bad == SIZE_MAX);
+    llmlat::columns short_ok = c;
+    short_ok.ok = {ok.data(), 1};
+    CHECK(cols->add_columns(short_ok).code() == LLMLAT_EINVAL);
+    /* a request at fault is named, and nothing is added */
+    const std::vector<std::int64_t> backwards = {10 * MS, 5 * MS, 35 * MS, 150 * MS, 190 * MS};
+    llmlat::columns order = c;
+    order.t_ns = backwards;
+    CHECK(cols->add_columns(order, &bad).code() == LLMLAT_EORDER && bad == 0);
+    CHECK(cols->counter(LLMLAT_COUNT_COMPLETED).value_or(9) == 1);
+
+    /* buckets: what the C call gives */
+    auto b = cols->buckets(LLMLAT_ITL);
+    CHECK(b.ok() && !b->counts.empty());
+    std::int32_t schema = 0, offset = 0;
+    double zt = 0;
+    std::uint64_t zc = 0, counts[256];
+    std::size_t len = 0;
+    CHECK(llmlat_agg_buckets(cols->get(), LLMLAT_ITL, &schema, &zt, &zc, &offset, counts, 256,
+                             &len) == LLMLAT_OK);
+    CHECK(b->schema == schema && b->offset == offset && b->zero_count == zc &&
+          same(b->zero_threshold, zt) && b->counts.size() == len);
+    CHECK(std::memcmp(b->counts.data(), counts, len * sizeof counts[0]) == 0);
+    CHECK(cols->buckets(-1).error().code() == LLMLAT_EINVAL);
+}
+
+static void test_expose()
+{
+    auto a = aggregator::create(LLMLAT_CONV_DEFAULT, LLMLAT_MODE_BOUNDED);
+    auto b = aggregator::create(LLMLAT_CONV_DEFAULT, LLMLAT_MODE_BOUNDED);
+    CHECK(a->set_label("model", "a").ok() && b->set_label("model", "b").ok());
+    feed(*a, nullptr);
+    const llmlat_agg *const handles[] = {a->get(), b->get()};
+    for (std::int32_t f : {LLMLAT_FORMAT_PROMETHEUS, LLMLAT_FORMAT_OPENMETRICS,
+                           LLMLAT_FORMAT_PROMETHEUS_PROTOBUF}) {
+        auto text = llmlat::expose(handles, f);
+        CHECK(text.ok() && !text->empty());
+        std::size_t len = 0;
+        CHECK(llmlat_expose(handles, 2, f, nullptr, 0, &len) == LLMLAT_ENOSPC);
+        std::vector<char> buf(len);
+        CHECK(llmlat::expose(handles, f, buf, len).ok());
+        CHECK(std::string(buf.data(), len) == *text);
+        CHECK(std::strcmp(llmlat::format_content_type(f), llmlat_format_content_type(f)) == 0);
+    }
+    const llmlat_agg *const twice[] = {a->get(), a->get()};
+    CHECK(llmlat::expose(twice, LLMLAT_FORMAT_PROMETHEUS).error().code() == LLMLAT_EINVAL);
+    CHECK(llmlat::format_content_type(-1) == nullptr);
+}
+
+static void test_reader()
+{
+    CHECK(llmlat::reader::create(99).error().code() == LLMLAT_EINVAL);
+    CHECK(std::strcmp(llmlat::input_name(LLMLAT_INPUT_VLLM), "vllm") == 0);
+    const std::string trace = "{\"start\": 0, \"events\": [[0.1, 1], [0.12, 2]], \"id\": \"a\"}\n"
+                              "{\"start\": 1, \"events\": [[1.2, 1], [1.1, 1]]}\n"
+                              "{\"start\": 2, \"events\": [[2.05, 3]], \"ok\": false}\n";
+    auto rd = llmlat::reader::create(LLMLAT_INPUT_AUTO, "t.jsonl");
+    CHECK(rd.ok());
+    CHECK(rd->feed(trace.data(), 10).ok()); /* in two pieces, the second through space */
+    auto room = rd->space(trace.size());
+    CHECK(room.ok() && room->size() >= trace.size() - 10);
+    std::memcpy(room->data(), trace.data() + 10, trace.size() - 10);
+    CHECK(rd->commit(trace.size() - 10).ok());
+    CHECK(rd->end().ok());
+    auto r = request::create();
+    auto what = rd->next(*r);
+    CHECK(what.ok() && *what == LLMLAT_READ_REQUEST);
+    CHECK(std::strcmp(rd->request_id(), "a") == 0 && r->end_time().value_or(0) == 120 * MS);
+    CHECK(rd->position().ok() && rd->position()->index == 1 && rd->position()->line == 1);
+    auto agg = aggregator::create(LLMLAT_CONV_DEFAULT, LLMLAT_MODE_EXACT);
+    what = rd->add_to(*agg);
+    CHECK(what.ok() && *what == LLMLAT_READ_REJECTED);
+    CHECK(std::strncmp(rd->message(), "t.jsonl:2:1: ", 13) == 0);
+    what = rd->add_to(*agg);
+    CHECK(what.ok() && *what == LLMLAT_READ_END);
+    CHECK(agg->counter(LLMLAT_COUNT_FAILED).value_or(0) == 1);
+    CHECK(rd->counter(LLMLAT_READ_COUNT_REQUESTS).value_or(0) == 3);
+    CHECK(rd->counter(LLMLAT_READ_COUNT_REJECTED).value_or(0) == 1);
+    CHECK(rd->counter(LLMLAT_READ_COUNT_RUNS).error().code() == LLMLAT_EUNDEFINED);
+    CHECK(rd->format().value_or(0) == LLMLAT_INPUT_TRACE);
+    CHECK(rd->duration().error().code() == LLMLAT_EUNDEFINED);
+
+    auto malformed = llmlat::reader::create(LLMLAT_INPUT_TRACE, "bad.json");
+    (void)malformed->feed("[{\"start\": x}]", 15); /* the error may show here or below */
+    (void)malformed->end();
+    CHECK(malformed->next(*r).error().code() == LLMLAT_EFORMAT);
+    CHECK(std::strncmp(malformed->message(), "bad.json:1:", 11) == 0);
+
+    llmlat::reader none;
+    CHECK(!none && none.feed("x", 1).code() == LLMLAT_EINVAL && *none.message() == '\0');
+}
+
 /* ------------------------------------------------- the allocator hook */
 
 static int allocations;
@@ -351,6 +522,10 @@ int main()
     test_settings();
     test_handles_and_moves();
     test_status_and_library();
+    test_request_getters_and_lacks();
+    test_columns_and_buckets();
+    test_expose();
+    test_reader();
     test_allocator();
     if (check_failures()) {
         std::fprintf(stderr, "%d checks failed\n", check_failures());
