@@ -9,9 +9,12 @@
 #define EXIT_RUNTIME 1 /* out of memory, write error */
 #define EXIT_USAGE 2   /* bad option or value, unreadable or malformed trace */
 
+/* `llmlat --help`: the commands and the global options. */
 void cli_usage(FILE *out);
 
 /* `llmlat report ARGS`: the exit status. */
 int report_command(int argc, char **argv);
+/* `llmlat report --help`. */
+void report_usage(FILE *out);
 
 #endif

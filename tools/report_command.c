@@ -275,13 +275,39 @@ static int run(llmlat_agg *a, const report_options *o, FILE *f, const char *name
     return rc;
 }
 
+void report_usage(FILE *out)
+{
+    fputs("Usage: llmlat report [OPTIONS] TRACE|-\n"
+          "\n"
+          "Reads the timestamps of streamed LLM responses (a trace file, or - for\n"
+          "standard input) and reports TTFT, TPOT, ITL, E2E latency, throughput and\n"
+          "goodput, computed as the chosen tool computes them.\n"
+          "\n"
+          "Options:\n",
+          out);
+    report_options_usage(out);
+    fputs("\n"
+          "A trace is a JSON array of requests, an object {\"requests\": [...],\n"
+          "\"duration\": S}, or JSON Lines with one request per line. A request:\n"
+          "  {\"start\": S, \"events\": [[T, K], ...], \"input_tokens\": N,\n"
+          "   \"output_tokens\": N, \"ok\": true, \"end\": S}\n"
+          "with times in seconds and K the tokens of each streamed chunk. A request\n"
+          "whose times go backwards or that has events after its end is rejected\n"
+          "(named on stderr, counted in the report). Other tools' result files are\n"
+          "read as docs/importers.md says.\n"
+          "\n"
+          "Exit status: 0 success, 1 runtime failure, 2 bad usage or malformed trace.\n"
+          "Details: man llmlat, docs/cli.md, docs/importers.md and docs/report-json.md.\n",
+          out);
+}
+
 int report_command(int argc, char **argv)
 {
     report_options o;
     if (!report_options_parse(argc, argv, &o))
         return EXIT_USAGE;
     if (o.help) {
-        cli_usage(stdout);
+        report_usage(stdout);
         return EXIT_OK;
     }
     bool from_stdin = strcmp(o.trace, "-") == 0;

@@ -6,6 +6,7 @@
 
 #include "llmlat.h"
 #include "report_options.h"
+#include "usage.h"
 
 #define PREFIX "llmlat report: "
 
@@ -183,24 +184,53 @@ static bool set_goodput(report_options *o, const char *flag, const char *v)
 
 typedef bool (*option_setter)(report_options *o, const char *flag, const char *value);
 
+/* Every option of `llmlat report`: the parser and the help read this one
+ * table (and tests/cli/test_manpage.py holds the man page to the help). */
 static const struct {
     const char *name;
+    const char *value; /* what the help calls the option's value */
+    const char *help;
     option_setter set;
 } OPTIONS[] = {
-    { "--convention", set_convention },
-    { "--mode", set_mode },
-    { "--relative-error", set_relative_error },
-    { "--percentiles", set_percentiles },
-    { "--goodput", set_goodput },
-    { "--duration", set_duration },
-    { "--format", set_format },
-    { "--input", set_input },
-    { "--run", set_run },
+    { "--convention", "NAME", "default, vllm, aiperf, sglang, llmperf, guidellm or inference-perf (default: default)",
+      set_convention },
+    { "--mode", "MODE", "exact or bounded (default: exact)", set_mode },
+    { "--relative-error", "A", "the bounded mode's relative error (default: 0.01)",
+      set_relative_error },
+    { "--percentiles", "LIST",
+      "percentiles to report, comma-separated (default: 50,90,95,99)", set_percentiles },
+    { "--goodput", "SLOS",
+      "service levels in ms for goodput, comma-separated NAME:MS with NAME ttft, tpot or "
+      "e2el",
+      set_goodput },
+    { "--duration", "S",
+      "benchmark wall time in seconds for the rates (default: the trace's \"duration\", "
+      "else from its timestamps)",
+      set_duration },
+    { "--format", "FORMAT", "text, json, prometheus or openmetrics (default: text)",
+      set_format },
+    { "--input", "FORMAT",
+      "what the file is: trace, vllm, aiperf, genai-perf, sglang or llmperf (default: auto, "
+      "told from the content)",
+      set_input },
+    { "--run", "N", "the run to read of a file with several (default: the last)", set_run },
 };
+
+#define N_OPTIONS (sizeof OPTIONS / sizeof OPTIONS[0])
+
+void report_options_usage(FILE *out)
+{
+    for (size_t i = 0; i < N_OPTIONS; i++) {
+        char name[64];
+        snprintf(name, sizeof name, "%s %s", OPTIONS[i].name, OPTIONS[i].value);
+        usage_entry(out, name, OPTIONS[i].help);
+    }
+    usage_entry(out, "-h, --help", "this help");
+}
 
 static option_setter find_option(const char *name, size_t len)
 {
-    for (size_t i = 0; i < sizeof OPTIONS / sizeof OPTIONS[0]; i++)
+    for (size_t i = 0; i < N_OPTIONS; i++)
         if (strlen(OPTIONS[i].name) == len && strncmp(OPTIONS[i].name, name, len) == 0)
             return OPTIONS[i].set;
     return NULL;

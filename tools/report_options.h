@@ -5,6 +5,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #define MAX_PERCENTILES 32
 
@@ -24,6 +25,9 @@ typedef struct report_options {
     bool help;
     const char *trace;           /* a path, or "-" for standard input */
 } report_options;
+
+/* The options' lines of `llmlat report --help`. */
+void report_options_usage(FILE *out);
 
 /* Parses the arguments that follow "report". On a bad argument prints one
  * line to stderr and returns false (exit status 2). */

@@ -46,10 +46,18 @@ def report_json(text, *args):
 
 class Usage(unittest.TestCase):
     def test_help_and_version(self):
-        for args in (["--help"], ["-h"], ["report", "--help"]):
+        for args in (["--help"], ["-h"], ["help"]):
             p = run(*args)
             self.assertEqual(p.returncode, 0)
-            self.assertIn("Usage: llmlat report", p.stdout)
+            self.assertTrue(p.stdout.startswith("Usage: llmlat COMMAND"), p.stdout)
+            self.assertRegex(p.stdout, r"\n  report +TTFT")
+        for args in (["report", "--help"], ["help", "report"], ["report", "-h", TINY]):
+            p = run(*args)
+            self.assertEqual(p.returncode, 0)
+            self.assertTrue(p.stdout.startswith("Usage: llmlat report [OPTIONS] TRACE|-\n"))
+            self.assertIn("\n  --convention NAME ", p.stdout)
+        self.assertEqual(run("help", "nope").stderr,
+                         "llmlat: unknown command 'nope' (see llmlat --help)\n")
         p = run("--version")
         self.assertEqual(p.returncode, 0)
         self.assertRegex(p.stdout, r"^llmlat \d+\.\d+\.\d+\n$")

@@ -1,7 +1,7 @@
 package llmlat
 
 /*
-#include "llmlat.h"
+#include "capi.h"
 
 // Handles as integers on the hot path, as in request.go.
 static inline int32_t go_agg_add(uintptr_t a, uintptr_t r)

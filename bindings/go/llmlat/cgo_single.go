@@ -3,9 +3,10 @@
 package llmlat
 
 // With the llmlat_single tag the library is compiled into the package from
-// the committed single header (single.c holds its implementation), so no
+// llmlat_single.h, the copy of the single header in this directory
+// (single.c holds its implementation), so neither pkg-config nor an
 // installed library is needed. The library needs libm.
 
-// #cgo CFLAGS: -I${SRCDIR}/../../../single
+// #cgo CFLAGS: -DLLMLAT_GO_SINGLE
 // #cgo LDFLAGS: -lm
 import "C"

@@ -1,6 +1,6 @@
 package llmlat
 
-// #include "llmlat.h"
+// #include "capi.h"
 import "C"
 
 import (

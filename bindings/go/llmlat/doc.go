@@ -11,8 +11,10 @@
 // llmlat-uninstalled.pc in a build tree's meson-uninstalled directory, and
 // the dynamic loader must find libllmlat.so.1 at run time. Built with the
 // tag llmlat_single (go build -tags llmlat_single) the package instead
-// compiles the library in from the single header single/llmlat.h of the
-// llmlat source tree, and needs neither pkg-config nor the shared library.
+// compiles the library in from llmlat_single.h, the module's own copy of the
+// single header, and needs neither pkg-config nor the shared library: the
+// module directory alone (copied, vendored, or reached by a replace
+// directive) builds.
 //
 // The binding is for major version 1 of the C API: compiling against
 // another major fails (#error), and loading a library of another major

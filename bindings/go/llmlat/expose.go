@@ -2,7 +2,7 @@ package llmlat
 
 /*
 #include <stdlib.h>
-#include "llmlat.h"
+#include "capi.h"
 
 extern int32_t goReportWrite(uintptr_t sink, void *bytes, size_t len);
 

@@ -1,7 +1,7 @@
 package llmlat
 
 /*
-#include "llmlat.h"
+#include "capi.h"
 
 #if !defined(LLMLAT_VERSION_MAJOR) || LLMLAT_VERSION_MAJOR != 1
 #error "this Go binding is for llmlat major version 1"

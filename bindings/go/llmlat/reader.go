@@ -3,7 +3,7 @@ package llmlat
 /*
 #include <stdlib.h>
 
-#include "llmlat.h"
+#include "capi.h"
 */
 import "C"
 

@@ -1,7 +1,7 @@
 package llmlat
 
 /*
-#include "llmlat.h"
+#include "capi.h"
 
 // The hot path takes the handle as an integer: cgo checks (and so moves to
 // the heap) every pointer argument, which would cost an allocation per

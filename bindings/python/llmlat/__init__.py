@@ -60,7 +60,7 @@ from ._core import (
 from ._reader import INPUTS, TraceError, TraceReader, TraceRequest, read_trace
 
 #: Version of this Python package.
-__version__ = "1.0.0"
+__version__ = "1.1.0"
 
 
 def version() -> str:

@@ -5,7 +5,8 @@ installs as its console script; the binding has no reader of its own (the
 library reads the files: ``llmlat.read_trace``). It is looked for in this
 order: the path in ``LLMLAT_CLI``; the ``bin/llmlat`` of the environment
 this package is installed in (beside ``lib/pythonX.Y/site-packages``, or
-in ``<target>/bin`` for ``pip install --target``); ``llmlat`` on PATH.
+in ``<target>/bin`` for ``pip install --target``: ``_native.command_path()``);
+``llmlat`` on PATH.
 """
 
 import os
@@ -13,6 +14,8 @@ import shutil
 import subprocess
 import sys
 from typing import List, Optional
+
+from . import _native
 
 _ENV = "LLMLAT_CLI"
 
@@ -22,16 +25,7 @@ def command() -> Optional[str]:
     env = os.environ.get(_ENV)
     if env:
         return env
-    here = os.path.dirname(os.path.abspath(__file__))
-    parent = os.path.dirname(here)  # site-packages, or a --target directory
-    base = parent
-    if os.path.basename(parent) in ("site-packages", "dist-packages") \
-            and os.path.basename(os.path.dirname(parent)).startswith("python"):
-        base = os.path.dirname(os.path.dirname(os.path.dirname(parent)))  # the prefix
-    beside = os.path.join(base, "bin", "llmlat")
-    if os.path.isfile(beside) and os.access(beside, os.X_OK):
-        return beside
-    return shutil.which("llmlat")
+    return _native.command_path() or shutil.which("llmlat")
 
 
 def main(argv: Optional[List[str]] = None) -> int:

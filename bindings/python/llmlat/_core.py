@@ -5,14 +5,14 @@ from __future__ import annotations
 
 import ctypes
 import json
-import operator
-import sys
 import weakref
 from array import array
 from ctypes import byref, c_double, c_int32, c_int64, c_size_t, c_uint32, c_uint64
 from typing import (Any, Dict, Iterable, List, Mapping, NamedTuple, NoReturn, Optional,
                     Sequence, Tuple, TypeVar, Union)
 
+from ._args import (INT64_MAX, INT64_MIN, UINT32_MAX, as_bytes, as_float, as_floats, as_i64,
+                    as_id, as_text, as_u32, as_u64, byref_buffer, c_array, type_error)
 from ._errors import Error, InvalidArgumentError, OutOfMemoryError
 from ._native import WRITE_FN, AggHandle, lib, name_table, request_event_fast
 
@@ -71,6 +71,9 @@ _PARAM_IDS = {
     "slo_e2e": 5,
 }
 _FORMAT_IDS = {"text": 1, "json": 2, "prometheus": 3, "openmetrics": 4, "prometheus_protobuf": 5}
+#: The keys of ``Aggregator(slo=...)``.
+_SLO_IDS = {"ttft": _PARAM_IDS["slo_ttft"], "tpot": _PARAM_IDS["slo_tpot"],
+            "e2e": _PARAM_IDS["slo_e2e"]}
 #: What a request rebuilt from another tool's file lacks (``LLMLAT_LACKS_*``,
 #: docs/importers.md): a mask of these bits.
 LACKS = {
@@ -99,25 +102,6 @@ _EINVAL = -1
 _ENOMEM = -2
 _EUNDEFINED = -5
 _ENOSPC = -8
-_INT64_MIN = -(1 << 63)
-_INT64_MAX = (1 << 63) - 1
-_UINT32_MAX = (1 << 32) - 1
-_UINT64_MAX = (1 << 64) - 1
-
-
-def _id(table: Mapping[str, int], kind: str, name: Name) -> int:
-    """The C id of a name; an int is passed through (the C library checks
-    it), so ids newer than this binding stay usable."""
-    if isinstance(name, str):
-        try:
-            return table[name]
-        except KeyError:
-            raise InvalidArgumentError(
-                detail="unknown %s %r (one of: %s)" % (kind, name, ", ".join(table))
-            ) from None
-    if isinstance(name, int) and not isinstance(name, bool):
-        return name
-    raise TypeError("%s must be a name (str), not %s" % (kind, type(name).__name__))
 
 
 def _name(table: Mapping[str, int], value: int) -> str:
@@ -131,28 +115,6 @@ def _raise(status: int, where: str, detail: Optional[str] = None) -> NoReturn:
     raise Error.for_status(status, where, detail)
 
 
-def _u64(value: int, what: str) -> int:
-    if not isinstance(value, int) or isinstance(value, bool):
-        raise TypeError("%s must be an int, not %s" % (what, type(value).__name__))
-    if not 0 <= value <= _UINT64_MAX:
-        raise InvalidArgumentError(where=what, detail="%d outside [0, 2**64)" % value)
-    return value
-
-
-def _i64(value: Any, what: str) -> int:
-    if not isinstance(value, int) or isinstance(value, bool):
-        value = operator.index(value)  # numpy integers; TypeError otherwise
-    if not _INT64_MIN <= value <= _INT64_MAX:
-        raise InvalidArgumentError(where=what, detail="%d outside int64" % value)
-    return value
-
-
-def _float(value: Any, what: str) -> float:
-    if isinstance(value, (str, bytes)):
-        raise TypeError("%s must be a number, not %s" % (what, type(value).__name__))
-    return float(value)  # TypeError for non-numbers
-
-
 def now_ns() -> int:
     """``llmlat_now_ns()``: CLOCK_MONOTONIC in nanoseconds, the clock to
     timestamp requests with (the same as ``time.monotonic_ns()`` on Linux)."""
@@ -163,7 +125,8 @@ def param_bounds(param: Name) -> Tuple[float, float]:
     """The accepted range ``(lo, hi)`` of an aggregator parameter
     ("relative_error", "duration", "slo_ttft", "slo_tpot", "slo_e2e")."""
     lo, hi = c_double(), c_double()
-    st = lib.llmlat_param_bounds(_id(_PARAM_IDS, "param", param), byref(lo), byref(hi))
+    st = lib.llmlat_param_bounds(as_id(_PARAM_IDS, "param", param, "param_bounds", "param"),
+                                 byref(lo), byref(hi))
     if st:
         _raise(st, "llmlat_param_bounds")
     return lo.value, hi.value
@@ -171,97 +134,29 @@ def param_bounds(param: Name) -> Tuple[float, float]:
 
 # ----------------------------------------------------------- event arrays
 
-_LITTLE = sys.byteorder == "little"
-_NATIVE_PREFIXES = ("", "@", "=", "<" if _LITTLE else ">")
+
+def _times_array(times: Any, where: str) -> Tuple[Any, int]:
+    return c_array(times, c_int64, "q", "ql", "int64", where, "times_ns", "nanoseconds")
 
 
-def _format_is(fmt: str, codes: str) -> bool:
-    """True when a buffer's struct format is one of the native ``codes``."""
-    prefix, code = fmt[:-1], fmt[-1:]
-    return prefix in _NATIVE_PREFIXES and code in codes
-
-
-def _c_array(obj: Any, ctype: Any, typecode: str, codes: str, what: str) -> Tuple[Any, int]:
-    """``obj`` as (pointer-like, length) for ctypes, with no copy when it is
-    a writable, C-contiguous, one-dimensional buffer of exactly ``ctype``,
-    one C-level copy when such a buffer is read-only, and a conversion into
-    ``array(typecode)`` otherwise (any iterable of ints)."""
-    try:
-        mv = memoryview(obj)
-    except TypeError:
-        mv = None
-    if mv is not None:
-        if (mv.ndim == 1 and mv.itemsize == ctypes.sizeof(ctype) and mv.c_contiguous
-                and _format_is(mv.format, codes)):
-            n = mv.shape[0]  # type: ignore[index]
-            if n == 0:
-                return None, 0
-            if mv.readonly:
-                return (ctype * n).from_buffer_copy(mv), n
-            return byref(ctype.from_buffer(mv)), n
-        if mv.ndim == 1:
-            try:
-                obj = mv.tolist()  # other numeric formats: converted in C
-            except (NotImplementedError, TypeError, ValueError):
-                pass
-    try:
-        arr = array(typecode, obj)
-    except OverflowError as exc:
-        raise InvalidArgumentError(where="events", detail="%s: %s" % (what, exc)) from None
-    n = len(arr)
-    if n == 0:
-        return None, 0
-    return byref(ctype.from_buffer(arr)), n
-
-
-def _token_array(tokens: Any, n: int) -> Tuple[Any, int]:
-    if not isinstance(tokens, int) and hasattr(tokens, "__index__") \
-            and not hasattr(tokens, "__len__"):
-        tokens = operator.index(tokens)  # a numpy integer scalar
-    if isinstance(tokens, int) and not isinstance(tokens, bool):
-        if not 0 <= tokens <= _UINT32_MAX:
-            raise InvalidArgumentError(where="events",
-                                       detail="tokens %d outside [0, 2**32)" % tokens)
+def _token_array(tokens: Any, n: int, where: str) -> Tuple[Any, int]:
+    """``tokens`` (one int for every event, or one per event) as a C array
+    of n uint32 (or of its own length, which the caller compares)."""
+    if not isinstance(tokens, bool) and not hasattr(tokens, "__len__") \
+            and hasattr(tokens, "__index__"):
+        k = as_u32(tokens, where, "tokens")  # an int, or a numpy integer scalar
         if n == 0:
             return None, 0
-        arr = array("I", (tokens,)) * n
-        return byref(ctypes.c_uint32.from_buffer(arr)), n
-    return _c_array(tokens, c_uint32, "I", "IL", "tokens")
+        return byref_buffer(c_uint32, array("I", (k,)) * n), n
+    return c_array(tokens, c_uint32, "I", "IL", "uint32", where, "tokens")
 
 
-def _column(obj: Any, ctype: Any, typecode: str, codes: str, what: str) -> Tuple[Any, int]:
-    """A column of ``add_columns`` as (a ctypes pointer to ``ctype``, length):
-    the caller's buffer itself when it is one-dimensional, C-contiguous and
-    of one of ``codes`` (same size: signed and unsigned are read as the C
-    type), one copy in C when it is read-only, a conversion otherwise. The
-    pointer keeps what it points into alive."""
-    try:
-        mv: Optional[memoryview] = memoryview(obj)
-    except TypeError:
-        mv = None
-    if mv is not None and mv.ndim == 1 and mv.c_contiguous and \
-            mv.itemsize == ctypes.sizeof(ctype) and _format_is(mv.format, codes):
-        n = mv.shape[0]  # type: ignore[index]
-        if n == 0:
-            return None, 0
-        arr = ((ctype * n).from_buffer_copy(mv) if mv.readonly
-               else (ctype * n).from_buffer(mv.cast("B")))
-        return ctypes.cast(arr, ctypes.POINTER(ctype)), n
-    if mv is not None and mv.ndim == 1:
-        try:
-            obj = mv.tolist()
-        except (NotImplementedError, TypeError, ValueError):
-            pass
-    try:
-        conv = array(typecode, obj)
-    except OverflowError as exc:
-        raise InvalidArgumentError(where="add_columns", detail="%s: %s" % (what, exc)) from None
-    except TypeError:
-        raise TypeError("%s must be a sequence of numbers" % what) from None
-    n = len(conv)
-    if n == 0:
-        return None, 0
-    return ctypes.cast((ctype * n).from_buffer(conv), ctypes.POINTER(ctype)), n
+def _column(obj: Any, ctype: Any, typecode: str, codes: str, kind: str,
+            arg: str) -> Tuple[Any, int]:
+    """A column of ``add_columns``: ``c_array``'s (pointer, length), the
+    caller's buffer itself when it already is the C type's (same size:
+    signed and unsigned are read as the C type)."""
+    return c_array(obj, ctype, typecode, codes, kind, "Aggregator.add_columns", arg)
 
 
 # ------------------------------------------------------------- life cycle
@@ -352,7 +247,7 @@ class Request(_Owner):
     def start(self, t_ns: int) -> None:
         """Marks the request sent/arrived at ``t_ns``.
         StateError if already started (``reset()`` first)."""
-        st = lib.llmlat_request_start(self._h, _i64(t_ns, "start: t_ns"))
+        st = lib.llmlat_request_start(self._h, as_i64(t_ns, "Request.start", "t_ns"))
         if st:
             self._fail(st, "llmlat_request_start")
 
@@ -367,16 +262,20 @@ class Request(_Owner):
         (``tokens`` outside [0, 2**32), ``t_ns`` outside int64 or too far
         from the start, the token sum would overflow).
         """
-        if _INT64_MIN <= t_ns <= _INT64_MAX and 0 <= tokens <= _UINT32_MAX:
-            try:
+        try:
+            if INT64_MIN <= t_ns <= INT64_MAX and 0 <= tokens <= UINT32_MAX:
                 st = _event(self._addr, t_ns, tokens)
-            except ctypes.ArgumentError as exc:
-                raise TypeError("event: t_ns and tokens must be ints (%s)" % exc) from None
-            if st:
-                self._fail(st, "llmlat_request_event")
-        else:
-            self._fail(_EINVAL, "event", "t_ns %r outside int64 or tokens %r outside "
-                       "[0, 2**32)" % (t_ns, tokens))
+            else:
+                st = None
+        except (TypeError, ctypes.ArgumentError):
+            st = None
+        if st is None:
+            # Off the hot path: convert what converts (numpy integers), or
+            # raise the error that says which argument is wrong.
+            st = _event(self._addr, as_i64(t_ns, "Request.event", "t_ns"),
+                        as_u32(tokens, "Request.event", "tokens"))
+        if st:
+            self._fail(st, "llmlat_request_event")
 
     def events(self, times_ns: Any, tokens: Any = 1) -> None:
         """Many events in one C call, all accepted or none.
@@ -392,24 +291,25 @@ class Request(_Owner):
         Errors: as ``event()`` for any element, checked for all before any
         is stored; InvalidArgumentError when the lengths differ.
         """
-        t_ptr, n = _c_array(times_ns, c_int64, "q", "ql", "times_ns")
-        k_ptr, nk = _token_array(tokens, n)
+        t_ptr, n = _times_array(times_ns, "Request.events")
+        k_ptr, nk = _token_array(tokens, n, "Request.events")
         if nk != n:
-            self._fail(_EINVAL, "events", "%d times but %d token counts" % (n, nk))
+            self._fail(_EINVAL, "Request.events",
+                       "tokens has %d counts but times_ns has %d times" % (nk, n))
         st = lib.llmlat_request_events(self._h, t_ptr, k_ptr, n)
         if st:
             self._fail(st, "llmlat_request_events")
 
     def set_input_tokens(self, n: int) -> None:
         """The prompt length (default 0); any time before the request is added."""
-        st = lib.llmlat_request_set_input_tokens(self._h, _u64(n, "input tokens"))
+        st = lib.llmlat_request_set_input_tokens(self._h, as_u64(n, "Request.set_input_tokens", "n"))
         if st:
             self._fail(st, "llmlat_request_set_input_tokens")
 
     def set_output_tokens(self, n: int) -> None:
         """The server's usage count of output tokens; when set it is N, otherwise
         N is the sum of the events' tokens."""
-        st = lib.llmlat_request_set_output_tokens(self._h, _u64(n, "output tokens"))
+        st = lib.llmlat_request_set_output_tokens(self._h, as_u64(n, "Request.set_output_tokens", "n"))
         if st:
             self._fail(st, "llmlat_request_set_output_tokens")
 
@@ -418,10 +318,7 @@ class Request(_Owner):
         values (for requests rebuilt from another tool's file,
         docs/importers.md); what needs it is then reported as not available.
         "chunks" is set by ``set_known`` only."""
-        mask = _u64(lacks, "lacks")
-        if mask > 0xFFFFFFFF:
-            raise InvalidArgumentError(where="set_lacks", detail="mask %#x" % mask)
-        st = lib.llmlat_request_set_lacks(self._h, mask)
+        st = lib.llmlat_request_set_lacks(self._h, as_u32(lacks, "Request.set_lacks", "lacks"))
         if st:
             self._fail(st, "llmlat_request_set_lacks")
 
@@ -430,23 +327,25 @@ class Request(_Owner):
         "e2e" (seconds) or "tool_itl", as the tool of ``convention``
         measured it (LLMPerf's files have only these). The request then
         takes no event."""
-        st = lib.llmlat_request_set_known(self._h, _id(_CONVENTION_IDS, "convention", convention),
-                                          _id(_METRIC_IDS, "metric", metric),
-                                          _float(value, "value"))
+        where = "Request.set_known"
+        st = lib.llmlat_request_set_known(
+            self._h, as_id(_CONVENTION_IDS, "convention", convention, where, "convention"),
+            as_id(_METRIC_IDS, "metric", metric, where, "metric"),
+            as_float(value, where, "value", "a number (seconds)"))
         if st:
             self._fail(st, "llmlat_request_set_known")
 
     def finish(self, t_ns: int) -> None:
         """The stream closed normally at ``t_ns``.
         Errors: StateError (not started, already ended), OrderError."""
-        st = lib.llmlat_request_finish(self._h, _i64(t_ns, "finish: t_ns"))
+        st = lib.llmlat_request_finish(self._h, as_i64(t_ns, "Request.finish", "t_ns"))
         if st:
             self._fail(st, "llmlat_request_finish")
 
     def fail(self, t_ns: int) -> None:
         """The request failed (error, timeout, cancelled) at ``t_ns``.
         Same errors as ``finish``."""
-        st = lib.llmlat_request_fail(self._h, _i64(t_ns, "fail: t_ns"))
+        st = lib.llmlat_request_fail(self._h, as_i64(t_ns, "Request.fail", "t_ns"))
         if st:
             self._fail(st, "llmlat_request_fail")
 
@@ -454,7 +353,7 @@ class Request(_Owner):
         """The client cancelled the request at ``t_ns``: a failure under
         every convention, which GuideLLM reports as "incomplete" rather
         than "errored". Same errors as ``finish``."""
-        st = lib.llmlat_request_cancel(self._h, _i64(t_ns, "cancel: t_ns"))
+        st = lib.llmlat_request_cancel(self._h, as_i64(t_ns, "Request.cancel", "t_ns"))
         if st:
             self._fail(st, "llmlat_request_cancel")
 
@@ -466,8 +365,10 @@ class Request(_Owner):
         None when it is undefined (e.g. "tpot" with one output token).
         StateError before ``start``."""
         out = c_double()
-        st = lib.llmlat_request_value(self._h, _id(_CONVENTION_IDS, "convention", convention),
-                                      _id(_METRIC_IDS, "metric", metric), byref(out))
+        where = "Request.value"
+        st = lib.llmlat_request_value(
+            self._h, as_id(_CONVENTION_IDS, "convention", convention, where, "convention"),
+            as_id(_METRIC_IDS, "metric", metric, where, "metric"), byref(out))
         if st:
             if st == _EUNDEFINED:
                 return None
@@ -508,8 +409,15 @@ class Aggregator(_Owner):
                  slo: Optional[Mapping[str, float]] = None,
                  quantiles: Optional[Iterable[float]] = None,
                  labels: Optional[Mapping[str, str]] = None) -> None:
-        conv = _id(_CONVENTION_IDS, "convention", convention)
-        mode_id = _id(_MODE_IDS, "mode", mode)
+        where = "Aggregator"
+        conv = as_id(_CONVENTION_IDS, "convention", convention, where, "convention")
+        mode_id = as_id(_MODE_IDS, "mode", mode, where, "mode")
+        if slo is not None and not isinstance(slo, Mapping):
+            raise type_error(where, "slo", "a mapping of SLO name to seconds, such as "
+                             "{'ttft': 0.5, 'tpot': 0.05}", slo)
+        if labels is not None and not isinstance(labels, Mapping):
+            raise type_error(where, "labels", "a mapping of label name to value (str), such "
+                             "as {'model': 'llama-3-70b'}", labels)
         h = AggHandle()
         st = lib.llmlat_agg_create(conv, mode_id, byref(h))
         if st:
@@ -517,15 +425,16 @@ class Aggregator(_Owner):
             _raise(st, "llmlat_agg_create", detail)
         self._own(h, lib.llmlat_agg_free)
         try:
-            self.set_param("relative_error", relative_error)
+            self._set_param(_PARAM_IDS["relative_error"], relative_error, where, "relative_error")
             if duration is not None:
-                self.set_param("duration", duration)
+                self._set_param(_PARAM_IDS["duration"], duration, where, "duration")
             for key, seconds in (slo or {}).items():
-                self.set_param("slo_" + key if isinstance(key, str) else key, seconds)
+                param = as_id(_SLO_IDS, "SLO", key, where, "slo key")
+                self._set_param(param, seconds, where, "slo[%r]" % (key,))
             if quantiles is not None:
-                self.set_quantiles(quantiles)
+                self._set_quantiles(quantiles, where, "quantiles")
             for name, value in (labels or {}).items():
-                self.set_label(name, value)
+                self._set_label(name, value, where, "labels[%r]" % (name,))
         except BaseException:
             self.close()
             raise
@@ -535,10 +444,8 @@ class Aggregator(_Owner):
         """An aggregator from bytes written by ``to_bytes()`` (any process or
         host: the format is little-endian and versioned, docs/format.md).
         FormatError on malformed, truncated or trailing bytes."""
-        if isinstance(data, (int, str)):
-            raise TypeError("from_bytes needs a bytes-like object, not %s"
-                            % type(data).__name__)
-        buf = memoryview(data).tobytes()
+        buf = as_bytes(data, "Aggregator.from_bytes", "data",
+                       "a bytes-like object (what to_bytes() returned)")
         status = c_int32(0)
         h = lib.llmlat_agg_deserialize(buf, len(buf), byref(status))
         if not h:
@@ -582,15 +489,21 @@ class Aggregator(_Owner):
         "slo_tpot" or "slo_e2e" (s, 0 = none). InvalidArgumentError outside
         ``param_bounds(param)``; StateError for a bounded aggregator's
         relative error or SLOs once it holds data."""
-        st = lib.llmlat_agg_set_param(self._h, _id(_PARAM_IDS, "param", param),
-                                      _float(value, "value"))
+        where = "Aggregator.set_param"
+        self._set_param(as_id(_PARAM_IDS, "param", param, where, "param"), value, where, "value")
+
+    def _set_param(self, param: int, value: Any, where: str, arg: str) -> None:
+        st = lib.llmlat_agg_set_param(self._h, param, as_float(value, where, arg, "a number"))
         if st:
-            self._fail(st, "llmlat_agg_set_param", "%s = %r" % (param, value))
+            self._fail(st, "llmlat_agg_set_param",
+                       "%s = %r (%s)" % (_name(_PARAM_IDS, param), value, arg))
 
     def get_param(self, param: Name) -> float:
         """A parameter's current value."""
         out = c_double()
-        st = lib.llmlat_agg_get_param(self._h, _id(_PARAM_IDS, "param", param), byref(out))
+        st = lib.llmlat_agg_get_param(
+            self._h, as_id(_PARAM_IDS, "param", param, "Aggregator.get_param", "param"),
+            byref(out))
         if st:
             self._fail(st, "llmlat_agg_get_param")
         return out.value
@@ -598,7 +511,10 @@ class Aggregator(_Owner):
     def set_quantiles(self, quantiles: Iterable[float]) -> None:
         """The quantiles (each in [0, 1], 1 to 32 of them) that ``report()``
         and ``summary()`` print."""
-        qs = [_float(q, "quantile") for q in quantiles]
+        self._set_quantiles(quantiles, "Aggregator.set_quantiles", "quantiles")
+
+    def _set_quantiles(self, quantiles: Any, where: str, arg: str) -> None:
+        qs = as_floats(quantiles, where, arg, "an iterable of numbers in [0, 1]")
         arr = (c_double * len(qs))(*qs)
         st = lib.llmlat_agg_set_quantiles(self._h, arr, len(qs))
         if st:
@@ -609,11 +525,12 @@ class Aggregator(_Owner):
         64; +Inf is implicit) of the histogram a "prometheus" report writes
         for a time metric ("ttft", "tpot", "itl", "icl", "e2e", "itl_max").
         None restores the default (the buckets vLLM's server uses)."""
-        metric_id = _id(_METRIC_IDS, "metric", metric)
+        where = "Aggregator.set_buckets"
+        metric_id = as_id(_METRIC_IDS, "metric", metric, where, "metric")
         if bounds is None:
             st = lib.llmlat_agg_set_buckets(self._h, metric_id, None, 0)
         else:
-            bs = [_float(b, "bound") for b in bounds]
+            bs = as_floats(bounds, where, "bounds", "None or an iterable of seconds")
             st = lib.llmlat_agg_set_buckets(self._h, metric_id, (c_double * len(bs))(*bs),
                                             len(bs))
         if st:
@@ -627,10 +544,12 @@ class Aggregator(_Owner):
         none of "le", "quantile", "version", "convention", "mode"), any
         str value; None or "" removes it. InvalidArgumentError otherwise.
         Kept by ``reset`` and serialized; ``merge`` keeps this aggregator's."""
-        if not isinstance(name, str) or not (value is None or isinstance(value, str)):
-            raise TypeError("label names and values are str")
-        st = lib.llmlat_agg_set_label(self._h, name.encode("utf-8"),
-                                      value.encode("utf-8") if value else None)
+        self._set_label(name, value, "Aggregator.set_label", "value")
+
+    def _set_label(self, name: Any, value: Any, where: str, arg: str) -> None:
+        name_b = as_text(name, where, "name", "a label name (str)")
+        value_b = None if value is None else as_text(value, where, arg, "a str or None")
+        st = lib.llmlat_agg_set_label(self._h, name_b, value_b or None)
         if st:
             self._fail(st, "llmlat_agg_set_label", "label %r=%r" % (name, value))
 
@@ -654,7 +573,7 @@ class Aggregator(_Owner):
         """Folds a finished or failed request in (the request is unchanged and
         may be reset right after). StateError if it has not ended."""
         if not isinstance(request, Request):
-            raise TypeError("add needs an llmlat.Request, not %s" % type(request).__name__)
+            raise type_error("Aggregator.add", "request", "an llmlat.Request", request)
         st = lib.llmlat_agg_add(self._h, request._h)
         if st:
             if request._h is None:
@@ -666,7 +585,7 @@ class Aggregator(_Owner):
         MismatchError for a different convention or mode, or bounded
         aggregators with different relative errors or SLOs."""
         if not isinstance(other, Aggregator):
-            raise TypeError("merge needs an llmlat.Aggregator, not %s" % type(other).__name__)
+            raise type_error("Aggregator.merge", "other", "an llmlat.Aggregator", other)
         st = lib.llmlat_agg_merge(self._h, other._h)
         if st:
             if other._h is None:
@@ -692,42 +611,35 @@ class Aggregator(_Owner):
         Errors: the C library's (OrderError, InvalidArgumentError, LimitError...), whose
         ``detail`` names the first request at fault; nothing is added then.
         """
-        start_p, n = _column(starts, c_int64, "q", "ql", "starts")
+        where = "Aggregator.add_columns"
+        start_p, n = _column(starts, c_int64, "q", "ql", "int64", "starts")
         if n == 0:
             return
         cols = [start_p]
-        for name, col, ctype, typecode, codes in (
-                ("ends", ends, c_int64, "q", "ql"),
-                ("ok", ok, ctypes.c_uint8, "B", "?Bb"),
-                ("input_tokens", input_tokens, c_int64, "q", "ql"),
-                ("output_tokens", output_tokens, c_int64, "q", "ql")):
+        for name, col, ctype, typecode, codes, kind in (
+                ("ends", ends, c_int64, "q", "ql", "int64"),
+                ("ok", ok, ctypes.c_uint8, "B", "?Bb", "uint8"),
+                ("input_tokens", input_tokens, c_int64, "q", "ql", "int64"),
+                ("output_tokens", output_tokens, c_int64, "q", "ql", "int64")):
             if col is None:
                 cols.append(None)
                 continue
-            p, m = _column(col, ctype, typecode, codes, name)
+            p, m = _column(col, ctype, typecode, codes, kind, name)
             if m != n:
-                self._fail(_EINVAL, "add_columns", "%d starts but %d %s" % (n, m, name))
+                self._fail(_EINVAL, where, "%d starts but %d %s" % (n, m, name))
             cols.append(p)
         end_p, ok_p, in_p, out_p = cols[1:]
         off_p = t_p = k_p = None
         if offsets is not None or times is not None:
             if offsets is None or times is None:
-                self._fail(_EINVAL, "add_columns", "offsets and times go together")
-            off_p, m = _column(offsets, c_uint64, "Q", "qlQL", "offsets")
+                self._fail(_EINVAL, where, "offsets and times go together")
+            off_p, m = _column(offsets, c_uint64, "Q", "qlQL", "uint64", "offsets")
             if m != n + 1:
-                self._fail(_EINVAL, "add_columns", "%d starts need %d offsets, not %d"
-                           % (n, n + 1, m))
-            t_p, nt = _column(times, c_int64, "q", "ql", "times")
-            if tokens is None:
-                tokens = 1
-            if not hasattr(tokens, "__len__") and hasattr(tokens, "__index__"):
-                every = operator.index(tokens)  # an int (or numpy integer) for every event
-                if not 0 <= every <= _UINT32_MAX:
-                    self._fail(_EINVAL, "add_columns", "tokens %d outside [0, 2**32)" % every)
-                tokens = array("I", (every,)) * nt
-            k_p, nk = _column(tokens, c_uint32, "I", "IL", "tokens")
+                self._fail(_EINVAL, where, "%d starts need %d offsets, not %d" % (n, n + 1, m))
+            t_p, nt = _column(times, c_int64, "q", "ql", "int64", "times")
+            k_p, nk = _token_array(1 if tokens is None else tokens, nt, where)
             if nk != nt:
-                self._fail(_EINVAL, "add_columns", "%d times but %d token counts" % (nt, nk))
+                self._fail(_EINVAL, where, "%d times but %d token counts" % (nt, nk))
         bad = c_size_t(0)
         st = lib.llmlat_agg_add_columns(self._h, n, start_p, end_p, ok_p, off_p, t_p, k_p, in_p,
                                         out_p, byref(bad))
@@ -740,10 +652,13 @@ class Aggregator(_Owner):
         """Why this aggregator's data cannot support a "metric", "rate" or
         "counter" (requests rebuilt from a tool's file may lack what it
         needs, docs/importers.md), or None when it can."""
-        table = {"metric": _METRIC_IDS, "rate": _RATE_IDS, "counter": _COUNTER_IDS}
-        kind_id = _id(_KIND_IDS, "kind", kind)
+        where = "Aggregator.unavailable"
+        if not isinstance(kind, str):
+            raise type_error(where, "kind", "a str (%s)" % ", ".join(_KIND_IDS), kind)
+        kind_id = as_id(_KIND_IDS, "kind", kind, where, "kind")
+        table = {"metric": _METRIC_IDS, "rate": _RATE_IDS, "counter": _COUNTER_IDS}[kind]
         reason = ctypes.c_char_p()
-        st = lib.llmlat_agg_unavailable(self._h, kind_id, _id(table[kind], kind, name),
+        st = lib.llmlat_agg_unavailable(self._h, kind_id, as_id(table, kind, name, where, "name"),
                                         byref(reason))
         if st and st != _EUNDEFINED:
             self._fail(st, "llmlat_agg_unavailable")
@@ -757,8 +672,10 @@ class Aggregator(_Owner):
         unless the convention reports 0.0 as vLLM and SGLang do). "count" is
         an int; "sum" is exact, never decreasing, 0.0 for an empty set."""
         out = c_double()
-        stat_id = _id(_STAT_IDS, "stat", stat)
-        st = lib.llmlat_agg_stat(self._h, _id(_METRIC_IDS, "metric", metric), stat_id,
+        where = "Aggregator.stat"
+        stat_id = as_id(_STAT_IDS, "stat", stat, where, "stat")
+        st = lib.llmlat_agg_stat(self._h, as_id(_METRIC_IDS, "metric", metric, where, "metric"),
+                                 stat_id,
                                  byref(out))
         if st:
             if st == _EUNDEFINED:
@@ -776,7 +693,9 @@ class Aggregator(_Owner):
         convention's placeholder applies). Bounded mode: within the relative
         error."""
         out = c_double()
-        st = lib.llmlat_agg_quantile(self._h, _id(_METRIC_IDS, "metric", metric), _float(q, "q"),
+        where = "Aggregator.quantile"
+        st = lib.llmlat_agg_quantile(self._h, as_id(_METRIC_IDS, "metric", metric, where, "metric"),
+                                     as_float(q, where, "q", "a number in [0, 1]"),
                                      byref(out))
         if st:
             if st == _EUNDEFINED:
@@ -788,10 +707,12 @@ class Aggregator(_Owner):
         """Several quantiles of one metric in one C call (at most 32; about
         the cost of one in exact mode): the same values as ``quantile`` for
         each q. Every value is None when the set is empty."""
-        qv = [_float(q, "q") for q in qs]
+        where = "Aggregator.quantiles"
+        metric_id = as_id(_METRIC_IDS, "metric", metric, where, "metric")
+        qv = as_floats(qs, where, "qs", "an iterable of numbers in [0, 1]")
         n = len(qv)
         out = (c_double * max(n, 1))()
-        st = lib.llmlat_agg_quantiles(self._h, _id(_METRIC_IDS, "metric", metric),
+        st = lib.llmlat_agg_quantiles(self._h, metric_id,
                                       (c_double * max(n, 1))(*qv), n, out)
         if st:
             if st == _EUNDEFINED:
@@ -804,7 +725,7 @@ class Aggregator(_Owner):
         "total_tokens", "goodput" (needs an SLO), "peak_output_tokens".
         None when undefined (no duration, no SLO for goodput...)."""
         out = c_double()
-        st = lib.llmlat_agg_rate(self._h, _id(_RATE_IDS, "rate", rate), byref(out))
+        st = lib.llmlat_agg_rate(self._h, as_id(_RATE_IDS, "rate", rate, "Aggregator.rate", "rate"), byref(out))
         if st:
             if st == _EUNDEFINED:
                 return None
@@ -816,7 +737,9 @@ class Aggregator(_Owner):
         without an SLO), "input_tokens", "output_tokens",
         "peak_concurrency", "memory_bytes"."""
         out = c_uint64()
-        st = lib.llmlat_agg_counter(self._h, _id(_COUNTER_IDS, "counter", counter), byref(out))
+        st = lib.llmlat_agg_counter(
+            self._h, as_id(_COUNTER_IDS, "counter", counter, "Aggregator.counter", "counter"),
+            byref(out))
         if st:
             if st == _EUNDEFINED:
                 return None
@@ -828,7 +751,7 @@ class Aggregator(_Owner):
         exporters (OpenTelemetry exponential histograms, a database), in
         either mode. Bucket i covers (base**(i-1), base**i], base =
         2**(2**-schema), in the metric's unit; counts[j] is bucket offset + j."""
-        metric_id = _id(_METRIC_IDS, "metric", metric)
+        metric_id = as_id(_METRIC_IDS, "metric", metric, "Aggregator.buckets", "metric")
         schema, offset = c_int32(), c_int32()
         zt, zc, n = c_double(), c_uint64(), c_size_t()
         counts = None
@@ -861,10 +784,14 @@ class Aggregator(_Owner):
 
     def report_bytes(self, format: Name = "text") -> bytes:
         """The report in any format, as bytes: the text formats' UTF-8, or
-        "prometheus_protobuf"'s delimited MetricFamily messages. Made once:
-        streamed by ``llmlat_agg_report_write`` into a list of pieces
-        (asking for the size first would make it twice)."""
-        fmt = _id(_FORMAT_IDS, "format", format)
+        "prometheus_protobuf"'s delimited MetricFamily messages."""
+        return self._report_bytes(format, "Aggregator.report_bytes")
+
+    def _report_bytes(self, format: Name, where: str) -> bytes:
+        """The report, made once: streamed by ``llmlat_agg_report_write``
+        into a list of pieces (asking for the size first would make it
+        twice)."""
+        fmt = as_id(_FORMAT_IDS, "format", format, where, "format")
         st, out = _stream(lib.llmlat_agg_report_write, self._h, fmt)
         if st:
             self._fail(st, "llmlat_agg_report_write")
@@ -876,8 +803,10 @@ class Aggregator(_Owner):
         "openmetrics" (docs/prometheus.md). The binary
         "prometheus_protobuf" is ``report_bytes``'s."""
         if format in (_FORMAT_IDS["prometheus_protobuf"], "prometheus_protobuf"):
-            raise InvalidArgumentError(detail="prometheus_protobuf is binary: use report_bytes()")
-        return self.report_bytes(format).decode("utf-8")
+            raise InvalidArgumentError(where="Aggregator.report",
+                                       detail="format: prometheus_protobuf is binary: use "
+                                       "report_bytes()")
+        return self._report_bytes(format, "Aggregator.report").decode("utf-8")
 
     def summary(self) -> Dict[str, Any]:
         """The JSON report as a dict (schema: docs/report-json.md): times in
@@ -934,14 +863,17 @@ def expose(aggregators: Sequence[Aggregator], format: Name = "prometheus") -> by
     "prometheus_protobuf" (native histograms); serve it with
     ``content_type(format)``. InvalidArgumentError for two aggregators with
     the same labels (merge them first)."""
+    where = "expose"
+    if isinstance(aggregators, (str, bytes, Aggregator)) or not hasattr(aggregators, "__iter__"):
+        raise type_error(where, "aggregators", "a sequence of llmlat.Aggregator", aggregators)
     aggs = list(aggregators)
-    for a in aggs:
+    for i, a in enumerate(aggs):
         if not isinstance(a, Aggregator):
-            raise TypeError("expose needs llmlat.Aggregator objects, not %s" % type(a).__name__)
+            raise type_error(where, "aggregators[%d]" % i, "an llmlat.Aggregator", a)
         if a._h is None:
             raise a._closed_error()
+    fmt = as_id(_FORMAT_IDS, "format", format, where, "format")
     handles = (AggHandle * max(len(aggs), 1))(*[a._h for a in aggs])
-    fmt = _id(_FORMAT_IDS, "format", format)
     # aggs holds the aggregators (and so their handles) until the call returns
     st, out = _stream(lib.llmlat_expose_write, handles, len(aggs), fmt)
     if st:
@@ -951,7 +883,9 @@ def expose(aggregators: Sequence[Aggregator], format: Name = "prometheus") -> by
 
 def content_type(format: Name) -> str:
     """The HTTP Content-Type of a format's bytes."""
-    ct = lib.llmlat_format_content_type(_id(_FORMAT_IDS, "format", format))
+    ct = lib.llmlat_format_content_type(
+        as_id(_FORMAT_IDS, "format", format, "content_type", "format"))
     if ct is None:
-        raise InvalidArgumentError(detail="unknown format %r" % (format,))
+        raise InvalidArgumentError(where="content_type", detail="format: unknown format %r"
+                                   % (format,))
     return ct.decode("ascii")

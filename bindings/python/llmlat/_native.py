@@ -4,8 +4,8 @@ The shared library is looked for, in this order:
 
 1. the path in the ``LLMLAT_LIBRARY`` environment variable (when it is set,
    nothing else is tried: a wrong path is an error, not a fallback);
-2. a copy inside this package (``llmlat/libllmlat.so.1``, or the platform's
-   equivalent), for self-contained installs;
+2. the copy inside this package (``llmlat/libllmlat.so.1``, or the
+   platform's equivalent), which the wheel installs;
 3. the SONAME ``libllmlat.so.1``, found by the dynamic loader the way a
    linked program would find it (ldconfig cache, ``LD_LIBRARY_PATH``);
 4. whatever ``ctypes.util.find_library("llmlat")`` returns.
@@ -37,8 +37,8 @@ from ctypes import (
 )
 from typing import Dict, Iterator, List, Optional, Sequence, Tuple
 
-__all__ = ["ABI_MAJOR", "lib", "library_path", "RequestHandle", "AggHandle", "ReaderHandle",
-           "WRITE_FN"]
+__all__ = ["ABI_MAJOR", "lib", "library_path", "command_path", "RequestHandle", "AggHandle",
+           "ReaderHandle", "WRITE_FN"]
 
 #: The library major version (``llmlat_version_number() // 10000``) that this
 #: binding is written for.
@@ -206,6 +206,26 @@ def candidates() -> Iterator[str]:
         yield found
 
 
+def command_path() -> Optional[str]:
+    """The ``llmlat`` command that the wheel installed with this package, or
+    None (the package of a source tree, or installed without the command).
+
+    pip puts the wheel's script in the environment's ``bin/``: beside
+    ``lib/pythonX.Y/site-packages`` (a venv, ``--prefix``, ``--user``;
+    ``dist-packages`` for Debian's ``/usr/local``), or in ``<target>/bin``
+    for ``--target``, the places the command's own rpath names (meson.build).
+    """
+    here = os.path.dirname(os.path.abspath(__file__))
+    parent = os.path.dirname(here)
+    if os.path.basename(parent) in ("site-packages", "dist-packages") \
+            and os.path.basename(os.path.dirname(parent)).startswith("python"):
+        base = os.path.dirname(os.path.dirname(os.path.dirname(parent)))
+    else:
+        base = parent
+    path = os.path.join(base, "bin", "llmlat")
+    return path if os.path.isfile(path) and os.access(path, os.X_OK) else None
+
+
 def _open() -> Tuple[ctypes.CDLL, str]:
     errors = []
     for cand in candidates():
@@ -216,8 +236,9 @@ def _open() -> Tuple[ctypes.CDLL, str]:
     if os.environ.get(_ENV):
         hint = "check %s" % _ENV
     else:
-        hint = ("install libllmlat (meson install), copy libllmlat into the "
-                "llmlat package, or set %s to its path" % _ENV)
+        hint = ("install the llmlat package with its library (pip install . in "
+                "an llmlat checkout), or libllmlat (meson install, then ldconfig), "
+                "or set %s to its path" % _ENV)
     raise ImportError("llmlat: cannot load the shared library (%s); tried: %s"
                       % (hint, "; ".join(errors)))
 

@@ -18,8 +18,9 @@ from ctypes import (POINTER, byref, c_double, c_int32, c_int64, c_size_t, c_uint
                     c_void_p)
 from typing import IO, Any, Iterator, List, Optional, Union
 
-from ._core import Aggregator, Request, _id
-from ._errors import Error, FormatError, OutOfMemoryError
+from ._args import as_id, as_int, as_text, type_error
+from ._core import Aggregator, Request
+from ._errors import Error, FormatError, InvalidArgumentError, OutOfMemoryError
 from ._native import lib, name_table
 
 __all__ = ["read_trace", "TraceReader", "TraceRequest", "TraceError", "INPUTS"]
@@ -135,18 +136,26 @@ class TraceReader:
 
     def __init__(self, source: Source, format: str = "auto", run: Optional[int] = None,
                  name: Optional[str] = None) -> None:
-        input_id = _id(_INPUT_IDS, "input format", format)
+        where = "read_trace"
+        input_id = as_id(_INPUT_IDS, "input format", format, where, "format")
+        if name is not None:
+            as_text(name, where, "name", "None or a str")
+        if run is not None:
+            run = _run_number(run, where)
         if isinstance(source, (str, bytes)) or hasattr(source, "__fspath__"):
             path = os.fsdecode(source)  # type: ignore[arg-type]
             self._file: Any = open(path, "rb")
             self._owns_file = True
             default_name = path
-        else:
+        elif callable(getattr(source, "readinto", None)) or callable(getattr(source, "read", None)):
             self._file = source
             self._owns_file = False
             default_name = getattr(source, "name", "<input>")
             if not isinstance(default_name, str):
                 default_name = "<input>"
+        else:
+            raise type_error(where, "source", "a path or a file object (binary, or text in "
+                             "UTF-8)", source)
         self.name: str = name if name is not None else default_name
         h = lib.llmlat_reader_new(input_id, self.name.encode("utf-8", "replace"))
         if not h:
@@ -159,7 +168,7 @@ class TraceReader:
         self._finalizer = weakref.finalize(self, _release, h,
                                            self._file if self._owns_file else None)
         if run is not None:
-            st = lib.llmlat_reader_set_run(h, _run_number(run))
+            st = lib.llmlat_reader_set_run(h, run)
             if st:
                 self.close()
                 raise Error.for_status(st, "llmlat_reader_set_run")
@@ -255,7 +264,7 @@ class TraceReader:
         """Folds every request left into ``agg`` in C (a rejected one is
         counted and its message kept, as when iterating). Returns self."""
         if not isinstance(agg, Aggregator):
-            raise TypeError("add_to needs an llmlat.Aggregator, not %s" % type(agg).__name__)
+            raise type_error("TraceReader.add_to", "agg", "an llmlat.Aggregator", agg)
         what = c_int32()
         while True:
             st = lib.llmlat_reader_add_to(self._handle(), agg._h, byref(what))
@@ -323,10 +332,12 @@ def _release(h: Any, file: Any) -> None:
         file.close()
 
 
-def _run_number(run: Any) -> int:
-    if isinstance(run, bool) or not isinstance(run, int) or run < 1:
-        raise ValueError("run must be an int >= 1 (1 for the first), not %r" % (run,))
-    return run
+def _run_number(run: Any, where: str) -> int:
+    n = as_int(run, where, "run", "None or an int >= 1 (1 for the first run)")
+    if not 1 <= n < 1 << 64:
+        raise InvalidArgumentError(where=where, detail="run = %d is not a run number (1 for "
+                                   "the first)" % n)
+    return n
 
 
 def read_trace(source: Source, format: str = "auto", run: Optional[int] = None,

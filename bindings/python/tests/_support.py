@@ -1,9 +1,10 @@
 """What the tests share: the package, numpy, the C command, requests.
 
 The tests load the library as users do: ``LLMLAT_LIBRARY`` (meson sets it to
-the library it built), else an installed ``libllmlat.so.1``. From a build
-tree: ``LLMLAT_LIBRARY=$PWD/../../build/lib/libllmlat.so.1 python3 -m
-unittest`` in bindings/python.
+the library it built), else the copy inside an installed package, else an
+installed ``libllmlat.so.1``. From a build tree:
+``LLMLAT_LIBRARY=$PWD/../../build/lib/libllmlat.so.1 python3 -m unittest``
+in bindings/python.
 """
 
 from __future__ import annotations
@@ -14,15 +15,21 @@ import unittest
 from typing import Any, Iterable, List, Optional, Sequence
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-PACKAGE_ROOT = os.path.dirname(HERE)  # bindings/python
-SOURCE_ROOT = os.path.dirname(os.path.dirname(PACKAGE_ROOT))
+#: The llmlat source tree, for the header and the docs the tests read:
+#: LLMLAT_SOURCE_ROOT when the tests run from a copy (the wheel test),
+#: else the tree this file is in.
+SOURCE_ROOT = os.environ.get("LLMLAT_SOURCE_ROOT") or os.path.dirname(
+    os.path.dirname(os.path.dirname(HERE)))
 HEADER = os.path.join(SOURCE_ROOT, "include", "llmlat.h")
 
-
-if PACKAGE_ROOT not in sys.path:
-    sys.path.insert(0, PACKAGE_ROOT)
-
+# The llmlat package is whichever is importable: bindings/python of the
+# source tree (meson sets PYTHONPATH, or the current directory), or an
+# installed one.
 import llmlat  # noqa: E402
+
+#: The directory holding the imported package (bindings/python, or an
+#: environment's site-packages).
+PACKAGE_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(llmlat.__file__)))
 
 MS = 1_000_000  # ns
 S = 1_000_000_000  # ns
@@ -74,10 +81,13 @@ def seed_ab() -> List[dict]:
 
 def tool_path() -> Optional[str]:
     """The C ``llmlat`` command: LLMLAT_CLI (meson sets it), else the one
-    built beside the library loaded (BUILD/lib/libllmlat.so.1 ->
-    BUILD/tools/llmlat), else None."""
+    installed with the package, else the one built beside the library
+    loaded (BUILD/lib/libllmlat.so.1 -> BUILD/tools/llmlat), else None."""
     if os.environ.get("LLMLAT_CLI"):
         return os.environ["LLMLAT_CLI"]
+    from llmlat import _native
+    if _native.command_path():
+        return _native.command_path()
     lib = llmlat.library_path
     if os.path.sep in lib:
         tool = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(lib))),

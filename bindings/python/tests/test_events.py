@@ -10,7 +10,7 @@ from llmlat import _core
 
 
 def address(ptr):
-    """The address a pointer-like argument of _c_array points at."""
+    """The address a pointer-like argument of a C array points at."""
     obj = getattr(ptr, "_obj", ptr)  # byref(x) keeps x in _obj
     return ctypes.addressof(obj)
 
@@ -44,11 +44,11 @@ class SequenceInputsTest(unittest.TestCase):
 
     def test_array_q_is_not_copied(self):
         times = array("q", [1, 2, 3])
-        ptr, n = _core._c_array(times, ctypes.c_int64, "q", "ql", "t")
+        ptr, n = _core._times_array(times, "t")
         self.assertEqual(n, 3)
         self.assertEqual(address(ptr), times.buffer_info()[0])
         ks = array("I", [1, 2, 3])
-        kptr, kn = _core._token_array(ks, 3)
+        kptr, kn = _core._token_array(ks, 3, "t")
         self.assertEqual(address(kptr), ks.buffer_info()[0])
         self.assertEqual(tokens_of(times, ks), (6.0, 3e-9, 1e-9))
 
@@ -62,7 +62,7 @@ class SequenceInputsTest(unittest.TestCase):
         raw = array("q", [10, 20]).tobytes()
         mv = memoryview(raw).cast("q")
         self.assertTrue(mv.readonly)
-        ptr, n = _core._c_array(mv, ctypes.c_int64, "q", "ql", "t")
+        ptr, n = _core._times_array(mv, "t")
         self.assertEqual(n, 2)
         self.assertEqual(list(ptr), [10, 20])
         self.assertEqual(tokens_of(mv, 1), (2.0, 2e-8, 1e-8))
@@ -93,11 +93,11 @@ class NumpyInputsTest(unittest.TestCase):
     def test_int64_array_is_not_copied(self):
         np = self.np
         times = np.arange(1, 101, dtype=np.int64) * MS
-        ptr, n = _core._c_array(times, ctypes.c_int64, "q", "ql", "t")
+        ptr, n = _core._times_array(times, "t")
         self.assertEqual(n, 100)
         self.assertEqual(address(ptr), times.ctypes.data)
         ks = np.ones(100, dtype=np.uint32)
-        kptr, kn = _core._token_array(ks, 100)
+        kptr, kn = _core._token_array(ks, 100, "t")
         self.assertEqual(address(kptr), ks.ctypes.data)
         self.assertEqual(tokens_of(times, ks), (100.0, 0.1, 0.001))
 

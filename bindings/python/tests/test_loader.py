@@ -75,6 +75,46 @@ class LoaderOrderTest(unittest.TestCase):
         self.assertEqual(p.stdout.split()[0], "libllmlat.so.1")
 
 
+class CommandPathTest(unittest.TestCase):
+    """_native.command_path(): the command pip installed beside the package,
+    in each layout the command's rpath names."""
+
+    def layout(self, package_dir, command):
+        """A copy of the package at package_dir and an executable at command;
+        what command_path() says there."""
+        tmp = tempfile.mkdtemp(prefix="llmlat-command-")
+        self.addCleanup(shutil.rmtree, tmp)
+        pkg = os.path.join(tmp, package_dir, "llmlat")
+        shutil.copytree(os.path.dirname(_native.__file__), pkg,
+                        ignore=shutil.ignore_patterns("__pycache__", "libllmlat*"))
+        if command:
+            exe = os.path.join(tmp, command)
+            os.makedirs(os.path.dirname(exe), exist_ok=True)
+            with open(exe, "w") as f:
+                f.write("#!/bin/sh\n")
+            os.chmod(exe, 0o755)
+        p = run_python("from llmlat import _native; print(_native.command_path())",
+                       {"PYTHONPATH": os.path.dirname(pkg),
+                        "LLMLAT_LIBRARY": _native.library_path}, tmp)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        return tmp, p.stdout.strip()
+
+    def test_venv_prefix_user(self):
+        tmp, found = self.layout("lib/python3.11/site-packages", "bin/llmlat")
+        self.assertEqual(found, os.path.join(tmp, "bin", "llmlat"))
+
+    def test_debian_dist_packages(self):
+        tmp, found = self.layout("lib/python3.11/dist-packages", "bin/llmlat")
+        self.assertEqual(found, os.path.join(tmp, "bin", "llmlat"))
+
+    def test_pip_target(self):
+        tmp, found = self.layout("target", "target/bin/llmlat")
+        self.assertEqual(found, os.path.join(tmp, "target", "bin", "llmlat"))
+
+    def test_none_without_the_command(self):
+        self.assertEqual(self.layout("lib/python3.11/site-packages", None)[1], "None")
+
+
 class CandidatesTest(unittest.TestCase):
     """The order of the candidates, with the file system and find_library
     mocked (find_library's own search is the platform's business)."""

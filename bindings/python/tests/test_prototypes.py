@@ -2,12 +2,13 @@
 header's types, every id equal to the header's #define, the version check."""
 
 import ctypes
+import os
 import re
 import unittest
 from ctypes import (c_char_p, c_double, c_int32, c_int64, c_size_t, c_uint8, c_uint32, c_uint64,
                     c_void_p)
 
-from ._support import HEADER, llmlat
+from ._support import HEADER, SOURCE_ROOT, llmlat
 from llmlat import _core, _native
 
 # C type (as the header spells it, const dropped) -> ctypes type
@@ -89,9 +90,8 @@ class PrototypesTest(unittest.TestCase):
         self.assertEqual(list(fast.argtypes), [c_void_p] + argtypes[1:])
 
     def test_every_test_module_is_registered_with_meson(self):
-        import os
         here = os.path.dirname(os.path.abspath(__file__))
-        with open(os.path.join(os.path.dirname(here), "meson.build")) as f:
+        with open(os.path.join(SOURCE_ROOT, "bindings", "python", "meson.build")) as f:
             meson = f.read()
         modules = sorted(f[len("test_"):-3] for f in os.listdir(here)
                          if f.startswith("test_") and f.endswith(".py"))
@@ -143,6 +143,23 @@ class PrototypesTest(unittest.TestCase):
         self.assertRegex(llmlat.version(), r"^\d+\.\d+\.\d+$")
         major, minor, patch = map(int, llmlat.version().split("."))
         self.assertEqual(major * 10000 + minor * 100 + patch, llmlat.version_number())
+
+    def test_package_version_is_the_project_s(self):
+        # one version for the library, the package and the wheel: meson.build's
+        with open(os.path.join(SOURCE_ROOT, "meson.build"), encoding="utf-8") as f:
+            project = re.search(r"version:\s*'([^']+)'", f.read()).group(1)
+        self.assertEqual(llmlat.__version__, project,
+                         "llmlat.__version__ in bindings/python/llmlat/__init__.py")
+        try:
+            from importlib.metadata import PackageNotFoundError, version
+        except ImportError:  # Python 3.7
+            return
+        try:
+            installed = version("llmlat")
+        except PackageNotFoundError:  # the source tree's package, not installed
+            return
+        if not os.path.dirname(llmlat.__file__).startswith(os.path.join(SOURCE_ROOT, "")):
+            self.assertEqual(installed, project)
 
 
 class FakeLibrary:

@@ -12,7 +12,7 @@ import sys
 import tempfile
 import unittest
 
-from ._support import MS, PACKAGE_ROOT, S, llmlat, tool_path
+from ._support import MS, PACKAGE_ROOT, S, SOURCE_ROOT, llmlat, tool_path
 
 TRACE = (b'{"requests": [\n'
          b' {"start": 0, "events": [[0.1, 1], [0.15, 2], [0.2, 0], [0.25, 1]],'
@@ -170,7 +170,7 @@ class CommandTest(unittest.TestCase):
                               capture_output=True, env=full_env)
 
     def test_same_as_the_command(self):
-        trace = os.path.join(os.path.dirname(PACKAGE_ROOT), "..", "examples", "tiny-trace.jsonl")
+        trace = os.path.join(SOURCE_ROOT, "examples", "tiny-trace.jsonl")
         for args in (["--version"], ["report", "--format", "json", trace], ["report", "-"],
                      ["report", "--frob"], ["frobnicate"]):
             with self.subTest(args=args):
@@ -180,7 +180,15 @@ class CommandTest(unittest.TestCase):
                                  (c.returncode, c.stdout, c.stderr))
 
     def test_no_command(self):
-        p = self.run_module("--version", env={"LLMLAT_CLI": "", "PATH": "/nonexistent"})
+        # a copy of the package (with its library, if it has one inside) that
+        # has no command installed beside it, no LLMLAT_CLI and nothing on PATH
+        tmp = tempfile.mkdtemp(prefix="llmlat-nocmd-")
+        self.addCleanup(shutil.rmtree, tmp)
+        shutil.copytree(os.path.dirname(os.path.abspath(llmlat.__file__)),
+                        os.path.join(tmp, "llmlat"),
+                        ignore=shutil.ignore_patterns("__pycache__"))
+        p = self.run_module("--version", env={"LLMLAT_CLI": "", "PATH": "/nonexistent",
+                                              "PYTHONPATH": tmp})
         self.assertEqual(p.returncode, 1)
         self.assertIn(b"the llmlat command is not installed", p.stderr)
 

@@ -198,7 +198,7 @@ class RequestErrorsTest(unittest.TestCase):
         r.start(0)
         with self.assertRaises(llmlat.InvalidArgumentError) as cm:
             r.events([1, 2, 3], [1, 1])
-        self.assertIn("3 times but 2 token counts", str(cm.exception))
+        self.assertIn("tokens has 2 counts but times_ns has 3 times", str(cm.exception))
         self.assertUnchanged(r, 0)
 
     def test_event_out_of_range(self):
