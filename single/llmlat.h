@@ -54,12 +54,14 @@
  *     exactly as it was: nothing is half-updated, no accepted sample is lost.
  *   - No function aborts, prints, or keeps global state other than the
  *     optional allocator hook.
- *   - Threads: an object (recorder or aggregator) is changed by one thread
- *     at a time. Queries (value, stat, quantile, rate, counter, serialize,
- *     report) only read, so several threads may query one aggregator while
- *     none changes it. Different objects may be used from different threads
- *     freely; the usual pattern is one aggregator per thread, merged when
- *     reporting.
+ *   - Threads (docs/threads.md): an object (recorder, aggregator, window)
+ *     is changed by one thread at a time. Queries (value, stat, quantile,
+ *     rate, counter, serialize, report) only read, so several threads may
+ *     query one aggregator while none changes it. Different objects may be
+ *     used from different threads freely; the usual pattern is one
+ *     aggregator per thread, merged when reporting. The exception is the
+ *     live recorder (llmlat_live): many writer threads add to it while one
+ *     reader takes snapshots, without locks.
  */
 #ifndef LLMLAT_H
 #define LLMLAT_H
@@ -422,6 +424,152 @@ LLMLAT_API llmlat_agg *llmlat_agg_deserialize(const void *buf, size_t len, int32
  * Errors: EINVAL (NULL, unknown format), ENOSPC, ENOMEM. */
 LLMLAT_API int32_t llmlat_agg_report(const llmlat_agg *a, int32_t format, void *buf,
                                      size_t cap, size_t *len);
+
+/* A new, empty aggregator with every setting of a: its convention, mode,
+ * params (relative error, duration, SLOs), report quantiles, histogram
+ * bounds and labels -- what llmlat_agg_reset keeps -- and none of its
+ * data. So it merges with a. NULL when a is NULL or out of memory. */
+LLMLAT_API llmlat_agg *llmlat_agg_new_like(const llmlat_agg *a);
+
+/* ------------------------------------------------------------------ live */
+
+/* The live recorder: many threads add finished requests while one reader
+ * takes snapshots, as HdrHistogram's interval recorder does
+ * (docs/threads.md).
+ *
+ * Each writer thread takes a writer handle (llmlat_live_writer_new) and
+ * adds through it. A writer has two aggregators and never takes a lock
+ * nor waits: llmlat_live_add is one atomic increment, llmlat_agg_add into
+ * the aggregator of the current phase, and one atomic store. The reader's
+ * llmlat_live_snapshot flips each writer to its other aggregator and
+ * waits, for each writer, at most until the add that writer has in
+ * progress returns (it spins, then yields the processor); then it folds
+ * the aggregators it took into its own.
+ *
+ * Every accepted add is in exactly one interval snapshot: the first one
+ * that begins after the add returned, or (when the add overlaps the
+ * snapshot) that one or the next. A cumulative snapshot holds every
+ * interval taken so far and the one in progress. So nothing is lost nor
+ * counted twice: after the last add returned, a cumulative snapshot holds
+ * exactly the requests added (bounded mode: the same bytes as one
+ * aggregator given them all in any order).
+ *
+ * Needs C11 atomics (<stdatomic.h>, lock-free 64-bit integers). */
+typedef struct llmlat_live llmlat_live;
+typedef struct llmlat_live_writer llmlat_live_writer;
+
+/* Kinds of llmlat_live_snapshot. */
+#define LLMLAT_SNAPSHOT_CUMULATIVE 1 /* everything added so far */
+#define LLMLAT_SNAPSHOT_INTERVAL   2 /* what was added since the last interval snapshot */
+
+/* A new live recorder whose aggregators take like's settings (as
+ * llmlat_agg_new_like: convention, mode, params, labels, ...), either
+ * mode. like is only read, and may be freed afterwards. NULL when like is
+ * NULL or out of memory. */
+LLMLAT_API llmlat_live *llmlat_live_new(const llmlat_agg *like);
+/* Frees l, its writers' handles and everything it holds; NULL is a no-op.
+ * No writer or reader may be using it. */
+LLMLAT_API void llmlat_live_free(llmlat_live *l);
+
+/* A writer handle of l, for one thread at a time (any thread may call
+ * this, concurrently with writers and the reader). It reuses the slot of
+ * a released handle, with the data that slot still holds, before
+ * allocating one (two aggregators: about 180 KiB in bounded mode at the
+ * default relative error). Slots are kept until l is freed. NULL when l
+ * is NULL or out of memory. */
+LLMLAT_API llmlat_live_writer *llmlat_live_writer_new(llmlat_live *l);
+/* Releases a writer handle: w may not be used afterwards. What it added
+ * stays in l (the next snapshots see it). NULL is a no-op. */
+LLMLAT_API void llmlat_live_writer_free(llmlat_live_writer *w);
+
+/* Folds a finished or failed request into l through writer w, without a
+ * lock, concurrently with other writers and the reader. Errors as
+ * llmlat_agg_add: EINVAL (NULL; a sum would overflow), ESTATE (request
+ * not ended), ENOMEM (exact mode); a rejected request is in no snapshot. */
+LLMLAT_API int32_t llmlat_live_add(llmlat_live_writer *w, const llmlat_request *r);
+
+/* Replaces out's data by a snapshot of l: everything added so far
+ * (CUMULATIVE), or what was added since the previous INTERVAL snapshot
+ * (INTERVAL; the first one: since l was made). out keeps its own settings
+ * (params such as the duration, labels, report quantiles) and is an
+ * ordinary aggregator: query, merge, serialize or report it. It must merge
+ * with l's aggregators: made by llmlat_agg_new_like of l's like (or of an
+ * aggregator with the same convention, mode, relative error and SLOs).
+ * One snapshot at a time; writers keep adding meanwhile (see above for
+ * which adds a snapshot holds). Cost: one merge per writer slot, plus one
+ * or two. Errors: EINVAL (NULL, unknown kind; a count would overflow),
+ * EMISMATCH (out does not merge with l), ESTATE (another thread is taking
+ * a snapshot of l), ENOMEM (exact mode); on error out is left empty and l
+ * keeps every request for the next snapshots. */
+LLMLAT_API int32_t llmlat_live_snapshot(llmlat_live *l, int32_t kind, llmlat_agg *out);
+
+/* ---------------------------------------------------------------- window */
+
+/* A sliding window: the requests that ended during the last width_ns of
+ * the host's clock, in steps of step_ns, in fixed memory
+ * (docs/threads.md, "Sliding windows").
+ *
+ * Time is what the host passes: each request's end time (its finish or
+ * fail time) and the times given to llmlat_window_merge and
+ * llmlat_window_advance; the window's clock is the latest of them, and
+ * the library reads no clock of its own. Steps are aligned on multiples of
+ * step_ns (step e covers [e step, (e + 1) step)). At clock c, in step e,
+ * the window holds exactly the requests given to it that ended in steps
+ * e - n + 1 .. e, n = width / step: times from (e - n + 1) step to c,
+ * between width - step and width long. A time before that (from the
+ * window's point of view, already dropped) is EORDER; a time after the
+ * clock moves it, and the steps that leave the window are dropped.
+ *
+ * The view (llmlat_window_view) is an ordinary bounded aggregator holding
+ * the union of the window's steps, with like's settings and, as its
+ * duration, the span the window covers: from the start of its oldest step
+ * (or from the earliest time it was given, if later) to the clock. So
+ * every query -- statistics, quantiles, rates, goodput, counters, reports
+ * -- is over the window, at the cost of a query of one aggregator. A
+ * query is always as of the clock: to see the window at time `now`,
+ * llmlat_window_advance(w, now) first (a time before the clock is EORDER:
+ * the past is not kept). One thread at a time changes a window. */
+typedef struct llmlat_window llmlat_window;
+
+#define LLMLAT_WINDOW_MAX_SLOTS 1024 /* width_ns / step_ns at most */
+
+/* A new, empty window of width_ns in steps of step_ns over aggregators
+ * with like's settings (as llmlat_agg_new_like; like must be bounded and is
+ * only read). It allocates n + 1 aggregators (n = width_ns / step_ns; at
+ * the default relative error about 92 KiB each) and never again. NULL on
+ * error, with *status (status may be NULL): EINVAL (like NULL or exact
+ * mode; step_ns or width_ns <= 0; width_ns not a multiple of step_ns;
+ * more than LLMLAT_WINDOW_MAX_SLOTS steps), ENOMEM. */
+LLMLAT_API llmlat_window *llmlat_window_new(const llmlat_agg *like, int64_t width_ns,
+                                            int64_t step_ns, int32_t *status);
+/* Frees w and everything it holds (the view too); NULL is a no-op. */
+LLMLAT_API void llmlat_window_free(llmlat_window *w);
+/* Empties w and forgets its clock (as new). Errors: EINVAL (NULL). */
+LLMLAT_API int32_t llmlat_window_reset(llmlat_window *w);
+
+/* Counts a finished or failed request in the step of its end time,
+ * moving the clock there if it is later (a request that ended earlier, in
+ * a step still in the window, joins that step). Errors: EINVAL (NULL; a
+ * sum would overflow), ESTATE (request not ended), EORDER (it ended before
+ * the window's oldest step); on error nothing changed. Never allocates. */
+LLMLAT_API int32_t llmlat_window_add(llmlat_window *w, const llmlat_request *r);
+/* Counts everything src holds as requests that ended at t_ns (e.g. an
+ * interval snapshot of a live recorder, taken at t_ns). src must merge
+ * with w's aggregators and is not changed. Errors: EINVAL (NULL, src is w's
+ * view; a count would overflow), EMISMATCH, EORDER (t_ns before the
+ * window's oldest step); on error nothing changed. */
+LLMLAT_API int32_t llmlat_window_merge(llmlat_window *w, const llmlat_agg *src, int64_t t_ns);
+/* Moves the clock to now_ns, dropping the steps that leave the window;
+ * call it before reading the view at time now_ns. The call that enters a
+ * new step costs up to n merges (none when the steps dropped were empty);
+ * any other costs a few compares. Errors: EINVAL (NULL), EORDER (now_ns
+ * before the clock; nothing changed). */
+LLMLAT_API int32_t llmlat_window_advance(llmlat_window *w, int64_t now_ns);
+/* The window as an aggregator, to query with llmlat_agg_* (never to
+ * change): owned by w, valid until w is freed, its content as of the
+ * clock until w next changes. Several threads may query it while none
+ * changes w. Errors: EINVAL (NULL). */
+LLMLAT_API int32_t llmlat_window_view(const llmlat_window *w, const llmlat_agg **out);
 
 #ifdef __cplusplus
 }
@@ -3584,7 +3732,8 @@ static inline void store_push(metric_store *s, double v, uint32_t w)
 {
     exact_push(&s->exact, v, w);
 }
-/* Room for src's samples in dst, then the append itself (never fails). */
+/* Room for src's samples in dst (the caller checked that the counts'
+ * sum fits), then the append itself (never fails). */
 LLMLAT_PRIVATE int32_t store_reserve_merge(metric_store *dst, const llmlat_alloc *al,
                                            const metric_store *src);
 LLMLAT_PRIVATE void store_append(metric_store *dst, const metric_store *src);
@@ -3662,6 +3811,13 @@ LLMLAT_PRIVATE bool agg_duration(const llmlat_agg *a, double *seconds);
 
 LLMLAT_PRIVATE void agg_default_params(llmlat_agg *a);
 
+/* Every check of llmlat_agg_add (ESTATE, EINVAL) and of llmlat_agg_merge
+ * (EMISMATCH, EINVAL), without changing anything: only an exact store's
+ * allocation can still fail after OK. For callers that must know before
+ * they change other state. */
+LLMLAT_PRIVATE int32_t agg_can_add(llmlat_agg *a, const llmlat_request *r);
+LLMLAT_PRIVATE int32_t agg_can_merge(const llmlat_agg *dst, const llmlat_agg *src);
+
 /* true when an SLO is set; then whether values (NaN = missing) meet them
  * all (agg_query.c). */
 LLMLAT_PRIVATE bool agg_any_slo(const llmlat_agg *a);
@@ -3725,6 +3881,30 @@ LLMLAT_API llmlat_agg *llmlat_agg_new(int32_t convention, int32_t mode)
     }
     clear_data(a);
     return a;
+}
+
+/* Every setting of a: what llmlat_agg_reset keeps. */
+LLMLAT_API llmlat_agg *llmlat_agg_new_like(const llmlat_agg *a)
+{
+    if (!a)
+        return NULL;
+    llmlat_agg *b = llmlat_agg_new(a->conv->id, a->mode);
+    if (!b)
+        return NULL;
+    int32_t st = LLMLAT_OK;
+    for (int32_t p = PARAM_FIRST; p <= PARAM_LAST && st == LLMLAT_OK; p++)
+        st = llmlat_agg_set_param(b, p, agg_param(a, p));
+    for (size_t i = 0; i < a->n_labels && st == LLMLAT_OK; i++)
+        st = llmlat_agg_set_label(b, a->labels[i].name, a->labels[i].value);
+    if (st != LLMLAT_OK) {
+        llmlat_agg_free(b);
+        return NULL;
+    }
+    memcpy(b->quantiles, a->quantiles, sizeof b->quantiles);
+    b->n_quantiles = a->n_quantiles;
+    memcpy(b->bucket_bounds, a->bucket_bounds, sizeof b->bucket_bounds);
+    memcpy(b->n_bucket_bounds, a->n_bucket_bounds, sizeof b->n_bucket_bounds);
+    return b;
 }
 
 LLMLAT_API void llmlat_agg_free(llmlat_agg *a)
@@ -3838,6 +4018,30 @@ static void push_timeline(llmlat_agg *a, const llmlat_request *r, const req_view
     }
 }
 
+/* Every check llmlat_agg_add makes but the exact store's allocation:
+ * whether r (with view v) can be folded into a. */
+static int32_t check_add(llmlat_agg *a, const llmlat_request *r, const req_view *v)
+{
+    /* Requests added (successes + failures) fit a uint64 too, as the
+     * serialized form requires. */
+    bool full = a->completed + a->failed == UINT64_MAX;
+    if (!v->success)
+        return full ? LLMLAT_EINVAL : LLMLAT_OK;
+    if (full || r->input_tokens > UINT64_MAX - a->input_tokens ||
+        v->n_out > UINT64_MAX - a->output_tokens)
+        return LLMLAT_EINVAL;
+    return a->mode == LLMLAT_MODE_BOUNDED ? agg_bounded_check(a, r, v) : LLMLAT_OK;
+}
+
+LLMLAT_PRIVATE int32_t agg_can_add(llmlat_agg *a, const llmlat_request *r)
+{
+    if (!req_ended(r))
+        return LLMLAT_ESTATE;
+    req_view v;
+    conv_view(a->conv, r, &v);
+    return check_add(a, r, &v);
+}
+
 LLMLAT_API int32_t llmlat_agg_add(llmlat_agg *a, const llmlat_request *r)
 {
     if (!a || !r)
@@ -3847,24 +4051,16 @@ LLMLAT_API int32_t llmlat_agg_add(llmlat_agg *a, const llmlat_request *r)
     req_view v;
     conv_view(a->conv, r, &v);
     int64_t last = r->n ? r->t[r->n - 1] : r->start_ns;
-
-    /* Requests added (successes + failures) fit a uint64 too, as the
-     * serialized form requires. */
-    bool full = a->completed + a->failed == UINT64_MAX;
+    int32_t st = check_add(a, r, &v);
+    if (st != LLMLAT_OK)
+        return st;
     if (!v.success) {
-        if (full)
-            return LLMLAT_EINVAL;
         a->failed++;
         span_add(&a->all, r->start_ns, last);
         return LLMLAT_OK;
     }
-
-    if (full || r->input_tokens > UINT64_MAX - a->input_tokens ||
-        v.n_out > UINT64_MAX - a->output_tokens)
-        return LLMLAT_EINVAL;
     bool bounded = a->mode == LLMLAT_MODE_BOUNDED;
-    int32_t st = bounded ? agg_bounded_check(a, r, &v) : reserve_for(a, r);
-    if (st != LLMLAT_OK)
+    if (!bounded && (st = reserve_for(a, r)) != LLMLAT_OK)
         return st;
 
     /* From here on nothing can fail. */
@@ -3912,10 +4108,9 @@ static bool same_bounded_params(const llmlat_agg *x, const llmlat_agg *y)
     return true;
 }
 
-LLMLAT_API int32_t llmlat_agg_merge(llmlat_agg *dst, const llmlat_agg *src)
+/* Every check llmlat_agg_merge makes but the exact stores' allocation. */
+LLMLAT_PRIVATE int32_t agg_can_merge(const llmlat_agg *dst, const llmlat_agg *src)
 {
-    if (!dst || !src || dst == src)
-        return LLMLAT_EINVAL;
     if (dst->conv != src->conv || dst->mode != src->mode ||
         (dst->mode == LLMLAT_MODE_BOUNDED && !same_bounded_params(dst, src)))
         return LLMLAT_EMISMATCH;
@@ -3925,12 +4120,25 @@ LLMLAT_API int32_t llmlat_agg_merge(llmlat_agg *dst, const llmlat_agg *src)
         add_overflows(dst->input_tokens, src->input_tokens) ||
         add_overflows(dst->output_tokens, src->output_tokens))
         return LLMLAT_EINVAL;
+    for (int i = 0; i < METRIC_COUNT; i++)
+        if (add_overflows(store_count(&dst->stores[i]), store_count(&src->stores[i])))
+            return LLMLAT_EINVAL;
+    return LLMLAT_OK;
+}
+
+LLMLAT_API int32_t llmlat_agg_merge(llmlat_agg *dst, const llmlat_agg *src)
+{
+    if (!dst || !src || dst == src)
+        return LLMLAT_EINVAL;
+    int32_t st = agg_can_merge(dst, src);
+    if (st != LLMLAT_OK)
+        return st;
     for (int i = 0; i < METRIC_COUNT; i++) {
-        int32_t st = store_reserve_merge(&dst->stores[i], &dst->al, &src->stores[i]);
+        st = store_reserve_merge(&dst->stores[i], &dst->al, &src->stores[i]);
         if (st != LLMLAT_OK)
             return st;
     }
-    int32_t st = timeline_reserve(&dst->tl, &dst->al, src->tl.n_rec, src->tl.n_tok);
+    st = timeline_reserve(&dst->tl, &dst->al, src->tl.n_rec, src->tl.n_tok);
     if (st != LLMLAT_OK)
         return st;
 
@@ -4748,8 +4956,6 @@ LLMLAT_PRIVATE int32_t store_reserve(metric_store *s, const llmlat_alloc *al, si
 LLMLAT_PRIVATE int32_t store_reserve_merge(metric_store *dst, const llmlat_alloc *al,
                                            const metric_store *src)
 {
-    if (store_count(src) > UINT64_MAX - store_count(dst))
-        return LLMLAT_EINVAL;
     return BOUNDED(dst) ? LLMLAT_OK : exact_reserve(&dst->exact, al, src->exact.n);
 }
 
@@ -6890,6 +7096,546 @@ LLMLAT_PRIVATE int32_t read_timeline(bytes_reader *r, timeline *tl, const llmlat
     return r->bad ? LLMLAT_EFORMAT : LLMLAT_OK;
 }
 
+/* ---------------------- lib/live/phaser.c --------------------------------- */
+/* The reader's side of the phaser (phaser.h). */
+
+/* ---------------------- lib/live/phaser.h --------------------------------- */
+/* A writer-reader phaser (HdrHistogram's hdr_writer_reader_phaser, for one
+ * writer thread at a time and one reader): the writer brackets each
+ * update with enter/exit and never waits; the reader flips the phase and
+ * waits until every update begun in the old phase has exited. The phase
+ * an update ran in tells which of two buffers it wrote, so after a flip
+ * the old phase's buffer is the reader's alone until the next flip.
+ *
+ * start counts the updates begun in the current phase, from 0 in the even
+ * phase and from INT64_MIN in the odd one (its sign is the phase); end[p]
+ * counts those of phase p that exited, from the same origin. The flip
+ * swaps start to the other origin and waits for the old phase's end to
+ * reach the value start had: the number of updates begun in it.
+ *
+ * Ordering (C11): enter is a read-modify-write on start, which acquires
+ * the reader's flip (so the writer sees the buffer the reader emptied);
+ * exit is a release store on end[p] (only this phase's writer changes it
+ * then), which the reader's acquire load of end[p] synchronizes with (so
+ * the reader sees everything the update wrote). */
+#ifndef LLMLAT_PHASER_H
+#define LLMLAT_PHASER_H
+
+#include <stdatomic.h>
+#include <stdint.h>
+
+#ifdef __STDC_NO_ATOMICS__
+#error "llmlat needs C11 atomics (<stdatomic.h>) for live recording"
+#endif
+
+typedef struct phaser {
+    _Atomic int64_t start;
+    _Atomic int64_t end[2];
+} phaser;
+
+static inline void phaser_init(phaser *p)
+{
+    atomic_init(&p->start, 0);
+    atomic_init(&p->end[0], 0);
+    atomic_init(&p->end[1], INT64_MIN);
+}
+
+/* The phase (0 or 1) the update now beginning belongs to. Wait-free: one
+ * atomic increment. */
+static inline int phaser_enter(phaser *p)
+{
+    return atomic_fetch_add_explicit(&p->start, 1, memory_order_acq_rel) < 0;
+}
+
+/* The update of phase `phase` is done. One writer per phase at a time, so
+ * a load and a release store (a plain store on x86) do. */
+static inline void phaser_exit(phaser *p, int phase)
+{
+    int64_t done = atomic_load_explicit(&p->end[phase], memory_order_relaxed);
+    atomic_store_explicit(&p->end[phase], done + 1, memory_order_release);
+}
+
+/* The reader flips in two calls, so that it can flip many phasers and
+ * then wait for all of them at once. begin starts the other phase and
+ * returns the old one, *begun set to what wait needs; wait returns when
+ * every update of the old phase has exited: at most as long as the
+ * writer's update in progress (none: no wait). Then the old phase's
+ * buffer is the reader's until the next flip. One reader at a time. */
+LLMLAT_PRIVATE int phaser_flip_begin(phaser *p, int64_t *begun);
+LLMLAT_PRIVATE void phaser_flip_wait(phaser *p, int old, int64_t begun);
+
+#endif
+
+#if defined(__unix__) || defined(__APPLE__)
+#include <sched.h>
+#define PHASER_YIELD() sched_yield()
+#else
+#define PHASER_YIELD() ((void)0) /* no portable yield in C11 without threads.h */
+#endif
+
+/* While the writer finishes an update: spin for about as long as an add
+ * takes (microseconds; a yield would cost a whole round of the
+ * scheduler), then give the processor away, in case the writer is waiting
+ * for it. */
+#define PHASER_SPINS 4096
+
+static void phaser_pause(unsigned *spins)
+{
+    if (++*spins > PHASER_SPINS)
+        PHASER_YIELD();
+}
+
+LLMLAT_PRIVATE int phaser_flip_begin(phaser *p, int64_t *begun)
+{
+    int64_t now = atomic_load_explicit(&p->start, memory_order_relaxed);
+    int old = now < 0, next = !old;
+    int64_t origin = next ? INT64_MIN : 0;
+    /* No update of `next` is in flight: the previous flip waited them out. */
+    atomic_store_explicit(&p->end[next], origin, memory_order_relaxed);
+    *begun = atomic_exchange_explicit(&p->start, origin, memory_order_acq_rel);
+    return old;
+}
+
+LLMLAT_PRIVATE void phaser_flip_wait(phaser *p, int old, int64_t begun)
+{
+    unsigned spins = 0;
+    while (atomic_load_explicit(&p->end[old], memory_order_acquire) != begun)
+        phaser_pause(&spins);
+}
+
+/* ---------------------- lib/live/live.c ----------------------------------- */
+/* The live recorder: writers add finished requests without locks while a
+ * reader takes snapshots (docs/threads.md). Each writer has a slot of two
+ * aggregators and a phaser (phaser.h): it adds into the buffer of the
+ * current phase; the reader flips the phase, which hands it the other
+ * buffer once the writer's add in progress (if any) is done, and folds
+ * that buffer into what it has gathered. Slots are never freed before the
+ * recorder: a released slot is taken again by the next new writer, its
+ * data still in it, so nothing a writer added is ever dropped. */
+#include <stdbool.h>
+#include <string.h>
+
+/* The writer's hot fields (phaser, buffers) sit in cache lines of their
+ * own: writers of other slots never share them. */
+#define LIVE_LINE 64
+
+struct llmlat_live_writer {
+    char pad_before[LIVE_LINE];
+    phaser ph;
+    llmlat_agg *buf[2];  /* buf[p]: the buffer of phase p */
+    char pad_after[LIVE_LINE];
+    struct llmlat_live_writer *next; /* set before the slot is published */
+    atomic_flag taken;               /* a writer handle holds it */
+    int flipped;                     /* the reader's: the phase it closed, */
+    int64_t begun;                   /* and what phaser_flip_wait needs */
+};
+
+typedef struct llmlat_live_writer live_slot;
+
+struct llmlat_live {
+    llmlat_alloc al;
+    llmlat_agg *like;     /* the settings of every aggregator (no data) */
+    _Atomic(live_slot *) slots; /* a list that only grows */
+    atomic_flag reading;  /* a snapshot is in progress */
+    /* The reader's: what was gathered from the slots since the last
+     * interval snapshot, and everything before it. */
+    llmlat_agg *gathered, *total;
+};
+
+LLMLAT_API llmlat_live *llmlat_live_new(const llmlat_agg *like)
+{
+    if (!like)
+        return NULL;
+    llmlat_alloc al = alloc_current();
+    llmlat_live *l = alloc_malloc(&al, sizeof *l);
+    if (!l)
+        return NULL;
+    l->al = al;
+    l->like = llmlat_agg_new_like(like);
+    l->gathered = llmlat_agg_new_like(like);
+    l->total = llmlat_agg_new_like(like);
+    atomic_init(&l->slots, NULL);
+    atomic_flag_clear(&l->reading);
+    if (!l->like || !l->gathered || !l->total) {
+        llmlat_live_free(l);
+        return NULL;
+    }
+    return l;
+}
+
+static void live_slot_free(const llmlat_alloc *al, live_slot *s)
+{
+    llmlat_agg_free(s->buf[0]);
+    llmlat_agg_free(s->buf[1]);
+    alloc_free(al, s);
+}
+
+LLMLAT_API void llmlat_live_free(llmlat_live *l)
+{
+    if (!l)
+        return;
+    live_slot *s = atomic_load_explicit(&l->slots, memory_order_acquire);
+    while (s) {
+        live_slot *next = s->next;
+        live_slot_free(&l->al, s);
+        s = next;
+    }
+    llmlat_agg_free(l->like);
+    llmlat_agg_free(l->gathered);
+    llmlat_agg_free(l->total);
+    alloc_free(&l->al, l);
+}
+
+/* A new slot, already taken, or NULL. */
+static live_slot *live_slot_new(llmlat_live *l)
+{
+    live_slot *s = alloc_malloc(&l->al, sizeof *s);
+    if (!s)
+        return NULL;
+    memset(s, 0, sizeof *s);
+    phaser_init(&s->ph);
+    atomic_flag_clear(&s->taken);
+    atomic_flag_test_and_set(&s->taken);
+    s->buf[0] = llmlat_agg_new_like(l->like);
+    s->buf[1] = llmlat_agg_new_like(l->like);
+    if (!s->buf[0] || !s->buf[1]) {
+        live_slot_free(&l->al, s);
+        return NULL;
+    }
+    return s;
+}
+
+LLMLAT_API llmlat_live_writer *llmlat_live_writer_new(llmlat_live *l)
+{
+    if (!l)
+        return NULL;
+    live_slot *head = atomic_load_explicit(&l->slots, memory_order_acquire);
+    for (live_slot *s = head; s; s = s->next)
+        if (!atomic_flag_test_and_set_explicit(&s->taken, memory_order_acquire))
+            return s; /* a released slot, with whatever it still holds */
+    live_slot *s = live_slot_new(l);
+    if (!s)
+        return NULL;
+    s->next = head;
+    while (!atomic_compare_exchange_weak_explicit(&l->slots, &s->next, s, memory_order_release,
+                                                  memory_order_acquire))
+        ;
+    return s;
+}
+
+LLMLAT_API void llmlat_live_writer_free(llmlat_live_writer *w)
+{
+    if (w)
+        atomic_flag_clear_explicit(&w->taken, memory_order_release);
+}
+
+LLMLAT_API int32_t llmlat_live_add(llmlat_live_writer *w, const llmlat_request *r)
+{
+    if (!w || !r)
+        return LLMLAT_EINVAL;
+    int phase = phaser_enter(&w->ph);
+    int32_t st = llmlat_agg_add(w->buf[phase], r);
+    phaser_exit(&w->ph, phase);
+    return st;
+}
+
+/* Takes every slot's buffer of the phase just closed into l->gathered:
+ * flips them all first, then waits for each, so that the writers' adds in
+ * progress (and a preempted writer's) are waited for together. A buffer
+ * that cannot be merged (no memory in exact mode) keeps its data: it is
+ * the writer's again after the next flip, and gathered at a later one. */
+static int32_t live_gather(llmlat_live *l)
+{
+    live_slot *head = atomic_load_explicit(&l->slots, memory_order_acquire);
+    for (live_slot *s = head; s; s = s->next)
+        s->flipped = phaser_flip_begin(&s->ph, &s->begun);
+    int32_t status = LLMLAT_OK;
+    for (live_slot *s = head; s; s = s->next) {
+        phaser_flip_wait(&s->ph, s->flipped, s->begun);
+        llmlat_agg *b = s->buf[s->flipped];
+        int32_t st = llmlat_agg_merge(l->gathered, b);
+        if (st == LLMLAT_OK)
+            llmlat_agg_reset(b);
+        else
+            status = st;
+    }
+    return status;
+}
+
+/* out := the union of aggs[0..n), all or nothing for l's aggregators (out
+ * itself is empty on error). */
+static int32_t live_fill(llmlat_agg *out, llmlat_agg *const *aggs, int n)
+{
+    llmlat_agg_reset(out);
+    for (int i = 0; i < n; i++) {
+        int32_t st = llmlat_agg_merge(out, aggs[i]);
+        if (st != LLMLAT_OK) {
+            llmlat_agg_reset(out);
+            return st;
+        }
+    }
+    return LLMLAT_OK;
+}
+
+static int32_t live_snapshot_locked(llmlat_live *l, int32_t kind, llmlat_agg *out)
+{
+    int32_t st = agg_can_merge(out, l->like);
+    if (st == LLMLAT_OK)
+        st = live_gather(l);
+    if (st != LLMLAT_OK)
+        return st;
+    if (kind == LLMLAT_SNAPSHOT_CUMULATIVE) {
+        llmlat_agg *parts[2] = { l->total, l->gathered };
+        return live_fill(out, parts, 2);
+    }
+    st = live_fill(out, &l->gathered, 1);
+    if (st == LLMLAT_OK && (st = llmlat_agg_merge(l->total, l->gathered)) != LLMLAT_OK)
+        llmlat_agg_reset(out); /* then the interval is still to come */
+    if (st == LLMLAT_OK)
+        llmlat_agg_reset(l->gathered);
+    return st;
+}
+
+LLMLAT_API int32_t llmlat_live_snapshot(llmlat_live *l, int32_t kind, llmlat_agg *out)
+{
+    if (!l || !out || (kind != LLMLAT_SNAPSHOT_CUMULATIVE && kind != LLMLAT_SNAPSHOT_INTERVAL))
+        return LLMLAT_EINVAL;
+    if (atomic_flag_test_and_set_explicit(&l->reading, memory_order_acquire))
+        return LLMLAT_ESTATE; /* another thread is taking one */
+    int32_t st = live_snapshot_locked(l, kind, out);
+    atomic_flag_clear_explicit(&l->reading, memory_order_release);
+    return st;
+}
+
+/* ---------------------- lib/live/window.c --------------------------------- */
+/* Sliding windows: a ring of bounded aggregators, one per step of the
+ * host's clock, and their union kept up to date beside them (docs/threads.md
+ * has the semantics). A request goes to the slot of the step its end time
+ * falls in, and to the union; when the clock enters a new step, the slots
+ * that left the window are emptied and the union is rebuilt from the
+ * others (n - 1 merges, once per step). So a query reads one aggregator,
+ * exact min and max included, and nothing here reads a clock. */
+#include <string.h>
+
+struct llmlat_window {
+    llmlat_alloc al;
+    int64_t step;       /* ns */
+    int64_t n;          /* slots: width / step */
+    llmlat_agg **slot;  /* slot[e mod n]: what ended in step e (times [e step, (e + 1) step)) */
+    llmlat_agg *total;  /* the union of the slots: the view */
+    bool started;       /* a time was given since creation or reset */
+    int64_t epoch;      /* the step of clock */
+    int64_t clock;      /* the latest time given */
+    int64_t first;      /* the earliest time accepted */
+};
+
+static int64_t window_floor_div(int64_t t, int64_t step)
+{
+    int64_t e = t / step;
+    return t % step < 0 ? e - 1 : e;
+}
+
+static llmlat_agg *window_slot_of(const llmlat_window *w, int64_t epoch)
+{
+    int64_t i = epoch % w->n;
+    return w->slot[i < 0 ? i + w->n : i];
+}
+
+/* The start of the oldest step in the window: the clock's step start,
+ * n - 1 steps back; INT64_MIN when that is earlier. */
+static int64_t window_lo(const llmlat_window *w)
+{
+    int64_t into = w->clock % w->step;
+    if (into < 0)
+        into += w->step;
+    int64_t back = into + (w->n - 1) * w->step; /* < width: fits */
+    return w->clock < INT64_MIN + back ? INT64_MIN : w->clock - back;
+}
+
+static bool window_agg_empty(const llmlat_agg *a)
+{
+    return a->completed == 0 && a->failed == 0;
+}
+
+LLMLAT_API void llmlat_window_free(llmlat_window *w)
+{
+    if (!w)
+        return;
+    if (w->slot)
+        for (int64_t i = 0; i < w->n; i++)
+            llmlat_agg_free(w->slot[i]);
+    alloc_free(&w->al, w->slot);
+    llmlat_agg_free(w->total);
+    alloc_free(&w->al, w);
+}
+
+static void window_set_status(int32_t *status, int32_t st)
+{
+    if (status)
+        *status = st;
+}
+
+LLMLAT_API llmlat_window *llmlat_window_new(const llmlat_agg *like, int64_t width_ns,
+                                            int64_t step_ns, int32_t *status)
+{
+    if (!like || like->mode != LLMLAT_MODE_BOUNDED || step_ns <= 0 || width_ns <= 0 ||
+        width_ns % step_ns != 0 || width_ns / step_ns > LLMLAT_WINDOW_MAX_SLOTS) {
+        window_set_status(status, LLMLAT_EINVAL);
+        return NULL;
+    }
+    llmlat_alloc al = alloc_current();
+    llmlat_window *w = alloc_malloc(&al, sizeof *w);
+    if (!w) {
+        window_set_status(status, LLMLAT_ENOMEM);
+        return NULL;
+    }
+    memset(w, 0, sizeof *w);
+    w->al = al;
+    w->step = step_ns;
+    w->n = width_ns / step_ns;
+    w->slot = alloc_malloc(&al, (size_t)w->n * sizeof *w->slot);
+    bool ok = w->slot && (w->total = llmlat_agg_new_like(like)) != NULL;
+    if (w->slot) {
+        for (int64_t i = 0; i < w->n; i++)
+            w->slot[i] = ok ? llmlat_agg_new_like(like) : NULL;
+        for (int64_t i = 0; i < w->n; i++)
+            ok = ok && w->slot[i];
+    }
+    if (!ok) {
+        llmlat_window_free(w);
+        window_set_status(status, LLMLAT_ENOMEM);
+        return NULL;
+    }
+    window_set_status(status, LLMLAT_OK);
+    return w;
+}
+
+LLMLAT_API int32_t llmlat_window_reset(llmlat_window *w)
+{
+    if (!w)
+        return LLMLAT_EINVAL;
+    for (int64_t i = 0; i < w->n; i++)
+        llmlat_agg_reset(w->slot[i]);
+    llmlat_agg_reset(w->total);
+    llmlat_agg_set_param(w->total, LLMLAT_PARAM_DURATION, 0.0);
+    w->started = false;
+    return LLMLAT_OK;
+}
+
+/* OK when requests that ended at t can be counted: t is not before the
+ * window's oldest step. */
+static int32_t window_check_time(const llmlat_window *w, int64_t t)
+{
+    if (!w->started || t >= w->clock || t >= window_lo(w))
+        return LLMLAT_OK;
+    return LLMLAT_EORDER;
+}
+
+/* The clock enters step e > epoch: the steps that leave are emptied and the
+ * union is rebuilt from the rest (nothing to rebuild if they were empty). */
+static void window_rotate(llmlat_window *w, int64_t e)
+{
+    uint64_t d = (uint64_t)e - (uint64_t)w->epoch; /* the true difference */
+    uint64_t leaving = d < (uint64_t)w->n ? d : (uint64_t)w->n;
+    bool dropped = false;
+    for (uint64_t j = 1; j <= leaving; j++) {
+        llmlat_agg *s = window_slot_of(w, (int64_t)((uint64_t)w->epoch + j));
+        if (!window_agg_empty(s)) {
+            llmlat_agg_reset(s);
+            dropped = true;
+        }
+    }
+    w->epoch = e;
+    if (!dropped)
+        return;
+    llmlat_agg_reset(w->total);
+    for (int64_t i = 0; i < w->n; i++)
+        if (!window_agg_empty(w->slot[i]))
+            (void)llmlat_agg_merge(w->total, w->slot[i]); /* fitted before: fits */
+}
+
+/* Takes time t (checked): rotates forward when t is past the clock, and
+ * sets the view's duration to the span the window covers. */
+static void window_take_time(llmlat_window *w, int64_t t)
+{
+    if (!w->started) {
+        w->started = true;
+        w->epoch = window_floor_div(t, w->step);
+        w->clock = w->first = t;
+    } else if (t > w->clock) {
+        int64_t e = window_floor_div(t, w->step);
+        if (e > w->epoch)
+            window_rotate(w, e);
+        w->clock = t;
+    }
+    if (t < w->first)
+        w->first = t;
+    int64_t lo = window_lo(w), from = w->first > lo ? w->first : lo;
+    /* 0 until time has passed: the view then derives its duration from
+     * its requests, as any aggregator does */
+    double d = (double)((uint64_t)w->clock - (uint64_t)from) / 1e9;
+    (void)llmlat_agg_set_param(w->total, LLMLAT_PARAM_DURATION, d);
+}
+
+LLMLAT_API int32_t llmlat_window_add(llmlat_window *w, const llmlat_request *r)
+{
+    if (!w || !r)
+        return LLMLAT_EINVAL;
+    /* the union holds the most: what fits it fits every slot */
+    int32_t st = agg_can_add(w->total, r);
+    if (st == LLMLAT_OK)
+        st = window_check_time(w, r->end_ns);
+    if (st != LLMLAT_OK)
+        return st;
+    window_take_time(w, r->end_ns);
+    (void)llmlat_agg_add(w->total, r);
+    (void)llmlat_agg_add(window_slot_of(w, window_floor_div(r->end_ns, w->step)), r);
+    return LLMLAT_OK;
+}
+
+static bool window_owns(const llmlat_window *w, const llmlat_agg *a)
+{
+    if (a == w->total)
+        return true;
+    for (int64_t i = 0; i < w->n; i++)
+        if (a == w->slot[i])
+            return true;
+    return false;
+}
+
+LLMLAT_API int32_t llmlat_window_merge(llmlat_window *w, const llmlat_agg *src, int64_t t_ns)
+{
+    if (!w || !src || window_owns(w, src))
+        return LLMLAT_EINVAL;
+    int32_t st = agg_can_merge(w->total, src);
+    if (st == LLMLAT_OK)
+        st = window_check_time(w, t_ns);
+    if (st != LLMLAT_OK)
+        return st;
+    window_take_time(w, t_ns);
+    (void)llmlat_agg_merge(w->total, src);
+    (void)llmlat_agg_merge(window_slot_of(w, window_floor_div(t_ns, w->step)), src);
+    return LLMLAT_OK;
+}
+
+LLMLAT_API int32_t llmlat_window_advance(llmlat_window *w, int64_t now_ns)
+{
+    if (!w)
+        return LLMLAT_EINVAL;
+    if (w->started && now_ns < w->clock)
+        return LLMLAT_EORDER;
+    window_take_time(w, now_ns);
+    return LLMLAT_OK;
+}
+
+LLMLAT_API int32_t llmlat_window_view(const llmlat_window *w, const llmlat_agg **out)
+{
+    if (!w || !out)
+        return LLMLAT_EINVAL;
+    *out = w->total;
+    return LLMLAT_OK;
+}
+
 /* Internal macros end with the implementation. */
 #undef LLMLAT_PRIVATE
 #undef LLMLAT_COLD
@@ -6942,6 +7688,9 @@ LLMLAT_PRIVATE int32_t read_timeline(bytes_reader *r, timeline *tl, const llmlat
 #undef HEADER_BYTES
 #undef TRAILER_BYTES
 #undef SAMPLE_LIMIT
+#undef PHASER_YIELD
+#undef PHASER_SPINS
+#undef LIVE_LINE
 
 #if defined(__clang__)
 #  pragma STDC FP_CONTRACT DEFAULT

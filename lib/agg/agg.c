@@ -50,6 +50,30 @@ LLMLAT_API llmlat_agg *llmlat_agg_new(int32_t convention, int32_t mode)
     return a;
 }
 
+/* Every setting of a: what llmlat_agg_reset keeps. */
+LLMLAT_API llmlat_agg *llmlat_agg_new_like(const llmlat_agg *a)
+{
+    if (!a)
+        return NULL;
+    llmlat_agg *b = llmlat_agg_new(a->conv->id, a->mode);
+    if (!b)
+        return NULL;
+    int32_t st = LLMLAT_OK;
+    for (int32_t p = PARAM_FIRST; p <= PARAM_LAST && st == LLMLAT_OK; p++)
+        st = llmlat_agg_set_param(b, p, agg_param(a, p));
+    for (size_t i = 0; i < a->n_labels && st == LLMLAT_OK; i++)
+        st = llmlat_agg_set_label(b, a->labels[i].name, a->labels[i].value);
+    if (st != LLMLAT_OK) {
+        llmlat_agg_free(b);
+        return NULL;
+    }
+    memcpy(b->quantiles, a->quantiles, sizeof b->quantiles);
+    b->n_quantiles = a->n_quantiles;
+    memcpy(b->bucket_bounds, a->bucket_bounds, sizeof b->bucket_bounds);
+    memcpy(b->n_bucket_bounds, a->n_bucket_bounds, sizeof b->n_bucket_bounds);
+    return b;
+}
+
 LLMLAT_API void llmlat_agg_free(llmlat_agg *a)
 {
     if (!a)
@@ -161,6 +185,30 @@ static void push_timeline(llmlat_agg *a, const llmlat_request *r, const req_view
     }
 }
 
+/* Every check llmlat_agg_add makes but the exact store's allocation:
+ * whether r (with view v) can be folded into a. */
+static int32_t check_add(llmlat_agg *a, const llmlat_request *r, const req_view *v)
+{
+    /* Requests added (successes + failures) fit a uint64 too, as the
+     * serialized form requires. */
+    bool full = a->completed + a->failed == UINT64_MAX;
+    if (!v->success)
+        return full ? LLMLAT_EINVAL : LLMLAT_OK;
+    if (full || r->input_tokens > UINT64_MAX - a->input_tokens ||
+        v->n_out > UINT64_MAX - a->output_tokens)
+        return LLMLAT_EINVAL;
+    return a->mode == LLMLAT_MODE_BOUNDED ? agg_bounded_check(a, r, v) : LLMLAT_OK;
+}
+
+LLMLAT_PRIVATE int32_t agg_can_add(llmlat_agg *a, const llmlat_request *r)
+{
+    if (!req_ended(r))
+        return LLMLAT_ESTATE;
+    req_view v;
+    conv_view(a->conv, r, &v);
+    return check_add(a, r, &v);
+}
+
 LLMLAT_API int32_t llmlat_agg_add(llmlat_agg *a, const llmlat_request *r)
 {
     if (!a || !r)
@@ -170,24 +218,16 @@ LLMLAT_API int32_t llmlat_agg_add(llmlat_agg *a, const llmlat_request *r)
     req_view v;
     conv_view(a->conv, r, &v);
     int64_t last = r->n ? r->t[r->n - 1] : r->start_ns;
-
-    /* Requests added (successes + failures) fit a uint64 too, as the
-     * serialized form requires. */
-    bool full = a->completed + a->failed == UINT64_MAX;
+    int32_t st = check_add(a, r, &v);
+    if (st != LLMLAT_OK)
+        return st;
     if (!v.success) {
-        if (full)
-            return LLMLAT_EINVAL;
         a->failed++;
         span_add(&a->all, r->start_ns, last);
         return LLMLAT_OK;
     }
-
-    if (full || r->input_tokens > UINT64_MAX - a->input_tokens ||
-        v.n_out > UINT64_MAX - a->output_tokens)
-        return LLMLAT_EINVAL;
     bool bounded = a->mode == LLMLAT_MODE_BOUNDED;
-    int32_t st = bounded ? agg_bounded_check(a, r, &v) : reserve_for(a, r);
-    if (st != LLMLAT_OK)
+    if (!bounded && (st = reserve_for(a, r)) != LLMLAT_OK)
         return st;
 
     /* From here on nothing can fail. */
@@ -235,10 +275,9 @@ static bool same_bounded_params(const llmlat_agg *x, const llmlat_agg *y)
     return true;
 }
 
-LLMLAT_API int32_t llmlat_agg_merge(llmlat_agg *dst, const llmlat_agg *src)
+/* Every check llmlat_agg_merge makes but the exact stores' allocation. */
+LLMLAT_PRIVATE int32_t agg_can_merge(const llmlat_agg *dst, const llmlat_agg *src)
 {
-    if (!dst || !src || dst == src)
-        return LLMLAT_EINVAL;
     if (dst->conv != src->conv || dst->mode != src->mode ||
         (dst->mode == LLMLAT_MODE_BOUNDED && !same_bounded_params(dst, src)))
         return LLMLAT_EMISMATCH;
@@ -248,12 +287,25 @@ LLMLAT_API int32_t llmlat_agg_merge(llmlat_agg *dst, const llmlat_agg *src)
         add_overflows(dst->input_tokens, src->input_tokens) ||
         add_overflows(dst->output_tokens, src->output_tokens))
         return LLMLAT_EINVAL;
+    for (int i = 0; i < METRIC_COUNT; i++)
+        if (add_overflows(store_count(&dst->stores[i]), store_count(&src->stores[i])))
+            return LLMLAT_EINVAL;
+    return LLMLAT_OK;
+}
+
+LLMLAT_API int32_t llmlat_agg_merge(llmlat_agg *dst, const llmlat_agg *src)
+{
+    if (!dst || !src || dst == src)
+        return LLMLAT_EINVAL;
+    int32_t st = agg_can_merge(dst, src);
+    if (st != LLMLAT_OK)
+        return st;
     for (int i = 0; i < METRIC_COUNT; i++) {
-        int32_t st = store_reserve_merge(&dst->stores[i], &dst->al, &src->stores[i]);
+        st = store_reserve_merge(&dst->stores[i], &dst->al, &src->stores[i]);
         if (st != LLMLAT_OK)
             return st;
     }
-    int32_t st = timeline_reserve(&dst->tl, &dst->al, src->tl.n_rec, src->tl.n_tok);
+    st = timeline_reserve(&dst->tl, &dst->al, src->tl.n_rec, src->tl.n_tok);
     if (st != LLMLAT_OK)
         return st;
 

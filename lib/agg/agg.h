@@ -76,6 +76,13 @@ LLMLAT_PRIVATE bool agg_duration(const llmlat_agg *a, double *seconds);
 
 LLMLAT_PRIVATE void agg_default_params(llmlat_agg *a);
 
+/* Every check of llmlat_agg_add (ESTATE, EINVAL) and of llmlat_agg_merge
+ * (EMISMATCH, EINVAL), without changing anything: only an exact store's
+ * allocation can still fail after OK. For callers that must know before
+ * they change other state. */
+LLMLAT_PRIVATE int32_t agg_can_add(llmlat_agg *a, const llmlat_request *r);
+LLMLAT_PRIVATE int32_t agg_can_merge(const llmlat_agg *dst, const llmlat_agg *src);
+
 /* true when an SLO is set; then whether values (NaN = missing) meet them
  * all (agg_query.c). */
 LLMLAT_PRIVATE bool agg_any_slo(const llmlat_agg *a);
