@@ -47,6 +47,7 @@ from ._core import (
     now_ns,
     param_bounds,
 )
+from ._live import SNAPSHOTS, LiveRecorder, Window, WindowView
 
 #: Version of this Python package.
 __version__ = "1.0.0"
@@ -72,6 +73,7 @@ __all__ = [
     "FORMATS",
     "FormatError",
     "InvalidArgumentError",
+    "LiveRecorder",
     "METRICS",
     "MODES",
     "MismatchError",
@@ -81,9 +83,12 @@ __all__ = [
     "PARAMS",
     "RATES",
     "Request",
+    "SNAPSHOTS",
     "STATS",
     "StateError",
     "UndefinedError",
+    "Window",
+    "WindowView",
     "library_path",
     "now_ns",
     "param_bounds",

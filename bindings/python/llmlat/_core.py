@@ -7,6 +7,7 @@ import ctypes
 import json
 import operator
 import sys
+import threading
 import weakref
 from array import array
 from ctypes import byref, c_double, c_int32, c_int64, c_size_t, c_uint32, c_uint64
@@ -219,20 +220,29 @@ def _token_array(tokens: Any, n: int) -> Tuple[Any, int]:
 class _Owner:
     """Owns one C object: freed by ``close()``, by ``with``, or by a
     ``weakref.finalize`` when the Python object goes away (not ``__del__``:
-    a finalizer also runs at interpreter exit, and never twice)."""
+    a finalizer also runs at interpreter exit, and never twice).
 
-    __slots__ = ("_h", "_finalizer", "__weakref__")
+    Every C call on the object is made holding its lock, ``_lock``: ctypes
+    releases the GIL during a C call, so without it two threads could be
+    inside the C library on one object at once (the C rule is one thread at
+    a time). A call on two objects (``add``, ``merge``) holds both locks,
+    taken in a fixed order."""
+
+    __slots__ = ("_h", "_finalizer", "_lock", "__weakref__")
     _h: Any
 
     def _own(self, h: Any, free: Any) -> None:
         self._h = h
+        self._lock = threading.Lock()
         self._finalizer = weakref.finalize(self, free, h)
 
     def close(self) -> None:
-        """Frees the C object now (idempotent). Using this object
-        afterwards raises ValueError."""
-        self._finalizer()
-        self._h = None
+        """Frees the C object now (idempotent), after any call another
+        thread has in progress on it. Using this object afterwards raises
+        ValueError."""
+        with self._lock:
+            self._finalizer()
+            self._h = None
 
     @property
     def closed(self) -> bool:
@@ -255,6 +265,34 @@ class _Owner:
         if self._h is None:
             raise self._closed_error()
         _raise(status, where, detail)
+
+
+class _both_locked:
+    """Holds the locks of two objects (one, if they share it: the same
+    object, or a window and its view), taken in the order of their ids so
+    that two threads merging a into b and b into a cannot deadlock."""
+
+    __slots__ = ("_locks",)
+
+    def __init__(self, a: Any, b: Any) -> None:
+        x, y = a._lock, b._lock
+        if x is y:
+            self._locks: Tuple[Any, ...] = (x,)
+        else:
+            self._locks = (x, y) if id(x) < id(y) else (y, x)
+
+    def __enter__(self) -> None:
+        self._locks[0].acquire()
+        if len(self._locks) > 1:
+            try:
+                self._locks[1].acquire()
+            except BaseException:
+                self._locks[0].release()
+                raise
+
+    def __exit__(self, *exc: object) -> None:
+        for lock in reversed(self._locks):
+            lock.release()
 
 
 # ----------------------------------------------------------------- Request
@@ -292,7 +330,8 @@ class Request(_Owner):
     def reset(self) -> None:
         """Back to the state of a new request, keeping the event buffer (so a
         reused request stops allocating)."""
-        st = lib.llmlat_request_reset(self._h)
+        with self._lock:
+            st = lib.llmlat_request_reset(self._h)
         if st:
             self._fail(st, "llmlat_request_reset")
 
@@ -301,7 +340,8 @@ class Request(_Owner):
     def start(self, t_ns: int) -> None:
         """Marks the request sent/arrived at ``t_ns``.
         StateError if already started (``reset()`` first)."""
-        st = lib.llmlat_request_start(self._h, _i64(t_ns, "start: t_ns"))
+        with self._lock:
+            st = lib.llmlat_request_start(self._h, _i64(t_ns, "start: t_ns"))
         if st:
             self._fail(st, "llmlat_request_start")
 
@@ -317,10 +357,14 @@ class Request(_Owner):
         from the start, the token sum would overflow).
         """
         if _INT64_MIN <= t_ns <= _INT64_MAX and 0 <= tokens <= _UINT32_MAX:
+            lock = self._lock  # acquire/release: cheaper than `with` here
+            lock.acquire()
             try:
                 st = _event(self._addr, t_ns, tokens)
             except ctypes.ArgumentError as exc:
                 raise TypeError("event: t_ns and tokens must be ints (%s)" % exc) from None
+            finally:
+                lock.release()
             if st:
                 self._fail(st, "llmlat_request_event")
         else:
@@ -345,34 +389,39 @@ class Request(_Owner):
         k_ptr, nk = _token_array(tokens, n)
         if nk != n:
             self._fail(_EINVAL, "events", "%d times but %d token counts" % (n, nk))
-        st = lib.llmlat_request_events(self._h, t_ptr, k_ptr, n)
+        with self._lock:
+            st = lib.llmlat_request_events(self._h, t_ptr, k_ptr, n)
         if st:
             self._fail(st, "llmlat_request_events")
 
     def set_input_tokens(self, n: int) -> None:
         """The prompt length (default 0); any time before the request is added."""
-        st = lib.llmlat_request_set_input_tokens(self._h, _u64(n, "input tokens"))
+        with self._lock:
+            st = lib.llmlat_request_set_input_tokens(self._h, _u64(n, "input tokens"))
         if st:
             self._fail(st, "llmlat_request_set_input_tokens")
 
     def set_output_tokens(self, n: int) -> None:
         """The server's usage count of output tokens; when set it is N, otherwise
         N is the sum of the events' tokens."""
-        st = lib.llmlat_request_set_output_tokens(self._h, _u64(n, "output tokens"))
+        with self._lock:
+            st = lib.llmlat_request_set_output_tokens(self._h, _u64(n, "output tokens"))
         if st:
             self._fail(st, "llmlat_request_set_output_tokens")
 
     def finish(self, t_ns: int) -> None:
         """The stream closed normally at ``t_ns``.
         Errors: StateError (not started, already ended), OrderError."""
-        st = lib.llmlat_request_finish(self._h, _i64(t_ns, "finish: t_ns"))
+        with self._lock:
+            st = lib.llmlat_request_finish(self._h, _i64(t_ns, "finish: t_ns"))
         if st:
             self._fail(st, "llmlat_request_finish")
 
     def fail(self, t_ns: int) -> None:
         """The request failed (error, timeout, cancelled) at ``t_ns``.
         Same errors as ``finish``."""
-        st = lib.llmlat_request_fail(self._h, _i64(t_ns, "fail: t_ns"))
+        with self._lock:
+            st = lib.llmlat_request_fail(self._h, _i64(t_ns, "fail: t_ns"))
         if st:
             self._fail(st, "llmlat_request_fail")
 
@@ -384,8 +433,9 @@ class Request(_Owner):
         None when it is undefined (e.g. "tpot" with one output token).
         StateError before ``start``."""
         out = c_double()
-        st = lib.llmlat_request_value(self._h, _id(_CONVENTION_IDS, "convention", convention),
-                                      _id(_METRIC_IDS, "metric", metric), byref(out))
+        with self._lock:
+            st = lib.llmlat_request_value(self._h, _id(_CONVENTION_IDS, "convention", convention),
+                                          _id(_METRIC_IDS, "metric", metric), byref(out))
         if st:
             if st == _EUNDEFINED:
                 return None
@@ -466,7 +516,8 @@ class Aggregator(_Owner):
     def reset(self) -> None:
         """Drops every sample and counter; keeps convention, mode, params and
         report quantiles."""
-        st = lib.llmlat_agg_reset(self._h)
+        with self._lock:
+            st = lib.llmlat_agg_reset(self._h)
         if st:
             self._fail(st, "llmlat_agg_reset")
 
@@ -476,7 +527,8 @@ class Aggregator(_Owner):
     def convention(self) -> str:
         """The convention's name."""
         out = c_int32()
-        st = lib.llmlat_agg_get_convention(self._h, byref(out))
+        with self._lock:
+            st = lib.llmlat_agg_get_convention(self._h, byref(out))
         if st:
             self._fail(st, "llmlat_agg_get_convention")
         return _name(_CONVENTION_IDS, out.value)
@@ -485,7 +537,8 @@ class Aggregator(_Owner):
     def mode(self) -> str:
         """"exact" or "bounded"."""
         out = c_int32()
-        st = lib.llmlat_agg_get_mode(self._h, byref(out))
+        with self._lock:
+            st = lib.llmlat_agg_get_mode(self._h, byref(out))
         if st:
             self._fail(st, "llmlat_agg_get_mode")
         return _name(_MODE_IDS, out.value)
@@ -495,15 +548,17 @@ class Aggregator(_Owner):
         "slo_tpot" or "slo_e2e" (s, 0 = none). InvalidArgumentError outside
         ``param_bounds(param)``; StateError for a bounded aggregator's
         relative error or SLOs once it holds data."""
-        st = lib.llmlat_agg_set_param(self._h, _id(_PARAM_IDS, "param", param),
-                                      _float(value, "value"))
+        with self._lock:
+            st = lib.llmlat_agg_set_param(self._h, _id(_PARAM_IDS, "param", param),
+                                          _float(value, "value"))
         if st:
             self._fail(st, "llmlat_agg_set_param", "%s = %r" % (param, value))
 
     def get_param(self, param: Name) -> float:
         """A parameter's current value."""
         out = c_double()
-        st = lib.llmlat_agg_get_param(self._h, _id(_PARAM_IDS, "param", param), byref(out))
+        with self._lock:
+            st = lib.llmlat_agg_get_param(self._h, _id(_PARAM_IDS, "param", param), byref(out))
         if st:
             self._fail(st, "llmlat_agg_get_param")
         return out.value
@@ -513,7 +568,8 @@ class Aggregator(_Owner):
         and ``summary()`` print."""
         qs = [_float(q, "quantile") for q in quantiles]
         arr = (c_double * len(qs))(*qs)
-        st = lib.llmlat_agg_set_quantiles(self._h, arr, len(qs))
+        with self._lock:
+            st = lib.llmlat_agg_set_quantiles(self._h, arr, len(qs))
         if st:
             self._fail(st, "llmlat_agg_set_quantiles", "quantiles %r" % (qs,))
 
@@ -524,11 +580,13 @@ class Aggregator(_Owner):
         None restores the default (the buckets vLLM's server uses)."""
         metric_id = _id(_METRIC_IDS, "metric", metric)
         if bounds is None:
-            st = lib.llmlat_agg_set_buckets(self._h, metric_id, None, 0)
+            with self._lock:
+                st = lib.llmlat_agg_set_buckets(self._h, metric_id, None, 0)
         else:
             bs = [_float(b, "bound") for b in bounds]
-            st = lib.llmlat_agg_set_buckets(self._h, metric_id, (c_double * len(bs))(*bs),
-                                            len(bs))
+            with self._lock:
+                st = lib.llmlat_agg_set_buckets(self._h, metric_id, (c_double * len(bs))(*bs),
+                                                len(bs))
         if st:
             self._fail(st, "llmlat_agg_set_buckets")
 
@@ -539,7 +597,8 @@ class Aggregator(_Owner):
         may be reset right after). StateError if it has not ended."""
         if not isinstance(request, Request):
             raise TypeError("add needs an llmlat.Request, not %s" % type(request).__name__)
-        st = lib.llmlat_agg_add(self._h, request._h)
+        with self._lock, request._lock:
+            st = lib.llmlat_agg_add(self._h, request._h)
         if st:
             if request._h is None:
                 raise request._closed_error()
@@ -551,7 +610,8 @@ class Aggregator(_Owner):
         aggregators with different relative errors or SLOs."""
         if not isinstance(other, Aggregator):
             raise TypeError("merge needs an llmlat.Aggregator, not %s" % type(other).__name__)
-        st = lib.llmlat_agg_merge(self._h, other._h)
+        with _both_locked(self, other):
+            st = lib.llmlat_agg_merge(self._h, other._h)
         if st:
             if other._h is None:
                 raise other._closed_error()
@@ -566,8 +626,9 @@ class Aggregator(_Owner):
         convention reports 0.0 as vLLM and SGLang do). "count" is an int."""
         out = c_double()
         stat_id = _id(_STAT_IDS, "stat", stat)
-        st = lib.llmlat_agg_stat(self._h, _id(_METRIC_IDS, "metric", metric), stat_id,
-                                 byref(out))
+        with self._lock:
+            st = lib.llmlat_agg_stat(self._h, _id(_METRIC_IDS, "metric", metric), stat_id,
+                                     byref(out))
         if st:
             if st == _EUNDEFINED:
                 return None
@@ -584,8 +645,9 @@ class Aggregator(_Owner):
         convention's placeholder applies). Bounded mode: within the relative
         error."""
         out = c_double()
-        st = lib.llmlat_agg_quantile(self._h, _id(_METRIC_IDS, "metric", metric), _float(q, "q"),
-                                     byref(out))
+        metric_id, qf = _id(_METRIC_IDS, "metric", metric), _float(q, "q")
+        with self._lock:
+            st = lib.llmlat_agg_quantile(self._h, metric_id, qf, byref(out))
         if st:
             if st == _EUNDEFINED:
                 return None
@@ -599,8 +661,9 @@ class Aggregator(_Owner):
         qv = [_float(q, "q") for q in qs]
         n = len(qv)
         out = (c_double * max(n, 1))()
-        st = lib.llmlat_agg_quantiles(self._h, _id(_METRIC_IDS, "metric", metric),
-                                      (c_double * max(n, 1))(*qv), n, out)
+        with self._lock:
+            st = lib.llmlat_agg_quantiles(self._h, _id(_METRIC_IDS, "metric", metric),
+                                          (c_double * max(n, 1))(*qv), n, out)
         if st:
             if st == _EUNDEFINED:
                 return [None] * n
@@ -612,7 +675,8 @@ class Aggregator(_Owner):
         "total_tokens", "goodput" (needs an SLO), "peak_output_tokens".
         None when undefined (no duration, no SLO for goodput...)."""
         out = c_double()
-        st = lib.llmlat_agg_rate(self._h, _id(_RATE_IDS, "rate", rate), byref(out))
+        with self._lock:
+            st = lib.llmlat_agg_rate(self._h, _id(_RATE_IDS, "rate", rate), byref(out))
         if st:
             if st == _EUNDEFINED:
                 return None
@@ -624,7 +688,8 @@ class Aggregator(_Owner):
         without an SLO), "input_tokens", "output_tokens",
         "peak_concurrency", "memory_bytes"."""
         out = c_uint64()
-        st = lib.llmlat_agg_counter(self._h, _id(_COUNTER_IDS, "counter", counter), byref(out))
+        with self._lock:
+            st = lib.llmlat_agg_counter(self._h, _id(_COUNTER_IDS, "counter", counter), byref(out))
         if st:
             if st == _EUNDEFINED:
                 return None
@@ -635,12 +700,13 @@ class Aggregator(_Owner):
 
     def _buffer_call(self, fn: Any, where: str, *args: Any) -> bytes:
         size = c_size_t(0)
-        st = fn(self._h, *args, None, 0, byref(size))
-        while st == _ENOSPC:
-            buf = ctypes.create_string_buffer(size.value)
-            st = fn(self._h, *args, buf, size.value, byref(size))
-            if st == 0:
-                return buf.raw[:size.value]
+        with self._lock:
+            st = fn(self._h, *args, None, 0, byref(size))
+            while st == _ENOSPC:
+                buf = ctypes.create_string_buffer(size.value)
+                st = fn(self._h, *args, buf, size.value, byref(size))
+                if st == 0:
+                    return buf.raw[:size.value]
         if st:
             self._fail(st, where)
         return b""
