@@ -349,6 +349,40 @@ LLMLAT_API int32_t llmlat_agg_quantile(const llmlat_agg *a, int32_t metric, doub
  * EINVAL for n = 0 or n > 32; on EUNDEFINED every out[i] is NaN. */
 LLMLAT_API int32_t llmlat_agg_quantiles(const llmlat_agg *a, int32_t metric, const double *q,
                                         size_t n, double *out);
+/* The native-histogram buckets of one metric (docs/bounded.md), for
+ * exporters (Prometheus native histograms, OpenTelemetry exponential
+ * histograms): bucket i covers (base^(i-1), base^i] in the metric's
+ * exported unit (seconds for times, tokens, tokens/s), base =
+ * 2^(2^-schema), with exactly the boundaries (doubles) of Prometheus'
+ * client_golang, so a value's bucket is the one client_golang gives the
+ * same float64. *schema is the coarsest whose relative error
+ * (base - 1) / (base + 1) is within the aggregator's relative error:
+ * 1..12 (alpha 1% gives 6). Samples at or below *zero_threshold (0
+ * included) are counted in *zero_count: the zeros, and the samples more
+ * than 2^31 below the largest (the threshold is the lower edge of the
+ * sketch's window, 0 while no sample is above 0; it only rises, and a
+ * bucket's count only grows, as requests are added: Prometheus sees no
+ * counter reset). counts[j] is the count of bucket *offset + j for
+ * j < *len, from the lowest bucket with a count to the highest (empty
+ * buckets between them included); *len is 0 when no sample is above the
+ * threshold. Prometheus 2.x accepts schemas up to 8: for alpha below
+ * 0.135% (schema 9..12), add each 2^(schema-8) consecutive buckets into
+ * one (bucket i goes to ceil(i / 2^(schema-8)), the schemas nest exactly)
+ * and raise the zero threshold to the upper bound of the schema-8 bucket
+ * holding it, adding that bucket's part into the zero count.
+ * Bounded mode: the sketch itself. Exact mode: the samples counted into
+ * the same buckets and window a bounded aggregator of the same relative
+ * error would hold (O(samples) per call).
+ * Buffer rules of llmlat_agg_serialize, counted in elements of counts:
+ * when cap < the count needed (counts may be NULL with cap 0) nothing is
+ * written but *len, set to that count, and ENOSPC is returned.
+ * Errors: EINVAL (NULL a or out parameter, NULL counts with cap > 0,
+ * unknown metric), ENOSPC. */
+LLMLAT_API int32_t llmlat_agg_buckets(const llmlat_agg *a, int32_t metric, int32_t *schema,
+                                      double *zero_threshold, uint64_t *zero_count,
+                                      int32_t *offset, uint64_t *counts, size_t cap,
+                                      size_t *len);
+
 /* A system rate per second of the duration D (docs/metrics.md).
  * Errors: EINVAL (NULL, unknown id), EUNDEFINED (D is 0 or unknown;
  * GOODPUT without an SLO; PEAK with no success unless a placeholder, and

@@ -389,6 +389,40 @@ LLMLAT_API int32_t llmlat_agg_quantile(const llmlat_agg *a, int32_t metric, doub
  * EINVAL for n = 0 or n > 32; on EUNDEFINED every out[i] is NaN. */
 LLMLAT_API int32_t llmlat_agg_quantiles(const llmlat_agg *a, int32_t metric, const double *q,
                                         size_t n, double *out);
+/* The native-histogram buckets of one metric (docs/bounded.md), for
+ * exporters (Prometheus native histograms, OpenTelemetry exponential
+ * histograms): bucket i covers (base^(i-1), base^i] in the metric's
+ * exported unit (seconds for times, tokens, tokens/s), base =
+ * 2^(2^-schema), with exactly the boundaries (doubles) of Prometheus'
+ * client_golang, so a value's bucket is the one client_golang gives the
+ * same float64. *schema is the coarsest whose relative error
+ * (base - 1) / (base + 1) is within the aggregator's relative error:
+ * 1..12 (alpha 1% gives 6). Samples at or below *zero_threshold (0
+ * included) are counted in *zero_count: the zeros, and the samples more
+ * than 2^31 below the largest (the threshold is the lower edge of the
+ * sketch's window, 0 while no sample is above 0; it only rises, and a
+ * bucket's count only grows, as requests are added: Prometheus sees no
+ * counter reset). counts[j] is the count of bucket *offset + j for
+ * j < *len, from the lowest bucket with a count to the highest (empty
+ * buckets between them included); *len is 0 when no sample is above the
+ * threshold. Prometheus 2.x accepts schemas up to 8: for alpha below
+ * 0.135% (schema 9..12), add each 2^(schema-8) consecutive buckets into
+ * one (bucket i goes to ceil(i / 2^(schema-8)), the schemas nest exactly)
+ * and raise the zero threshold to the upper bound of the schema-8 bucket
+ * holding it, adding that bucket's part into the zero count.
+ * Bounded mode: the sketch itself. Exact mode: the samples counted into
+ * the same buckets and window a bounded aggregator of the same relative
+ * error would hold (O(samples) per call).
+ * Buffer rules of llmlat_agg_serialize, counted in elements of counts:
+ * when cap < the count needed (counts may be NULL with cap 0) nothing is
+ * written but *len, set to that count, and ENOSPC is returned.
+ * Errors: EINVAL (NULL a or out parameter, NULL counts with cap > 0,
+ * unknown metric), ENOSPC. */
+LLMLAT_API int32_t llmlat_agg_buckets(const llmlat_agg *a, int32_t metric, int32_t *schema,
+                                      double *zero_threshold, uint64_t *zero_count,
+                                      int32_t *offset, uint64_t *counts, size_t cap,
+                                      size_t *len);
+
 /* A system rate per second of the duration D (docs/metrics.md).
  * Errors: EINVAL (NULL, unknown id), EUNDEFINED (D is 0 or unknown;
  * GOODPUT without an SLO; PEAK with no success unless a placeholder, and
@@ -3115,37 +3149,47 @@ LLMLAT_PRIVATE size_t timeline_memory(const timeline *tl)
 }
 
 /* ---------------------- lib/bounded/sketch.c ------------------------------ */
-/* The bounded sketch: its window, merging, and the queries.
+/* The bounded sketch: its window and zero bucket, merging, and the
+ * queries.
  *
  * The quantile guarantee. Let x(0) <= ... <= x(n-1) be the samples (a
  * sample of weight w counted w times) and E(q) what exact mode returns:
  * numpy's linear interpolation, x(r) + (x(r+1) - x(r)) t with r = floor((n -
- * 1) q), t its fraction. Here x(r) and x(r+1) are each replaced by their
- * bucket's value, which is within alpha of them (exact for 0, for the
- * minimum at rank 0 and the maximum at rank n - 1, and clamped into [min,
- * max], which only brings it closer). Interpolating with the same weights
- * (1 - t, t >= 0) between two values within alpha of x(r) and x(r+1)
- * gives a value within alpha of E(q). This holds for every sample in the
- * window; one more than 2^SKETCH_OCTAVES below the maximum sits in the
- * lowest bucket, and a quantile landing on it is only clamped. */
+ * 1) q), t its fraction. Here x(r) and x(r+1) are each replaced by the
+ * value of their place: exact for 0, for the minimum at rank 0 and the
+ * maximum at rank n - 1; a bucket's representative, within the schema's
+ * error e of everything in it, clamped into [min, max] (which only brings
+ * it closer). Interpolating with the same weights (1 - t, t >= 0) between
+ * two values within e of x(r) and x(r+1) gives a value within e of E(q).
+ * A sample in the zero bucket above 0 (below the window, more than
+ * 2^SKETCH_OCTAVES below the maximum) lies in (0, z], z the threshold,
+ * and stands as 2 min z / (min + z): within (z - min) / (z + min) <= 1
+ * of it. */
 #include <math.h>
 #include <string.h>
 
 /* ---------------------- lib/bounded/sketch.h ------------------------------ */
-/* Bounded mode's samples of one metric: a fixed window of logarithmic
- * bucket counts (sketch_map.h), a count of exact zeros, the exact min and
- * max, and exact sums (fixsum.h) for mean and std.
+/* Bounded mode's samples of one metric: a Prometheus native histogram of
+ * fixed size. A window of bucket counts (sketch_map.h), a zero bucket,
+ * the exact min and max, and exact sums (fixsum.h) for mean and std.
  *
- * The window holds the `width` bucket indices [top - width + 1, top], top
+ * The window holds the `width` bucket indexes [top - width + 1, top], top
  * being the bucket of the largest sample: SKETCH_OCTAVES powers of two
- * below the maximum. A sample further below is counted in the lowest
- * bucket. The state is a function of the multiset of samples only (top is
- * the largest index, and clamping to a rising floor composes), so adding
- * in any order, or merging shards in any order, gives the same bits.
+ * and one bucket below it. The zero bucket counts the samples at or below
+ * the zero threshold, the upper bound of bucket top - width: the exact
+ * zeros, and the samples below the window (`below`). When a larger sample
+ * moves the window up, the buckets it leaves are added to `below` and the
+ * threshold rises to the new lower edge; no counted sample ever moves to
+ * another bucket, so every exported bucket count only grows (Prometheus
+ * reads a risen threshold with its buckets merged into the zero count as
+ * no counter reset). The state is a function of the multiset of samples
+ * only (top is the largest index, and folding below a rising edge
+ * composes), so adding in any order, or merging shards in any order,
+ * gives the same bits.
  *
- * Samples are doubles >= 0 in the metric's internal unit (ns for times,
- * which keeps integer gaps exact); min and max are kept in the unit
- * queries report (`unit` internal units per reported unit). */
+ * Buckets are those of the exported value (seconds for times); sums are
+ * in the metric's internal unit (ns for times, which keeps integer gaps
+ * exact), `unit` internal units per exported unit; min and max exported. */
 #ifndef LLMLAT_SKETCH_H
 #define LLMLAT_SKETCH_H
 
@@ -3154,39 +3198,54 @@ LLMLAT_PRIVATE size_t timeline_memory(const timeline *tl)
 #include <stdint.h>
 
 /* ---------------------- lib/bounded/sketch_map.h -------------------------- */
-/* Bounded mode's bucket layout: which bucket a value falls in, and the
- * value a bucket stands for. One map per relative error alpha, shared by
- * all the sketches of an aggregator.
+/* Bounded mode's bucket layout: the exponential buckets of Prometheus
+ * native histograms (and OpenTelemetry exponential histograms). One map
+ * per relative error alpha, shared by all the sketches of an aggregator.
  *
- * Buckets are logarithmic (DDSketch-style): every bucket [lo, hi) has
- * hi / lo <= (1 + alpha) / (1 - alpha), so its representative 2 lo hi /
- * (lo + hi) is within alpha of every value in it. Each power of two holds
- * the same M buckets, whose edges are placed on a grid of 2^c cells per
- * power of two (c = cell_bits), greedily from the bottom of the octave, in
- * integer arithmetic: the layout is exact, identical on every platform,
- * and indexing is a table lookup on the bits of the double — no log(). */
+ * Schema s (1..12) has N = 2^s buckets per power of two; bucket `index`
+ * covers (base^(index - 1), base^index] with base = 2^(2^-s), in the
+ * metric's exported unit (seconds, tokens, tokens/s). The boundaries are
+ * the doubles client_golang uses (its nativeHistogramBounds table, which
+ * is within 5 ulps of 2^(j/N) but not correctly rounded), so a value's
+ * bucket is exactly the one Prometheus' own client computes for the same
+ * float64: with frexp(x) = frac * 2^exp, index = (exp - 1) N + the
+ * smallest j whose bound is >= frac. Schemas 9..12, beyond Prometheus'
+ * table, refine schema 8's bounds (each schema's bounds are every
+ * 2^(12-s)-th bound of schema 12), so downscaling is exact.
+ *
+ * Finding a bucket needs no log() and no search: the mantissa's top s + 1
+ * bits pick a cell, which holds at most one boundary; one compare with it
+ * finishes the index. */
 #ifndef LLMLAT_SKETCH_MAP_H
 #define LLMLAT_SKETCH_MAP_H
 
 #include <stdint.h>
 #include <string.h>
 
-/* A sketch keeps this many octaves below its largest value (see sketch.h):
- * 2^32 covers 1 us .. 71 min, or 1 .. 4.3e9 tokens. */
-#define SKETCH_OCTAVES 32
+/* A sketch keeps this many powers of two below its largest value's bucket
+ * (see sketch.h): 2^31 covers 28 ns .. 60 s, or 1 .. 2.1e9 tokens. */
+#define SKETCH_OCTAVES 31
+#define SKETCH_SCHEMA_MIN 1
+#define SKETCH_SCHEMA_MAX 12
+
+/* Per cell: the mantissa of the first boundary at or above the cell's
+ * start (2^52 when none), and that boundary's index in its octave minus
+ * 1023 N (the exponent's bias, folded in). */
+typedef struct sketch_cell {
+    uint64_t bound;
+    int64_t base;
+} sketch_cell;
 
 typedef struct sketch_map {
-    double alpha;        /* the relative error guaranteed */
-    uint32_t per_octave; /* M */
-    uint32_t cell_bits;  /* c */
-    uint32_t cell_shift; /* 52 - c: a double's bits down to its cell */
-    uint64_t cell_mask;  /* 2^c - 1 */
-    uint32_t width;      /* buckets a sketch holds: SKETCH_OCTAVES * M + 1 */
-    uint32_t m_inverse;  /* floor(2^32 / M): index / M without a division */
-    uint16_t *cell;      /* 2^c entries: the bucket (0..M-1) of each cell */
-    uint32_t *first;     /* M + 1 entries: first cell of each bucket, then 2^c */
-    double *value;       /* M entries: each bucket's representative, scaled to
-                            the octave [2^c, 2^(c+1)) */
+    double alpha;        /* the relative error asked for */
+    double error;        /* the schema's own: (base - 1) / (base + 1) <= alpha */
+    int32_t schema;      /* s */
+    uint32_t per_octave; /* N = 2^s */
+    uint32_t cell_shift; /* 52 - (s + 1): a mantissa down to its cell */
+    uint32_t width;      /* buckets a sketch holds: SKETCH_OCTAVES N + 1 */
+    sketch_cell *cell;   /* 2^(s+1) cells */
+    double *value;       /* N: the representative of bucket j of an octave,
+                            scaled to the octave (0.25, 1] */
 } sketch_map;
 
 /* Builds the map for alpha (within llmlat_param_bounds). ENOMEM leaves m
@@ -3195,32 +3254,52 @@ LLMLAT_PRIVATE int32_t sketch_map_init(sketch_map *m, const llmlat_alloc *al, do
 LLMLAT_PRIVATE void sketch_map_free(sketch_map *m, const llmlat_alloc *al);
 LLMLAT_PRIVATE size_t sketch_map_memory(const sketch_map *m);
 
-/* The bucket index of x > 0 (finite, normal): exponent field times M plus
- * the bucket of the top c bits of the mantissa. Monotone in x. */
+/* The coarsest schema whose error is within alpha (in [1e-4, 0.25]). */
+LLMLAT_PRIVATE int32_t sketch_schema_for(double alpha);
+
+#define SKETCH_MANTISSA ((UINT64_C(1) << 52) - 1)
+
+/* The bucket index of x > 0, finite and normal (x >= 2^-1022). Monotone
+ * in x. */
 static inline int64_t sketch_map_index(const sketch_map *m, double x)
 {
     uint64_t b;
     memcpy(&b, &x, sizeof b);
-    return (int64_t)(b >> 52) * m->per_octave + m->cell[(b >> m->cell_shift) & m->cell_mask];
+    uint64_t mant = b & SKETCH_MANTISSA;
+    const sketch_cell *c = &m->cell[mant >> m->cell_shift];
+    return (int64_t)((b >> 52) << m->schema) + c->base + (mant > c->bound);
 }
 
-/* The representative of bucket `index`: within alpha of every value the
- * bucket holds. */
+/* The same for any x > 0 (subnormals too). */
+LLMLAT_PRIVATE int64_t sketch_map_index_any(const sketch_map *m, double x);
+
+/* The index of x > 0 (finite) in a schema, without a map: a binary
+ * search over the bounds (exact mode's buckets are found at query time,
+ * from the samples), equal to sketch_map_index. */
+LLMLAT_PRIVATE int64_t sketch_schema_index(int32_t schema, double x);
+/* Bucket `index`'s upper bound in a schema, equal to sketch_map_upper. */
+LLMLAT_PRIVATE double sketch_schema_upper(int32_t schema, int64_t index);
+
+/* Bucket `index`'s upper bound (base^index, as client_golang's getLe),
+ * and its representative 2 lo hi / (lo + hi): within the schema's error
+ * of every value the bucket holds. */
+LLMLAT_PRIVATE double sketch_map_upper(const sketch_map *m, int64_t index);
 LLMLAT_PRIVATE double sketch_map_value(const sketch_map *m, int64_t index);
 
 #endif
 
-#define SKETCH_NO_TOP (-1) /* top while no sample is above 0 */
+#define SKETCH_NO_TOP INT64_MIN /* top while no sample is above 0 */
 
 typedef struct sketch {
-    uint64_t *bucket;  /* map->width counts: bucket[j] counts index base + j */
+    uint64_t *bucket;  /* map->width counts: bucket[p] counts index base + p */
     int64_t base;      /* top - width + 1 */
     int64_t top;       /* highest index counted, SKETCH_NO_TOP if none */
-    int64_t low;       /* lowest index counted (>= base), if top != NO_TOP */
-    uint64_t count;    /* sum of weights: COUNT = zero + sum of bucket[] */
-    uint64_t zero;     /* weight of samples equal to 0 */
-    double min, max;   /* exact, reported unit; +inf / -inf while empty */
-    double unit;       /* internal units per reported unit */
+    int64_t low;       /* lowest index with a count (>= base), if top != NO_TOP */
+    uint64_t count;    /* sum of weights: zero + below + sum of bucket[] */
+    uint64_t zero;     /* weight of the samples equal to 0 */
+    uint64_t below;    /* weight of the samples > 0 below the window */
+    double min, max;   /* exact, exported unit; +inf / -inf while empty */
+    double unit;       /* internal units per exported unit */
     fixsum sums;       /* internal unit */
 } sketch;
 
@@ -3233,16 +3312,28 @@ LLMLAT_PRIVATE void sketch_clear(sketch *s);
 /* Moves the window up so that its top is `index`. */
 LLMLAT_PRIVATE LLMLAT_COLD void sketch_raise(sketch *s, const sketch_map *m, int64_t index);
 
-/* Adds w to the bucket of index (> SKETCH_NO_TOP); count, sums and min/max
- * are the caller's (one request's samples are summed first). */
+/* Adds w to the bucket of index; count, sums and min/max are the
+ * caller's (one request's samples are summed first). */
 static inline void sketch_bump(sketch *s, const sketch_map *m, int64_t index, uint64_t w)
 {
     if (index > s->top)
         sketch_raise(s, m, index);
+    if (index < s->base) {
+        s->below += w;
+        return;
+    }
     if (index < s->low)
-        s->low = index < s->base ? s->base : index;
-    int64_t j = index - s->base;
-    s->bucket[j < 0 ? 0 : j] += w;
+        s->low = index;
+    s->bucket[index - s->base] += w;
+}
+
+/* Counts w samples of the exported value x >= 0 (0 in the zero bucket). */
+static inline void sketch_count(sketch *s, const sketch_map *m, double x, uint64_t w)
+{
+    if (x > 0.0)
+        sketch_bump(s, m, sketch_map_index(m, x), w);
+    else
+        s->zero += w;
 }
 
 static inline void sketch_note_range(sketch *s, double lo, double hi)
@@ -3254,39 +3345,45 @@ static inline void sketch_note_range(sketch *s, double lo, double hi)
 }
 
 /* One whole sample of weight 1: x >= 0 internal (an integer for
- * sketch_add_int), `reported` the same value as queries report it. Inline:
- * each request adds several. */
-static inline void sketch_add_int(sketch *s, const sketch_map *m, uint64_t x, double reported)
+ * sketch_add_int), `exported` the same value as queries report it and
+ * buckets count it. Inline: each request adds several. */
+static inline void sketch_add_int(sketch *s, const sketch_map *m, uint64_t x, double exported)
 {
     s->count++;
-    if (x)
-        sketch_bump(s, m, sketch_map_index(m, (double)x), 1);
-    else
-        s->zero++;
+    sketch_count(s, m, exported, 1);
     fixsum_add_int(&s->sums, x);
-    sketch_note_range(s, reported, reported);
+    sketch_note_range(s, exported, exported);
 }
 
-static inline void sketch_add_double(sketch *s, const sketch_map *m, double x, double reported)
+static inline void sketch_add_double(sketch *s, const sketch_map *m, double x, double exported)
 {
     s->count++;
-    if (x > 0.0)
-        sketch_bump(s, m, sketch_map_index(m, x), 1);
-    else
-        s->zero++;
+    sketch_count(s, m, exported, 1);
     fixsum_add_double(&s->sums, x);
-    sketch_note_range(s, reported, reported);
+    sketch_note_range(s, exported, exported);
 }
 
 /* Adds src (same map) into dst; the caller checked the counts' sum fits. */
 LLMLAT_PRIVATE void sketch_merge(sketch *dst, const sketch *src, const sketch_map *m);
 
-/* Queries of a non-empty sketch, in reported units. */
+/* The zero threshold: samples at or below it are in the zero bucket (0
+ * while no sample is above 0). */
+LLMLAT_PRIVATE double sketch_zero_threshold(const sketch *s, const sketch_map *m);
+
+/* The buckets in use: indexes offset .. offset + len - 1 (len 0 when no
+ * sample is in the window), the zero bucket's count and threshold;
+ * counts (room for len) may be NULL to ask for len only. */
+LLMLAT_PRIVATE void sketch_buckets(const sketch *s, const sketch_map *m, double *zero_threshold,
+                                   uint64_t *zero_count, int64_t *offset, size_t *len,
+                                   uint64_t *counts);
+
+/* Queries of a non-empty sketch, in exported units. */
 LLMLAT_PRIVATE double sketch_mean(const sketch *s);
 /* EUNDEFINED (NaN) when count <= ddof. */
 LLMLAT_PRIVATE int32_t sketch_std(const sketch *s, unsigned ddof, double *out);
-/* Within alpha of numpy.percentile(samples, 100 q), see sketch.c; n <=
- * SKETCH_MAX_QUANTILES of them in one pass over the buckets. */
+/* Within the schema's error of numpy.percentile(samples, 100 q), see
+ * sketch.c; n <= SKETCH_MAX_QUANTILES of them in one pass over the
+ * buckets. */
 #define SKETCH_MAX_QUANTILES 32
 LLMLAT_PRIVATE double sketch_quantile(const sketch *s, const sketch_map *m, double q);
 LLMLAT_PRIVATE void sketch_quantiles(const sketch *s, const sketch_map *m, const double *q,
@@ -3300,7 +3397,7 @@ static void clear_state(sketch *s)
     s->top = SKETCH_NO_TOP;
     s->base = 0;
     s->low = INT64_MAX;
-    s->count = s->zero = 0;
+    s->count = s->zero = s->below = 0;
     s->min = INFINITY;
     s->max = -INFINITY;
     memset(&s->sums, 0, sizeof s->sums);
@@ -3347,25 +3444,26 @@ LLMLAT_PRIVATE void sketch_raise(sketch *s, const sketch_map *m, int64_t index)
         s->base = index - (width - 1);
         return;
     }
-    /* Positions lo..hi are in use; each moves down by d, those reaching
-     * position 0 or below fold into it. */
+    /* Positions lo..hi are in use; each moves down by d, those going
+     * below position 0 leave the window for the zero bucket. */
     int64_t d = index - s->top, lo = s->low - s->base, hi = s->top - s->base;
-    uint64_t *b = s->bucket, folded = 0;
+    uint64_t *b = s->bucket, left = 0;
     int64_t p = lo;
-    for (; p <= hi && p <= d; p++) {
-        folded += b[p];
+    for (; p <= hi && p < d; p++) {
+        left += b[p];
         b[p] = 0;
     }
+    while (p <= hi && !b[p]) /* the new lowest count */
+        p++;
     if (p <= hi) {
         memmove(b + (p - d), b + p, (size_t)(hi - p + 1) * sizeof *b);
         int64_t z = hi - d + 1 > p ? hi - d + 1 : p; /* vacated tail */
         memset(b + z, 0, (size_t)(hi - z + 1) * sizeof *b);
     }
-    b[0] += folded;
+    s->below += left;
     s->base += d;
     s->top = index;
-    if (folded)
-        s->low = s->base;
+    s->low = p <= hi ? s->base + (p - d) : INT64_MAX;
 }
 
 LLMLAT_PRIVATE void sketch_merge(sketch *dst, const sketch *src, const sketch_map *m)
@@ -3374,23 +3472,47 @@ LLMLAT_PRIVATE void sketch_merge(sketch *dst, const sketch *src, const sketch_ma
         if (src->top > dst->top)
             sketch_raise(dst, m, src->top);
         /* src position p is dst position p - shift (shift >= 0: dst's
-         * window is at least as high); at or below 0 it folds into 0. */
+         * window is at least as high); below 0 it is below the window. */
         int64_t shift = dst->base - src->base, p = src->low - src->base;
         int64_t hi = src->top - src->base;
-        uint64_t folded = 0;
-        for (; p <= hi && p <= shift; p++)
-            folded += src->bucket[p];
-        dst->bucket[0] += folded;
+        uint64_t left = 0;
+        for (; p <= hi && p < shift; p++)
+            left += src->bucket[p];
+        dst->below += left;
         for (; p <= hi; p++)
             dst->bucket[p - shift] += src->bucket[p];
-        int64_t low = src->low < dst->base ? dst->base : src->low;
+        int64_t low = src->low - src->base >= shift ? src->low : INT64_MAX;
+        if (low == INT64_MAX) { /* src's lowest count left: find its next */
+            for (p = shift; p <= hi && !src->bucket[p]; p++)
+                ;
+            low = p <= hi ? src->base + p : INT64_MAX;
+        }
         if (low < dst->low)
             dst->low = low;
     }
     dst->count += src->count;
     dst->zero += src->zero;
+    dst->below += src->below;
     sketch_note_range(dst, src->min, src->max);
     fixsum_merge(&dst->sums, &src->sums);
+}
+
+LLMLAT_PRIVATE double sketch_zero_threshold(const sketch *s, const sketch_map *m)
+{
+    return s->top == SKETCH_NO_TOP ? 0.0 : sketch_map_upper(m, s->base - 1);
+}
+
+LLMLAT_PRIVATE void sketch_buckets(const sketch *s, const sketch_map *m, double *zero_threshold,
+                                   uint64_t *zero_count, int64_t *offset, size_t *len,
+                                   uint64_t *counts)
+{
+    *zero_threshold = sketch_zero_threshold(s, m);
+    *zero_count = s->zero + s->below;
+    bool any = s->top != SKETCH_NO_TOP;
+    *offset = any ? s->low : 0;
+    *len = any ? (size_t)(s->top - s->low + 1) : 0;
+    if (counts && *len)
+        memcpy(counts, s->bucket + (s->low - s->base), *len * sizeof *counts);
 }
 
 LLMLAT_PRIVATE double sketch_mean(const sketch *s)
@@ -3408,20 +3530,31 @@ LLMLAT_PRIVATE int32_t sketch_std(const sketch *s, unsigned ddof, double *out)
     return LLMLAT_OK;
 }
 
-/* A place in the sorted samples: bucket position p (-1 for the zeros)
- * holding the ranks [end - its count, end). */
+/* A place in the sorted samples: bucket position p, or PLACE_ZERO (the
+ * exact zeros) or PLACE_BELOW (above 0, below the window), holding the
+ * ranks [end - its count, end). */
+#define PLACE_ZERO (-2)
+#define PLACE_BELOW (-1)
+
 typedef struct cursor {
     int64_t p;
     uint64_t end;
 } cursor;
 
+static uint64_t place_count(const sketch *s, int64_t p)
+{
+    return p == PLACE_ZERO ? s->zero : p == PLACE_BELOW ? s->below : s->bucket[p];
+}
+
 /* Moves c up to the place holding rank r < count, eight buckets at a time
- * while r is beyond them. Starts below everything: { -2, 0 }. */
+ * while r is beyond them. Starts below everything: { PLACE_ZERO - 1, 0 }. */
 static inline void advance(const sketch *s, cursor *c, uint64_t r)
 {
-    if (c->p < -1) { /* first the zeros */
-        c->p = -1;
-        c->end = s->zero;
+    while (c->p < PLACE_BELOW) { /* first the zero bucket */
+        if (r < c->end)
+            return;
+        c->p++;
+        c->end += place_count(s, c->p);
     }
     if (r < c->end)
         return;
@@ -3448,33 +3581,50 @@ static inline void advance(const sketch *s, cursor *c, uint64_t r)
  * everything: { top position + 1, count }. */
 static inline void retreat(const sketch *s, cursor *c, uint64_t r)
 {
-    int64_t p = c->p, lo = s->low - s->base;
+    int64_t p = c->p, top = s->top == SKETCH_NO_TOP ? -1 : s->top - s->base;
     uint64_t end = c->end;
-    if (p <= s->top - s->base) { /* a place: r in it, or below it */
-        uint64_t here = p < 0 ? s->zero : s->bucket[p];
+    if (p <= top) { /* a place: r in it, or below it */
+        uint64_t here = place_count(s, p);
         if (r >= end - here)
             return;
         end -= here;
     }
-    /* end counts the ranks up to place p - 1: test p - 1, p - 2, ... */
-    const uint64_t *b = s->bucket;
-    for (; p - 8 >= lo; p -= 8) {
-        uint64_t sum = (b[p - 1] + b[p - 2]) + (b[p - 3] + b[p - 4]) + (b[p - 5] + b[p - 6]) +
-                       (b[p - 7] + b[p - 8]);
-        if (r >= end - sum)
-            break;
-        end -= sum;
+    if (p >= 0) { /* end counts the ranks up to place p - 1 */
+        const uint64_t *b = s->bucket;
+        int64_t lo = s->low - s->base;
+        for (; p - 8 >= lo; p -= 8) {
+            uint64_t sum = (b[p - 1] + b[p - 2]) + (b[p - 3] + b[p - 4]) +
+                           (b[p - 5] + b[p - 6]) + (b[p - 7] + b[p - 8]);
+            if (r >= end - sum)
+                break;
+            end -= sum;
+        }
+        for (p--; p >= lo; p--) {
+            if (r >= end - b[p])
+                break;
+            end -= b[p];
+        }
+        if (p >= lo) {
+            c->p = p;
+            c->end = end;
+            return;
+        }
+        p = 0;
     }
-    for (p--; p >= lo; p--) {
-        if (r >= end - b[p])
-            break;
-        end -= b[p];
+    /* the zero bucket: below the window, then the zeros */
+    if (p > PLACE_BELOW) {
+        if (r >= end - s->below) {
+            c->p = PLACE_BELOW;
+            c->end = end;
+            return;
+        }
+        end -= s->below;
     }
-    c->p = p >= lo ? p : -1; /* below low: the zeros */
+    c->p = PLACE_ZERO;
     c->end = end;
 }
 
-/* The value of rank r, at place p: exact at both ends, else its bucket's
+/* The value of rank r, at place p: exact at both ends, else its place's
  * value clamped into [min, max]. */
 static double rank_value(const sketch *s, const sketch_map *m, uint64_t r, int64_t p)
 {
@@ -3482,9 +3632,15 @@ static double rank_value(const sketch *s, const sketch_map *m, uint64_t r, int64
         return s->min;
     if (r == s->count - 1)
         return s->max;
-    if (p < 0)
+    if (p == PLACE_ZERO)
         return 0.0;
-    double v = sketch_map_value(m, s->base + p) / s->unit;
+    double v;
+    if (p == PLACE_BELOW) {
+        double z = sketch_zero_threshold(s, m);
+        v = 2.0 * s->min * z / (s->min + z);
+    } else {
+        v = sketch_map_value(m, s->base + p);
+    }
     return v < s->min ? s->min : v > s->max ? s->max : v;
 }
 
@@ -3518,7 +3674,7 @@ LLMLAT_PRIVATE void sketch_quantiles(const sketch *s, const sketch_map *m, const
     size_t split = 0;
     while (split < n && q[order[split]] <= 0.5)
         split++;
-    cursor up = { -2, 0 };
+    cursor up = { PLACE_ZERO - 1, 0 };
     for (size_t k = 0; k < split; k++) {
         double vi = (double)last * q[order[k]]; /* numpy's virtual index */
         if (vi >= (double)last) { /* n = 1 */
@@ -3531,7 +3687,7 @@ LLMLAT_PRIVATE void sketch_quantiles(const sketch *s, const sketch_map *m, const
         advance(s, &next, r + 1);
         out[order[k]] = interpolate(s, m, vi, r, up, next);
     }
-    cursor down = { s->top == SKETCH_NO_TOP ? -1 : s->top - s->base + 1, s->count };
+    cursor down = { s->top == SKETCH_NO_TOP ? 0 : s->top - s->base + 1, s->count };
     for (size_t k = n; k > split; k--) {
         size_t i = order[k - 1];
         double vi = (double)last * q[i];
@@ -3560,89 +3716,178 @@ LLMLAT_PRIVATE size_t sketch_memory(const sketch *s, const sketch_map *m)
 }
 
 /* ---------------------- lib/bounded/sketch_map.c -------------------------- */
-/* Building the bucket layout for a relative error, and reading a bucket's
- * value back. Only IEEE basic operations (exactly rounded everywhere) and
+/* The native-histogram bucket layout: its boundaries, the cell table that
+ * finds a value's bucket, and a bucket's bounds and value. Only the
+ * constants below, IEEE basic operations (exactly rounded everywhere) and
  * integers decide the layout, so a sketch serialized on one machine means
  * the same on another. */
+#include <float.h>
 #include <math.h>
 
-/* Buckets are built for alpha shrunk by 2^-30 of itself: the few roundings
- * between a bucket and a reported quantile (1e-15 relative) then cannot push
- * the error past alpha. */
-#define ALPHA_MARGIN (1.0 / 1073741824.0)
+/* Prometheus client_golang 1.14's nativeHistogramBounds[8] (also
+ * Prometheus' own exponentialBounds[8]): 2^(j/256 - 1) for j < 256 as
+ * Prometheus computed them, within 5 ulps of the exact values but not
+ * correctly rounded (341 of the 511 bounds of schemas 1..8 differ from
+ * it). They are copied, not recomputed, because a bucket is only
+ * Prometheus' bucket if its boundary is the same double. Schema s <= 8
+ * takes every 2^(8-s)-th of them (Prometheus' schemas nest so);
+ * tests/bounded/test_schema_bounds.py compares them with the Debian
+ * package's file. */
+static const double SKETCH_BOUNDS_8[256] = {
+    0x1.0000000000000p-1, 0x1.00b1afa5abcbfp-1, 0x1.0163da9fb3335p-1, 0x1.02168143b0281p-1,
+    0x1.02c9a3e778061p-1, 0x1.037d42e11bbccp-1, 0x1.04315e86e7f84p-1, 0x1.04e5f72f654b1p-1,
+    0x1.059b0d3158574p-1, 0x1.0650a0e3c1f89p-1, 0x1.0706b29ddf6ddp-1, 0x1.07bd42b72a836p-1,
+    0x1.0874518759bc8p-1, 0x1.092bdf66607e0p-1, 0x1.09e3ecac6f383p-1, 0x1.0a9c79b1f3919p-1,
+    0x1.0b5586cf9890fp-1, 0x1.0c0f145e46c85p-1, 0x1.0cc922b7247f6p-1, 0x1.0d83b23395deap-1,
+    0x1.0e3ec32d3d1a2p-1, 0x1.0efa55fdfa9c5p-1, 0x1.0fb66affed31ap-1, 0x1.1073028d7233dp-1,
+    0x1.11301d0125b50p-1, 0x1.11edbab5e2ab5p-1, 0x1.12abdc06c31cbp-1, 0x1.136a814f204aap-1,
+    0x1.1429aaea92ddfp-1, 0x1.14e95934f312dp-1, 0x1.15a98c8a58e50p-1, 0x1.166a45471c3c1p-1,
+    0x1.172b83c7d517bp-1, 0x1.17ed48695bbc0p-1, 0x1.18af9388c8de9p-1, 0x1.1972658375d2fp-1,
+    0x1.1a35beb6fcb75p-1, 0x1.1af99f8138a1cp-1, 0x1.1bbe084045cd3p-1, 0x1.1c82f95281c6bp-1,
+    0x1.1d4873168b9aap-1, 0x1.1e0e75eb44026p-1, 0x1.1ed5022fcd91cp-1, 0x1.1f9c18438ce4cp-1,
+    0x1.2063b88628cd6p-1, 0x1.212be3578a819p-1, 0x1.21f49917ddc95p-1, 0x1.22bdda27912d0p-1,
+    0x1.2387a6e756238p-1, 0x1.2451ffb82140ap-1, 0x1.251ce4fb2a63ep-1, 0x1.25e85711ece74p-1,
+    0x1.26b4565e27cddp-1, 0x1.2780e341ddf2ap-1, 0x1.284dfe1f56380p-1, 0x1.291ba7591bb6fp-1,
+    0x1.29e9df51fdee1p-1, 0x1.2ab8a66d10f13p-1, 0x1.2b87fd0dad98fp-1, 0x1.2c57e39771b2ep-1,
+    0x1.2d285a6e4030bp-1, 0x1.2df961f641589p-1, 0x1.2ecafa93e2f55p-1, 0x1.2f9d24abd886ap-1,
+    0x1.306fe0a31b715p-1, 0x1.31432edeeb2fdp-1, 0x1.32170fc4cd831p-1, 0x1.32eb83ba8ea32p-1,
+    0x1.33c08b26416ffp-1, 0x1.3496266e3fa2dp-1, 0x1.356c55f929ff0p-1, 0x1.36431a2de883ap-1,
+    0x1.371a7373aa9cap-1, 0x1.37f26231e7549p-1, 0x1.38cae6d05d864p-1, 0x1.39a401b7140edp-1,
+    0x1.3a7db34e59ff6p-1, 0x1.3b57fbfec6cf4p-1, 0x1.3c32dc313a8e3p-1, 0x1.3d0e544ede172p-1,
+    0x1.3dea64c123422p-1, 0x1.3ec70df1c5175p-1, 0x1.3fa4504ac801bp-1, 0x1.40822c367a024p-1,
+    0x1.4160a21f72e2ap-1, 0x1.423fb2709468ap-1, 0x1.431f5d950a896p-1, 0x1.43ffa3f84b9d4p-1,
+    0x1.44e086061892dp-1, 0x1.45c2042a7d232p-1, 0x1.46a41ed1d0057p-1, 0x1.4786d668b3236p-1,
+    0x1.486a2b5c13cd0p-1, 0x1.494e1e192aed2p-1, 0x1.4a32af0d7d3dep-1, 0x1.4b17dea6db7d7p-1,
+    0x1.4bfdad5362a27p-1, 0x1.4ce41b817c114p-1, 0x1.4dcb299fddd0dp-1, 0x1.4eb2d81d8abfep-1,
+    0x1.4f9b2769d2ca7p-1, 0x1.508417f4531efp-1, 0x1.516daa2cf6642p-1, 0x1.5257de83f4eefp-1,
+    0x1.5342b569d4f81p-1, 0x1.542e2f4f6ad27p-1, 0x1.551a4ca5d920dp-1, 0x1.56070dde910d0p-1,
+    0x1.56f4736b527dap-1, 0x1.57e27dbe2c4cfp-1, 0x1.58d12d497c7fcp-1, 0x1.59c0827ff07cbp-1,
+    0x1.5ab07dd485429p-1, 0x1.5ba11fba87a02p-1, 0x1.5c9268a5946b6p-1, 0x1.5d84590998b92p-1,
+    0x1.5e76f15ad2148p-1, 0x1.5f6a320dceb71p-1, 0x1.605e1b976dc08p-1, 0x1.6152ae6cdf6f4p-1,
+    0x1.6247eb03a5584p-1, 0x1.633dd1d1929fdp-1, 0x1.6434634ccc31ep-1, 0x1.652b9febc8fb5p-1,
+    0x1.6623882552224p-1, 0x1.671c1c70833f5p-1, 0x1.68155d44ca972p-1, 0x1.690f4b19e9537p-1,
+    0x1.6a09e667f3bccp-1, 0x1.6b052fa75173ep-1, 0x1.6c012750bdabep-1, 0x1.6cfdcddd47645p-1,
+    0x1.6dfb23c651a2ep-1, 0x1.6ef9298593ae4p-1, 0x1.6ff7df9519482p-1, 0x1.70f7466f42e85p-1,
+    0x1.71f75e8ec5f73p-1, 0x1.72f8286ead089p-1, 0x1.73f9a48a58172p-1, 0x1.74fbd35d7cbfcp-1,
+    0x1.75feb564267c8p-1, 0x1.77024b1ab6e09p-1, 0x1.780694fde5d3ep-1, 0x1.790b938ac1cf5p-1,
+    0x1.7a11473eb0186p-1, 0x1.7b17b0976cfdap-1, 0x1.7c1ed0130c131p-1, 0x1.7d26a62ff86efp-1,
+    0x1.7e2f336cf4e61p-1, 0x1.7f3878491c490p-1, 0x1.80427543e1a10p-1, 0x1.814d2add106d8p-1,
+    0x1.82589994cce11p-1, 0x1.8364c1eb941f6p-1, 0x1.8471a4623c7abp-1, 0x1.857f4179f5b1fp-1,
+    0x1.868d99b4492ebp-1, 0x1.879cad931a435p-1, 0x1.88ac7d98a6697p-1, 0x1.89bd0a478580dp-1,
+    0x1.8ace5422aa0dbp-1, 0x1.8be05bad61778p-1, 0x1.8cf3216b5448bp-1, 0x1.8e06a5e0866d8p-1,
+    0x1.8f1ae99157736p-1, 0x1.902fed0282c8ap-1, 0x1.9145b0b91ffc5p-1, 0x1.925c353aa2fe2p-1,
+    0x1.93737b0cdc5e4p-1, 0x1.948b82b5f98e4p-1, 0x1.95a44cbc8520dp-1, 0x1.96bdd9a7670b1p-1,
+    0x1.97d829fde4e4fp-1, 0x1.98f33e47a22a2p-1, 0x1.9a0f170ca07b8p-1, 0x1.9b2bb4d53fe0bp-1,
+    0x1.9c49182a3f08fp-1, 0x1.9d674194bb8d4p-1, 0x1.9e86319e32321p-1, 0x1.9fa5e8d07f29cp-1,
+    0x1.a0c667b5de564p-1, 0x1.a1e7aed8eb8bbp-1, 0x1.a309bec4a2d32p-1, 0x1.a42c980460ad7p-1,
+    0x1.a5503b23e255bp-1, 0x1.a674a8af46051p-1, 0x1.a799e1330b356p-1, 0x1.a8bfe53c12e57p-1,
+    0x1.a9e6b5579fdbep-1, 0x1.ab0e521356eb9p-1, 0x1.ac36bbfd3f378p-1, 0x1.ad5ff3a3c2773p-1,
+    0x1.ae89f995ad3acp-1, 0x1.afb4ce622f2fep-1, 0x1.b0e07298db663p-1, 0x1.b20ce6c9a8950p-1,
+    0x1.b33a2b84f15fap-1, 0x1.b468415b749b0p-1, 0x1.b59728de55938p-1, 0x1.b6c6e29f1c529p-1,
+    0x1.b7f76f2fb5e45p-1, 0x1.b928cf22749e2p-1, 0x1.ba5b030a10647p-1, 0x1.bb8e0b79a6f1dp-1,
+    0x1.bcc1e904bc1d0p-1, 0x1.bdf69c3f3a205p-1, 0x1.bf2c25bd71e06p-1, 0x1.c06286141b33bp-1,
+    0x1.c199bdd85529ap-1, 0x1.c2d1cd9fa652ap-1, 0x1.c40ab5fffd078p-1, 0x1.c544778fafb20p-1,
+    0x1.c67f12e57d149p-1, 0x1.c7ba88988c931p-1, 0x1.c8f6d9406e7b2p-1, 0x1.ca3405751c4d8p-1,
+    0x1.cb720dcef9066p-1, 0x1.ccb0f2e6d1672p-1, 0x1.cdf0b555dc3f6p-1, 0x1.cf3155b5bab70p-1,
+    0x1.d072d4a078979p-1, 0x1.d1b532b08c966p-1, 0x1.d2f87080d89eep-1, 0x1.d43c8eacaa1d3p-1,
+    0x1.d5818dcfba486p-1, 0x1.d6c76e862e6d2p-1, 0x1.d80e316c98396p-1, 0x1.d955d71ff6074p-1,
+    0x1.da9e603db3284p-1, 0x1.dbe7cd63a8313p-1, 0x1.dd321f301b45ep-1, 0x1.de7d5641c0656p-1,
+    0x1.dfc97337b9b5dp-1, 0x1.e11676b197d16p-1, 0x1.e264614f5a126p-1, 0x1.e3b333b16ee0fp-1,
+    0x1.e502ee78b3ff5p-1, 0x1.e653924676d75p-1, 0x1.e7a51fbc74c81p-1, 0x1.e8f7977cdb73ep-1,
+    0x1.ea4afa2a490d8p-1, 0x1.eb9f4867cca6dp-1, 0x1.ecf482d8e67eep-1, 0x1.ee4aaa218850ep-1,
+    0x1.efa1bee615a26p-1, 0x1.f0f9c1cb64129p-1, 0x1.f252b376bba95p-1, 0x1.f3ac948dd7272p-1,
+    0x1.f50765b6e453ep-1, 0x1.f6632798844f6p-1, 0x1.f7bfdad9cbe10p-1, 0x1.f91d802243c86p-1,
+    0x1.fa7c1819e90d6p-1, 0x1.fbdba3692d512p-1, 0x1.fd3c22b8f71eep-1, 0x1.fe9d96b2a23d6p-1,
+};
 
-/* The widest ratio hi / lo a bucket may span. */
-static double max_ratio(double alpha)
+/* 2^(m/4096) for m < 16, correctly rounded: schemas 9..12 put bound j at
+ * SKETCH_BOUNDS_8[j >> (s - 8)] times the fine step of its remainder (one
+ * rounding, so within 6 ulps of 2^(j/N - 1), and schema 8's bounds
+ * unchanged). */
+static const double SKETCH_FINE_STEP[16] = {
+    0x1.0000000000000p+0, 0x1.000b175effdc7p+0, 0x1.00162f3904052p+0, 0x1.0021478e11ce6p+0,
+    0x1.002c605e2e8cfp+0, 0x1.003779a95f959p+0, 0x1.0042936faa3d8p+0, 0x1.004dadb113da0p+0,
+    0x1.0058c86da1c0ap+0, 0x1.0063e3a559473p+0, 0x1.006eff583fc3dp+0, 0x1.007a1b865a8cap+0,
+    0x1.0085382faef83p+0, 0x1.00905554425d4p+0, 0x1.009b72f41a12bp+0, 0x1.00a6910f3b6fdp+0,
+};
+
+/* (base - 1) / (base + 1) for base = 2^(2^-s), s = 1..12, rounded to
+ * nearest: the relative error of a bucket's representative. */
+static const double SKETCH_SCHEMA_ERROR[SKETCH_SCHEMA_MAX + 1] = {
+    0.0,
+    0.1715728752538099,     0.0864272337258898,     0.043294617499389176,
+    0.02165746232622629,    0.010830001253373642,   0.005415159415902569,
+    0.002707599557476328,   0.0013538022599560793,  0.0006769014401311318,
+    0.00033845075883472906, 0.00016922538426351075, 8.461269273752368e-05,
+};
+
+/* A schema is taken for alpha when its error is within alpha shrunk by
+ * 2^-30 of itself: the bounds' few ulps and the roundings between a
+ * bucket and a reported quantile (1e-15 relative) then stay inside alpha. */
+#define SKETCH_ALPHA_MARGIN (1.0 / 1073741824.0)
+
+LLMLAT_PRIVATE int32_t sketch_schema_for(double alpha)
 {
-    double a = alpha - alpha * ALPHA_MARGIN;
-    return (1.0 + a) / (1.0 - a);
+    double a = alpha - alpha * SKETCH_ALPHA_MARGIN;
+    int32_t s = SKETCH_SCHEMA_MIN;
+    while (s < SKETCH_SCHEMA_MAX && SKETCH_SCHEMA_ERROR[s] > a)
+        s++;
+    return s;
 }
 
-/* Cells per octave: 2^c >= 22 / (gamma - 1) ~ 32 buckets' worth of cells
- * for each bucket, so snapping edges to cells costs about 1% of buckets
- * (M is within 1 of the optimum ln 2 / ln gamma from alpha = 1% down). */
-static uint32_t cell_bits_for(double gamma)
+/* Bound j of schema s, in [0.5, 1). */
+static double map_bound(int32_t s, uint32_t j)
 {
-    uint32_t c = 4;
-    while (c < 20 && ldexp(gamma - 1.0, (int)c) < 22.0)
-        c++;
-    return c;
+    if (s <= 8)
+        return SKETCH_BOUNDS_8[j << (8 - s)];
+    uint32_t fine = j & ((UINT32_C(1) << (s - 8)) - 1);
+    return SKETCH_BOUNDS_8[j >> (s - 8)] * SKETCH_FINE_STEP[fine << (12 - s)];
 }
 
-/* Greedy edges from the bottom of the octave: each bucket reaches as far as
- * hi <= gamma lo allows. Cell i starts at value (2^c + i) 2^(e - c). Writes
- * first[] when it is not NULL; returns M. */
-static uint32_t place_edges(double gamma, uint32_t c, uint32_t *first)
+static uint64_t map_mantissa(double x)
 {
-    uint32_t n = UINT32_C(1) << c, m = 0, start = 0;
-    for (;;) {
-        if (first)
-            first[m] = start;
-        m++;
-        double lim = floor(gamma * (double)(n + start)) - (double)n;
-        if (lim >= (double)n)
-            break;
-        start = (uint32_t)lim;
-    }
-    if (first)
-        first[m] = n;
-    return m;
+    uint64_t b;
+    memcpy(&b, &x, sizeof b);
+    return b & SKETCH_MANTISSA;
 }
 
 LLMLAT_PRIVATE int32_t sketch_map_init(sketch_map *m, const llmlat_alloc *al, double alpha)
 {
-    double gamma = max_ratio(alpha);
-    uint32_t c = cell_bits_for(gamma);
-    uint32_t per_octave = place_edges(gamma, c, NULL);
-    uint32_t n = UINT32_C(1) << c;
-    uint16_t *cell = alloc_malloc(al, n * sizeof *cell);
-    uint32_t *first = alloc_malloc(al, (per_octave + 1) * sizeof *first);
-    double *value = alloc_malloc(al, per_octave * sizeof *value);
-    if (!cell || !first || !value) {
+    int32_t s = sketch_schema_for(alpha);
+    uint32_t n = UINT32_C(1) << s, cells = n << 1;
+    sketch_cell *cell = alloc_malloc(al, cells * sizeof *cell);
+    double *value = alloc_malloc(al, n * sizeof *value);
+    if (!cell || !value) {
         alloc_free(al, cell);
-        alloc_free(al, first);
         alloc_free(al, value);
         return LLMLAT_ENOMEM;
     }
-    place_edges(gamma, c, first);
-    for (uint32_t j = 0; j < per_octave; j++) {
-        for (uint32_t i = first[j]; i < first[j + 1]; i++)
-            cell[i] = (uint16_t)j;
-        /* The harmonic mean: relative error (hi - lo) / (hi + lo) <= alpha
-         * on both sides. lo, hi < 2^21, so 2 lo hi is exact. */
-        double lo = (double)(n + first[j]), hi = (double)(n + first[j + 1]);
+    /* Bucket j of an octave covers (bound j - 1, bound j], bucket 0
+     * (bound n - 1 / 2, 0.5]; the value is their harmonic mean, whose
+     * relative error (hi - lo) / (hi + lo) is the same on both sides. */
+    for (uint32_t j = 0; j < n; j++) {
+        double lo = j ? map_bound(s, j - 1) : map_bound(s, n - 1) / 2.0;
+        double hi = map_bound(s, j);
         value[j] = 2.0 * lo * hi / (lo + hi);
+    }
+    /* Boundaries are at least 0.69 / N apart in the mantissa's [0, 1) and
+     * cells 0.5 / N wide: at most one boundary falls in a cell. */
+    uint32_t shift = 52 - (uint32_t)(s + 1), j = 0;
+    for (uint32_t c = 0; c < cells; c++) {
+        uint64_t start = (uint64_t)c << shift;
+        while (j < n && map_mantissa(map_bound(s, j)) < start)
+            j++;
+        cell[c].bound = j < n ? map_mantissa(map_bound(s, j)) : UINT64_C(1) << 52;
+        cell[c].base = (int64_t)j - (int64_t)1023 * n;
     }
     *m = (sketch_map){
         .alpha = alpha,
-        .per_octave = per_octave,
-        .cell_bits = c,
-        .cell_shift = 52 - c,
-        .cell_mask = n - 1,
-        .width = SKETCH_OCTAVES * per_octave + 1,
-        .m_inverse = (uint32_t)((UINT64_C(1) << 32) / per_octave),
+        .error = SKETCH_SCHEMA_ERROR[s],
+        .schema = s,
+        .per_octave = n,
+        .cell_shift = shift,
+        .width = SKETCH_OCTAVES * n + 1,
         .cell = cell,
-        .first = first,
         .value = value,
     };
     return LLMLAT_OK;
@@ -3651,39 +3896,81 @@ LLMLAT_PRIVATE int32_t sketch_map_init(sketch_map *m, const llmlat_alloc *al, do
 LLMLAT_PRIVATE void sketch_map_free(sketch_map *m, const llmlat_alloc *al)
 {
     alloc_free(al, m->cell);
-    alloc_free(al, m->first);
     alloc_free(al, m->value);
     m->cell = NULL;
-    m->first = NULL;
     m->value = NULL;
 }
 
 LLMLAT_PRIVATE size_t sketch_map_memory(const sketch_map *m)
 {
-    return ((size_t)1 << m->cell_bits) * sizeof *m->cell +
-           (m->per_octave + 1) * sizeof *m->first + m->per_octave * sizeof *m->value;
+    return ((size_t)m->per_octave << 1) * sizeof *m->cell +
+           m->per_octave * sizeof *m->value;
+}
+
+LLMLAT_PRIVATE int64_t sketch_map_index_any(const sketch_map *m, double x)
+{
+    if (x >= DBL_MIN)
+        return sketch_map_index(m, x);
+    /* a subnormal, scaled up by 2^128 exactly */
+    return sketch_map_index(m, x * 0x1p128) - ((int64_t)128 << m->schema);
+}
+
+LLMLAT_PRIVATE int64_t sketch_schema_index(int32_t schema, double x)
+{
+    int exp;
+    double frac = frexp(x, &exp); /* exact: x = frac 2^exp, frac in [0.5, 1) */
+    uint32_t lo = 0, hi = UINT32_C(1) << schema; /* the first bound >= frac */
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (map_bound(schema, mid) < frac)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return ((int64_t)(exp - 1) << schema) + lo;
+}
+
+/* x 2^e, exactly: a power of two built from its bits where it is normal
+ * (no libm call on the query path). */
+static double map_times_pow2(double x, int64_t e)
+{
+    if (e < -1022 || e > 1023)
+        return ldexp(x, (int)(e < -2000 ? -2000 : e > 2000 ? 2000 : e));
+    uint64_t bits = (uint64_t)(e + 1023) << 52;
+    double scale;
+    memcpy(&scale, &bits, sizeof scale);
+    return x * scale;
+}
+
+/* index = q N + j with 0 <= j < N: values of bucket j scaled by 2^(q+1).
+ * Indexes stay above -1200 N (the smallest subnormal's), so the biased
+ * shift is of a non-negative number. */
+static void map_split_index(int32_t schema, int64_t index, int64_t *q, uint32_t *j)
+{
+    uint64_t biased = (uint64_t)(index + ((int64_t)2048 << schema));
+    *j = (uint32_t)(biased & ((UINT64_C(1) << schema) - 1));
+    *q = (int64_t)(biased >> schema) - 2048;
+}
+
+LLMLAT_PRIVATE double sketch_schema_upper(int32_t schema, int64_t index)
+{
+    int64_t q;
+    uint32_t j;
+    map_split_index(schema, index, &q, &j);
+    return map_times_pow2(map_bound(schema, j), q + 1);
+}
+
+LLMLAT_PRIVATE double sketch_map_upper(const sketch_map *m, int64_t index)
+{
+    return sketch_schema_upper(m->schema, index);
 }
 
 LLMLAT_PRIVATE double sketch_map_value(const sketch_map *m, int64_t index)
 {
-    /* index / M by multiplying with floor(2^32 / M): short by at most one
-     * for index < 2^32 (indices stay below 2^11 M), which one step mends */
-    uint64_t octave = ((uint64_t)index * m->m_inverse) >> 32;
-    uint64_t j = (uint64_t)index - octave * m->per_octave;
-    if (j >= m->per_octave) {
-        octave++;
-        j -= m->per_octave;
-    }
-    double v = m->value[j];
-    /* times 2^(octave - 1023 - c): a power of two built from its bits
-     * (exact, and no libm call on the query path) */
-    int64_t field = (int64_t)octave - (int64_t)m->cell_bits;
-    if (field < 1 || field > 2046)
-        return ldexp(v, (int)(field - 1023));
-    uint64_t bits = (uint64_t)field << 52;
-    double scale;
-    memcpy(&scale, &bits, sizeof scale);
-    return v * scale;
+    int64_t q;
+    uint32_t j;
+    map_split_index(m->schema, index, &q, &j);
+    return map_times_pow2(m->value[j], q + 1);
 }
 
 /* ---------------------- lib/agg/agg.c ------------------------------------- */
@@ -4158,6 +4445,122 @@ LLMLAT_API int32_t llmlat_agg_merge(llmlat_agg *dst, const llmlat_agg *src)
     return LLMLAT_OK;
 }
 
+/* ---------------------- lib/agg/agg_buckets.c ----------------------------- */
+/* llmlat_agg_buckets: one metric's native-histogram buckets, for
+ * exporters. Bounded mode hands out its sketch; exact mode counts its
+ * samples into the buckets the same sketch would hold (the schema of its
+ * relative error, the same window below the largest sample), so both
+ * modes export the same histogram for the same samples. */
+#include <string.h>
+
+/* Exact mode: the sketch's window over the samples of e, in one pass over
+ * the samples when the caller's buffer can hold the whole window, else
+ * two (the first finds the buckets in use). */
+typedef struct buckets_hist {
+    int32_t schema;
+    int64_t base, top; /* the window */
+    double zero_threshold;
+    uint64_t zero_count;
+    int64_t low;       /* lowest index in use, INT64_MAX when none */
+} buckets_hist;
+
+static uint32_t buckets_weight(const exact_store *e, size_t i)
+{
+    return e->weighted ? e->w[i] : 1;
+}
+
+static void buckets_window(const exact_store *e, int32_t schema, buckets_hist *h)
+{
+    *h = (buckets_hist){ .schema = schema, .low = INT64_MAX };
+    if (e->n == 0 || !(e->max > 0.0))
+        return;
+    h->top = sketch_schema_index(schema, e->max);
+    h->base = h->top - ((int64_t)SKETCH_OCTAVES << schema);
+    h->zero_threshold = sketch_schema_upper(schema, h->base - 1);
+}
+
+/* Adds the samples into counts[index - at] for the indexes in [from, top]
+ * (counts NULL: only finds low); the rest into the zero count. */
+static void buckets_count(const exact_store *e, buckets_hist *h, uint64_t *counts, int64_t at)
+{
+    h->zero_count = 0;
+    for (size_t i = 0; i < e->n; i++) {
+        double v = e->v[i];
+        int64_t x = v > 0.0 ? sketch_schema_index(h->schema, v) : INT64_MIN;
+        if (x < h->base) {
+            h->zero_count += buckets_weight(e, i);
+            continue;
+        }
+        if (x < h->low)
+            h->low = x;
+        if (counts)
+            counts[x - at] += buckets_weight(e, i);
+    }
+}
+
+static int32_t buckets_exact(const exact_store *e, int32_t schema, double *zero_threshold,
+                             uint64_t *zero_count, int64_t *offset, uint64_t *counts,
+                             size_t cap, size_t *len)
+{
+    buckets_hist h;
+    buckets_window(e, schema, &h);
+    size_t width = ((size_t)SKETCH_OCTAVES << schema) + 1, n = 0;
+    bool any = e->n && e->max > 0.0;
+    if (any && cap >= width) { /* count at index - base, then move down */
+        memset(counts, 0, width * sizeof *counts);
+        buckets_count(e, &h, counts, h.base);
+        n = (size_t)(h.top - h.low + 1);
+        memmove(counts, counts + (h.low - h.base), n * sizeof *counts);
+    } else {
+        buckets_count(e, &h, NULL, 0);
+        n = h.low == INT64_MAX ? 0 : (size_t)(h.top - h.low + 1);
+        if (cap < n) {
+            *len = n;
+            return LLMLAT_ENOSPC;
+        }
+        if (n) {
+            memset(counts, 0, n * sizeof *counts);
+            buckets_count(e, &h, counts, h.low);
+        }
+    }
+    *len = n;
+    *zero_threshold = h.zero_threshold;
+    *zero_count = h.zero_count;
+    *offset = n ? h.low : 0;
+    return LLMLAT_OK;
+}
+
+LLMLAT_API int32_t llmlat_agg_buckets(const llmlat_agg *a, int32_t metric, int32_t *schema,
+                                      double *zero_threshold, uint64_t *zero_count,
+                                      int32_t *offset, uint64_t *counts, size_t cap, size_t *len)
+{
+    if (!a || !metric_valid(metric) || !schema || !zero_threshold || !zero_count || !offset ||
+        !len || (!counts && cap > 0))
+        return LLMLAT_EINVAL;
+    const metric_store *s = agg_store(a, metric);
+    int64_t at;
+    if (a->mode == LLMLAT_MODE_BOUNDED) {
+        size_t n;
+        double zt;
+        uint64_t zc;
+        sketch_buckets(&s->sk, s->map, &zt, &zc, &at, &n, NULL);
+        *len = n;
+        if (cap < n)
+            return LLMLAT_ENOSPC;
+        sketch_buckets(&s->sk, s->map, zero_threshold, zero_count, &at, &n, counts);
+        *schema = s->map->schema;
+    } else {
+        int32_t sch = sketch_schema_for(agg_param(a, LLMLAT_PARAM_RELATIVE_ERROR));
+        int32_t st = buckets_exact(&s->exact, sch, zero_threshold, zero_count, &at, counts, cap,
+                                   len);
+        if (st != LLMLAT_OK)
+            return st;
+        *schema = sch;
+    }
+    *offset = (int32_t)at; /* indexes of finite doubles fit: |index| < 2^23 */
+    return LLMLAT_OK;
+}
+
 /* ---------------------- lib/agg/agg_params.c ------------------------------ */
 /* Numbered parameters with queryable bounds, and the report quantiles. */
 #include <math.h>
@@ -4448,14 +4851,14 @@ LLMLAT_API int32_t llmlat_agg_counter(const llmlat_agg *a, int32_t counter, uint
 
 /* ---------------------- lib/agg/bounded_fold.c ---------------------------- */
 /* Bounded mode's side of the aggregator: building its sketches, and
- * folding a request into them. This is a server's hot path, so a request's
- * gaps are walked once, summed in integers first, and each token costs a
- * bucket lookup and two increments (ITL and ICL share the index when the
- * event carries one token). */
+ * folding a request into them. This is a server's hot path: a request's
+ * gaps come from the gap rule's walk (record/gaps.h), are summed in
+ * integers first, and each costs a bucket lookup and a count in ITL and
+ * ICL. */
 #include <math.h>
 #include <string.h>
 
-/* Times are kept in ns inside the sketches (integer gaps stay exact). */
+/* Times are summed in ns inside the sketches (integer gaps stay exact). */
 static double unit_of(int32_t metric)
 {
     switch (metric) {
@@ -4532,11 +4935,10 @@ LLMLAT_PRIVATE int32_t agg_bounded_check(llmlat_agg *a, const llmlat_request *r,
 /* What a request's gaps add to one of ITL or ICL besides bucket counts. */
 typedef struct gap_part {
     uint64_t count;       /* samples (ITL: tokens) */
-    uint64_t zero;        /* of which 0 */
     uint64_t sum;         /* sum of w x, ns (for ITL: of the gaps) */
     uint64_t sq_lo, sq_hi; /* sum of w x^2 over integer samples */
     double sq_frac;       /* ITL: sum of g^2 / k over events with k > 1 */
-    double min, max;      /* reported (s); +inf / -inf when none */
+    double min, max;      /* exported (s); +inf / -inf when none */
 } gap_part;
 
 static void part_add_gap(gap_part *p, int64_t g)
@@ -4561,217 +4963,61 @@ static void part_commit(sketch *s, const gap_part *p)
     if (!p->count)
         return;
     s->count += p->count;
-    s->zero += p->zero;
     fixsum_add_parts(&s->sums, p->sum, p->sq_lo, p->sq_hi);
     if (p->sq_frac > 0.0)
         fixsum_add_square_part(&s->sums, p->sq_frac);
     sketch_note_range(s, p->min, p->max);
 }
 
-/* An event that is not the common case (one token, a positive gap, ICL
- * kept): its ICL sample (when kept) and ITL samples go to the parts. */
-LLMLAT_COLD static void fold_odd_gap(llmlat_agg *a, int64_t g, uint32_t k, bool icl_on,
-                                     gap_part *icl, gap_part *itl)
+/* The k > 1 tokens of a chunk closing gap g: k ITL samples of g / k (the
+ * value exact mode keeps), which sum to g and whose squares sum to
+ * g^2 / k. */
+static void fold_chunk(llmlat_agg *a, gap_part *itl, int64_t g, uint32_t k)
 {
-    const sketch_map *m = &a->map;
-    double gs = ns_to_s(g);
-    if (icl_on) {
-        part_add_gap(icl, g);
-        part_note(icl, gs, gs);
-        if (g)
-            sketch_bump(sk(a, LLMLAT_ICL), m, sketch_map_index(m, (double)g), 1);
-        else
-            icl->zero++;
-    }
-    if (!k)
-        return;
-    if (k == 1) {
-        part_add_gap(itl, g);
-        part_note(itl, gs, gs);
-    } else { /* k samples of g / k: they sum to g, their squares to g^2 / k */
-        double v = gs / (double)k; /* the value exact mode keeps */
-        itl->count += k;
-        itl->sum += (uint64_t)g;
-        itl->sq_frac += (double)g * (double)g / (double)k;
-        part_note(itl, v, v);
-    }
-    if (g)
-        sketch_bump(sk(a, LLMLAT_ITL), m, sketch_map_index(m, (double)g / (double)k), k);
-    else
-        itl->zero += k;
-}
-
-/* The layout's fields in locals for the gap loop (bucket stores could
- * alias them, and the compiler would reload them after each). */
-typedef struct layout {
-    const uint16_t *cell;
-    int64_t per_octave;
-    unsigned cell_shift;
-    uint64_t cell_mask;
-} layout;
-
-static inline int64_t layout_index(const layout *l, double x)
-{
-    uint64_t b;
-    memcpy(&b, &x, sizeof b);
-    return (int64_t)(b >> 52) * l->per_octave + l->cell[(b >> l->cell_shift) & l->cell_mask];
-}
-
-/* Counts one sample at each of idx[0..n) in both sketches (ITL and ICL).
- * An index inside both used ranges [low, top] needs neither a move nor a
- * clamp: that is the loop, with the windows in registers; the rest take
- * sketch_bump. */
-static void bump_pair(sketch *x, sketch *y, const sketch_map *m, const int64_t *idx, size_t n)
-{
-    size_t j = 0;
-    while (j < n) {
-        if (x->top == SKETCH_NO_TOP || y->top == SKETCH_NO_TOP) {
-            sketch_bump(x, m, idx[j], 1);
-            sketch_bump(y, m, idx[j++], 1);
-            continue;
-        }
-        uint64_t xlow = (uint64_t)x->low, xspan = (uint64_t)(x->top - x->low);
-        uint64_t ylow = (uint64_t)y->low, yspan = (uint64_t)(y->top - y->low);
-        uint64_t *xb = x->bucket + (x->low - x->base), *yb = y->bucket + (y->low - y->base);
-        for (; j < n; j++) {
-            uint64_t ox = (uint64_t)idx[j] - xlow, oy = (uint64_t)idx[j] - ylow;
-            if (ox > xspan || oy > yspan)
-                break;
-            xb[ox]++;
-            yb[oy]++;
-        }
-        if (j < n) {
-            sketch_bump(x, m, idx[j], 1);
-            sketch_bump(y, m, idx[j++], 1);
-        }
-    }
-}
-
-/* The common gaps (one token, gap > 0, ICL kept) are taken in blocks of
- * up to GAP_BLOCK: found and summed in one loop, then counted in both
- * sketches by bump_pair. Split so, each loop keeps its state in
- * registers. */
-#define GAP_BLOCK 128
-
-typedef struct common_gaps {
-    uint64_t n, sum, sq_lo, sq_hi;
-    int64_t min, max;
-} common_gaps;
-
-/* A block of a request whose events all carry one token: every event
- * counts and no k need be read. From event *i (previous: *i - 1) to end,
- * stopping before a gap <= 0. Returns the block's size. */
-static inline size_t take_plain(const int64_t *t, size_t *i, size_t end, const layout *lay,
-                                common_gaps *c, int64_t *idx)
-{
-    uint64_t sum = 0, sq_lo = 0, sq_hi = 0;
-    int64_t min = c->min, max = c->max;
-    size_t n = 0, j = *i;
-    for (; j <= end; j++) {
-        int64_t gap = t[j] - t[j - 1];
-        if (gap <= 0)
-            break;
-        uint64_t lo, hi;
-        wide_mul((uint64_t)gap, (uint64_t)gap, &lo, &hi);
-        wide_add(&sq_lo, &sq_hi, lo, hi);
-        sum += (uint64_t)gap;
-        min = gap < min ? gap : min;
-        max = gap > max ? gap : max;
-        idx[n++] = layout_index(lay, (double)gap);
-    }
-    *i = j;
-    c->n += n;
-    c->sum += sum;
-    wide_add(&c->sq_lo, &c->sq_hi, sq_lo, sq_hi);
-    c->min = min;
-    c->max = max;
-    return n;
-}
-
-/* The same for any request, reading k: stops before an event that is not
- * a one-token event with a gap > 0 from *prev. */
-static inline size_t take_general(const int64_t *t, const uint32_t *k, size_t *i, size_t end,
-                                  int64_t *prev, const layout *lay, common_gaps *c,
-                                  int64_t *idx)
-{
-    size_t n = 0, j = *i;
-    for (; j <= end; j++) {
-        int64_t gap = t[j] - *prev;
-        if (k[j] != 1 || gap <= 0)
-            break;
-        uint64_t lo, hi;
-        wide_mul((uint64_t)gap, (uint64_t)gap, &lo, &hi);
-        wide_add(&c->sq_lo, &c->sq_hi, lo, hi);
-        c->sum += (uint64_t)gap;
-        c->min = gap < c->min ? gap : c->min;
-        c->max = gap > c->max ? gap : c->max;
-        idx[n++] = layout_index(lay, (double)gap);
-        *prev = t[j];
-    }
-    *i = j;
-    c->n += n;
-    return n;
+    double v = ns_to_s(g) / (double)k;
+    itl->count += k;
+    itl->sum += (uint64_t)g;
+    itl->sq_frac += (double)g * (double)g / (double)k;
+    part_note(itl, v, v);
+    sketch_count(sk(a, LLMLAT_ITL), &a->map, v, k);
 }
 
 /* ICL, ITL and ITL_MAX of one request. */
 static void fold_gaps(llmlat_agg *a, const llmlat_request *r, const req_view *v)
 {
-    if (v->anchor == REQ_NONE || (v->last == v->anchor && r->k[v->anchor] <= 1))
-        return; /* no gap, no extra token */
+    gap_walk w;
+    uint32_t k0, k;
+    if (!gap_walk_begin(&w, a->conv, r, v, &k0))
+        return;
     const sketch_map *m = &a->map;
-    const layout lay = { m->cell, m->per_octave, m->cell_shift, m->cell_mask };
     sketch *itl_sk = sk(a, LLMLAT_ITL), *icl_sk = sk(a, LLMLAT_ICL);
-    const bool every_event = a->conv->empty_events_count, icl_on = !v->icl_dropped;
+    const bool icl_on = !v->icl_dropped;
     gap_part icl = { .min = INFINITY, .max = -INFINITY }, itl = icl;
-    common_gaps common = { 0, 0, 0, 0, INT64_MAX, 0 };
-    int64_t odd_max = -1;
-
-    uint32_t k0 = r->k[v->anchor];
     if (k0 > 1) { /* the first chunk's extra tokens arrived with no gap */
         itl.count += k0 - 1;
-        itl.zero += k0 - 1;
+        itl_sk->zero += k0 - 1;
         part_note(&itl, 0.0, 0.0);
     }
-    const int64_t *t = r->t;
-    const size_t last = v->last;
-    /* With only one-token events (the usual stream), no k need be read. */
-    const bool plain = r->sum.n_tok == r->n && r->sum.sum_k == r->n;
-    int64_t prev = t[v->anchor], idx[GAP_BLOCK];
-    for (size_t i = v->anchor + 1; i <= last;) {
-        size_t nb = 0, end = last - i < GAP_BLOCK ? last : i + GAP_BLOCK - 1;
-        if (icl_on) { /* else every event is odd */
-            nb = plain ? take_plain(t, &i, end, &lay, &common, idx)
-                       : take_general(t, r->k, &i, end, &prev, &lay, &common, idx);
-            if (plain)
-                prev = t[i - 1];
-            bump_pair(itl_sk, icl_sk, m, idx, nb);
-            if (i > end) /* the block is full, or the request done */
-                continue;
+    int64_t gap, max_gap = -1;
+    while (gap_walk_next(&w, &gap, &k)) {
+        double gs = ns_to_s(gap);
+        if (icl_on) {
+            part_add_gap(&icl, gap);
+            part_note(&icl, gs, gs);
+            sketch_count(icl_sk, m, gs, 1);
         }
-        /* an event the blocks do not take */
-        uint32_t k = r->k[i];
-        int64_t ti = t[i++];
-        if (!k && !every_event)
-            continue;
-        int64_t gap = ti - prev;
-        prev = ti;
-        if (gap > odd_max)
-            odd_max = gap;
-        fold_odd_gap(a, gap, k, icl_on, &icl, &itl);
-    }
-    if (common.n) { /* the common samples, into both parts */
-        double lo = ns_to_s(common.min), hi = ns_to_s(common.max);
-        gap_part *both[2] = { &icl, &itl };
-        for (int j = 0; j < 2; j++) {
-            both[j]->count += common.n;
-            both[j]->sum += common.sum;
-            wide_add(&both[j]->sq_lo, &both[j]->sq_hi, common.sq_lo, common.sq_hi);
-            part_note(both[j], lo, hi);
+        if (k == 1) {
+            part_add_gap(&itl, gap);
+            part_note(&itl, gs, gs);
+            sketch_count(itl_sk, m, gs, 1);
+        } else if (k > 1) {
+            fold_chunk(a, &itl, gap, k);
         }
+        if (gap > max_gap)
+            max_gap = gap;
     }
     part_commit(icl_sk, &icl);
     part_commit(itl_sk, &itl);
-    int64_t max_gap = common.n && common.max > odd_max ? common.max : odd_max;
     if (max_gap >= 0)
         sketch_add_int(sk(a, LLMLAT_ITL_MAX), m, (uint64_t)max_gap, ns_to_s(max_gap));
 }
@@ -5511,18 +5757,22 @@ static void count_exact(const exact_store *e, const double *bounds, size_t n, ui
 }
 
 /* Bounded mode: each sketch bucket counted at its representative value,
- * which is within alpha of every sample in it (so a sample within alpha of
- * a bound may land on either side of it). */
+ * which is within the schema's error of every sample in it (so a sample
+ * that close to a bound may land on either side of it); the zero bucket's
+ * samples above 0 at the minimum, which none is below (so that the window
+ * moving up only moves counts down, and cumulative counts never drop). */
 static void count_sketch(const sketch *s, const sketch_map *m, const double *bounds,
                          size_t n, uint64_t *cum)
 {
     cum[hist_bucket_of(bounds, n, 0.0)] += s->zero;
+    if (s->below)
+        cum[hist_bucket_of(bounds, n, s->min)] += s->below;
     if (s->top == SKETCH_NO_TOP)
         return;
     for (int64_t i = s->low; i <= s->top; i++) {
         uint64_t w = s->bucket[i - s->base];
         if (w)
-            cum[hist_bucket_of(bounds, n, sketch_map_value(m, i) / s->unit)] += w;
+            cum[hist_bucket_of(bounds, n, sketch_map_value(m, i))] += w;
     }
 }
 
@@ -6605,7 +6855,7 @@ static inline uint64_t get_varint(bytes_reader *r)
 #endif
 
 LLMLAT_PRIVATE void write_exact_store(bytes_writer *w, const exact_store *e);
-LLMLAT_PRIVATE void write_sketch(bytes_writer *w, const sketch *s);
+LLMLAT_PRIVATE void write_sketch(bytes_writer *w, const sketch *s, const sketch_map *map);
 LLMLAT_PRIVATE void write_timeline(bytes_writer *w, const timeline *tl);
 
 /* Readers fill an empty store, sketch (allocated for map, or without
@@ -6616,6 +6866,21 @@ LLMLAT_PRIVATE void write_timeline(bytes_writer *w, const timeline *tl);
 LLMLAT_PRIVATE int32_t read_exact_store(bytes_reader *r, exact_store *e, const llmlat_alloc *al);
 LLMLAT_PRIVATE int32_t read_sketch(bytes_reader *r, sketch *s, const sketch_map *map);
 LLMLAT_PRIVATE int32_t read_timeline(bytes_reader *r, timeline *tl, const llmlat_alloc *al);
+/* The same sketch section in version 1's layout (serialize_v1.c): its
+ * buckets converted into map's, at their values. */
+LLMLAT_PRIVATE int32_t read_sketch_v1(bytes_reader *r, sketch *s, const sketch_map *map,
+                                      const llmlat_alloc *al);
+
+/* What a sketch's buckets allow its sums to be, exported unit: the sum
+ * between sum_lo and sum_hi, the sum of squares at most sq_hi. */
+typedef struct sketch_range {
+    double sum_lo, sum_hi, sq_hi;
+} sketch_range;
+
+LLMLAT_PRIVATE void sketch_range_add(sketch_range *r, uint64_t c, double lo, double hi);
+/* Whether the count, extremes and sums of s hold together, and with the
+ * buckets' range r. */
+LLMLAT_PRIVATE bool sketch_holds_together(const sketch *s, const sketch_range *r);
 
 #endif
 
@@ -6680,7 +6945,7 @@ static void write_all(bytes_writer *w, const llmlat_agg *a, uint64_t size)
     write_counters(w, a);
     for (int m = 0; m < METRIC_COUNT; m++) {
         if (a->mode == LLMLAT_MODE_BOUNDED)
-            write_sketch(w, &a->stores[m].sk);
+            write_sketch(w, &a->stores[m].sk, &a->map);
         else
             write_exact_store(w, &a->stores[m].exact);
     }
@@ -6831,12 +7096,13 @@ static bool counts_consistent(const llmlat_agg *a)
     return a->mode == LLMLAT_MODE_BOUNDED || a->tl.n_rec == a->completed;
 }
 
-static int32_t read_samples(bytes_reader *r, llmlat_agg *a)
+static int32_t read_samples(bytes_reader *r, llmlat_agg *a, uint32_t version)
 {
     for (int m = 0; m < METRIC_COUNT; m++) {
         metric_store *s = &a->stores[m];
-        int32_t st = a->mode == LLMLAT_MODE_BOUNDED ? read_sketch(r, &s->sk, &a->map)
-                                                     : read_exact_store(r, &s->exact, &a->al);
+        int32_t st = a->mode == LLMLAT_MODE_EXACT ? read_exact_store(r, &s->exact, &a->al)
+                     : version >= 2               ? read_sketch(r, &s->sk, &a->map)
+                                                  : read_sketch_v1(r, &s->sk, &a->map, &a->al);
         if (st != LLMLAT_OK)
             return st;
     }
@@ -6896,7 +7162,7 @@ LLMLAT_API llmlat_agg *llmlat_agg_deserialize(const void *buf, size_t len, int32
     if (st == LLMLAT_OK)
         st = read_counters(&r, a);
     if (st == LLMLAT_OK)
-        st = read_samples(&r, a);
+        st = read_samples(&r, a, version);
     if (st == LLMLAT_OK && r.left) /* bytes the sections do not account for */
         st = LLMLAT_EFORMAT;
     if (st != LLMLAT_OK)
@@ -6947,87 +7213,140 @@ LLMLAT_PRIVATE int32_t read_exact_store(bytes_reader *r, exact_store *e, const l
     return r->bad ? LLMLAT_EFORMAT : LLMLAT_OK;
 }
 
-LLMLAT_PRIVATE void write_sketch(bytes_writer *w, const sketch *s)
+LLMLAT_PRIVATE void write_sketch(bytes_writer *w, const sketch *s, const sketch_map *map)
 {
+    put_u32(w, (uint32_t)map->schema);
     put_u64(w, s->count);
     put_u64(w, s->zero);
+    put_u64(w, s->below);
     put_f64(w, s->min);
     put_f64(w, s->max);
     for (int i = 0; i < 3; i++)
         put_u64(w, s->sums.s1[i]);
     for (int i = 0; i < 4; i++)
         put_u64(w, s->sums.s2[i]);
-    put_i64(w, s->top);
-    if (s->top == SKETCH_NO_TOP)
+    if (s->top == SKETCH_NO_TOP) {
+        put_u64(w, 0);
         return;
+    }
+    put_u64(w, (uint64_t)(s->top - s->low + 1));
     put_i64(w, s->low);
     for (int64_t i = s->low; i <= s->top; i++)
         put_varint(w, s->bucket[i - s->base]);
 }
 
-/* The extremes of a sketch holding `count` samples, `zero` of them 0. */
-static bool extremes_valid(const sketch *s)
+/* The sums as doubles (a few roundings: the checks below allow for
+ * them): sum(w x) and sum(w x^2) in the internal unit. */
+static double limbs_value(const uint64_t *l, int n)
 {
-    if (s->count == 0)
-        return s->min == INFINITY && s->max == -INFINITY;
+    double v = 0;
+    for (int i = n - 1; i >= 0; i--)
+        v = v * 0x1p64 + (double)l[i];
+    return v * 0x1p-64;
+}
+
+/* Slack of the checks that compare sums with what the buckets allow:
+ * far above the roundings of honest data (1e-15), far below any real
+ * contradiction. */
+#define SUMS_SLACK 1e-9
+
+LLMLAT_PRIVATE bool sketch_holds_together(const sketch *s, const sketch_range *r)
+{
+    if (s->count == 0) {
+        uint64_t any = 0;
+        for (int i = 0; i < 3; i++)
+            any |= s->sums.s1[i];
+        for (int i = 0; i < 4; i++)
+            any |= s->sums.s2[i];
+        return !any && s->min == INFINITY && s->max == -INFINITY;
+    }
     if (!(s->min >= 0.0 && s->min <= s->max && isfinite(s->max)))
         return false;
     /* 0 is the minimum exactly when some sample is 0 */
-    return (s->min == 0.0) == (s->zero > 0);
+    if ((s->min == 0.0) != (s->zero > 0))
+        return false;
+    double n = (double)s->count, u = s->unit;
+    double sum = limbs_value(s->sums.s1, 3), sq = limbs_value(s->sums.s2, 4);
+    double lo = s->min * u * (1 - SUMS_SLACK), hi = s->max * u * (1 + SUMS_SLACK);
+    /* the mean within [min, max], the sum within what the buckets allow,
+     * the mean square between mean^2 (variance >= 0) and what they allow */
+    if (!(sum >= lo * n && sum <= hi * n))
+        return false;
+    if (!(sum >= r->sum_lo * u * (1 - SUMS_SLACK) && sum <= r->sum_hi * u * (1 + SUMS_SLACK)))
+        return false;
+    double mean = sum / n;
+    return sq >= mean * mean * n * (1 - SUMS_SLACK) && sq <= r->sq_hi * u * u * (1 + SUMS_SLACK);
 }
 
-static bool sums_empty(const fixsum *f)
+/* Adds c samples in (lo, hi] (exported unit) to what r allows. */
+LLMLAT_PRIVATE void sketch_range_add(sketch_range *r, uint64_t c, double lo, double hi)
 {
-    uint64_t any = 0;
-    for (int i = 0; i < 3; i++)
-        any |= f->s1[i];
-    for (int i = 0; i < 4; i++)
-        any |= f->s2[i];
-    return !any;
+    r->sum_lo += (double)c * lo;
+    r->sum_hi += (double)c * hi;
+    r->sq_hi += (double)c * hi * hi;
 }
 
-/* Bucket counts from low to top, the shortest canonical form: both ends
- * non-zero, and all adding up to count - zero. */
-static int32_t read_buckets(bytes_reader *r, sketch *s, const sketch_map *map)
+/* The buckets, low..top, and what they say of the window, the zero bucket
+ * and the extremes: top is the maximum's bucket, both ends non-zero,
+ * everything adding up to count; the minimum is the lowest bucket's when
+ * nothing lies below it, else 0 (zeros) or at most the threshold. */
+static int32_t read_buckets(bytes_reader *r, sketch *s, const sketch_map *map, uint64_t n)
 {
     int64_t low = get_i64(r);
-    /* every index a finite double can have */
-    int64_t max_index = (int64_t)2047 * map->per_octave - 1;
-    if (r->bad || s->top < 0 || s->top > max_index || low > s->top ||
-        low < s->top - (int64_t)map->width + 1 || low < 0)
+    if (r->bad || n > map->width || !(s->max > 0.0) ||
+        low != sketch_map_index(map, s->max) - (int64_t)n + 1)
         return LLMLAT_EFORMAT;
+    s->top = low + (int64_t)n - 1;
     s->base = s->top - (int64_t)map->width + 1;
     s->low = low;
     uint64_t total = s->zero;
+    if (s->below > UINT64_MAX - total)
+        return LLMLAT_EFORMAT;
+    total += s->below;
+    double z = sketch_zero_threshold(s, map);
+    sketch_range range = { 0, 0, 0 };
+    sketch_range_add(&range, s->below, 0.0, z);
     for (int64_t i = low; i <= s->top; i++) {
         uint64_t c = get_varint(r);
         if (r->bad || c > UINT64_MAX - total || (c == 0 && (i == low || i == s->top)))
             return LLMLAT_EFORMAT;
         s->bucket[i - s->base] = c;
         total += c;
+        sketch_range_add(&range, c, sketch_map_upper(map, i - 1), sketch_map_upper(map, i));
     }
-    return total == s->count ? LLMLAT_OK : LLMLAT_EFORMAT;
+    if (total != s->count)
+        return LLMLAT_EFORMAT;
+    bool min_placed = s->zero ? true
+                    : s->below ? s->min > 0.0 && s->min <= z
+                               : sketch_map_index(map, s->min) == low;
+    return min_placed && sketch_holds_together(s, &range) ? LLMLAT_OK : LLMLAT_EFORMAT;
 }
 
 LLMLAT_PRIVATE int32_t read_sketch(bytes_reader *r, sketch *s, const sketch_map *map)
 {
+    uint32_t schema = get_u32(r);
     s->count = get_u64(r);
     s->zero = get_u64(r);
+    s->below = get_u64(r);
     s->min = get_f64(r);
     s->max = get_f64(r);
     for (int i = 0; i < 3; i++)
         s->sums.s1[i] = get_u64(r);
     for (int i = 0; i < 4; i++)
         s->sums.s2[i] = get_u64(r);
-    s->top = get_i64(r);
-    if (r->bad || s->zero > s->count || !extremes_valid(s) ||
-        (s->count == 0 && !sums_empty(&s->sums)))
+    uint64_t n = get_u64(r);
+    if (r->bad || schema != (uint32_t)map->schema || s->zero > s->count ||
+        s->below > s->count - s->zero)
         return LLMLAT_EFORMAT;
-    if (s->top == SKETCH_NO_TOP) /* no sample above 0 */
-        return s->zero == s->count ? LLMLAT_OK : LLMLAT_EFORMAT;
+    if (n == 0) { /* no sample above 0 */
+        sketch_range none = { 0, 0, 0 };
+        return s->below == 0 && s->zero == s->count && sketch_holds_together(s, &none)
+                   ? LLMLAT_OK
+                   : LLMLAT_EFORMAT;
+    }
     if (!s->bucket) /* a metric without samples of its own */
         return LLMLAT_EFORMAT;
-    return read_buckets(r, s, map);
+    return read_buckets(r, s, map, n);
 }
 
 LLMLAT_PRIVATE void write_timeline(bytes_writer *w, const timeline *tl)
@@ -7094,6 +7413,155 @@ LLMLAT_PRIVATE int32_t read_timeline(bytes_reader *r, timeline *tl, const llmlat
         timeline_push_event(tl, t, k);
     }
     return r->bad ? LLMLAT_EFORMAT : LLMLAT_OK;
+}
+
+/* ---------------------- lib/format/serialize_v1.c ------------------------- */
+/* Version 1's sketch sections (llmlat 1.0), read into version 2's
+ * sketches. Version 1 counted samples in DDSketch-style buckets of the
+ * internal unit (docs/format.md, "Version 1's bucket layout"); each is
+ * converted at its representative value into the native-histogram buckets
+ * of the same relative error, and the counts, sums, min and max are
+ * carried exactly. A quantile of the copy is then within
+ * alpha + e + alpha e of exact mode's (e the schema's error): the v1 value
+ * was within alpha of its samples, the new bucket's within e of that value
+ * (docs/bounded.md). */
+#include <math.h>
+
+/* Version 1's layout for alpha: M buckets per power of two, their edges on
+ * a grid of 2^c cells per power of two. */
+typedef struct v1_layout {
+    uint32_t per_octave, cell_bits;
+    uint32_t *first; /* M + 1 edges, in cells from the octave's start */
+} v1_layout;
+
+#define V1_OCTAVES 32
+#define V1_ALPHA_MARGIN (1.0 / 1073741824.0)
+
+/* Greedy edges from the bottom of the octave: each bucket reaches as far as
+ * hi <= gamma lo allows (cell i starts at (2^c + i) 2^(e - c)). Writes
+ * first[] when it is not NULL; returns M. */
+static uint32_t v1_place_edges(double gamma, uint32_t c, uint32_t *first)
+{
+    uint32_t n = UINT32_C(1) << c, m = 0, start = 0;
+    for (;;) {
+        if (first)
+            first[m] = start;
+        m++;
+        double lim = floor(gamma * (double)(n + start)) - (double)n;
+        if (lim >= (double)n)
+            break;
+        start = (uint32_t)lim;
+    }
+    if (first)
+        first[m] = n;
+    return m;
+}
+
+static int32_t v1_layout_init(v1_layout *l, const llmlat_alloc *al, double alpha)
+{
+    double a = alpha - alpha * V1_ALPHA_MARGIN, gamma = (1.0 + a) / (1.0 - a);
+    uint32_t c = 4;
+    while (c < 20 && ldexp(gamma - 1.0, (int)c) < 22.0)
+        c++;
+    l->cell_bits = c;
+    l->per_octave = v1_place_edges(gamma, c, NULL);
+    l->first = alloc_malloc(al, (l->per_octave + 1) * sizeof *l->first);
+    if (!l->first)
+        return LLMLAT_ENOMEM;
+    v1_place_edges(gamma, c, l->first);
+    return LLMLAT_OK;
+}
+
+/* Bucket `index`'s edges [lo, hi) and value, internal unit. */
+static void v1_bucket(const v1_layout *l, int64_t index, double *lo, double *hi, double *value)
+{
+    uint32_t j = (uint32_t)(index % l->per_octave);
+    int e = (int)(index / l->per_octave) - 1023 - (int)l->cell_bits;
+    double n = ldexp(1.0, (int)l->cell_bits);
+    double a = n + l->first[j], b = n + l->first[j + 1];
+    *lo = ldexp(a, e);
+    *hi = ldexp(b, e);
+    *value = ldexp(2.0 * a * b / (a + b), e);
+}
+
+/* Counts w samples of exported value x > 0 (any double: v1's smallest
+ * buckets are subnormal once scaled). */
+static void v1_count(sketch *s, const sketch_map *map, double x, uint64_t w)
+{
+    if (w)
+        sketch_bump(s, map, sketch_map_index_any(map, x > 0.0 ? x : 0x1p-1074), w);
+}
+
+/* The buckets low..top, converted. The maximum (and, without zeros, the
+ * minimum) is a sample of the top (lowest) bucket: it is counted at its
+ * own value, so that the copy's top and lowest buckets are those of its
+ * extremes, as a sketch built from the samples has them. */
+static int32_t v1_read_buckets(bytes_reader *r, sketch *s, const sketch_map *map,
+                               const v1_layout *l, int64_t top)
+{
+    int64_t low = get_i64(r);
+    int64_t width = (int64_t)V1_OCTAVES * l->per_octave + 1;
+    int64_t max_index = (int64_t)2047 * l->per_octave - 1;
+    if (r->bad || top > max_index || low > top || low < top - width + 1 || low < 0 ||
+        !(s->max > 0.0))
+        return LLMLAT_EFORMAT;
+    uint64_t total = s->zero, positive = 0;
+    sketch_range range = { 0, 0, 0 };
+    for (int64_t i = low; i <= top; i++) {
+        uint64_t c = get_varint(r);
+        if (r->bad || c > UINT64_MAX - total || (c == 0 && (i == low || i == top)))
+            return LLMLAT_EFORMAT;
+        total += c;
+        positive += c;
+        double lo, hi, v;
+        v1_bucket(l, i, &lo, &hi, &v);
+        sketch_range_add(&range, c, lo / s->unit, hi / s->unit);
+        v /= s->unit;
+        v = v < s->min ? s->min : v > s->max ? s->max : v;
+        if (i == top) {
+            v1_count(s, map, s->max, 1);
+            c--;
+        }
+        if (i == low && !s->zero && c) {
+            v1_count(s, map, s->min, 1);
+            c--;
+        }
+        v1_count(s, map, v, c);
+    }
+    /* one positive sample is the minimum too */
+    if (total != s->count || (positive == 1 && !s->zero && s->min != s->max))
+        return LLMLAT_EFORMAT;
+    return sketch_holds_together(s, &range) ? LLMLAT_OK : LLMLAT_EFORMAT;
+}
+
+LLMLAT_PRIVATE int32_t read_sketch_v1(bytes_reader *r, sketch *s, const sketch_map *map,
+                                      const llmlat_alloc *al)
+{
+    s->count = get_u64(r);
+    s->zero = get_u64(r);
+    s->min = get_f64(r);
+    s->max = get_f64(r);
+    for (int i = 0; i < 3; i++)
+        s->sums.s1[i] = get_u64(r);
+    for (int i = 0; i < 4; i++)
+        s->sums.s2[i] = get_u64(r);
+    int64_t top = get_i64(r);
+    if (r->bad || s->zero > s->count || top < -1)
+        return LLMLAT_EFORMAT;
+    if (top == -1) { /* no sample above 0 */
+        sketch_range none = { 0, 0, 0 };
+        return s->zero == s->count && sketch_holds_together(s, &none) ? LLMLAT_OK
+                                                                      : LLMLAT_EFORMAT;
+    }
+    if (!s->bucket) /* a metric without samples of its own */
+        return LLMLAT_EFORMAT;
+    v1_layout l;
+    int32_t st = v1_layout_init(&l, al, map->alpha);
+    if (st != LLMLAT_OK)
+        return st;
+    st = v1_read_buckets(r, s, map, &l, top);
+    alloc_free(al, l.first);
+    return st;
 }
 
 /* ---------------------- lib/live/phaser.c --------------------------------- */
@@ -7661,17 +8129,21 @@ LLMLAT_API int32_t llmlat_window_view(const llmlat_window *w, const llmlat_agg *
 #undef MAX_WINDOWS
 #undef SIGN_BIT
 #undef NS_PER_S
+#undef PLACE_ZERO
+#undef PLACE_BELOW
 #undef SKETCH_NO_TOP
 #undef SKETCH_MAX_QUANTILES
 #undef SKETCH_OCTAVES
-#undef ALPHA_MARGIN
+#undef SKETCH_SCHEMA_MIN
+#undef SKETCH_SCHEMA_MAX
+#undef SKETCH_MANTISSA
+#undef SKETCH_ALPHA_MARGIN
 #undef PARAM_FIRST
 #undef PARAM_LAST
 #undef PARAM_COUNT
 #undef MAX_QUANTILES
 #undef MAX_BUCKET_BOUNDS
 #undef SPAN_EMPTY
-#undef GAP_BLOCK
 #undef BOUNDED
 #undef PERCENT_TEXT_MAX
 #undef COUNT_OF
@@ -7688,6 +8160,9 @@ LLMLAT_API int32_t llmlat_window_view(const llmlat_window *w, const llmlat_agg *
 #undef HEADER_BYTES
 #undef TRAILER_BYTES
 #undef SAMPLE_LIMIT
+#undef SUMS_SLACK
+#undef V1_OCTAVES
+#undef V1_ALPHA_MARGIN
 #undef PHASER_YIELD
 #undef PHASER_SPINS
 #undef LIVE_LINE

@@ -68,7 +68,7 @@ static void write_all(bytes_writer *w, const llmlat_agg *a, uint64_t size)
     write_counters(w, a);
     for (int m = 0; m < METRIC_COUNT; m++) {
         if (a->mode == LLMLAT_MODE_BOUNDED)
-            write_sketch(w, &a->stores[m].sk);
+            write_sketch(w, &a->stores[m].sk, &a->map);
         else
             write_exact_store(w, &a->stores[m].exact);
     }
@@ -219,12 +219,13 @@ static bool counts_consistent(const llmlat_agg *a)
     return a->mode == LLMLAT_MODE_BOUNDED || a->tl.n_rec == a->completed;
 }
 
-static int32_t read_samples(bytes_reader *r, llmlat_agg *a)
+static int32_t read_samples(bytes_reader *r, llmlat_agg *a, uint32_t version)
 {
     for (int m = 0; m < METRIC_COUNT; m++) {
         metric_store *s = &a->stores[m];
-        int32_t st = a->mode == LLMLAT_MODE_BOUNDED ? read_sketch(r, &s->sk, &a->map)
-                                                     : read_exact_store(r, &s->exact, &a->al);
+        int32_t st = a->mode == LLMLAT_MODE_EXACT ? read_exact_store(r, &s->exact, &a->al)
+                     : version >= 2               ? read_sketch(r, &s->sk, &a->map)
+                                                  : read_sketch_v1(r, &s->sk, &a->map, &a->al);
         if (st != LLMLAT_OK)
             return st;
     }
@@ -284,7 +285,7 @@ LLMLAT_API llmlat_agg *llmlat_agg_deserialize(const void *buf, size_t len, int32
     if (st == LLMLAT_OK)
         st = read_counters(&r, a);
     if (st == LLMLAT_OK)
-        st = read_samples(&r, a);
+        st = read_samples(&r, a, version);
     if (st == LLMLAT_OK && r.left) /* bytes the sections do not account for */
         st = LLMLAT_EFORMAT;
     if (st != LLMLAT_OK)

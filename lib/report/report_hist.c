@@ -93,18 +93,22 @@ static void count_exact(const exact_store *e, const double *bounds, size_t n, ui
 }
 
 /* Bounded mode: each sketch bucket counted at its representative value,
- * which is within alpha of every sample in it (so a sample within alpha of
- * a bound may land on either side of it). */
+ * which is within the schema's error of every sample in it (so a sample
+ * that close to a bound may land on either side of it); the zero bucket's
+ * samples above 0 at the minimum, which none is below (so that the window
+ * moving up only moves counts down, and cumulative counts never drop). */
 static void count_sketch(const sketch *s, const sketch_map *m, const double *bounds,
                          size_t n, uint64_t *cum)
 {
     cum[hist_bucket_of(bounds, n, 0.0)] += s->zero;
+    if (s->below)
+        cum[hist_bucket_of(bounds, n, s->min)] += s->below;
     if (s->top == SKETCH_NO_TOP)
         return;
     for (int64_t i = s->low; i <= s->top; i++) {
         uint64_t w = s->bucket[i - s->base];
         if (w)
-            cum[hist_bucket_of(bounds, n, sketch_map_value(m, i) / s->unit)] += w;
+            cum[hist_bucket_of(bounds, n, sketch_map_value(m, i))] += w;
     }
 }
 

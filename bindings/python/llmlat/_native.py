@@ -123,6 +123,11 @@ PROTOTYPES: Dict[str, Tuple[object, List[object]]] = {
     "llmlat_agg_stat": (c_int32, [AggHandle, c_int32, c_int32, _P_DOUBLE]),
     "llmlat_agg_quantile": (c_int32, [AggHandle, c_int32, c_double, _P_DOUBLE]),
     "llmlat_agg_quantiles": (c_int32, [AggHandle, c_int32, _P_DOUBLE, c_size_t, _P_DOUBLE]),
+    "llmlat_agg_buckets": (
+        c_int32,
+        [AggHandle, c_int32, _P_INT32, _P_DOUBLE, POINTER(c_uint64), _P_INT32,
+         POINTER(c_uint64), c_size_t, _P_SIZE],
+    ),
     "llmlat_agg_rate": (c_int32, [AggHandle, c_int32, _P_DOUBLE]),
     "llmlat_agg_counter": (c_int32, [AggHandle, c_int32, POINTER(c_uint64)]),
     "llmlat_agg_serialize": (c_int32, [AggHandle, c_void_p, c_size_t, _P_SIZE]),
