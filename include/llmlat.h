@@ -425,6 +425,33 @@ LLMLAT_API int32_t llmlat_agg_report(const llmlat_agg *a, int32_t format, void *
  * data. So it merges with a. NULL when a is NULL or out of memory. */
 LLMLAT_API llmlat_agg *llmlat_agg_new_like(const llmlat_agg *a);
 
+/* ------------------------------------------------------------- streaming */
+
+/* A streaming recorder: the same life cycle and calls as a recorder made
+ * by llmlat_request_new, but it keeps no events. Each event is folded as
+ * it comes, by like's gap rule and bucket layout, into buckets and sums
+ * of its own, so its memory follows the spread of the request's gaps, not
+ * their number: 2 bytes per bucket its ITL and ICL values span (at the
+ * default relative error 64 buckets per power of two, at most 31 powers
+ * of two: 3.9 KiB per metric), 4 bytes once more than 8 of its buckets
+ * hold 65536 samples each, plus about 700 bytes; a 100,000-token stream
+ * of usual gaps takes 2 to 5 KiB. llmlat_agg_add then gives the same
+ * aggregator, bit for bit, as a buffered recorder of the same events.
+ *
+ * It is for bounded mode: like must be a bounded aggregator, and r can be
+ * added (llmlat_agg_add, llmlat_live_add, llmlat_window_add) to bounded
+ * aggregators of the same relative error whose convention has the same
+ * gap rule as like's: vLLM's (every event counts) or every other
+ * convention's (events with tokens): else EMISMATCH. like is only read,
+ * and may be freed or changed afterwards. llmlat_request_value gives
+ * every metric under conventions of that gap rule, and all but ITL, ICL
+ * and ITL_MAX (EMISMATCH) under the other. An event may fail with ENOMEM
+ * when the request's values spread further than before (nothing is
+ * changed then). Exact mode keeps every sample by definition: use
+ * llmlat_request_new there. NULL when like is NULL or exact, or out of
+ * memory. */
+LLMLAT_API llmlat_request *llmlat_request_new_streaming(const llmlat_agg *like);
+
 /* ------------------------------------------------------------------ live */
 
 /* The live recorder: many threads add finished requests while one reader

@@ -465,6 +465,33 @@ LLMLAT_API int32_t llmlat_agg_report(const llmlat_agg *a, int32_t format, void *
  * data. So it merges with a. NULL when a is NULL or out of memory. */
 LLMLAT_API llmlat_agg *llmlat_agg_new_like(const llmlat_agg *a);
 
+/* ------------------------------------------------------------- streaming */
+
+/* A streaming recorder: the same life cycle and calls as a recorder made
+ * by llmlat_request_new, but it keeps no events. Each event is folded as
+ * it comes, by like's gap rule and bucket layout, into buckets and sums
+ * of its own, so its memory follows the spread of the request's gaps, not
+ * their number: 2 bytes per bucket its ITL and ICL values span (at the
+ * default relative error 64 buckets per power of two, at most 31 powers
+ * of two: 3.9 KiB per metric), 4 bytes once more than 8 of its buckets
+ * hold 65536 samples each, plus about 700 bytes; a 100,000-token stream
+ * of usual gaps takes 2 to 5 KiB. llmlat_agg_add then gives the same
+ * aggregator, bit for bit, as a buffered recorder of the same events.
+ *
+ * It is for bounded mode: like must be a bounded aggregator, and r can be
+ * added (llmlat_agg_add, llmlat_live_add, llmlat_window_add) to bounded
+ * aggregators of the same relative error whose convention has the same
+ * gap rule as like's: vLLM's (every event counts) or every other
+ * convention's (events with tokens): else EMISMATCH. like is only read,
+ * and may be freed or changed afterwards. llmlat_request_value gives
+ * every metric under conventions of that gap rule, and all but ITL, ICL
+ * and ITL_MAX (EMISMATCH) under the other. An event may fail with ENOMEM
+ * when the request's values spread further than before (nothing is
+ * changed then). Exact mode keeps every sample by definition: use
+ * llmlat_request_new there. NULL when like is NULL or exact, or out of
+ * memory. */
+LLMLAT_API llmlat_request *llmlat_request_new_streaming(const llmlat_agg *like);
+
 /* ------------------------------------------------------------------ live */
 
 /* The live recorder: many threads add finished requests while one reader
@@ -1369,10 +1396,29 @@ enum req_state { REQ_NEW, REQ_STARTED, REQ_FINISHED, REQ_FAILED };
  * stores it. */
 typedef struct req_summary {
     uint64_t sum_k;
-    size_t n_tok;     /* events with k >= 1 */
-    size_t first_tok; /* index of the first event with k >= 1, or REQ_NONE */
-    size_t last_tok;  /* index of the last event with k >= 1, or REQ_NONE */
+    size_t n_tok;       /* events with k >= 1 */
+    size_t first_tok;   /* index of the first event with k >= 1, or REQ_NONE */
+    size_t last_tok;    /* index of the last event with k >= 1, or REQ_NONE */
+    int64_t t_first_tok, t_last_tok; /* their times, when they exist */
 } req_summary;
+
+/* A recorder that keeps no events (a streaming recorder, agg/stream.c)
+ * folds each into a state of its own as it comes, through these
+ * functions, set when it is made. The record layer still checks every
+ * event (state, order, limits) and keeps n, last_t and t_first; the folder
+ * keeps the summary up to date, so it is valid in flight too. */
+struct gap_summary;
+struct conv_rules;
+typedef struct req_folder {
+    /* Fold checked events (all or nothing: ENOMEM leaves r unchanged). */
+    int32_t (*events)(llmlat_request *r, const int64_t *t_ns, const uint32_t *k, size_t n);
+    void (*clear)(llmlat_request *r);  /* back to new (reset) */
+    void (*free)(llmlat_request *r);
+    /* The gap rule's results under c (gap_summarize, gap_any_zero); false
+     * when c's gap rule is not the one r folds by. */
+    bool (*gaps)(const llmlat_request *r, const struct conv_rules *c, struct gap_summary *g,
+                 bool *any_zero);
+} req_folder;
 
 struct llmlat_request {
     /* The per-event path reads and writes only these. */
@@ -1383,6 +1429,13 @@ struct llmlat_request {
                          checks both the state and the space */
     int64_t last_t;   /* the earliest time the next event may carry */
     int64_t max_t;    /* start + INT64_MAX, saturated: every latency fits */
+
+    /* A streaming recorder's: the same as room (REQ_MAX_EVENTS while
+     * started), with its folder and state; room stays 0. */
+    size_t fold_room;
+    const req_folder *folder;
+    void *fold_state;
+    int64_t t_first;  /* time of its first event, once there is one */
 
     size_t cap;
     llmlat_alloc al;
@@ -1399,6 +1452,13 @@ struct llmlat_request {
 static inline bool req_ended(const llmlat_request *r)
 {
     return r->state == REQ_FINISHED || r->state == REQ_FAILED;
+}
+
+/* The time of r's first event (r->n > 0): a streaming recorder keeps it,
+ * a buffered one has it stored. */
+static inline int64_t req_first_time(const llmlat_request *r)
+{
+    return r->folder ? r->t_first : r->t[0];
 }
 
 /* The summary of r's events: the stored one once ended, else computed into
@@ -1490,9 +1550,11 @@ LLMLAT_PRIVATE void conv_view(const conv_rules *c, const llmlat_request *r, req_
  * The anchor's own k0 - 1 tokens beyond the first are ITL samples of 0
  * (they arrived with the first token, after no gap).
  *
- * gap_step is the rule for one event at a time (a recorder that keeps no
- * events can use it as they come); gap_walk runs it over a recorded
- * request's arrays. */
+ * gap_step is the rule for one event at a time (the streaming recorder,
+ * agg/stream.c, uses it as events come); gap_walk runs it over a recorded
+ * request's arrays. A streaming recorder's gap summary and zero check
+ * come from its folder (record/request.h), which keeps them by the same
+ * rule. */
 #ifndef LLMLAT_GAPS_H
 #define LLMLAT_GAPS_H
 
@@ -1568,6 +1630,15 @@ static inline bool gap_walk_next(gap_walk *w, int64_t *gap, uint32_t *k)
         }
     }
     return false;
+}
+
+/* The ITL samples of 0 an event brings beyond its gap's: the anchor's
+ * k - 1 tokens after the first, which arrived after no gap. For a caller
+ * of gap_step_event that got false: `anchored_now` is whether this event
+ * was the anchor (s->anchored turned true). */
+static inline uint32_t gap_anchor_zeros(bool anchored_now, uint32_t k)
+{
+    return anchored_now && k > 1 ? k - 1 : 0;
 }
 
 /* The per-request summary of its gaps (what llmlat_request_value needs). */
@@ -1649,7 +1720,7 @@ static bool is_success(const conv_rules *c, const llmlat_request *r, const req_s
     case SUCCESS_ANY_EVENT:
         return r->n > 0;
     case SUCCESS_VALID_TOKEN:
-        return s->first_tok != REQ_NONE && r->t[s->last_tok] > r->start_ns;
+        return s->first_tok != REQ_NONE && s->t_last_tok > r->start_ns;
     }
     return false;
 }
@@ -1663,19 +1734,26 @@ LLMLAT_PRIVATE void conv_view(const conv_rules *c, const llmlat_request *r, req_
     v->success = is_success(c, r, s);
     v->n_out = req_output_tokens(r, s);
 
+    /* The anchor and last counting events (record/gaps.h), and their times
+     * (from the summary: a streaming recorder keeps no events). */
+    int64_t t_anchor = 0, t_last = 0;
     if (c->empty_events_count) {
         if (r->n) {
             v->anchor = 0;
             v->last = r->n - 1;
+            t_anchor = req_first_time(r);
+            t_last = r->last_t;
         }
     } else {
         v->anchor = s->first_tok;
         v->last = s->last_tok;
+        t_anchor = s->t_first_tok;
+        t_last = s->t_last_tok;
     }
 
     if (v->anchor != REQ_NONE) {
         v->has_ttft = true;
-        v->ttft_ns = r->t[v->anchor] - r->start_ns;
+        v->ttft_ns = t_anchor - r->start_ns;
     } else if (c->no_content_ttft_zero) {
         v->has_ttft = true;
         v->ttft_ns = 0;
@@ -1688,7 +1766,7 @@ LLMLAT_PRIVATE void conv_view(const conv_rules *c, const llmlat_request *r, req_
         }
     } else if (ended && v->anchor != REQ_NONE) {
         v->has_e2e = true;
-        v->e2e_ns = r->t[v->last] - r->start_ns;
+        v->e2e_ns = t_last - r->start_ns;
     }
 
     /* TPOT = (E2E - TTFT) / (N - 1), N > 1. AIPerf reads a TTFT of 0 as
@@ -1716,7 +1794,7 @@ LLMLAT_PRIVATE void conv_view(const conv_rules *c, const llmlat_request *r, req_
         v->has_tool_itl = true;
         v->tool_itl_s = s->first_tok == REQ_NONE
                             ? 0.0
-                            : (double)(r->t[s->last_tok] - r->start_ns) / 1e9 / (double)r->n;
+                            : (double)(s->t_last_tok - r->start_ns) / 1e9 / (double)r->n;
     }
 
     v->icl_dropped = c->zero_is_missing && gap_any_zero(c, r, v);
@@ -1730,6 +1808,11 @@ LLMLAT_PRIVATE void gap_summarize(const conv_rules *c, const llmlat_request *r,
                                                  const req_view *v, gap_summary *g)
 {
     *g = (gap_summary){ 0 };
+    bool zero;
+    if (r->folder) { /* kept as the events came (the caller checked c) */
+        r->folder->gaps(r, c, g, &zero);
+        return;
+    }
     gap_walk w;
     uint32_t k0, k;
     if (!gap_walk_begin(&w, c, r, v, &k0))
@@ -1754,6 +1837,12 @@ LLMLAT_PRIVATE bool gap_any_zero(const conv_rules *c, const llmlat_request *r,
     gap_walk w;
     uint32_t k0, k;
     int64_t gap;
+    if (r->folder) {
+        gap_summary g;
+        bool zero = false;
+        r->folder->gaps(r, c, &g, &zero);
+        return zero;
+    }
     if (!gap_walk_begin(&w, c, r, v, &k0))
         return false;
     while (gap_walk_next(&w, &gap, &k))
@@ -1775,9 +1864,13 @@ static void clear(llmlat_request *r)
     r->end_ns = 0;
     r->n = 0;
     r->room = 0;
+    r->fold_room = 0;
     r->last_t = INT64_MAX;
     r->max_t = INT64_MIN;
-    r->sum = (req_summary){ 0, 0, REQ_NONE, REQ_NONE };
+    r->t_first = 0;
+    r->sum = (req_summary){ 0, 0, REQ_NONE, REQ_NONE, 0, 0 };
+    if (r->folder)
+        r->folder->clear(r);
     r->input_tokens = 0;
     r->output_tokens = 0;
     r->has_output_tokens = false;
@@ -1799,6 +1892,8 @@ LLMLAT_API void llmlat_request_free(llmlat_request *r)
 {
     if (!r)
         return;
+    if (r->folder)
+        r->folder->free(r);
     llmlat_alloc al = r->al;
     alloc_free(&al, r->t);
     alloc_free(&al, r->k);
@@ -1823,7 +1918,10 @@ LLMLAT_API int32_t llmlat_request_start(llmlat_request *r, int64_t t_ns)
     r->start_ns = t_ns;
     r->last_t = t_ns;
     r->max_t = t_ns <= 0 ? t_ns + INT64_MAX : INT64_MAX;
-    r->room = r->cap;
+    if (r->folder)
+        r->fold_room = REQ_MAX_EVENTS;
+    else
+        r->room = r->cap;
     return LLMLAT_OK;
 }
 
@@ -1860,6 +1958,20 @@ static inline void append(llmlat_request *r, int64_t t_ns, uint32_t k)
     r->last_t = t_ns;
 }
 
+/* A streaming recorder's n checked events, to its folder; then the
+ * record layer's own fields. */
+static int32_t fold(llmlat_request *r, const int64_t *t_ns, const uint32_t *k, size_t n)
+{
+    int32_t st = r->folder->events(r, t_ns, k, n);
+    if (st == LLMLAT_OK && n) {
+        if (r->n == 0)
+            r->t_first = t_ns[0];
+        r->n += n;
+        r->last_t = t_ns[n - 1];
+    }
+    return st;
+}
+
 LLMLAT_COLD static int32_t event_slow(llmlat_request *r, int64_t t_ns, uint32_t k)
 {
     if (!r)
@@ -1867,6 +1979,8 @@ LLMLAT_COLD static int32_t event_slow(llmlat_request *r, int64_t t_ns, uint32_t 
     if (r->state != REQ_STARTED)
         return LLMLAT_ESTATE;
     int32_t st = time_error(r, t_ns);
+    if (st == LLMLAT_OK && r->folder)
+        return r->n < REQ_MAX_EVENTS ? fold(r, &t_ns, &k, 1) : LLMLAT_EINVAL;
     if (st == LLMLAT_OK)
         st = req_reserve(r, r->n + 1);
     if (st != LLMLAT_OK)
@@ -1881,6 +1995,9 @@ LLMLAT_API int32_t llmlat_request_event(llmlat_request *r, int64_t t_ns, uint32_
         append(r, t_ns, k);
         return LLMLAT_OK;
     }
+    /* a streaming recorder: the same checks, on fold_room */
+    if (r && r->n < r->fold_room && t_ns >= r->last_t && t_ns <= r->max_t)
+        return fold(r, &t_ns, &k, 1);
     return event_slow(r, t_ns, k);
 }
 
@@ -1904,6 +2021,8 @@ LLMLAT_API int32_t llmlat_request_events(llmlat_request *r, const int64_t *t_ns,
     }
     if (n > REQ_MAX_EVENTS - r->n)
         return LLMLAT_EINVAL;
+    if (r->folder)
+        return fold(r, t_ns, k, n);
     int32_t st = req_reserve(r, r->n + n);
     if (st != LLMLAT_OK)
         return st;
@@ -1935,7 +2054,7 @@ LLMLAT_API int32_t llmlat_request_set_output_tokens(llmlat_request *r, uint64_t 
 
 static void summarize(const llmlat_request *r, req_summary *s)
 {
-    *s = (req_summary){ 0, 0, REQ_NONE, REQ_NONE };
+    *s = (req_summary){ 0, 0, REQ_NONE, REQ_NONE, 0, 0 };
     for (size_t i = 0; i < r->n; i++) {
         uint32_t k = r->k[i];
         if (!k)
@@ -1946,11 +2065,15 @@ static void summarize(const llmlat_request *r, req_summary *s)
         s->n_tok++;
         s->sum_k += k;
     }
+    if (s->first_tok != REQ_NONE) {
+        s->t_first_tok = r->t[s->first_tok];
+        s->t_last_tok = r->t[s->last_tok];
+    }
 }
 
 LLMLAT_PRIVATE const req_summary *req_summary_of(const llmlat_request *r, req_summary *scratch)
 {
-    if (req_ended(r))
+    if (req_ended(r) || r->folder) /* a folder keeps it as events come */
         return &r->sum;
     summarize(r, scratch);
     return scratch;
@@ -1965,10 +2088,11 @@ static int32_t end(llmlat_request *r, int64_t t_ns, enum req_state how)
     int32_t st = time_error(r, t_ns);
     if (st != LLMLAT_OK)
         return st;
-    summarize(r, &r->sum);
+    if (!r->folder)
+        summarize(r, &r->sum);
     r->state = how;
     r->end_ns = t_ns;
-    r->room = 0; /* no more events */
+    r->room = r->fold_room = 0; /* no more events */
     return LLMLAT_OK;
 }
 
@@ -2030,6 +2154,9 @@ LLMLAT_API int32_t llmlat_request_value(const llmlat_request *r, int32_t convent
     conv_view(c, r, &v);
     gap_summary g;
     gap_summarize(c, r, &v, &g);
+    /* A streaming recorder has the gaps of its own gap rule only. */
+    bool zero;
+    bool gaps_known = !r->folder || r->folder->gaps(r, c, &g, &zero);
 
     if (metric == LLMLAT_TOOL_ITL) {
         switch (c->tool_itl) {
@@ -2041,6 +2168,8 @@ LLMLAT_API int32_t llmlat_request_value(const llmlat_request *r, int32_t convent
         }
     }
 
+    if (!gaps_known && (metric == LLMLAT_ITL || metric == LLMLAT_ICL || metric == LLMLAT_ITL_MAX))
+        return LLMLAT_EMISMATCH;
     switch (metric) {
     case LLMLAT_TTFT:
         return v.has_ttft ? defined(ns_to_s(v.ttft_ns), out) : undefined_value(out);
@@ -3973,6 +4102,368 @@ LLMLAT_PRIVATE double sketch_map_value(const sketch_map *m, int64_t index)
     return map_times_pow2(m->value[j], q + 1);
 }
 
+/* ---------------------- lib/bounded/bucket_run.c -------------------------- */
+/* A request's own bucket counts (bucket_run.h). */
+#include <string.h>
+
+/* ---------------------- lib/bounded/bucket_run.h -------------------------- */
+/* One request's own bucket counts of one metric, for a streaming recorder
+ * (agg/stream.c): what its samples would add to a sketch of the same map,
+ * kept until the request is added, in memory that follows the spread of
+ * its values, not their number.
+ *
+ * The counts of the consecutive indexes lo .. top sit in one block, 2
+ * bytes each; a count that passes 65535 keeps its upper part in one of
+ * RUN_CARRIES carries, and past those the block is rewritten with 4-byte
+ * (then, past 2^32 - 1 samples, 8-byte) counts. The window rule of sketch.h applies as there: the
+ * run keeps at most map->width indexes below its top; samples further
+ * below count in `below`, zeros in `zero`. Added to a sketch (run_commit)
+ * the run gives it the bits its samples would have given one by one (a
+ * sketch's state is a function of the multiset of its samples).
+ *
+ * Growing may need memory; so that a recorder's event is all or nothing,
+ * the growth is planned (run_plan: allocates, changes nothing), then
+ * applied (run_apply, cannot fail), then the samples added (run_add). */
+#ifndef LLMLAT_BUCKET_RUN_H
+#define LLMLAT_BUCKET_RUN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define RUN_CARRIES 4
+
+typedef struct run_carry {
+    int64_t index;
+    uint64_t high; /* the count is low + high * 65536 */
+} run_carry;
+
+typedef struct bucket_run {
+    void *count;        /* cap counts of 2 << (wide) bytes: index lo + i at i */
+    unsigned wide;      /* 0: uint16 (with carries), 1: uint32, 2: uint64 */
+    int64_t lo;         /* index of count[0]; >= top - width + 1 */
+    size_t cap;         /* counts the block holds; those past live are 0 */
+    size_t live;        /* counts in use: top - lo + 1, 0 while none */
+    int64_t top;        /* highest index counted, SKETCH_NO_TOP while none */
+    uint64_t total;     /* samples counted in the block */
+    uint64_t below;     /* samples > 0 below the window */
+    uint64_t zero;      /* samples equal to 0 */
+    unsigned n_carry;
+    run_carry carry[RUN_CARRIES];
+    /* During a batch of planned samples that might need more carries than
+     * there are: a block of 4-byte counts of the same geometry, taken if
+     * they do (run_add cannot fail), dropped after the batch otherwise. */
+    void *spare;
+} bucket_run;
+
+/* What run_apply will do, from run_plan. */
+typedef struct run_plan {
+    bool change;        /* a new geometry (block, lo, width or top) */
+    void *block;        /* a new block to move to, or NULL (keep the old) */
+    void *spare;        /* see bucket_run */
+    size_t cap;
+    unsigned wide;
+    int64_t lo, top;
+} run_plan;
+
+LLMLAT_PRIVATE void run_init(bucket_run *r);
+LLMLAT_PRIVATE void run_free(bucket_run *r, const llmlat_alloc *al);
+/* Empty again, keeping the block. */
+LLMLAT_PRIVATE void run_clear(bucket_run *r);
+LLMLAT_PRIVATE size_t run_memory(const bucket_run *r);
+
+/* The room for samples of total weight w at indexes lo_index .. hi_index
+ * (<= hi_index): ENOMEM (nothing changed) or OK with the plan in *p, to
+ * apply, or to drop if another plan of the same event failed. */
+LLMLAT_PRIVATE int32_t run_plan_for(const bucket_run *r, const sketch_map *m,
+                                    const llmlat_alloc *al, int64_t lo_index, int64_t hi_index,
+                                    uint64_t w, run_plan *p);
+LLMLAT_PRIVATE void run_plan_drop(run_plan *p, const llmlat_alloc *al);
+LLMLAT_PRIVATE void run_apply(bucket_run *r, const llmlat_alloc *al, const run_plan *p);
+/* w samples at index (a planned one); cannot fail. */
+LLMLAT_PRIVATE void run_add(bucket_run *r, int64_t index, uint64_t w);
+/* After the planned samples: frees the spare block if it was not taken. */
+LLMLAT_PRIVATE void run_end(bucket_run *r, const llmlat_alloc *al);
+
+/* The common case without a plan: index within lo .. top and a 2-byte
+ * (or 4-byte) count that stays below 65536 (2^32). false: plan first. */
+static inline bool run_add_fast(bucket_run *r, int64_t index, uint64_t w)
+{
+    uint64_t off = (uint64_t)index - (uint64_t)r->lo;
+    if (off >= r->live)
+        return false;
+    if (r->wide == 0) {
+        uint16_t *c = (uint16_t *)r->count + off;
+        if (w > (uint64_t)(UINT16_MAX - *c))
+            return false;
+        *c = (uint16_t)(*c + w);
+    } else if (r->wide == 1) {
+        uint32_t *c = (uint32_t *)r->count + off;
+        if (w > (uint64_t)(UINT32_MAX - *c))
+            return false;
+        *c = (uint32_t)(*c + w);
+    } else {
+        return false;
+    }
+    r->total += w;
+    return true;
+}
+
+/* Takes back a run_add_fast of the same index and weight. */
+static inline void run_undo_fast(bucket_run *r, int64_t index, uint64_t w)
+{
+    size_t off = (size_t)(index - r->lo);
+    if (r->wide == 0)
+        ((uint16_t *)r->count)[off] = (uint16_t)(((uint16_t *)r->count)[off] - w);
+    else
+        ((uint32_t *)r->count)[off] = (uint32_t)(((uint32_t *)r->count)[off] - w);
+    r->total -= w;
+}
+
+/* Adds the run's samples to s (same map); the caller adds their count,
+ * sums and extremes. */
+LLMLAT_PRIVATE void run_commit(const bucket_run *r, sketch *s, const sketch_map *m);
+
+#endif
+
+static size_t run_count_size(unsigned wide)
+{
+    return (size_t)2 << wide;
+}
+
+LLMLAT_PRIVATE void run_init(bucket_run *r)
+{
+    memset(r, 0, sizeof *r);
+    r->top = SKETCH_NO_TOP;
+}
+
+LLMLAT_PRIVATE void run_free(bucket_run *r, const llmlat_alloc *al)
+{
+    alloc_free(al, r->count);
+    alloc_free(al, r->spare);
+    run_init(r);
+}
+
+LLMLAT_PRIVATE void run_clear(bucket_run *r)
+{
+    if (r->live)
+        memset(r->count, 0, r->live * run_count_size(r->wide));
+    r->live = 0;
+    r->top = SKETCH_NO_TOP;
+    r->total = r->below = r->zero = 0;
+    r->n_carry = 0;
+}
+
+LLMLAT_PRIVATE size_t run_memory(const bucket_run *r)
+{
+    return r->cap * run_count_size(r->wide);
+}
+
+/* The low part stored at position i of a block of width `wide`. */
+static uint64_t run_get(const void *block, unsigned wide, size_t i)
+{
+    switch (wide) {
+    case 0: return ((const uint16_t *)block)[i];
+    case 1: return ((const uint32_t *)block)[i];
+    }
+    return ((const uint64_t *)block)[i];
+}
+
+static void run_put(void *block, unsigned wide, size_t i, uint64_t v)
+{
+    switch (wide) {
+    case 0: ((uint16_t *)block)[i] = (uint16_t)v; return;
+    case 1: ((uint32_t *)block)[i] = (uint32_t)v; return;
+    }
+    ((uint64_t *)block)[i] = v;
+}
+
+/* The whole count of index lo .. top: its low part and its carry. */
+static uint64_t run_count_at(const bucket_run *r, int64_t index)
+{
+    uint64_t c = run_get(r->count, r->wide, (size_t)(index - r->lo));
+    for (unsigned i = 0; i < r->n_carry; i++)
+        if (r->carry[i].index == index)
+            c += r->carry[i].high << 16;
+    return c;
+}
+
+LLMLAT_PRIVATE int32_t run_plan_for(const bucket_run *r, const sketch_map *m,
+                                    const llmlat_alloc *al, int64_t lo_index, int64_t hi_index,
+                                    uint64_t w, run_plan *p)
+{
+    int64_t top = r->live && r->top > hi_index ? r->top : hi_index;
+    int64_t base = top - (int64_t)(m->width - 1);
+    int64_t lo = r->live && r->lo < lo_index ? r->lo : lo_index;
+    if (lo < base)
+        lo = base; /* what is further below is only counted */
+    /* 8-byte counts once a count could pass 2^32 - 1; 2-byte ones need a
+     * spare 4-byte block when more than RUN_CARRIES buckets could hold
+     * 65536 samples (taken only if they do). */
+    unsigned wide = r->wide;
+    uint64_t total = r->total + w < r->total ? UINT64_MAX : r->total + w;
+    if (total > UINT32_MAX)
+        wide = 2;
+    bool spare = wide == 0 && total / 65536 > RUN_CARRIES;
+    *p = (run_plan){ .change = !r->live || top != r->top || lo != r->lo || wide != r->wide,
+                     .cap = r->cap, .wide = wide, .lo = lo, .top = top };
+    size_t need = (size_t)(top - lo) + 1; /* <= width */
+    if (p->change && (wide != r->wide || need > r->cap)) {
+        /* room for another octave of spread, within a sketch's window */
+        size_t cap = need + m->per_octave;
+        if (cap > m->width)
+            cap = m->width;
+        p->block = alloc_malloc(al, cap * run_count_size(wide));
+        if (!p->block)
+            return LLMLAT_ENOMEM;
+        memset(p->block, 0, cap * run_count_size(wide));
+        p->cap = cap;
+    }
+    if (spare) {
+        p->spare = alloc_malloc(al, p->cap * run_count_size(1));
+        if (!p->spare) {
+            run_plan_drop(p, al);
+            return LLMLAT_ENOMEM;
+        }
+        memset(p->spare, 0, p->cap * run_count_size(1));
+    }
+    return LLMLAT_OK;
+}
+
+LLMLAT_PRIVATE void run_plan_drop(run_plan *p, const llmlat_alloc *al)
+{
+    alloc_free(al, p->block);
+    alloc_free(al, p->spare);
+    p->block = p->spare = NULL;
+}
+
+/* Moves the counts below index lo (they left the window) to below, with
+ * their carries. */
+static void run_fold_below(bucket_run *r, int64_t lo)
+{
+    if (!r->live || lo <= r->lo)
+        return;
+    int64_t end = r->lo + (int64_t)r->live; /* one past top */
+    uint64_t left = 0;
+    for (int64_t i = r->lo; i < lo && i < end; i++)
+        left += run_count_at(r, i);
+    unsigned kept = 0;
+    for (unsigned i = 0; i < r->n_carry; i++)
+        if (r->carry[i].index >= lo)
+            r->carry[kept++] = r->carry[i];
+    r->n_carry = kept;
+    r->below += left;
+    r->total -= left;
+}
+
+LLMLAT_PRIVATE void run_apply(bucket_run *r, const llmlat_alloc *al, const run_plan *p)
+{
+    alloc_free(al, r->spare); /* (none outside a batch) */
+    r->spare = p->spare;
+    if (!p->change)
+        return;
+    run_fold_below(r, p->lo);
+    size_t size = run_count_size(r->wide);
+    int64_t old_lo = r->lo, old_end = r->lo + (int64_t)r->live;
+    int64_t from = old_lo > p->lo ? old_lo : p->lo; /* first index kept */
+    size_t kept = r->live && old_end > from ? (size_t)(old_end - from) : 0;
+    if (p->block) { /* a new block, maybe wider: copy the whole counts */
+        for (size_t i = 0; i < kept; i++) {
+            int64_t index = from + (int64_t)i;
+            uint64_t c = p->wide == r->wide ? run_get(r->count, r->wide, (size_t)(index - old_lo))
+                                            : run_count_at(r, index);
+            run_put(p->block, p->wide, (size_t)(index - p->lo), c);
+        }
+        if (p->wide != r->wide)
+            r->n_carry = 0; /* in the counts now */
+        alloc_free(al, r->count);
+        r->count = p->block;
+        r->cap = p->cap;
+        r->wide = p->wide;
+    } else if (kept) { /* in place: slide the kept counts to their places */
+        char *b = r->count;
+        memmove(b + (size_t)(from - p->lo) * size, b + (size_t)(from - old_lo) * size,
+                kept * size);
+        /* zero what the kept counts no longer cover: before them, and
+         * past them up to the old end */
+        size_t head = (size_t)(from - p->lo);
+        memset(b, 0, head * size);
+        size_t new_end = head + kept, old_used = (size_t)(old_end - old_lo);
+        if (old_used > new_end)
+            memset(b + new_end * size, 0, (old_used - new_end) * size);
+    } else if (r->live) { /* nothing kept: clear what was used */
+        memset(r->count, 0, r->live * size);
+    }
+    r->lo = p->lo;
+    r->top = p->top;
+    r->live = (size_t)(p->top - p->lo) + 1;
+}
+
+/* The 2-byte counts and their carries into the spare block (of the same
+ * geometry), which becomes the run's. The old block is freed by run_end
+ * with the spare's place: it is kept as the spare until then. */
+static void run_widen(bucket_run *r)
+{
+    void *wide = r->spare;
+    for (size_t i = 0; i < r->live; i++)
+        run_put(wide, 1, i, run_count_at(r, r->lo + (int64_t)i));
+    r->spare = r->count;
+    r->count = wide;
+    r->wide = 1;
+    r->n_carry = 0;
+}
+
+LLMLAT_PRIVATE void run_add(bucket_run *r, int64_t index, uint64_t w)
+{
+    if (index < r->lo) { /* below the window (planned so) */
+        r->below += w;
+        return;
+    }
+    size_t i = (size_t)(index - r->lo);
+    r->total += w;
+    if (r->wide) {
+        run_put(r->count, r->wide, i, run_get(r->count, r->wide, i) + w);
+        return;
+    }
+    uint64_t c = run_get(r->count, 0, i) + w;
+    if (c >> 16) { /* a carry: this index's, a free one, or the spare */
+        unsigned j = 0;
+        while (j < r->n_carry && r->carry[j].index != index)
+            j++;
+        if (j == RUN_CARRIES) {
+            run_widen(r);
+            run_put(r->count, 1, i, run_get(r->count, 1, i) + w);
+            return;
+        }
+        if (j == r->n_carry)
+            r->carry[r->n_carry++] = (run_carry){ index, 0 };
+        r->carry[j].high += c >> 16;
+    }
+    run_put(r->count, 0, i, c & 0xffff);
+}
+
+LLMLAT_PRIVATE void run_end(bucket_run *r, const llmlat_alloc *al)
+{
+    alloc_free(al, r->spare);
+    r->spare = NULL;
+}
+
+LLMLAT_PRIVATE void run_commit(const bucket_run *r, sketch *s, const sketch_map *m)
+{
+    if (r->live) {
+        if (r->top > s->top)
+            sketch_raise(s, m, r->top);
+        for (size_t i = 0; i < r->live; i++) {
+            int64_t index = r->lo + (int64_t)i;
+            uint64_t c = run_count_at(r, index);
+            if (c)
+                sketch_bump(s, m, index, c);
+        }
+    }
+    s->below += r->below;
+    s->zero += r->zero;
+}
+
 /* ---------------------- lib/agg/agg.c ------------------------------------- */
 /* The aggregator's life cycle, and folding requests in (add, merge). */
 #include <math.h>
@@ -3985,6 +4476,7 @@ LLMLAT_PRIVATE double sketch_map_value(const sketch_map *m, int64_t index)
 #ifndef LLMLAT_AGG_H
 #define LLMLAT_AGG_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -4083,6 +4575,10 @@ struct llmlat_agg {
      * successes that met the SLOs set when they were added. */
     sketch_map map;
     uint64_t good;
+
+    /* The layout its streaming recorders share (agg/stream.c), made on
+     * first use. */
+    _Atomic(struct stream_layout *) layout;
 };
 
 static inline double agg_param(const llmlat_agg *a, int32_t param)
@@ -4125,6 +4621,43 @@ LLMLAT_PRIVATE void agg_bounded_push(llmlat_agg *a, const llmlat_request *r, con
 
 #endif
 
+/* ---------------------- lib/agg/stream.h ---------------------------------- */
+/* Streaming recorders (llmlat_request_new_streaming): a recorder that
+ * keeps no events but folds each, by the gap rule (record/gaps.h) and the
+ * bucket layout of a bounded aggregator, into its own buckets
+ * (bounded/bucket_run.h) and sums (agg/gap_fold.h), as they come. Adding
+ * it to an aggregator commits them: the same bits as the buffered
+ * recorder's fold of the same events. */
+#ifndef LLMLAT_STREAM_H
+#define LLMLAT_STREAM_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+
+/* The bucket layout streaming recorders need, shared by the aggregator
+ * they were made from and by them (a reference count: recorders live on
+ * other threads and may outlive it). */
+typedef struct stream_layout {
+    _Atomic size_t refs;
+    llmlat_alloc al;
+    sketch_map map;
+    double alpha;
+    bool every;   /* the gap rule's knob: empty events count (vLLM) */
+} stream_layout;
+
+/* Drops a's reference to its layout (a freed, or its relative error
+ * changed: recorders made afterwards get a new one). */
+LLMLAT_PRIVATE void stream_layout_forget(llmlat_agg *a);
+
+/* Whether a (bounded) takes the streaming recorder r: the same relative
+ * error and gap rule. */
+LLMLAT_PRIVATE bool stream_fits(const llmlat_agg *a, const llmlat_request *r);
+
+/* r's ITL, ICL and ITL_MAX into a (bounded; r fits), v its view. */
+LLMLAT_PRIVATE void stream_commit(llmlat_agg *a, const llmlat_request *r, const req_view *v);
+
+#endif
+
 static void span_add(span *s, int64_t lo, int64_t hi)
 {
     if (lo < s->lo)
@@ -4154,6 +4687,7 @@ LLMLAT_API llmlat_agg *llmlat_agg_new(int32_t convention, int32_t mode)
     if (!a)
         return NULL;
     memset(a, 0, sizeof *a);
+    atomic_init(&a->layout, NULL);
     a->al = al;
     a->conv = c;
     a->mode = mode;
@@ -4203,6 +4737,7 @@ LLMLAT_API void llmlat_agg_free(llmlat_agg *a)
         store_free(&a->stores[i], &al);
     timeline_free(&a->tl, &al);
     sketch_map_free(&a->map, &al);
+    stream_layout_forget(a);
     agg_labels_free(a);
     alloc_free(&al, a);
 }
@@ -4309,6 +4844,8 @@ static void push_timeline(llmlat_agg *a, const llmlat_request *r, const req_view
  * whether r (with view v) can be folded into a. */
 static int32_t check_add(llmlat_agg *a, const llmlat_request *r, const req_view *v)
 {
+    if (r->folder && !stream_fits(a, r))
+        return LLMLAT_EMISMATCH;
     /* Requests added (successes + failures) fit a uint64 too, as the
      * serialized form requires. */
     bool full = a->completed + a->failed == UINT64_MAX;
@@ -4337,7 +4874,7 @@ LLMLAT_API int32_t llmlat_agg_add(llmlat_agg *a, const llmlat_request *r)
         return LLMLAT_ESTATE;
     req_view v;
     conv_view(a->conv, r, &v);
-    int64_t last = r->n ? r->t[r->n - 1] : r->start_ns;
+    int64_t last = r->n ? r->last_t : r->start_ns;
     int32_t st = check_add(a, r, &v);
     if (st != LLMLAT_OK)
         return st;
@@ -4618,6 +5155,7 @@ LLMLAT_API int32_t llmlat_agg_set_param(llmlat_agg *a, int32_t param, double val
             int32_t st = agg_bounded_setup(a, value);
             if (st != LLMLAT_OK)
                 return st;
+            stream_layout_forget(a); /* new recorders take the new layout */
         }
     }
     a->params[param - PARAM_FIRST] = value;
@@ -4858,6 +5396,113 @@ LLMLAT_API int32_t llmlat_agg_counter(const llmlat_agg *a, int32_t counter, uint
 #include <math.h>
 #include <string.h>
 
+/* ---------------------- lib/agg/gap_fold.h -------------------------------- */
+/* What a request's gaps add to bounded mode's ITL, ICL and ITL_MAX,
+ * written once for the two folds: a recorded request's
+ * (bounded_fold.c: each sample counted in the aggregator's sketches as the
+ * walk finds it) and a streaming recorder's (stream.c: counted in the
+ * request's own buckets as events come, added to the aggregator with the
+ * request). Which events make which gaps is the gap rule (record/gaps.h);
+ * this is what each gap is worth: sums and extremes kept per request, and
+ * the samples to count in buckets. */
+#ifndef LLMLAT_GAP_FOLD_H
+#define LLMLAT_GAP_FOLD_H
+
+#include <math.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+/* What a request's gaps add to one of ITL or ICL besides bucket counts. */
+typedef struct gap_part {
+    uint64_t count;       /* samples (ITL: tokens) */
+    uint64_t sum;         /* sum of w x, ns (for ITL: of the gaps) */
+    uint64_t sq_lo, sq_hi; /* sum of w x^2 over integer samples */
+    double sq_frac;       /* ITL: sum of g^2 / k over events with k > 1 */
+    double min, max;      /* exported (s); +inf / -inf when none */
+} gap_part;
+
+typedef struct gap_parts {
+    gap_part icl, itl;
+    int64_t max_gap;      /* ITL_MAX: the largest gap, -1 when none */
+} gap_parts;
+
+/* One sample for the buckets: weight w of the exported value x (w 0:
+ * none; x 0 goes to the zero bucket). */
+typedef struct gap_sample {
+    double x;
+    uint64_t w;
+} gap_sample;
+
+static inline void gap_parts_init(gap_parts *p)
+{
+    p->icl = (gap_part){ .min = INFINITY, .max = -INFINITY };
+    p->itl = p->icl;
+    p->max_gap = -1;
+}
+
+static inline void gap_part_note(gap_part *p, double lo, double hi)
+{
+    if (lo < p->min)
+        p->min = lo;
+    if (hi > p->max)
+        p->max = hi;
+}
+
+static inline void gap_part_add_gap(gap_part *p, int64_t g)
+{
+    uint64_t lo, hi;
+    wide_mul((uint64_t)g, (uint64_t)g, &lo, &hi);
+    p->count++;
+    p->sum += (uint64_t)g;
+    wide_add(&p->sq_lo, &p->sq_hi, lo, hi);
+}
+
+/* The anchor's n extra tokens (record/gaps.h's gap_anchor_zeros): ITL
+ * samples of 0; the caller counts them in its zero bucket. */
+static inline void gap_parts_zeros(gap_parts *p, uint32_t n)
+{
+    p->itl.count += n;
+    gap_part_note(&p->itl, 0.0, 0.0);
+}
+
+/* The samples of one gap g >= 0 closed by an event of k tokens: *icl
+ * one sample of g, *itl k samples of g / k (the value exact mode keeps:
+ * they sum to g, their squares to g^2 / k; none when k = 0). */
+static inline void gap_samples(int64_t g, uint32_t k, gap_sample *icl, gap_sample *itl)
+{
+    double gs = ns_to_s(g);
+    *icl = (gap_sample){ gs, 1 };
+    *itl = (gap_sample){ k > 1 ? gs / (double)k : gs, k };
+}
+
+/* That gap's sums and extremes (its samples from gap_samples); ICL's only
+ * when icl_on. */
+static inline void gap_parts_add(gap_parts *p, int64_t g, uint32_t k, bool icl_on,
+                                 const gap_sample *icl, const gap_sample *itl)
+{
+    if (icl_on) {
+        gap_part_add_gap(&p->icl, g);
+        gap_part_note(&p->icl, icl->x, icl->x);
+    }
+    if (k == 1) {
+        gap_part_add_gap(&p->itl, g);
+        gap_part_note(&p->itl, itl->x, itl->x);
+    } else if (k > 1) {
+        p->itl.count += k;
+        p->itl.sum += (uint64_t)g;
+        p->itl.sq_frac += (double)g * (double)g / (double)k;
+        gap_part_note(&p->itl, itl->x, itl->x);
+    }
+    if (g > p->max_gap)
+        p->max_gap = g;
+}
+
+/* The parts into a's sketches (their buckets are the caller's): ICL's
+ * only when icl_on (AIPerf drops a request's ICL for one zero gap). */
+LLMLAT_PRIVATE void gap_parts_commit(llmlat_agg *a, const gap_parts *p, bool icl_on);
+
+#endif
+
 /* Times are summed in ns inside the sketches (integer gaps stay exact). */
 static double unit_of(int32_t metric)
 {
@@ -4932,32 +5577,6 @@ LLMLAT_PRIVATE int32_t agg_bounded_check(llmlat_agg *a, const llmlat_request *r,
     return LLMLAT_OK;
 }
 
-/* What a request's gaps add to one of ITL or ICL besides bucket counts. */
-typedef struct gap_part {
-    uint64_t count;       /* samples (ITL: tokens) */
-    uint64_t sum;         /* sum of w x, ns (for ITL: of the gaps) */
-    uint64_t sq_lo, sq_hi; /* sum of w x^2 over integer samples */
-    double sq_frac;       /* ITL: sum of g^2 / k over events with k > 1 */
-    double min, max;      /* exported (s); +inf / -inf when none */
-} gap_part;
-
-static void part_add_gap(gap_part *p, int64_t g)
-{
-    uint64_t lo, hi;
-    wide_mul((uint64_t)g, (uint64_t)g, &lo, &hi);
-    p->count++;
-    p->sum += (uint64_t)g;
-    wide_add(&p->sq_lo, &p->sq_hi, lo, hi);
-}
-
-static void part_note(gap_part *p, double lo, double hi)
-{
-    if (lo < p->min)
-        p->min = lo;
-    if (hi > p->max)
-        p->max = hi;
-}
-
 static void part_commit(sketch *s, const gap_part *p)
 {
     if (!p->count)
@@ -4969,20 +5588,18 @@ static void part_commit(sketch *s, const gap_part *p)
     sketch_note_range(s, p->min, p->max);
 }
 
-/* The k > 1 tokens of a chunk closing gap g: k ITL samples of g / k (the
- * value exact mode keeps), which sum to g and whose squares sum to
- * g^2 / k. */
-static void fold_chunk(llmlat_agg *a, gap_part *itl, int64_t g, uint32_t k)
+LLMLAT_PRIVATE void gap_parts_commit(llmlat_agg *a, const gap_parts *p, bool icl_on)
 {
-    double v = ns_to_s(g) / (double)k;
-    itl->count += k;
-    itl->sum += (uint64_t)g;
-    itl->sq_frac += (double)g * (double)g / (double)k;
-    part_note(itl, v, v);
-    sketch_count(sk(a, LLMLAT_ITL), &a->map, v, k);
+    if (icl_on)
+        part_commit(sk(a, LLMLAT_ICL), &p->icl);
+    part_commit(sk(a, LLMLAT_ITL), &p->itl);
+    if (p->max_gap >= 0)
+        sketch_add_int(sk(a, LLMLAT_ITL_MAX), &a->map, (uint64_t)p->max_gap,
+                       ns_to_s(p->max_gap));
 }
 
-/* ICL, ITL and ITL_MAX of one request. */
+/* ICL, ITL and ITL_MAX of a recorded request, by the gap rule's walk
+ * (record/gaps.h), each sample counted at once (gap_fold.h). */
 static void fold_gaps(llmlat_agg *a, const llmlat_request *r, const req_view *v)
 {
     gap_walk w;
@@ -4992,34 +5609,24 @@ static void fold_gaps(llmlat_agg *a, const llmlat_request *r, const req_view *v)
     const sketch_map *m = &a->map;
     sketch *itl_sk = sk(a, LLMLAT_ITL), *icl_sk = sk(a, LLMLAT_ICL);
     const bool icl_on = !v->icl_dropped;
-    gap_part icl = { .min = INFINITY, .max = -INFINITY }, itl = icl;
-    if (k0 > 1) { /* the first chunk's extra tokens arrived with no gap */
-        itl.count += k0 - 1;
-        itl_sk->zero += k0 - 1;
-        part_note(&itl, 0.0, 0.0);
+    gap_parts p;
+    gap_parts_init(&p);
+    uint32_t zeros = gap_anchor_zeros(true, k0);
+    if (zeros) {
+        gap_parts_zeros(&p, zeros);
+        itl_sk->zero += zeros;
     }
-    int64_t gap, max_gap = -1;
+    int64_t gap;
+    gap_sample icl, itl;
     while (gap_walk_next(&w, &gap, &k)) {
-        double gs = ns_to_s(gap);
-        if (icl_on) {
-            part_add_gap(&icl, gap);
-            part_note(&icl, gs, gs);
-            sketch_count(icl_sk, m, gs, 1);
-        }
-        if (k == 1) {
-            part_add_gap(&itl, gap);
-            part_note(&itl, gs, gs);
-            sketch_count(itl_sk, m, gs, 1);
-        } else if (k > 1) {
-            fold_chunk(a, &itl, gap, k);
-        }
-        if (gap > max_gap)
-            max_gap = gap;
+        gap_samples(gap, k, &icl, &itl);
+        gap_parts_add(&p, gap, k, icl_on, &icl, &itl);
+        if (icl_on)
+            sketch_count(icl_sk, m, icl.x, 1);
+        if (itl.w)
+            sketch_count(itl_sk, m, itl.x, itl.w);
     }
-    part_commit(icl_sk, &icl);
-    part_commit(itl_sk, &itl);
-    if (max_gap >= 0)
-        sketch_add_int(sk(a, LLMLAT_ITL_MAX), m, (uint64_t)max_gap, ns_to_s(max_gap));
+    gap_parts_commit(a, &p, icl_on);
 }
 
 LLMLAT_PRIVATE void agg_bounded_push(llmlat_agg *a, const llmlat_request *r, const req_view *v)
@@ -5037,7 +5644,10 @@ LLMLAT_PRIVATE void agg_bounded_push(llmlat_agg *a, const llmlat_request *r, con
         sketch_add_double(sk(a, LLMLAT_TOOL_ITL), m, v->tool_itl_s * 1e9, v->tool_itl_s);
     sketch_add_int(sk(a, LLMLAT_OUTPUT_TOKENS), m, v->n_out, (double)v->n_out);
     sketch_add_int(sk(a, LLMLAT_INPUT_TOKENS), m, r->input_tokens, (double)r->input_tokens);
-    fold_gaps(a, r, v);
+    if (r->folder) /* a streaming recorder's, counted as its events came */
+        stream_commit(a, r, v);
+    else
+        fold_gaps(a, r, v);
     if (agg_any_slo(a))
         a->good += agg_meets_slos(a, v->has_ttft ? ns_to_s(v->ttft_ns) : NAN,
                                   v->has_tpot ? v->tpot_s : NAN,
@@ -5276,6 +5886,337 @@ LLMLAT_PRIVATE int32_t store_quantiles(const metric_store *s, const llmlat_alloc
 LLMLAT_PRIVATE size_t store_memory(const metric_store *s)
 {
     return BOUNDED(s) ? sketch_memory(&s->sk, s->map) : exact_memory(&s->exact);
+}
+
+/* ---------------------- lib/agg/stream.c ---------------------------------- */
+/* Streaming recorders (stream.h). The per-event path: the gap rule's one
+ * step (gap_step_event), the gap's samples (gap_samples), their bucket
+ * indexes, a 2-byte count each in the request's ITL and ICL runs, and the
+ * gap's sums; a new spread of values or a count past 65535 takes the slow
+ * path, which plans the runs' growth before changing anything. */
+#include <string.h>
+
+typedef struct stream_state {
+    stream_layout *lay;
+    gap_step step;     /* the gap rule, one event at a time */
+    gap_parts parts;   /* ICL always: AIPerf's drop is decided at commit */
+    bucket_run icl, itl;
+    bool zero_gap;     /* a gap of exactly 0 was closed */
+} stream_state;
+
+/* ---------------------------------------------------------------- layout */
+
+static void stream_layout_release(stream_layout *lay)
+{
+    if (lay && atomic_fetch_sub_explicit(&lay->refs, 1, memory_order_acq_rel) == 1) {
+        llmlat_alloc al = lay->al;
+        sketch_map_free(&lay->map, &al);
+        alloc_free(&al, lay);
+    }
+}
+
+LLMLAT_PRIVATE void stream_layout_forget(llmlat_agg *a)
+{
+    stream_layout_release(atomic_exchange_explicit(&a->layout, NULL, memory_order_acq_rel));
+}
+
+/* a's layout with one more reference, made on first use. a is const to
+ * its users: the layout is a cache, published once with a compare and
+ * swap, so that threads making recorders of one aggregator at once agree
+ * on it. */
+static stream_layout *stream_layout_of(const llmlat_agg *ca)
+{
+    llmlat_agg *a = (llmlat_agg *)ca;
+    stream_layout *lay = atomic_load_explicit(&a->layout, memory_order_acquire);
+    if (!lay) {
+        llmlat_alloc al = alloc_current();
+        stream_layout *made = alloc_malloc(&al, sizeof *made);
+        if (!made)
+            return NULL;
+        memset(made, 0, sizeof *made);
+        made->al = al;
+        made->alpha = agg_param(a, LLMLAT_PARAM_RELATIVE_ERROR);
+        made->every = a->conv->empty_events_count;
+        atomic_init(&made->refs, 1); /* a's */
+        if (sketch_map_init(&made->map, &al, made->alpha) != LLMLAT_OK) {
+            alloc_free(&al, made);
+            return NULL;
+        }
+        if (atomic_compare_exchange_strong_explicit(&a->layout, &lay, made,
+                                                    memory_order_acq_rel, memory_order_acquire)) {
+            lay = made;
+        } else { /* another thread's is in: use it */
+            sketch_map_free(&made->map, &al);
+            alloc_free(&al, made);
+        }
+    }
+    atomic_fetch_add_explicit(&lay->refs, 1, memory_order_relaxed);
+    return lay;
+}
+
+LLMLAT_PRIVATE bool stream_fits(const llmlat_agg *a, const llmlat_request *r)
+{
+    const stream_state *st = r->fold_state;
+    return a->mode == LLMLAT_MODE_BOUNDED &&
+           agg_param(a, LLMLAT_PARAM_RELATIVE_ERROR) == st->lay->alpha &&
+           a->conv->empty_events_count == st->lay->every;
+}
+
+/* ---------------------------------------------------------------- events */
+
+/* What one event brings: its gap (if it closes one), its samples, and the
+ * anchor's extra zeros; from the rule's state *step, which it advances. */
+typedef struct stream_fx {
+    bool closes;
+    int64_t gap;
+    uint32_t zeros;
+    gap_sample icl, itl;
+} stream_fx;
+
+static stream_fx stream_effect(gap_step *step, int64_t t, uint32_t k)
+{
+    stream_fx fx = { 0 };
+    bool anchored = step->anchored;
+    fx.closes = gap_step_event(step, t, k, &fx.gap);
+    if (fx.closes)
+        gap_samples(fx.gap, k, &fx.icl, &fx.itl);
+    else
+        fx.zeros = gap_anchor_zeros(!anchored && step->anchored, k);
+    return fx;
+}
+
+/* The bucket index of a sample (x > 0), or none (0 and no weight go to
+ * the zero count). */
+static bool stream_indexed(const sketch_map *m, const gap_sample *s, int64_t *index)
+{
+    if (!s->w || !(s->x > 0.0))
+        return false;
+    *index = sketch_map_index(m, s->x);
+    return true;
+}
+
+/* What cannot fail, once the runs have room: the summary, the rule's
+ * state, the sums, the zero counts. Event number i of the request. */
+static void stream_take(llmlat_request *r, stream_state *st, const gap_step *step,
+                        const stream_fx *fx, size_t i, int64_t t, uint32_t k)
+{
+    req_summary *s = &r->sum;
+    if (k) {
+        if (s->first_tok == REQ_NONE) {
+            s->first_tok = i;
+            s->t_first_tok = t;
+        }
+        s->last_tok = i;
+        s->t_last_tok = t;
+        s->n_tok++;
+        s->sum_k += k;
+    }
+    st->step = *step;
+    if (fx->closes) {
+        gap_parts_add(&st->parts, fx->gap, k, true, &fx->icl, &fx->itl);
+        if (fx->gap == 0) {
+            st->zero_gap = true;
+            st->icl.zero++;
+            st->itl.zero += fx->itl.w;
+        }
+    } else if (fx->zeros) {
+        gap_parts_zeros(&st->parts, fx->zeros);
+        st->itl.zero += fx->zeros;
+    }
+}
+
+/* One event, the hot path: both samples into their runs' 2-byte counts,
+ * or the plan first. */
+static int32_t stream_event(llmlat_request *r, stream_state *st, int64_t t, uint32_t k)
+{
+    const sketch_map *m = &st->lay->map;
+    gap_step step = st->step;
+    stream_fx fx = stream_effect(&step, t, k);
+    int64_t ii = 0, ti = 0;
+    bool has_i = fx.closes && stream_indexed(m, &fx.icl, &ii);
+    bool has_t = fx.closes && stream_indexed(m, &fx.itl, &ti);
+    bool fast_i = !has_i || run_add_fast(&st->icl, ii, 1);
+    if (fast_i && has_t && !run_add_fast(&st->itl, ti, fx.itl.w)) {
+        if (has_i) /* take it back: the slow path does both */
+            run_undo_fast(&st->icl, ii, 1);
+        fast_i = false;
+    }
+    if (!fast_i) {
+        run_plan pi = { 0 }, pt = { 0 };
+        if (has_i && run_plan_for(&st->icl, m, &r->al, ii, ii, 1, &pi) != LLMLAT_OK)
+            return LLMLAT_ENOMEM;
+        if (has_t && run_plan_for(&st->itl, m, &r->al, ti, ti, fx.itl.w, &pt) != LLMLAT_OK) {
+            run_plan_drop(&pi, &r->al);
+            return LLMLAT_ENOMEM;
+        }
+        if (has_i) {
+            run_apply(&st->icl, &r->al, &pi);
+            run_add(&st->icl, ii, 1);
+            run_end(&st->icl, &r->al);
+        }
+        if (has_t) {
+            run_apply(&st->itl, &r->al, &pt);
+            run_add(&st->itl, ti, fx.itl.w);
+            run_end(&st->itl, &r->al);
+        }
+    }
+    stream_take(r, st, &step, &fx, r->n, t, k);
+    return LLMLAT_OK;
+}
+
+/* The spread and weight of a run's samples over a batch. */
+typedef struct stream_need {
+    double lo, hi;
+    uint64_t w;
+} stream_need;
+
+static void stream_need_add(stream_need *n, const gap_sample *s)
+{
+    if (!s->w || !(s->x > 0.0))
+        return;
+    if (s->x < n->lo)
+        n->lo = s->x;
+    if (s->x > n->hi)
+        n->hi = s->x;
+    n->w = n->w + s->w < n->w ? UINT64_MAX : n->w + s->w;
+}
+
+static int32_t stream_plan(bucket_run *run, const sketch_map *m, const llmlat_alloc *al,
+                           const stream_need *n, run_plan *p)
+{
+    *p = (run_plan){ 0 };
+    if (!n->w)
+        return LLMLAT_OK;
+    return run_plan_for(run, m, al, sketch_map_index(m, n->lo), sketch_map_index(m, n->hi), n->w,
+                        p);
+}
+
+/* Many events, all or nothing: the room both runs need is planned from a
+ * first pass of the rule over a copy of its state, then each event folds
+ * into room that is there. */
+static int32_t stream_events(llmlat_request *r, const int64_t *t, const uint32_t *k, size_t n)
+{
+    stream_state *st = r->fold_state;
+    if (n == 1)
+        return stream_event(r, st, t[0], k[0]);
+    const sketch_map *m = &st->lay->map;
+    gap_step step = st->step;
+    stream_need ni = { INFINITY, 0, 0 }, nt = ni;
+    for (size_t j = 0; j < n; j++) {
+        stream_fx fx = stream_effect(&step, t[j], k[j]);
+        if (fx.closes) {
+            stream_need_add(&ni, &fx.icl);
+            stream_need_add(&nt, &fx.itl);
+        }
+    }
+    run_plan pi, pt;
+    if (stream_plan(&st->icl, m, &r->al, &ni, &pi) != LLMLAT_OK)
+        return LLMLAT_ENOMEM;
+    if (stream_plan(&st->itl, m, &r->al, &nt, &pt) != LLMLAT_OK) {
+        run_plan_drop(&pi, &r->al);
+        return LLMLAT_ENOMEM;
+    }
+    run_apply(&st->icl, &r->al, &pi);
+    run_apply(&st->itl, &r->al, &pt);
+    for (size_t j = 0; j < n; j++) {
+        step = st->step;
+        stream_fx fx = stream_effect(&step, t[j], k[j]);
+        int64_t index;
+        if (fx.closes && stream_indexed(m, &fx.icl, &index))
+            run_add(&st->icl, index, 1);
+        if (fx.closes && stream_indexed(m, &fx.itl, &index))
+            run_add(&st->itl, index, fx.itl.w);
+        stream_take(r, st, &step, &fx, r->n + j, t[j], k[j]);
+    }
+    run_end(&st->icl, &r->al);
+    run_end(&st->itl, &r->al);
+    return LLMLAT_OK;
+}
+
+/* ------------------------------------------------------------ life cycle */
+
+static void stream_clear_state(stream_state *st)
+{
+    st->step = (gap_step){ st->lay->every, false, 0 };
+    gap_parts_init(&st->parts);
+    run_clear(&st->icl);
+    run_clear(&st->itl);
+    st->zero_gap = false;
+}
+
+static void stream_clear(llmlat_request *r)
+{
+    stream_clear_state(r->fold_state);
+}
+
+static void stream_free(llmlat_request *r)
+{
+    stream_state *st = r->fold_state;
+    run_free(&st->icl, &r->al);
+    run_free(&st->itl, &r->al);
+    stream_layout_release(st->lay);
+    alloc_free(&r->al, st);
+}
+
+static bool stream_gaps(const llmlat_request *r, const conv_rules *c, gap_summary *g,
+                        bool *any_zero)
+{
+    const stream_state *st = r->fold_state;
+    if (c->empty_events_count != st->lay->every)
+        return false;
+    const gap_parts *p = &st->parts;
+    *g = (gap_summary){
+        .n_gaps = p->icl.count,
+        .gap_sum_ns = (int64_t)p->icl.sum,
+        .gap_max_ns = p->max_gap > 0 ? p->max_gap : 0,
+        .itl_weight = p->itl.count,
+        .itl_sum_ns = (int64_t)p->itl.sum,
+    };
+    *any_zero = st->zero_gap;
+    return true;
+}
+
+static const req_folder STREAM_FOLDER = {
+    .events = stream_events,
+    .clear = stream_clear,
+    .free = stream_free,
+    .gaps = stream_gaps,
+};
+
+LLMLAT_API llmlat_request *llmlat_request_new_streaming(const llmlat_agg *like)
+{
+    if (!like || like->mode != LLMLAT_MODE_BOUNDED)
+        return NULL;
+    llmlat_request *r = llmlat_request_new();
+    if (!r)
+        return NULL;
+    stream_state *st = alloc_malloc(&r->al, sizeof *st);
+    stream_layout *lay = st ? stream_layout_of(like) : NULL;
+    if (!lay) {
+        alloc_free(&r->al, st);
+        llmlat_request_free(r);
+        return NULL;
+    }
+    memset(st, 0, sizeof *st);
+    st->lay = lay;
+    run_init(&st->icl);
+    run_init(&st->itl);
+    stream_clear_state(st);
+    r->folder = &STREAM_FOLDER;
+    r->fold_state = st;
+    return r;
+}
+
+/* ---------------------------------------------------------------- commit */
+
+LLMLAT_PRIVATE void stream_commit(llmlat_agg *a, const llmlat_request *r, const req_view *v)
+{
+    const stream_state *st = r->fold_state;
+    const bool icl_on = !v->icl_dropped;
+    if (icl_on)
+        run_commit(&st->icl, &a->stores[metric_index(LLMLAT_ICL)].sk, &a->map);
+    run_commit(&st->itl, &a->stores[metric_index(LLMLAT_ITL)].sk, &a->map);
+    gap_parts_commit(a, &st->parts, icl_on);
 }
 
 /* ---------------------- lib/report/report.c ------------------------------- */
@@ -8138,6 +9079,7 @@ LLMLAT_API int32_t llmlat_window_view(const llmlat_window *w, const llmlat_agg *
 #undef SKETCH_SCHEMA_MAX
 #undef SKETCH_MANTISSA
 #undef SKETCH_ALPHA_MARGIN
+#undef RUN_CARRIES
 #undef PARAM_FIRST
 #undef PARAM_LAST
 #undef PARAM_COUNT

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "agg/agg.h"
+#include "agg/stream.h"
 #include "record/gaps.h"
 
 static void span_add(span *s, int64_t lo, int64_t hi)
@@ -34,6 +35,7 @@ LLMLAT_API llmlat_agg *llmlat_agg_new(int32_t convention, int32_t mode)
     if (!a)
         return NULL;
     memset(a, 0, sizeof *a);
+    atomic_init(&a->layout, NULL);
     a->al = al;
     a->conv = c;
     a->mode = mode;
@@ -83,6 +85,7 @@ LLMLAT_API void llmlat_agg_free(llmlat_agg *a)
         store_free(&a->stores[i], &al);
     timeline_free(&a->tl, &al);
     sketch_map_free(&a->map, &al);
+    stream_layout_forget(a);
     agg_labels_free(a);
     alloc_free(&al, a);
 }
@@ -189,6 +192,8 @@ static void push_timeline(llmlat_agg *a, const llmlat_request *r, const req_view
  * whether r (with view v) can be folded into a. */
 static int32_t check_add(llmlat_agg *a, const llmlat_request *r, const req_view *v)
 {
+    if (r->folder && !stream_fits(a, r))
+        return LLMLAT_EMISMATCH;
     /* Requests added (successes + failures) fit a uint64 too, as the
      * serialized form requires. */
     bool full = a->completed + a->failed == UINT64_MAX;
@@ -217,7 +222,7 @@ LLMLAT_API int32_t llmlat_agg_add(llmlat_agg *a, const llmlat_request *r)
         return LLMLAT_ESTATE;
     req_view v;
     conv_view(a->conv, r, &v);
-    int64_t last = r->n ? r->t[r->n - 1] : r->start_ns;
+    int64_t last = r->n ? r->last_t : r->start_ns;
     int32_t st = check_add(a, r, &v);
     if (st != LLMLAT_OK)
         return st;

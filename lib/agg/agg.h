@@ -4,6 +4,7 @@
 #ifndef LLMLAT_AGG_H
 #define LLMLAT_AGG_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -61,6 +62,10 @@ struct llmlat_agg {
      * successes that met the SLOs set when they were added. */
     sketch_map map;
     uint64_t good;
+
+    /* The layout its streaming recorders share (agg/stream.c), made on
+     * first use. */
+    _Atomic(struct stream_layout *) layout;
 };
 
 static inline double agg_param(const llmlat_agg *a, int32_t param)

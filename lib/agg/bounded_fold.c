@@ -7,6 +7,8 @@
 #include <string.h>
 
 #include "agg/agg.h"
+#include "agg/gap_fold.h"
+#include "agg/stream.h"
 #include "record/gaps.h"
 
 /* Times are summed in ns inside the sketches (integer gaps stay exact). */
@@ -83,32 +85,6 @@ LLMLAT_PRIVATE int32_t agg_bounded_check(llmlat_agg *a, const llmlat_request *r,
     return LLMLAT_OK;
 }
 
-/* What a request's gaps add to one of ITL or ICL besides bucket counts. */
-typedef struct gap_part {
-    uint64_t count;       /* samples (ITL: tokens) */
-    uint64_t sum;         /* sum of w x, ns (for ITL: of the gaps) */
-    uint64_t sq_lo, sq_hi; /* sum of w x^2 over integer samples */
-    double sq_frac;       /* ITL: sum of g^2 / k over events with k > 1 */
-    double min, max;      /* exported (s); +inf / -inf when none */
-} gap_part;
-
-static void part_add_gap(gap_part *p, int64_t g)
-{
-    uint64_t lo, hi;
-    wide_mul((uint64_t)g, (uint64_t)g, &lo, &hi);
-    p->count++;
-    p->sum += (uint64_t)g;
-    wide_add(&p->sq_lo, &p->sq_hi, lo, hi);
-}
-
-static void part_note(gap_part *p, double lo, double hi)
-{
-    if (lo < p->min)
-        p->min = lo;
-    if (hi > p->max)
-        p->max = hi;
-}
-
 static void part_commit(sketch *s, const gap_part *p)
 {
     if (!p->count)
@@ -120,20 +96,18 @@ static void part_commit(sketch *s, const gap_part *p)
     sketch_note_range(s, p->min, p->max);
 }
 
-/* The k > 1 tokens of a chunk closing gap g: k ITL samples of g / k (the
- * value exact mode keeps), which sum to g and whose squares sum to
- * g^2 / k. */
-static void fold_chunk(llmlat_agg *a, gap_part *itl, int64_t g, uint32_t k)
+LLMLAT_PRIVATE void gap_parts_commit(llmlat_agg *a, const gap_parts *p, bool icl_on)
 {
-    double v = ns_to_s(g) / (double)k;
-    itl->count += k;
-    itl->sum += (uint64_t)g;
-    itl->sq_frac += (double)g * (double)g / (double)k;
-    part_note(itl, v, v);
-    sketch_count(sk(a, LLMLAT_ITL), &a->map, v, k);
+    if (icl_on)
+        part_commit(sk(a, LLMLAT_ICL), &p->icl);
+    part_commit(sk(a, LLMLAT_ITL), &p->itl);
+    if (p->max_gap >= 0)
+        sketch_add_int(sk(a, LLMLAT_ITL_MAX), &a->map, (uint64_t)p->max_gap,
+                       ns_to_s(p->max_gap));
 }
 
-/* ICL, ITL and ITL_MAX of one request. */
+/* ICL, ITL and ITL_MAX of a recorded request, by the gap rule's walk
+ * (record/gaps.h), each sample counted at once (gap_fold.h). */
 static void fold_gaps(llmlat_agg *a, const llmlat_request *r, const req_view *v)
 {
     gap_walk w;
@@ -143,34 +117,24 @@ static void fold_gaps(llmlat_agg *a, const llmlat_request *r, const req_view *v)
     const sketch_map *m = &a->map;
     sketch *itl_sk = sk(a, LLMLAT_ITL), *icl_sk = sk(a, LLMLAT_ICL);
     const bool icl_on = !v->icl_dropped;
-    gap_part icl = { .min = INFINITY, .max = -INFINITY }, itl = icl;
-    if (k0 > 1) { /* the first chunk's extra tokens arrived with no gap */
-        itl.count += k0 - 1;
-        itl_sk->zero += k0 - 1;
-        part_note(&itl, 0.0, 0.0);
+    gap_parts p;
+    gap_parts_init(&p);
+    uint32_t zeros = gap_anchor_zeros(true, k0);
+    if (zeros) {
+        gap_parts_zeros(&p, zeros);
+        itl_sk->zero += zeros;
     }
-    int64_t gap, max_gap = -1;
+    int64_t gap;
+    gap_sample icl, itl;
     while (gap_walk_next(&w, &gap, &k)) {
-        double gs = ns_to_s(gap);
-        if (icl_on) {
-            part_add_gap(&icl, gap);
-            part_note(&icl, gs, gs);
-            sketch_count(icl_sk, m, gs, 1);
-        }
-        if (k == 1) {
-            part_add_gap(&itl, gap);
-            part_note(&itl, gs, gs);
-            sketch_count(itl_sk, m, gs, 1);
-        } else if (k > 1) {
-            fold_chunk(a, &itl, gap, k);
-        }
-        if (gap > max_gap)
-            max_gap = gap;
+        gap_samples(gap, k, &icl, &itl);
+        gap_parts_add(&p, gap, k, icl_on, &icl, &itl);
+        if (icl_on)
+            sketch_count(icl_sk, m, icl.x, 1);
+        if (itl.w)
+            sketch_count(itl_sk, m, itl.x, itl.w);
     }
-    part_commit(icl_sk, &icl);
-    part_commit(itl_sk, &itl);
-    if (max_gap >= 0)
-        sketch_add_int(sk(a, LLMLAT_ITL_MAX), m, (uint64_t)max_gap, ns_to_s(max_gap));
+    gap_parts_commit(a, &p, icl_on);
 }
 
 LLMLAT_PRIVATE void agg_bounded_push(llmlat_agg *a, const llmlat_request *r, const req_view *v)
@@ -188,7 +152,10 @@ LLMLAT_PRIVATE void agg_bounded_push(llmlat_agg *a, const llmlat_request *r, con
         sketch_add_double(sk(a, LLMLAT_TOOL_ITL), m, v->tool_itl_s * 1e9, v->tool_itl_s);
     sketch_add_int(sk(a, LLMLAT_OUTPUT_TOKENS), m, v->n_out, (double)v->n_out);
     sketch_add_int(sk(a, LLMLAT_INPUT_TOKENS), m, r->input_tokens, (double)r->input_tokens);
-    fold_gaps(a, r, v);
+    if (r->folder) /* a streaming recorder's, counted as its events came */
+        stream_commit(a, r, v);
+    else
+        fold_gaps(a, r, v);
     if (agg_any_slo(a))
         a->good += agg_meets_slos(a, v->has_ttft ? ns_to_s(v->ttft_ns) : NAN,
                                   v->has_tpot ? v->tpot_s : NAN,

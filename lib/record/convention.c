@@ -64,7 +64,7 @@ static bool is_success(const conv_rules *c, const llmlat_request *r, const req_s
     case SUCCESS_ANY_EVENT:
         return r->n > 0;
     case SUCCESS_VALID_TOKEN:
-        return s->first_tok != REQ_NONE && r->t[s->last_tok] > r->start_ns;
+        return s->first_tok != REQ_NONE && s->t_last_tok > r->start_ns;
     }
     return false;
 }
@@ -78,19 +78,26 @@ LLMLAT_PRIVATE void conv_view(const conv_rules *c, const llmlat_request *r, req_
     v->success = is_success(c, r, s);
     v->n_out = req_output_tokens(r, s);
 
+    /* The anchor and last counting events (record/gaps.h), and their times
+     * (from the summary: a streaming recorder keeps no events). */
+    int64_t t_anchor = 0, t_last = 0;
     if (c->empty_events_count) {
         if (r->n) {
             v->anchor = 0;
             v->last = r->n - 1;
+            t_anchor = req_first_time(r);
+            t_last = r->last_t;
         }
     } else {
         v->anchor = s->first_tok;
         v->last = s->last_tok;
+        t_anchor = s->t_first_tok;
+        t_last = s->t_last_tok;
     }
 
     if (v->anchor != REQ_NONE) {
         v->has_ttft = true;
-        v->ttft_ns = r->t[v->anchor] - r->start_ns;
+        v->ttft_ns = t_anchor - r->start_ns;
     } else if (c->no_content_ttft_zero) {
         v->has_ttft = true;
         v->ttft_ns = 0;
@@ -103,7 +110,7 @@ LLMLAT_PRIVATE void conv_view(const conv_rules *c, const llmlat_request *r, req_
         }
     } else if (ended && v->anchor != REQ_NONE) {
         v->has_e2e = true;
-        v->e2e_ns = r->t[v->last] - r->start_ns;
+        v->e2e_ns = t_last - r->start_ns;
     }
 
     /* TPOT = (E2E - TTFT) / (N - 1), N > 1. AIPerf reads a TTFT of 0 as
@@ -131,7 +138,7 @@ LLMLAT_PRIVATE void conv_view(const conv_rules *c, const llmlat_request *r, req_
         v->has_tool_itl = true;
         v->tool_itl_s = s->first_tok == REQ_NONE
                             ? 0.0
-                            : (double)(r->t[s->last_tok] - r->start_ns) / 1e9 / (double)r->n;
+                            : (double)(s->t_last_tok - r->start_ns) / 1e9 / (double)r->n;
     }
 
     v->icl_dropped = c->zero_is_missing && gap_any_zero(c, r, v);

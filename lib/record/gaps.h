@@ -13,9 +13,11 @@
  * The anchor's own k0 - 1 tokens beyond the first are ITL samples of 0
  * (they arrived with the first token, after no gap).
  *
- * gap_step is the rule for one event at a time (a recorder that keeps no
- * events can use it as they come); gap_walk runs it over a recorded
- * request's arrays. */
+ * gap_step is the rule for one event at a time (the streaming recorder,
+ * agg/stream.c, uses it as events come); gap_walk runs it over a recorded
+ * request's arrays. A streaming recorder's gap summary and zero check
+ * come from its folder (record/request.h), which keeps them by the same
+ * rule. */
 #ifndef LLMLAT_GAPS_H
 #define LLMLAT_GAPS_H
 
@@ -93,6 +95,15 @@ static inline bool gap_walk_next(gap_walk *w, int64_t *gap, uint32_t *k)
         }
     }
     return false;
+}
+
+/* The ITL samples of 0 an event brings beyond its gap's: the anchor's
+ * k - 1 tokens after the first, which arrived after no gap. For a caller
+ * of gap_step_event that got false: `anchored_now` is whether this event
+ * was the anchor (s->anchored turned true). */
+static inline uint32_t gap_anchor_zeros(bool anchored_now, uint32_t k)
+{
+    return anchored_now && k > 1 ? k - 1 : 0;
 }
 
 /* The per-request summary of its gaps (what llmlat_request_value needs). */

@@ -12,9 +12,13 @@ static void clear(llmlat_request *r)
     r->end_ns = 0;
     r->n = 0;
     r->room = 0;
+    r->fold_room = 0;
     r->last_t = INT64_MAX;
     r->max_t = INT64_MIN;
-    r->sum = (req_summary){ 0, 0, REQ_NONE, REQ_NONE };
+    r->t_first = 0;
+    r->sum = (req_summary){ 0, 0, REQ_NONE, REQ_NONE, 0, 0 };
+    if (r->folder)
+        r->folder->clear(r);
     r->input_tokens = 0;
     r->output_tokens = 0;
     r->has_output_tokens = false;
@@ -36,6 +40,8 @@ LLMLAT_API void llmlat_request_free(llmlat_request *r)
 {
     if (!r)
         return;
+    if (r->folder)
+        r->folder->free(r);
     llmlat_alloc al = r->al;
     alloc_free(&al, r->t);
     alloc_free(&al, r->k);
@@ -60,7 +66,10 @@ LLMLAT_API int32_t llmlat_request_start(llmlat_request *r, int64_t t_ns)
     r->start_ns = t_ns;
     r->last_t = t_ns;
     r->max_t = t_ns <= 0 ? t_ns + INT64_MAX : INT64_MAX;
-    r->room = r->cap;
+    if (r->folder)
+        r->fold_room = REQ_MAX_EVENTS;
+    else
+        r->room = r->cap;
     return LLMLAT_OK;
 }
 
@@ -97,6 +106,20 @@ static inline void append(llmlat_request *r, int64_t t_ns, uint32_t k)
     r->last_t = t_ns;
 }
 
+/* A streaming recorder's n checked events, to its folder; then the
+ * record layer's own fields. */
+static int32_t fold(llmlat_request *r, const int64_t *t_ns, const uint32_t *k, size_t n)
+{
+    int32_t st = r->folder->events(r, t_ns, k, n);
+    if (st == LLMLAT_OK && n) {
+        if (r->n == 0)
+            r->t_first = t_ns[0];
+        r->n += n;
+        r->last_t = t_ns[n - 1];
+    }
+    return st;
+}
+
 LLMLAT_COLD static int32_t event_slow(llmlat_request *r, int64_t t_ns, uint32_t k)
 {
     if (!r)
@@ -104,6 +127,8 @@ LLMLAT_COLD static int32_t event_slow(llmlat_request *r, int64_t t_ns, uint32_t 
     if (r->state != REQ_STARTED)
         return LLMLAT_ESTATE;
     int32_t st = time_error(r, t_ns);
+    if (st == LLMLAT_OK && r->folder)
+        return r->n < REQ_MAX_EVENTS ? fold(r, &t_ns, &k, 1) : LLMLAT_EINVAL;
     if (st == LLMLAT_OK)
         st = req_reserve(r, r->n + 1);
     if (st != LLMLAT_OK)
@@ -118,6 +143,9 @@ LLMLAT_API int32_t llmlat_request_event(llmlat_request *r, int64_t t_ns, uint32_
         append(r, t_ns, k);
         return LLMLAT_OK;
     }
+    /* a streaming recorder: the same checks, on fold_room */
+    if (r && r->n < r->fold_room && t_ns >= r->last_t && t_ns <= r->max_t)
+        return fold(r, &t_ns, &k, 1);
     return event_slow(r, t_ns, k);
 }
 
@@ -141,6 +169,8 @@ LLMLAT_API int32_t llmlat_request_events(llmlat_request *r, const int64_t *t_ns,
     }
     if (n > REQ_MAX_EVENTS - r->n)
         return LLMLAT_EINVAL;
+    if (r->folder)
+        return fold(r, t_ns, k, n);
     int32_t st = req_reserve(r, r->n + n);
     if (st != LLMLAT_OK)
         return st;
@@ -172,7 +202,7 @@ LLMLAT_API int32_t llmlat_request_set_output_tokens(llmlat_request *r, uint64_t 
 
 static void summarize(const llmlat_request *r, req_summary *s)
 {
-    *s = (req_summary){ 0, 0, REQ_NONE, REQ_NONE };
+    *s = (req_summary){ 0, 0, REQ_NONE, REQ_NONE, 0, 0 };
     for (size_t i = 0; i < r->n; i++) {
         uint32_t k = r->k[i];
         if (!k)
@@ -183,11 +213,15 @@ static void summarize(const llmlat_request *r, req_summary *s)
         s->n_tok++;
         s->sum_k += k;
     }
+    if (s->first_tok != REQ_NONE) {
+        s->t_first_tok = r->t[s->first_tok];
+        s->t_last_tok = r->t[s->last_tok];
+    }
 }
 
 LLMLAT_PRIVATE const req_summary *req_summary_of(const llmlat_request *r, req_summary *scratch)
 {
-    if (req_ended(r))
+    if (req_ended(r) || r->folder) /* a folder keeps it as events come */
         return &r->sum;
     summarize(r, scratch);
     return scratch;
@@ -202,10 +236,11 @@ static int32_t end(llmlat_request *r, int64_t t_ns, enum req_state how)
     int32_t st = time_error(r, t_ns);
     if (st != LLMLAT_OK)
         return st;
-    summarize(r, &r->sum);
+    if (!r->folder)
+        summarize(r, &r->sum);
     r->state = how;
     r->end_ns = t_ns;
-    r->room = 0; /* no more events */
+    r->room = r->fold_room = 0; /* no more events */
     return LLMLAT_OK;
 }
 

@@ -24,6 +24,9 @@ LLMLAT_API int32_t llmlat_request_value(const llmlat_request *r, int32_t convent
     conv_view(c, r, &v);
     gap_summary g;
     gap_summarize(c, r, &v, &g);
+    /* A streaming recorder has the gaps of its own gap rule only. */
+    bool zero;
+    bool gaps_known = !r->folder || r->folder->gaps(r, c, &g, &zero);
 
     if (metric == LLMLAT_TOOL_ITL) {
         switch (c->tool_itl) {
@@ -35,6 +38,8 @@ LLMLAT_API int32_t llmlat_request_value(const llmlat_request *r, int32_t convent
         }
     }
 
+    if (!gaps_known && (metric == LLMLAT_ITL || metric == LLMLAT_ICL || metric == LLMLAT_ITL_MAX))
+        return LLMLAT_EMISMATCH;
     switch (metric) {
     case LLMLAT_TTFT:
         return v.has_ttft ? defined(ns_to_s(v.ttft_ns), out) : undefined_value(out);

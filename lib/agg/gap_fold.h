@@ -1,0 +1,108 @@
+/* What a request's gaps add to bounded mode's ITL, ICL and ITL_MAX,
+ * written once for the two folds: a recorded request's
+ * (bounded_fold.c: each sample counted in the aggregator's sketches as the
+ * walk finds it) and a streaming recorder's (stream.c: counted in the
+ * request's own buckets as events come, added to the aggregator with the
+ * request). Which events make which gaps is the gap rule (record/gaps.h);
+ * this is what each gap is worth: sums and extremes kept per request, and
+ * the samples to count in buckets. */
+#ifndef LLMLAT_GAP_FOLD_H
+#define LLMLAT_GAP_FOLD_H
+
+#include <math.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "agg/agg.h"
+#include "util/wide.h"
+
+/* What a request's gaps add to one of ITL or ICL besides bucket counts. */
+typedef struct gap_part {
+    uint64_t count;       /* samples (ITL: tokens) */
+    uint64_t sum;         /* sum of w x, ns (for ITL: of the gaps) */
+    uint64_t sq_lo, sq_hi; /* sum of w x^2 over integer samples */
+    double sq_frac;       /* ITL: sum of g^2 / k over events with k > 1 */
+    double min, max;      /* exported (s); +inf / -inf when none */
+} gap_part;
+
+typedef struct gap_parts {
+    gap_part icl, itl;
+    int64_t max_gap;      /* ITL_MAX: the largest gap, -1 when none */
+} gap_parts;
+
+/* One sample for the buckets: weight w of the exported value x (w 0:
+ * none; x 0 goes to the zero bucket). */
+typedef struct gap_sample {
+    double x;
+    uint64_t w;
+} gap_sample;
+
+static inline void gap_parts_init(gap_parts *p)
+{
+    p->icl = (gap_part){ .min = INFINITY, .max = -INFINITY };
+    p->itl = p->icl;
+    p->max_gap = -1;
+}
+
+static inline void gap_part_note(gap_part *p, double lo, double hi)
+{
+    if (lo < p->min)
+        p->min = lo;
+    if (hi > p->max)
+        p->max = hi;
+}
+
+static inline void gap_part_add_gap(gap_part *p, int64_t g)
+{
+    uint64_t lo, hi;
+    wide_mul((uint64_t)g, (uint64_t)g, &lo, &hi);
+    p->count++;
+    p->sum += (uint64_t)g;
+    wide_add(&p->sq_lo, &p->sq_hi, lo, hi);
+}
+
+/* The anchor's n extra tokens (record/gaps.h's gap_anchor_zeros): ITL
+ * samples of 0; the caller counts them in its zero bucket. */
+static inline void gap_parts_zeros(gap_parts *p, uint32_t n)
+{
+    p->itl.count += n;
+    gap_part_note(&p->itl, 0.0, 0.0);
+}
+
+/* The samples of one gap g >= 0 closed by an event of k tokens: *icl
+ * one sample of g, *itl k samples of g / k (the value exact mode keeps:
+ * they sum to g, their squares to g^2 / k; none when k = 0). */
+static inline void gap_samples(int64_t g, uint32_t k, gap_sample *icl, gap_sample *itl)
+{
+    double gs = ns_to_s(g);
+    *icl = (gap_sample){ gs, 1 };
+    *itl = (gap_sample){ k > 1 ? gs / (double)k : gs, k };
+}
+
+/* That gap's sums and extremes (its samples from gap_samples); ICL's only
+ * when icl_on. */
+static inline void gap_parts_add(gap_parts *p, int64_t g, uint32_t k, bool icl_on,
+                                 const gap_sample *icl, const gap_sample *itl)
+{
+    if (icl_on) {
+        gap_part_add_gap(&p->icl, g);
+        gap_part_note(&p->icl, icl->x, icl->x);
+    }
+    if (k == 1) {
+        gap_part_add_gap(&p->itl, g);
+        gap_part_note(&p->itl, itl->x, itl->x);
+    } else if (k > 1) {
+        p->itl.count += k;
+        p->itl.sum += (uint64_t)g;
+        p->itl.sq_frac += (double)g * (double)g / (double)k;
+        gap_part_note(&p->itl, itl->x, itl->x);
+    }
+    if (g > p->max_gap)
+        p->max_gap = g;
+}
+
+/* The parts into a's sketches (their buckets are the caller's): ICL's
+ * only when icl_on (AIPerf drops a request's ICL for one zero gap). */
+LLMLAT_PRIVATE void gap_parts_commit(llmlat_agg *a, const gap_parts *p, bool icl_on);
+
+#endif
