@@ -9,9 +9,12 @@
  *            (llmlat_window_advance in the same step + one
  *            llmlat_agg_quantiles on the view; target <= 2 us), beside the
  *            same query on an ordinary aggregator holding the same
- *            requests, and the cost of entering a new step.
+ *            requests, and the cost of entering a new step;
+ *   stream   llmlat_request_event on a streaming recorder, per event
+ *            (target <= 4 ns), beside the buffered recorder's event and
+ *            its event plus the bounded fold of llmlat_agg_add, per event.
  *
- *   bench_live [repeats [writer,window]]
+ *   bench_live [repeats [writer,window,stream]]
  *
  * Medians of `repeats` runs (default 9), the two batches of a pair
  * alternating. Times are the writer's thread CPU time (a run preempted by
@@ -310,10 +313,62 @@ static void bench_window(int repeats)
     llmlat_agg_free(like);
 }
 
+/* ------------------------------------------------------------ stream */
+
+/* ns per event of recording `n` one-token events (times t) into r, then
+ * finishing it and, when a is not NULL, adding it to a. */
+static double time_stream(llmlat_request *r, llmlat_agg *a, const int64_t *t, size_t n)
+{
+    int64_t c0 = cpu_ns();
+    check(llmlat_request_reset(r), "reset");
+    check(llmlat_request_start(r, t[0] - 100 * MS), "start");
+    for (size_t i = 0; i < n; i++)
+        check(llmlat_request_event(r, t[i], 1), "event");
+    check(llmlat_request_finish(r, t[n - 1]), "finish");
+    if (a) {
+        llmlat_agg_reset(a);
+        check(llmlat_agg_add(a, r), "add");
+    }
+    return (double)(cpu_ns() - c0) / (double)n;
+}
+
+static void bench_stream(int repeats)
+{
+    const size_t n = 1u << 20;
+    int64_t *t = must(malloc(n * sizeof *t));
+    t[0] = SEC;
+    for (size_t i = 1; i < n; i++)
+        t[i] = t[i - 1] + gap_ns();
+    llmlat_agg *like = must(llmlat_agg_new(LLMLAT_CONV_DEFAULT, LLMLAT_MODE_BOUNDED));
+    llmlat_request *st = must(llmlat_request_new_streaming(like));
+    llmlat_request *buf = must(llmlat_request_new());
+    double *s_ev = must(malloc(3 * (size_t)repeats * sizeof *s_ev));
+    double *b_ev = s_ev + repeats, *b_all = s_ev + 2 * repeats;
+    time_stream(st, NULL, t, n); /* warm: buffers grown */
+    time_stream(buf, like, t, n);
+    for (int k = 0; k < repeats; k++) {
+        s_ev[k] = time_stream(st, NULL, t, n);
+        b_ev[k] = time_stream(buf, NULL, t, n);
+        b_all[k] = time_stream(buf, like, t, n);
+    }
+    printf("stream, %zu one-token events of 5..25 ms (default convention, bounded, 1%%):\n", n);
+    printf("  buffered llmlat_request_event                 %6.2f ns/event\n",
+           median(b_ev, repeats));
+    printf("  buffered event + its fold in llmlat_agg_add   %6.2f ns/event\n",
+           median(b_all, repeats));
+    printf("  streaming llmlat_request_event                %6.2f ns/event   target <= 4 ns\n",
+           median(s_ev, repeats));
+    free(s_ev);
+    free(t);
+    llmlat_request_free(st);
+    llmlat_request_free(buf);
+    llmlat_agg_free(like);
+}
+
 int main(int argc, char **argv)
 {
     int repeats = argc > 1 ? atoi(argv[1]) : 9;
-    const char *parts = argc > 2 ? argv[2] : "writer,window";
+    const char *parts = argc > 2 ? argv[2] : "writer,window,stream";
     if (repeats < 1)
         repeats = 1;
     if (strstr(parts, "writer")) {
@@ -322,5 +377,7 @@ int main(int argc, char **argv)
     }
     if (strstr(parts, "window"))
         bench_window(repeats);
+    if (strstr(parts, "stream"))
+        bench_stream(repeats);
     return 0;
 }

@@ -10,13 +10,43 @@
 #include "bounded/bucket_run.h"
 #include "record/gaps.h"
 
+/* The usual gaps (g > 0 closed by a one-token event) give ICL and ITL the
+ * same sample: their sums are kept once, in ns, and go to both parts when
+ * they are read (integer sums and extremes: the order does not matter). */
+typedef struct stream_common {
+    uint64_t n, sum, sq_lo, sq_hi;
+    int64_t min, max;
+} stream_common;
+
 typedef struct stream_state {
     stream_layout *lay;
     gap_step step;     /* the gap rule, one event at a time */
-    gap_parts parts;   /* ICL always: AIPerf's drop is decided at commit */
+    gap_parts parts;   /* the other gaps; ICL always (AIPerf's drop is
+                          decided at commit) */
+    stream_common common;
     bucket_run icl, itl;
     bool zero_gap;     /* a gap of exactly 0 was closed */
 } stream_state;
+
+/* parts and common together: what the gaps add to ITL and ICL. */
+static gap_parts stream_parts(const stream_state *st)
+{
+    gap_parts p = st->parts;
+    const stream_common *c = &st->common;
+    if (c->n) {
+        double lo = ns_to_s(c->min), hi = ns_to_s(c->max);
+        gap_part *both[2] = { &p.icl, &p.itl };
+        for (int j = 0; j < 2; j++) {
+            both[j]->count += c->n;
+            both[j]->sum += c->sum;
+            wide_add(&both[j]->sq_lo, &both[j]->sq_hi, c->sq_lo, c->sq_hi);
+            gap_part_note(both[j], lo, hi);
+        }
+        if (c->max > p.max_gap)
+            p.max_gap = c->max;
+    }
+    return p;
+}
 
 /* ---------------------------------------------------------------- layout */
 
@@ -139,9 +169,9 @@ static void stream_take(llmlat_request *r, stream_state *st, const gap_step *ste
     }
 }
 
-/* One event, the hot path: both samples into their runs' 2-byte counts,
- * or the plan first. */
-static int32_t stream_event(llmlat_request *r, stream_state *st, int64_t t, uint32_t k)
+/* Any event: both samples into their runs' counts, or the plan first. */
+LLMLAT_COLD static int32_t stream_event_any(llmlat_request *r, stream_state *st, int64_t t,
+                                            uint32_t k)
 {
     const sketch_map *m = &st->lay->map;
     gap_step step = st->step;
@@ -178,6 +208,43 @@ static int32_t stream_event(llmlat_request *r, stream_state *st, int64_t t, uint
     return LLMLAT_OK;
 }
 
+/* One event, the hot path: the usual one (one token, a gap > 0 after the
+ * anchor) takes one bucket index for both runs and the common sums; any
+ * other, or one that needs room, takes stream_event_any. */
+static int32_t stream_event(llmlat_request *r, int64_t t, uint32_t k)
+{
+    stream_state *st = r->fold_state;
+    int64_t g = t - st->step.prev;
+    if (k == 1 && st->step.anchored && g > 0) {
+        int64_t i = sketch_map_index(&st->lay->map, ns_to_s(g));
+        if (run_add1_fast(&st->icl, i)) {
+            if (run_add1_fast(&st->itl, i)) {
+                stream_common *c = &st->common;
+                uint64_t lo, hi;
+                wide_mul((uint64_t)g, (uint64_t)g, &lo, &hi);
+                wide_add(&c->sq_lo, &c->sq_hi, lo, hi);
+                c->n++;
+                c->sum += (uint64_t)g;
+                c->min = g < c->min ? g : c->min;
+                c->max = g > c->max ? g : c->max;
+                st->step.prev = t;
+                req_summary *s = &r->sum;
+                if (s->first_tok == REQ_NONE) { /* anchored on an empty event (vLLM) */
+                    s->first_tok = r->n;
+                    s->t_first_tok = t;
+                }
+                s->last_tok = r->n;
+                s->t_last_tok = t;
+                s->n_tok++;
+                s->sum_k++;
+                return LLMLAT_OK;
+            }
+            run_undo_fast(&st->icl, i, 1);
+        }
+    }
+    return stream_event_any(r, st, t, k);
+}
+
 /* The spread and weight of a run's samples over a batch. */
 typedef struct stream_need {
     double lo, hi;
@@ -212,7 +279,7 @@ static int32_t stream_events(llmlat_request *r, const int64_t *t, const uint32_t
 {
     stream_state *st = r->fold_state;
     if (n == 1)
-        return stream_event(r, st, t[0], k[0]);
+        return stream_event(r, t[0], k[0]);
     const sketch_map *m = &st->lay->map;
     gap_step step = st->step;
     stream_need ni = { INFINITY, 0, 0 }, nt = ni;
@@ -253,6 +320,7 @@ static void stream_clear_state(stream_state *st)
 {
     st->step = (gap_step){ st->lay->every, false, 0 };
     gap_parts_init(&st->parts);
+    st->common = (stream_common){ 0, 0, 0, 0, INT64_MAX, 0 };
     run_clear(&st->icl);
     run_clear(&st->itl);
     st->zero_gap = false;
@@ -278,19 +346,20 @@ static bool stream_gaps(const llmlat_request *r, const conv_rules *c, gap_summar
     const stream_state *st = r->fold_state;
     if (c->empty_events_count != st->lay->every)
         return false;
-    const gap_parts *p = &st->parts;
+    const gap_parts p = stream_parts(st);
     *g = (gap_summary){
-        .n_gaps = p->icl.count,
-        .gap_sum_ns = (int64_t)p->icl.sum,
-        .gap_max_ns = p->max_gap > 0 ? p->max_gap : 0,
-        .itl_weight = p->itl.count,
-        .itl_sum_ns = (int64_t)p->itl.sum,
+        .n_gaps = p.icl.count,
+        .gap_sum_ns = (int64_t)p.icl.sum,
+        .gap_max_ns = p.max_gap > 0 ? p.max_gap : 0,
+        .itl_weight = p.itl.count,
+        .itl_sum_ns = (int64_t)p.itl.sum,
     };
     *any_zero = st->zero_gap;
     return true;
 }
 
 static const req_folder STREAM_FOLDER = {
+    .event = stream_event,
     .events = stream_events,
     .clear = stream_clear,
     .free = stream_free,
@@ -330,5 +399,6 @@ LLMLAT_PRIVATE void stream_commit(llmlat_agg *a, const llmlat_request *r, const 
     if (icl_on)
         run_commit(&st->icl, &a->stores[metric_index(LLMLAT_ICL)].sk, &a->map);
     run_commit(&st->itl, &a->stores[metric_index(LLMLAT_ITL)].sk, &a->map);
-    gap_parts_commit(a, &st->parts, icl_on);
+    const gap_parts p = stream_parts(st);
+    gap_parts_commit(a, &p, icl_on);
 }

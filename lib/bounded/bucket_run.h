@@ -103,6 +103,20 @@ static inline bool run_add_fast(bucket_run *r, int64_t index, uint64_t w)
     return true;
 }
 
+/* run_add_fast of one sample, for the usual one-token gap. */
+static inline bool run_add1_fast(bucket_run *r, int64_t index)
+{
+    uint64_t off = (uint64_t)index - (uint64_t)r->lo;
+    if (off >= r->live || r->wide != 0)
+        return run_add_fast(r, index, 1);
+    uint16_t *c = (uint16_t *)r->count + off;
+    if (*c == UINT16_MAX)
+        return false;
+    ++*c;
+    r->total++;
+    return true;
+}
+
 /* Takes back a run_add_fast of the same index and weight. */
 static inline void run_undo_fast(bucket_run *r, int64_t index, uint64_t w)
 {

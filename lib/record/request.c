@@ -106,17 +106,22 @@ static inline void append(llmlat_request *r, int64_t t_ns, uint32_t k)
     r->last_t = t_ns;
 }
 
-/* A streaming recorder's n checked events, to its folder; then the
- * record layer's own fields. */
-static int32_t fold(llmlat_request *r, const int64_t *t_ns, const uint32_t *k, size_t n)
+/* The record layer's own fields after a streaming recorder's folder took
+ * n events, the first at t0, the last at t1. */
+static inline void folded(llmlat_request *r, size_t n, int64_t t0, int64_t t1)
 {
-    int32_t st = r->folder->events(r, t_ns, k, n);
-    if (st == LLMLAT_OK && n) {
-        if (r->n == 0)
-            r->t_first = t_ns[0];
-        r->n += n;
-        r->last_t = t_ns[n - 1];
-    }
+    if (r->n == 0)
+        r->t_first = t0;
+    r->n += n;
+    r->last_t = t1;
+}
+
+/* A streaming recorder's checked event, to its folder. */
+static inline int32_t fold(llmlat_request *r, int64_t t_ns, uint32_t k)
+{
+    int32_t st = r->folder->event(r, t_ns, k);
+    if (st == LLMLAT_OK)
+        folded(r, 1, t_ns, t_ns);
     return st;
 }
 
@@ -128,7 +133,7 @@ LLMLAT_COLD static int32_t event_slow(llmlat_request *r, int64_t t_ns, uint32_t 
         return LLMLAT_ESTATE;
     int32_t st = time_error(r, t_ns);
     if (st == LLMLAT_OK && r->folder)
-        return r->n < REQ_MAX_EVENTS ? fold(r, &t_ns, &k, 1) : LLMLAT_EINVAL;
+        return r->n < REQ_MAX_EVENTS ? fold(r, t_ns, k) : LLMLAT_EINVAL;
     if (st == LLMLAT_OK)
         st = req_reserve(r, r->n + 1);
     if (st != LLMLAT_OK)
@@ -145,7 +150,7 @@ LLMLAT_API int32_t llmlat_request_event(llmlat_request *r, int64_t t_ns, uint32_
     }
     /* a streaming recorder: the same checks, on fold_room */
     if (r && r->n < r->fold_room && t_ns >= r->last_t && t_ns <= r->max_t)
-        return fold(r, &t_ns, &k, 1);
+        return fold(r, t_ns, k);
     return event_slow(r, t_ns, k);
 }
 
@@ -169,8 +174,12 @@ LLMLAT_API int32_t llmlat_request_events(llmlat_request *r, const int64_t *t_ns,
     }
     if (n > REQ_MAX_EVENTS - r->n)
         return LLMLAT_EINVAL;
-    if (r->folder)
-        return fold(r, t_ns, k, n);
+    if (r->folder) {
+        int32_t st = n ? r->folder->events(r, t_ns, k, n) : LLMLAT_OK;
+        if (st == LLMLAT_OK && n)
+            folded(r, n, t_ns[0], t_ns[n - 1]);
+        return st;
+    }
     int32_t st = req_reserve(r, r->n + n);
     if (st != LLMLAT_OK)
         return st;

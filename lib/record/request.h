@@ -35,7 +35,9 @@ typedef struct req_summary {
 struct gap_summary;
 struct conv_rules;
 typedef struct req_folder {
-    /* Fold checked events (all or nothing: ENOMEM leaves r unchanged). */
+    /* Fold one checked event, or n (all or nothing: ENOMEM leaves r
+     * unchanged); r->n and r->last_t are still those before them. */
+    int32_t (*event)(llmlat_request *r, int64_t t_ns, uint32_t k);
     int32_t (*events)(llmlat_request *r, const int64_t *t_ns, const uint32_t *k, size_t n);
     void (*clear)(llmlat_request *r);  /* back to new (reset) */
     void (*free)(llmlat_request *r);
