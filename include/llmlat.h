@@ -67,7 +67,7 @@ LLMLAT_API const char *llmlat_version_string(void);
 
 /* Status values are fixed forever; a retired value is never reused. */
 #define LLMLAT_OK          0
-#define LLMLAT_EINVAL     (-1) /* bad argument: NULL, unknown id, NaN/inf, out of bounds, overflow */
+#define LLMLAT_EINVAL     (-1) /* bad argument: NULL, unknown id, NaN/inf, out of bounds */
 #define LLMLAT_ENOMEM     (-2) /* allocation failed; the object is unchanged */
 #define LLMLAT_EORDER     (-3) /* timestamp before the previous one of the same request */
 #define LLMLAT_ESTATE     (-4) /* call not valid in this state (event before start, after finish) */
@@ -75,6 +75,7 @@ LLMLAT_API const char *llmlat_version_string(void);
 #define LLMLAT_EFORMAT    (-6) /* malformed bytes or trace */
 #define LLMLAT_EMISMATCH  (-7) /* merging incompatible aggregators */
 #define LLMLAT_ENOSPC     (-8) /* output buffer too small; *len holds the size needed */
+#define LLMLAT_EOVERFLOW  (-9) /* a count, sum or time span would not fit its type (1.1) */
 
 /* A static English description of a status ("unknown status" for values
  * that are not listed above); never NULL. */
@@ -195,9 +196,10 @@ LLMLAT_API int32_t llmlat_request_start(llmlat_request *r, int64_t t_ns);
 
 /* One streamed event (chunk) at t_ns carrying k >= 0 output tokens
  * (k = 0: role chunk, keep-alive, empty delta).
- * Errors: EINVAL (r NULL; t_ns - start does not fit int64; the token sum
- * would overflow), ESTATE (not started, or already finished/failed),
- * EORDER (t_ns before the start or the previous event), ENOMEM.
+ * Errors: EINVAL (r NULL), EOVERFLOW (t_ns - start does not fit int64; a
+ * request holds at most 2^32 - 1 events, so its token sum always fits
+ * uint64), ESTATE (not started, or already finished/failed), EORDER (t_ns
+ * before the start or the previous event), ENOMEM.
  * A rejected event leaves no trace. */
 LLMLAT_API int32_t llmlat_request_event(llmlat_request *r, int64_t t_ns, uint32_t k);
 
@@ -215,9 +217,9 @@ LLMLAT_API int32_t llmlat_request_set_input_tokens(llmlat_request *r, uint64_t n
 LLMLAT_API int32_t llmlat_request_set_output_tokens(llmlat_request *r, uint64_t n);
 
 /* The stream closed normally at t_ns.
- * Errors: EINVAL (r NULL, t_ns - start does not fit int64), ESTATE (not
- * started, or already finished/failed), EORDER (t_ns before the start or
- * the last event). */
+ * Errors: EINVAL (r NULL), EOVERFLOW (t_ns - start does not fit int64),
+ * ESTATE (not started, or already finished/failed), EORDER (t_ns before
+ * the start or the last event). */
 LLMLAT_API int32_t llmlat_request_finish(llmlat_request *r, int64_t t_ns);
 /* The request failed (error, timeout, cancelled) at t_ns. Same errors as
  * llmlat_request_finish. */
@@ -244,12 +246,22 @@ typedef struct llmlat_agg llmlat_agg;
  * LLMLAT_MODE_BOUNDED (docs/bounded.md) allocates everything here and never
  * again: per metric a window of logarithmic buckets, about 9 KiB at the
  * default relative error alpha = 1% (memory grows as 1/alpha), whatever the
- * traffic; adding a request never allocates. COUNT, MEAN, STD, MIN and MAX
- * are exact (sums kept in wide integers); quantiles are within alpha of
- * exact mode's (see llmlat_agg_quantile). It keeps no timeline: the
+ * traffic; adding a request never allocates. COUNT, MIN and MAX are exact.
+ * MEAN and STD come from sums of x and x^2 kept as wide integers of 2^-64
+ * units (ns, tokens, tokens/s): exact for integer samples, but for one cut
+ * at 2^-64 per k-token chunk (the squares g^2 / k of its ITL samples) and
+ * per fractional sample (TPOT, TPS_USER, LLMPerf's ITL); n sum(x^2) -
+ * (sum x)^2 is computed exactly and rounded once. So MEAN and STD are
+ * within 2^-51 (relative) of the mean and std of the samples so kept, and
+ * the same bits whatever the order of adds and merges (docs/bounded.md,
+ * "What COUNT, MEAN and STD are"). Quantiles are within alpha of exact
+ * mode's (see llmlat_agg_quantile). It keeps no timeline: the
  * PEAK rate and counter are EUNDEFINED, and the good count is taken as
  * requests are added (so SLOs, like alpha, are fixed once data arrived). */
 LLMLAT_API llmlat_agg *llmlat_agg_new(int32_t convention, int32_t mode);
+/* The same, telling why it failed: *out is the new aggregator, or NULL on
+ * an error. Errors: EINVAL (unknown convention or mode, out NULL), ENOMEM. */
+LLMLAT_API int32_t llmlat_agg_create(int32_t convention, int32_t mode, llmlat_agg **out);
 /* Frees a and everything it holds; NULL is a no-op. */
 LLMLAT_API void llmlat_agg_free(llmlat_agg *a);
 /* Drops every sample and counter, keeping the convention, mode, params and
@@ -312,16 +324,22 @@ LLMLAT_API int32_t llmlat_agg_get_label(const llmlat_agg *a, size_t i, const cha
                                         const char **value);
 
 /* Folds a finished or failed request into a (the request is not changed
- * and may be reset right after). Errors: EINVAL (NULL; a sum would
- * overflow), ESTATE (request not finished nor failed), ENOMEM. */
+ * and may be reset right after). Both modes accept the same requests:
+ * every counter and count a request adds to must stay below 2^64 (requests
+ * added, input and output tokens, ITL samples = tokens, ICL samples =
+ * events), and its TPS_USER below 2^64 tokens/s (the one sample that can
+ * be that large, with a usage count near 2^64; every time fits anyway).
+ * Errors: EINVAL (NULL), EOVERFLOW (those limits), ESTATE (request not
+ * finished nor failed), ENOMEM. */
 LLMLAT_API int32_t llmlat_agg_add(llmlat_agg *a, const llmlat_request *r);
 
 /* Adds everything src holds to dst: afterwards dst equals an aggregator
  * that was given the requests of both (bounded mode: the same state bit for
  * bit, so merging is associative and commutative). dst's params are kept.
- * src is not changed. Errors: EINVAL (NULL, dst == src; a count would
- * overflow), EMISMATCH (different convention or mode, or bounded
- * aggregators with different relative errors or SLOs), ENOMEM. */
+ * src is not changed. Errors: EINVAL (NULL, dst == src), EOVERFLOW (a
+ * counter or count would pass 2^64 - 1), EMISMATCH (different convention
+ * or mode, or bounded aggregators with different relative errors or SLOs),
+ * ENOMEM. */
 LLMLAT_API int32_t llmlat_agg_merge(llmlat_agg *dst, const llmlat_agg *src);
 
 /* A statistic of a metric's samples (COUNT is the number of samples: of
@@ -415,9 +433,28 @@ LLMLAT_API llmlat_agg *llmlat_agg_deserialize(const void *buf, size_t len, int32
 
 /* A report of a in one of the LLMLAT_FORMAT_* formats, as text (not
  * NUL-terminated; *len bytes). Buffer rules as for llmlat_agg_serialize.
+ * The report is made once per call (asking for the size with cap 0 costs
+ * as much as the report itself): callers that do not know its size should
+ * stream it with llmlat_agg_report_write instead.
  * Errors: EINVAL (NULL, unknown format), ENOSPC, ENOMEM. */
 LLMLAT_API int32_t llmlat_agg_report(const llmlat_agg *a, int32_t format, void *buf,
                                      size_t cap, size_t *len);
+
+/* Receives streamed output: the next len >= 1 bytes, valid only during the
+ * call. Returns LLMLAT_OK to go on; any other value stops the output and
+ * is returned by the call that was writing. */
+typedef int32_t (*llmlat_write_fn)(void *user, const void *bytes, size_t len);
+
+/* The same report as llmlat_agg_report, made once and handed to fn in
+ * pieces as it is written (pieces of at most a few KiB, in order; their
+ * sizes are not part of the contract), so no buffer of the report's size
+ * is needed. fn is called on the calling thread, before this returns; it
+ * must not change a (queries are fine). On an error the pieces already
+ * delivered are a prefix of the report: discard them.
+ * Errors: EINVAL (NULL a or fn, unknown format), ENOMEM (a query's
+ * scratch), or the first status other than LLMLAT_OK that fn returned. */
+LLMLAT_API int32_t llmlat_agg_report_write(const llmlat_agg *a, int32_t format,
+                                           llmlat_write_fn fn, void *user);
 
 /* A new, empty aggregator with every setting of a: its convention, mode,
  * params (relative error, duration, SLOs), report quantiles, histogram
@@ -505,8 +542,9 @@ LLMLAT_API void llmlat_live_writer_free(llmlat_live_writer *w);
 
 /* Folds a finished or failed request into l through writer w, without a
  * lock, concurrently with other writers and the reader. Errors as
- * llmlat_agg_add: EINVAL (NULL; a sum would overflow), ESTATE (request
- * not ended), ENOMEM (exact mode); a rejected request is in no snapshot. */
+ * llmlat_agg_add: EINVAL (NULL), EOVERFLOW (a count or sum would not fit),
+ * ESTATE (request not ended), EMISMATCH (a streaming recorder of another
+ * layout), ENOMEM (exact mode); a rejected request is in no snapshot. */
 LLMLAT_API int32_t llmlat_live_add(llmlat_live_writer *w, const llmlat_request *r);
 
 /* Replaces out's data by a snapshot of l: everything added so far
@@ -518,7 +556,8 @@ LLMLAT_API int32_t llmlat_live_add(llmlat_live_writer *w, const llmlat_request *
  * aggregator with the same convention, mode, relative error and SLOs).
  * One snapshot at a time; writers keep adding meanwhile (see above for
  * which adds a snapshot holds). Cost: one merge per writer slot, plus one
- * or two. Errors: EINVAL (NULL, unknown kind; a count would overflow),
+ * or two. Errors: EINVAL (NULL, unknown kind), EOVERFLOW (a count would
+ * not fit),
  * EMISMATCH (out does not merge with l), ESTATE (another thread is taking
  * a snapshot of l), ENOMEM (exact mode); on error out is left empty and l
  * keeps every request for the next snapshots. */
@@ -570,15 +609,18 @@ LLMLAT_API int32_t llmlat_window_reset(llmlat_window *w);
 
 /* Counts a finished or failed request in the step of its end time,
  * moving the clock there if it is later (a request that ended earlier, in
- * a step still in the window, joins that step). Errors: EINVAL (NULL; a
- * sum would overflow), ESTATE (request not ended), EORDER (it ended before
- * the window's oldest step); on error nothing changed. Never allocates. */
+ * a step still in the window, joins that step). Errors: EINVAL (NULL),
+ * EOVERFLOW (a count or sum of the window would not fit: checked against
+ * the window as it is, before a rotation), ESTATE (request not ended),
+ * EMISMATCH (a streaming recorder of another layout), EORDER (it ended
+ * before the window's oldest step); on error nothing changed. Never
+ * allocates. */
 LLMLAT_API int32_t llmlat_window_add(llmlat_window *w, const llmlat_request *r);
 /* Counts everything src holds as requests that ended at t_ns (e.g. an
  * interval snapshot of a live recorder, taken at t_ns). src must merge
  * with w's aggregators and is not changed. Errors: EINVAL (NULL, src is w's
- * view; a count would overflow), EMISMATCH, EORDER (t_ns before the
- * window's oldest step); on error nothing changed. */
+ * view), EOVERFLOW (a count would not fit), EMISMATCH, EORDER (t_ns before
+ * the window's oldest step); on error nothing changed. */
 LLMLAT_API int32_t llmlat_window_merge(llmlat_window *w, const llmlat_agg *src, int64_t t_ns);
 /* Moves the clock to now_ns, dropping the steps that leave the window;
  * call it before reading the view at time now_ns. The call that enters a

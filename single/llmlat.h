@@ -107,7 +107,7 @@ LLMLAT_API const char *llmlat_version_string(void);
 
 /* Status values are fixed forever; a retired value is never reused. */
 #define LLMLAT_OK          0
-#define LLMLAT_EINVAL     (-1) /* bad argument: NULL, unknown id, NaN/inf, out of bounds, overflow */
+#define LLMLAT_EINVAL     (-1) /* bad argument: NULL, unknown id, NaN/inf, out of bounds */
 #define LLMLAT_ENOMEM     (-2) /* allocation failed; the object is unchanged */
 #define LLMLAT_EORDER     (-3) /* timestamp before the previous one of the same request */
 #define LLMLAT_ESTATE     (-4) /* call not valid in this state (event before start, after finish) */
@@ -115,6 +115,7 @@ LLMLAT_API const char *llmlat_version_string(void);
 #define LLMLAT_EFORMAT    (-6) /* malformed bytes or trace */
 #define LLMLAT_EMISMATCH  (-7) /* merging incompatible aggregators */
 #define LLMLAT_ENOSPC     (-8) /* output buffer too small; *len holds the size needed */
+#define LLMLAT_EOVERFLOW  (-9) /* a count, sum or time span would not fit its type (1.1) */
 
 /* A static English description of a status ("unknown status" for values
  * that are not listed above); never NULL. */
@@ -235,9 +236,10 @@ LLMLAT_API int32_t llmlat_request_start(llmlat_request *r, int64_t t_ns);
 
 /* One streamed event (chunk) at t_ns carrying k >= 0 output tokens
  * (k = 0: role chunk, keep-alive, empty delta).
- * Errors: EINVAL (r NULL; t_ns - start does not fit int64; the token sum
- * would overflow), ESTATE (not started, or already finished/failed),
- * EORDER (t_ns before the start or the previous event), ENOMEM.
+ * Errors: EINVAL (r NULL), EOVERFLOW (t_ns - start does not fit int64; a
+ * request holds at most 2^32 - 1 events, so its token sum always fits
+ * uint64), ESTATE (not started, or already finished/failed), EORDER (t_ns
+ * before the start or the previous event), ENOMEM.
  * A rejected event leaves no trace. */
 LLMLAT_API int32_t llmlat_request_event(llmlat_request *r, int64_t t_ns, uint32_t k);
 
@@ -255,9 +257,9 @@ LLMLAT_API int32_t llmlat_request_set_input_tokens(llmlat_request *r, uint64_t n
 LLMLAT_API int32_t llmlat_request_set_output_tokens(llmlat_request *r, uint64_t n);
 
 /* The stream closed normally at t_ns.
- * Errors: EINVAL (r NULL, t_ns - start does not fit int64), ESTATE (not
- * started, or already finished/failed), EORDER (t_ns before the start or
- * the last event). */
+ * Errors: EINVAL (r NULL), EOVERFLOW (t_ns - start does not fit int64),
+ * ESTATE (not started, or already finished/failed), EORDER (t_ns before
+ * the start or the last event). */
 LLMLAT_API int32_t llmlat_request_finish(llmlat_request *r, int64_t t_ns);
 /* The request failed (error, timeout, cancelled) at t_ns. Same errors as
  * llmlat_request_finish. */
@@ -284,12 +286,22 @@ typedef struct llmlat_agg llmlat_agg;
  * LLMLAT_MODE_BOUNDED (docs/bounded.md) allocates everything here and never
  * again: per metric a window of logarithmic buckets, about 9 KiB at the
  * default relative error alpha = 1% (memory grows as 1/alpha), whatever the
- * traffic; adding a request never allocates. COUNT, MEAN, STD, MIN and MAX
- * are exact (sums kept in wide integers); quantiles are within alpha of
- * exact mode's (see llmlat_agg_quantile). It keeps no timeline: the
+ * traffic; adding a request never allocates. COUNT, MIN and MAX are exact.
+ * MEAN and STD come from sums of x and x^2 kept as wide integers of 2^-64
+ * units (ns, tokens, tokens/s): exact for integer samples, but for one cut
+ * at 2^-64 per k-token chunk (the squares g^2 / k of its ITL samples) and
+ * per fractional sample (TPOT, TPS_USER, LLMPerf's ITL); n sum(x^2) -
+ * (sum x)^2 is computed exactly and rounded once. So MEAN and STD are
+ * within 2^-51 (relative) of the mean and std of the samples so kept, and
+ * the same bits whatever the order of adds and merges (docs/bounded.md,
+ * "What COUNT, MEAN and STD are"). Quantiles are within alpha of exact
+ * mode's (see llmlat_agg_quantile). It keeps no timeline: the
  * PEAK rate and counter are EUNDEFINED, and the good count is taken as
  * requests are added (so SLOs, like alpha, are fixed once data arrived). */
 LLMLAT_API llmlat_agg *llmlat_agg_new(int32_t convention, int32_t mode);
+/* The same, telling why it failed: *out is the new aggregator, or NULL on
+ * an error. Errors: EINVAL (unknown convention or mode, out NULL), ENOMEM. */
+LLMLAT_API int32_t llmlat_agg_create(int32_t convention, int32_t mode, llmlat_agg **out);
 /* Frees a and everything it holds; NULL is a no-op. */
 LLMLAT_API void llmlat_agg_free(llmlat_agg *a);
 /* Drops every sample and counter, keeping the convention, mode, params and
@@ -352,16 +364,22 @@ LLMLAT_API int32_t llmlat_agg_get_label(const llmlat_agg *a, size_t i, const cha
                                         const char **value);
 
 /* Folds a finished or failed request into a (the request is not changed
- * and may be reset right after). Errors: EINVAL (NULL; a sum would
- * overflow), ESTATE (request not finished nor failed), ENOMEM. */
+ * and may be reset right after). Both modes accept the same requests:
+ * every counter and count a request adds to must stay below 2^64 (requests
+ * added, input and output tokens, ITL samples = tokens, ICL samples =
+ * events), and its TPS_USER below 2^64 tokens/s (the one sample that can
+ * be that large, with a usage count near 2^64; every time fits anyway).
+ * Errors: EINVAL (NULL), EOVERFLOW (those limits), ESTATE (request not
+ * finished nor failed), ENOMEM. */
 LLMLAT_API int32_t llmlat_agg_add(llmlat_agg *a, const llmlat_request *r);
 
 /* Adds everything src holds to dst: afterwards dst equals an aggregator
  * that was given the requests of both (bounded mode: the same state bit for
  * bit, so merging is associative and commutative). dst's params are kept.
- * src is not changed. Errors: EINVAL (NULL, dst == src; a count would
- * overflow), EMISMATCH (different convention or mode, or bounded
- * aggregators with different relative errors or SLOs), ENOMEM. */
+ * src is not changed. Errors: EINVAL (NULL, dst == src), EOVERFLOW (a
+ * counter or count would pass 2^64 - 1), EMISMATCH (different convention
+ * or mode, or bounded aggregators with different relative errors or SLOs),
+ * ENOMEM. */
 LLMLAT_API int32_t llmlat_agg_merge(llmlat_agg *dst, const llmlat_agg *src);
 
 /* A statistic of a metric's samples (COUNT is the number of samples: of
@@ -455,9 +473,28 @@ LLMLAT_API llmlat_agg *llmlat_agg_deserialize(const void *buf, size_t len, int32
 
 /* A report of a in one of the LLMLAT_FORMAT_* formats, as text (not
  * NUL-terminated; *len bytes). Buffer rules as for llmlat_agg_serialize.
+ * The report is made once per call (asking for the size with cap 0 costs
+ * as much as the report itself): callers that do not know its size should
+ * stream it with llmlat_agg_report_write instead.
  * Errors: EINVAL (NULL, unknown format), ENOSPC, ENOMEM. */
 LLMLAT_API int32_t llmlat_agg_report(const llmlat_agg *a, int32_t format, void *buf,
                                      size_t cap, size_t *len);
+
+/* Receives streamed output: the next len >= 1 bytes, valid only during the
+ * call. Returns LLMLAT_OK to go on; any other value stops the output and
+ * is returned by the call that was writing. */
+typedef int32_t (*llmlat_write_fn)(void *user, const void *bytes, size_t len);
+
+/* The same report as llmlat_agg_report, made once and handed to fn in
+ * pieces as it is written (pieces of at most a few KiB, in order; their
+ * sizes are not part of the contract), so no buffer of the report's size
+ * is needed. fn is called on the calling thread, before this returns; it
+ * must not change a (queries are fine). On an error the pieces already
+ * delivered are a prefix of the report: discard them.
+ * Errors: EINVAL (NULL a or fn, unknown format), ENOMEM (a query's
+ * scratch), or the first status other than LLMLAT_OK that fn returned. */
+LLMLAT_API int32_t llmlat_agg_report_write(const llmlat_agg *a, int32_t format,
+                                           llmlat_write_fn fn, void *user);
 
 /* A new, empty aggregator with every setting of a: its convention, mode,
  * params (relative error, duration, SLOs), report quantiles, histogram
@@ -545,8 +582,9 @@ LLMLAT_API void llmlat_live_writer_free(llmlat_live_writer *w);
 
 /* Folds a finished or failed request into l through writer w, without a
  * lock, concurrently with other writers and the reader. Errors as
- * llmlat_agg_add: EINVAL (NULL; a sum would overflow), ESTATE (request
- * not ended), ENOMEM (exact mode); a rejected request is in no snapshot. */
+ * llmlat_agg_add: EINVAL (NULL), EOVERFLOW (a count or sum would not fit),
+ * ESTATE (request not ended), EMISMATCH (a streaming recorder of another
+ * layout), ENOMEM (exact mode); a rejected request is in no snapshot. */
 LLMLAT_API int32_t llmlat_live_add(llmlat_live_writer *w, const llmlat_request *r);
 
 /* Replaces out's data by a snapshot of l: everything added so far
@@ -558,7 +596,8 @@ LLMLAT_API int32_t llmlat_live_add(llmlat_live_writer *w, const llmlat_request *
  * aggregator with the same convention, mode, relative error and SLOs).
  * One snapshot at a time; writers keep adding meanwhile (see above for
  * which adds a snapshot holds). Cost: one merge per writer slot, plus one
- * or two. Errors: EINVAL (NULL, unknown kind; a count would overflow),
+ * or two. Errors: EINVAL (NULL, unknown kind), EOVERFLOW (a count would
+ * not fit),
  * EMISMATCH (out does not merge with l), ESTATE (another thread is taking
  * a snapshot of l), ENOMEM (exact mode); on error out is left empty and l
  * keeps every request for the next snapshots. */
@@ -610,15 +649,18 @@ LLMLAT_API int32_t llmlat_window_reset(llmlat_window *w);
 
 /* Counts a finished or failed request in the step of its end time,
  * moving the clock there if it is later (a request that ended earlier, in
- * a step still in the window, joins that step). Errors: EINVAL (NULL; a
- * sum would overflow), ESTATE (request not ended), EORDER (it ended before
- * the window's oldest step); on error nothing changed. Never allocates. */
+ * a step still in the window, joins that step). Errors: EINVAL (NULL),
+ * EOVERFLOW (a count or sum of the window would not fit: checked against
+ * the window as it is, before a rotation), ESTATE (request not ended),
+ * EMISMATCH (a streaming recorder of another layout), EORDER (it ended
+ * before the window's oldest step); on error nothing changed. Never
+ * allocates. */
 LLMLAT_API int32_t llmlat_window_add(llmlat_window *w, const llmlat_request *r);
 /* Counts everything src holds as requests that ended at t_ns (e.g. an
  * interval snapshot of a live recorder, taken at t_ns). src must merge
  * with w's aggregators and is not changed. Errors: EINVAL (NULL, src is w's
- * view; a count would overflow), EMISMATCH, EORDER (t_ns before the
- * window's oldest step); on error nothing changed. */
+ * view), EOVERFLOW (a count would not fit), EMISMATCH, EORDER (t_ns before
+ * the window's oldest step); on error nothing changed. */
 LLMLAT_API int32_t llmlat_window_merge(llmlat_window *w, const llmlat_agg *src, int64_t t_ns);
 /* Moves the clock to now_ns, dropping the steps that leave the window;
  * call it before reading the view at time now_ns. The call that enters a
@@ -733,8 +775,8 @@ LLMLAT_PRIVATE void *alloc_realloc(const llmlat_alloc *al, void *ptr, size_t siz
 LLMLAT_PRIVATE void alloc_free(const llmlat_alloc *al, void *ptr);
 
 /* Makes room for at least `need` elements of `elem` bytes in *p (capacity
- * *cap), growing geometrically. On failure (ENOMEM or EINVAL on size
- * overflow) *p and *cap are unchanged. */
+ * *cap), growing geometrically. On failure (ENOMEM, also when the size in
+ * bytes would not fit size_t) *p and *cap are unchanged. */
 LLMLAT_PRIVATE int32_t alloc_grow(const llmlat_alloc *al, void **p, size_t *cap, size_t need,
                                   size_t elem);
 
@@ -814,11 +856,11 @@ LLMLAT_PRIVATE int32_t alloc_grow(const llmlat_alloc *al, void **p, size_t *cap,
     size_t new_cap = *cap ? *cap : 16;
     while (new_cap < need) {
         if (new_cap > SIZE_MAX / 2)
-            return LLMLAT_EINVAL;
+            return LLMLAT_ENOMEM; /* no block that large can exist */
         new_cap *= 2;
     }
     if (new_cap > SIZE_MAX / elem)
-        return LLMLAT_EINVAL;
+        return LLMLAT_ENOMEM;
     void *np = alloc_realloc(al, *p, new_cap * elem);
     if (!np)
         return LLMLAT_ENOMEM;
@@ -887,17 +929,19 @@ LLMLAT_PRIVATE uint32_t crc32_of(const void *buf, size_t len)
 
 /* ---------------------- lib/util/fixsum.c --------------------------------- */
 /* Exact fixed-point sums: conversions in, merging, and the two reads. */
-#include <stdbool.h>
 #include <string.h>
 
 /* ---------------------- lib/util/fixsum.h --------------------------------- */
 /* Exact sums for bounded mode: sum(w x) and sum(w x^2) of samples
  * 0 <= x < 2^64 (in a metric's internal unit: ns, tokens, tokens/s) as
- * integers counting 2^-64 units. Integer samples (ns, tokens) land without
- * any rounding; a fractional double is cut at 2^-64 once, when it is added.
- * The sums therefore depend only on the multiset of samples, so shards
- * merged in any order give the same bits, and mean and variance are
- * computed exactly from them (a constant set has std 0).
+ * integers counting 2^-64 units (util/wide.h holds the arithmetic).
+ * Integer samples (ns, tokens) land without any rounding; a fractional
+ * double is cut at 2^-64 once, when it is added, and so is the sum of the
+ * squares of a k-token chunk's samples (g/k each: g^2 / k in all). The
+ * sums therefore depend only on the multiset of samples, so shards merged
+ * in any order give the same bits, and mean and variance are computed
+ * from them with one exact integer step and few roundings (a constant set
+ * has std 0).
  *
  * Exact mode sums its kept samples at query time (gridsum.h); bounded mode
  * keeps no samples, so it sums as they come: an integer sample costs a
@@ -908,13 +952,20 @@ LLMLAT_PRIVATE uint32_t crc32_of(const void *buf, size_t len)
 #include <stdint.h>
 
 /* ---------------------- lib/util/wide.h ----------------------------------- */
-/* 64 x 64 -> 128-bit multiplication: one instruction where the compiler
- * has a 128-bit type, four 32-bit products elsewhere. */
+/* Unsigned integers of several 64-bit limbs, little-endian (v[0] lowest):
+ * the arithmetic of the exact sums of both modes (fixsum.h: bounded
+ * mode's running sums; gridsum.h: exact mode's order-independent sums),
+ * and their one conversion to double. The few operations on a request's
+ * path are inline; the rest are in wide.c. Callers size their arrays so
+ * that no result needs a limb they do not have: nothing here checks. */
 #ifndef LLMLAT_WIDE_H
 #define LLMLAT_WIDE_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
+/* 64 x 64 -> 128-bit multiplication: one instruction where the compiler
+ * has a 128-bit type, four 32-bit products elsewhere. */
 static inline void wide_mul(uint64_t a, uint64_t b, uint64_t *lo, uint64_t *hi)
 {
 #if defined(__SIZEOF_INT128__)
@@ -930,13 +981,92 @@ static inline void wide_mul(uint64_t a, uint64_t b, uint64_t *lo, uint64_t *hi)
 #endif
 }
 
-/* (hi:lo) += x, the running sum of squares of one request's gaps. */
+/* (hi:lo) += (xhi:xlo), the carry out of hi dropped. */
 static inline void wide_add(uint64_t *lo, uint64_t *hi, uint64_t xlo, uint64_t xhi)
 {
     uint64_t s = *lo + xlo;
     *hi += xhi + (s < xlo);
     *lo = s;
 }
+
+/* acc[0..n) += v[0..3), n being 3 or 4 (the top limb takes the carry).
+ * Straight-line: a loop costs more than the sum on a request's path. */
+static inline void wide_add3(uint64_t *acc, int n, const uint64_t *v)
+{
+    uint64_t a = acc[0] + v[0];
+    uint64_t c = a < v[0];
+    acc[0] = a;
+    uint64_t b = acc[1] + v[1];
+    uint64_t c2 = b < v[1];
+    b += c;
+    c2 += b < c;
+    acc[1] = b;
+    uint64_t d = acc[2] + v[2];
+    uint64_t c3 = d < v[2];
+    d += c2;
+    c3 += d < c2;
+    acc[2] = d;
+    if (n == 4)
+        acc[3] += c3;
+}
+
+/* out[0..3) = floor((hi:lo) * 2^shift), for a result below 2^192 (bits
+ * shifted below 2^0 are cut). */
+static inline void wide_shifted(uint64_t lo, uint64_t hi, int shift, uint64_t *out)
+{
+    out[0] = out[1] = out[2] = 0;
+    if (shift <= -128)
+        return;
+    if (shift < 0) {
+        int b = -shift;
+        if (b >= 64) {
+            out[0] = hi >> (b - 64);
+        } else {
+            out[0] = (lo >> b) | (b ? hi << (64 - b) : 0);
+            out[1] = hi >> b;
+        }
+        return;
+    }
+    int at = shift / 64, b = shift % 64;
+    uint64_t t0 = lo << b, t1 = (hi << b) | (b ? lo >> (64 - b) : 0);
+    uint64_t t2 = b ? hi >> (64 - b) : 0;
+    out[at] = t0;
+    if (at < 2) /* at 2 (shift >= 128), t1 and t2 are bits >= 2^192: zero */
+        out[at + 1] = t1;
+    if (at == 0)
+        out[2] = t2;
+}
+
+/* (*hi:*lo) = floor(m * 2^shift), for a result below 2^128: the
+ * two-limb case, short enough for exact mode's loop over every sample. */
+static inline void wide_shifted2(uint64_t m, int shift, uint64_t *lo, uint64_t *hi)
+{
+    *lo = *hi = 0;
+    if (shift >= 64) {
+        *hi = m << (shift - 64);
+    } else if (shift > 0) {
+        *lo = m << shift;
+        *hi = m >> (64 - shift);
+    } else if (shift > -64) {
+        *lo = m >> -shift;
+    }
+}
+
+/* acc[0..nacc) += v[0..nv) * 2^(64 at). */
+LLMLAT_PRIVATE void wide_add_at(uint64_t *acc, int nacc, const uint64_t *v, int nv, int at);
+/* a[0..n) -= b[0..n), for a >= b. */
+LLMLAT_PRIVATE void wide_sub(uint64_t *a, const uint64_t *b, int n);
+LLMLAT_PRIVATE bool wide_less(const uint64_t *a, const uint64_t *b, int n);
+/* out[0..na + nb) = a[0..na) * b[0..nb). */
+LLMLAT_PRIVATE void wide_mul_n(uint64_t *out, const uint64_t *a, int na, const uint64_t *b,
+                               int nb);
+/* v[0..n) = floor(v / d) for 1 <= d < 2^32; returns v mod d. */
+LLMLAT_PRIVATE uint32_t wide_div32(uint64_t *v, int n, uint32_t d);
+
+/* v[0..n) * 2^exp2 as the nearest double, ties to even: the one rounding
+ * every exact sum goes through. Subnormal results are rounded once, at
+ * their own precision; beyond DBL_MAX the result is +inf. */
+LLMLAT_PRIVATE double wide_to_double(const uint64_t *v, int n, int exp2);
 
 #endif
 
@@ -950,22 +1080,6 @@ typedef struct fixsum {
     uint64_t s1[3]; /* sum(w x)   * 2^64 */
     uint64_t s2[4]; /* sum(w x^2) * 2^64 */
 } fixsum;
-
-/* Adds the limbs v[0..nv) shifted up by `at` limbs into acc[0..nacc);
- * carries beyond acc are impossible by the bounds above. */
-static inline void fix_add(uint64_t *acc, int nacc, const uint64_t *v, int nv, int at)
-{
-    uint64_t carry = 0;
-    int i = 0;
-    for (; i < nv; i++) {
-        uint64_t s = acc[at + i] + v[i];
-        uint64_t c1 = s < v[i];
-        acc[at + i] = s + carry;
-        carry = c1 | (acc[at + i] < s);
-    }
-    for (i += at; carry && i < nacc; i++)
-        carry = ++acc[i] == 0;
-}
 
 /* A batch of integer samples given by their sum (< 2^64) and sum of squares
  * (< 2^128): what one request's gaps add up to. The limbs are spelled out:
@@ -995,18 +1109,27 @@ LLMLAT_PRIVATE void fixsum_add_double(fixsum *f, double x);
 /* Adds y >= 0 (< 2^128) to the sum of squares only, cut at 2^-64: the
  * part of a request's per-token squares that is not an integer. */
 LLMLAT_PRIVATE void fixsum_add_square_part(fixsum *f, double y);
+/* Adds floor(g^2 2^64 / k) to the sum of squares only: the squares of a
+ * k-token chunk's k samples g / k (0 <= g < 2^63, k >= 1), exact in
+ * integers but for that one cut. Their sum, g, goes in with
+ * fixsum_add_parts. */
+LLMLAT_PRIVATE void fixsum_add_square_ratio(fixsum *f, uint64_t g, uint32_t k);
 
 LLMLAT_PRIVATE void fixsum_merge(fixsum *dst, const fixsum *src);
 
-/* sum(w x) / n, and the variance sum(w (x - mean)^2) / (n - ddof), both
- * from the exact integers (one rounding each to get there). n > ddof. */
+/* The mean, s1 2^-64 / n: the sum correctly rounded to double (exactly,
+ * when it is one), divided by n in double. */
 LLMLAT_PRIVATE double fixsum_mean(const fixsum *f, uint64_t n);
+/* The variance sum(w (x - mean)^2) / (n - ddof), n > ddof: D = n s2 2^64 -
+ * s1^2 (= n^2 var_0 2^128, var_0 the population variance) is computed
+ * exactly in integers, correctly rounded to double, then divided by n and
+ * by n - ddof in double. */
 LLMLAT_PRIVATE double fixsum_variance(const fixsum *f, uint64_t n, unsigned ddof);
 
 #endif
 
 /* x = m * 2^e for a finite x >= 0 (m < 2^53). */
-static inline void decompose(double x, uint64_t *m, int *e)
+static inline void fixsum_decompose(double x, uint64_t *m, int *e)
 {
     uint64_t b;
     memcpy(&b, &x, sizeof b);
@@ -1017,141 +1140,45 @@ static inline void decompose(double x, uint64_t *m, int *e)
     *e = (field ? field : 1) - 1075;
 }
 
-/* out[0..3) = floor((hi:lo) * 2^shift), the result being below 2^192. */
-static inline void shifted(uint64_t lo, uint64_t hi, int shift, uint64_t *out)
-{
-    out[0] = out[1] = out[2] = 0;
-    if (shift <= -128)
-        return;
-    if (shift < 0) {
-        int b = -shift;
-        if (b >= 64) {
-            out[0] = hi >> (b - 64);
-        } else {
-            out[0] = (lo >> b) | (b ? hi << (64 - b) : 0);
-            out[1] = hi >> b;
-        }
-        return;
-    }
-    int at = shift / 64, b = shift % 64;
-    uint64_t t0 = lo << b, t1 = (hi << b) | (b ? lo >> (64 - b) : 0);
-    uint64_t t2 = b ? hi >> (64 - b) : 0;
-    out[at] = t0;
-    if (at < 2) /* at 2 (shift >= 128), t1 and t2 are bits >= 2^192: zero */
-        out[at + 1] = t1;
-    if (at == 0)
-        out[2] = t2;
-}
-
-/* acc[0..n) += v[0..3): straight-line, as fix_add's loops cost more than
- * the sum on a request's path. n is 3 or 4; the top limb takes the carry. */
-static inline void add3(uint64_t *acc, int n, const uint64_t *v)
-{
-    uint64_t a = acc[0] + v[0];
-    uint64_t c = a < v[0];
-    acc[0] = a;
-    uint64_t b = acc[1] + v[1];
-    uint64_t c2 = b < v[1];
-    b += c;
-    c2 += b < c;
-    acc[1] = b;
-    uint64_t d = acc[2] + v[2];
-    uint64_t c3 = d < v[2];
-    d += c2;
-    c3 += d < c2;
-    acc[2] = d;
-    if (n == 4)
-        acc[3] += c3;
-}
-
 LLMLAT_PRIVATE void fixsum_add_double(fixsum *f, double x)
 {
     uint64_t m, sq[2], v[3];
     int e;
-    decompose(x, &m, &e);
-    shifted(m, 0, e + 64, v);
-    add3(f->s1, 3, v);
+    fixsum_decompose(x, &m, &e);
+    wide_shifted(m, 0, e + 64, v);
+    wide_add3(f->s1, 3, v);
     wide_mul(m, m, &sq[0], &sq[1]); /* x^2 = m^2 2^(2e), exactly */
-    shifted(sq[0], sq[1], 2 * e + 64, v);
-    add3(f->s2, 4, v);
+    wide_shifted(sq[0], sq[1], 2 * e + 64, v);
+    wide_add3(f->s2, 4, v);
 }
 
 LLMLAT_PRIVATE void fixsum_add_square_part(fixsum *f, double y)
 {
     uint64_t m, v[3];
     int e;
-    decompose(y, &m, &e);
-    shifted(m, 0, e + 64, v);
-    add3(f->s2, 4, v);
+    fixsum_decompose(y, &m, &e);
+    wide_shifted(m, 0, e + 64, v);
+    wide_add3(f->s2, 4, v);
+}
+
+LLMLAT_PRIVATE void fixsum_add_square_ratio(fixsum *f, uint64_t g, uint32_t k)
+{
+    uint64_t v[3] = { 0 }; /* g^2 2^64 < 2^190 */
+    wide_mul(g, g, &v[1], &v[2]);
+    if (k > 1)
+        wide_div32(v, 3, k);
+    wide_add3(f->s2, 4, v);
 }
 
 LLMLAT_PRIVATE void fixsum_merge(fixsum *dst, const fixsum *src)
 {
-    fix_add(dst->s1, 3, src->s1, 3, 0);
-    fix_add(dst->s2, 4, src->s2, 4, 0);
-}
-
-/* v[0..n) as the nearest double (ties to even). */
-static double to_double(const uint64_t *v, int n)
-{
-    int top = n - 1;
-    while (top >= 0 && v[top] == 0)
-        top--;
-    if (top < 0)
-        return 0.0;
-    /* the leading 64 bits, from the top limb's highest set bit */
-    int len = bit_length(v[top]);
-    uint64_t below = top > 0 ? v[top - 1] : 0;
-    uint64_t h = len == 64 ? v[top] : (v[top] << (64 - len)) | (below >> len);
-    bool sticky = (h & 0x3ff) != 0 || (len < 64 && (below & ((UINT64_C(1) << len) - 1)));
-    for (int i = top - 2; i >= 0 && !sticky; i--)
-        sticky = v[i] != 0;
-    uint64_t mant = h >> 11;
-    if (((h >> 10) & 1) && (sticky || (mant & 1)))
-        mant++; /* may reach 2^53: still exact as a double */
-    /* times 2^(64 top + len - 53), between 2^-52 and 2^331: a normal power
-     * of two, built from its bits (exact, no libm call) */
-    uint64_t scale_bits = (uint64_t)(64 * top + len - 53 + 1023) << 52;
-    double scale;
-    memcpy(&scale, &scale_bits, sizeof scale);
-    return (double)mant * scale;
+    wide_add_at(dst->s1, 3, src->s1, 3, 0);
+    wide_add_at(dst->s2, 4, src->s2, 4, 0);
 }
 
 LLMLAT_PRIVATE double fixsum_mean(const fixsum *f, uint64_t n)
 {
-    return to_double(f->s1, 3) * 0x1p-64 / (double)n; /* scaling by 2^-64 is exact */
-}
-
-/* acc[0..6) = a[0..3) * b[0..3). */
-static void mul3(uint64_t *acc, const uint64_t *a, const uint64_t *b)
-{
-    memset(acc, 0, 6 * sizeof *acc);
-    for (int i = 0; i < 3; i++)
-        for (int j = 0; j < 3; j++) {
-            uint64_t p[2];
-            wide_mul(a[i], b[j], &p[0], &p[1]);
-            fix_add(acc, 6, p, 2, i + j);
-        }
-}
-
-/* a[0..n) -= b[0..n), a >= b. */
-static void sub_limbs(uint64_t *a, const uint64_t *b, int n)
-{
-    uint64_t borrow = 0;
-    for (int i = 0; i < n; i++) {
-        uint64_t d = a[i] - b[i];
-        uint64_t b1 = a[i] < b[i];
-        a[i] = d - borrow;
-        borrow = b1 | (d < borrow);
-    }
-}
-
-static bool less(const uint64_t *a, const uint64_t *b, int n)
-{
-    for (int i = n - 1; i >= 0; i--)
-        if (a[i] != b[i])
-            return a[i] < b[i];
-    return false;
+    return wide_to_double(f->s1, 3, -64) / (double)n;
 }
 
 /* n var (n - ddof) = n sum(x^2) - (sum x)^2: with s1 = 2^64 sum x and
@@ -1159,18 +1186,14 @@ static bool less(const uint64_t *a, const uint64_t *b, int n)
 LLMLAT_PRIVATE double fixsum_variance(const fixsum *f, uint64_t n, unsigned ddof)
 {
     uint64_t ns2[6] = { 0 }, sq[6];
-    for (int i = 0; i < 4; i++) {
-        uint64_t p[2];
-        wide_mul(f->s2[i], n, &p[0], &p[1]);
-        fix_add(ns2, 6, p, 2, i + 1);
-    }
-    mul3(sq, f->s1, f->s1);
+    wide_mul_n(ns2 + 1, f->s2, 4, &n, 1); /* n s2 2^64 */
+    wide_mul_n(sq, f->s1, 3, f->s1, 3);
     /* Cutting fractional samples at 2^-64 can leave the difference a hair
      * below zero for a constant set. */
-    if (less(ns2, sq, 6))
+    if (wide_less(ns2, sq, 6))
         return 0.0;
-    sub_limbs(ns2, sq, 6);
-    return to_double(ns2, 6) * 0x1p-128 / (double)n / (double)(n - ddof);
+    wide_sub(ns2, sq, 6);
+    return wide_to_double(ns2, 6, -128) / (double)n / (double)(n - ddof);
 }
 
 /* ---------------------- lib/util/gridsum.c -------------------------------- */
@@ -1200,44 +1223,6 @@ LLMLAT_PRIVATE double gridsum(const double *v, const uint32_t *w, size_t n, uint
 
 #endif
 
-/* A 128-bit unsigned integer as two words. */
-typedef struct u128 {
-    uint64_t hi, lo;
-} u128;
-
-/* m * 2^s for a 53-bit m and s <= 74 (so < 2^127); s < 0 truncates. */
-static inline u128 grid_shifted(uint64_t m, int s)
-{
-    u128 r = { 0, 0 };
-    if (s >= 64)
-        r.hi = m << (s - 64);
-    else if (s > 0) {
-        r.lo = m << s;
-        r.hi = m >> (64 - s);
-    } else if (s > -64)
-        r.lo = m >> -s;
-    return r;
-}
-
-static inline void add(u128 *acc, u128 x)
-{
-    acc->lo += x.lo;
-    acc->hi += x.hi + (acc->lo < x.lo);
-}
-
-/* x * 2^s, x correctly rounded to double from 128 bits (round to odd into
- * 64 bits first: the sticky bit then sits below double's rounding bit). */
-static double grid_to_double(u128 x, int s)
-{
-    if (x.hi == 0)
-        return ldexp((double)x.lo, s);
-    int len = bit_length(x.hi); /* the low `len` bits of lo drop out */
-    uint64_t top = len == 64 ? x.hi : (x.hi << (64 - len)) | (x.lo >> len);
-    uint64_t rest = len == 64 ? x.lo : x.lo & ((UINT64_C(1) << len) - 1);
-    top |= rest != 0;
-    return ldexp((double)top, s + len);
-}
-
 LLMLAT_PRIVATE double gridsum(const double *v, const uint32_t *w, size_t n, uint64_t total_weight,
                              double largest, int squares, double center)
 {
@@ -1253,7 +1238,7 @@ LLMLAT_PRIVATE double gridsum(const double *v, const uint32_t *w, size_t n, uint
     e_max += 1022;          /* as a biased exponent of [1, 2) scaling */
     int guard = 74 - bit_length(total_weight);
     int grid = e_max - 1075 - guard;
-    u128 acc = { 0, 0 };
+    uint64_t acc[2] = { 0, 0 };
     for (size_t i = 0; i < n; i++) {
         double x = v[i];
         if (squares) {
@@ -1268,18 +1253,18 @@ LLMLAT_PRIVATE double gridsum(const double *v, const uint32_t *w, size_t n, uint
             m |= UINT64_C(1) << 52;
         else
             e = 1;
-        u128 t = grid_shifted(m, e - 1075 - grid);
+        uint64_t t[2]; /* m 2^(e - 1075 - grid) < 2^(53 + guard) */
+        wide_shifted2(m, e - 1075 - grid, &t[0], &t[1]);
         if (w && w[i] != 1) { /* t * w: t < 2^(53 + guard), w < 2^32 */
             uint64_t wi = w[i];
-            uint64_t a = (t.lo & 0xffffffffu) * wi, b = (t.lo >> 32) * wi;
-            u128 p = { t.hi * wi + (b >> 32), 0 };
-            p.lo = a + (b << 32);
-            p.hi += p.lo < a;
-            t = p;
+            uint64_t a = (t[0] & 0xffffffffu) * wi, b = (t[0] >> 32) * wi;
+            uint64_t lo = a + (b << 32);
+            t[1] = t[1] * wi + (b >> 32) + (lo < a);
+            t[0] = lo;
         }
-        add(&acc, t);
+        wide_add(&acc[0], &acc[1], t[0], t[1]);
     }
-    return grid_to_double(acc, grid);
+    return wide_to_double(acc, 2, grid);
 }
 
 /* ---------------------- lib/util/status.c --------------------------------- */
@@ -1339,6 +1324,7 @@ LLMLAT_API const char *llmlat_strerror(int32_t status)
     case LLMLAT_EFORMAT: return "malformed bytes or trace";
     case LLMLAT_EMISMATCH: return "incompatible aggregators";
     case LLMLAT_ENOSPC: return "output buffer too small";
+    case LLMLAT_EOVERFLOW: return "a count or sum would overflow";
     }
     return "unknown status";
 }
@@ -1358,6 +1344,124 @@ LLMLAT_API int64_t llmlat_now_ns(void)
     if (clock_gettime(CLOCK_MONOTONIC, &ts) != 0)
         return 0;
     return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+/* ---------------------- lib/util/wide.c ----------------------------------- */
+/* The multi-limb operations off the request path, and the conversion. */
+#include <math.h>
+#include <string.h>
+
+LLMLAT_PRIVATE void wide_add_at(uint64_t *acc, int nacc, const uint64_t *v, int nv, int at)
+{
+    uint64_t carry = 0;
+    int i = 0;
+    for (; i < nv; i++) {
+        uint64_t s = acc[at + i] + v[i];
+        uint64_t c1 = s < v[i];
+        acc[at + i] = s + carry;
+        carry = c1 | (acc[at + i] < s);
+    }
+    for (i += at; carry && i < nacc; i++)
+        carry = ++acc[i] == 0;
+}
+
+LLMLAT_PRIVATE void wide_sub(uint64_t *a, const uint64_t *b, int n)
+{
+    uint64_t borrow = 0;
+    for (int i = 0; i < n; i++) {
+        uint64_t d = a[i] - b[i];
+        uint64_t b1 = a[i] < b[i];
+        a[i] = d - borrow;
+        borrow = b1 | (d < borrow);
+    }
+}
+
+LLMLAT_PRIVATE bool wide_less(const uint64_t *a, const uint64_t *b, int n)
+{
+    for (int i = n - 1; i >= 0; i--)
+        if (a[i] != b[i])
+            return a[i] < b[i];
+    return false;
+}
+
+LLMLAT_PRIVATE void wide_mul_n(uint64_t *out, const uint64_t *a, int na, const uint64_t *b,
+                               int nb)
+{
+    memset(out, 0, (size_t)(na + nb) * sizeof *out);
+    for (int i = 0; i < na; i++)
+        for (int j = 0; j < nb; j++) {
+            uint64_t p[2];
+            wide_mul(a[i], b[j], &p[0], &p[1]);
+            wide_add_at(out, na + nb, p, 2, i + j);
+        }
+}
+
+/* Long division by 32-bit digits: each step divides a value below
+ * d * 2^32 <= 2^64, so plain 64-bit division does it on any target. The
+ * top non-zero limb takes one division (nothing is carried into it), each
+ * limb below it two. */
+LLMLAT_PRIVATE uint32_t wide_div32(uint64_t *v, int n, uint32_t d)
+{
+    int i = n - 1;
+    while (i >= 0 && v[i] == 0)
+        i--;
+    if (i < 0)
+        return 0;
+    uint64_t rem = v[i] % d;
+    v[i] /= d;
+    while (--i >= 0) {
+        uint64_t hi = (rem << 32) | (v[i] >> 32);
+        uint64_t qh = hi / d;
+        uint64_t lo = ((hi % d) << 32) | (v[i] & 0xffffffffu);
+        v[i] = (qh << 32) | (lo / d);
+        rem = lo % d;
+    }
+    return (uint32_t)rem;
+}
+
+/* 2^k exactly, for -1074 <= k <= 1023 (subnormal below -1022), from its
+ * bits: no libm call. */
+static double wide_pow2(int k)
+{
+    uint64_t bits = k >= -1022 ? (uint64_t)(k + 1023) << 52 : UINT64_C(1) << (k + 1074);
+    double x;
+    memcpy(&x, &bits, sizeof x);
+    return x;
+}
+
+LLMLAT_PRIVATE double wide_to_double(const uint64_t *v, int n, int exp2)
+{
+    int top = n - 1;
+    while (top >= 0 && v[top] == 0)
+        top--;
+    if (top < 0)
+        return 0.0;
+    /* h: the leading 64 bits, from the top limb's highest set bit; sticky:
+     * whether any bit below them is set, the whole limb under a full top
+     * limb included */
+    int len = bit_length(v[top]);
+    uint64_t below = top > 0 ? v[top - 1] : 0;
+    uint64_t h = len == 64 ? v[top] : (v[top] << (64 - len)) | (below >> len);
+    bool sticky = len == 64 ? below != 0 : (below << (64 - len)) != 0;
+    for (int i = top - 2; i >= 0 && !sticky; i--)
+        sticky = v[i] != 0;
+    /* h's bit 63 is worth 2^e; at that exponent a double keeps `keep` bits
+     * (53, fewer for a subnormal) */
+    long e = 64L * top + len - 1 + exp2;
+    if (e > 1023)
+        return INFINITY;
+    if (e < -1075)
+        return 0.0; /* below half the smallest subnormal */
+    int keep = e >= -1022 ? 53 : (int)(53 - (-1022 - e));
+    int drop = 64 - keep; /* 11 .. 64 */
+    uint64_t mant = drop == 64 ? 0 : h >> drop;
+    uint64_t half = UINT64_C(1) << (drop - 1);
+    bool above_half = (h & (half - 1)) != 0 || sticky;
+    if ((h & half) && (above_half || (mant & 1)))
+        mant++; /* may reach 2^keep: still exact, and inf past DBL_MAX */
+    /* mant (at most 2^53: exact) times the worth of its lowest bit, 2^-1074
+     * (subnormal) up to 2^971; the product is exact, or +inf past DBL_MAX */
+    return (double)mant * wide_pow2((int)(e - 63 + drop));
 }
 
 /* ---------------------- lib/record/convention.c --------------------------- */
@@ -1410,7 +1514,9 @@ typedef struct req_summary {
 struct gap_summary;
 struct conv_rules;
 typedef struct req_folder {
-    /* Fold checked events (all or nothing: ENOMEM leaves r unchanged). */
+    /* Fold one checked event, or n (all or nothing: ENOMEM leaves r
+     * unchanged); r->n and r->last_t are still those before them. */
+    int32_t (*event)(llmlat_request *r, int64_t t_ns, uint32_t k);
     int32_t (*events)(llmlat_request *r, const int64_t *t_ns, const uint32_t *k, size_t n);
     void (*clear)(llmlat_request *r);  /* back to new (reset) */
     void (*free)(llmlat_request *r);
@@ -1931,7 +2037,7 @@ static int32_t time_error(const llmlat_request *r, int64_t t_ns)
     if (t_ns < r->last_t)
         return LLMLAT_EORDER;
     if (t_ns > r->max_t)
-        return LLMLAT_EINVAL; /* t - start does not fit int64 */
+        return LLMLAT_EOVERFLOW; /* t - start does not fit int64 */
     return LLMLAT_OK;
 }
 
@@ -1941,7 +2047,7 @@ static int32_t req_reserve(llmlat_request *r, size_t need)
     if (need <= r->cap)
         return LLMLAT_OK;
     if (need > REQ_MAX_EVENTS)
-        return LLMLAT_EINVAL;
+        return LLMLAT_EOVERFLOW;
     void *t = r->t, *k = r->k;
     int32_t st = alloc_grow_pair(&r->al, &t, sizeof *r->t, &k, sizeof *r->k, &r->cap, need);
     r->t = t;
@@ -1958,17 +2064,22 @@ static inline void append(llmlat_request *r, int64_t t_ns, uint32_t k)
     r->last_t = t_ns;
 }
 
-/* A streaming recorder's n checked events, to its folder; then the
- * record layer's own fields. */
-static int32_t fold(llmlat_request *r, const int64_t *t_ns, const uint32_t *k, size_t n)
+/* The record layer's own fields after a streaming recorder's folder took
+ * n events, the first at t0, the last at t1. */
+static inline void folded(llmlat_request *r, size_t n, int64_t t0, int64_t t1)
 {
-    int32_t st = r->folder->events(r, t_ns, k, n);
-    if (st == LLMLAT_OK && n) {
-        if (r->n == 0)
-            r->t_first = t_ns[0];
-        r->n += n;
-        r->last_t = t_ns[n - 1];
-    }
+    if (r->n == 0)
+        r->t_first = t0;
+    r->n += n;
+    r->last_t = t1;
+}
+
+/* A streaming recorder's checked event, to its folder. */
+static inline int32_t fold(llmlat_request *r, int64_t t_ns, uint32_t k)
+{
+    int32_t st = r->folder->event(r, t_ns, k);
+    if (st == LLMLAT_OK)
+        folded(r, 1, t_ns, t_ns);
     return st;
 }
 
@@ -1980,7 +2091,7 @@ LLMLAT_COLD static int32_t event_slow(llmlat_request *r, int64_t t_ns, uint32_t 
         return LLMLAT_ESTATE;
     int32_t st = time_error(r, t_ns);
     if (st == LLMLAT_OK && r->folder)
-        return r->n < REQ_MAX_EVENTS ? fold(r, &t_ns, &k, 1) : LLMLAT_EINVAL;
+        return r->n < REQ_MAX_EVENTS ? fold(r, t_ns, k) : LLMLAT_EOVERFLOW;
     if (st == LLMLAT_OK)
         st = req_reserve(r, r->n + 1);
     if (st != LLMLAT_OK)
@@ -1997,7 +2108,7 @@ LLMLAT_API int32_t llmlat_request_event(llmlat_request *r, int64_t t_ns, uint32_
     }
     /* a streaming recorder: the same checks, on fold_room */
     if (r && r->n < r->fold_room && t_ns >= r->last_t && t_ns <= r->max_t)
-        return fold(r, &t_ns, &k, 1);
+        return fold(r, t_ns, k);
     return event_slow(r, t_ns, k);
 }
 
@@ -2016,13 +2127,17 @@ LLMLAT_API int32_t llmlat_request_events(llmlat_request *r, const int64_t *t_ns,
         if (t_ns[i] < prev)
             return LLMLAT_EORDER;
         if (t_ns[i] > r->max_t)
-            return LLMLAT_EINVAL;
+            return LLMLAT_EOVERFLOW;
         prev = t_ns[i];
     }
     if (n > REQ_MAX_EVENTS - r->n)
-        return LLMLAT_EINVAL;
-    if (r->folder)
-        return fold(r, t_ns, k, n);
+        return LLMLAT_EOVERFLOW;
+    if (r->folder) {
+        int32_t st = n ? r->folder->events(r, t_ns, k, n) : LLMLAT_OK;
+        if (st == LLMLAT_OK && n)
+            folded(r, n, t_ns[0], t_ns[n - 1]);
+        return st;
+    }
     int32_t st = req_reserve(r, r->n + n);
     if (st != LLMLAT_OK)
         return st;
@@ -2052,23 +2167,30 @@ LLMLAT_API int32_t llmlat_request_set_output_tokens(llmlat_request *r, uint64_t 
     return LLMLAT_OK;
 }
 
+/* One pass over k[], in locals: stores into *s inside the loop would make
+ * each iteration wait on the previous one's (s may alias r's fields). The
+ * first and last token-bearing events are found from the ends, so the
+ * loop itself is a plain sum and count that the compiler vectorizes. */
 static void summarize(const llmlat_request *r, req_summary *s)
 {
-    *s = (req_summary){ 0, 0, REQ_NONE, REQ_NONE, 0, 0 };
-    for (size_t i = 0; i < r->n; i++) {
-        uint32_t k = r->k[i];
-        if (!k)
-            continue;
-        if (s->first_tok == REQ_NONE)
-            s->first_tok = i;
-        s->last_tok = i;
-        s->n_tok++;
-        s->sum_k += k;
+    const uint32_t *k = r->k;
+    const size_t n = r->n;
+    size_t first = 0, last = n;
+    while (first < n && !k[first])
+        first++;
+    if (first == n) {
+        *s = (req_summary){ 0, 0, REQ_NONE, REQ_NONE, 0, 0 };
+        return;
     }
-    if (s->first_tok != REQ_NONE) {
-        s->t_first_tok = r->t[s->first_tok];
-        s->t_last_tok = r->t[s->last_tok];
+    while (!k[last - 1])
+        last--;
+    uint64_t sum = 0;
+    size_t zeros = 0;
+    for (size_t i = first; i < last; i++) {
+        sum += k[i];
+        zeros += !k[i];
     }
+    *s = (req_summary){ sum, last - first - zeros, first, last - 1, r->t[first], r->t[last - 1] };
 }
 
 LLMLAT_PRIVATE const req_summary *req_summary_of(const llmlat_request *r, req_summary *scratch)
@@ -2369,7 +2491,7 @@ LLMLAT_PRIVATE void exact_clear(exact_store *s)
 LLMLAT_PRIVATE int32_t exact_reserve(exact_store *s, const llmlat_alloc *al, size_t extra)
 {
     if (extra > SIZE_MAX - s->n)
-        return LLMLAT_EINVAL;
+        return LLMLAT_EOVERFLOW;
     size_t need = s->n + extra;
     if (need <= s->cap)
         return LLMLAT_OK;
@@ -2569,7 +2691,7 @@ LLMLAT_PRIVATE int32_t radix_sort(const llmlat_alloc *al, enum radix_kind kind, 
         return LLMLAT_OK;
     }
     if (n > SIZE_MAX / sizeof(uint64_t))
-        return LLMLAT_EINVAL;
+        return LLMLAT_ENOMEM; /* scratch beyond size_t */
     size_t counts_bytes = (size_t)PASSES * DIGIT_RANGE * sizeof(size_t);
     size_t *counts = alloc_malloc(al, counts_bytes);
     unsigned char *tv = alloc_malloc(al, n * 8);
@@ -3105,7 +3227,7 @@ LLMLAT_PRIVATE void timeline_clear(timeline *tl)
 static int32_t reserve_events(timeline *tl, const llmlat_alloc *al, size_t events)
 {
     if (events > SIZE_MAX - tl->n_tok)
-        return LLMLAT_EINVAL;
+        return LLMLAT_EOVERFLOW;
     size_t need = tl->n_tok + events;
     if (need <= tl->cap_tok)
         return LLMLAT_OK;
@@ -3120,7 +3242,7 @@ static int32_t reserve_events(timeline *tl, const llmlat_alloc *al, size_t event
 static int32_t reserve_records(timeline *tl, const llmlat_alloc *al, size_t records)
 {
     if (records > SIZE_MAX - tl->n_rec)
-        return LLMLAT_EINVAL;
+        return LLMLAT_EOVERFLOW;
     void *p = tl->rec;
     int32_t st = alloc_grow(al, &p, &tl->cap_rec, tl->n_rec + records, sizeof *tl->rec);
     if (st == LLMLAT_OK)
@@ -4209,6 +4331,20 @@ static inline bool run_add_fast(bucket_run *r, int64_t index, uint64_t w)
     return true;
 }
 
+/* run_add_fast of one sample, for the usual one-token gap. */
+static inline bool run_add1_fast(bucket_run *r, int64_t index)
+{
+    uint64_t off = (uint64_t)index - (uint64_t)r->lo;
+    if (off >= r->live || r->wide != 0)
+        return run_add_fast(r, index, 1);
+    uint16_t *c = (uint16_t *)r->count + off;
+    if (*c == UINT16_MAX)
+        return false;
+    ++*c;
+    r->total++;
+    return true;
+}
+
 /* Takes back a run_add_fast of the same index and weight. */
 static inline void run_undo_fast(bucket_run *r, int64_t index, uint64_t w)
 {
@@ -4594,10 +4730,10 @@ LLMLAT_PRIVATE bool agg_duration(const llmlat_agg *a, double *seconds);
 
 LLMLAT_PRIVATE void agg_default_params(llmlat_agg *a);
 
-/* Every check of llmlat_agg_add (ESTATE, EINVAL) and of llmlat_agg_merge
- * (EMISMATCH, EINVAL), without changing anything: only an exact store's
- * allocation can still fail after OK. For callers that must know before
- * they change other state. */
+/* Every check of llmlat_agg_add (ESTATE, EMISMATCH, EOVERFLOW) and of
+ * llmlat_agg_merge (EMISMATCH, EOVERFLOW), without changing anything: only
+ * an exact store's allocation can still fail after OK. For callers that
+ * must know before they change other state. */
 LLMLAT_PRIVATE int32_t agg_can_add(llmlat_agg *a, const llmlat_request *r);
 LLMLAT_PRIVATE int32_t agg_can_merge(const llmlat_agg *dst, const llmlat_agg *src);
 
@@ -4611,12 +4747,11 @@ LLMLAT_PRIVATE void agg_labels_free(llmlat_agg *a);
 LLMLAT_PRIVATE size_t agg_labels_memory(const llmlat_agg *a);
 
 /* Bounded mode (bounded_fold.c). setup (re)builds the layout and empty
- * sketches for alpha, all or nothing (ENOMEM leaves a as it was). check
- * says whether a success can be folded in (EINVAL on a sum that would
- * overflow); push then folds it, and cannot fail. */
+ * sketches for alpha, all or nothing (ENOMEM leaves a as it was). push
+ * folds in a success that agg.c's acceptance rule admitted, and cannot
+ * fail. */
 LLMLAT_PRIVATE int32_t agg_bounded_setup(llmlat_agg *a, double alpha);
 LLMLAT_PRIVATE void agg_bounded_free(llmlat_agg *a);
-LLMLAT_PRIVATE int32_t agg_bounded_check(llmlat_agg *a, const llmlat_request *r, const req_view *v);
 LLMLAT_PRIVATE void agg_bounded_push(llmlat_agg *a, const llmlat_request *r, const req_view *v);
 
 #endif
@@ -4677,15 +4812,18 @@ static void clear_data(llmlat_agg *a)
     timeline_clear(&a->tl);
 }
 
-LLMLAT_API llmlat_agg *llmlat_agg_new(int32_t convention, int32_t mode)
+LLMLAT_API int32_t llmlat_agg_create(int32_t convention, int32_t mode, llmlat_agg **out)
 {
+    if (!out)
+        return LLMLAT_EINVAL;
+    *out = NULL;
     const conv_rules *c = conv_get(convention);
     if (!c || (mode != LLMLAT_MODE_EXACT && mode != LLMLAT_MODE_BOUNDED))
-        return NULL;
+        return LLMLAT_EINVAL;
     llmlat_alloc al = alloc_current();
     llmlat_agg *a = alloc_malloc(&al, sizeof *a);
     if (!a)
-        return NULL;
+        return LLMLAT_ENOMEM;
     memset(a, 0, sizeof *a);
     atomic_init(&a->layout, NULL);
     a->al = al;
@@ -4695,12 +4833,22 @@ LLMLAT_API llmlat_agg *llmlat_agg_new(int32_t convention, int32_t mode)
     for (int32_t m = METRIC_FIRST; m <= METRIC_LAST; m++)
         store_init(&a->stores[metric_index(m)], mode, m == LLMLAT_ITL);
     timeline_init(&a->tl);
-    if (mode == LLMLAT_MODE_BOUNDED &&
-        agg_bounded_setup(a, agg_param(a, LLMLAT_PARAM_RELATIVE_ERROR)) != LLMLAT_OK) {
-        alloc_free(&al, a);
-        return NULL;
+    if (mode == LLMLAT_MODE_BOUNDED) {
+        int32_t st = agg_bounded_setup(a, agg_param(a, LLMLAT_PARAM_RELATIVE_ERROR));
+        if (st != LLMLAT_OK) {
+            alloc_free(&al, a);
+            return st;
+        }
     }
     clear_data(a);
+    *out = a;
+    return LLMLAT_OK;
+}
+
+LLMLAT_API llmlat_agg *llmlat_agg_new(int32_t convention, int32_t mode)
+{
+    llmlat_agg *a; /* NULL on any error */
+    llmlat_agg_create(convention, mode, &a);
     return a;
 }
 
@@ -4840,21 +4988,37 @@ static void push_timeline(llmlat_agg *a, const llmlat_request *r, const req_view
     }
 }
 
+/* The acceptance rule, the same in both modes: a request is taken when
+ * every counter and sample count it adds to still fits uint64 (requests
+ * added, tokens, ITL samples = tokens, ICL samples = events; the others
+ * count requests), and each of its samples is below 2^64 in its unit (ns,
+ * tokens, tokens/s), which bounded mode's exact sums need (util/fixsum.h).
+ * Only TPS_USER can reach that (N / E2E with a usage count near 2^64).
+ * EOVERFLOW otherwise. */
+static int32_t admit(const llmlat_agg *a, const llmlat_request *r, const req_view *v)
+{
+    if (a->completed + a->failed == UINT64_MAX) /* the serialized form needs it too */
+        return LLMLAT_EOVERFLOW;
+    if (!v->success)
+        return LLMLAT_OK;
+    if (r->input_tokens > UINT64_MAX - a->input_tokens ||
+        v->n_out > UINT64_MAX - a->output_tokens ||
+        store_count(agg_store(a, LLMLAT_ITL)) > UINT64_MAX - r->sum.sum_k ||
+        store_count(agg_store(a, LLMLAT_ICL)) > UINT64_MAX - r->n)
+        return LLMLAT_EOVERFLOW;
+    if (v->has_tps && !(v->tps < FIXSUM_LIMIT))
+        return LLMLAT_EOVERFLOW;
+    return LLMLAT_OK;
+}
+
 /* Every check llmlat_agg_add makes but the exact store's allocation:
- * whether r (with view v) can be folded into a. */
-static int32_t check_add(llmlat_agg *a, const llmlat_request *r, const req_view *v)
+ * whether r (with view v) can be folded into a. A streaming recorder
+ * folded its events by a layout and gap rule of its own. */
+static int32_t check_add(const llmlat_agg *a, const llmlat_request *r, const req_view *v)
 {
     if (r->folder && !stream_fits(a, r))
         return LLMLAT_EMISMATCH;
-    /* Requests added (successes + failures) fit a uint64 too, as the
-     * serialized form requires. */
-    bool full = a->completed + a->failed == UINT64_MAX;
-    if (!v->success)
-        return full ? LLMLAT_EINVAL : LLMLAT_OK;
-    if (full || r->input_tokens > UINT64_MAX - a->input_tokens ||
-        v->n_out > UINT64_MAX - a->output_tokens)
-        return LLMLAT_EINVAL;
-    return a->mode == LLMLAT_MODE_BOUNDED ? agg_bounded_check(a, r, v) : LLMLAT_OK;
+    return admit(a, r, v);
 }
 
 LLMLAT_PRIVATE int32_t agg_can_add(llmlat_agg *a, const llmlat_request *r)
@@ -4943,10 +5107,10 @@ LLMLAT_PRIVATE int32_t agg_can_merge(const llmlat_agg *dst, const llmlat_agg *sr
         add_overflows(dst->tpot_undefined, src->tpot_undefined) ||
         add_overflows(dst->input_tokens, src->input_tokens) ||
         add_overflows(dst->output_tokens, src->output_tokens))
-        return LLMLAT_EINVAL;
+        return LLMLAT_EOVERFLOW;
     for (int i = 0; i < METRIC_COUNT; i++)
         if (add_overflows(store_count(&dst->stores[i]), store_count(&src->stores[i])))
-            return LLMLAT_EINVAL;
+            return LLMLAT_EOVERFLOW;
     return LLMLAT_OK;
 }
 
@@ -5417,7 +5581,6 @@ typedef struct gap_part {
     uint64_t count;       /* samples (ITL: tokens) */
     uint64_t sum;         /* sum of w x, ns (for ITL: of the gaps) */
     uint64_t sq_lo, sq_hi; /* sum of w x^2 over integer samples */
-    double sq_frac;       /* ITL: sum of g^2 / k over events with k > 1 */
     double min, max;      /* exported (s); +inf / -inf when none */
 } gap_part;
 
@@ -5476,9 +5639,11 @@ static inline void gap_samples(int64_t g, uint32_t k, gap_sample *icl, gap_sampl
 }
 
 /* That gap's sums and extremes (its samples from gap_samples); ICL's only
- * when icl_on. */
+ * when icl_on. A k-token chunk's squares, g^2 / k, go straight to the
+ * exact sums *ratio (util/fixsum.h): the ITL sketch's, or the streaming
+ * recorder's own until it is added (integer sums: the same bits). */
 static inline void gap_parts_add(gap_parts *p, int64_t g, uint32_t k, bool icl_on,
-                                 const gap_sample *icl, const gap_sample *itl)
+                                 const gap_sample *icl, const gap_sample *itl, fixsum *ratio)
 {
     if (icl_on) {
         gap_part_add_gap(&p->icl, g);
@@ -5490,7 +5655,7 @@ static inline void gap_parts_add(gap_parts *p, int64_t g, uint32_t k, bool icl_o
     } else if (k > 1) {
         p->itl.count += k;
         p->itl.sum += (uint64_t)g;
-        p->itl.sq_frac += (double)g * (double)g / (double)k;
+        fixsum_add_square_ratio(ratio, (uint64_t)g, k);
         gap_part_note(&p->itl, itl->x, itl->x);
     }
     if (g > p->max_gap)
@@ -5563,28 +5728,12 @@ static sketch *sk(llmlat_agg *a, int32_t metric)
     return &a->stores[metric_index(metric)].sk;
 }
 
-LLMLAT_PRIVATE int32_t agg_bounded_check(llmlat_agg *a, const llmlat_request *r, const req_view *v)
-{
-    /* The exact sums take samples below 2^64 of their unit: only an absurd
-     * tokens/s (N / E2E) can reach that. */
-    if (v->has_tps && !(v->tps >= 0.0 && v->tps < FIXSUM_LIMIT))
-        return LLMLAT_EINVAL;
-    /* ITL counts tokens, ICL events: bound them by the request's totals
-     * (its summary is valid: it ended). */
-    if (sk(a, LLMLAT_ITL)->count > UINT64_MAX - r->sum.sum_k ||
-        sk(a, LLMLAT_ICL)->count > UINT64_MAX - r->n)
-        return LLMLAT_EINVAL;
-    return LLMLAT_OK;
-}
-
 static void part_commit(sketch *s, const gap_part *p)
 {
     if (!p->count)
         return;
     s->count += p->count;
     fixsum_add_parts(&s->sums, p->sum, p->sq_lo, p->sq_hi);
-    if (p->sq_frac > 0.0)
-        fixsum_add_square_part(&s->sums, p->sq_frac);
     sketch_note_range(s, p->min, p->max);
 }
 
@@ -5620,7 +5769,7 @@ static void fold_gaps(llmlat_agg *a, const llmlat_request *r, const req_view *v)
     gap_sample icl, itl;
     while (gap_walk_next(&w, &gap, &k)) {
         gap_samples(gap, k, &icl, &itl);
-        gap_parts_add(&p, gap, k, icl_on, &icl, &itl);
+        gap_parts_add(&p, gap, k, icl_on, &icl, &itl, &itl_sk->sums);
         if (icl_on)
             sketch_count(icl_sk, m, icl.x, 1);
         if (itl.w)
@@ -5896,13 +6045,44 @@ LLMLAT_PRIVATE size_t store_memory(const metric_store *s)
  * path, which plans the runs' growth before changing anything. */
 #include <string.h>
 
+/* The usual gaps (g > 0 closed by a one-token event) give ICL and ITL the
+ * same sample: their sums are kept once, in ns, and go to both parts when
+ * they are read (integer sums and extremes: the order does not matter). */
+typedef struct stream_common {
+    uint64_t n, sum, sq_lo, sq_hi;
+    int64_t min, max;
+} stream_common;
+
 typedef struct stream_state {
     stream_layout *lay;
     gap_step step;     /* the gap rule, one event at a time */
-    gap_parts parts;   /* ICL always: AIPerf's drop is decided at commit */
+    gap_parts parts;   /* the other gaps; ICL always (AIPerf's drop is
+                          decided at commit) */
+    stream_common common;
+    fixsum itl_ratio;  /* the chunks' squares (gap_parts_add) */
     bucket_run icl, itl;
     bool zero_gap;     /* a gap of exactly 0 was closed */
 } stream_state;
+
+/* parts and common together: what the gaps add to ITL and ICL. */
+static gap_parts stream_parts(const stream_state *st)
+{
+    gap_parts p = st->parts;
+    const stream_common *c = &st->common;
+    if (c->n) {
+        double lo = ns_to_s(c->min), hi = ns_to_s(c->max);
+        gap_part *both[2] = { &p.icl, &p.itl };
+        for (int j = 0; j < 2; j++) {
+            both[j]->count += c->n;
+            both[j]->sum += c->sum;
+            wide_add(&both[j]->sq_lo, &both[j]->sq_hi, c->sq_lo, c->sq_hi);
+            gap_part_note(both[j], lo, hi);
+        }
+        if (c->max > p.max_gap)
+            p.max_gap = c->max;
+    }
+    return p;
+}
 
 /* ---------------------------------------------------------------- layout */
 
@@ -6013,7 +6193,7 @@ static void stream_take(llmlat_request *r, stream_state *st, const gap_step *ste
     }
     st->step = *step;
     if (fx->closes) {
-        gap_parts_add(&st->parts, fx->gap, k, true, &fx->icl, &fx->itl);
+        gap_parts_add(&st->parts, fx->gap, k, true, &fx->icl, &fx->itl, &st->itl_ratio);
         if (fx->gap == 0) {
             st->zero_gap = true;
             st->icl.zero++;
@@ -6025,9 +6205,9 @@ static void stream_take(llmlat_request *r, stream_state *st, const gap_step *ste
     }
 }
 
-/* One event, the hot path: both samples into their runs' 2-byte counts,
- * or the plan first. */
-static int32_t stream_event(llmlat_request *r, stream_state *st, int64_t t, uint32_t k)
+/* Any event: both samples into their runs' counts, or the plan first. */
+LLMLAT_COLD static int32_t stream_event_any(llmlat_request *r, stream_state *st, int64_t t,
+                                            uint32_t k)
 {
     const sketch_map *m = &st->lay->map;
     gap_step step = st->step;
@@ -6064,6 +6244,43 @@ static int32_t stream_event(llmlat_request *r, stream_state *st, int64_t t, uint
     return LLMLAT_OK;
 }
 
+/* One event, the hot path: the usual one (one token, a gap > 0 after the
+ * anchor) takes one bucket index for both runs and the common sums; any
+ * other, or one that needs room, takes stream_event_any. */
+static int32_t stream_event(llmlat_request *r, int64_t t, uint32_t k)
+{
+    stream_state *st = r->fold_state;
+    int64_t g = t - st->step.prev;
+    if (k == 1 && st->step.anchored && g > 0) {
+        int64_t i = sketch_map_index(&st->lay->map, ns_to_s(g));
+        if (run_add1_fast(&st->icl, i)) {
+            if (run_add1_fast(&st->itl, i)) {
+                stream_common *c = &st->common;
+                uint64_t lo, hi;
+                wide_mul((uint64_t)g, (uint64_t)g, &lo, &hi);
+                wide_add(&c->sq_lo, &c->sq_hi, lo, hi);
+                c->n++;
+                c->sum += (uint64_t)g;
+                c->min = g < c->min ? g : c->min;
+                c->max = g > c->max ? g : c->max;
+                st->step.prev = t;
+                req_summary *s = &r->sum;
+                if (s->first_tok == REQ_NONE) { /* anchored on an empty event (vLLM) */
+                    s->first_tok = r->n;
+                    s->t_first_tok = t;
+                }
+                s->last_tok = r->n;
+                s->t_last_tok = t;
+                s->n_tok++;
+                s->sum_k++;
+                return LLMLAT_OK;
+            }
+            run_undo_fast(&st->icl, i, 1);
+        }
+    }
+    return stream_event_any(r, st, t, k);
+}
+
 /* The spread and weight of a run's samples over a batch. */
 typedef struct stream_need {
     double lo, hi;
@@ -6098,7 +6315,7 @@ static int32_t stream_events(llmlat_request *r, const int64_t *t, const uint32_t
 {
     stream_state *st = r->fold_state;
     if (n == 1)
-        return stream_event(r, st, t[0], k[0]);
+        return stream_event(r, t[0], k[0]);
     const sketch_map *m = &st->lay->map;
     gap_step step = st->step;
     stream_need ni = { INFINITY, 0, 0 }, nt = ni;
@@ -6139,6 +6356,8 @@ static void stream_clear_state(stream_state *st)
 {
     st->step = (gap_step){ st->lay->every, false, 0 };
     gap_parts_init(&st->parts);
+    st->common = (stream_common){ 0, 0, 0, 0, INT64_MAX, 0 };
+    memset(&st->itl_ratio, 0, sizeof st->itl_ratio);
     run_clear(&st->icl);
     run_clear(&st->itl);
     st->zero_gap = false;
@@ -6164,19 +6383,20 @@ static bool stream_gaps(const llmlat_request *r, const conv_rules *c, gap_summar
     const stream_state *st = r->fold_state;
     if (c->empty_events_count != st->lay->every)
         return false;
-    const gap_parts *p = &st->parts;
+    const gap_parts p = stream_parts(st);
     *g = (gap_summary){
-        .n_gaps = p->icl.count,
-        .gap_sum_ns = (int64_t)p->icl.sum,
-        .gap_max_ns = p->max_gap > 0 ? p->max_gap : 0,
-        .itl_weight = p->itl.count,
-        .itl_sum_ns = (int64_t)p->itl.sum,
+        .n_gaps = p.icl.count,
+        .gap_sum_ns = (int64_t)p.icl.sum,
+        .gap_max_ns = p.max_gap > 0 ? p.max_gap : 0,
+        .itl_weight = p.itl.count,
+        .itl_sum_ns = (int64_t)p.itl.sum,
     };
     *any_zero = st->zero_gap;
     return true;
 }
 
 static const req_folder STREAM_FOLDER = {
+    .event = stream_event,
     .events = stream_events,
     .clear = stream_clear,
     .free = stream_free,
@@ -6215,23 +6435,28 @@ LLMLAT_PRIVATE void stream_commit(llmlat_agg *a, const llmlat_request *r, const 
     const bool icl_on = !v->icl_dropped;
     if (icl_on)
         run_commit(&st->icl, &a->stores[metric_index(LLMLAT_ICL)].sk, &a->map);
-    run_commit(&st->itl, &a->stores[metric_index(LLMLAT_ITL)].sk, &a->map);
-    gap_parts_commit(a, &st->parts, icl_on);
+    sketch *itl = &a->stores[metric_index(LLMLAT_ITL)].sk;
+    run_commit(&st->itl, itl, &a->map);
+    fixsum_merge(&itl->sums, &st->itl_ratio);
+    const gap_parts p = stream_parts(st);
+    gap_parts_commit(a, &p, icl_on);
 }
 
 /* ---------------------- lib/report/report.c ------------------------------- */
-/* llmlat_agg_report: the buffer contract around one writer per format, and
- * the value queries the writers share. */
+/* llmlat_agg_report_write: one writer per format streaming into the
+ * caller's write function; llmlat_agg_report: the buffer contract on top of
+ * it; and the value queries the writers share. */
 #include <math.h>
 #include <string.h>
 
 /* ---------------------- lib/report/report.h ------------------------------- */
 /* What the report writers share: the aggregator being reported, the
  * output, and queries that give NaN for an undefined value (a statistic of
- * an empty set, a rate without duration) while remembering real errors
- * (ENOMEM while sorting) so that a writer never checks after each call.
+ * an empty set, a rate without duration) while stopping the output at a
+ * real error (ENOMEM while sorting, see rbuf_fail) so that a writer never
+ * checks after each call.
  *
- * report.c: llmlat_agg_report and these queries; report_text.c,
+ * report.c: llmlat_agg_report_write, llmlat_agg_report and these queries; report_text.c,
  * report_json.c (+ report_tool.c, the `tool` object), report_prom.c
  * (+ report_hist.c, histogram buckets) write one format each. */
 #ifndef LLMLAT_REPORT_H
@@ -6241,25 +6466,34 @@ LLMLAT_PRIVATE void stream_commit(llmlat_agg *a, const llmlat_request *r, const 
 #include <stdint.h>
 
 /* ---------------------- lib/report/report_buf.h --------------------------- */
-/* A growable text buffer for the report writers, and the number formats
- * they share. Appends never fail one by one: the first allocation failure
- * is remembered (`status`) and later appends do nothing, so a writer checks
- * once at the end. Numbers are written with '.' whatever the C locale. */
+/* The report writers' output: appends go into a fixed chunk that is handed
+ * to the caller's write function whenever it fills, and once more at the
+ * end (rbuf_flush), so a report of any size streams through 4 KiB and
+ * nothing is allocated for it. Appends never fail one by one: the first
+ * error (the write function's, or a query's, see rbuf_fail) is remembered
+ * in `status`, later appends do nothing, and a writer checks once at the
+ * end. Numbers are written with '.' whatever the C locale. */
 #ifndef LLMLAT_REPORT_BUF_H
 #define LLMLAT_REPORT_BUF_H
 
 #include <stddef.h>
 #include <stdint.h>
 
+#define RBUF_CHUNK 4096
+
 typedef struct rbuf {
-    const llmlat_alloc *al;
-    char *p;
-    size_t len, cap;
-    int32_t status; /* LLMLAT_OK, or ENOMEM after a failed growth */
+    llmlat_write_fn write;
+    void *user;
+    int32_t status; /* LLMLAT_OK, or the first error: nothing more is written */
+    size_t len;     /* bytes waiting in chunk */
+    char chunk[RBUF_CHUNK];
 } rbuf;
 
-LLMLAT_PRIVATE void rbuf_init(rbuf *b, const llmlat_alloc *al);
-LLMLAT_PRIVATE void rbuf_free(rbuf *b);
+LLMLAT_PRIVATE void rbuf_init(rbuf *b, llmlat_write_fn write, void *user);
+/* Hands the waiting bytes to the write function; returns b's status. */
+LLMLAT_PRIVATE int32_t rbuf_flush(rbuf *b);
+/* Stops the output with status st (kept only if it is the first error). */
+LLMLAT_PRIVATE void rbuf_fail(rbuf *b, int32_t st);
 
 LLMLAT_PRIVATE void rbuf_putn(rbuf *b, const char *s, size_t n);
 LLMLAT_PRIVATE void rbuf_puts(rbuf *b, const char *s);
@@ -6290,8 +6524,7 @@ typedef struct metric_values {
 
 typedef struct report_ctx {
     const llmlat_agg *a;
-    rbuf out;
-    int32_t status; /* first hard error of a query, LLMLAT_OK until then */
+    rbuf out; /* its status is the report's: the first error of a query or the sink */
     /* Each store's statistics, computed once: a report asks for a metric in
      * several places (and TOOL_ITL shares a store), and in exact mode every
      * statistic is a pass over all samples. */
@@ -6336,26 +6569,68 @@ static report_writer writer_for(int32_t format)
     return NULL;
 }
 
+/* The report, written once, through fn: the one place a report is made. */
+static int32_t report_stream(const llmlat_agg *a, report_writer write, llmlat_write_fn fn,
+                             void *user)
+{
+    report_ctx c = { .a = a }; /* nothing cached yet */
+    rbuf_init(&c.out, fn, user);
+    write(&c);
+    return rbuf_flush(&c.out);
+}
+
+LLMLAT_API int32_t llmlat_agg_report_write(const llmlat_agg *a, int32_t format,
+                                           llmlat_write_fn fn, void *user)
+{
+    report_writer write = writer_for(format);
+    if (!a || !fn || !write)
+        return LLMLAT_EINVAL;
+    return report_stream(a, write, fn, user);
+}
+
+/* llmlat_agg_report's sink. A too-small buffer must receive nothing, and
+ * the size is only known at the end: the bytes are collected while they
+ * fit the caller's buffer (beyond, only counted), then copied once. */
+typedef struct report_collect {
+    const llmlat_alloc *al;
+    size_t limit; /* the caller's capacity */
+    char *p;
+    size_t len, cap;
+} report_collect;
+
+static int32_t collect_write(void *user, const void *bytes, size_t n)
+{
+    report_collect *k = user;
+    if (n > SIZE_MAX - k->len)
+        return LLMLAT_ENOMEM;
+    if (k->len + n <= k->limit) {
+        void *p = k->p;
+        int32_t st = alloc_grow(k->al, &p, &k->cap, k->len + n, 1);
+        if (st != LLMLAT_OK)
+            return st;
+        k->p = p;
+        memcpy(k->p + k->len, bytes, n);
+    }
+    k->len += n;
+    return LLMLAT_OK;
+}
+
 LLMLAT_API int32_t llmlat_agg_report(const llmlat_agg *a, int32_t format, void *buf,
                                      size_t cap, size_t *len)
 {
     report_writer write = writer_for(format);
     if (!a || !len || (!buf && cap > 0) || !write)
         return LLMLAT_EINVAL;
-    /* The whole report is built, then copied: its size is only known at
-     * the end, and a too-small buffer must receive nothing. */
-    report_ctx c = { .a = a, .status = LLMLAT_OK }; /* nothing cached yet */
-    rbuf_init(&c.out, &a->al);
-    write(&c);
-    int32_t st = c.status != LLMLAT_OK ? c.status : c.out.status;
+    report_collect k = { .al = &a->al, .limit = cap };
+    int32_t st = report_stream(a, write, collect_write, &k);
     if (st == LLMLAT_OK) {
-        *len = c.out.len;
-        if (c.out.len > cap)
+        *len = k.len;
+        if (k.len > cap)
             st = LLMLAT_ENOSPC;
-        else if (c.out.len > 0)
-            memcpy(buf, c.out.p, c.out.len);
+        else if (k.len > 0)
+            memcpy(buf, k.p, k.len);
     }
-    rbuf_free(&c.out);
+    alloc_free(&a->al, k.p);
     return st;
 }
 
@@ -6364,8 +6639,8 @@ static double value_or_nan(report_ctx *c, int32_t st, double v)
 {
     if (st == LLMLAT_OK)
         return v;
-    if (st != LLMLAT_EUNDEFINED && c->status == LLMLAT_OK)
-        c->status = st;
+    if (st != LLMLAT_EUNDEFINED)
+        rbuf_fail(&c->out, st);
     return NAN;
 }
 
@@ -6447,42 +6722,42 @@ LLMLAT_PRIVATE bool report_quantile_repeats(const double *q, size_t i)
 #include <stdlib.h>
 #include <string.h>
 
-LLMLAT_PRIVATE void rbuf_init(rbuf *b, const llmlat_alloc *al)
+LLMLAT_PRIVATE void rbuf_init(rbuf *b, llmlat_write_fn write, void *user)
 {
-    *b = (rbuf){ .al = al, .status = LLMLAT_OK };
+    b->write = write;
+    b->user = user;
+    b->status = LLMLAT_OK;
+    b->len = 0;
 }
 
-LLMLAT_PRIVATE void rbuf_free(rbuf *b)
+LLMLAT_PRIVATE void rbuf_fail(rbuf *b, int32_t st)
 {
-    alloc_free(b->al, b->p);
-    b->p = NULL;
-    b->len = b->cap = 0;
+    if (b->status == LLMLAT_OK)
+        b->status = st;
 }
 
-static bool rbuf_reserve(rbuf *b, size_t extra)
+LLMLAT_PRIVATE int32_t rbuf_flush(rbuf *b)
 {
-    if (b->status != LLMLAT_OK)
-        return false;
-    if (extra > SIZE_MAX - b->len) {
-        b->status = LLMLAT_ENOMEM;
-        return false;
+    if (b->status == LLMLAT_OK && b->len > 0) {
+        int32_t st = b->write(b->user, b->chunk, b->len);
+        if (st != LLMLAT_OK)
+            rbuf_fail(b, st);
     }
-    void *p = b->p;
-    int32_t st = alloc_grow(b->al, &p, &b->cap, b->len + extra, 1);
-    if (st != LLMLAT_OK) {
-        b->status = st == LLMLAT_EINVAL ? LLMLAT_ENOMEM : st;
-        return false;
-    }
-    b->p = p;
-    return true;
+    b->len = 0;
+    return b->status;
 }
 
 LLMLAT_PRIVATE void rbuf_putn(rbuf *b, const char *s, size_t n)
 {
-    if (n == 0 || !rbuf_reserve(b, n))
-        return;
-    memcpy(b->p + b->len, s, n);
-    b->len += n;
+    while (n > 0 && b->status == LLMLAT_OK) {
+        if (b->len == RBUF_CHUNK)
+            rbuf_flush(b);
+        size_t room = RBUF_CHUNK - b->len, take = n < room ? n : room;
+        memcpy(b->chunk + b->len, s, take);
+        b->len += take;
+        s += take;
+        n -= take;
+    }
 }
 
 LLMLAT_PRIVATE void rbuf_puts(rbuf *b, const char *s)
@@ -7098,8 +7373,7 @@ static void histogram(report_ctx *c, const prom_metric *m, uint64_t count, doubl
     uint64_t cum[MAX_BUCKET_BOUNDS + 1];
     int32_t st = hist_cumulative(c->a, m->id, bounds, n, cum);
     if (st != LLMLAT_OK) {
-        if (c->status == LLMLAT_OK)
-            c->status = st;
+        rbuf_fail(&c->out, st);
         return;
     }
     rbuf *b = &c->out;
@@ -9087,6 +9361,7 @@ LLMLAT_API int32_t llmlat_window_view(const llmlat_window *w, const llmlat_agg *
 #undef MAX_BUCKET_BOUNDS
 #undef SPAN_EMPTY
 #undef BOUNDED
+#undef RBUF_CHUNK
 #undef PERCENT_TEXT_MAX
 #undef COUNT_OF
 #undef SCHEMA_VERSION

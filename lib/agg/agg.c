@@ -25,15 +25,18 @@ static void clear_data(llmlat_agg *a)
     timeline_clear(&a->tl);
 }
 
-LLMLAT_API llmlat_agg *llmlat_agg_new(int32_t convention, int32_t mode)
+LLMLAT_API int32_t llmlat_agg_create(int32_t convention, int32_t mode, llmlat_agg **out)
 {
+    if (!out)
+        return LLMLAT_EINVAL;
+    *out = NULL;
     const conv_rules *c = conv_get(convention);
     if (!c || (mode != LLMLAT_MODE_EXACT && mode != LLMLAT_MODE_BOUNDED))
-        return NULL;
+        return LLMLAT_EINVAL;
     llmlat_alloc al = alloc_current();
     llmlat_agg *a = alloc_malloc(&al, sizeof *a);
     if (!a)
-        return NULL;
+        return LLMLAT_ENOMEM;
     memset(a, 0, sizeof *a);
     atomic_init(&a->layout, NULL);
     a->al = al;
@@ -43,12 +46,22 @@ LLMLAT_API llmlat_agg *llmlat_agg_new(int32_t convention, int32_t mode)
     for (int32_t m = METRIC_FIRST; m <= METRIC_LAST; m++)
         store_init(&a->stores[metric_index(m)], mode, m == LLMLAT_ITL);
     timeline_init(&a->tl);
-    if (mode == LLMLAT_MODE_BOUNDED &&
-        agg_bounded_setup(a, agg_param(a, LLMLAT_PARAM_RELATIVE_ERROR)) != LLMLAT_OK) {
-        alloc_free(&al, a);
-        return NULL;
+    if (mode == LLMLAT_MODE_BOUNDED) {
+        int32_t st = agg_bounded_setup(a, agg_param(a, LLMLAT_PARAM_RELATIVE_ERROR));
+        if (st != LLMLAT_OK) {
+            alloc_free(&al, a);
+            return st;
+        }
     }
     clear_data(a);
+    *out = a;
+    return LLMLAT_OK;
+}
+
+LLMLAT_API llmlat_agg *llmlat_agg_new(int32_t convention, int32_t mode)
+{
+    llmlat_agg *a; /* NULL on any error */
+    llmlat_agg_create(convention, mode, &a);
     return a;
 }
 
@@ -188,21 +201,37 @@ static void push_timeline(llmlat_agg *a, const llmlat_request *r, const req_view
     }
 }
 
+/* The acceptance rule, the same in both modes: a request is taken when
+ * every counter and sample count it adds to still fits uint64 (requests
+ * added, tokens, ITL samples = tokens, ICL samples = events; the others
+ * count requests), and each of its samples is below 2^64 in its unit (ns,
+ * tokens, tokens/s), which bounded mode's exact sums need (util/fixsum.h).
+ * Only TPS_USER can reach that (N / E2E with a usage count near 2^64).
+ * EOVERFLOW otherwise. */
+static int32_t admit(const llmlat_agg *a, const llmlat_request *r, const req_view *v)
+{
+    if (a->completed + a->failed == UINT64_MAX) /* the serialized form needs it too */
+        return LLMLAT_EOVERFLOW;
+    if (!v->success)
+        return LLMLAT_OK;
+    if (r->input_tokens > UINT64_MAX - a->input_tokens ||
+        v->n_out > UINT64_MAX - a->output_tokens ||
+        store_count(agg_store(a, LLMLAT_ITL)) > UINT64_MAX - r->sum.sum_k ||
+        store_count(agg_store(a, LLMLAT_ICL)) > UINT64_MAX - r->n)
+        return LLMLAT_EOVERFLOW;
+    if (v->has_tps && !(v->tps < FIXSUM_LIMIT))
+        return LLMLAT_EOVERFLOW;
+    return LLMLAT_OK;
+}
+
 /* Every check llmlat_agg_add makes but the exact store's allocation:
- * whether r (with view v) can be folded into a. */
-static int32_t check_add(llmlat_agg *a, const llmlat_request *r, const req_view *v)
+ * whether r (with view v) can be folded into a. A streaming recorder
+ * folded its events by a layout and gap rule of its own. */
+static int32_t check_add(const llmlat_agg *a, const llmlat_request *r, const req_view *v)
 {
     if (r->folder && !stream_fits(a, r))
         return LLMLAT_EMISMATCH;
-    /* Requests added (successes + failures) fit a uint64 too, as the
-     * serialized form requires. */
-    bool full = a->completed + a->failed == UINT64_MAX;
-    if (!v->success)
-        return full ? LLMLAT_EINVAL : LLMLAT_OK;
-    if (full || r->input_tokens > UINT64_MAX - a->input_tokens ||
-        v->n_out > UINT64_MAX - a->output_tokens)
-        return LLMLAT_EINVAL;
-    return a->mode == LLMLAT_MODE_BOUNDED ? agg_bounded_check(a, r, v) : LLMLAT_OK;
+    return admit(a, r, v);
 }
 
 LLMLAT_PRIVATE int32_t agg_can_add(llmlat_agg *a, const llmlat_request *r)
@@ -291,10 +320,10 @@ LLMLAT_PRIVATE int32_t agg_can_merge(const llmlat_agg *dst, const llmlat_agg *sr
         add_overflows(dst->tpot_undefined, src->tpot_undefined) ||
         add_overflows(dst->input_tokens, src->input_tokens) ||
         add_overflows(dst->output_tokens, src->output_tokens))
-        return LLMLAT_EINVAL;
+        return LLMLAT_EOVERFLOW;
     for (int i = 0; i < METRIC_COUNT; i++)
         if (add_overflows(store_count(&dst->stores[i]), store_count(&src->stores[i])))
-            return LLMLAT_EINVAL;
+            return LLMLAT_EOVERFLOW;
     return LLMLAT_OK;
 }
 

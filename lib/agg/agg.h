@@ -81,10 +81,10 @@ LLMLAT_PRIVATE bool agg_duration(const llmlat_agg *a, double *seconds);
 
 LLMLAT_PRIVATE void agg_default_params(llmlat_agg *a);
 
-/* Every check of llmlat_agg_add (ESTATE, EINVAL) and of llmlat_agg_merge
- * (EMISMATCH, EINVAL), without changing anything: only an exact store's
- * allocation can still fail after OK. For callers that must know before
- * they change other state. */
+/* Every check of llmlat_agg_add (ESTATE, EMISMATCH, EOVERFLOW) and of
+ * llmlat_agg_merge (EMISMATCH, EOVERFLOW), without changing anything: only
+ * an exact store's allocation can still fail after OK. For callers that
+ * must know before they change other state. */
 LLMLAT_PRIVATE int32_t agg_can_add(llmlat_agg *a, const llmlat_request *r);
 LLMLAT_PRIVATE int32_t agg_can_merge(const llmlat_agg *dst, const llmlat_agg *src);
 
@@ -98,12 +98,11 @@ LLMLAT_PRIVATE void agg_labels_free(llmlat_agg *a);
 LLMLAT_PRIVATE size_t agg_labels_memory(const llmlat_agg *a);
 
 /* Bounded mode (bounded_fold.c). setup (re)builds the layout and empty
- * sketches for alpha, all or nothing (ENOMEM leaves a as it was). check
- * says whether a success can be folded in (EINVAL on a sum that would
- * overflow); push then folds it, and cannot fail. */
+ * sketches for alpha, all or nothing (ENOMEM leaves a as it was). push
+ * folds in a success that agg.c's acceptance rule admitted, and cannot
+ * fail. */
 LLMLAT_PRIVATE int32_t agg_bounded_setup(llmlat_agg *a, double alpha);
 LLMLAT_PRIVATE void agg_bounded_free(llmlat_agg *a);
-LLMLAT_PRIVATE int32_t agg_bounded_check(llmlat_agg *a, const llmlat_request *r, const req_view *v);
 LLMLAT_PRIVATE void agg_bounded_push(llmlat_agg *a, const llmlat_request *r, const req_view *v);
 
 #endif

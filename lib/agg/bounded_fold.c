@@ -71,28 +71,12 @@ static sketch *sk(llmlat_agg *a, int32_t metric)
     return &a->stores[metric_index(metric)].sk;
 }
 
-LLMLAT_PRIVATE int32_t agg_bounded_check(llmlat_agg *a, const llmlat_request *r, const req_view *v)
-{
-    /* The exact sums take samples below 2^64 of their unit: only an absurd
-     * tokens/s (N / E2E) can reach that. */
-    if (v->has_tps && !(v->tps >= 0.0 && v->tps < FIXSUM_LIMIT))
-        return LLMLAT_EINVAL;
-    /* ITL counts tokens, ICL events: bound them by the request's totals
-     * (its summary is valid: it ended). */
-    if (sk(a, LLMLAT_ITL)->count > UINT64_MAX - r->sum.sum_k ||
-        sk(a, LLMLAT_ICL)->count > UINT64_MAX - r->n)
-        return LLMLAT_EINVAL;
-    return LLMLAT_OK;
-}
-
 static void part_commit(sketch *s, const gap_part *p)
 {
     if (!p->count)
         return;
     s->count += p->count;
     fixsum_add_parts(&s->sums, p->sum, p->sq_lo, p->sq_hi);
-    if (p->sq_frac > 0.0)
-        fixsum_add_square_part(&s->sums, p->sq_frac);
     sketch_note_range(s, p->min, p->max);
 }
 
@@ -128,7 +112,7 @@ static void fold_gaps(llmlat_agg *a, const llmlat_request *r, const req_view *v)
     gap_sample icl, itl;
     while (gap_walk_next(&w, &gap, &k)) {
         gap_samples(gap, k, &icl, &itl);
-        gap_parts_add(&p, gap, k, icl_on, &icl, &itl);
+        gap_parts_add(&p, gap, k, icl_on, &icl, &itl, &itl_sk->sums);
         if (icl_on)
             sketch_count(icl_sk, m, icl.x, 1);
         if (itl.w)

@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 #include "agg/agg.h"
+#include "util/fixsum.h"
 #include "util/wide.h"
 
 /* What a request's gaps add to one of ITL or ICL besides bucket counts. */
@@ -21,7 +22,6 @@ typedef struct gap_part {
     uint64_t count;       /* samples (ITL: tokens) */
     uint64_t sum;         /* sum of w x, ns (for ITL: of the gaps) */
     uint64_t sq_lo, sq_hi; /* sum of w x^2 over integer samples */
-    double sq_frac;       /* ITL: sum of g^2 / k over events with k > 1 */
     double min, max;      /* exported (s); +inf / -inf when none */
 } gap_part;
 
@@ -80,9 +80,11 @@ static inline void gap_samples(int64_t g, uint32_t k, gap_sample *icl, gap_sampl
 }
 
 /* That gap's sums and extremes (its samples from gap_samples); ICL's only
- * when icl_on. */
+ * when icl_on. A k-token chunk's squares, g^2 / k, go straight to the
+ * exact sums *ratio (util/fixsum.h): the ITL sketch's, or the streaming
+ * recorder's own until it is added (integer sums: the same bits). */
 static inline void gap_parts_add(gap_parts *p, int64_t g, uint32_t k, bool icl_on,
-                                 const gap_sample *icl, const gap_sample *itl)
+                                 const gap_sample *icl, const gap_sample *itl, fixsum *ratio)
 {
     if (icl_on) {
         gap_part_add_gap(&p->icl, g);
@@ -94,7 +96,7 @@ static inline void gap_parts_add(gap_parts *p, int64_t g, uint32_t k, bool icl_o
     } else if (k > 1) {
         p->itl.count += k;
         p->itl.sum += (uint64_t)g;
-        p->itl.sq_frac += (double)g * (double)g / (double)k;
+        fixsum_add_square_ratio(ratio, (uint64_t)g, k);
         gap_part_note(&p->itl, itl->x, itl->x);
     }
     if (g > p->max_gap)

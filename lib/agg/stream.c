@@ -24,6 +24,7 @@ typedef struct stream_state {
     gap_parts parts;   /* the other gaps; ICL always (AIPerf's drop is
                           decided at commit) */
     stream_common common;
+    fixsum itl_ratio;  /* the chunks' squares (gap_parts_add) */
     bucket_run icl, itl;
     bool zero_gap;     /* a gap of exactly 0 was closed */
 } stream_state;
@@ -157,7 +158,7 @@ static void stream_take(llmlat_request *r, stream_state *st, const gap_step *ste
     }
     st->step = *step;
     if (fx->closes) {
-        gap_parts_add(&st->parts, fx->gap, k, true, &fx->icl, &fx->itl);
+        gap_parts_add(&st->parts, fx->gap, k, true, &fx->icl, &fx->itl, &st->itl_ratio);
         if (fx->gap == 0) {
             st->zero_gap = true;
             st->icl.zero++;
@@ -321,6 +322,7 @@ static void stream_clear_state(stream_state *st)
     st->step = (gap_step){ st->lay->every, false, 0 };
     gap_parts_init(&st->parts);
     st->common = (stream_common){ 0, 0, 0, 0, INT64_MAX, 0 };
+    memset(&st->itl_ratio, 0, sizeof st->itl_ratio);
     run_clear(&st->icl);
     run_clear(&st->itl);
     st->zero_gap = false;
@@ -398,7 +400,9 @@ LLMLAT_PRIVATE void stream_commit(llmlat_agg *a, const llmlat_request *r, const 
     const bool icl_on = !v->icl_dropped;
     if (icl_on)
         run_commit(&st->icl, &a->stores[metric_index(LLMLAT_ICL)].sk, &a->map);
-    run_commit(&st->itl, &a->stores[metric_index(LLMLAT_ITL)].sk, &a->map);
+    sketch *itl = &a->stores[metric_index(LLMLAT_ITL)].sk;
+    run_commit(&st->itl, itl, &a->map);
+    fixsum_merge(&itl->sums, &st->itl_ratio);
     const gap_parts p = stream_parts(st);
     gap_parts_commit(a, &p, icl_on);
 }

@@ -1,9 +1,10 @@
 /* What the report writers share: the aggregator being reported, the
  * output, and queries that give NaN for an undefined value (a statistic of
- * an empty set, a rate without duration) while remembering real errors
- * (ENOMEM while sorting) so that a writer never checks after each call.
+ * an empty set, a rate without duration) while stopping the output at a
+ * real error (ENOMEM while sorting, see rbuf_fail) so that a writer never
+ * checks after each call.
  *
- * report.c: llmlat_agg_report and these queries; report_text.c,
+ * report.c: llmlat_agg_report_write, llmlat_agg_report and these queries; report_text.c,
  * report_json.c (+ report_tool.c, the `tool` object), report_prom.c
  * (+ report_hist.c, histogram buckets) write one format each. */
 #ifndef LLMLAT_REPORT_H
@@ -26,8 +27,7 @@ typedef struct metric_values {
 
 typedef struct report_ctx {
     const llmlat_agg *a;
-    rbuf out;
-    int32_t status; /* first hard error of a query, LLMLAT_OK until then */
+    rbuf out; /* its status is the report's: the first error of a query or the sink */
     /* Each store's statistics, computed once: a report asks for a metric in
      * several places (and TOOL_ITL shares a store), and in exact mode every
      * statistic is a pass over all samples. */

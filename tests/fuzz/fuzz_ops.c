@@ -275,7 +275,7 @@ static void req_clear_model(mreq *q)
 
 /* The status the library must return for a time at this point (event,
  * finish or fail), from the contract: ESTATE unless started, EORDER before
- * the last time, EINVAL when t - start does not fit int64. */
+ * the last time, EOVERFLOW when t - start does not fit int64. */
 static int32_t time_status(const mreq *q, int64_t t)
 {
     if (q->state != S_STARTED)
@@ -283,7 +283,7 @@ static int32_t time_status(const mreq *q, int64_t t)
     if (t < q->last)
         return LLMLAT_EORDER;
     if (t > q->max_t)
-        return LLMLAT_EINVAL;
+        return LLMLAT_EOVERFLOW;
     return LLMLAT_OK;
 }
 
@@ -494,10 +494,9 @@ static void op_add(magg *g, const mreq *q)
     int32_t want = LLMLAT_OK;
     if (m.success) {
         if (add_overflows(g->in_tok, q->in_tok) || add_overflows(g->out_tok, m.n_out))
-            want = LLMLAT_EINVAL;
-        else if (g->mode == LLMLAT_MODE_BOUNDED && m.has_tps &&
-                 !(m.tps >= 0.0 && m.tps < 18446744073709551616.0))
-            want = LLMLAT_EINVAL; /* bounded sums take samples below 2^64 */
+            want = LLMLAT_EOVERFLOW;
+        else if (m.has_tps && !(m.tps >= 0.0 && m.tps < 18446744073709551616.0))
+            want = LLMLAT_EOVERFLOW; /* samples below 2^64, in both modes */
         for (int i = 0; i < N_LISTS; i++)
             if (g->lists[i].n == MAX_SAMPLES)
                 return; /* beyond the model's room */
@@ -545,7 +544,7 @@ static void op_merge(magg *dst, const magg *src)
         (dst->mode == LLMLAT_MODE_BOUNDED && !same_bounded_params(dst, src)))
         want = LLMLAT_EMISMATCH;
     else if (add_overflows(dst->in_tok, src->in_tok) || add_overflows(dst->out_tok, src->out_tok))
-        want = LLMLAT_EINVAL;
+        want = LLMLAT_EOVERFLOW;
     for (int i = 0; i < N_LISTS; i++)
         if (dst->lists[i].n + src->lists[i].n > MAX_SAMPLES)
             return;
@@ -788,8 +787,26 @@ static void check_agg(const magg *g)
     probe_other_queries(g);
 }
 
+/* What a streamed report wrote: compared with the buffered one. */
+typedef struct fz_stream {
+    const char *want;
+    size_t want_len, len;
+    bool differs;
+} fz_stream;
+
+static int32_t fz_stream_write(void *user, const void *bytes, size_t n)
+{
+    fz_stream *s = user;
+    if (n == 0 || n > s->want_len - s->len || memcmp(s->want + s->len, bytes, n) != 0)
+        s->differs = true;
+    else
+        s->len += n;
+    return LLMLAT_OK;
+}
+
 /* A report in each format: the buffer contract (ENOSPC with the size,
- * then exactly that size), or ENOMEM under injection. */
+ * then exactly that size), the same bytes streamed, or ENOMEM under
+ * injection. */
 static void op_report(fz_input *in, const magg *g)
 {
     int32_t format = fz_u8(in) % 4; /* 0: unknown */
@@ -811,6 +828,12 @@ static void op_report(fz_input *in, const magg *g)
     if (!(st == LLMLAT_ENOMEM && fz_al.fail_at >= 0)) {
         expect_status(st, LLMLAT_OK, "report");
         FZ_CHECK(got == len, "report of %zu bytes, sized %zu", got, len);
+        fz_stream s = { buf, len, 0, false };
+        st = llmlat_agg_report_write(g->a, format, fz_stream_write, &s);
+        if (!(st == LLMLAT_ENOMEM && fz_al.fail_at >= 0)) {
+            expect_status(st, LLMLAT_OK, "report_write");
+            FZ_CHECK(!s.differs && s.len == len, "streamed report differs from the buffered one");
+        }
     }
     free(buf);
 }

@@ -165,8 +165,8 @@ func Example_gateway() {
 		}
 	}
 	// Output:
-	//  60s: served a   63, b 1075, c   62;  P90 TTFT a 169 ms, b 116 ms, c 293 ms
-	// 120s: served a 1010, b  150, c   40;  P90 TTFT a 172 ms, b 587 ms, c 272 ms
-	// 180s: served a  997, b  163, c   40;  P90 TTFT a 175 ms, b 116 ms, c 288 ms
-	// 240s: served a   40, b 1120, c   40;  P90 TTFT a 169 ms, b 116 ms, c 282 ms
+	//  60s: served a   63, b 1075, c   62;  P90 TTFT a 168 ms, b 117 ms, c 293 ms
+	// 120s: served a 1010, b  150, c   40;  P90 TTFT a 174 ms, b 585 ms, c 274 ms
+	// 180s: served a  997, b  163, c   40;  P90 TTFT a 174 ms, b 115 ms, c 286 ms
+	// 240s: served a   40, b 1120, c   40;  P90 TTFT a 169 ms, b 115 ms, c 283 ms
 }

@@ -215,3 +215,32 @@ func TestWindow(t *testing.T) {
 	wantErr(t, err, llmlat.ErrInvalid)
 	wantErr(t, w.Advance(0), llmlat.ErrInvalid)
 }
+
+// A streaming Request gives the bits of a buffered one, and keeps no events.
+func TestStreamingRequest(t *testing.T) {
+	like := newAgg(t, llmlat.ConvSGLang, llmlat.ModeBounded)
+	st, err := llmlat.NewStreamingRequest(like)
+	must(t, err)
+	defer st.Close()
+	buf := newRequest(t)
+	a := newAgg(t, llmlat.ConvSGLang, llmlat.ModeBounded)
+	b := newAgg(t, llmlat.ConvSGLang, llmlat.ModeBounded)
+	for w := 0; w < 4; w++ {
+		for _, s := range shard(w, 30) {
+			record(t, buf, s)
+			record(t, st, s)
+			must(t, a.Add(buf))
+			must(t, b.Add(st))
+		}
+	}
+	x, _ := a.MarshalBinary()
+	y, _ := b.MarshalBinary()
+	if !bytes.Equal(x, y) {
+		t.Fatal("the streaming recorder's aggregator differs from the buffered one's")
+	}
+	wantErr(t, newAgg(t, llmlat.ConvVLLM, llmlat.ModeBounded).Add(st), llmlat.ErrMismatch)
+	_, err = llmlat.NewStreamingRequest(newAgg(t, llmlat.ConvSGLang, llmlat.ModeExact))
+	wantErr(t, err, llmlat.ErrInvalid)
+	_, err = llmlat.NewStreamingRequest(nil)
+	wantErr(t, err, llmlat.ErrInvalid)
+}

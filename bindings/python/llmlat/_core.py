@@ -15,7 +15,7 @@ from typing import (Any, Dict, Iterable, List, Mapping, NoReturn, Optional, Tupl
                     Union)
 
 from ._errors import Error, InvalidArgumentError, OutOfMemoryError
-from ._native import lib, name_table, request_event_fast
+from ._native import WRITE_FN, AggHandle, lib, name_table, request_event_fast
 
 __all__ = [
     "Request",
@@ -82,6 +82,7 @@ Name = Union[str, int]
 _Self = TypeVar("_Self", bound="_Owner")
 
 _EINVAL = -1
+_ENOMEM = -2
 _EUNDEFINED = -5
 _ENOSPC = -8
 _INT64_MIN = -(1 << 63)
@@ -304,7 +305,15 @@ class Request(_Owner):
     Life cycle: ``start`` -> ``event``/``events`` ... -> ``finish`` or
     ``fail`` -> ``Aggregator.add`` -> ``reset`` (reuse) or ``close``.
     Timestamps are int nanoseconds on one monotonic clock (``now_ns()`` or
-    ``time.monotonic_ns()``). Changed by one thread at a time.
+    ``time.monotonic_ns()``). Safe to share between threads (a lock per
+    request), though a request is naturally one thread's.
+
+    ``Request(streaming=like)`` is a streaming recorder
+    (``llmlat_request_new_streaming``): it keeps no events but folds each
+    by the bounded Aggregator ``like``'s bucket layout and gap rule, so its
+    memory does not grow with the stream; it adds, bit for bit as a
+    buffered one, to bounded aggregators of like's relative error and gap
+    rule (MismatchError otherwise).
 
     Errors raise :class:`llmlat.Error` subclasses: ``StateError`` (event
     before start or after the end), ``OrderError`` (a time before the
@@ -314,8 +323,21 @@ class Request(_Owner):
 
     __slots__ = ("_addr",)
 
-    def __init__(self) -> None:
-        h = lib.llmlat_request_new()
+    def __init__(self, streaming: Optional["Aggregator"] = None) -> None:
+        if streaming is None:
+            h = lib.llmlat_request_new()
+        elif not isinstance(streaming, Aggregator):
+            raise TypeError("streaming must be an llmlat.Aggregator, not %s"
+                            % type(streaming).__name__)
+        else:
+            with streaming._lock:
+                h = lib.llmlat_request_new_streaming(streaming._h)
+            if not h and streaming._h is not None and streaming.mode != "bounded":
+                raise InvalidArgumentError(where="llmlat_request_new_streaming",
+                                           detail="a streaming recorder needs a bounded "
+                                                  "aggregator, not %s" % streaming.mode)
+            if not h and streaming._h is None:
+                raise streaming._closed_error()
         if not h:
             raise OutOfMemoryError(where="llmlat_request_new")
         self._own(h, lib.llmlat_request_free)
@@ -474,12 +496,11 @@ class Aggregator(_Owner):
                  quantiles: Optional[Iterable[float]] = None) -> None:
         conv = _id(_CONVENTION_IDS, "convention", convention)
         mode_id = _id(_MODE_IDS, "mode", mode)
-        h = lib.llmlat_agg_new(conv, mode_id)
-        if not h:
-            if lib.llmlat_convention_name(conv) is None or mode_id not in _MODE_IDS.values():
-                raise InvalidArgumentError(where="llmlat_agg_new",
-                                           detail="convention %r, mode %r" % (convention, mode))
-            raise OutOfMemoryError(where="llmlat_agg_new")
+        h = AggHandle()
+        st = lib.llmlat_agg_create(conv, mode_id, byref(h))
+        if st:
+            detail = "convention %r, mode %r" % (convention, mode) if st == _EINVAL else None
+            _raise(st, "llmlat_agg_create", detail)
         self._own(h, lib.llmlat_agg_free)
         try:
             self.set_param("relative_error", relative_error)
@@ -712,8 +733,28 @@ class Aggregator(_Owner):
         return b""
 
     def _report_bytes(self, format: Name) -> bytes:
+        """The report, made once: streamed by ``llmlat_agg_report_write``
+        into a list of pieces (asking for the size first would make it
+        twice)."""
         fmt = _id(_FORMAT_IDS, "format", format)
-        return self._buffer_call(lib.llmlat_agg_report, "llmlat_agg_report", fmt)
+        pieces: List[bytes] = []
+        raised: List[BaseException] = []
+
+        def write(user: Any, data: int, size: int) -> int:
+            try:
+                pieces.append(ctypes.string_at(data, size))
+                return 0
+            except BaseException as exc:  # an exception must not cross into C
+                raised.append(exc)
+                return _ENOMEM
+
+        with self._lock:  # write only appends: it never calls back into self
+            st = lib.llmlat_agg_report_write(self._h, fmt, WRITE_FN(write), None)
+        if raised:
+            raise raised[0]
+        if st:
+            self._fail(st, "llmlat_agg_report_write")
+        return b"".join(pieces)
 
     def report(self, format: Name = "text") -> str:
         """The report as text: "text" (a readable table), "json"

@@ -256,6 +256,40 @@ class LiveRecorderTest(unittest.TestCase):
         self.assertIn("closed", repr(live))
 
 
+class StreamingTest(unittest.TestCase):
+    def test_the_same_bits_as_the_buffered_recorder(self):
+        like = llmlat.Aggregator("aiperf", "bounded")
+        buf, st = llmlat.Request(), llmlat.Request(streaming=like)
+        a, b = llmlat.Aggregator("aiperf", "bounded"), llmlat.Aggregator("aiperf", "bounded")
+        for i in range(50):
+            n = 1 + i * 37 % 400
+            times, t = [], i * S
+            for j in range(n):
+                t += (i * j) % 17 * MS  # 0 .. 16 ms: zero gaps too
+                times.append(t)
+            tokens = [(i + j) % 4 for j in range(n)]
+            for r in (buf, st):
+                r.reset()
+                r.start(i * S)
+                r.events(times[: n // 2], tokens[: n // 2])
+                for t, k in zip(times[n // 2:], tokens[n // 2:]):
+                    r.event(t, k)
+                (r.fail if i % 11 == 0 else r.finish)(times[-1] + MS)
+            self.assertEqual(buf.value("ttft", "aiperf"), st.value("ttft", "aiperf"))
+            self.assertEqual(buf.value("itl", "aiperf"), st.value("itl", "aiperf"))
+            a.add(buf)
+            b.add(st)
+        self.assertEqual(a.to_bytes(), b.to_bytes())
+        with self.assertRaises(llmlat.MismatchError):
+            llmlat.Aggregator("vllm", "bounded").add(st)
+        with self.assertRaises(llmlat.MismatchError):
+            st.value("icl", "vllm")
+        with self.assertRaises(llmlat.InvalidArgumentError):
+            llmlat.Request(streaming=llmlat.Aggregator("default", "exact"))
+        with self.assertRaises(TypeError):
+            llmlat.Request(streaming="bounded")
+
+
 class WindowTest(unittest.TestCase):
     def test_requests_leave_with_their_step(self):
         w = llmlat.Window(60, 5, slo={"ttft": 0.055})
