@@ -743,6 +743,14 @@ LLMLAT_API int32_t llmlat_window_view(const llmlat_window *w, const llmlat_agg *
 #define LLMLAT_COLD
 #endif
 
+/* A function kept out of line so that its caller's fast path needs no
+ * stack frame (the call becomes a tail jump). */
+#if defined(__GNUC__) || defined(__clang__)
+#define LLMLAT_NOINLINE __attribute__((noinline))
+#else
+#define LLMLAT_NOINLINE
+#endif
+
 /* The number of significant bits of x (0 for 0). */
 static inline int bit_length(uint64_t x)
 {
@@ -2074,8 +2082,9 @@ static inline void folded(llmlat_request *r, size_t n, int64_t t0, int64_t t1)
     r->last_t = t1;
 }
 
-/* A streaming recorder's checked event, to its folder. */
-static inline int32_t fold(llmlat_request *r, int64_t t_ns, uint32_t k)
+/* A streaming recorder's checked event, to its folder: out of line, so
+ * that llmlat_request_event's buffered path keeps no frame. */
+LLMLAT_NOINLINE static int32_t fold(llmlat_request *r, int64_t t_ns, uint32_t k)
 {
     int32_t st = r->folder->event(r, t_ns, k);
     if (st == LLMLAT_OK)
@@ -4267,7 +4276,6 @@ typedef struct bucket_run {
     size_t cap;         /* counts the block holds; those past live are 0 */
     size_t live;        /* counts in use: top - lo + 1, 0 while none */
     int64_t top;        /* highest index counted, SKETCH_NO_TOP while none */
-    uint64_t total;     /* samples counted in the block */
     uint64_t below;     /* samples > 0 below the window */
     uint64_t zero;      /* samples equal to 0 */
     unsigned n_carry;
@@ -4294,12 +4302,14 @@ LLMLAT_PRIVATE void run_free(bucket_run *r, const llmlat_alloc *al);
 LLMLAT_PRIVATE void run_clear(bucket_run *r);
 LLMLAT_PRIVATE size_t run_memory(const bucket_run *r);
 
-/* The room for samples of total weight w at indexes lo_index .. hi_index
- * (<= hi_index): ENOMEM (nothing changed) or OK with the plan in *p, to
- * apply, or to drop if another plan of the same event failed. */
+/* The room for samples at indexes lo_index .. hi_index (<= hi_index),
+ * the run holding at most `bound` samples in all once they are in (the
+ * caller's count: events, tokens): ENOMEM (nothing changed) or OK with
+ * the plan in *p, to apply, or to drop if another plan of the same event
+ * failed. */
 LLMLAT_PRIVATE int32_t run_plan_for(const bucket_run *r, const sketch_map *m,
                                     const llmlat_alloc *al, int64_t lo_index, int64_t hi_index,
-                                    uint64_t w, run_plan *p);
+                                    uint64_t bound, run_plan *p);
 LLMLAT_PRIVATE void run_plan_drop(run_plan *p, const llmlat_alloc *al);
 LLMLAT_PRIVATE void run_apply(bucket_run *r, const llmlat_alloc *al, const run_plan *p);
 /* w samples at index (a planned one); cannot fail. */
@@ -4327,7 +4337,6 @@ static inline bool run_add_fast(bucket_run *r, int64_t index, uint64_t w)
     } else {
         return false;
     }
-    r->total += w;
     return true;
 }
 
@@ -4341,7 +4350,6 @@ static inline bool run_add1_fast(bucket_run *r, int64_t index)
     if (*c == UINT16_MAX)
         return false;
     ++*c;
-    r->total++;
     return true;
 }
 
@@ -4353,7 +4361,6 @@ static inline void run_undo_fast(bucket_run *r, int64_t index, uint64_t w)
         ((uint16_t *)r->count)[off] = (uint16_t)(((uint16_t *)r->count)[off] - w);
     else
         ((uint32_t *)r->count)[off] = (uint32_t)(((uint32_t *)r->count)[off] - w);
-    r->total -= w;
 }
 
 /* Adds the run's samples to s (same map); the caller adds their count,
@@ -4386,7 +4393,7 @@ LLMLAT_PRIVATE void run_clear(bucket_run *r)
         memset(r->count, 0, r->live * run_count_size(r->wide));
     r->live = 0;
     r->top = SKETCH_NO_TOP;
-    r->total = r->below = r->zero = 0;
+    r->below = r->zero = 0;
     r->n_carry = 0;
 }
 
@@ -4426,7 +4433,7 @@ static uint64_t run_count_at(const bucket_run *r, int64_t index)
 
 LLMLAT_PRIVATE int32_t run_plan_for(const bucket_run *r, const sketch_map *m,
                                     const llmlat_alloc *al, int64_t lo_index, int64_t hi_index,
-                                    uint64_t w, run_plan *p)
+                                    uint64_t bound, run_plan *p)
 {
     int64_t top = r->live && r->top > hi_index ? r->top : hi_index;
     int64_t base = top - (int64_t)(m->width - 1);
@@ -4437,10 +4444,9 @@ LLMLAT_PRIVATE int32_t run_plan_for(const bucket_run *r, const sketch_map *m,
      * spare 4-byte block when more than RUN_CARRIES buckets could hold
      * 65536 samples (taken only if they do). */
     unsigned wide = r->wide;
-    uint64_t total = r->total + w < r->total ? UINT64_MAX : r->total + w;
-    if (total > UINT32_MAX)
+    if (bound > UINT32_MAX)
         wide = 2;
-    bool spare = wide == 0 && total / 65536 > RUN_CARRIES;
+    bool spare = wide == 0 && bound / 65536 > RUN_CARRIES;
     *p = (run_plan){ .change = !r->live || top != r->top || lo != r->lo || wide != r->wide,
                      .cap = r->cap, .wide = wide, .lo = lo, .top = top };
     size_t need = (size_t)(top - lo) + 1; /* <= width */
@@ -4489,7 +4495,6 @@ static void run_fold_below(bucket_run *r, int64_t lo)
             r->carry[kept++] = r->carry[i];
     r->n_carry = kept;
     r->below += left;
-    r->total -= left;
 }
 
 LLMLAT_PRIVATE void run_apply(bucket_run *r, const llmlat_alloc *al, const run_plan *p)
@@ -4556,7 +4561,6 @@ LLMLAT_PRIVATE void run_add(bucket_run *r, int64_t index, uint64_t w)
         return;
     }
     size_t i = (size_t)(index - r->lo);
-    r->total += w;
     if (r->wide) {
         run_put(r->count, r->wide, i, run_get(r->count, r->wide, i) + w);
         return;
@@ -6222,10 +6226,11 @@ LLMLAT_COLD static int32_t stream_event_any(llmlat_request *r, stream_state *st,
         fast_i = false;
     }
     if (!fast_i) {
+        /* at most one ICL sample per event, one ITL sample per token */
         run_plan pi = { 0 }, pt = { 0 };
-        if (has_i && run_plan_for(&st->icl, m, &r->al, ii, ii, 1, &pi) != LLMLAT_OK)
+        if (has_i && run_plan_for(&st->icl, m, &r->al, ii, ii, r->n + 1, &pi) != LLMLAT_OK)
             return LLMLAT_ENOMEM;
-        if (has_t && run_plan_for(&st->itl, m, &r->al, ti, ti, fx.itl.w, &pt) != LLMLAT_OK) {
+        if (has_t && run_plan_for(&st->itl, m, &r->al, ti, ti, r->sum.sum_k + k, &pt) != LLMLAT_OK) {
             run_plan_drop(&pi, &r->al);
             return LLMLAT_ENOMEM;
         }
@@ -6298,14 +6303,15 @@ static void stream_need_add(stream_need *n, const gap_sample *s)
     n->w = n->w + s->w < n->w ? UINT64_MAX : n->w + s->w;
 }
 
+/* bound: the samples the run can hold after the batch. */
 static int32_t stream_plan(bucket_run *run, const sketch_map *m, const llmlat_alloc *al,
-                           const stream_need *n, run_plan *p)
+                           const stream_need *n, uint64_t bound, run_plan *p)
 {
     *p = (run_plan){ 0 };
     if (!n->w)
         return LLMLAT_OK;
-    return run_plan_for(run, m, al, sketch_map_index(m, n->lo), sketch_map_index(m, n->hi), n->w,
-                        p);
+    return run_plan_for(run, m, al, sketch_map_index(m, n->lo), sketch_map_index(m, n->hi),
+                        bound, p);
 }
 
 /* Many events, all or nothing: the room both runs need is planned from a
@@ -6319,7 +6325,9 @@ static int32_t stream_events(llmlat_request *r, const int64_t *t, const uint32_t
     const sketch_map *m = &st->lay->map;
     gap_step step = st->step;
     stream_need ni = { INFINITY, 0, 0 }, nt = ni;
+    uint64_t tokens = r->sum.sum_k; /* fits: at most 2^32 - 1 events */
     for (size_t j = 0; j < n; j++) {
+        tokens += k[j];
         stream_fx fx = stream_effect(&step, t[j], k[j]);
         if (fx.closes) {
             stream_need_add(&ni, &fx.icl);
@@ -6327,9 +6335,9 @@ static int32_t stream_events(llmlat_request *r, const int64_t *t, const uint32_t
         }
     }
     run_plan pi, pt;
-    if (stream_plan(&st->icl, m, &r->al, &ni, &pi) != LLMLAT_OK)
+    if (stream_plan(&st->icl, m, &r->al, &ni, r->n + n, &pi) != LLMLAT_OK)
         return LLMLAT_ENOMEM;
-    if (stream_plan(&st->itl, m, &r->al, &nt, &pt) != LLMLAT_OK) {
+    if (stream_plan(&st->itl, m, &r->al, &nt, tokens, &pt) != LLMLAT_OK) {
         run_plan_drop(&pi, &r->al);
         return LLMLAT_ENOMEM;
     }
@@ -9322,6 +9330,7 @@ LLMLAT_API int32_t llmlat_window_view(const llmlat_window *w, const llmlat_agg *
 /* Internal macros end with the implementation. */
 #undef LLMLAT_PRIVATE
 #undef LLMLAT_COLD
+#undef LLMLAT_NOINLINE
 #undef FIXSUM_LIMIT
 #undef STR2
 #undef STR

@@ -187,10 +187,11 @@ LLMLAT_COLD static int32_t stream_event_any(llmlat_request *r, stream_state *st,
         fast_i = false;
     }
     if (!fast_i) {
+        /* at most one ICL sample per event, one ITL sample per token */
         run_plan pi = { 0 }, pt = { 0 };
-        if (has_i && run_plan_for(&st->icl, m, &r->al, ii, ii, 1, &pi) != LLMLAT_OK)
+        if (has_i && run_plan_for(&st->icl, m, &r->al, ii, ii, r->n + 1, &pi) != LLMLAT_OK)
             return LLMLAT_ENOMEM;
-        if (has_t && run_plan_for(&st->itl, m, &r->al, ti, ti, fx.itl.w, &pt) != LLMLAT_OK) {
+        if (has_t && run_plan_for(&st->itl, m, &r->al, ti, ti, r->sum.sum_k + k, &pt) != LLMLAT_OK) {
             run_plan_drop(&pi, &r->al);
             return LLMLAT_ENOMEM;
         }
@@ -263,14 +264,15 @@ static void stream_need_add(stream_need *n, const gap_sample *s)
     n->w = n->w + s->w < n->w ? UINT64_MAX : n->w + s->w;
 }
 
+/* bound: the samples the run can hold after the batch. */
 static int32_t stream_plan(bucket_run *run, const sketch_map *m, const llmlat_alloc *al,
-                           const stream_need *n, run_plan *p)
+                           const stream_need *n, uint64_t bound, run_plan *p)
 {
     *p = (run_plan){ 0 };
     if (!n->w)
         return LLMLAT_OK;
-    return run_plan_for(run, m, al, sketch_map_index(m, n->lo), sketch_map_index(m, n->hi), n->w,
-                        p);
+    return run_plan_for(run, m, al, sketch_map_index(m, n->lo), sketch_map_index(m, n->hi),
+                        bound, p);
 }
 
 /* Many events, all or nothing: the room both runs need is planned from a
@@ -284,7 +286,9 @@ static int32_t stream_events(llmlat_request *r, const int64_t *t, const uint32_t
     const sketch_map *m = &st->lay->map;
     gap_step step = st->step;
     stream_need ni = { INFINITY, 0, 0 }, nt = ni;
+    uint64_t tokens = r->sum.sum_k; /* fits: at most 2^32 - 1 events */
     for (size_t j = 0; j < n; j++) {
+        tokens += k[j];
         stream_fx fx = stream_effect(&step, t[j], k[j]);
         if (fx.closes) {
             stream_need_add(&ni, &fx.icl);
@@ -292,9 +296,9 @@ static int32_t stream_events(llmlat_request *r, const int64_t *t, const uint32_t
         }
     }
     run_plan pi, pt;
-    if (stream_plan(&st->icl, m, &r->al, &ni, &pi) != LLMLAT_OK)
+    if (stream_plan(&st->icl, m, &r->al, &ni, r->n + n, &pi) != LLMLAT_OK)
         return LLMLAT_ENOMEM;
-    if (stream_plan(&st->itl, m, &r->al, &nt, &pt) != LLMLAT_OK) {
+    if (stream_plan(&st->itl, m, &r->al, &nt, tokens, &pt) != LLMLAT_OK) {
         run_plan_drop(&pi, &r->al);
         return LLMLAT_ENOMEM;
     }

@@ -27,7 +27,7 @@ LLMLAT_PRIVATE void run_clear(bucket_run *r)
         memset(r->count, 0, r->live * run_count_size(r->wide));
     r->live = 0;
     r->top = SKETCH_NO_TOP;
-    r->total = r->below = r->zero = 0;
+    r->below = r->zero = 0;
     r->n_carry = 0;
 }
 
@@ -67,7 +67,7 @@ static uint64_t run_count_at(const bucket_run *r, int64_t index)
 
 LLMLAT_PRIVATE int32_t run_plan_for(const bucket_run *r, const sketch_map *m,
                                     const llmlat_alloc *al, int64_t lo_index, int64_t hi_index,
-                                    uint64_t w, run_plan *p)
+                                    uint64_t bound, run_plan *p)
 {
     int64_t top = r->live && r->top > hi_index ? r->top : hi_index;
     int64_t base = top - (int64_t)(m->width - 1);
@@ -78,10 +78,9 @@ LLMLAT_PRIVATE int32_t run_plan_for(const bucket_run *r, const sketch_map *m,
      * spare 4-byte block when more than RUN_CARRIES buckets could hold
      * 65536 samples (taken only if they do). */
     unsigned wide = r->wide;
-    uint64_t total = r->total + w < r->total ? UINT64_MAX : r->total + w;
-    if (total > UINT32_MAX)
+    if (bound > UINT32_MAX)
         wide = 2;
-    bool spare = wide == 0 && total / 65536 > RUN_CARRIES;
+    bool spare = wide == 0 && bound / 65536 > RUN_CARRIES;
     *p = (run_plan){ .change = !r->live || top != r->top || lo != r->lo || wide != r->wide,
                      .cap = r->cap, .wide = wide, .lo = lo, .top = top };
     size_t need = (size_t)(top - lo) + 1; /* <= width */
@@ -130,7 +129,6 @@ static void run_fold_below(bucket_run *r, int64_t lo)
             r->carry[kept++] = r->carry[i];
     r->n_carry = kept;
     r->below += left;
-    r->total -= left;
 }
 
 LLMLAT_PRIVATE void run_apply(bucket_run *r, const llmlat_alloc *al, const run_plan *p)
@@ -197,7 +195,6 @@ LLMLAT_PRIVATE void run_add(bucket_run *r, int64_t index, uint64_t w)
         return;
     }
     size_t i = (size_t)(index - r->lo);
-    r->total += w;
     if (r->wide) {
         run_put(r->count, r->wide, i, run_get(r->count, r->wide, i) + w);
         return;

@@ -39,7 +39,6 @@ typedef struct bucket_run {
     size_t cap;         /* counts the block holds; those past live are 0 */
     size_t live;        /* counts in use: top - lo + 1, 0 while none */
     int64_t top;        /* highest index counted, SKETCH_NO_TOP while none */
-    uint64_t total;     /* samples counted in the block */
     uint64_t below;     /* samples > 0 below the window */
     uint64_t zero;      /* samples equal to 0 */
     unsigned n_carry;
@@ -66,12 +65,14 @@ LLMLAT_PRIVATE void run_free(bucket_run *r, const llmlat_alloc *al);
 LLMLAT_PRIVATE void run_clear(bucket_run *r);
 LLMLAT_PRIVATE size_t run_memory(const bucket_run *r);
 
-/* The room for samples of total weight w at indexes lo_index .. hi_index
- * (<= hi_index): ENOMEM (nothing changed) or OK with the plan in *p, to
- * apply, or to drop if another plan of the same event failed. */
+/* The room for samples at indexes lo_index .. hi_index (<= hi_index),
+ * the run holding at most `bound` samples in all once they are in (the
+ * caller's count: events, tokens): ENOMEM (nothing changed) or OK with
+ * the plan in *p, to apply, or to drop if another plan of the same event
+ * failed. */
 LLMLAT_PRIVATE int32_t run_plan_for(const bucket_run *r, const sketch_map *m,
                                     const llmlat_alloc *al, int64_t lo_index, int64_t hi_index,
-                                    uint64_t w, run_plan *p);
+                                    uint64_t bound, run_plan *p);
 LLMLAT_PRIVATE void run_plan_drop(run_plan *p, const llmlat_alloc *al);
 LLMLAT_PRIVATE void run_apply(bucket_run *r, const llmlat_alloc *al, const run_plan *p);
 /* w samples at index (a planned one); cannot fail. */
@@ -99,7 +100,6 @@ static inline bool run_add_fast(bucket_run *r, int64_t index, uint64_t w)
     } else {
         return false;
     }
-    r->total += w;
     return true;
 }
 
@@ -113,7 +113,6 @@ static inline bool run_add1_fast(bucket_run *r, int64_t index)
     if (*c == UINT16_MAX)
         return false;
     ++*c;
-    r->total++;
     return true;
 }
 
@@ -125,7 +124,6 @@ static inline void run_undo_fast(bucket_run *r, int64_t index, uint64_t w)
         ((uint16_t *)r->count)[off] = (uint16_t)(((uint16_t *)r->count)[off] - w);
     else
         ((uint32_t *)r->count)[off] = (uint32_t)(((uint32_t *)r->count)[off] - w);
-    r->total -= w;
 }
 
 /* Adds the run's samples to s (same map); the caller adds their count,

@@ -116,8 +116,9 @@ static inline void folded(llmlat_request *r, size_t n, int64_t t0, int64_t t1)
     r->last_t = t1;
 }
 
-/* A streaming recorder's checked event, to its folder. */
-static inline int32_t fold(llmlat_request *r, int64_t t_ns, uint32_t k)
+/* A streaming recorder's checked event, to its folder: out of line, so
+ * that llmlat_request_event's buffered path keeps no frame. */
+LLMLAT_NOINLINE static int32_t fold(llmlat_request *r, int64_t t_ns, uint32_t k)
 {
     int32_t st = r->folder->event(r, t_ns, k);
     if (st == LLMLAT_OK)

@@ -21,6 +21,14 @@
 #define LLMLAT_COLD
 #endif
 
+/* A function kept out of line so that its caller's fast path needs no
+ * stack frame (the call becomes a tail jump). */
+#if defined(__GNUC__) || defined(__clang__)
+#define LLMLAT_NOINLINE __attribute__((noinline))
+#else
+#define LLMLAT_NOINLINE
+#endif
+
 /* The number of significant bits of x (0 for 0). */
 static inline int bit_length(uint64_t x)
 {
