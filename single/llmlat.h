@@ -510,10 +510,11 @@ LLMLAT_API llmlat_agg *llmlat_agg_new_like(const llmlat_agg *a);
  * of its own, so its memory follows the spread of the request's gaps, not
  * their number: 2 bytes per bucket its ITL and ICL values span (at the
  * default relative error 64 buckets per power of two, at most 31 powers
- * of two: 3.9 KiB per metric), 4 bytes once more than 8 of its buckets
- * hold 65536 samples each, plus about 700 bytes; a 100,000-token stream
- * of usual gaps takes 2 to 5 KiB. llmlat_agg_add then gives the same
- * aggregator, bit for bit, as a buffered recorder of the same events.
+ * of two: 3.9 KiB per metric), 4 bytes once more than 4 of its buckets
+ * hold 65536 samples each, plus about 670 bytes; a 100,000-token stream
+ * with bursts and stalls takes about 7 KiB (docs/threads.md has the
+ * figures). llmlat_agg_add then gives the same aggregator, bit for bit,
+ * as a buffered recorder of the same events.
  *
  * It is for bounded mode: like must be a bounded aggregator, and r can be
  * added (llmlat_agg_add, llmlat_live_add, llmlat_window_add) to bounded
@@ -525,8 +526,10 @@ LLMLAT_API llmlat_agg *llmlat_agg_new_like(const llmlat_agg *a);
  * and ITL_MAX (EMISMATCH) under the other. An event may fail with ENOMEM
  * when the request's values spread further than before (nothing is
  * changed then). Exact mode keeps every sample by definition: use
- * llmlat_request_new there. NULL when like is NULL or exact, or out of
- * memory. */
+ * llmlat_request_new there. Threads: it reads only like's settings, so it
+ * may be made while other threads add to or query like; the recorder
+ * itself is one thread's at a time, as any recorder. NULL when like is
+ * NULL or exact, or out of memory. */
 LLMLAT_API llmlat_request *llmlat_request_new_streaming(const llmlat_agg *like);
 
 /* ------------------------------------------------------------------ live */
@@ -541,12 +544,14 @@ LLMLAT_API llmlat_request *llmlat_request_new_streaming(const llmlat_agg *like);
  * the aggregator of the current phase, and one atomic store. The reader's
  * llmlat_live_snapshot flips each writer to its other aggregator and
  * waits, for each writer, at most until the add that writer has in
- * progress returns (it spins, then yields the processor); then it folds
- * the aggregators it took into its own.
+ * progress returns (it spins, yields the processor, then sleeps 50 us
+ * between looks: a writer preempted mid-add makes it wait for the
+ * scheduler); then it folds the aggregators it took into its own.
  *
- * Every accepted add is in exactly one interval snapshot: the first one
- * that begins after the add returned, or (when the add overlaps the
- * snapshot) that one or the next. A cumulative snapshot holds every
+ * Every accepted add is in exactly one interval snapshot: an add that
+ * returned before a snapshot began is in that one or an earlier one, an
+ * add that overlaps a snapshot in that one or the next. A cumulative
+ * snapshot holds every
  * interval taken so far and the one in progress. So nothing is lost nor
  * counted twice: after the last add returned, a cumulative snapshot holds
  * exactly the requests added (bounded mode: the same bytes as one
@@ -572,9 +577,8 @@ LLMLAT_API void llmlat_live_free(llmlat_live *l);
 /* A writer handle of l, for one thread at a time (any thread may call
  * this, concurrently with writers and the reader). It reuses the slot of
  * a released handle, with the data that slot still holds, before
- * allocating one (two aggregators: about 180 KiB in bounded mode at the
- * default relative error). Slots are kept until l is freed. NULL when l
- * is NULL or out of memory. */
+ * allocating one (two aggregators). Slots are kept until l is freed.
+ * NULL when l is NULL or out of memory. */
 LLMLAT_API llmlat_live_writer *llmlat_live_writer_new(llmlat_live *l);
 /* Releases a writer handle: w may not be used afterwards. What it added
  * stays in l (the next snapshots see it). NULL is a no-op. */
@@ -635,8 +639,8 @@ typedef struct llmlat_window llmlat_window;
 
 /* A new, empty window of width_ns in steps of step_ns over aggregators
  * with like's settings (as llmlat_agg_new_like; like must be bounded and is
- * only read). It allocates n + 1 aggregators (n = width_ns / step_ns; at
- * the default relative error about 92 KiB each) and never again. NULL on
+ * only read). It allocates n + 1 aggregators (n = width_ns / step_ns;
+ * each holds like's LLMLAT_COUNT_MEMORY_BYTES) and never again. NULL on
  * error, with *status (status may be NULL): EINVAL (like NULL or exact
  * mode; step_ns or width_ns <= 0; width_ns not a multiple of step_ns;
  * more than LLMLAT_WINDOW_MAX_SLOTS steps), ENOMEM. */
@@ -8789,6 +8793,9 @@ LLMLAT_PRIVATE int32_t read_sketch_v1(bytes_reader *r, sketch *s, const sketch_m
 
 /* ---------------------- lib/live/phaser.c --------------------------------- */
 /* The reader's side of the phaser (phaser.h). */
+#ifndef _POSIX_C_SOURCE
+#define _POSIX_C_SOURCE 199309L /* nanosleep */
+#endif
 
 /* ---------------------- lib/live/phaser.h --------------------------------- */
 /* A writer-reader phaser (HdrHistogram's hdr_writer_reader_phaser, for one
@@ -8859,20 +8866,27 @@ LLMLAT_PRIVATE void phaser_flip_wait(phaser *p, int old, int64_t begun);
 
 #if defined(__unix__) || defined(__APPLE__)
 #include <sched.h>
+#include <time.h>
 #define PHASER_YIELD() sched_yield()
-#else
-#define PHASER_YIELD() ((void)0) /* no portable yield in C11 without threads.h */
+#define PHASER_NAP() nanosleep(&(struct timespec){ 0, 50000 }, NULL)
+#else /* C11 has neither without threads.h: spin */
+#define PHASER_YIELD() ((void)0)
+#define PHASER_NAP() ((void)0)
 #endif
 
 /* While the writer finishes an update: spin for about as long as an add
- * takes (microseconds; a yield would cost a whole round of the
- * scheduler), then give the processor away, in case the writer is waiting
- * for it. */
+ * takes (microseconds), then yield the processor a while, in case the
+ * writer is waiting for it; a writer that still has not finished was
+ * preempted, so sleep 50 us between looks rather than keep a core busy. */
 #define PHASER_SPINS 4096
+#define PHASER_YIELDS 64
 
 static void phaser_pause(unsigned *spins)
 {
-    if (++*spins > PHASER_SPINS)
+    unsigned n = ++*spins;
+    if (n > PHASER_SPINS + PHASER_YIELDS)
+        PHASER_NAP();
+    else if (n > PHASER_SPINS)
         PHASER_YIELD();
 }
 
@@ -9390,7 +9404,9 @@ LLMLAT_API int32_t llmlat_window_view(const llmlat_window *w, const llmlat_agg *
 #undef V1_OCTAVES
 #undef V1_ALPHA_MARGIN
 #undef PHASER_YIELD
+#undef PHASER_NAP
 #undef PHASER_SPINS
+#undef PHASER_YIELDS
 #undef LIVE_LINE
 
 #if defined(__clang__)

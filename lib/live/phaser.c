@@ -1,22 +1,33 @@
 /* The reader's side of the phaser (phaser.h). */
+#ifndef _POSIX_C_SOURCE
+#define _POSIX_C_SOURCE 199309L /* nanosleep */
+#endif
+
 #include "live/phaser.h"
 
 #if defined(__unix__) || defined(__APPLE__)
 #include <sched.h>
+#include <time.h>
 #define PHASER_YIELD() sched_yield()
-#else
-#define PHASER_YIELD() ((void)0) /* no portable yield in C11 without threads.h */
+#define PHASER_NAP() nanosleep(&(struct timespec){ 0, 50000 }, NULL)
+#else /* C11 has neither without threads.h: spin */
+#define PHASER_YIELD() ((void)0)
+#define PHASER_NAP() ((void)0)
 #endif
 
 /* While the writer finishes an update: spin for about as long as an add
- * takes (microseconds; a yield would cost a whole round of the
- * scheduler), then give the processor away, in case the writer is waiting
- * for it. */
+ * takes (microseconds), then yield the processor a while, in case the
+ * writer is waiting for it; a writer that still has not finished was
+ * preempted, so sleep 50 us between looks rather than keep a core busy. */
 #define PHASER_SPINS 4096
+#define PHASER_YIELDS 64
 
 static void phaser_pause(unsigned *spins)
 {
-    if (++*spins > PHASER_SPINS)
+    unsigned n = ++*spins;
+    if (n > PHASER_SPINS + PHASER_YIELDS)
+        PHASER_NAP();
+    else if (n > PHASER_SPINS)
         PHASER_YIELD();
 }
 
