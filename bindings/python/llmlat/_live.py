@@ -185,7 +185,7 @@ class WindowView(Aggregator):
 
     __slots__ = ("_window",)
 
-    def __init__(self, window: "Window") -> None:  # pylint: disable=super-init-not-called
+    def __init__(self, window: "Window") -> None:  # the window owns the C object
         self._window = window
 
     @property  # type: ignore[override]
