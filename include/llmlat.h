@@ -117,6 +117,12 @@ LLMLAT_API const char *llmlat_strerror(int32_t status);
 #define LLMLAT_STAT_MIN      4
 #define LLMLAT_STAT_MAX      5
 #define LLMLAT_STAT_MEDIAN   6 /* numpy.median */
+/* The exact sum of the samples (of w x for ITL's weighted samples), in the
+ * metric's unit, correctly rounded: each sample as kept, cut once at 2^-64
+ * of the internal unit (ns for times in bounded mode), added in integers.
+ * It never decreases as samples are added, in either mode, so it is what
+ * the expositions write as _sum. 0 for an empty set. */
+#define LLMLAT_STAT_SUM      7
 
 /* System rates for llmlat_agg_rate(), per second of the duration D. */
 #define LLMLAT_RATE_REQUESTS           1 /* completed / D */
@@ -142,10 +148,14 @@ LLMLAT_API const char *llmlat_strerror(int32_t status);
 #define LLMLAT_PARAM_SLO_TPOT       4 /* 0 = no SLO (default) */
 #define LLMLAT_PARAM_SLO_E2E        5 /* 0 = no SLO (default) */
 
-/* Report formats for llmlat_agg_report(). */
-#define LLMLAT_FORMAT_TEXT       1 /* readable summary table */
-#define LLMLAT_FORMAT_JSON       2 /* docs/report-json.md */
-#define LLMLAT_FORMAT_PROMETHEUS 3 /* text exposition format 0.0.4 */
+/* Report formats for llmlat_agg_report(); the last three are also the
+ * formats of llmlat_expose() (docs/prometheus.md). */
+#define LLMLAT_FORMAT_TEXT                1 /* readable summary table */
+#define LLMLAT_FORMAT_JSON                2 /* docs/report-json.md */
+#define LLMLAT_FORMAT_PROMETHEUS          3 /* Prometheus text exposition format 0.0.4 */
+#define LLMLAT_FORMAT_OPENMETRICS         4 /* OpenMetrics 1.0 text, ending in "# EOF" */
+#define LLMLAT_FORMAT_PROMETHEUS_PROTOBUF 5 /* delimited io.prometheus.client.MetricFamily
+                                               messages, native histograms included */
 
 /* Lower-case names of ids ("ttft", "vllm", "mean", ...): static strings,
  * NULL for an unknown id. The same names are used by the CLI, the JSON
@@ -234,6 +244,64 @@ LLMLAT_API int32_t llmlat_request_fail(llmlat_request *r, int64_t t_ns);
 LLMLAT_API int32_t llmlat_request_value(const llmlat_request *r, int32_t convention,
                                         int32_t metric, double *out);
 
+/* What a request rebuilt from another tool's result file lacks
+ * (llmlat_request_set_lacks; docs/importers.md). An aggregator that was
+ * given such a request reports what needs the missing data as not
+ * available, with the reason (llmlat_agg_unavailable), never a guess. */
+#define LLMLAT_LACKS_START_TIMES   (1u << 0) /* starts are not on one clock (relative only) */
+#define LLMLAT_LACKS_END           (1u << 1) /* the end of the stream is unknown (finish = last event) */
+#define LLMLAT_LACKS_CHUNK_TOKENS  (1u << 2) /* tokens per chunk are unknown (each event's k is 1) */
+#define LLMLAT_LACKS_CHUNKS        (1u << 3) /* no chunk times: per-request values only */
+#define LLMLAT_LACKS_OUTPUT_TOKENS (1u << 4) /* N is unknown */
+#define LLMLAT_LACKS_INPUT_TOKENS  (1u << 5) /* the prompt length is unknown */
+#define LLMLAT_LACKS_ALL           (0x3fu)
+
+/* Says what r's data lacks (a LLMLAT_LACKS_* mask; 0 by default and after
+ * reset). LLMLAT_LACKS_CHUNKS is set by llmlat_request_set_known and may
+ * not be set here. Errors: EINVAL (r NULL, unknown bits or CHUNKS),
+ * ESTATE (r already ended). */
+LLMLAT_API int32_t llmlat_request_set_lacks(llmlat_request *r, uint32_t lacks);
+
+/* A per-request value of a request whose chunk times are unknown (a tool's
+ * result file with only per-request figures, such as LLMPerf's): metric
+ * TTFT, E2E (seconds, >= 0) or TOOL_ITL (the tool's own ITL figure), as
+ * the tool of `convention` measures it. It marks r LLMLAT_LACKS_CHUNKS: r
+ * then takes no event. Aggregators and llmlat_request_value use such a
+ * value under a convention that defines the metric the same way (the same
+ * TTFT anchor; E2E to the same end), and report it as not available
+ * under the others. All values of r share one convention. The end time
+ * (finish or fail) still counts for durations.
+ * Errors: EINVAL (r NULL; unknown convention or metric; value NaN,
+ * infinite, negative or beyond int64 ns), ESTATE (not started, ended, has
+ * events, or a value of another convention was set). */
+LLMLAT_API int32_t llmlat_request_set_known(llmlat_request *r, int32_t convention,
+                                            int32_t metric, double value);
+
+/* What a recorder holds, for hosts that read requests back (the trace
+ * reader's, for one). States of llmlat_request_get_state: */
+#define LLMLAT_STATE_NEW      0
+#define LLMLAT_STATE_STARTED  1
+#define LLMLAT_STATE_FINISHED 2
+#define LLMLAT_STATE_FAILED   3
+/* Errors of these getters: EINVAL (a NULL argument). */
+LLMLAT_API int32_t llmlat_request_get_state(const llmlat_request *r, int32_t *state);
+/* The start; ESTATE when not started. */
+LLMLAT_API int32_t llmlat_request_get_start(const llmlat_request *r, int64_t *t_ns);
+/* The finish or fail time; ESTATE when not ended. */
+LLMLAT_API int32_t llmlat_request_get_end(const llmlat_request *r, int64_t *t_ns);
+/* The events: *t_ns and *k point into r (valid until r is next changed,
+ * reset or freed; NULL when *n is 0). A streaming recorder
+ * (llmlat_request_new_streaming) keeps none: EMISMATCH, *n the number of
+ * events it folded, *t_ns and *k NULL. */
+LLMLAT_API int32_t llmlat_request_get_events(const llmlat_request *r, const int64_t **t_ns,
+                                             const uint32_t **k, size_t *n);
+/* The prompt length. */
+LLMLAT_API int32_t llmlat_request_get_input_tokens(const llmlat_request *r, uint64_t *n);
+/* The usage count; EUNDEFINED (and *n the sum of k) when none was set. */
+LLMLAT_API int32_t llmlat_request_get_output_tokens(const llmlat_request *r, uint64_t *n);
+/* The LLMLAT_LACKS_* mask. */
+LLMLAT_API int32_t llmlat_request_get_lacks(const llmlat_request *r, uint32_t *lacks);
+
 /* ------------------------------------------------------------- aggregator */
 
 /* Statistics of many requests under one convention. Changed by one thread
@@ -244,9 +312,12 @@ typedef struct llmlat_agg llmlat_agg;
 /* A new aggregator; NULL on an unknown convention or mode, or no memory.
  *
  * LLMLAT_MODE_BOUNDED (docs/bounded.md) allocates everything here and never
- * again: per metric a window of logarithmic buckets, about 9 KiB at the
- * default relative error alpha = 1% (memory grows as 1/alpha), whatever the
- * traffic; adding a request never allocates. COUNT, MIN and MAX are exact.
+ * again: per metric a Prometheus native histogram of fixed size (a window
+ * of 31 powers of two of uint64 bucket counts below the largest sample,
+ * and a zero bucket), 15.5 KiB at the default relative error alpha = 1%
+ * (schema 6; memory doubles with each finer schema), whatever the
+ * traffic: 152 KiB for a default aggregator in all. Adding a request never
+ * allocates. COUNT, MIN and MAX are exact.
  * MEAN and STD come from sums of x and x^2 kept as wide integers of 2^-64
  * units (ns, tokens, tokens/s): exact for integer samples, but for one cut
  * at 2^-64 per k-token chunk (the squares g^2 / k of its ITL samples) and
@@ -255,7 +326,8 @@ typedef struct llmlat_agg llmlat_agg;
  * within 2^-51 (relative) of the mean and std of the samples so kept, and
  * the same bits whatever the order of adds and merges (docs/bounded.md,
  * "What COUNT, MEAN and STD are"). Quantiles are within alpha of exact
- * mode's (see llmlat_agg_quantile). It keeps no timeline: the
+ * mode's (see llmlat_agg_quantile); llmlat_agg_buckets exports the
+ * buckets. It keeps no timeline: the
  * PEAK rate and counter are EUNDEFINED, and the good count is taken as
  * requests are added (so SLOs, like alpha, are fixed once data arrived). */
 LLMLAT_API llmlat_agg *llmlat_agg_new(int32_t convention, int32_t mode);
@@ -302,13 +374,16 @@ LLMLAT_API int32_t llmlat_agg_set_buckets(llmlat_agg *a, int32_t metric, const d
 
 /* Constant labels (Prometheus): name/value pairs that every exposition
  * and report of a writes beside its figures, e.g. model="llama-3-70b",
- * route="/v1/chat". A name matches [a-zA-Z_][a-zA-Z0-9_]*, does not start
- * with "__" (reserved by Prometheus) and is neither "le" nor "quantile";
- * a value is any valid UTF-8. Setting a name again replaces its value; a
- * NULL or empty value removes the label (Prometheus reads an empty label
- * as an absent one). Labels are kept sorted by name, kept by
- * llmlat_agg_reset, serialized, and not changed by merging (a merge keeps
- * dst's labels, as it keeps dst's params).
+ * route="/v1/chat" (docs/prometheus.md). A name matches
+ * [a-zA-Z_][a-zA-Z0-9_]*, does not start with "__" (reserved by
+ * Prometheus) and is none of the labels the expositions write themselves:
+ * "le", "quantile", and llmlat_info's "version", "convention" and "mode".
+ * A value is any valid UTF-8 (escaped by the text formats). Setting a name
+ * again replaces its value; a NULL or empty value removes the label
+ * (Prometheus reads an empty label as an absent one). Labels are kept
+ * sorted by name, kept by llmlat_agg_reset, serialized, and not changed by
+ * merging (a merge keeps dst's labels, as it keeps dst's params: merge a
+ * label set's per-thread aggregators into the one that carries them).
  * Errors: EINVAL (NULL a or name; an invalid name or value; a name or a
  * value longer than LLMLAT_LABEL_MAX bytes; a new label beyond
  * LLMLAT_MAX_LABELS), ENOMEM; on error a's labels are unchanged. */
@@ -333,6 +408,33 @@ LLMLAT_API int32_t llmlat_agg_get_label(const llmlat_agg *a, size_t i, const cha
  * finished nor failed), ENOMEM. */
 LLMLAT_API int32_t llmlat_agg_add(llmlat_agg *a, const llmlat_request *r);
 
+/* Many requests at once, given as columns (a benchmark harness's arrays,
+ * numpy's in the Python binding): request i starts at start_ns[i], has
+ * the events offsets[i] .. offsets[i + 1] - 1 of t_ns[] and k[], and ends
+ * at end_ns[i], finished when ok[i] != 0, failed otherwise.
+ *   end_ns          NULL: each request ends at its last event (or start)
+ *   ok              NULL: every request finished
+ *   offsets         n + 1 non-decreasing entries (NULL only when no
+ *                   request has events: offsets[0] .. offsets[n] all 0)
+ *   t_ns, k         offsets[n] events (NULL when offsets[n] is 0)
+ *   input_tokens    NULL: 0 each; otherwise >= 0
+ *   output_tokens   NULL: none; a negative entry: none for that request
+ *                   (N = sum of its k), otherwise its usage count
+ * All or nothing: every request is checked (the rules of the recorder:
+ * times not going back, spans and sums that fit) and memory is reserved
+ * before any is added; on error none is, and *bad (may be NULL) is the
+ * index of the first request at fault (SIZE_MAX when the fault is not one
+ * request's: NULL arrays, ENOMEM). The result is that of adding the
+ * requests one by one, in order. Errors: EINVAL (NULL arrays, offsets
+ * going back, a negative input count), EORDER (times going back),
+ * EOVERFLOW (a span, a count or a sum past the limits of llmlat_agg_add),
+ * ENOMEM. */
+LLMLAT_API int32_t llmlat_agg_add_columns(llmlat_agg *a, size_t n, const int64_t *start_ns,
+                                          const int64_t *end_ns, const uint8_t *ok,
+                                          const uint64_t *offsets, const int64_t *t_ns,
+                                          const uint32_t *k, const int64_t *input_tokens,
+                                          const int64_t *output_tokens, size_t *bad);
+
 /* Adds everything src holds to dst: afterwards dst equals an aggregator
  * that was given the requests of both (bounded mode: the same state bit for
  * bit, so merging is associative and commutative). dst's params are kept.
@@ -352,11 +454,14 @@ LLMLAT_API int32_t llmlat_agg_stat(const llmlat_agg *a, int32_t metric, int32_t 
  * default linear interpolation, the same double as numpy.quantile(x, q) on
  * the same samples (numpy.percentile(x, p) is q = p / 100.0, divided as
  * numpy divides). Bounded mode: a value v with
- * |v - E| <= alpha * E for E the exact-mode value, for every q, provided
- * the non-zero samples lie within a factor 2^32 below the largest (1 us to
- * 71 min, or 1 to 4.3e9 tokens); q = 0 and q = 1 give min and max exactly.
- * Samples further below share the lowest bucket: a quantile landing there
- * is only kept within [min, max] (docs/bounded.md).
+ * |v - E| <= e * E <= alpha * E for E the exact-mode value, for every q,
+ * e the error (base - 1) / (base + 1) of the native-histogram schema
+ * alpha selects (0.54% at alpha 1%), provided the non-zero samples lie in
+ * the sketch's window, within about a factor 2^31 below the largest (28 ns
+ * to 60 s, or 1 to 2.1e9 tokens); q = 0 and q = 1 give min and max
+ * exactly, and zeros are exact. A sample further below is in the zero
+ * bucket: a quantile landing on it is within [min, zero threshold], i.e.
+ * within (z - min) / (z + min) <= 1 of it (docs/bounded.md).
  * Errors: EINVAL (NULL, unknown id, q outside [0, 1] or NaN), EUNDEFINED
  * (empty set; placeholders as for llmlat_agg_stat). */
 LLMLAT_API int32_t llmlat_agg_quantile(const llmlat_agg *a, int32_t metric, double q,
@@ -393,7 +498,8 @@ LLMLAT_API int32_t llmlat_agg_quantiles(const llmlat_agg *a, int32_t metric, con
  * error would hold (O(samples) per call).
  * Buffer rules of llmlat_agg_serialize, counted in elements of counts:
  * when cap < the count needed (counts may be NULL with cap 0) nothing is
- * written but *len, set to that count, and ENOSPC is returned.
+ * written but *len, set to that count, and ENOSPC is returned; on success
+ * the elements of counts past *len may have been used as scratch.
  * Errors: EINVAL (NULL a or out parameter, NULL counts with cap > 0,
  * unknown metric), ENOSPC. */
 LLMLAT_API int32_t llmlat_agg_buckets(const llmlat_agg *a, int32_t metric, int32_t *schema,
@@ -410,11 +516,27 @@ LLMLAT_API int32_t llmlat_agg_rate(const llmlat_agg *a, int32_t rate, double *ou
  * an SLO; PEAK_CONCURRENCY in bounded mode, *out 0). */
 LLMLAT_API int32_t llmlat_agg_counter(const llmlat_agg *a, int32_t counter, uint64_t *out);
 
+/* Kinds of llmlat_agg_unavailable's ids. */
+#define LLMLAT_KIND_METRIC  1 /* a metric id: its statistics and quantiles */
+#define LLMLAT_KIND_RATE    2 /* a LLMLAT_RATE_* id */
+#define LLMLAT_KIND_COUNTER 3 /* a LLMLAT_COUNT_* id */
+
+/* Whether a's data can support a metric, rate or counter under its
+ * convention: requests rebuilt from a tool's result file may lack what it
+ * needs (llmlat_request_set_lacks). OK with *reason NULL when available;
+ * EUNDEFINED with *reason a static English sentence (such as "the source
+ * has no start times") when not: then its queries return EUNDEFINED (and
+ * NaN, 0 for counters), whatever the convention's placeholders. Merging
+ * and serializing keep what is lacking. Errors: EINVAL (NULL, unknown kind
+ * or id). */
+LLMLAT_API int32_t llmlat_agg_unavailable(const llmlat_agg *a, int32_t kind, int32_t id,
+                                          const char **reason);
+
 /* Writes a's state, in either mode, to buf in the documented byte format
  * (docs/format.md): little-endian, the magic "LLMLATAG", a format version,
  * the settings (convention, mode, params, report quantiles, histogram
  * bounds), counters and samples, and a CRC-32. Bounded mode needs about
- * 1.2 KiB plus a few bytes per bucket in use; equal states give equal
+ * 1.3 KiB plus a few bytes per bucket in use; equal states give equal
  * bytes. When cap is too small (buf may be NULL with cap 0) nothing is
  * written, *len is set to the size needed and ENOSPC returned; on success
  * *len is the size written. Errors: EINVAL (NULL a or len, NULL buf with
@@ -431,8 +553,11 @@ LLMLAT_API int32_t llmlat_agg_serialize(const llmlat_agg *a, void *buf, size_t c
  * announces are known to be there. */
 LLMLAT_API llmlat_agg *llmlat_agg_deserialize(const void *buf, size_t len, int32_t *status);
 
-/* A report of a in one of the LLMLAT_FORMAT_* formats, as text (not
- * NUL-terminated; *len bytes). Buffer rules as for llmlat_agg_serialize.
+/* A report of a in one of the LLMLAT_FORMAT_* formats (not NUL-terminated;
+ * *len bytes; text but for PROMETHEUS_PROTOBUF). The three exposition
+ * formats write what llmlat_expose(&a, 1, format, ...) writes plus the
+ * gauges of a benchmark run: the duration D and the rates and peaks over
+ * it (docs/prometheus.md). Buffer rules as for llmlat_agg_serialize.
  * The report is made once per call (asking for the size with cap 0 costs
  * as much as the report itself): callers that do not know its size should
  * stream it with llmlat_agg_report_write instead.
@@ -637,6 +762,142 @@ LLMLAT_API int32_t llmlat_window_advance(llmlat_window *w, int64_t now_ns);
  * clock until w next changes. Several threads may query it while none
  * changes w. Errors: EINVAL (NULL). */
 LLMLAT_API int32_t llmlat_window_view(const llmlat_window *w, const llmlat_agg **out);
+/* ------------------------------------------------------------- exposition */
+
+/* One Prometheus exposition of n aggregators (docs/prometheus.md), in
+ * format PROMETHEUS (text 0.0.4), OPENMETRICS (1.0, "# EOF" at the end)
+ * or PROMETHEUS_PROTOBUF (delimited MetricFamily messages; histograms
+ * carry native buckets beside the classic ones). Each family's metadata
+ * is written once, then one series per aggregator, labelled with its
+ * constant labels: aggregators of different label sets, conventions or
+ * modes make one valid exposition. Two aggregators with the same label
+ * set (the same pointer twice included) are refused: merge them first
+ * (llmlat_agg_merge), as a server does with its per-thread aggregators.
+ * Every _sum, _count, bucket and counter only grows as requests are added
+ * (reset aside), so rate() and increase() read them. Only cumulative
+ * series are written, none derived from the aggregator's duration (what
+ * a server needs; llmlat_agg_report adds them for a benchmark). n = 0
+ * writes an empty exposition ("# EOF" alone in OpenMetrics). Reads the
+ * aggregators only: other threads may query them meanwhile, none may
+ * change them. Buffer rules as for llmlat_agg_serialize (the exposition
+ * is made once per call: a caller that does not know its size streams it
+ * with llmlat_expose_write).
+ * Errors: EINVAL (NULL len, NULL aggs with n > 0, a NULL aggregator, NULL
+ * buf with cap > 0, another format, two aggregators with the same
+ * labels), ENOSPC, ENOMEM. */
+LLMLAT_API int32_t llmlat_expose(const llmlat_agg *const *aggs, size_t n, int32_t format,
+                                 void *buf, size_t cap, size_t *len);
+
+/* The same exposition, streamed to fn as llmlat_agg_report_write streams
+ * a report (what an HTTP handler writes to its connection). Nothing is
+ * written when the arguments are refused (two aggregators with the same
+ * labels included). Errors: EINVAL (NULL fn, and as llmlat_expose),
+ * ENOMEM, or the first status other than LLMLAT_OK that fn returned. */
+LLMLAT_API int32_t llmlat_expose_write(const llmlat_agg *const *aggs, size_t n, int32_t format,
+                                       llmlat_write_fn fn, void *user);
+
+/* The HTTP Content-Type of a format's bytes, e.g. for PROMETHEUS_PROTOBUF
+ * "application/vnd.google.protobuf; proto=io.prometheus.client.MetricFamily;
+ * encoding=delimited": a static string, NULL for an unknown format. */
+LLMLAT_API const char *llmlat_format_content_type(int32_t format);
+/* ------------------------------------------------------------------ reader */
+
+/* A push reader of traces and of other tools' result files: the host
+ * feeds it bytes (the library does no I/O) and takes requests out one at a
+ * time. Formats: llmlat's trace (docs/cli.md) and the result files of
+ * vLLM, AIPerf, GenAI-Perf, SGLang and LLMPerf (docs/importers.md). Times
+ * are converted from their decimal text to integer ns exactly. A request
+ * whose times go backwards, or that has events after its end, is rejected
+ * (named and counted; the reading goes on); anything else malformed ends
+ * the reading with one message "name:line:column: what is wrong".
+ * Memory: the bytes of the step being parsed and the current request's
+ * events (the llmlat trace, AIPerf and LLMPerf: bounded by the largest
+ * request, not the input); vLLM, SGLang and GenAI-Perf files keep a run's
+ * requests in separate arrays, which are held until the input ends.
+ * One thread at a time. */
+typedef struct llmlat_reader llmlat_reader;
+
+/* Input formats (llmlat_input_name gives "trace", "vllm", ...). */
+#define LLMLAT_INPUT_AUTO       0 /* detected from the first bytes */
+#define LLMLAT_INPUT_TRACE      1 /* llmlat's trace: array, {"requests": ...} or JSON Lines */
+#define LLMLAT_INPUT_VLLM       2 /* vllm bench serve --save-result --save-detailed */
+#define LLMLAT_INPUT_AIPERF     3 /* AIPerf profile_export.jsonl (or its raw export) */
+#define LLMLAT_INPUT_GENAI_PERF 4 /* GenAI-Perf profile_export.json */
+#define LLMLAT_INPUT_SGLANG     5 /* python -m sglang.bench_serving --output-file --output-details */
+#define LLMLAT_INPUT_LLMPERF    6 /* LLMPerf *_individual_responses.json */
+
+/* Lower-case name of an input format; NULL for an unknown id. */
+LLMLAT_API const char *llmlat_input_name(int32_t input);
+
+/* What llmlat_reader_next and llmlat_reader_add_to found (*what). */
+#define LLMLAT_READ_REQUEST  1 /* a request (next: in r; add_to: never returned) */
+#define LLMLAT_READ_REJECTED 2 /* a request was rejected: llmlat_reader_message says why */
+#define LLMLAT_READ_MORE     3 /* every byte fed was used: feed more, or end the input */
+#define LLMLAT_READ_END      4 /* the input was read to its end */
+
+/* A new reader of `input` (LLMLAT_INPUT_*); name (copied; NULL: "<input>")
+ * starts its messages. NULL on an unknown format or no memory. */
+LLMLAT_API llmlat_reader *llmlat_reader_new(int32_t input, const char *name);
+/* Frees rd; NULL is a no-op. */
+LLMLAT_API void llmlat_reader_free(llmlat_reader *rd);
+/* Which run to read of a file that holds several (vLLM --append-result and
+ * SGLang files have one JSON line per run, GenAI-Perf one experiment per
+ * load level): 1 for the first, 0 (the default) for the last. The reader
+ * then counts the runs (llmlat_reader_counter). A run that is not there
+ * is an error once the input ends. Errors: EINVAL (NULL), ESTATE (bytes
+ * were fed). */
+LLMLAT_API int32_t llmlat_reader_set_run(llmlat_reader *rd, uint64_t run);
+/* The next len bytes of the input, copied (buf may be NULL when len is 0).
+ * Errors: EINVAL, ESTATE (after llmlat_reader_end), ENOMEM (nothing was
+ * kept: feed them again), and the error that ended the reading. */
+LLMLAT_API int32_t llmlat_reader_feed(llmlat_reader *rd, const void *buf, size_t len);
+/* The same without a copy, for a host that reads its input straight into
+ * the reader's buffer: space gives room for at least `want` bytes (*buf,
+ * *cap: where, and how many fit), valid until the next call on rd; commit
+ * then feeds the n <= *cap bytes written there. Errors: as feed, and
+ * EINVAL (want 0; n beyond the room). */
+LLMLAT_API int32_t llmlat_reader_space(llmlat_reader *rd, size_t want, void **buf, size_t *cap);
+LLMLAT_API int32_t llmlat_reader_commit(llmlat_reader *rd, size_t n);
+/* The input is complete. Errors: EINVAL; the error that ended the reading. */
+LLMLAT_API int32_t llmlat_reader_end(llmlat_reader *rd);
+/* The next request, into r (reset first; changed only when *what is
+ * READ_REQUEST), or why there is none now (*what). Errors: EINVAL (NULL),
+ * EFORMAT (malformed input: llmlat_reader_message says where and what;
+ * requests before it were handed over), ENOMEM (the request is kept: call
+ * again). An error ends the reading: every later call returns it. */
+LLMLAT_API int32_t llmlat_reader_next(llmlat_reader *rd, llmlat_request *r, int32_t *what);
+/* Folds every request available into a (llmlat_agg_add) until one is
+ * rejected (READ_REJECTED; one the aggregator refuses, such as a token sum
+ * past 2^64, is rejected too), or MORE or END. Errors: as next, and ENOMEM
+ * from the aggregator (the request is kept: call again). */
+LLMLAT_API int32_t llmlat_reader_add_to(llmlat_reader *rd, llmlat_agg *a, int32_t *what);
+/* The message of the last rejection or of the error that ended the
+ * reading, "name:line:column: ..." on one line; "" otherwise. Owned by rd,
+ * valid until its next call. Never NULL. */
+LLMLAT_API const char *llmlat_reader_message(const llmlat_reader *rd);
+/* The id of the last request handed over or rejected ("" when it has none),
+ * owned by rd as llmlat_reader_message is. Never NULL. */
+LLMLAT_API const char *llmlat_reader_request_id(const llmlat_reader *rd);
+/* Where that request is: its 1-based number, line and column. Errors:
+ * EINVAL, ESTATE (no request yet). */
+LLMLAT_API int32_t llmlat_reader_request_position(const llmlat_reader *rd, uint64_t *index,
+                                                  uint64_t *line, uint64_t *column);
+/* Counters of llmlat_reader_counter. */
+#define LLMLAT_READ_COUNT_REQUESTS 1 /* requests read, rejected ones included */
+#define LLMLAT_READ_COUNT_REJECTED 2 /* requests rejected */
+#define LLMLAT_READ_COUNT_RUN      3 /* the run read (1-based) of a format with runs */
+#define LLMLAT_READ_COUNT_RUNS     4 /* the runs of the input, once it was read to its end */
+/* Errors: EINVAL (NULL, unknown id), EUNDEFINED (RUN or RUNS not known: a
+ * format without runs, or not yet read; *out 0). */
+LLMLAT_API int32_t llmlat_reader_counter(const llmlat_reader *rd, int32_t counter,
+                                         uint64_t *out);
+/* The format being read: the one given, or the one detected
+ * (LLMLAT_INPUT_AUTO until the first bytes tell). Errors: EINVAL. */
+LLMLAT_API int32_t llmlat_reader_format(const llmlat_reader *rd, int32_t *input);
+/* The benchmark duration the input gives (a trace's "duration", a vLLM or
+ * SGLang run's "duration"), in seconds, once read. Errors: EINVAL,
+ * EUNDEFINED (none: *seconds NaN). */
+LLMLAT_API int32_t llmlat_reader_duration(const llmlat_reader *rd, double *seconds);
 
 #ifdef __cplusplus
 }

@@ -71,63 +71,219 @@ static sketch *sk(llmlat_agg *a, int32_t metric)
     return &a->stores[metric_index(metric)].sk;
 }
 
-static void part_commit(sketch *s, const gap_part *p)
+/* A request's gaps' sum needs no work per gap: the gaps add up to the
+ * span from its anchor to its last counting event. A chunk's squares go
+ * straight to the sketch's exact sums (gap_parts_add). */
+
+/* Adds the part to s, with `sum` the sum of its samples (ns). */
+static void part_commit(sketch *s, const gap_part *p, uint64_t sum)
 {
     if (!p->count)
         return;
     s->count += p->count;
-    fixsum_add_parts(&s->sums, p->sum, p->sq_lo, p->sq_hi);
+    fixsum_add_parts(&s->sums, sum, p->sq_lo, p->sq_hi);
     sketch_note_range(s, p->min, p->max);
 }
 
-LLMLAT_PRIVATE void gap_parts_commit(llmlat_agg *a, const gap_parts *p, bool icl_on)
+/* The parts into a's ICL, ITL and ITL_MAX sketches (their buckets are
+ * the caller's), with the sums of their samples (ns): ICL's only when
+ * icl_on (AIPerf drops a request's ICL for one zero gap). */
+static void parts_commit(llmlat_agg *a, const gap_parts *p, bool icl_on, uint64_t icl_sum,
+                         uint64_t itl_sum)
 {
     if (icl_on)
-        part_commit(sk(a, LLMLAT_ICL), &p->icl);
-    part_commit(sk(a, LLMLAT_ITL), &p->itl);
+        part_commit(sk(a, LLMLAT_ICL), &p->icl, icl_sum);
+    part_commit(sk(a, LLMLAT_ITL), &p->itl, itl_sum);
     if (p->max_gap >= 0)
-        sketch_add_int(sk(a, LLMLAT_ITL_MAX), &a->map, (uint64_t)p->max_gap,
-                       ns_to_s(p->max_gap));
+        sketch_add_ns(sk(a, LLMLAT_ITL_MAX), &a->map, p->max_gap);
 }
 
-/* ICL, ITL and ITL_MAX of a recorded request, by the gap rule's walk
- * (record/gaps.h), each sample counted at once (gap_fold.h). */
-static void fold_gaps(llmlat_agg *a, const llmlat_request *r, const req_view *v)
+/* A streaming recorder's parts keep their sums (agg/stream.c). */
+LLMLAT_PRIVATE void gap_parts_commit(llmlat_agg *a, const gap_parts *p, bool icl_on)
+{
+    parts_commit(a, p, icl_on, p->icl.sum, p->itl.sum);
+}
+
+/* A gap the common path does not take (not one token, a gap of 0 or of
+ * 2^53 ns and more, or ICL dropped): its samples by gap_fold.h's rule
+ * (the one place a chunk's tokens are split), counted one by one. */
+LLMLAT_COLD static void fold_odd_gap(llmlat_agg *a, int64_t g, uint32_t k, bool icl_on,
+                                     gap_parts *p)
+{
+    gap_sample icl, itl;
+    sketch *itl_sk = sk(a, LLMLAT_ITL);
+    gap_samples(g, k, &icl, &itl);
+    gap_parts_add(p, g, k, icl_on, &icl, &itl, &itl_sk->sums);
+    if (icl_on)
+        sketch_count(sk(a, LLMLAT_ICL), &a->map, icl.x, 1);
+    if (itl.w)
+        sketch_count(itl_sk, &a->map, itl.x, itl.w);
+}
+
+/* A run of common gaps: one token, 0 < gap < 2^53 ns, ICL kept; each one
+ * sample of the same value in ITL and ICL. Their squares and extremes. */
+typedef struct common_gaps {
+    uint64_t n, sq_lo, sq_hi;
+    int64_t min, max;
+} common_gaps;
+
+/* The ns cells in locals for the gap loop (bucket stores could alias
+ * them, and the compiler would reload them after each). */
+typedef struct layout {
+    sketch_cells cell;
+    unsigned shift;
+    uint64_t mask;
+} layout;
+
+static inline int64_t layout_index_ns(const layout *l, int64_t ns)
+{
+    return sketch_cells_index(l->cell.bound, l->cell.base, l->shift, l->mask, (double)ns);
+}
+
+/* From gap j of b, the common gaps up to the first other one: their
+ * bucket indexes into idx, their squares and extremes into *c. Returns
+ * where it stopped. `plain` (every k is 1) is a constant at each call, so
+ * the loop reads no k when it is. */
+static inline size_t take_common(const gap_block *b, size_t j, bool plain, const layout *lay,
+                                 common_gaps *c, int64_t *idx)
+{
+    const uint64_t *bound = lay->cell.bound;
+    const int64_t *base = lay->cell.base;
+    const unsigned shift = lay->shift;
+    const uint64_t mask = lay->mask;
+    const uint32_t *k = b->k;
+    uint64_t sq_lo = 0, sq_hi = 0;
+    double min = INFINITY, max = 0.0; /* exact: the gaps are below 2^53 */
+    int64_t *out = idx;
+    const size_t end = b->n;
+    for (; j < end; j++) {
+        int64_t g = gap_block_gap(b, j);
+        if ((uint64_t)g - 1 >= (uint64_t)SKETCH_NS_EXACT - 1 || (!plain && k[j] != 1))
+            break;
+        uint64_t lo, hi;
+        wide_mul((uint64_t)g, (uint64_t)g, &lo, &hi);
+        wide_add(&sq_lo, &sq_hi, lo, hi);
+        double x = (double)g;
+        min = x < min ? x : min;
+        max = x > max ? x : max;
+        *out++ = sketch_cells_index(bound, base, shift, mask, x);
+    }
+    size_t n = (size_t)(out - idx);
+    *c = (common_gaps){ n, sq_lo, sq_hi, n ? (int64_t)min : 0, (int64_t)max };
+    return j;
+}
+
+/* The two shapes of a run, each its own function: the loop then has the
+ * registers to itself. */
+LLMLAT_NOINLINE static size_t take_plain(const gap_block *b, size_t j, const layout *lay,
+                                         common_gaps *c, int64_t *idx)
+{
+    return take_common(b, j, true, lay, c, idx);
+}
+
+LLMLAT_NOINLINE static size_t take_general(const gap_block *b, size_t j, const layout *lay,
+                                           common_gaps *c, int64_t *idx)
+{
+    return take_common(b, j, false, lay, c, idx);
+}
+
+/* Counts one sample at each of idx[0..n) in both x and y, the indexes
+ * lying in [lo, hi] (those of the run's extremes). Once both windows reach
+ * hi and lo is inside both, no index needs a check. */
+static void bump_both(sketch *x, sketch *y, const sketch_map *m, const int64_t *idx, size_t n,
+                      int64_t lo, int64_t hi)
+{
+    if (hi > x->top)
+        sketch_raise(x, m, hi);
+    if (hi > y->top)
+        sketch_raise(y, m, hi);
+    if (lo < x->base || lo < y->base) { /* some below a window: rare */
+        for (size_t j = 0; j < n; j++) {
+            sketch_bump(x, m, idx[j], 1);
+            sketch_bump(y, m, idx[j], 1);
+        }
+        return;
+    }
+    if (lo < x->low)
+        x->low = lo;
+    if (lo < y->low)
+        y->low = lo;
+    uint64_t *xb = x->bucket, *yb = y->bucket;
+    const int64_t xo = x->base, yo = y->base;
+    for (size_t j = 0; j < n; j++) {
+        xb[idx[j] - xo]++;
+        yb[idx[j] - yo]++;
+    }
+}
+
+/* What a run of common gaps adds to a part (its sum: see fold_gaps). */
+static void part_add_common(gap_part *p, const common_gaps *c)
+{
+    p->count += c->n;
+    wide_add(&p->sq_lo, &p->sq_hi, c->sq_lo, c->sq_hi);
+    gap_part_note(p, ns_to_s(c->min), ns_to_s(c->max));
+}
+
+/* ICL, ITL and ITL_MAX of one request, by the gap rule (record/gaps.h):
+ * block after block, each split into runs of common gaps (counted in both
+ * sketches at once) and the odd gaps between them. Out of line: a request
+ * of one token has no gap, and needs none of this frame. */
+LLMLAT_NOINLINE static void fold_gaps(llmlat_agg *a, const llmlat_request *r, const req_view *v)
 {
     gap_walk w;
-    uint32_t k0, k;
-    if (!gap_walk_begin(&w, a->conv, r, v, &k0))
+    uint32_t k0;
+    if (!gap_walk_begin_ended(&w, a->conv, r, v, &k0))
         return;
     const sketch_map *m = &a->map;
+    const layout lay = { m->ns_cell, m->cell_shift, m->cell_mask };
     sketch *itl_sk = sk(a, LLMLAT_ITL), *icl_sk = sk(a, LLMLAT_ICL);
     const bool icl_on = !v->icl_dropped;
+    const bool plain = r->sum.n_tok == r->n && r->sum.sum_k == r->n; /* every k is 1 */
     gap_parts p;
     gap_parts_init(&p);
-    uint32_t zeros = gap_anchor_zeros(true, k0);
+    uint32_t zeros = gap_anchor_zeros(true, k0); /* arrived with no gap */
     if (zeros) {
         gap_parts_zeros(&p, zeros);
         itl_sk->zero += zeros;
     }
-    int64_t gap;
-    gap_sample icl, itl;
-    while (gap_walk_next(&w, &gap, &k)) {
-        gap_samples(gap, k, &icl, &itl);
-        gap_parts_add(&p, gap, k, icl_on, &icl, &itl, &itl_sk->sums);
-        if (icl_on)
-            sketch_count(icl_sk, m, icl.x, 1);
-        if (itl.w)
-            sketch_count(itl_sk, m, itl.x, itl.w);
+    int64_t idx[GAP_BLOCK];
+    uint64_t empty_sum = 0; /* of the gaps closed by empty events */
+    gap_block blk;
+    while (gap_walk_block(&w, &blk)) {
+        for (size_t j = 0; j < blk.n;) {
+            if (icl_on) { /* else every gap is odd */
+                common_gaps c;
+                j = plain ? take_plain(&blk, j, &lay, &c, idx)
+                          : take_general(&blk, j, &lay, &c, idx);
+                if (c.n) {
+                    bump_both(itl_sk, icl_sk, m, idx, c.n, layout_index_ns(&lay, c.min),
+                              layout_index_ns(&lay, c.max));
+                    part_add_common(&p.icl, &c);
+                    part_add_common(&p.itl, &c);
+                    p.max_gap = c.max > p.max_gap ? c.max : p.max_gap;
+                }
+                if (j == blk.n)
+                    break;
+            }
+            int64_t g = gap_block_gap(&blk, j);
+            uint32_t k = blk.k[j];
+            fold_odd_gap(a, g, k, icl_on, &p);
+            empty_sum += k ? 0 : (uint64_t)g;
+            j++;
+        }
     }
-    gap_parts_commit(a, &p, icl_on);
+    /* the sum of the gaps (p's own sums have only the odd ones) */
+    uint64_t span = (uint64_t)(r->t[v->last] - r->t[v->anchor]);
+    parts_commit(a, &p, icl_on, span, span - empty_sum);
 }
 
 LLMLAT_PRIVATE void agg_bounded_push(llmlat_agg *a, const llmlat_request *r, const req_view *v)
 {
     const sketch_map *m = &a->map;
     if (v->has_ttft)
-        sketch_add_int(sk(a, LLMLAT_TTFT), m, (uint64_t)v->ttft_ns, ns_to_s(v->ttft_ns));
+        sketch_add_ns(sk(a, LLMLAT_TTFT), m, v->ttft_ns);
     if (v->has_e2e)
-        sketch_add_int(sk(a, LLMLAT_E2E), m, (uint64_t)v->e2e_ns, ns_to_s(v->e2e_ns));
+        sketch_add_ns(sk(a, LLMLAT_E2E), m, v->e2e_ns);
     if (v->has_tpot)
         sketch_add_double(sk(a, LLMLAT_TPOT), m, v->tpot_s * 1e9, v->tpot_s);
     if (v->has_tps)
@@ -138,7 +294,8 @@ LLMLAT_PRIVATE void agg_bounded_push(llmlat_agg *a, const llmlat_request *r, con
     sketch_add_int(sk(a, LLMLAT_INPUT_TOKENS), m, r->input_tokens, (double)r->input_tokens);
     if (r->folder) /* a streaming recorder's, counted as its events came */
         stream_commit(a, r, v);
-    else
+    /* a gap, or tokens beyond the anchor's first */
+    else if (v->anchor != REQ_NONE && (v->last != v->anchor || r->k[v->anchor] > 1))
         fold_gaps(a, r, v);
     if (agg_any_slo(a))
         a->good += agg_meets_slos(a, v->has_ttft ? ns_to_s(v->ttft_ns) : NAN,

@@ -1,7 +1,8 @@
 /* What a request's gaps add to bounded mode's ITL, ICL and ITL_MAX,
  * written once for the two folds: a recorded request's
- * (bounded_fold.c: each sample counted in the aggregator's sketches as the
- * walk finds it) and a streaming recorder's (stream.c: counted in the
+ * (bounded_fold.c: runs of common gaps counted at once, the other gaps by
+ * gap_parts_add, the sums from the request's span) and a streaming
+ * recorder's (stream.c: counted in the
  * request's own buckets as events come, added to the aggregator with the
  * request). Which events make which gaps is the gap rule (record/gaps.h);
  * this is what each gap is worth: sums and extremes kept per request, and
@@ -20,7 +21,8 @@
 /* What a request's gaps add to one of ITL or ICL besides bucket counts. */
 typedef struct gap_part {
     uint64_t count;       /* samples (ITL: tokens) */
-    uint64_t sum;         /* sum of w x, ns (for ITL: of the gaps) */
+    uint64_t sum;         /* sum of w x, ns (for ITL: of the gaps); a
+                           * recorded request's fold takes its span instead */
     uint64_t sq_lo, sq_hi; /* sum of w x^2 over integer samples */
     double min, max;      /* exported (s); +inf / -inf when none */
 } gap_part;

@@ -148,6 +148,11 @@ LLMLAT_PRIVATE double sketch_mean(const sketch *s)
     return fixsum_mean(&s->sums, s->count) / s->unit;
 }
 
+LLMLAT_PRIVATE double sketch_sum(const sketch *s)
+{
+    return fixsum_total(s->sums.s1, 3, (uint32_t)s->unit);
+}
+
 LLMLAT_PRIVATE int32_t sketch_std(const sketch *s, unsigned ddof, double *out)
 {
     if (s->count <= ddof) {

@@ -28,6 +28,7 @@
 
 #include "util/alloc.h"
 #include "util/fixsum.h"
+#include "util/units.h"
 #include "bounded/sketch_map.h"
 
 #define SKETCH_NO_TOP INT64_MIN /* top while no sample is above 0 */
@@ -97,6 +98,20 @@ static inline void sketch_add_int(sketch *s, const sketch_map *m, uint64_t x, do
     sketch_note_range(s, exported, exported);
 }
 
+/* One time sample of ns >= 0 nanoseconds, weight 1: its bucket found from
+ * the integer (no division) below 2^53. */
+static inline void sketch_add_ns(sketch *s, const sketch_map *m, int64_t ns)
+{
+    double exported = ns_to_s(ns);
+    s->count++;
+    if ((uint64_t)ns - 1 < (uint64_t)SKETCH_NS_EXACT - 1)
+        sketch_bump(s, m, sketch_map_index_ns(m, ns), 1);
+    else
+        sketch_count(s, m, exported, 1);
+    fixsum_add_int(&s->sums, (uint64_t)ns);
+    sketch_note_range(s, exported, exported);
+}
+
 static inline void sketch_add_double(sketch *s, const sketch_map *m, double x, double exported)
 {
     s->count++;
@@ -121,6 +136,8 @@ LLMLAT_PRIVATE void sketch_buckets(const sketch *s, const sketch_map *m, double 
 
 /* Queries of a non-empty sketch, in exported units. */
 LLMLAT_PRIVATE double sketch_mean(const sketch *s);
+/* LLMLAT_STAT_SUM: the exact sum, reported unit, correctly rounded. */
+LLMLAT_PRIVATE double sketch_sum(const sketch *s);
 /* EUNDEFINED (NaN) when count <= ddof. */
 LLMLAT_PRIVATE int32_t sketch_std(const sketch *s, unsigned ddof, double *out);
 /* Within the schema's error of numpy.percentile(samples, 100 q), see

@@ -6,6 +6,7 @@
 #include <float.h>
 #include <math.h>
 
+#include "util/wide.h"
 #include "bounded/sketch_map.h"
 
 /* Prometheus client_golang 1.14's nativeHistogramBounds[8] (also
@@ -128,22 +129,72 @@ static double map_bound(int32_t s, uint32_t j)
     return SKETCH_BOUNDS_8[j >> (s - 8)] * SKETCH_FINE_STEP[fine << (12 - s)];
 }
 
+/* The mantissa's 52 bits at the top of 64. */
 static uint64_t map_mantissa(double x)
 {
     uint64_t b;
     memcpy(&b, &x, sizeof b);
-    return b & SKETCH_MANTISSA;
+    return b << 12;
+}
+
+/* Fills the cells of a layout from the thresholds of one reference
+ * octave (exponent field e_ref): thr[0..n) increasing, left-aligned
+ * mantissas, a value of that octave being in bucket first + #{thr <
+ * its mantissa}. Every other octave repeats the pattern N indexes apart.
+ * The index formula adds (E 2^(s+1) + c) / 2 = E N + c / 2 for cell c,
+ * which the base takes back. Thresholds are at least 0.69 / N apart in
+ * the mantissa's [0, 1) and cells 0.5 / N wide: at most one falls in a
+ * cell. */
+static void map_fill_cells(uint64_t *bound, int64_t *base, int32_t s, int64_t e_ref,
+                           int64_t first, const uint64_t *thr, uint32_t n)
+{
+    uint32_t cells = UINT32_C(2) << s, j = 0;
+    for (uint32_t c = 0; c < cells; c++) {
+        uint64_t start = (uint64_t)c << (64 - (s + 1));
+        while (j < n && thr[j] < start)
+            j++;
+        bound[c] = j < n ? thr[j] : UINT64_MAX;
+        base[c] = first + (int64_t)j - (e_ref << s) - (int64_t)(c >> 1);
+    }
+}
+
+/* The integer ns thresholds of the reference octave [2^52, 2^53): RN(g /
+ * 1e9) <= B, B a bucket's upper bound in seconds, exactly when g <
+ * 1e9 (B + ulp(B) / 2) (never an integer here: no ties), i.e. g <= its
+ * floor. B = M 2^q with M < 2^53, so that is ((2M + 1) 1e9) >> (1 - q),
+ * in 128-bit integers. As B and its ulp double from one octave to the
+ * next, so does the threshold: the pattern holds in every octave of
+ * doubles that are integers (g < 2^53). */
+static uint32_t map_ns_thresholds(const sketch_map *m, int64_t first, uint64_t *thr)
+{
+    uint32_t n = 0;
+    for (int64_t i = first; n <= m->per_octave; i++) {
+        double b = sketch_map_upper(m, i);
+        int e;
+        double f = frexp(b, &e); /* b = f 2^e, f in [0.5, 1) */
+        uint64_t mant = (uint64_t)ldexp(f, 53);
+        int shift = 1 - (e - 53); /* q = e - 53 */
+        uint64_t lo, hi;
+        wide_mul(2 * mant + 1, UINT64_C(1000000000), &lo, &hi);
+        uint64_t g = shift >= 64 ? hi >> (shift - 64) : (lo >> shift) | (hi << (64 - shift));
+        if (g >= (UINT64_C(1) << 53))
+            break;
+        thr[n++] = (g - (UINT64_C(1) << 52)) << 12;
+    }
+    return n;
 }
 
 LLMLAT_PRIVATE int32_t sketch_map_init(sketch_map *m, const llmlat_alloc *al, double alpha)
 {
     int32_t s = sketch_schema_for(alpha);
     uint32_t n = UINT32_C(1) << s, cells = n << 1;
-    sketch_cell *cell = alloc_malloc(al, cells * sizeof *cell);
+    uint64_t *cell = alloc_malloc(al, 4 * (size_t)cells * sizeof *cell);
     double *value = alloc_malloc(al, n * sizeof *value);
-    if (!cell || !value) {
+    uint64_t *thr = alloc_malloc(al, (n + 1) * sizeof *thr);
+    if (!cell || !value || !thr) {
         alloc_free(al, cell);
         alloc_free(al, value);
+        alloc_free(al, thr);
         return LLMLAT_ENOMEM;
     }
     /* Bucket j of an octave covers (bound j - 1, bound j], bucket 0
@@ -153,41 +204,43 @@ LLMLAT_PRIVATE int32_t sketch_map_init(sketch_map *m, const llmlat_alloc *al, do
         double lo = j ? map_bound(s, j - 1) : map_bound(s, n - 1) / 2.0;
         double hi = map_bound(s, j);
         value[j] = 2.0 * lo * hi / (lo + hi);
-    }
-    /* Boundaries are at least 0.69 / N apart in the mantissa's [0, 1) and
-     * cells 0.5 / N wide: at most one boundary falls in a cell. */
-    uint32_t shift = 52 - (uint32_t)(s + 1), j = 0;
-    for (uint32_t c = 0; c < cells; c++) {
-        uint64_t start = (uint64_t)c << shift;
-        while (j < n && map_mantissa(map_bound(s, j)) < start)
-            j++;
-        cell[c].bound = j < n ? map_mantissa(map_bound(s, j)) : UINT64_C(1) << 52;
-        cell[c].base = (int64_t)j - (int64_t)1023 * n;
+        thr[j] = map_mantissa(hi); /* in [1, 2): the bound 2 hi, bucket j */
     }
     *m = (sketch_map){
         .alpha = alpha,
         .error = SKETCH_SCHEMA_ERROR[s],
         .schema = s,
         .per_octave = n,
-        .cell_shift = shift,
+        .cell_shift = 52 - (uint32_t)(s + 1),
+        .cell_mask = cells - 1,
         .width = SKETCH_OCTAVES * n + 1,
-        .cell = cell,
+        .cell_mem = cell,
         .value = value,
     };
+    /* four arrays of `cells` 64-bit words: bounds and bases of each */
+    uint64_t *sb = cell, *nb = cell + 2 * cells;
+    int64_t *sa = (int64_t *)(cell + cells), *na = (int64_t *)(cell + 3 * cells);
+    m->cell = (sketch_cells){ sb, sa };
+    m->ns_cell = (sketch_cells){ nb, na };
+    /* 1.0 = 2^0 ends bucket 0 */
+    map_fill_cells(sb, sa, s, 1023, 0, thr, n);
+    int64_t first = sketch_map_index(m, 0x1p52 / 1e9); /* g = 2^52 ns */
+    map_fill_cells(nb, na, s, 1075, first, thr, map_ns_thresholds(m, first, thr));
+    alloc_free(al, thr);
     return LLMLAT_OK;
 }
 
 LLMLAT_PRIVATE void sketch_map_free(sketch_map *m, const llmlat_alloc *al)
 {
-    alloc_free(al, m->cell);
+    alloc_free(al, m->cell_mem);
     alloc_free(al, m->value);
-    m->cell = NULL;
+    m->cell_mem = NULL;
     m->value = NULL;
 }
 
 LLMLAT_PRIVATE size_t sketch_map_memory(const sketch_map *m)
 {
-    return ((size_t)m->per_octave << 1) * sizeof *m->cell +
+    return ((size_t)m->per_octave << 3) * sizeof *m->cell_mem +
            m->per_octave * sizeof *m->value;
 }
 
@@ -211,7 +264,7 @@ LLMLAT_PRIVATE int64_t sketch_schema_index(int32_t schema, double x)
         else
             hi = mid;
     }
-    return ((int64_t)(exp - 1) << schema) + lo;
+    return (int64_t)(exp - 1) * ((int64_t)1 << schema) + lo;
 }
 
 /* x 2^e, exactly: a power of two built from its bits where it is normal

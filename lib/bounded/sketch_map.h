@@ -30,22 +30,27 @@
 #define SKETCH_SCHEMA_MIN 1
 #define SKETCH_SCHEMA_MAX 12
 
-/* Per cell: the mantissa of the first boundary at or above the cell's
- * start (2^52 when none), and that boundary's index in its octave minus
- * 1023 N (the exponent's bias, folded in). */
-typedef struct sketch_cell {
-    uint64_t bound;
-    int64_t base;
-} sketch_cell;
+/* Cells of a layout, two arrays (one index scales both): per cell, the
+ * first boundary at or above the cell's start, as a mantissa shifted to
+ * the top of 64 bits (UINT64_MAX when none), and that boundary's index,
+ * less what the index formula adds (below). */
+typedef struct sketch_cells {
+    const uint64_t *bound;
+    const int64_t *base;
+} sketch_cells;
 
 typedef struct sketch_map {
     double alpha;        /* the relative error asked for */
     double error;        /* the schema's own: (base - 1) / (base + 1) <= alpha */
     int32_t schema;      /* s */
     uint32_t per_octave; /* N = 2^s */
-    uint32_t cell_shift; /* 52 - (s + 1): a mantissa down to its cell */
+    uint32_t cell_shift; /* 52 - (s + 1): a double's bits down to its cell */
+    uint64_t cell_mask;  /* 2^(s + 1) - 1 */
     uint32_t width;      /* buckets a sketch holds: SKETCH_OCTAVES N + 1 */
-    sketch_cell *cell;   /* 2^(s+1) cells */
+    sketch_cells cell;   /* 2^(s+1) cells over a double's bits */
+    sketch_cells ns_cell; /* 2^(s+1) cells over an integer ns count's
+                            double, for its seconds' bucket */
+    uint64_t *cell_mem;  /* what the cells point into */
     double *value;       /* N: the representative of bucket j of an octave,
                             scaled to the octave (0.25, 1] */
 } sketch_map;
@@ -59,17 +64,35 @@ LLMLAT_PRIVATE size_t sketch_map_memory(const sketch_map *m);
 /* The coarsest schema whose error is within alpha (in [1e-4, 0.25]). */
 LLMLAT_PRIVATE int32_t sketch_schema_for(double alpha);
 
-#define SKETCH_MANTISSA ((UINT64_C(1) << 52) - 1)
-
-/* The bucket index of x > 0, finite and normal (x >= 2^-1022). Monotone
- * in x. */
-static inline int64_t sketch_map_index(const sketch_map *m, double x)
+/* The bucket index of x > 0, finite and normal (x >= 2^-1022), from the
+ * cells: u = bits >> shift is the exponent field times 2^(s+1) plus the
+ * cell, so u / 2 is the exponent's share of the index plus cell / 2 (which
+ * the cell's base takes back), and one compare with the cell's boundary
+ * finishes it. Monotone in x. Shared with the fold's loop, which keeps
+ * the layout in registers. */
+static inline int64_t sketch_cells_index(const uint64_t *bound, const int64_t *base,
+                                         unsigned shift, uint64_t mask, double x)
 {
     uint64_t b;
     memcpy(&b, &x, sizeof b);
-    uint64_t mant = b & SKETCH_MANTISSA;
-    const sketch_cell *c = &m->cell[mant >> m->cell_shift];
-    return (int64_t)((b >> 52) << m->schema) + c->base + (mant > c->bound);
+    uint64_t u = b >> shift, c = u & mask;
+    return (int64_t)(u >> 1) + base[c] + ((b << 12) > bound[c]);
+}
+
+static inline int64_t sketch_map_index(const sketch_map *m, double x)
+{
+    return sketch_cells_index(m->cell.bound, m->cell.base, m->cell_shift, m->cell_mask, x);
+}
+
+/* The bucket of ns_to_s(ns) for an integer 0 < ns < 2^53 (104 days),
+ * without the division: cells over (double)ns, whose thresholds are the
+ * integers at which RN(ns / 1e9) passes a boundary (sketch_map.c). */
+#define SKETCH_NS_EXACT (INT64_C(1) << 53)
+
+static inline int64_t sketch_map_index_ns(const sketch_map *m, int64_t ns)
+{
+    return sketch_cells_index(m->ns_cell.bound, m->ns_cell.base, m->cell_shift, m->cell_mask,
+                              (double)ns);
 }
 
 /* The same for any x > 0 (subnormals too). */

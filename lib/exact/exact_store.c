@@ -4,6 +4,7 @@
 #include "exact/exact_store.h"
 #include "exact/radix.h"
 #include "exact/select.h"
+#include "util/fixsum.h"
 #include "util/gridsum.h"
 #include "util/lerp.h"
 
@@ -72,6 +73,22 @@ LLMLAT_PRIVATE int32_t exact_mean(const exact_store *s, double *out)
     return LLMLAT_OK;
 }
 
+LLMLAT_PRIVATE double exact_sum(const exact_store *s)
+{
+    uint64_t acc[FIXSUM_WIDE] = { 0 };
+    fixsum_accumulate(acc, s->v, weights_of(s), s->n);
+    return fixsum_total(acc, FIXSUM_WIDE, 1);
+}
+
+/* The squared deviations from the mean (numpy's second pass). */
+static double std_around(const exact_store *s, unsigned ddof, double mean)
+{
+    double lo = s->min - mean, hi = s->max - mean;
+    double largest = lo * lo > hi * hi ? lo * lo : hi * hi;
+    double sq = gridsum(s->v, weights_of(s), s->n, s->total_w, largest, 1, mean);
+    return sqrt(sq / (double)(s->total_w - ddof));
+}
+
 /* Two passes, as numpy does: the mean, then the squared deviations. */
 LLMLAT_PRIVATE int32_t exact_std(const exact_store *s, unsigned ddof, double *out)
 {
@@ -83,10 +100,7 @@ LLMLAT_PRIVATE int32_t exact_std(const exact_store *s, unsigned ddof, double *ou
     int32_t st = exact_mean(s, &mean);
     if (st != LLMLAT_OK)
         return st;
-    double lo = s->min - mean, hi = s->max - mean;
-    double largest = lo * lo > hi * hi ? lo * lo : hi * hi;
-    double sq = gridsum(s->v, weights_of(s), s->n, s->total_w, largest, 1, mean);
-    *out = sqrt(sq / (double)(s->total_w - ddof));
+    *out = std_around(s, ddof, mean);
     return LLMLAT_OK;
 }
 
@@ -97,17 +111,38 @@ static int32_t at_ranks(const exact_store *s, const llmlat_alloc *al, const uint
                         double_key(s->max), ranks, n, out);
 }
 
+/* numpy.median's ranks: the middle one, or the two around the middle. */
+static size_t median_ranks(const exact_store *s, uint64_t r[2])
+{
+    uint64_t n = s->total_w, half = n / 2;
+    if (n % 2) {
+        r[0] = half;
+        return 1;
+    }
+    r[0] = half - 1;
+    r[1] = half;
+    return 2;
+}
+
+/* numpy.median: the middle value, or the mean (a + b) / 2 of the two. */
+static double median_of(const double *v, size_t n)
+{
+    return n == 1 ? v[0] : (v[0] + v[1]) / 2.0;
+}
+
 /* numpy's 'linear' method: virtual index (n - 1) * q (clamped to the last
  * rank), interpolating between the values at its floor and the next rank.
- * All quantiles' ranks go to one selection. */
-LLMLAT_PRIVATE int32_t exact_quantiles(const exact_store *s, const llmlat_alloc *al,
-                                       const double *q, size_t n, double *out)
+ * All quantiles' ranks, and `n_extra` more (ascending or not), go to one
+ * selection; extra_out gets the values at the extra ranks. */
+static int32_t quantiles_and(const exact_store *s, const llmlat_alloc *al, const double *q,
+                             size_t n, double *out, const uint64_t *extra, size_t n_extra,
+                             double *extra_out)
 {
     uint64_t last = s->total_w - 1;
     uint64_t ranks[SELECT_MAX_RANKS];
     double at[SELECT_MAX_RANKS], gamma[32];
     size_t lo_index[32], nr = 0;
-    if (n > 32)
+    if (n > 32 || n_extra > 2)
         return LLMLAT_EINVAL;
     /* ranks must ascend: collect, then sort the (few) of them */
     for (size_t i = 0; i < n; i++) {
@@ -122,6 +157,8 @@ LLMLAT_PRIVATE int32_t exact_quantiles(const exact_store *s, const llmlat_alloc 
         ranks[nr++] = (uint64_t)lo + 1;
         lo_index[i] = 0;
     }
+    for (size_t i = 0; i < n_extra; i++)
+        ranks[nr++] = extra[i];
     for (size_t i = 1; i < nr; i++) /* insertion sort + dedupe below */
         for (size_t j = i; j > 0 && ranks[j - 1] > ranks[j]; j--) {
             uint64_t tmp = ranks[j];
@@ -146,23 +183,46 @@ LLMLAT_PRIVATE int32_t exact_quantiles(const exact_store *s, const llmlat_alloc 
             k++;
         out[i] = numpy_lerp(at[k], at[k + 1], gamma[i]);
     }
+    for (size_t i = 0; i < n_extra; i++) {
+        size_t k = 0;
+        while (ranks[k] != extra[i])
+            k++;
+        extra_out[i] = at[k];
+    }
     return LLMLAT_OK;
 }
 
-/* numpy.median: the middle value, or the mean (a + b) / 2 of the two. */
+LLMLAT_PRIVATE int32_t exact_quantiles(const exact_store *s, const llmlat_alloc *al,
+                                       const double *q, size_t n, double *out)
+{
+    return quantiles_and(s, al, q, n, out, NULL, 0, NULL);
+}
+
 LLMLAT_PRIVATE int32_t exact_median(const exact_store *s, const llmlat_alloc *al, double *out)
 {
-    uint64_t n = s->total_w, half = n / 2;
-    if (n % 2) {
-        uint64_t r = half;
-        return at_ranks(s, al, &r, 1, out);
-    }
-    uint64_t r[2] = { half - 1, half };
+    uint64_t r[2];
     double v[2];
-    int32_t st = at_ranks(s, al, r, 2, v);
+    size_t nr = median_ranks(s, r);
+    int32_t st = at_ranks(s, al, r, nr, v);
     if (st == LLMLAT_OK)
-        *out = (v[0] + v[1]) / 2.0;
+        *out = median_of(v, nr);
     return st;
+}
+
+LLMLAT_PRIVATE int32_t exact_summary(const exact_store *s, const llmlat_alloc *al,
+                                     unsigned ddof, const double *q, size_t n,
+                                     exact_summary_values *out)
+{
+    uint64_t r[2];
+    double v[2];
+    size_t nr = median_ranks(s, r);
+    int32_t st = quantiles_and(s, al, q, n, out->q, r, nr, v);
+    if (st != LLMLAT_OK)
+        return st;
+    out->median = median_of(v, nr);
+    exact_mean(s, &out->mean);
+    out->std = s->total_w > ddof ? std_around(s, ddof, out->mean) : NAN;
+    return LLMLAT_OK;
 }
 
 LLMLAT_PRIVATE size_t exact_memory(const exact_store *s)

@@ -94,15 +94,20 @@ LLMLAT_PRIVATE bool sketch_holds_together(const sketch *s, const sketch_range *r
         return false;
     double n = (double)s->count, u = s->unit;
     double sum = limbs_value(s->sums.s1, 3), sq = limbs_value(s->sums.s2, 4);
+    /* Sums of fractional samples, and a chunk's squares, are cut down to
+     * 2^-64 once per sample: lower bounds allow n such cuts. */
+    double cut = n * 0x1p-64;
     double lo = s->min * u * (1 - SUMS_SLACK), hi = s->max * u * (1 + SUMS_SLACK);
     /* the mean within [min, max], the sum within what the buckets allow,
      * the mean square between mean^2 (variance >= 0) and what they allow */
-    if (!(sum >= lo * n && sum <= hi * n))
+    if (!(sum >= lo * n - cut && sum <= hi * n))
         return false;
-    if (!(sum >= r->sum_lo * u * (1 - SUMS_SLACK) && sum <= r->sum_hi * u * (1 + SUMS_SLACK)))
+    if (!(sum >= r->sum_lo * u * (1 - SUMS_SLACK) - cut &&
+          sum <= r->sum_hi * u * (1 + SUMS_SLACK)))
         return false;
     double mean = sum / n;
-    return sq >= mean * mean * n * (1 - SUMS_SLACK) && sq <= r->sq_hi * u * u * (1 + SUMS_SLACK);
+    return sq >= mean * mean * n * (1 - SUMS_SLACK) - cut &&
+           sq <= r->sq_hi * u * u * (1 + SUMS_SLACK);
 }
 
 /* Adds c samples in (lo, hi] (exported unit) to what r allows. */

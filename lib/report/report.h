@@ -4,9 +4,10 @@
  * real error (ENOMEM while sorting, see rbuf_fail) so that a writer never
  * checks after each call.
  *
- * report.c: llmlat_agg_report_write, llmlat_agg_report and these queries; report_text.c,
- * report_json.c (+ report_tool.c, the `tool` object), report_prom.c
- * (+ report_hist.c, histogram buckets) write one format each. */
+ * report.c: llmlat_agg_report_write, llmlat_agg_report and these
+ * queries; report_text.c and report_json.c (+ report_tool.c, the `tool`
+ * object) write one format each; the exposition formats are expose.h's
+ * (+ report_hist.c, the classic histogram buckets). */
 #ifndef LLMLAT_REPORT_H
 #define LLMLAT_REPORT_H
 
@@ -27,6 +28,7 @@ typedef struct metric_values {
 
 typedef struct report_ctx {
     const llmlat_agg *a;
+    int32_t format;
     rbuf out; /* its status is the report's: the first error of a query or the sink */
     /* Each store's statistics, computed once: a report asks for a metric in
      * several places (and TOOL_ITL shares a store), and in exact mode every
@@ -51,11 +53,35 @@ LLMLAT_PRIVATE double report_duration(const report_ctx *c);
 /* false when the counter is undefined (GOOD without an SLO). */
 LLMLAT_PRIVATE bool report_counter(report_ctx *c, int32_t counter, uint64_t *out);
 
+/* Why a's data cannot support metric, rate or counter `id` (kind
+ * LLMLAT_KIND_*), NULL when it can: reports write "not available" and the
+ * reason where the value would be. The duration has the reason of the
+ * requests rate (LLMLAT_RATE_REQUESTS: it needs nothing else). */
+LLMLAT_PRIVATE const char *report_unavailable(const report_ctx *c, int32_t kind, int32_t id);
+
 /* true when q[i] repeats an earlier q[j] (a report writes it once). */
 LLMLAT_PRIVATE bool report_quantile_repeats(const double *q, size_t i);
 
 LLMLAT_PRIVATE void report_text(report_ctx *c);
 LLMLAT_PRIVATE void report_json(report_ctx *c);
-LLMLAT_PRIVATE void report_prometheus(report_ctx *c);
+/* The exposition formats: the exposition of c->a alone (expose.h), with
+ * the gauges of its run. */
+LLMLAT_PRIVATE void report_exposition(report_ctx *c);
+
+/* The sink of the buffer-writing calls (llmlat_agg_report, llmlat_expose).
+ * A too-small buffer must receive nothing, and the size is only known at
+ * the end: the bytes are collected while they fit the caller's buffer
+ * (beyond, only counted), then copied once by report_collect_end, which
+ * applies the buffer contract to the output's status st and frees. */
+typedef struct report_collect {
+    const llmlat_alloc *al;
+    size_t limit; /* the caller's capacity */
+    char *p;
+    size_t len, cap;
+} report_collect;
+
+LLMLAT_PRIVATE int32_t report_collect_write(void *user, const void *bytes, size_t n);
+LLMLAT_PRIVATE int32_t report_collect_end(report_collect *k, int32_t st, void *buf, size_t cap,
+                                          size_t *len);
 
 #endif

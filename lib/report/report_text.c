@@ -125,8 +125,26 @@ static void item_start(rbuf *b, const text_words *words, enum item i)
     rbuf_pad(b, label, 41);
 }
 
+#define NOT_AVAILABLE "not available: "
+
+/* "not available: <reason>" in place of the value, when it is not. */
+static bool item_unavailable(report_ctx *c, const text_words *words, enum item i, int32_t kind,
+                             int32_t id)
+{
+    const char *why = report_unavailable(c, kind, id);
+    if (!why)
+        return false;
+    item_start(&c->out, words, i);
+    rbuf_puts(&c->out, NOT_AVAILABLE);
+    rbuf_puts(&c->out, why);
+    rbuf_puts(&c->out, "\n");
+    return true;
+}
+
 static void item_u64(report_ctx *c, const text_words *words, enum item i, int32_t counter)
 {
+    if (item_unavailable(c, words, i, LLMLAT_KIND_COUNTER, counter))
+        return;
     uint64_t v;
     bool defined = report_counter(c, counter, &v);
     item_start(&c->out, words, i);
@@ -137,8 +155,12 @@ static void item_u64(report_ctx *c, const text_words *words, enum item i, int32_
     rbuf_puts(&c->out, "\n");
 }
 
-static void item_double(report_ctx *c, const text_words *words, enum item i, double v)
+/* A rate (or, for the duration, the rate it takes its reason from). */
+static void item_rate(report_ctx *c, const text_words *words, enum item i, int32_t rate,
+                      double v)
 {
+    if (item_unavailable(c, words, i, LLMLAT_KIND_RATE, rate))
+        return;
     item_start(&c->out, words, i);
     rbuf_fixed(&c->out, v, 2, 0, DASH);
     rbuf_puts(&c->out, "\n");
@@ -151,17 +173,20 @@ static void text_summary(report_ctx *c, const text_words *w)
     item_u64(c, w, ITEM_COMPLETED, LLMLAT_COUNT_COMPLETED);
     item_u64(c, w, ITEM_FAILED, LLMLAT_COUNT_FAILED);
     item_u64(c, w, ITEM_TPOT_UNDEFINED, LLMLAT_COUNT_TPOT_UNDEFINED);
-    item_double(c, w, ITEM_DURATION, report_duration(c));
+    item_rate(c, w, ITEM_DURATION, LLMLAT_RATE_REQUESTS, report_duration(c));
     item_u64(c, w, ITEM_INPUT_TOKENS, LLMLAT_COUNT_INPUT_TOKENS);
     item_u64(c, w, ITEM_OUTPUT_TOKENS, LLMLAT_COUNT_OUTPUT_TOKENS);
-    item_double(c, w, ITEM_REQUEST_RATE, report_rate(c, LLMLAT_RATE_REQUESTS));
-    if (has_slo) {
-        item_double(c, w, ITEM_GOODPUT, report_rate(c, LLMLAT_RATE_GOODPUT));
+    item_rate(c, w, ITEM_REQUEST_RATE, LLMLAT_RATE_REQUESTS, report_rate(c, LLMLAT_RATE_REQUESTS));
+    if (has_slo || report_unavailable(c, LLMLAT_KIND_COUNTER, LLMLAT_COUNT_GOOD)) {
+        item_rate(c, w, ITEM_GOODPUT, LLMLAT_RATE_GOODPUT, report_rate(c, LLMLAT_RATE_GOODPUT));
         item_u64(c, w, ITEM_GOOD, LLMLAT_COUNT_GOOD);
     }
-    item_double(c, w, ITEM_OUTPUT_RATE, report_rate(c, LLMLAT_RATE_OUTPUT_TOKENS));
-    item_double(c, w, ITEM_TOTAL_RATE, report_rate(c, LLMLAT_RATE_TOTAL_TOKENS));
-    item_double(c, w, ITEM_PEAK_TOKENS, report_rate(c, LLMLAT_RATE_PEAK_OUTPUT_TOKENS));
+    item_rate(c, w, ITEM_OUTPUT_RATE, LLMLAT_RATE_OUTPUT_TOKENS,
+              report_rate(c, LLMLAT_RATE_OUTPUT_TOKENS));
+    item_rate(c, w, ITEM_TOTAL_RATE, LLMLAT_RATE_TOTAL_TOKENS,
+              report_rate(c, LLMLAT_RATE_TOTAL_TOKENS));
+    item_rate(c, w, ITEM_PEAK_TOKENS, LLMLAT_RATE_PEAK_OUTPUT_TOKENS,
+              report_rate(c, LLMLAT_RATE_PEAK_OUTPUT_TOKENS));
     item_u64(c, w, ITEM_PEAK_CONCURRENCY, LLMLAT_COUNT_PEAK_CONCURRENCY);
 }
 
@@ -205,10 +230,17 @@ static void table_row(report_ctx *c, const text_row *row, size_t width)
 {
     const llmlat_agg *a = c->a;
     rbuf *b = &c->out;
+    rbuf_pad(b, row->label, width);
+    const char *why = report_unavailable(c, LLMLAT_KIND_METRIC, row->metric);
+    if (why) {
+        rbuf_puts(b, "  " NOT_AVAILABLE);
+        rbuf_puts(b, why);
+        rbuf_puts(b, "\n");
+        return;
+    }
     metric_values v;
     report_metric(c, row->metric, a->quantiles, a->n_quantiles, &v);
     double scale = row->metric == LLMLAT_TPS_USER ? 1.0 : 1000.0; /* s -> ms */
-    rbuf_pad(b, row->label, width);
     char count[24];
     snprintf(count, sizeof count, "%llu", (unsigned long long)v.count);
     column_title(b, count);
@@ -236,7 +268,15 @@ LLMLAT_PRIVATE void report_text(report_ctx *c)
     rbuf_puts(b, w->tool);
     rbuf_puts(b, "), mode: ");
     rbuf_puts(b, a->mode == LLMLAT_MODE_BOUNDED ? "bounded" : "exact");
-    rbuf_puts(b, "\n\n");
+    rbuf_puts(b, "\n");
+    for (size_t i = 0; i < a->n_labels; i++) { /* as the exposition writes them */
+        rbuf_puts(b, i == 0 ? "labels: " : ", ");
+        rbuf_puts(b, a->labels[i].name);
+        rbuf_puts(b, "=\"");
+        rbuf_escaped(b, a->labels[i].value, true);
+        rbuf_puts(b, "\"");
+    }
+    rbuf_puts(b, a->n_labels ? "\n\n" : "\n");
     text_summary(c, w);
     rbuf_puts(b, "\n");
     size_t width = label_width(w) + 2;

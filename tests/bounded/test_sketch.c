@@ -105,6 +105,39 @@ static void index_and_value(void **state)
     }
 }
 
+/* The ns cells give the bucket of ns_to_s(ns) (the correctly rounded
+ * seconds) for every integer ns below 2^53: on both sides of every
+ * boundary crossing in octaves from 1 ns to 2^52 ns, and at random. */
+static void index_of_integer_ns(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < sizeof ALPHAS / sizeof ALPHAS[0]; i++) {
+        sketch_map m;
+        assert_int_equal(sketch_map_init(&m, std_alloc(), ALPHAS[i]), LLMLAT_OK);
+        int64_t lo = sketch_map_index(&m, 1e-9), hi = sketch_map_index(&m, 0x1p53 / 1e9);
+        int64_t step = m.schema > 8 ? 7 : 1; /* every bound, or a sample of them */
+        for (int64_t b = lo; b < hi; b += step) {
+            double edge = sketch_map_upper(&m, b) * 1e9;
+            int64_t g0 = (int64_t)edge;
+            for (int64_t g = g0 - 3; g <= g0 + 3; g++) {
+                if (g < 1 || g >= SKETCH_NS_EXACT)
+                    continue;
+                int64_t want = sketch_map_index(&m, (double)g / 1e9);
+                if (sketch_map_index_ns(&m, g) != want)
+                    fail_msg("schema %d ns %lld: %lld, want %lld", m.schema, (long long)g,
+                             (long long)sketch_map_index_ns(&m, g), (long long)want);
+            }
+        }
+        for (int k = 0; k < 200000; k++) {
+            int64_t g = (int64_t)(rng() >> (11 + rng() % 53));
+            if (g < 1)
+                continue;
+            assert_true(sketch_map_index_ns(&m, g) == sketch_map_index(&m, (double)g / 1e9));
+        }
+        sketch_map_free(&m, std_alloc());
+    }
+}
+
 /* numpy's linear quantile of sorted x[0..n). */
 static double reference_quantile(const double *x, size_t n, double q)
 {
@@ -313,6 +346,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(schema_and_memory),
         cmocka_unit_test(index_and_value),
+        cmocka_unit_test(index_of_integer_ns),
         cmocka_unit_test(quantiles_of_small_sets),
         cmocka_unit_test(quantiles_of_random_sets),
         cmocka_unit_test(order_and_merge_do_not_matter),

@@ -809,7 +809,7 @@ static int32_t fz_stream_write(void *user, const void *bytes, size_t n)
  * injection. */
 static void op_report(fz_input *in, const magg *g)
 {
-    int32_t format = fz_u8(in) % 4; /* 0: unknown */
+    int32_t format = fz_u8(in) % 6; /* 0: unknown; 1..5: TEXT .. PROMETHEUS_PROTOBUF */
     if (!g->a)
         return;
     size_t len = 0;

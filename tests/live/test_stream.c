@@ -285,6 +285,13 @@ static void mismatches_and_bad_arguments(void **state)
     assert_int_equal(llmlat_agg_add(like, r), LLMLAT_ESTATE); /* in flight */
     assert_int_equal(llmlat_request_finish(r, 20 * MS), LLMLAT_OK);
     assert_int_equal(llmlat_request_event(r, 30 * MS, 1), LLMLAT_ESTATE);
+    const int64_t *got_t = ts;
+    const uint32_t *got_k = ks;
+    size_t got_n = 0;
+    assert_int_equal(llmlat_request_get_events(r, &got_t, &got_k, &got_n), LLMLAT_EMISMATCH);
+    assert_null(got_t); /* it keeps none */
+    assert_null(got_k);
+    assert_int_equal(got_n, 1);
     assert_int_equal(llmlat_agg_add(exact, r), LLMLAT_EMISMATCH);
     llmlat_agg *coarse = llmlat_agg_new(LLMLAT_CONV_DEFAULT, LLMLAT_MODE_BOUNDED);
     assert_int_equal(llmlat_agg_set_param(coarse, LLMLAT_PARAM_RELATIVE_ERROR, 0.05), LLMLAT_OK);
@@ -506,6 +513,45 @@ static void into_live_and_window(void **state)
     llmlat_agg_free(like);
 }
 
+/* The library's reader hands its requests over through the public event
+ * calls: into a streaming recorder, they fold as any events. */
+static void read_into_a_streaming_recorder(void **state)
+{
+    (void)state;
+    static const char trace[] =
+        "{\"start\": 0, \"events\": [[0.1, 1], [0.12, 2], [0.12, 0], [0.15, 1]], \"end\": 0.15}\n"
+        "{\"start\": 1, \"events\": [[1.2, 3]], \"ok\": false}\n"
+        "{\"start\": 2, \"events\": [[2.01, 1], [2.05, 1], [2.3, 4]]}\n";
+    llmlat_agg *like = llmlat_agg_new(LLMLAT_CONV_VLLM, LLMLAT_MODE_BOUNDED);
+    llmlat_agg *via_stream = llmlat_agg_new(LLMLAT_CONV_VLLM, LLMLAT_MODE_BOUNDED);
+    llmlat_agg *via_buffer = llmlat_agg_new(LLMLAT_CONV_VLLM, LLMLAT_MODE_BOUNDED);
+    llmlat_request *r = llmlat_request_new_streaming(like);
+    llmlat_reader *rd = llmlat_reader_new(LLMLAT_INPUT_TRACE, "t");
+    assert_int_equal(llmlat_reader_feed(rd, trace, sizeof trace - 1), LLMLAT_OK);
+    assert_int_equal(llmlat_reader_end(rd), LLMLAT_OK);
+    int32_t what = 0;
+    size_t n = 0;
+    while (llmlat_reader_next(rd, r, &what) == LLMLAT_OK && what == LLMLAT_READ_REQUEST) {
+        assert_int_equal(llmlat_agg_add(via_stream, r), LLMLAT_OK);
+        n++;
+    }
+    assert_int_equal(what, LLMLAT_READ_END);
+    assert_int_equal(n, 3);
+    llmlat_reader_free(rd);
+    rd = llmlat_reader_new(LLMLAT_INPUT_TRACE, "t");
+    assert_int_equal(llmlat_reader_feed(rd, trace, sizeof trace - 1), LLMLAT_OK);
+    assert_int_equal(llmlat_reader_end(rd), LLMLAT_OK);
+    assert_int_equal(llmlat_reader_add_to(rd, via_buffer, &what), LLMLAT_OK);
+    assert_int_equal(what, LLMLAT_READ_END);
+    assert_int_equal(counter_of(via_stream, LLMLAT_COUNT_COMPLETED), 2);
+    assert_same_bytes(via_stream, via_buffer);
+    llmlat_reader_free(rd);
+    llmlat_request_free(r);
+    llmlat_agg_free(via_buffer);
+    llmlat_agg_free(via_stream);
+    llmlat_agg_free(like);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -518,6 +564,7 @@ int main(void)
         cmocka_unit_test(memory_follows_the_spread_not_the_length),
         cmocka_unit_test(events_are_all_or_nothing),
         cmocka_unit_test(into_live_and_window),
+        cmocka_unit_test(read_into_a_streaming_recorder),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

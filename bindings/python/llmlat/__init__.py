@@ -14,6 +14,11 @@ A ctypes binding of the C library libllmlat (standard library only)::
     print(agg.stat("ttft", "mean"), agg.quantile("itl", 0.99))
     print(agg.report())
 
+Traces and other tools' result files (vLLM, AIPerf, GenAI-Perf, SGLang,
+LLMPerf) are read by the library: ``llmlat.read_trace(path)`` iterates the
+requests, ``.add_to(agg)`` folds them in C; ``python -m llmlat`` runs the
+``llmlat`` command.
+
 Timestamps are int nanoseconds on one monotonic clock (``llmlat.now_ns()``
 or ``time.monotonic_ns()``); results are float seconds. The library is
 found through ``LLMLAT_LIBRARY``, a copy inside this package, the SONAME
@@ -38,17 +43,22 @@ from ._core import (
     CONVENTIONS,
     COUNTERS,
     FORMATS,
+    LACKS,
     METRICS,
     MODES,
     PARAMS,
     RATES,
     STATS,
     Aggregator,
+    NativeBuckets,
     Request,
+    content_type,
+    expose,
     now_ns,
     param_bounds,
 )
 from ._live import SNAPSHOTS, LiveRecorder, Window, WindowView
+from ._reader import INPUTS, TraceError, TraceReader, TraceRequest, read_trace
 
 #: Version of this Python package.
 __version__ = "1.0.0"
@@ -73,12 +83,15 @@ __all__ = [
     "Error",
     "FORMATS",
     "FormatError",
+    "INPUTS",
     "InvalidArgumentError",
+    "LACKS",
     "LimitError",
     "LiveRecorder",
     "METRICS",
     "MODES",
     "MismatchError",
+    "NativeBuckets",
     "NoSpaceError",
     "OrderError",
     "OutOfMemoryError",
@@ -88,12 +101,18 @@ __all__ = [
     "SNAPSHOTS",
     "STATS",
     "StateError",
+    "TraceError",
+    "TraceReader",
+    "TraceRequest",
     "UndefinedError",
     "Window",
     "WindowView",
+    "content_type",
+    "expose",
     "library_path",
     "now_ns",
     "param_bounds",
+    "read_trace",
     "strerror",
     "version",
     "version_number",

@@ -11,8 +11,8 @@ import threading
 import weakref
 from array import array
 from ctypes import byref, c_double, c_int32, c_int64, c_size_t, c_uint32, c_uint64
-from typing import (Any, Dict, Iterable, List, Mapping, NoReturn, Optional, Tuple, TypeVar,
-                    Union)
+from typing import (Any, Dict, Iterable, List, Mapping, NamedTuple, NoReturn, Optional,
+                    Sequence, Tuple, TypeVar, Union)
 
 from ._errors import Error, InvalidArgumentError, OutOfMemoryError
 from ._native import WRITE_FN, AggHandle, lib, name_table, request_event_fast
@@ -20,6 +20,9 @@ from ._native import WRITE_FN, AggHandle, lib, name_table, request_event_fast
 __all__ = [
     "Request",
     "Aggregator",
+    "NativeBuckets",
+    "expose",
+    "content_type",
     "now_ns",
     "param_bounds",
     "METRICS",
@@ -30,6 +33,7 @@ __all__ = [
     "COUNTERS",
     "PARAMS",
     "FORMATS",
+    "LACKS",
 ]
 
 # ------------------------------------------------------------------ names
@@ -42,7 +46,7 @@ _METRIC_IDS: Dict[str, int] = name_table(lib.llmlat_metric_name, 1)
 #: "aiperf", "sglang", "llmperf".
 _CONVENTION_IDS: Dict[str, int] = name_table(lib.llmlat_convention_name, 0)
 _MODE_IDS = {"exact": 0, "bounded": 1}
-_STAT_IDS = {"count": 1, "mean": 2, "std": 3, "min": 4, "max": 5, "median": 6}
+_STAT_IDS = {"count": 1, "mean": 2, "std": 3, "min": 4, "max": 5, "median": 6, "sum": 7}
 _RATE_IDS = {
     "requests": 1,
     "output_tokens": 2,
@@ -67,7 +71,18 @@ _PARAM_IDS = {
     "slo_tpot": 4,
     "slo_e2e": 5,
 }
-_FORMAT_IDS = {"text": 1, "json": 2, "prometheus": 3}
+_FORMAT_IDS = {"text": 1, "json": 2, "prometheus": 3, "openmetrics": 4, "prometheus_protobuf": 5}
+#: What a request rebuilt from another tool's file lacks (``LLMLAT_LACKS_*``,
+#: docs/importers.md): a mask of these bits.
+LACKS = {
+    "start_times": 1 << 0,
+    "end": 1 << 1,
+    "chunk_tokens": 1 << 2,
+    "chunks": 1 << 3,
+    "output_tokens": 1 << 4,
+    "input_tokens": 1 << 5,
+}
+_KIND_IDS = {"metric": 1, "rate": 2, "counter": 3}
 
 METRICS: Tuple[str, ...] = tuple(_METRIC_IDS)
 CONVENTIONS: Tuple[str, ...] = tuple(_CONVENTION_IDS)
@@ -215,6 +230,41 @@ def _token_array(tokens: Any, n: int) -> Tuple[Any, int]:
     return _c_array(tokens, c_uint32, "I", "IL", "tokens")
 
 
+def _column(obj: Any, ctype: Any, typecode: str, codes: str, what: str) -> Tuple[Any, int]:
+    """A column of ``add_columns`` as (a ctypes pointer to ``ctype``, length):
+    the caller's buffer itself when it is one-dimensional, C-contiguous and
+    of one of ``codes`` (same size: signed and unsigned are read as the C
+    type), one copy in C when it is read-only, a conversion otherwise. The
+    pointer keeps what it points into alive."""
+    try:
+        mv: Optional[memoryview] = memoryview(obj)
+    except TypeError:
+        mv = None
+    if mv is not None and mv.ndim == 1 and mv.c_contiguous and \
+            mv.itemsize == ctypes.sizeof(ctype) and _format_is(mv.format, codes):
+        n = mv.shape[0]  # type: ignore[index]
+        if n == 0:
+            return None, 0
+        arr = ((ctype * n).from_buffer_copy(mv) if mv.readonly
+               else (ctype * n).from_buffer(mv.cast("B")))
+        return ctypes.cast(arr, ctypes.POINTER(ctype)), n
+    if mv is not None and mv.ndim == 1:
+        try:
+            obj = mv.tolist()
+        except (NotImplementedError, TypeError, ValueError):
+            pass
+    try:
+        conv = array(typecode, obj)
+    except OverflowError as exc:
+        raise InvalidArgumentError(where="add_columns", detail="%s: %s" % (what, exc)) from None
+    except TypeError:
+        raise TypeError("%s must be a sequence of numbers" % what) from None
+    n = len(conv)
+    if n == 0:
+        return None, 0
+    return ctypes.cast((ctype * n).from_buffer(conv), ctypes.POINTER(ctype)), n
+
+
 # ------------------------------------------------------------- life cycle
 
 
@@ -268,28 +318,28 @@ class _Owner:
         _raise(status, where, detail)
 
 
-class _both_locked:
-    """Holds the locks of two objects (one, if they share it: the same
-    object, or a window and its view), taken in the order of their ids so
-    that two threads merging a into b and b into a cannot deadlock."""
+class _all_locked:
+    """Holds the locks of several objects (each lock once: the same object
+    twice, or a window and its view, share one), taken in the order of
+    their ids so that two threads merging a into b and b into a cannot
+    deadlock."""
 
     __slots__ = ("_locks",)
 
-    def __init__(self, a: Any, b: Any) -> None:
-        x, y = a._lock, b._lock
-        if x is y:
-            self._locks: Tuple[Any, ...] = (x,)
-        else:
-            self._locks = (x, y) if id(x) < id(y) else (y, x)
+    def __init__(self, *objs: Any) -> None:
+        distinct = {id(o._lock): o._lock for o in objs}
+        self._locks: Tuple[Any, ...] = tuple(distinct[k] for k in sorted(distinct))
 
     def __enter__(self) -> None:
-        self._locks[0].acquire()
-        if len(self._locks) > 1:
-            try:
-                self._locks[1].acquire()
-            except BaseException:
-                self._locks[0].release()
-                raise
+        taken = 0
+        try:
+            for lock in self._locks:
+                lock.acquire()
+                taken += 1
+        except BaseException:
+            for lock in reversed(self._locks[:taken]):
+                lock.release()
+            raise
 
     def __exit__(self, *exc: object) -> None:
         for lock in reversed(self._locks):
@@ -431,6 +481,31 @@ class Request(_Owner):
         if st:
             self._fail(st, "llmlat_request_set_output_tokens")
 
+    def set_lacks(self, lacks: int) -> None:
+        """What this request's data lacks, as a mask of ``llmlat.LACKS``
+        values (for requests rebuilt from another tool's file,
+        docs/importers.md); what needs it is then reported as not available.
+        "chunks" is set by ``set_known`` only."""
+        mask = _u64(lacks, "lacks")
+        if mask > 0xFFFFFFFF:
+            raise InvalidArgumentError(where="set_lacks", detail="mask %#x" % mask)
+        with self._lock:
+            st = lib.llmlat_request_set_lacks(self._h, mask)
+        if st:
+            self._fail(st, "llmlat_request_set_lacks")
+
+    def set_known(self, convention: Name, metric: Name, value: float) -> None:
+        """A per-request value of a request without chunk times: "ttft",
+        "e2e" (seconds) or "tool_itl", as the tool of ``convention``
+        measured it (LLMPerf's files have only these). The request then
+        takes no event."""
+        conv, metric_id = _id(_CONVENTION_IDS, "convention", convention), _id(_METRIC_IDS, "metric", metric)
+        x = _float(value, "value")
+        with self._lock:
+            st = lib.llmlat_request_set_known(self._h, conv, metric_id, x)
+        if st:
+            self._fail(st, "llmlat_request_set_known")
+
     def finish(self, t_ns: int) -> None:
         """The stream closed normally at ``t_ns``.
         Errors: StateError (not started, already ended), OrderError."""
@@ -481,6 +556,8 @@ class Aggregator(_Owner):
     ``slo``: ``{"ttft": s, "tpot": s, "e2e": s}``, thresholds for goodput.
     ``quantiles``: the quantiles ``report()``/``summary()`` print (default
     0.5, 0.9, 0.95, 0.99).
+    ``labels``: constant labels for the expositions and reports, e.g.
+    ``{"model": "llama-3-70b", "route": "/v1/chat"}`` (``set_label``).
 
     Queries return None for an undefined value (empty set, no SLO...).
     Changed by one thread at a time; queries only read, so several threads
@@ -493,7 +570,8 @@ class Aggregator(_Owner):
     def __init__(self, convention: Name = "default", mode: Name = "exact",
                  relative_error: float = 0.01, *, duration: Optional[float] = None,
                  slo: Optional[Mapping[str, float]] = None,
-                 quantiles: Optional[Iterable[float]] = None) -> None:
+                 quantiles: Optional[Iterable[float]] = None,
+                 labels: Optional[Mapping[str, str]] = None) -> None:
         conv = _id(_CONVENTION_IDS, "convention", convention)
         mode_id = _id(_MODE_IDS, "mode", mode)
         h = AggHandle()
@@ -510,6 +588,8 @@ class Aggregator(_Owner):
                 self.set_param("slo_" + key if isinstance(key, str) else key, seconds)
             if quantiles is not None:
                 self.set_quantiles(quantiles)
+            for name, value in (labels or {}).items():
+                self.set_label(name, value)
         except BaseException:
             self.close()
             raise
@@ -613,6 +693,37 @@ class Aggregator(_Owner):
 
     # -- feeding
 
+    def set_label(self, name: str, value: Optional[str]) -> None:
+        """Sets a constant label (every exposition and report writes it):
+        a Prometheus label name ([a-zA-Z_][a-zA-Z0-9_]*, not "__..." and
+        none of "le", "quantile", "version", "convention", "mode"), any
+        str value; None or "" removes it. InvalidArgumentError otherwise.
+        Kept by ``reset`` and serialized; ``merge`` keeps this aggregator's."""
+        if not isinstance(name, str) or not (value is None or isinstance(value, str)):
+            raise TypeError("label names and values are str")
+        with self._lock:
+            st = lib.llmlat_agg_set_label(self._h, name.encode("utf-8"),
+                                          value.encode("utf-8") if value else None)
+        if st:
+            self._fail(st, "llmlat_agg_set_label", "label %r=%r" % (name, value))
+
+    @property
+    def labels(self) -> Dict[str, str]:
+        """The constant labels, name -> value, in name order."""
+        n = c_size_t()
+        out = {}
+        with self._lock:  # the strings are the aggregator's: copied under the lock
+            st = lib.llmlat_agg_label_count(self._h, byref(n))
+            if st:
+                self._fail(st, "llmlat_agg_label_count")
+            for i in range(n.value):
+                name, value = ctypes.c_char_p(), ctypes.c_char_p()
+                st = lib.llmlat_agg_get_label(self._h, i, byref(name), byref(value))
+                if st:
+                    self._fail(st, "llmlat_agg_get_label")
+                out[(name.value or b"").decode("utf-8")] = (value.value or b"").decode("utf-8")
+        return out
+
     def add(self, request: Request) -> None:
         """Folds a finished or failed request in (the request is unchanged and
         may be reset right after). StateError if it has not ended."""
@@ -631,7 +742,7 @@ class Aggregator(_Owner):
         aggregators with different relative errors or SLOs."""
         if not isinstance(other, Aggregator):
             raise TypeError("merge needs an llmlat.Aggregator, not %s" % type(other).__name__)
-        with _both_locked(self, other):
+        with _all_locked(self, other):
             st = lib.llmlat_agg_merge(self._h, other._h)
         if st:
             if other._h is None:
@@ -639,12 +750,90 @@ class Aggregator(_Owner):
             self._fail(st, "llmlat_agg_merge", "cannot merge an aggregator into itself"
                        if other is self else None)
 
+    def add_columns(self, starts: Any, ends: Any = None, ok: Any = None, offsets: Any = None,
+                    times: Any = None, tokens: Any = None, input_tokens: Any = None,
+                    output_tokens: Any = None) -> None:
+        """Adds many requests given as columns in one C call, all or none
+        (``llmlat_agg_add_columns``): request i starts at ``starts[i]``,
+        has events ``offsets[i]`` .. ``offsets[i + 1] - 1`` of ``times``
+        and ``tokens``, ends at ``ends[i]`` (default: its last event) and
+        failed when ``ok[i]`` is false (default: all finished).
+        ``input_tokens``, ``output_tokens``: per request; an output count
+        below 0 means none (N is then the sum of its tokens).
+        ``tokens``: one per event, or an int for every event (default 1).
+
+        numpy arrays are handed to C without a copy when their dtypes are
+        the C ones: int64 ``starts``, ``ends``, ``times``, counts and
+        ``offsets`` (uint64 too), bool or uint8 ``ok``, uint32 ``tokens``.
+        Errors: the C library's (OrderError, InvalidArgumentError, LimitError...), whose
+        ``detail`` names the first request at fault; nothing is added then.
+        """
+        start_p, n = _column(starts, c_int64, "q", "ql", "starts")
+        if n == 0:
+            return
+        cols = [start_p]
+        for name, col, ctype, typecode, codes in (
+                ("ends", ends, c_int64, "q", "ql"),
+                ("ok", ok, ctypes.c_uint8, "B", "?Bb"),
+                ("input_tokens", input_tokens, c_int64, "q", "ql"),
+                ("output_tokens", output_tokens, c_int64, "q", "ql")):
+            if col is None:
+                cols.append(None)
+                continue
+            p, m = _column(col, ctype, typecode, codes, name)
+            if m != n:
+                self._fail(_EINVAL, "add_columns", "%d starts but %d %s" % (n, m, name))
+            cols.append(p)
+        end_p, ok_p, in_p, out_p = cols[1:]
+        off_p = t_p = k_p = None
+        if offsets is not None or times is not None:
+            if offsets is None or times is None:
+                self._fail(_EINVAL, "add_columns", "offsets and times go together")
+            off_p, m = _column(offsets, c_uint64, "Q", "qlQL", "offsets")
+            if m != n + 1:
+                self._fail(_EINVAL, "add_columns", "%d starts need %d offsets, not %d"
+                           % (n, n + 1, m))
+            t_p, nt = _column(times, c_int64, "q", "ql", "times")
+            if tokens is None:
+                tokens = 1
+            if not hasattr(tokens, "__len__") and hasattr(tokens, "__index__"):
+                every = operator.index(tokens)  # an int (or numpy integer) for every event
+                if not 0 <= every <= _UINT32_MAX:
+                    self._fail(_EINVAL, "add_columns", "tokens %d outside [0, 2**32)" % every)
+                tokens = array("I", (every,)) * nt
+            k_p, nk = _column(tokens, c_uint32, "I", "IL", "tokens")
+            if nk != nt:
+                self._fail(_EINVAL, "add_columns", "%d times but %d token counts" % (nt, nk))
+        bad = c_size_t(0)
+        with self._lock:
+            st = lib.llmlat_agg_add_columns(self._h, n, start_p, end_p, ok_p, off_p, t_p, k_p,
+                                            in_p, out_p, byref(bad))
+        if st:
+            at = bad.value
+            self._fail(st, "llmlat_agg_add_columns",
+                       "request %d" % at if at != ctypes.c_size_t(-1).value else None)
+
+    def unavailable(self, kind: str, name: Name) -> Optional[str]:
+        """Why this aggregator's data cannot support a "metric", "rate" or
+        "counter" (requests rebuilt from a tool's file may lack what it
+        needs, docs/importers.md), or None when it can."""
+        table = {"metric": _METRIC_IDS, "rate": _RATE_IDS, "counter": _COUNTER_IDS}
+        kind_id = _id(_KIND_IDS, "kind", kind)
+        reason = ctypes.c_char_p()
+        which = _id(table[kind], kind, name)
+        with self._lock:  # the reason is a static string
+            st = lib.llmlat_agg_unavailable(self._h, kind_id, which, byref(reason))
+        if st and st != _EUNDEFINED:
+            self._fail(st, "llmlat_agg_unavailable")
+        return reason.value.decode("utf-8") if reason.value else None
+
     # -- queries
 
     def stat(self, metric: Name, stat: Name = "mean") -> Optional[float]:
-        """A statistic ("count", "mean", "std", "min", "max", "median") of a
-        metric's samples, or None when undefined (empty set, unless the
-        convention reports 0.0 as vLLM and SGLang do). "count" is an int."""
+        """A statistic ("count", "mean", "std", "min", "max", "median",
+        "sum") of a metric's samples, or None when undefined (empty set,
+        unless the convention reports 0.0 as vLLM and SGLang do). "count" is
+        an int; "sum" is exact, never decreasing, 0.0 for an empty set."""
         out = c_double()
         stat_id = _id(_STAT_IDS, "stat", stat)
         with self._lock:
@@ -717,6 +906,29 @@ class Aggregator(_Owner):
             self._fail(st, "llmlat_agg_counter")
         return out.value
 
+    def buckets(self, metric: Name) -> "NativeBuckets":
+        """A metric's native-histogram buckets (``llmlat_agg_buckets``): for
+        exporters (OpenTelemetry exponential histograms, a database), in
+        either mode. Bucket i covers (base**(i-1), base**i], base =
+        2**(2**-schema), in the metric's unit; counts[j] is bucket offset + j."""
+        metric_id = _id(_METRIC_IDS, "metric", metric)
+        schema, offset = c_int32(), c_int32()
+        zt, zc, n = c_double(), c_uint64(), c_size_t()
+        counts = None
+        cap = 0
+        with self._lock:  # sizing and copying see the same buckets
+            while True:
+                st = lib.llmlat_agg_buckets(self._h, metric_id, byref(schema), byref(zt),
+                                            byref(zc), byref(offset), counts, cap, byref(n))
+                if st != _ENOSPC:
+                    break
+                cap = n.value
+                counts = (c_uint64 * cap)()
+        if st:
+            self._fail(st, "llmlat_agg_buckets")
+        return NativeBuckets(schema.value, zt.value, zc.value, offset.value,
+                             list(counts[:n.value]) if counts else [])
+
     # -- output
 
     def _buffer_call(self, fn: Any, where: str, *args: Any) -> bytes:
@@ -732,34 +944,26 @@ class Aggregator(_Owner):
             self._fail(st, where)
         return b""
 
-    def _report_bytes(self, format: Name) -> bytes:
-        """The report, made once: streamed by ``llmlat_agg_report_write``
-        into a list of pieces (asking for the size first would make it
-        twice)."""
+    def report_bytes(self, format: Name = "text") -> bytes:
+        """The report in any format, as bytes: the text formats' UTF-8, or
+        "prometheus_protobuf"'s delimited MetricFamily messages. Made once:
+        streamed by ``llmlat_agg_report_write`` into a list of pieces
+        (asking for the size first would make it twice)."""
         fmt = _id(_FORMAT_IDS, "format", format)
-        pieces: List[bytes] = []
-        raised: List[BaseException] = []
-
-        def write(user: Any, data: int, size: int) -> int:
-            try:
-                pieces.append(ctypes.string_at(data, size))
-                return 0
-            except BaseException as exc:  # an exception must not cross into C
-                raised.append(exc)
-                return _ENOMEM
-
         with self._lock:  # write only appends: it never calls back into self
-            st = lib.llmlat_agg_report_write(self._h, fmt, WRITE_FN(write), None)
-        if raised:
-            raise raised[0]
+            st, out = _stream(lib.llmlat_agg_report_write, self._h, fmt)
         if st:
             self._fail(st, "llmlat_agg_report_write")
-        return b"".join(pieces)
+        return out
 
     def report(self, format: Name = "text") -> str:
         """The report as text: "text" (a readable table), "json"
-        (docs/report-json.md) or "prometheus" (exposition format 0.0.4)."""
-        return self._report_bytes(format).decode("utf-8")
+        (docs/report-json.md), "prometheus" (exposition format 0.0.4) or
+        "openmetrics" (docs/prometheus.md). The binary
+        "prometheus_protobuf" is ``report_bytes``'s."""
+        if format in (_FORMAT_IDS["prometheus_protobuf"], "prometheus_protobuf"):
+            raise InvalidArgumentError(detail="prometheus_protobuf is binary: use report_bytes()")
+        return self.report_bytes(format).decode("utf-8")
 
     def summary(self) -> Dict[str, Any]:
         """The JSON report as a dict (schema: docs/report-json.md): times in
@@ -777,3 +981,65 @@ class Aggregator(_Owner):
             return "<llmlat.Aggregator (closed)>"
         return "<llmlat.Aggregator convention=%r mode=%r completed=%d failed=%d>" % (
             self.convention, self.mode, self.counter("completed"), self.counter("failed"))
+
+
+class NativeBuckets(NamedTuple):
+    """One metric's native-histogram buckets (``Aggregator.buckets``)."""
+
+    schema: int           # base = 2 ** (2 ** -schema)
+    zero_threshold: float  # samples at or below it are in zero_count
+    zero_count: int
+    offset: int           # counts[j] is bucket offset + j
+    counts: List[int]
+
+
+def _stream(call: Any, *args: Any) -> Tuple[int, bytes]:
+    """The status and the bytes of a streaming call (``..._write(..., fn,
+    user)``); an exception of the sink is raised."""
+    pieces: List[bytes] = []
+    raised: List[BaseException] = []
+
+    def write(user: Any, data: int, size: int) -> int:
+        try:
+            pieces.append(ctypes.string_at(data, size))
+            return 0
+        except BaseException as exc:  # an exception must not cross into C
+            raised.append(exc)
+            return _ENOMEM
+
+    st = call(*args, WRITE_FN(write), None)
+    if raised:
+        raise raised[0]
+    return st, b"".join(pieces)
+
+
+def expose(aggregators: Sequence[Aggregator], format: Name = "prometheus") -> bytes:
+    """One Prometheus exposition of several aggregators (``llmlat_expose``):
+    each family's metadata once, one series per aggregator, labelled with its
+    constant labels. ``format``: "prometheus" (text 0.0.4), "openmetrics" or
+    "prometheus_protobuf" (native histograms); serve it with
+    ``content_type(format)``. InvalidArgumentError for two aggregators with
+    the same labels (merge them first)."""
+    aggs = list(aggregators)
+    for a in aggs:
+        if not isinstance(a, Aggregator):
+            raise TypeError("expose needs llmlat.Aggregator objects, not %s" % type(a).__name__)
+    fmt = _id(_FORMAT_IDS, "format", format)
+    # aggs holds the aggregators (and so their handles) until the call returns
+    with _all_locked(*aggs):  # none can be closed or changed meanwhile
+        for a in aggs:
+            if a._h is None:
+                raise a._closed_error()
+        handles = (AggHandle * max(len(aggs), 1))(*[a._h for a in aggs])
+        st, out = _stream(lib.llmlat_expose_write, handles, len(aggs), fmt)
+    if st:
+        _raise(st, "llmlat_expose_write")
+    return out
+
+
+def content_type(format: Name) -> str:
+    """The HTTP Content-Type of a format's bytes."""
+    ct = lib.llmlat_format_content_type(_id(_FORMAT_IDS, "format", format))
+    if ct is None:
+        raise InvalidArgumentError(detail="unknown format %r" % (format,))
+    return ct.decode("ascii")

@@ -8,7 +8,7 @@ import weakref
 from ctypes import byref, c_int32
 from typing import Any, List, NoReturn, Optional
 
-from ._core import Aggregator, Name, Request, _both_locked, _i64, _id, _raise
+from ._core import Aggregator, Name, Request, _all_locked, _i64, _id, _raise
 from ._errors import OutOfMemoryError
 from ._native import AggHandle, lib
 
@@ -272,7 +272,7 @@ class Window:
         if not isinstance(agg, Aggregator):
             raise TypeError("merge needs an llmlat.Aggregator, not %s" % type(agg).__name__)
         t = _i64(t_ns, "merge: t_ns")
-        with _both_locked(self, agg):  # type: ignore[arg-type]
+        with _all_locked(self, agg):  # type: ignore[arg-type]
             st = lib.llmlat_window_merge(self._h, agg._h, t)
         self._check(st, "llmlat_window_merge")
 

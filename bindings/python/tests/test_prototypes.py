@@ -4,7 +4,8 @@ header's types, every id equal to the header's #define, the version check."""
 import ctypes
 import re
 import unittest
-from ctypes import c_char_p, c_double, c_int32, c_int64, c_size_t, c_uint32, c_uint64, c_void_p
+from ctypes import (c_char_p, c_double, c_int32, c_int64, c_size_t, c_uint8, c_uint32, c_uint64,
+                    c_void_p)
 
 from ._support import HEADER, llmlat
 from llmlat import _core, _live, _native
@@ -12,6 +13,7 @@ from llmlat import _core, _live, _native
 # C type (as the header spells it, const dropped) -> ctypes type
 SCALARS = {
     "int32_t": c_int32, "uint32_t": c_uint32, "int64_t": c_int64, "uint64_t": c_uint64,
+    "uint8_t": c_uint8,
     "size_t": c_size_t, "double": c_double, "void": None,
 }
 POINTERS = {
@@ -19,6 +21,7 @@ POINTERS = {
     "llmlat_request": _native.RequestHandle, "llmlat_agg": _native.AggHandle,
     "llmlat_live": _native.LiveHandle, "llmlat_live_writer": _native.WriterHandle,
     "llmlat_window": _native.WindowHandle,
+    "llmlat_reader": _native.ReaderHandle,
     "llmlat_malloc_fn": _native.MALLOC_FN, "llmlat_realloc_fn": _native.REALLOC_FN,
     "llmlat_free_fn": _native.FREE_FN, "llmlat_write_fn": _native.WRITE_FN,
 }
@@ -33,10 +36,10 @@ def read_header():
 def c_type(decl):
     """ctypes type of a parameter or return declaration ('const int64_t *t_ns')."""
     decl = re.sub(r"\bconst\b", " ", decl).strip()
-    m = re.match(r"^([A-Za-z_][A-Za-z0-9_]*)\s*(\**)\s*([A-Za-z_][A-Za-z0-9_]*)?$", decl)
+    m = re.match(r"^([A-Za-z_][A-Za-z0-9_]*)([\s*]*?)([A-Za-z_][A-Za-z0-9_]*)?$", decl)
     if not m:
         raise AssertionError("cannot read C declaration %r" % decl)
-    base, stars = m.group(1), len(m.group(2))
+    base, stars = m.group(1), m.group(2).count("*")
     if base in ("llmlat_malloc_fn", "llmlat_realloc_fn", "llmlat_free_fn", "llmlat_write_fn"):
         return POINTERS[base]
     if stars == 0:
@@ -47,6 +50,8 @@ def c_type(decl):
         return ctypes.POINTER(SCALARS[base])
     if stars == 2 and base in POINTERS:
         return ctypes.POINTER(POINTERS[base])
+    if stars == 2:
+        return ctypes.POINTER(ctypes.POINTER(SCALARS[base]))
     raise AssertionError("unexpected type %r" % decl)
 
 
@@ -127,8 +132,9 @@ class PrototypesTest(unittest.TestCase):
                          ("ttft", "tpot", "itl", "icl", "e2e", "tps_user", "itl_max"))
         self.assertEqual(llmlat.CONVENTIONS, ("default", "vllm", "aiperf", "sglang", "llmperf"))
         self.assertEqual(llmlat.MODES, ("exact", "bounded"))
-        self.assertEqual(llmlat.STATS, ("count", "mean", "std", "min", "max", "median"))
-        self.assertEqual(llmlat.FORMATS, ("text", "json", "prometheus"))
+        self.assertEqual(llmlat.STATS, ("count", "mean", "std", "min", "max", "median", "sum"))
+        self.assertEqual(llmlat.FORMATS, ("text", "json", "prometheus", "openmetrics",
+                                          "prometheus_protobuf"))
 
     def test_version(self):
         d = header_defines()
