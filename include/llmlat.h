@@ -596,7 +596,7 @@ LLMLAT_API llmlat_agg *llmlat_agg_new_like(const llmlat_agg *a);
  * their number: 2 bytes per bucket its ITL and ICL values span (at the
  * default relative error 64 buckets per power of two, at most 31 powers
  * of two: 3.9 KiB per metric), 4 bytes once more than 4 of its buckets
- * hold 65536 samples each, plus about 670 bytes; a 100,000-token stream
+ * hold 65536 samples each, plus about 780 bytes; a 100,000-token stream
  * with bursts and stalls takes about 7 KiB (docs/threads.md has the
  * figures). llmlat_agg_add then gives the same aggregator, bit for bit,
  * as a buffered recorder of the same events.

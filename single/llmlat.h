@@ -636,7 +636,7 @@ LLMLAT_API llmlat_agg *llmlat_agg_new_like(const llmlat_agg *a);
  * their number: 2 bytes per bucket its ITL and ICL values span (at the
  * default relative error 64 buckets per power of two, at most 31 powers
  * of two: 3.9 KiB per metric), 4 bytes once more than 4 of its buckets
- * hold 65536 samples each, plus about 670 bytes; a 100,000-token stream
+ * hold 65536 samples each, plus about 780 bytes; a 100,000-token stream
  * with bursts and stalls takes about 7 KiB (docs/threads.md has the
  * figures). llmlat_agg_add then gives the same aggregator, bit for bit,
  * as a buffered recorder of the same events.
@@ -7648,15 +7648,17 @@ LLMLAT_COLD static int32_t stream_event_any(llmlat_request *r, stream_state *st,
     return LLMLAT_OK;
 }
 
-/* One event, the hot path: the usual one (one token, a gap > 0 after the
- * anchor) takes one bucket index for both runs and the common sums; any
+/* One event, the hot path: the usual one (one token, a gap of 0 < g <
+ * 2^53 ns after the anchor) takes one bucket index for both runs, found
+ * from the integer without the division (sketch_map_index_ns: the bucket
+ * of ns_to_s(g), as the bounded fold finds it), and the common sums; any
  * other, or one that needs room, takes stream_event_any. */
 static int32_t stream_event(llmlat_request *r, int64_t t, uint32_t k)
 {
     stream_state *st = r->fold_state;
     int64_t g = t - st->step.prev;
-    if (k == 1 && st->step.anchored && g > 0) {
-        int64_t i = sketch_map_index(&st->lay->map, ns_to_s(g));
+    if (k == 1 && st->step.anchored && (uint64_t)g - 1 < (uint64_t)SKETCH_NS_EXACT - 1) {
+        int64_t i = sketch_map_index_ns(&st->lay->map, g);
         if (run_add1_fast(&st->icl, i)) {
             if (run_add1_fast(&st->itl, i)) {
                 stream_common *c = &st->common;

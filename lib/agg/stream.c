@@ -210,15 +210,17 @@ LLMLAT_COLD static int32_t stream_event_any(llmlat_request *r, stream_state *st,
     return LLMLAT_OK;
 }
 
-/* One event, the hot path: the usual one (one token, a gap > 0 after the
- * anchor) takes one bucket index for both runs and the common sums; any
+/* One event, the hot path: the usual one (one token, a gap of 0 < g <
+ * 2^53 ns after the anchor) takes one bucket index for both runs, found
+ * from the integer without the division (sketch_map_index_ns: the bucket
+ * of ns_to_s(g), as the bounded fold finds it), and the common sums; any
  * other, or one that needs room, takes stream_event_any. */
 static int32_t stream_event(llmlat_request *r, int64_t t, uint32_t k)
 {
     stream_state *st = r->fold_state;
     int64_t g = t - st->step.prev;
-    if (k == 1 && st->step.anchored && g > 0) {
-        int64_t i = sketch_map_index(&st->lay->map, ns_to_s(g));
+    if (k == 1 && st->step.anchored && (uint64_t)g - 1 < (uint64_t)SKETCH_NS_EXACT - 1) {
+        int64_t i = sketch_map_index_ns(&st->lay->map, g);
         if (run_add1_fast(&st->icl, i)) {
             if (run_add1_fast(&st->itl, i)) {
                 stream_common *c = &st->common;
