@@ -14,6 +14,9 @@ ratios travel better than absolute numbers):
 - event(): the per-call cost of recording one event at a time. References:
   an empty Python method with the same arguments, and a bare ctypes call
   (llmlat_now_ns) - the floor any ctypes binding pays per call.
+- the object locks (every object is safe to share between threads: each C
+  call holds its object's lock): event() and Aggregator.add() beside the
+  same code without the lock(s), in the same run.
 - add_columns(): a whole benchmark, one million requests of 20 events, from
   numpy columns in ONE call, exact and bounded mode. Reference: the same
   requests through the per-request calls (Request.start/events/finish and
@@ -108,6 +111,29 @@ class Empty:
         pass
 
 
+class Unlocked(llmlat.Request):
+    """Request.event and Aggregator.add as the binding writes them, minus
+    the lock: the lock's cost is the difference."""
+
+    __slots__ = ()
+
+    def event(self, t_ns, tokens=1, _event=_native.request_event_fast):
+        if -(1 << 63) <= t_ns < (1 << 63) and 0 <= tokens < (1 << 32):
+            st = _event(self._addr, t_ns, tokens)
+            if st:
+                self._fail(st, "llmlat_request_event")
+        else:
+            self._fail(-1, "event")
+
+
+def add_unlocked(agg, request):
+    if not isinstance(request, llmlat.Request):
+        raise TypeError
+    st = _native.lib.llmlat_agg_add(agg._h, request._h)
+    if st:
+        agg._fail(st, "llmlat_agg_add")
+
+
 def bench_event(repeat, n=200_000):
     rows = []
     ts = range(1, n + 1)
@@ -128,11 +154,81 @@ def bench_event(repeat, n=200_000):
         for t in ts:
             ev(t, 1)
 
+    def unlocked_started():
+        r = Unlocked()
+        r.start(0)
+        return r
+
     ref = median_ns(py_loop, repeat)
     rows.append(("reference: empty Python method, same arguments", ref, n))
     rows.append(("reference: bare ctypes call (llmlat_now_ns)", median_ns(ctypes_loop, repeat), n))
     rows.append(("event(t, 1), one call per event", median_ns(event_loop, repeat, started), n))
+    rows.append(("event(t, 1) without the object's lock", median_ns(event_loop, repeat,
+                                                                     unlocked_started), n))
     return rows
+
+
+def bench_add(repeat, n=100_000):
+    """Aggregator.add of a finished 8-token request into a bounded
+    aggregator: with its two locks (aggregator, request), and without."""
+    r = llmlat.Request()
+    r.start(0)
+    r.events([(i + 1) * 10_000_000 for i in range(8)])
+    r.finish(90_000_000)
+    agg = llmlat.Aggregator("default", "bounded")
+
+    def locked(_):
+        add = agg.add
+        for _i in range(n):
+            add(r)
+
+    def unlocked(_):
+        for _i in range(n):
+            add_unlocked(agg, r)
+
+    return [("Aggregator.add without the locks", median_ns(unlocked, repeat), n),
+            ("Aggregator.add(r), aggregator and request locked", median_ns(locked, repeat), n)]
+
+
+def bench_locks(rounds=40, n=20_000):
+    """The object locks' cost, least disturbed: locked and unlocked calls in
+    alternating rounds of n, the minimum of `rounds` rounds each (a shared
+    machine's noise only ever adds)."""
+    r8 = llmlat.Request()
+    r8.start(0)
+    r8.events([(i + 1) * 10_000_000 for i in range(8)])
+    r8.finish(90_000_000)
+    agg = llmlat.Aggregator("default", "bounded")
+
+    def event_round(cls):
+        r = cls()
+        r.start(0)
+        ev = r.event
+        t0 = time.perf_counter_ns()
+        for t in range(1, n + 1):
+            ev(t, 1)
+        dt = time.perf_counter_ns() - t0
+        r.close()
+        return dt / n
+
+    def add_round(locked):
+        add = agg.add
+        t0 = time.perf_counter_ns()
+        if locked:
+            for _i in range(n):
+                add(r8)
+        else:
+            for _i in range(n):
+                add_unlocked(agg, r8)
+        return (time.perf_counter_ns() - t0) / n
+
+    ev_l, ev_u, add_l, add_u = [], [], [], []
+    for _ in range(rounds):
+        ev_l.append(event_round(llmlat.Request))
+        ev_u.append(event_round(Unlocked))
+        add_l.append(add_round(True))
+        add_u.append(add_round(False))
+    return min(ev_l), min(ev_u), min(add_l), min(add_u)
 
 
 COLUMNS_N, COLUMNS_EVENTS, COLUMNS_LIMIT_S = 1_000_000, 20, 1.0
@@ -203,6 +299,17 @@ def main():
     show("1 000 000 events through events() in one call", ev)
     one = bench_event(args.repeat)
     show("one event() call per event (200 000 calls)", one)
+    add = bench_add(args.repeat)
+    show("Aggregator.add, bounded, 8-token request (100 000 calls)", add)
+    print("\nobject locks, medians: event() %+.0f ns per call (%+.1f%%), add() %+.0f ns per "
+          "call (%+.1f%%)"
+          % ((one[2][1] - one[3][1]) / one[2][2], 100 * (one[2][1] / one[3][1] - 1),
+             (add[1][1] - add[0][1]) / add[0][2], 100 * (add[1][1] / add[0][1] - 1)))
+    ev_l, ev_u, add_l, add_u = bench_locks()
+    print("object locks, minimum of 40 alternating rounds: event() %.0f ns locked, %.0f "
+          "unlocked (%+.0f ns, %+.0f%%); add() %.0f ns locked, %.0f unlocked (%+.0f ns, %+.0f%%)"
+          % (ev_l, ev_u, ev_l - ev_u, 100 * (ev_l / ev_u - 1),
+             add_l, add_u, add_l - add_u, 100 * (add_l / add_u - 1)))
 
     cols = bench_columns(args.repeat) if np is not None else None
     if cols:

@@ -14,12 +14,14 @@
  *     exactly as it was: nothing is half-updated, no accepted sample is lost.
  *   - No function aborts, prints, or keeps global state other than the
  *     optional allocator hook.
- *   - Threads: an object (recorder or aggregator) is changed by one thread
- *     at a time. Queries (value, stat, quantile, rate, counter, serialize,
- *     report) only read, so several threads may query one aggregator while
- *     none changes it. Different objects may be used from different threads
- *     freely; the usual pattern is one aggregator per thread, merged when
- *     reporting.
+ *   - Threads (docs/threads.md): an object (recorder, aggregator, window)
+ *     is changed by one thread at a time. Queries (value, stat, quantile,
+ *     rate, counter, serialize, report) only read, so several threads may
+ *     query one aggregator while none changes it. Different objects may be
+ *     used from different threads freely; the usual pattern is one
+ *     aggregator per thread, merged when reporting. The exception is the
+ *     live recorder (llmlat_live): many writer threads add to it while one
+ *     reader takes snapshots, without locks.
  */
 #ifndef LLMLAT_H
 #define LLMLAT_H
@@ -303,7 +305,9 @@ LLMLAT_API int32_t llmlat_request_get_start(const llmlat_request *r, int64_t *t_
 /* The finish or fail time; ESTATE when not ended. */
 LLMLAT_API int32_t llmlat_request_get_end(const llmlat_request *r, int64_t *t_ns);
 /* The events: *t_ns and *k point into r (valid until r is next changed,
- * reset or freed; NULL when *n is 0). */
+ * reset or freed; NULL when *n is 0). A streaming recorder
+ * (llmlat_request_new_streaming) keeps none: EMISMATCH, *n the number of
+ * events it folded, *t_ns and *k NULL. */
 LLMLAT_API int32_t llmlat_request_get_events(const llmlat_request *r, const int64_t **t_ns,
                                              const uint32_t **k, size_t *n);
 /* The prompt length. */
@@ -603,6 +607,187 @@ typedef int32_t (*llmlat_write_fn)(void *user, const void *bytes, size_t len);
 LLMLAT_API int32_t llmlat_agg_report_write(const llmlat_agg *a, int32_t format,
                                            llmlat_write_fn fn, void *user);
 
+/* A new, empty aggregator with every setting of a: its convention, mode,
+ * params (relative error, duration, SLOs), report quantiles, histogram
+ * bounds and labels -- what llmlat_agg_reset keeps -- and none of its
+ * data. So it merges with a. NULL when a is NULL or out of memory. */
+LLMLAT_API llmlat_agg *llmlat_agg_new_like(const llmlat_agg *a);
+
+/* ------------------------------------------------------------- streaming */
+
+/* A streaming recorder: the same life cycle and calls as a recorder made
+ * by llmlat_request_new, but it keeps no events. Each event is folded as
+ * it comes, by like's gap rule and bucket layout, into buckets and sums
+ * of its own, so its memory follows the spread of the request's gaps, not
+ * their number: 2 bytes per bucket its ITL and ICL values span (at the
+ * default relative error 64 buckets per power of two, at most 31 powers
+ * of two: 3.9 KiB per metric), 4 bytes once more than 4 of its buckets
+ * hold 65536 samples each, plus about 780 bytes; a 100,000-token stream
+ * with bursts and stalls takes about 7 KiB (docs/threads.md has the
+ * figures). llmlat_agg_add then gives the same aggregator, bit for bit,
+ * as a buffered recorder of the same events.
+ *
+ * It is for bounded mode: like must be a bounded aggregator, and r can be
+ * added (llmlat_agg_add, llmlat_live_add, llmlat_window_add) to bounded
+ * aggregators of the same relative error whose convention has the same
+ * gap rule as like's: vLLM's (every event counts) or every other
+ * convention's (events with tokens): else EMISMATCH. like is only read,
+ * and may be freed or changed afterwards. llmlat_request_value gives
+ * every metric under conventions of that gap rule, and all but ITL, ICL
+ * and ITL_MAX (EMISMATCH) under the other. An event may fail with ENOMEM
+ * when the request's values spread further than before (nothing is
+ * changed then). Exact mode keeps every sample by definition: use
+ * llmlat_request_new there. Threads: it reads only like's settings, so it
+ * may be made while other threads add to or query like; the recorder
+ * itself is one thread's at a time, as any recorder. NULL when like is
+ * NULL or exact, or out of memory. */
+LLMLAT_API llmlat_request *llmlat_request_new_streaming(const llmlat_agg *like);
+
+/* ------------------------------------------------------------------ live */
+
+/* The live recorder: many threads add finished requests while one reader
+ * takes snapshots, as HdrHistogram's interval recorder does
+ * (docs/threads.md).
+ *
+ * Each writer thread takes a writer handle (llmlat_live_writer_new) and
+ * adds through it. A writer has two aggregators and never takes a lock
+ * nor waits: llmlat_live_add is one atomic increment, llmlat_agg_add into
+ * the aggregator of the current phase, and one atomic store. The reader's
+ * llmlat_live_snapshot flips each writer to its other aggregator and
+ * waits, for each writer, at most until the add that writer has in
+ * progress returns (it spins, yields the processor, then sleeps 50 us
+ * between looks: a writer preempted mid-add makes it wait for the
+ * scheduler); then it folds the aggregators it took into its own.
+ *
+ * Every accepted add is in exactly one interval snapshot: an add that
+ * returned before a snapshot began is in that one or an earlier one, an
+ * add that overlaps a snapshot in that one or the next. A cumulative
+ * snapshot holds every
+ * interval taken so far and the one in progress. So nothing is lost nor
+ * counted twice: after the last add returned, a cumulative snapshot holds
+ * exactly the requests added (bounded mode: the same bytes as one
+ * aggregator given them all in any order).
+ *
+ * Needs C11 atomics (<stdatomic.h>, lock-free 64-bit integers). */
+typedef struct llmlat_live llmlat_live;
+typedef struct llmlat_live_writer llmlat_live_writer;
+
+/* Kinds of llmlat_live_snapshot. */
+#define LLMLAT_SNAPSHOT_CUMULATIVE 1 /* everything added so far */
+#define LLMLAT_SNAPSHOT_INTERVAL   2 /* what was added since the last interval snapshot */
+
+/* A new live recorder whose aggregators take like's settings (as
+ * llmlat_agg_new_like: convention, mode, params, labels, ...), either
+ * mode. like is only read, and may be freed afterwards. NULL when like is
+ * NULL or out of memory. */
+LLMLAT_API llmlat_live *llmlat_live_new(const llmlat_agg *like);
+/* Frees l, its writers' handles and everything it holds; NULL is a no-op.
+ * No writer or reader may be using it. */
+LLMLAT_API void llmlat_live_free(llmlat_live *l);
+
+/* A writer handle of l, for one thread at a time (any thread may call
+ * this, concurrently with writers and the reader). It reuses the slot of
+ * a released handle, with the data that slot still holds, before
+ * allocating one (two aggregators). Slots are kept until l is freed.
+ * NULL when l is NULL or out of memory. */
+LLMLAT_API llmlat_live_writer *llmlat_live_writer_new(llmlat_live *l);
+/* Releases a writer handle: w may not be used afterwards. What it added
+ * stays in l (the next snapshots see it). NULL is a no-op. */
+LLMLAT_API void llmlat_live_writer_free(llmlat_live_writer *w);
+
+/* Folds a finished or failed request into l through writer w, without a
+ * lock, concurrently with other writers and the reader. Errors as
+ * llmlat_agg_add: EINVAL (NULL), EOVERFLOW (a count or sum would not fit),
+ * ESTATE (request not ended), EMISMATCH (a streaming recorder of another
+ * layout), ENOMEM (exact mode); a rejected request is in no snapshot. */
+LLMLAT_API int32_t llmlat_live_add(llmlat_live_writer *w, const llmlat_request *r);
+
+/* Replaces out's data by a snapshot of l: everything added so far
+ * (CUMULATIVE), or what was added since the previous INTERVAL snapshot
+ * (INTERVAL; the first one: since l was made). out keeps its own settings
+ * (params such as the duration, labels, report quantiles) and is an
+ * ordinary aggregator: query, merge, serialize or report it. It must merge
+ * with l's aggregators: made by llmlat_agg_new_like of l's like (or of an
+ * aggregator with the same convention, mode, relative error and SLOs).
+ * One snapshot at a time; writers keep adding meanwhile (see above for
+ * which adds a snapshot holds). Cost: one merge per writer slot, plus one
+ * or two. Errors: EINVAL (NULL, unknown kind), EOVERFLOW (a count would
+ * not fit),
+ * EMISMATCH (out does not merge with l), ESTATE (another thread is taking
+ * a snapshot of l), ENOMEM (exact mode); on error out is left empty and l
+ * keeps every request for the next snapshots. */
+LLMLAT_API int32_t llmlat_live_snapshot(llmlat_live *l, int32_t kind, llmlat_agg *out);
+
+/* ---------------------------------------------------------------- window */
+
+/* A sliding window: the requests that ended during the last width_ns of
+ * the host's clock, in steps of step_ns, in fixed memory
+ * (docs/threads.md, "Sliding windows").
+ *
+ * Time is what the host passes: each request's end time (its finish or
+ * fail time) and the times given to llmlat_window_merge and
+ * llmlat_window_advance; the window's clock is the latest of them, and
+ * the library reads no clock of its own. Steps are aligned on multiples of
+ * step_ns (step e covers [e step, (e + 1) step)). At clock c, in step e,
+ * the window holds exactly the requests given to it that ended in steps
+ * e - n + 1 .. e, n = width / step: times from (e - n + 1) step to c,
+ * between width - step and width long. A time before that (from the
+ * window's point of view, already dropped) is EORDER; a time after the
+ * clock moves it, and the steps that leave the window are dropped.
+ *
+ * The view (llmlat_window_view) is an ordinary bounded aggregator holding
+ * the union of the window's steps, with like's settings and, as its
+ * duration, the span the window covers: from the start of its oldest step
+ * (or from the earliest time it was given, if later) to the clock. So
+ * every query -- statistics, quantiles, rates, goodput, counters, reports
+ * -- is over the window, at the cost of a query of one aggregator. A
+ * query is always as of the clock: to see the window at time `now`,
+ * llmlat_window_advance(w, now) first (a time before the clock is EORDER:
+ * the past is not kept). One thread at a time changes a window. */
+typedef struct llmlat_window llmlat_window;
+
+#define LLMLAT_WINDOW_MAX_SLOTS 1024 /* width_ns / step_ns at most */
+
+/* A new, empty window of width_ns in steps of step_ns over aggregators
+ * with like's settings (as llmlat_agg_new_like; like must be bounded and is
+ * only read). It allocates n + 1 aggregators (n = width_ns / step_ns;
+ * each holds like's LLMLAT_COUNT_MEMORY_BYTES) and never again. NULL on
+ * error, with *status (status may be NULL): EINVAL (like NULL or exact
+ * mode; step_ns or width_ns <= 0; width_ns not a multiple of step_ns;
+ * more than LLMLAT_WINDOW_MAX_SLOTS steps), ENOMEM. */
+LLMLAT_API llmlat_window *llmlat_window_new(const llmlat_agg *like, int64_t width_ns,
+                                            int64_t step_ns, int32_t *status);
+/* Frees w and everything it holds (the view too); NULL is a no-op. */
+LLMLAT_API void llmlat_window_free(llmlat_window *w);
+/* Empties w and forgets its clock (as new). Errors: EINVAL (NULL). */
+LLMLAT_API int32_t llmlat_window_reset(llmlat_window *w);
+
+/* Counts a finished or failed request in the step of its end time,
+ * moving the clock there if it is later (a request that ended earlier, in
+ * a step still in the window, joins that step). Errors: EINVAL (NULL),
+ * EOVERFLOW (a count or sum of the window would not fit: checked against
+ * the window as it is, before a rotation), ESTATE (request not ended),
+ * EMISMATCH (a streaming recorder of another layout), EORDER (it ended
+ * before the window's oldest step); on error nothing changed. Never
+ * allocates. */
+LLMLAT_API int32_t llmlat_window_add(llmlat_window *w, const llmlat_request *r);
+/* Counts everything src holds as requests that ended at t_ns (e.g. an
+ * interval snapshot of a live recorder, taken at t_ns). src must merge
+ * with w's aggregators and is not changed. Errors: EINVAL (NULL, src is w's
+ * view), EOVERFLOW (a count would not fit), EMISMATCH, EORDER (t_ns before
+ * the window's oldest step); on error nothing changed. */
+LLMLAT_API int32_t llmlat_window_merge(llmlat_window *w, const llmlat_agg *src, int64_t t_ns);
+/* Moves the clock to now_ns, dropping the steps that leave the window;
+ * call it before reading the view at time now_ns. The call that enters a
+ * new step costs up to n merges (none when the steps dropped were empty);
+ * any other costs a few compares. Errors: EINVAL (NULL), EORDER (now_ns
+ * before the clock; nothing changed). */
+LLMLAT_API int32_t llmlat_window_advance(llmlat_window *w, int64_t now_ns);
+/* The window as an aggregator, to query with llmlat_agg_* (never to
+ * change): owned by w, valid until w is freed, its content as of the
+ * clock until w next changes. Several threads may query it while none
+ * changes w. Errors: EINVAL (NULL). */
+LLMLAT_API int32_t llmlat_window_view(const llmlat_window *w, const llmlat_agg **out);
 /* ------------------------------------------------------------- exposition */
 
 /* One Prometheus exposition of n aggregators (docs/prometheus.md), in

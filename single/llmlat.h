@@ -54,12 +54,14 @@
  *     exactly as it was: nothing is half-updated, no accepted sample is lost.
  *   - No function aborts, prints, or keeps global state other than the
  *     optional allocator hook.
- *   - Threads: an object (recorder or aggregator) is changed by one thread
- *     at a time. Queries (value, stat, quantile, rate, counter, serialize,
- *     report) only read, so several threads may query one aggregator while
- *     none changes it. Different objects may be used from different threads
- *     freely; the usual pattern is one aggregator per thread, merged when
- *     reporting.
+ *   - Threads (docs/threads.md): an object (recorder, aggregator, window)
+ *     is changed by one thread at a time. Queries (value, stat, quantile,
+ *     rate, counter, serialize, report) only read, so several threads may
+ *     query one aggregator while none changes it. Different objects may be
+ *     used from different threads freely; the usual pattern is one
+ *     aggregator per thread, merged when reporting. The exception is the
+ *     live recorder (llmlat_live): many writer threads add to it while one
+ *     reader takes snapshots, without locks.
  */
 #ifndef LLMLAT_H
 #define LLMLAT_H
@@ -343,7 +345,9 @@ LLMLAT_API int32_t llmlat_request_get_start(const llmlat_request *r, int64_t *t_
 /* The finish or fail time; ESTATE when not ended. */
 LLMLAT_API int32_t llmlat_request_get_end(const llmlat_request *r, int64_t *t_ns);
 /* The events: *t_ns and *k point into r (valid until r is next changed,
- * reset or freed; NULL when *n is 0). */
+ * reset or freed; NULL when *n is 0). A streaming recorder
+ * (llmlat_request_new_streaming) keeps none: EMISMATCH, *n the number of
+ * events it folded, *t_ns and *k NULL. */
 LLMLAT_API int32_t llmlat_request_get_events(const llmlat_request *r, const int64_t **t_ns,
                                              const uint32_t **k, size_t *n);
 /* The prompt length. */
@@ -643,6 +647,187 @@ typedef int32_t (*llmlat_write_fn)(void *user, const void *bytes, size_t len);
 LLMLAT_API int32_t llmlat_agg_report_write(const llmlat_agg *a, int32_t format,
                                            llmlat_write_fn fn, void *user);
 
+/* A new, empty aggregator with every setting of a: its convention, mode,
+ * params (relative error, duration, SLOs), report quantiles, histogram
+ * bounds and labels -- what llmlat_agg_reset keeps -- and none of its
+ * data. So it merges with a. NULL when a is NULL or out of memory. */
+LLMLAT_API llmlat_agg *llmlat_agg_new_like(const llmlat_agg *a);
+
+/* ------------------------------------------------------------- streaming */
+
+/* A streaming recorder: the same life cycle and calls as a recorder made
+ * by llmlat_request_new, but it keeps no events. Each event is folded as
+ * it comes, by like's gap rule and bucket layout, into buckets and sums
+ * of its own, so its memory follows the spread of the request's gaps, not
+ * their number: 2 bytes per bucket its ITL and ICL values span (at the
+ * default relative error 64 buckets per power of two, at most 31 powers
+ * of two: 3.9 KiB per metric), 4 bytes once more than 4 of its buckets
+ * hold 65536 samples each, plus about 780 bytes; a 100,000-token stream
+ * with bursts and stalls takes about 7 KiB (docs/threads.md has the
+ * figures). llmlat_agg_add then gives the same aggregator, bit for bit,
+ * as a buffered recorder of the same events.
+ *
+ * It is for bounded mode: like must be a bounded aggregator, and r can be
+ * added (llmlat_agg_add, llmlat_live_add, llmlat_window_add) to bounded
+ * aggregators of the same relative error whose convention has the same
+ * gap rule as like's: vLLM's (every event counts) or every other
+ * convention's (events with tokens): else EMISMATCH. like is only read,
+ * and may be freed or changed afterwards. llmlat_request_value gives
+ * every metric under conventions of that gap rule, and all but ITL, ICL
+ * and ITL_MAX (EMISMATCH) under the other. An event may fail with ENOMEM
+ * when the request's values spread further than before (nothing is
+ * changed then). Exact mode keeps every sample by definition: use
+ * llmlat_request_new there. Threads: it reads only like's settings, so it
+ * may be made while other threads add to or query like; the recorder
+ * itself is one thread's at a time, as any recorder. NULL when like is
+ * NULL or exact, or out of memory. */
+LLMLAT_API llmlat_request *llmlat_request_new_streaming(const llmlat_agg *like);
+
+/* ------------------------------------------------------------------ live */
+
+/* The live recorder: many threads add finished requests while one reader
+ * takes snapshots, as HdrHistogram's interval recorder does
+ * (docs/threads.md).
+ *
+ * Each writer thread takes a writer handle (llmlat_live_writer_new) and
+ * adds through it. A writer has two aggregators and never takes a lock
+ * nor waits: llmlat_live_add is one atomic increment, llmlat_agg_add into
+ * the aggregator of the current phase, and one atomic store. The reader's
+ * llmlat_live_snapshot flips each writer to its other aggregator and
+ * waits, for each writer, at most until the add that writer has in
+ * progress returns (it spins, yields the processor, then sleeps 50 us
+ * between looks: a writer preempted mid-add makes it wait for the
+ * scheduler); then it folds the aggregators it took into its own.
+ *
+ * Every accepted add is in exactly one interval snapshot: an add that
+ * returned before a snapshot began is in that one or an earlier one, an
+ * add that overlaps a snapshot in that one or the next. A cumulative
+ * snapshot holds every
+ * interval taken so far and the one in progress. So nothing is lost nor
+ * counted twice: after the last add returned, a cumulative snapshot holds
+ * exactly the requests added (bounded mode: the same bytes as one
+ * aggregator given them all in any order).
+ *
+ * Needs C11 atomics (<stdatomic.h>, lock-free 64-bit integers). */
+typedef struct llmlat_live llmlat_live;
+typedef struct llmlat_live_writer llmlat_live_writer;
+
+/* Kinds of llmlat_live_snapshot. */
+#define LLMLAT_SNAPSHOT_CUMULATIVE 1 /* everything added so far */
+#define LLMLAT_SNAPSHOT_INTERVAL   2 /* what was added since the last interval snapshot */
+
+/* A new live recorder whose aggregators take like's settings (as
+ * llmlat_agg_new_like: convention, mode, params, labels, ...), either
+ * mode. like is only read, and may be freed afterwards. NULL when like is
+ * NULL or out of memory. */
+LLMLAT_API llmlat_live *llmlat_live_new(const llmlat_agg *like);
+/* Frees l, its writers' handles and everything it holds; NULL is a no-op.
+ * No writer or reader may be using it. */
+LLMLAT_API void llmlat_live_free(llmlat_live *l);
+
+/* A writer handle of l, for one thread at a time (any thread may call
+ * this, concurrently with writers and the reader). It reuses the slot of
+ * a released handle, with the data that slot still holds, before
+ * allocating one (two aggregators). Slots are kept until l is freed.
+ * NULL when l is NULL or out of memory. */
+LLMLAT_API llmlat_live_writer *llmlat_live_writer_new(llmlat_live *l);
+/* Releases a writer handle: w may not be used afterwards. What it added
+ * stays in l (the next snapshots see it). NULL is a no-op. */
+LLMLAT_API void llmlat_live_writer_free(llmlat_live_writer *w);
+
+/* Folds a finished or failed request into l through writer w, without a
+ * lock, concurrently with other writers and the reader. Errors as
+ * llmlat_agg_add: EINVAL (NULL), EOVERFLOW (a count or sum would not fit),
+ * ESTATE (request not ended), EMISMATCH (a streaming recorder of another
+ * layout), ENOMEM (exact mode); a rejected request is in no snapshot. */
+LLMLAT_API int32_t llmlat_live_add(llmlat_live_writer *w, const llmlat_request *r);
+
+/* Replaces out's data by a snapshot of l: everything added so far
+ * (CUMULATIVE), or what was added since the previous INTERVAL snapshot
+ * (INTERVAL; the first one: since l was made). out keeps its own settings
+ * (params such as the duration, labels, report quantiles) and is an
+ * ordinary aggregator: query, merge, serialize or report it. It must merge
+ * with l's aggregators: made by llmlat_agg_new_like of l's like (or of an
+ * aggregator with the same convention, mode, relative error and SLOs).
+ * One snapshot at a time; writers keep adding meanwhile (see above for
+ * which adds a snapshot holds). Cost: one merge per writer slot, plus one
+ * or two. Errors: EINVAL (NULL, unknown kind), EOVERFLOW (a count would
+ * not fit),
+ * EMISMATCH (out does not merge with l), ESTATE (another thread is taking
+ * a snapshot of l), ENOMEM (exact mode); on error out is left empty and l
+ * keeps every request for the next snapshots. */
+LLMLAT_API int32_t llmlat_live_snapshot(llmlat_live *l, int32_t kind, llmlat_agg *out);
+
+/* ---------------------------------------------------------------- window */
+
+/* A sliding window: the requests that ended during the last width_ns of
+ * the host's clock, in steps of step_ns, in fixed memory
+ * (docs/threads.md, "Sliding windows").
+ *
+ * Time is what the host passes: each request's end time (its finish or
+ * fail time) and the times given to llmlat_window_merge and
+ * llmlat_window_advance; the window's clock is the latest of them, and
+ * the library reads no clock of its own. Steps are aligned on multiples of
+ * step_ns (step e covers [e step, (e + 1) step)). At clock c, in step e,
+ * the window holds exactly the requests given to it that ended in steps
+ * e - n + 1 .. e, n = width / step: times from (e - n + 1) step to c,
+ * between width - step and width long. A time before that (from the
+ * window's point of view, already dropped) is EORDER; a time after the
+ * clock moves it, and the steps that leave the window are dropped.
+ *
+ * The view (llmlat_window_view) is an ordinary bounded aggregator holding
+ * the union of the window's steps, with like's settings and, as its
+ * duration, the span the window covers: from the start of its oldest step
+ * (or from the earliest time it was given, if later) to the clock. So
+ * every query -- statistics, quantiles, rates, goodput, counters, reports
+ * -- is over the window, at the cost of a query of one aggregator. A
+ * query is always as of the clock: to see the window at time `now`,
+ * llmlat_window_advance(w, now) first (a time before the clock is EORDER:
+ * the past is not kept). One thread at a time changes a window. */
+typedef struct llmlat_window llmlat_window;
+
+#define LLMLAT_WINDOW_MAX_SLOTS 1024 /* width_ns / step_ns at most */
+
+/* A new, empty window of width_ns in steps of step_ns over aggregators
+ * with like's settings (as llmlat_agg_new_like; like must be bounded and is
+ * only read). It allocates n + 1 aggregators (n = width_ns / step_ns;
+ * each holds like's LLMLAT_COUNT_MEMORY_BYTES) and never again. NULL on
+ * error, with *status (status may be NULL): EINVAL (like NULL or exact
+ * mode; step_ns or width_ns <= 0; width_ns not a multiple of step_ns;
+ * more than LLMLAT_WINDOW_MAX_SLOTS steps), ENOMEM. */
+LLMLAT_API llmlat_window *llmlat_window_new(const llmlat_agg *like, int64_t width_ns,
+                                            int64_t step_ns, int32_t *status);
+/* Frees w and everything it holds (the view too); NULL is a no-op. */
+LLMLAT_API void llmlat_window_free(llmlat_window *w);
+/* Empties w and forgets its clock (as new). Errors: EINVAL (NULL). */
+LLMLAT_API int32_t llmlat_window_reset(llmlat_window *w);
+
+/* Counts a finished or failed request in the step of its end time,
+ * moving the clock there if it is later (a request that ended earlier, in
+ * a step still in the window, joins that step). Errors: EINVAL (NULL),
+ * EOVERFLOW (a count or sum of the window would not fit: checked against
+ * the window as it is, before a rotation), ESTATE (request not ended),
+ * EMISMATCH (a streaming recorder of another layout), EORDER (it ended
+ * before the window's oldest step); on error nothing changed. Never
+ * allocates. */
+LLMLAT_API int32_t llmlat_window_add(llmlat_window *w, const llmlat_request *r);
+/* Counts everything src holds as requests that ended at t_ns (e.g. an
+ * interval snapshot of a live recorder, taken at t_ns). src must merge
+ * with w's aggregators and is not changed. Errors: EINVAL (NULL, src is w's
+ * view), EOVERFLOW (a count would not fit), EMISMATCH, EORDER (t_ns before
+ * the window's oldest step); on error nothing changed. */
+LLMLAT_API int32_t llmlat_window_merge(llmlat_window *w, const llmlat_agg *src, int64_t t_ns);
+/* Moves the clock to now_ns, dropping the steps that leave the window;
+ * call it before reading the view at time now_ns. The call that enters a
+ * new step costs up to n merges (none when the steps dropped were empty);
+ * any other costs a few compares. Errors: EINVAL (NULL), EORDER (now_ns
+ * before the clock; nothing changed). */
+LLMLAT_API int32_t llmlat_window_advance(llmlat_window *w, int64_t now_ns);
+/* The window as an aggregator, to query with llmlat_agg_* (never to
+ * change): owned by w, valid until w is freed, its content as of the
+ * clock until w next changes. Several threads may query it while none
+ * changes w. Errors: EINVAL (NULL). */
+LLMLAT_API int32_t llmlat_window_view(const llmlat_window *w, const llmlat_agg **out);
 /* ------------------------------------------------------------- exposition */
 
 /* One Prometheus exposition of n aggregators (docs/prometheus.md), in
@@ -849,8 +1034,9 @@ LLMLAT_API int32_t llmlat_reader_duration(const llmlat_reader *rd, double *secon
 #define LLMLAT_COLD
 #endif
 
-/* For a hot loop that needs every register: its own function, so that the
- * caller's live values do not crowd it. */
+/* A function kept out of line: a hot loop that needs every register gets
+ * its own function, so that the caller's live values do not crowd it, and
+ * a caller's fast path needs no stack frame (the call becomes a tail jump). */
 #if defined(__GNUC__) || defined(__clang__)
 #define LLMLAT_NOINLINE __attribute__((noinline))
 #else
@@ -1689,10 +1875,31 @@ enum req_state { REQ_NEW, REQ_STARTED, REQ_FINISHED, REQ_FAILED, REQ_CANCELLED }
  * stores it. */
 typedef struct req_summary {
     uint64_t sum_k;
-    size_t n_tok;     /* events with k >= 1 */
-    size_t first_tok; /* index of the first event with k >= 1, or REQ_NONE */
-    size_t last_tok;  /* index of the last event with k >= 1, or REQ_NONE */
+    size_t n_tok;       /* events with k >= 1 */
+    size_t first_tok;   /* index of the first event with k >= 1, or REQ_NONE */
+    size_t last_tok;    /* index of the last event with k >= 1, or REQ_NONE */
+    int64_t t_first_tok, t_last_tok; /* their times, when they exist */
 } req_summary;
+
+/* A recorder that keeps no events (a streaming recorder, agg/stream.c)
+ * folds each into a state of its own as it comes, through these
+ * functions, set when it is made. The record layer still checks every
+ * event (state, order, limits) and keeps n, last_t and t_first; the folder
+ * keeps the summary up to date, so it is valid in flight too. */
+struct gap_summary;
+struct conv_rules;
+typedef struct req_folder {
+    /* Fold one checked event, or n (all or nothing: ENOMEM leaves r
+     * unchanged); r->n and r->last_t are still those before them. */
+    int32_t (*event)(llmlat_request *r, int64_t t_ns, uint32_t k);
+    int32_t (*events)(llmlat_request *r, const int64_t *t_ns, const uint32_t *k, size_t n);
+    void (*clear)(llmlat_request *r);  /* back to new (reset) */
+    void (*free)(llmlat_request *r);
+    /* The gap rule's results under c (gap_summarize, gap_any_zero); false
+     * when c's gap rule is not the one r folds by. */
+    bool (*gaps)(const llmlat_request *r, const struct conv_rules *c, struct gap_summary *g,
+                 bool *any_zero);
+} req_folder;
 
 struct llmlat_request {
     /* The per-event path reads and writes only these. */
@@ -1703,6 +1910,13 @@ struct llmlat_request {
                          checks both the state and the space */
     int64_t last_t;   /* the earliest time the next event may carry */
     int64_t max_t;    /* start + INT64_MAX, saturated: every latency fits */
+
+    /* A streaming recorder's: the same as room (REQ_MAX_EVENTS while
+     * started), with its folder and state; room stays 0. */
+    size_t fold_room;
+    const req_folder *folder;
+    void *fold_state;
+    int64_t t_first;  /* time of its first event, once there is one */
 
     size_t cap;
     llmlat_alloc al;
@@ -1734,6 +1948,13 @@ static inline bool req_values_only(const llmlat_request *r)
 static inline bool req_ended(const llmlat_request *r)
 {
     return r->state >= REQ_FINISHED;
+}
+
+/* The time of r's first event (r->n > 0): a streaming recorder keeps it,
+ * a buffered one has it stored. */
+static inline int64_t req_first_time(const llmlat_request *r)
+{
+    return r->folder ? r->t_first : r->t[0];
 }
 
 /* The summary of r's events: the stored one once ended, else computed into
@@ -1887,6 +2108,8 @@ typedef struct req_view {
      * every event when the convention counts empty ones. */
     size_t anchor;       /* first such event, REQ_NONE when none */
     size_t last;         /* last such event */
+    int64_t t_anchor, t_last; /* their times (a streaming recorder keeps no
+                               * events: from its summary) */
     bool icl_dropped;    /* AIPerf: a zero gap drops the request's ICL */
     /* GuideLLM's token points (token_rates_over_token_span): the first and
      * last time its output token rate places this request's tokens at. */
@@ -1916,10 +2139,12 @@ LLMLAT_PRIVATE void conv_view(const conv_rules *c, const llmlat_request *r, req_
  * The anchor's own k0 - 1 tokens beyond the first are ITL samples of 0
  * (they arrived with the first token, after no gap).
  *
- * gap_step is the rule for one event at a time (a recorder that keeps no
- * events can use it as they come); gap_walk runs it over a recorded
+ * gap_step is the rule for one event at a time (the streaming recorder,
+ * agg/stream.c, uses it as events come); gap_walk runs it over a recorded
  * request's arrays, one gap at a time (gap_walk_next) or in blocks
- * (gap_walk_block, for the bounded fold's hot loop). */
+ * (gap_walk_block, for the bounded fold's hot loop). A streaming
+ * recorder's gap summary and zero check come from its folder
+ * (record/request.h), which keeps them by the same rule. */
 #ifndef LLMLAT_GAPS_H
 #define LLMLAT_GAPS_H
 
@@ -2011,6 +2236,15 @@ static inline bool gap_walk_next(gap_walk *w, int64_t *gap, uint32_t *k)
     return false;
 }
 
+/* The ITL samples of 0 an event brings beyond its gap's: the anchor's
+ * k - 1 tokens after the first, which arrived after no gap. For a caller
+ * of gap_step_event that got false: `anchored_now` is whether this event
+ * was the anchor (s->anchored turned true). */
+static inline uint32_t gap_anchor_zeros(bool anchored_now, uint32_t k)
+{
+    return anchored_now && k > 1 ? k - 1 : 0;
+}
+
 /* Up to GAP_BLOCK gaps of the walk at once, in order, as the times of
  * the counting events: gap j runs from at[j] to at[j + 1] (at[0] the
  * previous counting event), closed by an event of k[j] tokens. When every
@@ -2063,10 +2297,10 @@ typedef struct itl_split {
     uint32_t n, zeros;
 } itl_split;
 
-static inline itl_split gap_itl_split(const conv_rules *c, int64_t g, uint32_t k)
+static inline itl_split gap_itl_split(enum chunk_split split, int64_t g, uint32_t k)
 {
     double gs = (double)g / 1e9; /* ns_to_s */
-    if (c->split == SPLIT_COPY || k == 1)
+    if (split == SPLIT_COPY || k == 1)
         return (itl_split){ gs, 1, k - 1 };
     return (itl_split){ gs / (double)k, k, 0 };
 }
@@ -2202,7 +2436,7 @@ static bool is_success(const conv_rules *c, const llmlat_request *r, const req_s
     case SUCCESS_ANY_EVENT:
         return r->n > 0;
     case SUCCESS_VALID_TOKEN:
-        return s->first_tok != REQ_NONE && r->t[s->last_tok] > r->start_ns;
+        return s->first_tok != REQ_NONE && s->t_last_tok > r->start_ns;
     case SUCCESS_OUTPUT: /* GuideLLM refuses "an empty response payload" */
         return s->first_tok != REQ_NONE || req_output_tokens(r, s) > 0;
     }
@@ -2252,7 +2486,7 @@ static void view_anchors(const conv_rules *c, const llmlat_request *r, const req
     bool ended = req_ended(r);
     if (v->anchor != REQ_NONE && !(c->ttft_needs_two_tokens && s->sum_k < 2)) {
         v->has_ttft = true;
-        v->ttft_ns = r->t[v->anchor] - r->start_ns;
+        v->ttft_ns = v->t_anchor - r->start_ns;
     } else if (c->no_content_ttft_zero && v->anchor == REQ_NONE) {
         v->has_ttft = true;
         v->ttft_ns = 0;
@@ -2262,7 +2496,7 @@ static void view_anchors(const conv_rules *c, const llmlat_request *r, const req
     case E2E_LAST_TOKEN:
         v->has_e2e = ended && v->anchor != REQ_NONE;
         if (v->has_e2e)
-            v->e2e_ns = r->t[v->last] - r->start_ns;
+            v->e2e_ns = v->t_last - r->start_ns;
         break;
     case E2E_END:
     case E2E_FINISH:
@@ -2293,7 +2527,7 @@ static void view_tpot(const conv_rules *c, const llmlat_request *r, req_view *v)
     if (c->tpot_to_last_token) {
         defined = real_ttft;
         if (defined)
-            span = r->t[v->last] - r->t[v->anchor];
+            span = v->t_last - v->t_anchor;
     } else {
         defined = v->has_ttft && v->has_e2e && !(c->zero_is_missing && v->ttft_ns == 0);
         if (defined)
@@ -2322,7 +2556,7 @@ static void view_ntpot(const conv_rules *c, const llmlat_request *r, const req_s
     }
     int64_t latency;
     if (c->ntpot == NTPOT_LAST_TOKEN)
-        latency = (s->last_tok != REQ_NONE ? r->t[s->last_tok] : r->end_ns) - r->start_ns;
+        latency = (s->last_tok != REQ_NONE ? s->t_last_tok : r->end_ns) - r->start_ns;
     else if (v->has_e2e)
         latency = v->e2e_ns;
     else
@@ -2342,8 +2576,8 @@ static void view_token_points(const llmlat_request *r, const req_summary *s, req
         v->token_lo = v->token_hi = r->end_ns;
         return;
     }
-    v->token_lo = r->t[s->first_tok];
-    v->token_hi = s->n_tok >= 2 && v->n_out >= 2 ? r->t[s->last_tok] : v->token_lo;
+    v->token_lo = s->t_first_tok;
+    v->token_hi = s->n_tok >= 2 && v->n_out >= 2 ? s->t_last_tok : v->token_lo;
 }
 
 /* The anchors, TTFT, E2E and LLMPerf's own ITL from the events. */
@@ -2351,15 +2585,25 @@ static void view_events(const conv_rules *c, const llmlat_request *r, const req_
                         req_view *v)
 {
     v->success = is_success(c, r, s);
+
+    /* The anchor and last counting events (record/gaps.h), and their times
+     * (from the summary: a streaming recorder keeps no events). */
+    int64_t t_anchor = 0, t_last = 0;
     if (c->empty_events_count) {
         if (r->n) {
             v->anchor = 0;
             v->last = r->n - 1;
+            t_anchor = req_first_time(r);
+            t_last = r->last_t;
         }
     } else {
         v->anchor = s->first_tok;
         v->last = s->last_tok;
+        t_anchor = s->t_first_tok;
+        t_last = s->t_last_tok;
     }
+    v->t_anchor = t_anchor;
+    v->t_last = t_last;
     view_anchors(c, r, s, v);
 
     /* LLMPerf: sum of its time_to_next_token list (= last non-empty event
@@ -2369,7 +2613,7 @@ static void view_events(const conv_rules *c, const llmlat_request *r, const req_
         v->has_tool_itl = true;
         v->tool_itl_s = s->first_tok == REQ_NONE
                             ? 0.0
-                            : (double)(r->t[s->last_tok] - r->start_ns) / 1e9 / (double)r->n;
+                            : (double)(s->t_last_tok - r->start_ns) / 1e9 / (double)r->n;
     }
     v->icl_dropped = c->zero_is_missing && gap_any_zero(c, r, v);
 }
@@ -2410,6 +2654,11 @@ LLMLAT_PRIVATE void gap_summarize(const conv_rules *c, const llmlat_request *r,
                                                  const req_view *v, gap_summary *g)
 {
     *g = (gap_summary){ 0 };
+    bool zero;
+    if (r->folder) { /* kept as the events came (the caller checked c) */
+        r->folder->gaps(r, c, g, &zero);
+        return;
+    }
     gap_walk w;
     uint32_t k0, k;
     if (!gap_walk_begin(&w, c, r, v, &k0))
@@ -2434,6 +2683,12 @@ LLMLAT_PRIVATE bool gap_any_zero(const conv_rules *c, const llmlat_request *r,
     gap_walk w;
     uint32_t k0, k;
     int64_t gap;
+    if (r->folder) {
+        gap_summary g;
+        bool zero = false;
+        r->folder->gaps(r, c, &g, &zero);
+        return zero;
+    }
     if (!gap_walk_begin(&w, c, r, v, &k0))
         return false;
     while (gap_walk_next(&w, &gap, &k))
@@ -2650,9 +2905,13 @@ static void clear(llmlat_request *r)
     r->end_ns = 0;
     r->n = 0;
     r->room = 0;
+    r->fold_room = 0;
     r->last_t = INT64_MAX;
     r->max_t = INT64_MIN;
-    r->sum = (req_summary){ 0, 0, REQ_NONE, REQ_NONE };
+    r->t_first = 0;
+    r->sum = (req_summary){ 0, 0, REQ_NONE, REQ_NONE, 0, 0 };
+    if (r->folder)
+        r->folder->clear(r);
     r->input_tokens = 0;
     r->output_tokens = 0;
     r->has_output_tokens = false;
@@ -2679,6 +2938,8 @@ LLMLAT_API void llmlat_request_free(llmlat_request *r)
 {
     if (!r)
         return;
+    if (r->folder)
+        r->folder->free(r);
     llmlat_alloc al = r->al;
     alloc_free(&al, r->t);
     alloc_free(&al, r->k);
@@ -2703,7 +2964,10 @@ LLMLAT_API int32_t llmlat_request_start(llmlat_request *r, int64_t t_ns)
     r->start_ns = t_ns;
     r->last_t = t_ns;
     r->max_t = t_ns <= 0 ? t_ns + INT64_MAX : INT64_MAX;
-    r->room = r->cap;
+    if (r->folder)
+        r->fold_room = REQ_MAX_EVENTS;
+    else
+        r->room = r->cap;
     return LLMLAT_OK;
 }
 
@@ -2740,6 +3004,26 @@ static inline void append(llmlat_request *r, int64_t t_ns, uint32_t k)
     r->last_t = t_ns;
 }
 
+/* The record layer's own fields after a streaming recorder's folder took
+ * n events, the first at t0, the last at t1. */
+static inline void folded(llmlat_request *r, size_t n, int64_t t0, int64_t t1)
+{
+    if (r->n == 0)
+        r->t_first = t0;
+    r->n += n;
+    r->last_t = t1;
+}
+
+/* A streaming recorder's checked event, to its folder: out of line, so
+ * that llmlat_request_event's buffered path keeps no frame. */
+LLMLAT_NOINLINE static int32_t fold(llmlat_request *r, int64_t t_ns, uint32_t k)
+{
+    int32_t st = r->folder->event(r, t_ns, k);
+    if (st == LLMLAT_OK)
+        folded(r, 1, t_ns, t_ns);
+    return st;
+}
+
 LLMLAT_COLD static int32_t event_slow(llmlat_request *r, int64_t t_ns, uint32_t k)
 {
     if (!r)
@@ -2747,6 +3031,8 @@ LLMLAT_COLD static int32_t event_slow(llmlat_request *r, int64_t t_ns, uint32_t 
     if (r->state != REQ_STARTED || req_values_only(r))
         return LLMLAT_ESTATE;
     int32_t st = time_error(r, t_ns);
+    if (st == LLMLAT_OK && r->folder)
+        return r->n < REQ_MAX_EVENTS ? fold(r, t_ns, k) : LLMLAT_EOVERFLOW;
     if (st == LLMLAT_OK)
         st = req_reserve(r, r->n + 1);
     if (st != LLMLAT_OK)
@@ -2761,6 +3047,9 @@ LLMLAT_API int32_t llmlat_request_event(llmlat_request *r, int64_t t_ns, uint32_
         append(r, t_ns, k);
         return LLMLAT_OK;
     }
+    /* a streaming recorder: the same checks, on fold_room */
+    if (r && r->n < r->fold_room && t_ns >= r->last_t && t_ns <= r->max_t)
+        return fold(r, t_ns, k);
     return event_slow(r, t_ns, k);
 }
 
@@ -2784,6 +3073,12 @@ LLMLAT_API int32_t llmlat_request_events(llmlat_request *r, const int64_t *t_ns,
     }
     if (n > REQ_MAX_EVENTS - r->n)
         return LLMLAT_EOVERFLOW;
+    if (r->folder) {
+        int32_t st = n ? r->folder->events(r, t_ns, k, n) : LLMLAT_OK;
+        if (st == LLMLAT_OK && n)
+            folded(r, n, t_ns[0], t_ns[n - 1]);
+        return st;
+    }
     int32_t st = req_reserve(r, r->n + n);
     if (st != LLMLAT_OK)
         return st;
@@ -2825,7 +3120,7 @@ static void summarize(const llmlat_request *r, req_summary *s)
     while (first < n && !k[first])
         first++;
     if (first == n) {
-        *s = (req_summary){ 0, 0, REQ_NONE, REQ_NONE };
+        *s = (req_summary){ 0, 0, REQ_NONE, REQ_NONE, 0, 0 };
         return;
     }
     while (!k[last - 1])
@@ -2836,7 +3131,7 @@ static void summarize(const llmlat_request *r, req_summary *s)
         sum += k[i];
         zeros += !k[i];
     }
-    *s = (req_summary){ sum, last - first - zeros, first, last - 1 };
+    *s = (req_summary){ sum, last - first - zeros, first, last - 1, r->t[first], r->t[last - 1] };
 }
 
 LLMLAT_PRIVATE int32_t req_make_view(llmlat_request *r, const req_spec *s)
@@ -2880,7 +3175,7 @@ LLMLAT_PRIVATE int32_t req_make_view(llmlat_request *r, const req_spec *s)
 
 LLMLAT_PRIVATE const req_summary *req_summary_of(const llmlat_request *r, req_summary *scratch)
 {
-    if (req_ended(r))
+    if (req_ended(r) || r->folder) /* a folder keeps it as events come */
         return &r->sum;
     summarize(r, scratch);
     return scratch;
@@ -2895,10 +3190,11 @@ static int32_t end(llmlat_request *r, int64_t t_ns, enum req_state how)
     int32_t st = time_error(r, t_ns);
     if (st != LLMLAT_OK)
         return st;
-    summarize(r, &r->sum);
+    if (!r->folder)
+        summarize(r, &r->sum);
     r->state = how;
     r->end_ns = t_ns;
-    r->room = 0; /* no more events */
+    r->room = r->fold_room = 0; /* no more events */
     return LLMLAT_OK;
 }
 
@@ -3005,10 +3301,11 @@ LLMLAT_API int32_t llmlat_request_get_events(const llmlat_request *r, const int6
 {
     if (!r || !t_ns || !k || !n)
         return LLMLAT_EINVAL;
-    *t_ns = r->n ? r->t : NULL;
-    *k = r->n ? r->k : NULL;
+    bool kept = r->n && !r->folder; /* a streaming recorder keeps none */
+    *t_ns = kept ? r->t : NULL;
+    *k = kept ? r->k : NULL;
     *n = r->n;
-    return LLMLAT_OK;
+    return r->folder ? LLMLAT_EMISMATCH : LLMLAT_OK;
 }
 
 LLMLAT_API int32_t llmlat_request_get_input_tokens(const llmlat_request *r, uint64_t *n)
@@ -3093,10 +3390,15 @@ LLMLAT_API int32_t llmlat_request_value(const llmlat_request *r, int32_t convent
     conv_view(c, r, &v);
     gap_summary g;
     gap_summarize(c, r, &v, &g);
+    /* A streaming recorder has the gaps of its own gap rule only. */
+    bool zero;
+    bool gaps_known = !r->folder || r->folder->gaps(r, c, &g, &zero);
 
     if (metric == LLMLAT_TOOL_ITL)
         metric = conv_tool_itl_metric(c);
 
+    if (!gaps_known && (metric == LLMLAT_ITL || metric == LLMLAT_ICL || metric == LLMLAT_ITL_MAX))
+        return LLMLAT_EMISMATCH;
     switch (metric) {
     case LLMLAT_TOOL_ITL: /* its own figure (LLMPerf) */
         return v.has_tool_itl ? defined(v.tool_itl_s, out) : undefined_value(out);
@@ -5317,6 +5619,377 @@ LLMLAT_PRIVATE double sketch_map_value(const sketch_map *m, int64_t index)
     return map_times_pow2(m->value[j], q + 1);
 }
 
+/* ---------------------- lib/bounded/bucket_run.c -------------------------- */
+/* A request's own bucket counts (bucket_run.h). */
+#include <string.h>
+
+/* ---------------------- lib/bounded/bucket_run.h -------------------------- */
+/* One request's own bucket counts of one metric, for a streaming recorder
+ * (agg/stream.c): what its samples would add to a sketch of the same map,
+ * kept until the request is added, in memory that follows the spread of
+ * its values, not their number.
+ *
+ * The counts of the consecutive indexes lo .. top sit in one block, 2
+ * bytes each; a count that passes 65535 keeps its upper part in one of
+ * RUN_CARRIES carries, and past those the block is rewritten with 4-byte
+ * (then, past 2^32 - 1 samples, 8-byte) counts. The window rule of sketch.h applies as there: the
+ * run keeps at most map->width indexes below its top; samples further
+ * below count in `below`, zeros in `zero`. Added to a sketch (run_commit)
+ * the run gives it the bits its samples would have given one by one (a
+ * sketch's state is a function of the multiset of its samples).
+ *
+ * Growing may need memory; so that a recorder's event is all or nothing,
+ * the growth is planned (run_plan: allocates, changes nothing), then
+ * applied (run_apply, cannot fail), then the samples added (run_add). */
+#ifndef LLMLAT_BUCKET_RUN_H
+#define LLMLAT_BUCKET_RUN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define RUN_CARRIES 4
+
+typedef struct run_carry {
+    int64_t index;
+    uint64_t high; /* the count is low + high * 65536 */
+} run_carry;
+
+typedef struct bucket_run {
+    void *count;        /* cap counts of 2 << (wide) bytes: index lo + i at i */
+    unsigned wide;      /* 0: uint16 (with carries), 1: uint32, 2: uint64 */
+    int64_t lo;         /* index of count[0]; >= top - width + 1 */
+    size_t cap;         /* counts the block holds; those past live are 0 */
+    size_t live;        /* counts in use: top - lo + 1, 0 while none */
+    int64_t top;        /* highest index counted, SKETCH_NO_TOP while none */
+    uint64_t below;     /* samples > 0 below the window */
+    uint64_t zero;      /* samples equal to 0 */
+    unsigned n_carry;
+    run_carry carry[RUN_CARRIES];
+    /* During a batch of planned samples that might need more carries than
+     * there are: a block of 4-byte counts of the same geometry, taken if
+     * they do (run_add cannot fail), dropped after the batch otherwise. */
+    void *spare;
+} bucket_run;
+
+/* What run_apply will do, from run_plan. */
+typedef struct run_plan {
+    bool change;        /* a new geometry (block, lo, width or top) */
+    void *block;        /* a new block to move to, or NULL (keep the old) */
+    void *spare;        /* see bucket_run */
+    size_t cap;
+    unsigned wide;
+    int64_t lo, top;
+} run_plan;
+
+LLMLAT_PRIVATE void run_init(bucket_run *r);
+LLMLAT_PRIVATE void run_free(bucket_run *r, const llmlat_alloc *al);
+/* Empty again, keeping the block. */
+LLMLAT_PRIVATE void run_clear(bucket_run *r);
+LLMLAT_PRIVATE size_t run_memory(const bucket_run *r);
+
+/* The room for samples at indexes lo_index .. hi_index (<= hi_index),
+ * the run holding at most `bound` samples in all once they are in (the
+ * caller's count: events, tokens): ENOMEM (nothing changed) or OK with
+ * the plan in *p, to apply, or to drop if another plan of the same event
+ * failed. */
+LLMLAT_PRIVATE int32_t run_plan_for(const bucket_run *r, const sketch_map *m,
+                                    const llmlat_alloc *al, int64_t lo_index, int64_t hi_index,
+                                    uint64_t bound, run_plan *p);
+LLMLAT_PRIVATE void run_plan_drop(run_plan *p, const llmlat_alloc *al);
+LLMLAT_PRIVATE void run_apply(bucket_run *r, const llmlat_alloc *al, const run_plan *p);
+/* w samples at index (a planned one); cannot fail. */
+LLMLAT_PRIVATE void run_add(bucket_run *r, int64_t index, uint64_t w);
+/* After the planned samples: frees the spare block if it was not taken. */
+LLMLAT_PRIVATE void run_end(bucket_run *r, const llmlat_alloc *al);
+
+/* The common case without a plan: index within lo .. top and a 2-byte
+ * (or 4-byte) count that stays below 65536 (2^32). false: plan first. */
+static inline bool run_add_fast(bucket_run *r, int64_t index, uint64_t w)
+{
+    uint64_t off = (uint64_t)index - (uint64_t)r->lo;
+    if (off >= r->live)
+        return false;
+    if (r->wide == 0) {
+        uint16_t *c = (uint16_t *)r->count + off;
+        if (w > (uint64_t)(UINT16_MAX - *c))
+            return false;
+        *c = (uint16_t)(*c + w);
+    } else if (r->wide == 1) {
+        uint32_t *c = (uint32_t *)r->count + off;
+        if (w > (uint64_t)(UINT32_MAX - *c))
+            return false;
+        *c = (uint32_t)(*c + w);
+    } else {
+        return false;
+    }
+    return true;
+}
+
+/* run_add_fast of one sample, for the usual one-token gap. */
+static inline bool run_add1_fast(bucket_run *r, int64_t index)
+{
+    uint64_t off = (uint64_t)index - (uint64_t)r->lo;
+    if (off >= r->live || r->wide != 0)
+        return run_add_fast(r, index, 1);
+    uint16_t *c = (uint16_t *)r->count + off;
+    if (*c == UINT16_MAX)
+        return false;
+    ++*c;
+    return true;
+}
+
+/* Takes back a run_add_fast of the same index and weight. */
+static inline void run_undo_fast(bucket_run *r, int64_t index, uint64_t w)
+{
+    size_t off = (size_t)(index - r->lo);
+    if (r->wide == 0)
+        ((uint16_t *)r->count)[off] = (uint16_t)(((uint16_t *)r->count)[off] - w);
+    else
+        ((uint32_t *)r->count)[off] = (uint32_t)(((uint32_t *)r->count)[off] - w);
+}
+
+/* Adds the run's samples to s (same map); the caller adds their count,
+ * sums and extremes. */
+LLMLAT_PRIVATE void run_commit(const bucket_run *r, sketch *s, const sketch_map *m);
+
+#endif
+
+static size_t run_count_size(unsigned wide)
+{
+    return (size_t)2 << wide;
+}
+
+LLMLAT_PRIVATE void run_init(bucket_run *r)
+{
+    memset(r, 0, sizeof *r);
+    r->top = SKETCH_NO_TOP;
+}
+
+LLMLAT_PRIVATE void run_free(bucket_run *r, const llmlat_alloc *al)
+{
+    alloc_free(al, r->count);
+    alloc_free(al, r->spare);
+    run_init(r);
+}
+
+LLMLAT_PRIVATE void run_clear(bucket_run *r)
+{
+    if (r->live)
+        memset(r->count, 0, r->live * run_count_size(r->wide));
+    r->live = 0;
+    r->top = SKETCH_NO_TOP;
+    r->below = r->zero = 0;
+    r->n_carry = 0;
+}
+
+LLMLAT_PRIVATE size_t run_memory(const bucket_run *r)
+{
+    return r->cap * run_count_size(r->wide);
+}
+
+/* The low part stored at position i of a block of width `wide`. */
+static uint64_t run_get(const void *block, unsigned wide, size_t i)
+{
+    switch (wide) {
+    case 0: return ((const uint16_t *)block)[i];
+    case 1: return ((const uint32_t *)block)[i];
+    }
+    return ((const uint64_t *)block)[i];
+}
+
+static void run_put(void *block, unsigned wide, size_t i, uint64_t v)
+{
+    switch (wide) {
+    case 0: ((uint16_t *)block)[i] = (uint16_t)v; return;
+    case 1: ((uint32_t *)block)[i] = (uint32_t)v; return;
+    }
+    ((uint64_t *)block)[i] = v;
+}
+
+/* The whole count of index lo .. top: its low part and its carry. */
+static uint64_t run_count_at(const bucket_run *r, int64_t index)
+{
+    uint64_t c = run_get(r->count, r->wide, (size_t)(index - r->lo));
+    for (unsigned i = 0; i < r->n_carry; i++)
+        if (r->carry[i].index == index)
+            c += r->carry[i].high << 16;
+    return c;
+}
+
+LLMLAT_PRIVATE int32_t run_plan_for(const bucket_run *r, const sketch_map *m,
+                                    const llmlat_alloc *al, int64_t lo_index, int64_t hi_index,
+                                    uint64_t bound, run_plan *p)
+{
+    int64_t top = r->live && r->top > hi_index ? r->top : hi_index;
+    int64_t base = top - (int64_t)(m->width - 1);
+    int64_t lo = r->live && r->lo < lo_index ? r->lo : lo_index;
+    if (lo < base)
+        lo = base; /* what is further below is only counted */
+    /* 8-byte counts once a count could pass 2^32 - 1; 2-byte ones need a
+     * spare 4-byte block when more than RUN_CARRIES buckets could hold
+     * 65536 samples (taken only if they do). */
+    unsigned wide = r->wide;
+    if (bound > UINT32_MAX)
+        wide = 2;
+    bool spare = wide == 0 && bound / 65536 > RUN_CARRIES;
+    *p = (run_plan){ .change = !r->live || top != r->top || lo != r->lo || wide != r->wide,
+                     .cap = r->cap, .wide = wide, .lo = lo, .top = top };
+    size_t need = (size_t)(top - lo) + 1; /* <= width */
+    if (p->change && (wide != r->wide || need > r->cap)) {
+        /* room for another octave of spread, within a sketch's window */
+        size_t cap = need + m->per_octave;
+        if (cap > m->width)
+            cap = m->width;
+        p->block = alloc_malloc(al, cap * run_count_size(wide));
+        if (!p->block)
+            return LLMLAT_ENOMEM;
+        memset(p->block, 0, cap * run_count_size(wide));
+        p->cap = cap;
+    }
+    if (spare) {
+        p->spare = alloc_malloc(al, p->cap * run_count_size(1));
+        if (!p->spare) {
+            run_plan_drop(p, al);
+            return LLMLAT_ENOMEM;
+        }
+        memset(p->spare, 0, p->cap * run_count_size(1));
+    }
+    return LLMLAT_OK;
+}
+
+LLMLAT_PRIVATE void run_plan_drop(run_plan *p, const llmlat_alloc *al)
+{
+    alloc_free(al, p->block);
+    alloc_free(al, p->spare);
+    p->block = p->spare = NULL;
+}
+
+/* Moves the counts below index lo (they left the window) to below, with
+ * their carries. */
+static void run_fold_below(bucket_run *r, int64_t lo)
+{
+    if (!r->live || lo <= r->lo)
+        return;
+    int64_t end = r->lo + (int64_t)r->live; /* one past top */
+    uint64_t left = 0;
+    for (int64_t i = r->lo; i < lo && i < end; i++)
+        left += run_count_at(r, i);
+    unsigned kept = 0;
+    for (unsigned i = 0; i < r->n_carry; i++)
+        if (r->carry[i].index >= lo)
+            r->carry[kept++] = r->carry[i];
+    r->n_carry = kept;
+    r->below += left;
+}
+
+LLMLAT_PRIVATE void run_apply(bucket_run *r, const llmlat_alloc *al, const run_plan *p)
+{
+    alloc_free(al, r->spare); /* (none outside a batch) */
+    r->spare = p->spare;
+    if (!p->change)
+        return;
+    run_fold_below(r, p->lo);
+    size_t size = run_count_size(r->wide);
+    int64_t old_lo = r->lo, old_end = r->lo + (int64_t)r->live;
+    int64_t from = old_lo > p->lo ? old_lo : p->lo; /* first index kept */
+    size_t kept = r->live && old_end > from ? (size_t)(old_end - from) : 0;
+    if (p->block) { /* a new block, maybe wider: copy the whole counts */
+        for (size_t i = 0; i < kept; i++) {
+            int64_t index = from + (int64_t)i;
+            uint64_t c = p->wide == r->wide ? run_get(r->count, r->wide, (size_t)(index - old_lo))
+                                            : run_count_at(r, index);
+            run_put(p->block, p->wide, (size_t)(index - p->lo), c);
+        }
+        if (p->wide != r->wide)
+            r->n_carry = 0; /* in the counts now */
+        alloc_free(al, r->count);
+        r->count = p->block;
+        r->cap = p->cap;
+        r->wide = p->wide;
+    } else if (kept) { /* in place: slide the kept counts to their places */
+        char *b = r->count;
+        memmove(b + (size_t)(from - p->lo) * size, b + (size_t)(from - old_lo) * size,
+                kept * size);
+        /* zero what the kept counts no longer cover: before them, and
+         * past them up to the old end */
+        size_t head = (size_t)(from - p->lo);
+        memset(b, 0, head * size);
+        size_t new_end = head + kept, old_used = (size_t)(old_end - old_lo);
+        if (old_used > new_end)
+            memset(b + new_end * size, 0, (old_used - new_end) * size);
+    } else if (r->live) { /* nothing kept: clear what was used */
+        memset(r->count, 0, r->live * size);
+    }
+    r->lo = p->lo;
+    r->top = p->top;
+    r->live = (size_t)(p->top - p->lo) + 1;
+}
+
+/* The 2-byte counts and their carries into the spare block (of the same
+ * geometry), which becomes the run's. The old block is freed by run_end
+ * with the spare's place: it is kept as the spare until then. */
+static void run_widen(bucket_run *r)
+{
+    void *wide = r->spare;
+    for (size_t i = 0; i < r->live; i++)
+        run_put(wide, 1, i, run_count_at(r, r->lo + (int64_t)i));
+    r->spare = r->count;
+    r->count = wide;
+    r->wide = 1;
+    r->n_carry = 0;
+}
+
+LLMLAT_PRIVATE void run_add(bucket_run *r, int64_t index, uint64_t w)
+{
+    if (index < r->lo) { /* below the window (planned so) */
+        r->below += w;
+        return;
+    }
+    size_t i = (size_t)(index - r->lo);
+    if (r->wide) {
+        run_put(r->count, r->wide, i, run_get(r->count, r->wide, i) + w);
+        return;
+    }
+    uint64_t c = run_get(r->count, 0, i) + w;
+    if (c >> 16) { /* a carry: this index's, a free one, or the spare */
+        unsigned j = 0;
+        while (j < r->n_carry && r->carry[j].index != index)
+            j++;
+        if (j == RUN_CARRIES) {
+            run_widen(r);
+            run_put(r->count, 1, i, run_get(r->count, 1, i) + w);
+            return;
+        }
+        if (j == r->n_carry)
+            r->carry[r->n_carry++] = (run_carry){ index, 0 };
+        r->carry[j].high += c >> 16;
+    }
+    run_put(r->count, 0, i, c & 0xffff);
+}
+
+LLMLAT_PRIVATE void run_end(bucket_run *r, const llmlat_alloc *al)
+{
+    alloc_free(al, r->spare);
+    r->spare = NULL;
+}
+
+LLMLAT_PRIVATE void run_commit(const bucket_run *r, sketch *s, const sketch_map *m)
+{
+    if (r->live) {
+        if (r->top > s->top)
+            sketch_raise(s, m, r->top);
+        for (size_t i = 0; i < r->live; i++) {
+            int64_t index = r->lo + (int64_t)i;
+            uint64_t c = run_count_at(r, index);
+            if (c)
+                sketch_bump(s, m, index, c);
+        }
+    }
+    s->below += r->below;
+    s->zero += r->zero;
+}
+
 /* ---------------------- lib/agg/agg.c ------------------------------------- */
 /* The aggregator's life cycle, and folding requests in (add, merge). */
 #include <math.h>
@@ -5329,6 +6002,7 @@ LLMLAT_PRIVATE double sketch_map_value(const sketch_map *m, int64_t index)
 #ifndef LLMLAT_AGG_H
 #define LLMLAT_AGG_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -5363,7 +6037,8 @@ static inline void store_push(metric_store *s, double v, uint32_t w)
 {
     exact_push(&s->exact, v, w);
 }
-/* Room for src's samples in dst, then the append itself (never fails). */
+/* Room for src's samples in dst (the caller checked that the counts'
+ * sum fits), then the append itself (never fails). */
 LLMLAT_PRIVATE int32_t store_reserve_merge(metric_store *dst, const llmlat_alloc *al,
                                            const metric_store *src);
 LLMLAT_PRIVATE void store_append(metric_store *dst, const metric_store *src);
@@ -5471,6 +6146,10 @@ struct llmlat_agg {
      * successes that met the SLOs set when they were added. */
     sketch_map map;
     uint64_t good;
+
+    /* The layout its streaming recorders share (agg/stream.c), made on
+     * first use. */
+    _Atomic(struct stream_layout *) layout;
 };
 
 static inline double agg_param(const llmlat_agg *a, int32_t param)
@@ -5520,6 +6199,13 @@ LLMLAT_PRIVATE bool agg_duration(const llmlat_agg *a, double *seconds);
 
 LLMLAT_PRIVATE void agg_default_params(llmlat_agg *a);
 
+/* Every check of llmlat_agg_add (ESTATE, EMISMATCH, EOVERFLOW) and of
+ * llmlat_agg_merge (EMISMATCH, EOVERFLOW), without changing anything: only
+ * an exact store's allocation can still fail after OK. For callers that
+ * must know before they change other state. */
+LLMLAT_PRIVATE int32_t agg_can_add(llmlat_agg *a, const llmlat_request *r);
+LLMLAT_PRIVATE int32_t agg_can_merge(const llmlat_agg *dst, const llmlat_agg *src);
+
 /* true when an SLO is set; then whether values (NaN = missing) meet them
  * all (agg_query.c). */
 LLMLAT_PRIVATE bool agg_any_slo(const llmlat_agg *a);
@@ -5561,6 +6247,46 @@ LLMLAT_PRIVATE int32_t agg_bounded_setup(llmlat_agg *a, double alpha);
 LLMLAT_PRIVATE void agg_bounded_free(llmlat_agg *a);
 LLMLAT_PRIVATE void agg_bounded_push(llmlat_agg *a, metric_store *stores,
                                      const llmlat_request *r, const req_view *v);
+
+#endif
+
+/* ---------------------- lib/agg/stream.h ---------------------------------- */
+/* Streaming recorders (llmlat_request_new_streaming): a recorder that
+ * keeps no events but folds each, by the gap rule (record/gaps.h) and the
+ * bucket layout of a bounded aggregator, into its own buckets
+ * (bounded/bucket_run.h) and sums (agg/gap_fold.h), as they come. Adding
+ * it to an aggregator commits them: the same bits as the buffered
+ * recorder's fold of the same events. */
+#ifndef LLMLAT_STREAM_H
+#define LLMLAT_STREAM_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+
+/* The bucket layout streaming recorders need, shared by the aggregator
+ * they were made from and by them (a reference count: recorders live on
+ * other threads and may outlive it). */
+typedef struct stream_layout {
+    _Atomic size_t refs;
+    llmlat_alloc al;
+    sketch_map map;
+    double alpha;
+    bool every;   /* the gap rule's knobs: empty events count (vLLM), */
+    enum chunk_split split; /* and how a chunk's tokens share its gap */
+} stream_layout;
+
+/* Drops a's reference to its layout (a freed, or its relative error
+ * changed: recorders made afterwards get a new one). */
+LLMLAT_PRIVATE void stream_layout_forget(llmlat_agg *a);
+
+/* Whether a (bounded) takes the streaming recorder r: the same relative
+ * error and gap rule. */
+LLMLAT_PRIVATE bool stream_fits(const llmlat_agg *a, const llmlat_request *r);
+
+/* r's ITL, ICL and ITL_MAX into a group's stores of a (bounded; r fits),
+ * v its view. */
+LLMLAT_PRIVATE void stream_commit(llmlat_agg *a, metric_store *stores, const llmlat_request *r,
+                                  const req_view *v);
 
 #endif
 
@@ -5628,6 +6354,7 @@ LLMLAT_API int32_t llmlat_agg_create(int32_t convention, int32_t mode, llmlat_ag
     if (!a)
         return LLMLAT_ENOMEM;
     memset(a, 0, sizeof *a);
+    atomic_init(&a->layout, NULL);
     a->al = al;
     a->conv = c;
     a->mode = mode;
@@ -5655,6 +6382,30 @@ LLMLAT_API llmlat_agg *llmlat_agg_new(int32_t convention, int32_t mode)
     return a;
 }
 
+/* Every setting of a: what llmlat_agg_reset keeps. */
+LLMLAT_API llmlat_agg *llmlat_agg_new_like(const llmlat_agg *a)
+{
+    if (!a)
+        return NULL;
+    llmlat_agg *b = llmlat_agg_new(a->conv->id, a->mode);
+    if (!b)
+        return NULL;
+    int32_t st = LLMLAT_OK;
+    for (int32_t p = PARAM_FIRST; p <= PARAM_LAST && st == LLMLAT_OK; p++)
+        st = llmlat_agg_set_param(b, p, agg_param(a, p));
+    for (size_t i = 0; i < a->n_labels && st == LLMLAT_OK; i++)
+        st = llmlat_agg_set_label(b, a->labels[i].name, a->labels[i].value);
+    if (st != LLMLAT_OK) {
+        llmlat_agg_free(b);
+        return NULL;
+    }
+    memcpy(b->quantiles, a->quantiles, sizeof b->quantiles);
+    b->n_quantiles = a->n_quantiles;
+    memcpy(b->bucket_bounds, a->bucket_bounds, sizeof b->bucket_bounds);
+    memcpy(b->n_bucket_bounds, a->n_bucket_bounds, sizeof b->n_bucket_bounds);
+    return b;
+}
+
 LLMLAT_API void llmlat_agg_free(llmlat_agg *a)
 {
     if (!a)
@@ -5665,6 +6416,7 @@ LLMLAT_API void llmlat_agg_free(llmlat_agg *a)
         stores_free(a->failures[g].stores, &al);
     timeline_free(&a->tl, &al);
     sketch_map_free(&a->map, &al);
+    stream_layout_forget(a);
     agg_labels_free(a);
     alloc_free(&al, a);
 }
@@ -5756,7 +6508,7 @@ static void push_gaps(llmlat_agg *a, metric_store *stores, const llmlat_request 
         if (!v->icl_dropped)
             store_push(icl, ns_to_s(gap), 1);
         if (k) {
-            itl_split x = gap_itl_split(a->conv, gap, k);
+            itl_split x = gap_itl_split(a->conv->split, gap, k);
             store_push(itl, x.value, x.n);
             if (x.zeros)
                 store_push(itl, 0.0, x.zeros);
@@ -5823,7 +6575,7 @@ static void note_lacks(llmlat_agg *a, const llmlat_request *r, bool kept)
  * its values only. */
 static int64_t last_response(const llmlat_request *r)
 {
-    return req_values_only(r) ? r->end_ns : r->n ? r->t[r->n - 1] : r->start_ns;
+    return req_values_only(r) ? r->end_ns : r->n ? r->last_t : r->start_ns;
 }
 
 /* The acceptance rule, the same in both modes: a request is taken when
@@ -5840,6 +6592,10 @@ static int64_t last_response(const llmlat_request *r)
 LLMLAT_PRIVATE int32_t agg_add_check(const llmlat_agg *a, const llmlat_request *r,
                                      const req_view *v, agg_pending *p)
 {
+    /* a streaming recorder folded its events by a layout and gap rule of
+     * its own */
+    if (r->folder && !stream_fits(a, r))
+        return LLMLAT_EMISMATCH;
     /* the serialized form needs the requests added to fit too */
     if (p->requests >= UINT64_MAX - (a->completed + a->failed))
         return LLMLAT_EOVERFLOW;
@@ -5927,6 +6683,16 @@ LLMLAT_PRIVATE void agg_add_commit(llmlat_agg *a, const llmlat_request *r, const
     push_timeline(a, r, v);
 }
 
+LLMLAT_PRIVATE int32_t agg_can_add(llmlat_agg *a, const llmlat_request *r)
+{
+    if (!req_ended(r))
+        return LLMLAT_ESTATE;
+    req_view v;
+    conv_view(a->conv, r, &v);
+    agg_pending p = { 0 };
+    return agg_add_check(a, r, &v, &p);
+}
+
 LLMLAT_API int32_t llmlat_agg_add(llmlat_agg *a, const llmlat_request *r)
 {
     if (!a || !r)
@@ -5983,16 +6749,23 @@ static void stores_append(metric_store *d, const metric_store *s)
         store_append(&d[i], &s[i]);
 }
 
+static bool stores_overflow(const metric_store *d, const metric_store *s)
+{
+    for (int i = 0; i < METRIC_COUNT; i++)
+        if (add_overflows(store_count(&d[i]), store_count(&s[i])))
+            return true;
+    return false;
+}
+
 static bool groups_overflow(const agg_group *d, const agg_group *s)
 {
     return add_overflows(d->input_tokens, s->input_tokens) ||
-           add_overflows(d->output_tokens, s->output_tokens);
+           add_overflows(d->output_tokens, s->output_tokens) || stores_overflow(d->stores, s->stores);
 }
 
-LLMLAT_API int32_t llmlat_agg_merge(llmlat_agg *dst, const llmlat_agg *src)
+/* Every check llmlat_agg_merge makes but the exact stores' allocation. */
+LLMLAT_PRIVATE int32_t agg_can_merge(const llmlat_agg *dst, const llmlat_agg *src)
 {
-    if (!dst || !src || dst == src)
-        return LLMLAT_EINVAL;
     if (dst->conv != src->conv || dst->mode != src->mode ||
         (dst->mode == LLMLAT_MODE_BOUNDED && !same_bounded_params(dst, src)))
         return LLMLAT_EMISMATCH;
@@ -6001,10 +6774,20 @@ LLMLAT_API int32_t llmlat_agg_merge(llmlat_agg *dst, const llmlat_agg *src)
         add_overflows(dst->tpot_undefined, src->tpot_undefined) ||
         add_overflows(dst->input_tokens, src->input_tokens) ||
         add_overflows(dst->output_tokens, src->output_tokens) ||
+        stores_overflow(dst->stores, src->stores) ||
         groups_overflow(&dst->failures[0], &src->failures[0]) ||
         groups_overflow(&dst->failures[1], &src->failures[1]))
         return LLMLAT_EOVERFLOW;
-    int32_t st = stores_reserve_merge(dst, dst->stores, src->stores);
+    return LLMLAT_OK;
+}
+
+LLMLAT_API int32_t llmlat_agg_merge(llmlat_agg *dst, const llmlat_agg *src)
+{
+    if (!dst || !src || dst == src)
+        return LLMLAT_EINVAL;
+    int32_t st = agg_can_merge(dst, src);
+    if (st == LLMLAT_OK)
+        st = stores_reserve_merge(dst, dst->stores, src->stores);
     for (int g = 0; g < FAILED_GROUPS && st == LLMLAT_OK; g++)
         st = stores_reserve_merge(dst, dst->failures[g].stores, src->failures[g].stores);
     if (st == LLMLAT_OK)
@@ -6211,6 +6994,7 @@ LLMLAT_API int32_t llmlat_agg_set_param(llmlat_agg *a, int32_t param, double val
             int32_t st = agg_bounded_setup(a, value);
             if (st != LLMLAT_OK)
                 return st;
+            stream_layout_forget(a); /* new recorders take the new layout */
         }
     }
     a->params[param - PARAM_FIRST] = value;
@@ -6526,6 +7310,128 @@ LLMLAT_API int32_t llmlat_agg_counter(const llmlat_agg *a, int32_t counter, uint
 #include <math.h>
 #include <string.h>
 
+/* ---------------------- lib/agg/gap_fold.h -------------------------------- */
+/* What a request's gaps add to bounded mode's ITL, ICL and ITL_MAX,
+ * written once for the two folds: a recorded request's
+ * (bounded_fold.c: runs of common gaps counted at once, the other gaps by
+ * gap_parts_add, the sums from the request's span) and a streaming
+ * recorder's (stream.c: counted in the
+ * request's own buckets as events come, added to the aggregator with the
+ * request). Which events make which gaps is the gap rule (record/gaps.h);
+ * this is what each gap is worth: sums and extremes kept per request, and
+ * the samples to count in buckets. */
+#ifndef LLMLAT_GAP_FOLD_H
+#define LLMLAT_GAP_FOLD_H
+
+#include <math.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+/* What a request's gaps add to one of ITL or ICL besides bucket counts. */
+typedef struct gap_part {
+    uint64_t count;       /* samples (ITL: tokens) */
+    uint64_t sum;         /* sum of w x, ns (for ITL: of the gaps); a
+                           * recorded request's fold takes its span instead */
+    uint64_t sq_lo, sq_hi; /* sum of w x^2 over integer samples */
+    double min, max;      /* exported (s); +inf / -inf when none */
+} gap_part;
+
+typedef struct gap_parts {
+    gap_part icl, itl;
+    int64_t max_gap;      /* ITL_MAX: the largest gap, -1 when none */
+} gap_parts;
+
+/* One sample for the buckets: weight w of the exported value x (w 0:
+ * none; x 0 goes to the zero bucket), and `zeros` samples of 0 besides
+ * (ITL's, where tokens take their chunk's time). */
+typedef struct gap_sample {
+    double x;
+    uint64_t w;
+    uint32_t zeros;
+} gap_sample;
+
+static inline void gap_parts_init(gap_parts *p)
+{
+    p->icl = (gap_part){ .min = INFINITY, .max = -INFINITY };
+    p->itl = p->icl;
+    p->max_gap = -1;
+}
+
+static inline void gap_part_note(gap_part *p, double lo, double hi)
+{
+    if (lo < p->min)
+        p->min = lo;
+    if (hi > p->max)
+        p->max = hi;
+}
+
+static inline void gap_part_add_gap(gap_part *p, int64_t g)
+{
+    uint64_t lo, hi;
+    wide_mul((uint64_t)g, (uint64_t)g, &lo, &hi);
+    p->count++;
+    p->sum += (uint64_t)g;
+    wide_add(&p->sq_lo, &p->sq_hi, lo, hi);
+}
+
+/* The anchor's n extra tokens (record/gaps.h's gap_anchor_zeros): ITL
+ * samples of 0; the caller counts them in its zero bucket. */
+static inline void gap_parts_zeros(gap_parts *p, uint32_t n)
+{
+    p->itl.count += n;
+    gap_part_note(&p->itl, 0.0, 0.0);
+}
+
+/* The samples of one gap g >= 0 closed by an event of k tokens: *icl
+ * one sample of g; *itl the convention's split of the chunk
+ * (gap_itl_split): k samples of g / k (the value exact mode keeps: they
+ * sum to g, their squares to g^2 / k), or one of g and k - 1 zeros; none
+ * when k = 0. */
+static inline void gap_samples(enum chunk_split split, int64_t g, uint32_t k, gap_sample *icl,
+                               gap_sample *itl)
+{
+    *icl = (gap_sample){ ns_to_s(g), 1, 0 };
+    if (!k) {
+        *itl = (gap_sample){ 0.0, 0, 0 };
+        return;
+    }
+    itl_split x = gap_itl_split(split, g, k);
+    *itl = (gap_sample){ x.value, x.n, x.zeros };
+}
+
+/* That gap's sums and extremes (its samples from gap_samples); ICL's only
+ * when icl_on. A k-token chunk's squares, g^2 / k, go straight to the
+ * exact sums *ratio (util/fixsum.h): the ITL sketch's, or the streaming
+ * recorder's own until it is added (integer sums: the same bits). */
+static inline void gap_parts_add(gap_parts *p, int64_t g, uint32_t k, bool icl_on,
+                                 const gap_sample *icl, const gap_sample *itl, fixsum *ratio)
+{
+    if (icl_on) {
+        gap_part_add_gap(&p->icl, g);
+        gap_part_note(&p->icl, icl->x, icl->x);
+    }
+    if (itl->w == 1) { /* one sample of g */
+        gap_part_add_gap(&p->itl, g);
+        gap_part_note(&p->itl, itl->x, itl->x);
+    } else if (itl->w > 1) {
+        p->itl.count += k;
+        p->itl.sum += (uint64_t)g;
+        fixsum_add_square_ratio(ratio, (uint64_t)g, k);
+        gap_part_note(&p->itl, itl->x, itl->x);
+    }
+    if (itl->zeros)
+        gap_parts_zeros(p, itl->zeros);
+    if (g > p->max_gap)
+        p->max_gap = g;
+}
+
+/* The parts into a's sketches (their buckets are the caller's): ICL's
+ * only when icl_on (AIPerf drops a request's ICL for one zero gap). */
+LLMLAT_PRIVATE void gap_parts_commit(llmlat_agg *a, metric_store *stores, const gap_parts *p,
+                                     bool icl_on);
+
+#endif
+
 /* Times are summed in ns inside the sketches (integer gaps stay exact). */
 static double unit_of(int32_t metric)
 {
@@ -6605,30 +7511,9 @@ static sketch *sk(metric_store *stores, int32_t metric)
     return &stores[metric_index(metric)].sk;
 }
 
-/* What a request's gaps add to one of ITL or ICL besides bucket counts.
- * Their sum needs no work per gap: the gaps of a request add up to the
+/* A request's gaps' sum needs no work per gap: the gaps add up to the
  * span from its anchor to its last counting event. A chunk's squares go
- * straight to the sketch's exact sums (fixsum_add_square_ratio). */
-typedef struct gap_part {
-    uint64_t count;        /* samples (ITL: tokens) */
-    uint64_t sq_lo, sq_hi; /* sum of w x^2 over integer samples, ns^2 */
-    double min, max;       /* exported (s); +inf / -inf when none */
-} gap_part;
-
-static void part_add_square(gap_part *p, int64_t g)
-{
-    uint64_t lo, hi;
-    wide_mul((uint64_t)g, (uint64_t)g, &lo, &hi);
-    wide_add(&p->sq_lo, &p->sq_hi, lo, hi);
-}
-
-static void part_note(gap_part *p, double lo, double hi)
-{
-    if (lo < p->min)
-        p->min = lo;
-    if (hi > p->max)
-        p->max = hi;
-}
+ * straight to the sketch's exact sums (gap_parts_add). */
 
 /* Adds the part to s, with `sum` the sum of its samples (ns). */
 static void part_commit(sketch *s, const gap_part *p, uint64_t sum)
@@ -6640,55 +7525,41 @@ static void part_commit(sketch *s, const gap_part *p, uint64_t sum)
     sketch_note_range(s, p->min, p->max);
 }
 
-/* A gap's one sample in a part, counted in sketch x. */
-static void fold_sample(sketch *x, const sketch_map *m, gap_part *p, int64_t g)
+/* The parts into a group's ICL, ITL and ITL_MAX sketches (their buckets
+ * are the caller's), with the sums of their samples (ns): ICL's only when
+ * icl_on (AIPerf drops a request's ICL for one zero gap). */
+static void parts_commit(llmlat_agg *a, metric_store *stores, const gap_parts *p, bool icl_on,
+                         uint64_t icl_sum, uint64_t itl_sum)
 {
-    double gs = ns_to_s(g);
-    p->count++;
-    part_add_square(p, g);
-    part_note(p, gs, gs);
-    sketch_count(x, m, gs, 1);
+    if (icl_on)
+        part_commit(sk(stores, LLMLAT_ICL), &p->icl, icl_sum);
+    part_commit(sk(stores, LLMLAT_ITL), &p->itl, itl_sum);
+    if (p->max_gap >= 0)
+        sketch_add_ns(sk(stores, LLMLAT_ITL_MAX), &a->map, p->max_gap);
 }
 
-/* The k > 1 tokens of a chunk closing gap g: k ITL samples of g / k (the
- * value exact mode keeps), which sum to g and whose squares sum to
- * g^2 / k, added exactly but for the cut at 2^-64. The one place a
- * chunk's tokens are split. */
-static void fold_chunk(sketch *s, const sketch_map *m, gap_part *itl, int64_t g, uint32_t k,
-                       double v)
+/* A streaming recorder's parts keep their sums (agg/stream.c). */
+LLMLAT_PRIVATE void gap_parts_commit(llmlat_agg *a, metric_store *stores, const gap_parts *p,
+                                     bool icl_on)
 {
-    itl->count += k;
-    fixsum_add_square_ratio(&s->sums, (uint64_t)g, k);
-    part_note(itl, v, v);
-    sketch_count(s, m, v, k);
-}
-
-/* n ITL samples of 0: tokens that arrived with the one before them. */
-static void fold_zeros(sketch *s, gap_part *itl, uint64_t n)
-{
-    itl->count += n;
-    s->zero += n;
-    part_note(itl, 0.0, 0.0);
+    parts_commit(a, stores, p, icl_on, p->icl.sum, p->itl.sum);
 }
 
 /* A gap the common path does not take (not one token, a gap of 0 or of
- * 2^53 ns and more, or ICL dropped): its ICL sample (when kept) and ITL
- * samples, one by one. */
-LLMLAT_COLD static void fold_odd_gap(llmlat_agg *a, metric_store *stores, int64_t g,
-                                     uint32_t k, bool icl_on, gap_part *icl, gap_part *itl)
+ * 2^53 ns and more, or ICL dropped): its samples by gap_fold.h's rule
+ * (the one place a chunk's tokens are split), counted one by one. */
+LLMLAT_COLD static void fold_odd_gap(llmlat_agg *a, metric_store *stores, int64_t g, uint32_t k,
+                                     bool icl_on, gap_parts *p)
 {
+    gap_sample icl, itl;
     sketch *itl_sk = sk(stores, LLMLAT_ITL);
+    gap_samples(a->conv->split, g, k, &icl, &itl);
+    gap_parts_add(p, g, k, icl_on, &icl, &itl, &itl_sk->sums);
     if (icl_on)
-        fold_sample(sk(stores, LLMLAT_ICL), &a->map, icl, g);
-    if (!k)
-        return;
-    itl_split x = gap_itl_split(a->conv, g, k);
-    if (x.n == 1)
-        fold_sample(itl_sk, &a->map, itl, g);
-    else
-        fold_chunk(itl_sk, &a->map, itl, g, k, x.value);
-    if (x.zeros)
-        fold_zeros(itl_sk, itl, x.zeros);
+        sketch_count(sk(stores, LLMLAT_ICL), &a->map, icl.x, 1);
+    if (itl.w)
+        sketch_count(itl_sk, &a->map, itl.x, itl.w);
+    itl_sk->zero += itl.zeros;
 }
 
 /* A run of common gaps: one token, 0 < gap < 2^53 ns, ICL kept; each one
@@ -6787,12 +7658,12 @@ static void bump_both(sketch *x, sketch *y, const sketch_map *m, const int64_t *
     }
 }
 
-/* What a run of common gaps adds to a part. */
+/* What a run of common gaps adds to a part (its sum: see fold_gaps). */
 static void part_add_common(gap_part *p, const common_gaps *c)
 {
     p->count += c->n;
     wide_add(&p->sq_lo, &p->sq_hi, c->sq_lo, c->sq_hi);
-    part_note(p, ns_to_s(c->min), ns_to_s(c->max));
+    gap_part_note(p, ns_to_s(c->min), ns_to_s(c->max));
 }
 
 /* ICL, ITL and ITL_MAX of one request, by the gap rule (record/gaps.h):
@@ -6811,10 +7682,14 @@ LLMLAT_NOINLINE static void fold_gaps(llmlat_agg *a, metric_store *stores,
     sketch *itl_sk = sk(stores, LLMLAT_ITL), *icl_sk = sk(stores, LLMLAT_ICL);
     const bool icl_on = !v->icl_dropped;
     const bool plain = r->sum.n_tok == r->n && r->sum.sum_k == r->n; /* every k is 1 */
-    gap_part icl = { .min = INFINITY, .max = -INFINITY }, itl = icl;
-    if (k0 > 1) /* the first chunk's extra tokens arrived with no gap */
-        fold_zeros(itl_sk, &itl, k0 - 1);
-    int64_t max_gap = -1, idx[GAP_BLOCK];
+    gap_parts p;
+    gap_parts_init(&p);
+    uint32_t zeros = gap_anchor_zeros(true, k0); /* arrived with no gap */
+    if (zeros) {
+        gap_parts_zeros(&p, zeros);
+        itl_sk->zero += zeros;
+    }
+    int64_t idx[GAP_BLOCK];
     uint64_t empty_sum = 0; /* of the gaps closed by empty events */
     gap_block blk;
     while (gap_walk_block(&w, &blk)) {
@@ -6826,26 +7701,23 @@ LLMLAT_NOINLINE static void fold_gaps(llmlat_agg *a, metric_store *stores,
                 if (c.n) {
                     bump_both(itl_sk, icl_sk, m, idx, c.n, layout_index_ns(&lay, c.min),
                               layout_index_ns(&lay, c.max));
-                    part_add_common(&icl, &c);
-                    part_add_common(&itl, &c);
-                    max_gap = c.max > max_gap ? c.max : max_gap;
+                    part_add_common(&p.icl, &c);
+                    part_add_common(&p.itl, &c);
+                    p.max_gap = c.max > p.max_gap ? c.max : p.max_gap;
                 }
                 if (j == blk.n)
                     break;
             }
             int64_t g = gap_block_gap(&blk, j);
             uint32_t k = blk.k[j];
-            fold_odd_gap(a, stores, g, k, icl_on, &icl, &itl);
+            fold_odd_gap(a, stores, g, k, icl_on, &p);
             empty_sum += k ? 0 : (uint64_t)g;
-            max_gap = g > max_gap ? g : max_gap;
             j++;
         }
     }
-    uint64_t span = (uint64_t)(r->t[v->last] - r->t[v->anchor]); /* the sum of the gaps */
-    part_commit(icl_sk, &icl, span);
-    part_commit(itl_sk, &itl, span - empty_sum);
-    if (max_gap >= 0)
-        sketch_add_ns(sk(stores, LLMLAT_ITL_MAX), m, max_gap);
+    /* the sum of the gaps (p's own sums have only the odd ones) */
+    uint64_t span = (uint64_t)(v->t_last - v->t_anchor);
+    parts_commit(a, stores, &p, icl_on, span, span - empty_sum);
 }
 
 /* w samples of span / w (exported: v seconds): a TPOT or NTPOT weighed by
@@ -6889,8 +7761,10 @@ LLMLAT_PRIVATE void agg_bounded_push(llmlat_agg *a, metric_store *stores,
     sketch_add_int(sk(stores, LLMLAT_OUTPUT_TOKENS), m, v->n_out, (double)v->n_out);
     sketch_add_int(sk(stores, LLMLAT_INPUT_TOKENS), m, r->input_tokens,
                    (double)r->input_tokens);
+    if (r->folder) /* a streaming recorder's, counted as its events came */
+        stream_commit(a, stores, r, v);
     /* a gap, or tokens beyond the anchor's first */
-    if (v->anchor != REQ_NONE && (v->last != v->anchor || r->k[v->anchor] > 1))
+    else if (v->anchor != REQ_NONE && (v->last != v->anchor || r->k[v->anchor] > 1))
         fold_gaps(a, stores, r, v);
 }
 
@@ -7150,8 +8024,6 @@ LLMLAT_PRIVATE int32_t store_reserve(metric_store *s, const llmlat_alloc *al, si
 LLMLAT_PRIVATE int32_t store_reserve_merge(metric_store *dst, const llmlat_alloc *al,
                                            const metric_store *src)
 {
-    if (store_count(src) > UINT64_MAX - store_count(dst))
-        return LLMLAT_EOVERFLOW;
     return BOUNDED(dst) ? LLMLAT_OK : exact_reserve(&dst->exact, al, src->exact.n);
 }
 
@@ -7273,6 +8145,420 @@ LLMLAT_PRIVATE int32_t store_inverse_cdf(const metric_store *s, const llmlat_all
 LLMLAT_PRIVATE size_t store_memory(const metric_store *s)
 {
     return BOUNDED(s) ? sketch_memory(&s->sk, s->map) : exact_memory(&s->exact);
+}
+
+/* ---------------------- lib/agg/stream.c ---------------------------------- */
+/* Streaming recorders (stream.h). The per-event path: the gap rule's one
+ * step (gap_step_event), the gap's samples (gap_samples), their bucket
+ * indexes, a 2-byte count each in the request's ITL and ICL runs, and the
+ * gap's sums; a new spread of values or a count past 65535 takes the slow
+ * path, which plans the runs' growth before changing anything. */
+#include <string.h>
+
+/* The usual gaps (g > 0 closed by a one-token event) give ICL and ITL the
+ * same sample: their sums are kept once, in ns, and go to both parts when
+ * they are read (integer sums and extremes: the order does not matter). */
+typedef struct stream_common {
+    uint64_t n, sum, sq_lo, sq_hi;
+    int64_t min, max;
+} stream_common;
+
+typedef struct stream_state {
+    stream_layout *lay;
+    gap_step step;     /* the gap rule, one event at a time */
+    gap_parts parts;   /* the other gaps; ICL always (AIPerf's drop is
+                          decided at commit) */
+    stream_common common;
+    fixsum itl_ratio;  /* the chunks' squares (gap_parts_add) */
+    bucket_run icl, itl;
+    bool zero_gap;     /* a gap of exactly 0 was closed */
+} stream_state;
+
+/* parts and common together: what the gaps add to ITL and ICL. */
+static gap_parts stream_parts(const stream_state *st)
+{
+    gap_parts p = st->parts;
+    const stream_common *c = &st->common;
+    if (c->n) {
+        double lo = ns_to_s(c->min), hi = ns_to_s(c->max);
+        gap_part *both[2] = { &p.icl, &p.itl };
+        for (int j = 0; j < 2; j++) {
+            both[j]->count += c->n;
+            both[j]->sum += c->sum;
+            wide_add(&both[j]->sq_lo, &both[j]->sq_hi, c->sq_lo, c->sq_hi);
+            gap_part_note(both[j], lo, hi);
+        }
+        if (c->max > p.max_gap)
+            p.max_gap = c->max;
+    }
+    return p;
+}
+
+/* ---------------------------------------------------------------- layout */
+
+static void stream_layout_release(stream_layout *lay)
+{
+    if (lay && atomic_fetch_sub_explicit(&lay->refs, 1, memory_order_acq_rel) == 1) {
+        llmlat_alloc al = lay->al;
+        sketch_map_free(&lay->map, &al);
+        alloc_free(&al, lay);
+    }
+}
+
+LLMLAT_PRIVATE void stream_layout_forget(llmlat_agg *a)
+{
+    stream_layout_release(atomic_exchange_explicit(&a->layout, NULL, memory_order_acq_rel));
+}
+
+/* a's layout with one more reference, made on first use. a is const to
+ * its users: the layout is a cache, published once with a compare and
+ * swap, so that threads making recorders of one aggregator at once agree
+ * on it. */
+static stream_layout *stream_layout_of(const llmlat_agg *ca)
+{
+    llmlat_agg *a = (llmlat_agg *)ca;
+    stream_layout *lay = atomic_load_explicit(&a->layout, memory_order_acquire);
+    if (!lay) {
+        llmlat_alloc al = alloc_current();
+        stream_layout *made = alloc_malloc(&al, sizeof *made);
+        if (!made)
+            return NULL;
+        memset(made, 0, sizeof *made);
+        made->al = al;
+        made->alpha = agg_param(a, LLMLAT_PARAM_RELATIVE_ERROR);
+        made->every = a->conv->empty_events_count;
+        made->split = a->conv->split;
+        atomic_init(&made->refs, 1); /* a's */
+        if (sketch_map_init(&made->map, &al, made->alpha) != LLMLAT_OK) {
+            alloc_free(&al, made);
+            return NULL;
+        }
+        if (atomic_compare_exchange_strong_explicit(&a->layout, &lay, made,
+                                                    memory_order_acq_rel, memory_order_acquire)) {
+            lay = made;
+        } else { /* another thread's is in: use it */
+            sketch_map_free(&made->map, &al);
+            alloc_free(&al, made);
+        }
+    }
+    atomic_fetch_add_explicit(&lay->refs, 1, memory_order_relaxed);
+    return lay;
+}
+
+LLMLAT_PRIVATE bool stream_fits(const llmlat_agg *a, const llmlat_request *r)
+{
+    const stream_state *st = r->fold_state;
+    return a->mode == LLMLAT_MODE_BOUNDED &&
+           agg_param(a, LLMLAT_PARAM_RELATIVE_ERROR) == st->lay->alpha &&
+           a->conv->empty_events_count == st->lay->every && a->conv->split == st->lay->split;
+}
+
+/* ---------------------------------------------------------------- events */
+
+/* What one event brings: its gap (if it closes one), its samples, and the
+ * anchor's extra zeros; from the rule's state *step, which it advances. */
+typedef struct stream_fx {
+    bool closes;
+    int64_t gap;
+    uint32_t zeros;
+    gap_sample icl, itl;
+} stream_fx;
+
+static stream_fx stream_effect(gap_step *step, enum chunk_split split, int64_t t, uint32_t k)
+{
+    stream_fx fx = { 0 };
+    bool anchored = step->anchored;
+    fx.closes = gap_step_event(step, t, k, &fx.gap);
+    if (fx.closes)
+        gap_samples(split, fx.gap, k, &fx.icl, &fx.itl);
+    else
+        fx.zeros = gap_anchor_zeros(!anchored && step->anchored, k);
+    return fx;
+}
+
+/* The bucket index of a sample (x > 0), or none (0 and no weight go to
+ * the zero count). */
+static bool stream_indexed(const sketch_map *m, const gap_sample *s, int64_t *index)
+{
+    if (!s->w || !(s->x > 0.0))
+        return false;
+    *index = sketch_map_index(m, s->x);
+    return true;
+}
+
+/* What cannot fail, once the runs have room: the summary, the rule's
+ * state, the sums, the zero counts. Event number i of the request. */
+static void stream_take(llmlat_request *r, stream_state *st, const gap_step *step,
+                        const stream_fx *fx, size_t i, int64_t t, uint32_t k)
+{
+    req_summary *s = &r->sum;
+    if (k) {
+        if (s->first_tok == REQ_NONE) {
+            s->first_tok = i;
+            s->t_first_tok = t;
+        }
+        s->last_tok = i;
+        s->t_last_tok = t;
+        s->n_tok++;
+        s->sum_k += k;
+    }
+    st->step = *step;
+    if (fx->closes) {
+        gap_parts_add(&st->parts, fx->gap, k, true, &fx->icl, &fx->itl, &st->itl_ratio);
+        st->itl.zero += fx->itl.zeros; /* tokens given their chunk's time */
+        if (fx->gap == 0) {
+            st->zero_gap = true;
+            st->icl.zero++;
+            st->itl.zero += fx->itl.w;
+        }
+    } else if (fx->zeros) {
+        gap_parts_zeros(&st->parts, fx->zeros);
+        st->itl.zero += fx->zeros;
+    }
+}
+
+/* Any event: both samples into their runs' counts, or the plan first. */
+LLMLAT_COLD static int32_t stream_event_any(llmlat_request *r, stream_state *st, int64_t t,
+                                            uint32_t k)
+{
+    const sketch_map *m = &st->lay->map;
+    gap_step step = st->step;
+    stream_fx fx = stream_effect(&step, st->lay->split, t, k);
+    int64_t ii = 0, ti = 0;
+    bool has_i = fx.closes && stream_indexed(m, &fx.icl, &ii);
+    bool has_t = fx.closes && stream_indexed(m, &fx.itl, &ti);
+    bool fast_i = !has_i || run_add_fast(&st->icl, ii, 1);
+    if (fast_i && has_t && !run_add_fast(&st->itl, ti, fx.itl.w)) {
+        if (has_i) /* take it back: the slow path does both */
+            run_undo_fast(&st->icl, ii, 1);
+        fast_i = false;
+    }
+    if (!fast_i) {
+        /* at most one ICL sample per event, one ITL sample per token */
+        run_plan pi = { 0 }, pt = { 0 };
+        if (has_i && run_plan_for(&st->icl, m, &r->al, ii, ii, r->n + 1, &pi) != LLMLAT_OK)
+            return LLMLAT_ENOMEM;
+        if (has_t && run_plan_for(&st->itl, m, &r->al, ti, ti, r->sum.sum_k + k, &pt) != LLMLAT_OK) {
+            run_plan_drop(&pi, &r->al);
+            return LLMLAT_ENOMEM;
+        }
+        if (has_i) {
+            run_apply(&st->icl, &r->al, &pi);
+            run_add(&st->icl, ii, 1);
+            run_end(&st->icl, &r->al);
+        }
+        if (has_t) {
+            run_apply(&st->itl, &r->al, &pt);
+            run_add(&st->itl, ti, fx.itl.w);
+            run_end(&st->itl, &r->al);
+        }
+    }
+    stream_take(r, st, &step, &fx, r->n, t, k);
+    return LLMLAT_OK;
+}
+
+/* One event, the hot path: the usual one (one token, a gap of 0 < g <
+ * 2^53 ns after the anchor) takes one bucket index for both runs, found
+ * from the integer without the division (sketch_map_index_ns: the bucket
+ * of ns_to_s(g), as the bounded fold finds it), and the common sums; any
+ * other, or one that needs room, takes stream_event_any. */
+static int32_t stream_event(llmlat_request *r, int64_t t, uint32_t k)
+{
+    stream_state *st = r->fold_state;
+    int64_t g = t - st->step.prev;
+    if (k == 1 && st->step.anchored && (uint64_t)g - 1 < (uint64_t)SKETCH_NS_EXACT - 1) {
+        int64_t i = sketch_map_index_ns(&st->lay->map, g);
+        if (run_add1_fast(&st->icl, i)) {
+            if (run_add1_fast(&st->itl, i)) {
+                stream_common *c = &st->common;
+                uint64_t lo, hi;
+                wide_mul((uint64_t)g, (uint64_t)g, &lo, &hi);
+                wide_add(&c->sq_lo, &c->sq_hi, lo, hi);
+                c->n++;
+                c->sum += (uint64_t)g;
+                c->min = g < c->min ? g : c->min;
+                c->max = g > c->max ? g : c->max;
+                st->step.prev = t;
+                req_summary *s = &r->sum;
+                if (s->first_tok == REQ_NONE) { /* anchored on an empty event (vLLM) */
+                    s->first_tok = r->n;
+                    s->t_first_tok = t;
+                }
+                s->last_tok = r->n;
+                s->t_last_tok = t;
+                s->n_tok++;
+                s->sum_k++;
+                return LLMLAT_OK;
+            }
+            run_undo_fast(&st->icl, i, 1);
+        }
+    }
+    return stream_event_any(r, st, t, k);
+}
+
+/* The spread and weight of a run's samples over a batch. */
+typedef struct stream_need {
+    double lo, hi;
+    uint64_t w;
+} stream_need;
+
+static void stream_need_add(stream_need *n, const gap_sample *s)
+{
+    if (!s->w || !(s->x > 0.0))
+        return;
+    if (s->x < n->lo)
+        n->lo = s->x;
+    if (s->x > n->hi)
+        n->hi = s->x;
+    n->w = n->w + s->w < n->w ? UINT64_MAX : n->w + s->w;
+}
+
+/* bound: the samples the run can hold after the batch. */
+static int32_t stream_plan(bucket_run *run, const sketch_map *m, const llmlat_alloc *al,
+                           const stream_need *n, uint64_t bound, run_plan *p)
+{
+    *p = (run_plan){ 0 };
+    if (!n->w)
+        return LLMLAT_OK;
+    return run_plan_for(run, m, al, sketch_map_index(m, n->lo), sketch_map_index(m, n->hi),
+                        bound, p);
+}
+
+/* Many events, all or nothing: the room both runs need is planned from a
+ * first pass of the rule over a copy of its state, then each event folds
+ * into room that is there. */
+static int32_t stream_events(llmlat_request *r, const int64_t *t, const uint32_t *k, size_t n)
+{
+    stream_state *st = r->fold_state;
+    if (n == 1)
+        return stream_event(r, t[0], k[0]);
+    const sketch_map *m = &st->lay->map;
+    gap_step step = st->step;
+    stream_need ni = { INFINITY, 0, 0 }, nt = ni;
+    uint64_t tokens = r->sum.sum_k; /* fits: at most 2^32 - 1 events */
+    for (size_t j = 0; j < n; j++) {
+        tokens += k[j];
+        stream_fx fx = stream_effect(&step, st->lay->split, t[j], k[j]);
+        if (fx.closes) {
+            stream_need_add(&ni, &fx.icl);
+            stream_need_add(&nt, &fx.itl);
+        }
+    }
+    run_plan pi, pt;
+    if (stream_plan(&st->icl, m, &r->al, &ni, r->n + n, &pi) != LLMLAT_OK)
+        return LLMLAT_ENOMEM;
+    if (stream_plan(&st->itl, m, &r->al, &nt, tokens, &pt) != LLMLAT_OK) {
+        run_plan_drop(&pi, &r->al);
+        return LLMLAT_ENOMEM;
+    }
+    run_apply(&st->icl, &r->al, &pi);
+    run_apply(&st->itl, &r->al, &pt);
+    for (size_t j = 0; j < n; j++) {
+        step = st->step;
+        stream_fx fx = stream_effect(&step, st->lay->split, t[j], k[j]);
+        int64_t index;
+        if (fx.closes && stream_indexed(m, &fx.icl, &index))
+            run_add(&st->icl, index, 1);
+        if (fx.closes && stream_indexed(m, &fx.itl, &index))
+            run_add(&st->itl, index, fx.itl.w);
+        stream_take(r, st, &step, &fx, r->n + j, t[j], k[j]);
+    }
+    run_end(&st->icl, &r->al);
+    run_end(&st->itl, &r->al);
+    return LLMLAT_OK;
+}
+
+/* ------------------------------------------------------------ life cycle */
+
+static void stream_clear_state(stream_state *st)
+{
+    st->step = (gap_step){ st->lay->every, false, 0 };
+    gap_parts_init(&st->parts);
+    st->common = (stream_common){ 0, 0, 0, 0, INT64_MAX, 0 };
+    memset(&st->itl_ratio, 0, sizeof st->itl_ratio);
+    run_clear(&st->icl);
+    run_clear(&st->itl);
+    st->zero_gap = false;
+}
+
+static void stream_clear(llmlat_request *r)
+{
+    stream_clear_state(r->fold_state);
+}
+
+static void stream_free(llmlat_request *r)
+{
+    stream_state *st = r->fold_state;
+    run_free(&st->icl, &r->al);
+    run_free(&st->itl, &r->al);
+    stream_layout_release(st->lay);
+    alloc_free(&r->al, st);
+}
+
+static bool stream_gaps(const llmlat_request *r, const conv_rules *c, gap_summary *g,
+                        bool *any_zero)
+{
+    const stream_state *st = r->fold_state;
+    if (c->empty_events_count != st->lay->every || c->split != st->lay->split)
+        return false;
+    const gap_parts p = stream_parts(st);
+    *g = (gap_summary){
+        .n_gaps = p.icl.count,
+        .gap_sum_ns = (int64_t)p.icl.sum,
+        .gap_max_ns = p.max_gap > 0 ? p.max_gap : 0,
+        .itl_weight = p.itl.count,
+        .itl_sum_ns = (int64_t)p.itl.sum,
+    };
+    *any_zero = st->zero_gap;
+    return true;
+}
+
+static const req_folder STREAM_FOLDER = {
+    .event = stream_event,
+    .events = stream_events,
+    .clear = stream_clear,
+    .free = stream_free,
+    .gaps = stream_gaps,
+};
+
+LLMLAT_API llmlat_request *llmlat_request_new_streaming(const llmlat_agg *like)
+{
+    if (!like || like->mode != LLMLAT_MODE_BOUNDED)
+        return NULL;
+    llmlat_request *r = llmlat_request_new();
+    if (!r)
+        return NULL;
+    stream_state *st = alloc_malloc(&r->al, sizeof *st);
+    stream_layout *lay = st ? stream_layout_of(like) : NULL;
+    if (!lay) {
+        alloc_free(&r->al, st);
+        llmlat_request_free(r);
+        return NULL;
+    }
+    memset(st, 0, sizeof *st);
+    st->lay = lay;
+    run_init(&st->icl);
+    run_init(&st->itl);
+    stream_clear_state(st);
+    r->folder = &STREAM_FOLDER;
+    r->fold_state = st;
+    return r;
+}
+
+/* ---------------------------------------------------------------- commit */
+
+LLMLAT_PRIVATE void stream_commit(llmlat_agg *a, metric_store *stores, const llmlat_request *r,
+                                  const req_view *v)
+{
+    const stream_state *st = r->fold_state;
+    const bool icl_on = !v->icl_dropped;
+    if (icl_on)
+        run_commit(&st->icl, &stores[metric_index(LLMLAT_ICL)].sk, &a->map);
+    sketch *itl = &stores[metric_index(LLMLAT_ITL)].sk;
+    run_commit(&st->itl, itl, &a->map);
+    fixsum_merge(&itl->sums, &st->itl_ratio);
+    const gap_parts p = stream_parts(st);
+    gap_parts_commit(a, stores, &p, icl_on);
 }
 
 /* ---------------------- lib/read/decimal.c -------------------------------- */
@@ -14888,6 +16174,556 @@ LLMLAT_PRIVATE int32_t read_sketch_v1(bytes_reader *r, sketch *s, const sketch_m
     return st;
 }
 
+/* ---------------------- lib/live/phaser.c --------------------------------- */
+/* The reader's side of the phaser (phaser.h). */
+#ifndef _POSIX_C_SOURCE
+#define _POSIX_C_SOURCE 199309L /* nanosleep */
+#endif
+
+/* ---------------------- lib/live/phaser.h --------------------------------- */
+/* A writer-reader phaser (HdrHistogram's hdr_writer_reader_phaser, for one
+ * writer thread at a time and one reader): the writer brackets each
+ * update with enter/exit and never waits; the reader flips the phase and
+ * waits until every update begun in the old phase has exited. The phase
+ * an update ran in tells which of two buffers it wrote, so after a flip
+ * the old phase's buffer is the reader's alone until the next flip.
+ *
+ * start counts the updates begun in the current phase, from 0 in the even
+ * phase and from INT64_MIN in the odd one (its sign is the phase); end[p]
+ * counts those of phase p that exited, from the same origin. The flip
+ * swaps start to the other origin and waits for the old phase's end to
+ * reach the value start had: the number of updates begun in it.
+ *
+ * Ordering (C11): enter is a read-modify-write on start, which acquires
+ * the reader's flip (so the writer sees the buffer the reader emptied);
+ * exit is a release store on end[p] (only this phase's writer changes it
+ * then), which the reader's acquire load of end[p] synchronizes with (so
+ * the reader sees everything the update wrote). */
+#ifndef LLMLAT_PHASER_H
+#define LLMLAT_PHASER_H
+
+#include <stdatomic.h>
+#include <stdint.h>
+
+#ifdef __STDC_NO_ATOMICS__
+#error "llmlat needs C11 atomics (<stdatomic.h>) for live recording"
+#endif
+
+typedef struct phaser {
+    _Atomic int64_t start;
+    _Atomic int64_t end[2];
+} phaser;
+
+static inline void phaser_init(phaser *p)
+{
+    atomic_init(&p->start, 0);
+    atomic_init(&p->end[0], 0);
+    atomic_init(&p->end[1], INT64_MIN);
+}
+
+/* The phase (0 or 1) the update now beginning belongs to. Wait-free: one
+ * atomic increment. */
+static inline int phaser_enter(phaser *p)
+{
+    return atomic_fetch_add_explicit(&p->start, 1, memory_order_acq_rel) < 0;
+}
+
+/* The update of phase `phase` is done. One writer per phase at a time, so
+ * a load and a release store (a plain store on x86) do. */
+static inline void phaser_exit(phaser *p, int phase)
+{
+    int64_t done = atomic_load_explicit(&p->end[phase], memory_order_relaxed);
+    atomic_store_explicit(&p->end[phase], done + 1, memory_order_release);
+}
+
+/* The reader flips in two calls, so that it can flip many phasers and
+ * then wait for all of them at once. begin starts the other phase and
+ * returns the old one, *begun set to what wait needs; wait returns when
+ * every update of the old phase has exited: at most as long as the
+ * writer's update in progress (none: no wait). Then the old phase's
+ * buffer is the reader's until the next flip. One reader at a time. */
+LLMLAT_PRIVATE int phaser_flip_begin(phaser *p, int64_t *begun);
+LLMLAT_PRIVATE void phaser_flip_wait(phaser *p, int old, int64_t begun);
+
+#endif
+
+#if defined(__unix__) || defined(__APPLE__)
+#include <sched.h>
+#include <time.h>
+#define PHASER_YIELD() sched_yield()
+#define PHASER_NAP() nanosleep(&(struct timespec){ 0, 50000 }, NULL)
+#else /* C11 has neither without threads.h: spin */
+#define PHASER_YIELD() ((void)0)
+#define PHASER_NAP() ((void)0)
+#endif
+
+/* While the writer finishes an update: spin for about as long as an add
+ * takes (microseconds), then yield the processor a while, in case the
+ * writer is waiting for it; a writer that still has not finished was
+ * preempted, so sleep 50 us between looks rather than keep a core busy. */
+#define PHASER_SPINS 4096
+#define PHASER_YIELDS 64
+
+static void phaser_pause(unsigned *spins)
+{
+    unsigned n = ++*spins;
+    if (n > PHASER_SPINS + PHASER_YIELDS)
+        PHASER_NAP();
+    else if (n > PHASER_SPINS)
+        PHASER_YIELD();
+}
+
+LLMLAT_PRIVATE int phaser_flip_begin(phaser *p, int64_t *begun)
+{
+    int64_t now = atomic_load_explicit(&p->start, memory_order_relaxed);
+    int old = now < 0, next = !old;
+    int64_t origin = next ? INT64_MIN : 0;
+    /* No update of `next` is in flight: the previous flip waited them out. */
+    atomic_store_explicit(&p->end[next], origin, memory_order_relaxed);
+    *begun = atomic_exchange_explicit(&p->start, origin, memory_order_acq_rel);
+    return old;
+}
+
+LLMLAT_PRIVATE void phaser_flip_wait(phaser *p, int old, int64_t begun)
+{
+    unsigned spins = 0;
+    while (atomic_load_explicit(&p->end[old], memory_order_acquire) != begun)
+        phaser_pause(&spins);
+}
+
+/* ---------------------- lib/live/live.c ----------------------------------- */
+/* The live recorder: writers add finished requests without locks while a
+ * reader takes snapshots (docs/threads.md). Each writer has a slot of two
+ * aggregators and a phaser (phaser.h): it adds into the buffer of the
+ * current phase; the reader flips the phase, which hands it the other
+ * buffer once the writer's add in progress (if any) is done, and folds
+ * that buffer into what it has gathered. Slots are never freed before the
+ * recorder: a released slot is taken again by the next new writer, its
+ * data still in it, so nothing a writer added is ever dropped. */
+#include <stdbool.h>
+#include <string.h>
+
+/* The writer's hot fields (phaser, buffers) sit in cache lines of their
+ * own: writers of other slots never share them. */
+#define LIVE_LINE 64
+
+struct llmlat_live_writer {
+    char pad_before[LIVE_LINE];
+    phaser ph;
+    llmlat_agg *buf[2];  /* buf[p]: the buffer of phase p */
+    char pad_after[LIVE_LINE];
+    struct llmlat_live_writer *next; /* set before the slot is published */
+    atomic_flag taken;               /* a writer handle holds it */
+    int flipped;                     /* the reader's: the phase it closed, */
+    int64_t begun;                   /* and what phaser_flip_wait needs */
+};
+
+typedef struct llmlat_live_writer live_slot;
+
+struct llmlat_live {
+    llmlat_alloc al;
+    llmlat_agg *like;     /* the settings of every aggregator (no data) */
+    _Atomic(live_slot *) slots; /* a list that only grows */
+    atomic_flag reading;  /* a snapshot is in progress */
+    /* The reader's: what was gathered from the slots since the last
+     * interval snapshot, and everything before it. */
+    llmlat_agg *gathered, *total;
+};
+
+LLMLAT_API llmlat_live *llmlat_live_new(const llmlat_agg *like)
+{
+    if (!like)
+        return NULL;
+    llmlat_alloc al = alloc_current();
+    llmlat_live *l = alloc_malloc(&al, sizeof *l);
+    if (!l)
+        return NULL;
+    l->al = al;
+    l->like = llmlat_agg_new_like(like);
+    l->gathered = llmlat_agg_new_like(like);
+    l->total = llmlat_agg_new_like(like);
+    atomic_init(&l->slots, NULL);
+    atomic_flag_clear(&l->reading);
+    if (!l->like || !l->gathered || !l->total) {
+        llmlat_live_free(l);
+        return NULL;
+    }
+    return l;
+}
+
+static void live_slot_free(const llmlat_alloc *al, live_slot *s)
+{
+    llmlat_agg_free(s->buf[0]);
+    llmlat_agg_free(s->buf[1]);
+    alloc_free(al, s);
+}
+
+LLMLAT_API void llmlat_live_free(llmlat_live *l)
+{
+    if (!l)
+        return;
+    live_slot *s = atomic_load_explicit(&l->slots, memory_order_acquire);
+    while (s) {
+        live_slot *next = s->next;
+        live_slot_free(&l->al, s);
+        s = next;
+    }
+    llmlat_agg_free(l->like);
+    llmlat_agg_free(l->gathered);
+    llmlat_agg_free(l->total);
+    alloc_free(&l->al, l);
+}
+
+/* A new slot, already taken, or NULL. */
+static live_slot *live_slot_new(llmlat_live *l)
+{
+    live_slot *s = alloc_malloc(&l->al, sizeof *s);
+    if (!s)
+        return NULL;
+    memset(s, 0, sizeof *s);
+    phaser_init(&s->ph);
+    atomic_flag_clear(&s->taken);
+    atomic_flag_test_and_set(&s->taken);
+    s->buf[0] = llmlat_agg_new_like(l->like);
+    s->buf[1] = llmlat_agg_new_like(l->like);
+    if (!s->buf[0] || !s->buf[1]) {
+        live_slot_free(&l->al, s);
+        return NULL;
+    }
+    return s;
+}
+
+LLMLAT_API llmlat_live_writer *llmlat_live_writer_new(llmlat_live *l)
+{
+    if (!l)
+        return NULL;
+    live_slot *head = atomic_load_explicit(&l->slots, memory_order_acquire);
+    for (live_slot *s = head; s; s = s->next)
+        if (!atomic_flag_test_and_set_explicit(&s->taken, memory_order_acquire))
+            return s; /* a released slot, with whatever it still holds */
+    live_slot *s = live_slot_new(l);
+    if (!s)
+        return NULL;
+    s->next = head;
+    while (!atomic_compare_exchange_weak_explicit(&l->slots, &s->next, s, memory_order_release,
+                                                  memory_order_acquire))
+        ;
+    return s;
+}
+
+LLMLAT_API void llmlat_live_writer_free(llmlat_live_writer *w)
+{
+    if (w)
+        atomic_flag_clear_explicit(&w->taken, memory_order_release);
+}
+
+LLMLAT_API int32_t llmlat_live_add(llmlat_live_writer *w, const llmlat_request *r)
+{
+    if (!w || !r)
+        return LLMLAT_EINVAL;
+    int phase = phaser_enter(&w->ph);
+    int32_t st = llmlat_agg_add(w->buf[phase], r);
+    phaser_exit(&w->ph, phase);
+    return st;
+}
+
+/* Takes every slot's buffer of the phase just closed into l->gathered:
+ * flips them all first, then waits for each, so that the writers' adds in
+ * progress (and a preempted writer's) are waited for together. A buffer
+ * that cannot be merged (no memory in exact mode) keeps its data: it is
+ * the writer's again after the next flip, and gathered at a later one. */
+static int32_t live_gather(llmlat_live *l)
+{
+    live_slot *head = atomic_load_explicit(&l->slots, memory_order_acquire);
+    for (live_slot *s = head; s; s = s->next)
+        s->flipped = phaser_flip_begin(&s->ph, &s->begun);
+    int32_t status = LLMLAT_OK;
+    for (live_slot *s = head; s; s = s->next) {
+        phaser_flip_wait(&s->ph, s->flipped, s->begun);
+        llmlat_agg *b = s->buf[s->flipped];
+        int32_t st = llmlat_agg_merge(l->gathered, b);
+        if (st == LLMLAT_OK)
+            llmlat_agg_reset(b);
+        else
+            status = st;
+    }
+    return status;
+}
+
+/* out := the union of aggs[0..n), all or nothing for l's aggregators (out
+ * itself is empty on error). */
+static int32_t live_fill(llmlat_agg *out, llmlat_agg *const *aggs, int n)
+{
+    llmlat_agg_reset(out);
+    for (int i = 0; i < n; i++) {
+        int32_t st = llmlat_agg_merge(out, aggs[i]);
+        if (st != LLMLAT_OK) {
+            llmlat_agg_reset(out);
+            return st;
+        }
+    }
+    return LLMLAT_OK;
+}
+
+static int32_t live_snapshot_locked(llmlat_live *l, int32_t kind, llmlat_agg *out)
+{
+    int32_t st = agg_can_merge(out, l->like);
+    if (st == LLMLAT_OK)
+        st = live_gather(l);
+    if (st != LLMLAT_OK)
+        return st;
+    if (kind == LLMLAT_SNAPSHOT_CUMULATIVE) {
+        llmlat_agg *parts[2] = { l->total, l->gathered };
+        return live_fill(out, parts, 2);
+    }
+    st = live_fill(out, &l->gathered, 1);
+    if (st == LLMLAT_OK && (st = llmlat_agg_merge(l->total, l->gathered)) != LLMLAT_OK)
+        llmlat_agg_reset(out); /* then the interval is still to come */
+    if (st == LLMLAT_OK)
+        llmlat_agg_reset(l->gathered);
+    return st;
+}
+
+LLMLAT_API int32_t llmlat_live_snapshot(llmlat_live *l, int32_t kind, llmlat_agg *out)
+{
+    if (!l || !out || (kind != LLMLAT_SNAPSHOT_CUMULATIVE && kind != LLMLAT_SNAPSHOT_INTERVAL))
+        return LLMLAT_EINVAL;
+    if (atomic_flag_test_and_set_explicit(&l->reading, memory_order_acquire))
+        return LLMLAT_ESTATE; /* another thread is taking one */
+    int32_t st = live_snapshot_locked(l, kind, out);
+    atomic_flag_clear_explicit(&l->reading, memory_order_release);
+    return st;
+}
+
+/* ---------------------- lib/live/window.c --------------------------------- */
+/* Sliding windows: a ring of bounded aggregators, one per step of the
+ * host's clock, and their union kept up to date beside them (docs/threads.md
+ * has the semantics). A request goes to the slot of the step its end time
+ * falls in, and to the union; when the clock enters a new step, the slots
+ * that left the window are emptied and the union is rebuilt from the
+ * others (n - 1 merges, once per step). So a query reads one aggregator,
+ * exact min and max included, and nothing here reads a clock. */
+#include <string.h>
+
+struct llmlat_window {
+    llmlat_alloc al;
+    int64_t step;       /* ns */
+    int64_t n;          /* slots: width / step */
+    llmlat_agg **slot;  /* slot[e mod n]: what ended in step e (times [e step, (e + 1) step)) */
+    llmlat_agg *total;  /* the union of the slots: the view */
+    bool started;       /* a time was given since creation or reset */
+    int64_t epoch;      /* the step of clock */
+    int64_t clock;      /* the latest time given */
+    int64_t first;      /* the earliest time accepted */
+};
+
+static int64_t window_floor_div(int64_t t, int64_t step)
+{
+    int64_t e = t / step;
+    return t % step < 0 ? e - 1 : e;
+}
+
+static llmlat_agg *window_slot_of(const llmlat_window *w, int64_t epoch)
+{
+    int64_t i = epoch % w->n;
+    return w->slot[i < 0 ? i + w->n : i];
+}
+
+/* The start of the oldest step in the window: the clock's step start,
+ * n - 1 steps back; INT64_MIN when that is earlier. */
+static int64_t window_lo(const llmlat_window *w)
+{
+    int64_t into = w->clock % w->step;
+    if (into < 0)
+        into += w->step;
+    int64_t back = into + (w->n - 1) * w->step; /* < width: fits */
+    return w->clock < INT64_MIN + back ? INT64_MIN : w->clock - back;
+}
+
+static bool window_agg_empty(const llmlat_agg *a)
+{
+    return a->completed == 0 && a->failed == 0;
+}
+
+LLMLAT_API void llmlat_window_free(llmlat_window *w)
+{
+    if (!w)
+        return;
+    if (w->slot)
+        for (int64_t i = 0; i < w->n; i++)
+            llmlat_agg_free(w->slot[i]);
+    alloc_free(&w->al, w->slot);
+    llmlat_agg_free(w->total);
+    alloc_free(&w->al, w);
+}
+
+static void window_set_status(int32_t *status, int32_t st)
+{
+    if (status)
+        *status = st;
+}
+
+LLMLAT_API llmlat_window *llmlat_window_new(const llmlat_agg *like, int64_t width_ns,
+                                            int64_t step_ns, int32_t *status)
+{
+    if (!like || like->mode != LLMLAT_MODE_BOUNDED || step_ns <= 0 || width_ns <= 0 ||
+        width_ns % step_ns != 0 || width_ns / step_ns > LLMLAT_WINDOW_MAX_SLOTS) {
+        window_set_status(status, LLMLAT_EINVAL);
+        return NULL;
+    }
+    llmlat_alloc al = alloc_current();
+    llmlat_window *w = alloc_malloc(&al, sizeof *w);
+    if (!w) {
+        window_set_status(status, LLMLAT_ENOMEM);
+        return NULL;
+    }
+    memset(w, 0, sizeof *w);
+    w->al = al;
+    w->step = step_ns;
+    w->n = width_ns / step_ns;
+    w->slot = alloc_malloc(&al, (size_t)w->n * sizeof *w->slot);
+    bool ok = w->slot && (w->total = llmlat_agg_new_like(like)) != NULL;
+    if (w->slot) {
+        for (int64_t i = 0; i < w->n; i++)
+            w->slot[i] = ok ? llmlat_agg_new_like(like) : NULL;
+        for (int64_t i = 0; i < w->n; i++)
+            ok = ok && w->slot[i];
+    }
+    if (!ok) {
+        llmlat_window_free(w);
+        window_set_status(status, LLMLAT_ENOMEM);
+        return NULL;
+    }
+    window_set_status(status, LLMLAT_OK);
+    return w;
+}
+
+LLMLAT_API int32_t llmlat_window_reset(llmlat_window *w)
+{
+    if (!w)
+        return LLMLAT_EINVAL;
+    for (int64_t i = 0; i < w->n; i++)
+        llmlat_agg_reset(w->slot[i]);
+    llmlat_agg_reset(w->total);
+    llmlat_agg_set_param(w->total, LLMLAT_PARAM_DURATION, 0.0);
+    w->started = false;
+    return LLMLAT_OK;
+}
+
+/* OK when requests that ended at t can be counted: t is not before the
+ * window's oldest step. */
+static int32_t window_check_time(const llmlat_window *w, int64_t t)
+{
+    if (!w->started || t >= w->clock || t >= window_lo(w))
+        return LLMLAT_OK;
+    return LLMLAT_EORDER;
+}
+
+/* The clock enters step e > epoch: the steps that leave are emptied and the
+ * union is rebuilt from the rest (nothing to rebuild if they were empty). */
+static void window_rotate(llmlat_window *w, int64_t e)
+{
+    uint64_t d = (uint64_t)e - (uint64_t)w->epoch; /* the true difference */
+    uint64_t leaving = d < (uint64_t)w->n ? d : (uint64_t)w->n;
+    bool dropped = false;
+    for (uint64_t j = 1; j <= leaving; j++) {
+        llmlat_agg *s = window_slot_of(w, (int64_t)((uint64_t)w->epoch + j));
+        if (!window_agg_empty(s)) {
+            llmlat_agg_reset(s);
+            dropped = true;
+        }
+    }
+    w->epoch = e;
+    if (!dropped)
+        return;
+    llmlat_agg_reset(w->total);
+    for (int64_t i = 0; i < w->n; i++)
+        if (!window_agg_empty(w->slot[i]))
+            (void)llmlat_agg_merge(w->total, w->slot[i]); /* fitted before: fits */
+}
+
+/* Takes time t (checked): rotates forward when t is past the clock, and
+ * sets the view's duration to the span the window covers. */
+static void window_take_time(llmlat_window *w, int64_t t)
+{
+    if (!w->started) {
+        w->started = true;
+        w->epoch = window_floor_div(t, w->step);
+        w->clock = w->first = t;
+    } else if (t > w->clock) {
+        int64_t e = window_floor_div(t, w->step);
+        if (e > w->epoch)
+            window_rotate(w, e);
+        w->clock = t;
+    }
+    if (t < w->first)
+        w->first = t;
+    int64_t lo = window_lo(w), from = w->first > lo ? w->first : lo;
+    /* 0 until time has passed: the view then derives its duration from
+     * its requests, as any aggregator does */
+    double d = (double)((uint64_t)w->clock - (uint64_t)from) / 1e9;
+    (void)llmlat_agg_set_param(w->total, LLMLAT_PARAM_DURATION, d);
+}
+
+LLMLAT_API int32_t llmlat_window_add(llmlat_window *w, const llmlat_request *r)
+{
+    if (!w || !r)
+        return LLMLAT_EINVAL;
+    /* the union holds the most: what fits it fits every slot */
+    int32_t st = agg_can_add(w->total, r);
+    if (st == LLMLAT_OK)
+        st = window_check_time(w, r->end_ns);
+    if (st != LLMLAT_OK)
+        return st;
+    window_take_time(w, r->end_ns);
+    (void)llmlat_agg_add(w->total, r);
+    (void)llmlat_agg_add(window_slot_of(w, window_floor_div(r->end_ns, w->step)), r);
+    return LLMLAT_OK;
+}
+
+static bool window_owns(const llmlat_window *w, const llmlat_agg *a)
+{
+    if (a == w->total)
+        return true;
+    for (int64_t i = 0; i < w->n; i++)
+        if (a == w->slot[i])
+            return true;
+    return false;
+}
+
+LLMLAT_API int32_t llmlat_window_merge(llmlat_window *w, const llmlat_agg *src, int64_t t_ns)
+{
+    if (!w || !src || window_owns(w, src))
+        return LLMLAT_EINVAL;
+    int32_t st = agg_can_merge(w->total, src);
+    if (st == LLMLAT_OK)
+        st = window_check_time(w, t_ns);
+    if (st != LLMLAT_OK)
+        return st;
+    window_take_time(w, t_ns);
+    (void)llmlat_agg_merge(w->total, src);
+    (void)llmlat_agg_merge(window_slot_of(w, window_floor_div(t_ns, w->step)), src);
+    return LLMLAT_OK;
+}
+
+LLMLAT_API int32_t llmlat_window_advance(llmlat_window *w, int64_t now_ns)
+{
+    if (!w)
+        return LLMLAT_EINVAL;
+    if (w->started && now_ns < w->clock)
+        return LLMLAT_EORDER;
+    window_take_time(w, now_ns);
+    return LLMLAT_OK;
+}
+
+LLMLAT_API int32_t llmlat_window_view(const llmlat_window *w, const llmlat_agg **out)
+{
+    if (!w || !out)
+        return LLMLAT_EINVAL;
+    *out = w->total;
+    return LLMLAT_OK;
+}
+
 /* Internal macros end with the implementation. */
 #undef LLMLAT_PRIVATE
 #undef LLMLAT_COLD
@@ -14939,6 +16775,7 @@ LLMLAT_PRIVATE int32_t read_sketch_v1(bytes_reader *r, sketch *s, const sketch_m
 #undef SKETCH_SCHEMA_MAX
 #undef SKETCH_NS_EXACT
 #undef SKETCH_ALPHA_MARGIN
+#undef RUN_CARRIES
 #undef PARAM_FIRST
 #undef PARAM_LAST
 #undef PARAM_COUNT
@@ -15004,6 +16841,11 @@ LLMLAT_PRIVATE int32_t read_sketch_v1(bytes_reader *r, sketch *s, const sketch_m
 #undef SUMS_SLACK
 #undef V1_OCTAVES
 #undef V1_ALPHA_MARGIN
+#undef PHASER_YIELD
+#undef PHASER_NAP
+#undef PHASER_SPINS
+#undef PHASER_YIELDS
+#undef LIVE_LINE
 
 #if defined(__clang__)
 #  pragma STDC FP_CONTRACT DEFAULT

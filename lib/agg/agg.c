@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "agg/agg.h"
+#include "agg/stream.h"
 #include "record/gaps.h"
 
 static void span_add(span *s, int64_t lo, int64_t hi)
@@ -69,6 +70,7 @@ LLMLAT_API int32_t llmlat_agg_create(int32_t convention, int32_t mode, llmlat_ag
     if (!a)
         return LLMLAT_ENOMEM;
     memset(a, 0, sizeof *a);
+    atomic_init(&a->layout, NULL);
     a->al = al;
     a->conv = c;
     a->mode = mode;
@@ -96,6 +98,30 @@ LLMLAT_API llmlat_agg *llmlat_agg_new(int32_t convention, int32_t mode)
     return a;
 }
 
+/* Every setting of a: what llmlat_agg_reset keeps. */
+LLMLAT_API llmlat_agg *llmlat_agg_new_like(const llmlat_agg *a)
+{
+    if (!a)
+        return NULL;
+    llmlat_agg *b = llmlat_agg_new(a->conv->id, a->mode);
+    if (!b)
+        return NULL;
+    int32_t st = LLMLAT_OK;
+    for (int32_t p = PARAM_FIRST; p <= PARAM_LAST && st == LLMLAT_OK; p++)
+        st = llmlat_agg_set_param(b, p, agg_param(a, p));
+    for (size_t i = 0; i < a->n_labels && st == LLMLAT_OK; i++)
+        st = llmlat_agg_set_label(b, a->labels[i].name, a->labels[i].value);
+    if (st != LLMLAT_OK) {
+        llmlat_agg_free(b);
+        return NULL;
+    }
+    memcpy(b->quantiles, a->quantiles, sizeof b->quantiles);
+    b->n_quantiles = a->n_quantiles;
+    memcpy(b->bucket_bounds, a->bucket_bounds, sizeof b->bucket_bounds);
+    memcpy(b->n_bucket_bounds, a->n_bucket_bounds, sizeof b->n_bucket_bounds);
+    return b;
+}
+
 LLMLAT_API void llmlat_agg_free(llmlat_agg *a)
 {
     if (!a)
@@ -106,6 +132,7 @@ LLMLAT_API void llmlat_agg_free(llmlat_agg *a)
         stores_free(a->failures[g].stores, &al);
     timeline_free(&a->tl, &al);
     sketch_map_free(&a->map, &al);
+    stream_layout_forget(a);
     agg_labels_free(a);
     alloc_free(&al, a);
 }
@@ -197,7 +224,7 @@ static void push_gaps(llmlat_agg *a, metric_store *stores, const llmlat_request 
         if (!v->icl_dropped)
             store_push(icl, ns_to_s(gap), 1);
         if (k) {
-            itl_split x = gap_itl_split(a->conv, gap, k);
+            itl_split x = gap_itl_split(a->conv->split, gap, k);
             store_push(itl, x.value, x.n);
             if (x.zeros)
                 store_push(itl, 0.0, x.zeros);
@@ -264,7 +291,7 @@ static void note_lacks(llmlat_agg *a, const llmlat_request *r, bool kept)
  * its values only. */
 static int64_t last_response(const llmlat_request *r)
 {
-    return req_values_only(r) ? r->end_ns : r->n ? r->t[r->n - 1] : r->start_ns;
+    return req_values_only(r) ? r->end_ns : r->n ? r->last_t : r->start_ns;
 }
 
 /* The acceptance rule, the same in both modes: a request is taken when
@@ -281,6 +308,10 @@ static int64_t last_response(const llmlat_request *r)
 LLMLAT_PRIVATE int32_t agg_add_check(const llmlat_agg *a, const llmlat_request *r,
                                      const req_view *v, agg_pending *p)
 {
+    /* a streaming recorder folded its events by a layout and gap rule of
+     * its own */
+    if (r->folder && !stream_fits(a, r))
+        return LLMLAT_EMISMATCH;
     /* the serialized form needs the requests added to fit too */
     if (p->requests >= UINT64_MAX - (a->completed + a->failed))
         return LLMLAT_EOVERFLOW;
@@ -368,6 +399,16 @@ LLMLAT_PRIVATE void agg_add_commit(llmlat_agg *a, const llmlat_request *r, const
     push_timeline(a, r, v);
 }
 
+LLMLAT_PRIVATE int32_t agg_can_add(llmlat_agg *a, const llmlat_request *r)
+{
+    if (!req_ended(r))
+        return LLMLAT_ESTATE;
+    req_view v;
+    conv_view(a->conv, r, &v);
+    agg_pending p = { 0 };
+    return agg_add_check(a, r, &v, &p);
+}
+
 LLMLAT_API int32_t llmlat_agg_add(llmlat_agg *a, const llmlat_request *r)
 {
     if (!a || !r)
@@ -424,16 +465,23 @@ static void stores_append(metric_store *d, const metric_store *s)
         store_append(&d[i], &s[i]);
 }
 
+static bool stores_overflow(const metric_store *d, const metric_store *s)
+{
+    for (int i = 0; i < METRIC_COUNT; i++)
+        if (add_overflows(store_count(&d[i]), store_count(&s[i])))
+            return true;
+    return false;
+}
+
 static bool groups_overflow(const agg_group *d, const agg_group *s)
 {
     return add_overflows(d->input_tokens, s->input_tokens) ||
-           add_overflows(d->output_tokens, s->output_tokens);
+           add_overflows(d->output_tokens, s->output_tokens) || stores_overflow(d->stores, s->stores);
 }
 
-LLMLAT_API int32_t llmlat_agg_merge(llmlat_agg *dst, const llmlat_agg *src)
+/* Every check llmlat_agg_merge makes but the exact stores' allocation. */
+LLMLAT_PRIVATE int32_t agg_can_merge(const llmlat_agg *dst, const llmlat_agg *src)
 {
-    if (!dst || !src || dst == src)
-        return LLMLAT_EINVAL;
     if (dst->conv != src->conv || dst->mode != src->mode ||
         (dst->mode == LLMLAT_MODE_BOUNDED && !same_bounded_params(dst, src)))
         return LLMLAT_EMISMATCH;
@@ -442,10 +490,20 @@ LLMLAT_API int32_t llmlat_agg_merge(llmlat_agg *dst, const llmlat_agg *src)
         add_overflows(dst->tpot_undefined, src->tpot_undefined) ||
         add_overflows(dst->input_tokens, src->input_tokens) ||
         add_overflows(dst->output_tokens, src->output_tokens) ||
+        stores_overflow(dst->stores, src->stores) ||
         groups_overflow(&dst->failures[0], &src->failures[0]) ||
         groups_overflow(&dst->failures[1], &src->failures[1]))
         return LLMLAT_EOVERFLOW;
-    int32_t st = stores_reserve_merge(dst, dst->stores, src->stores);
+    return LLMLAT_OK;
+}
+
+LLMLAT_API int32_t llmlat_agg_merge(llmlat_agg *dst, const llmlat_agg *src)
+{
+    if (!dst || !src || dst == src)
+        return LLMLAT_EINVAL;
+    int32_t st = agg_can_merge(dst, src);
+    if (st == LLMLAT_OK)
+        st = stores_reserve_merge(dst, dst->stores, src->stores);
     for (int g = 0; g < FAILED_GROUPS && st == LLMLAT_OK; g++)
         st = stores_reserve_merge(dst, dst->failures[g].stores, src->failures[g].stores);
     if (st == LLMLAT_OK)

@@ -4,6 +4,7 @@
 #ifndef LLMLAT_AGG_H
 #define LLMLAT_AGG_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -91,6 +92,10 @@ struct llmlat_agg {
      * successes that met the SLOs set when they were added. */
     sketch_map map;
     uint64_t good;
+
+    /* The layout its streaming recorders share (agg/stream.c), made on
+     * first use. */
+    _Atomic(struct stream_layout *) layout;
 };
 
 static inline double agg_param(const llmlat_agg *a, int32_t param)
@@ -139,6 +144,13 @@ LLMLAT_PRIVATE int32_t agg_store_inverse_cdf(const llmlat_agg *a, const metric_s
 LLMLAT_PRIVATE bool agg_duration(const llmlat_agg *a, double *seconds);
 
 LLMLAT_PRIVATE void agg_default_params(llmlat_agg *a);
+
+/* Every check of llmlat_agg_add (ESTATE, EMISMATCH, EOVERFLOW) and of
+ * llmlat_agg_merge (EMISMATCH, EOVERFLOW), without changing anything: only
+ * an exact store's allocation can still fail after OK. For callers that
+ * must know before they change other state. */
+LLMLAT_PRIVATE int32_t agg_can_add(llmlat_agg *a, const llmlat_request *r);
+LLMLAT_PRIVATE int32_t agg_can_merge(const llmlat_agg *dst, const llmlat_agg *src);
 
 /* true when an SLO is set; then whether values (NaN = missing) meet them
  * all (agg_query.c). */

@@ -2,6 +2,7 @@
 #include <math.h>
 
 #include "agg/agg.h"
+#include "agg/stream.h"
 
 typedef struct param_info {
     double lo, hi, def;
@@ -56,6 +57,7 @@ LLMLAT_API int32_t llmlat_agg_set_param(llmlat_agg *a, int32_t param, double val
             int32_t st = agg_bounded_setup(a, value);
             if (st != LLMLAT_OK)
                 return st;
+            stream_layout_forget(a); /* new recorders take the new layout */
         }
     }
     a->params[param - PARAM_FIRST] = value;

@@ -7,6 +7,8 @@
 #include <string.h>
 
 #include "agg/agg.h"
+#include "agg/gap_fold.h"
+#include "agg/stream.h"
 #include "record/gaps.h"
 
 /* Times are summed in ns inside the sketches (integer gaps stay exact). */
@@ -88,30 +90,9 @@ static sketch *sk(metric_store *stores, int32_t metric)
     return &stores[metric_index(metric)].sk;
 }
 
-/* What a request's gaps add to one of ITL or ICL besides bucket counts.
- * Their sum needs no work per gap: the gaps of a request add up to the
+/* A request's gaps' sum needs no work per gap: the gaps add up to the
  * span from its anchor to its last counting event. A chunk's squares go
- * straight to the sketch's exact sums (fixsum_add_square_ratio). */
-typedef struct gap_part {
-    uint64_t count;        /* samples (ITL: tokens) */
-    uint64_t sq_lo, sq_hi; /* sum of w x^2 over integer samples, ns^2 */
-    double min, max;       /* exported (s); +inf / -inf when none */
-} gap_part;
-
-static void part_add_square(gap_part *p, int64_t g)
-{
-    uint64_t lo, hi;
-    wide_mul((uint64_t)g, (uint64_t)g, &lo, &hi);
-    wide_add(&p->sq_lo, &p->sq_hi, lo, hi);
-}
-
-static void part_note(gap_part *p, double lo, double hi)
-{
-    if (lo < p->min)
-        p->min = lo;
-    if (hi > p->max)
-        p->max = hi;
-}
+ * straight to the sketch's exact sums (gap_parts_add). */
 
 /* Adds the part to s, with `sum` the sum of its samples (ns). */
 static void part_commit(sketch *s, const gap_part *p, uint64_t sum)
@@ -123,55 +104,41 @@ static void part_commit(sketch *s, const gap_part *p, uint64_t sum)
     sketch_note_range(s, p->min, p->max);
 }
 
-/* A gap's one sample in a part, counted in sketch x. */
-static void fold_sample(sketch *x, const sketch_map *m, gap_part *p, int64_t g)
+/* The parts into a group's ICL, ITL and ITL_MAX sketches (their buckets
+ * are the caller's), with the sums of their samples (ns): ICL's only when
+ * icl_on (AIPerf drops a request's ICL for one zero gap). */
+static void parts_commit(llmlat_agg *a, metric_store *stores, const gap_parts *p, bool icl_on,
+                         uint64_t icl_sum, uint64_t itl_sum)
 {
-    double gs = ns_to_s(g);
-    p->count++;
-    part_add_square(p, g);
-    part_note(p, gs, gs);
-    sketch_count(x, m, gs, 1);
+    if (icl_on)
+        part_commit(sk(stores, LLMLAT_ICL), &p->icl, icl_sum);
+    part_commit(sk(stores, LLMLAT_ITL), &p->itl, itl_sum);
+    if (p->max_gap >= 0)
+        sketch_add_ns(sk(stores, LLMLAT_ITL_MAX), &a->map, p->max_gap);
 }
 
-/* The k > 1 tokens of a chunk closing gap g: k ITL samples of g / k (the
- * value exact mode keeps), which sum to g and whose squares sum to
- * g^2 / k, added exactly but for the cut at 2^-64. The one place a
- * chunk's tokens are split. */
-static void fold_chunk(sketch *s, const sketch_map *m, gap_part *itl, int64_t g, uint32_t k,
-                       double v)
+/* A streaming recorder's parts keep their sums (agg/stream.c). */
+LLMLAT_PRIVATE void gap_parts_commit(llmlat_agg *a, metric_store *stores, const gap_parts *p,
+                                     bool icl_on)
 {
-    itl->count += k;
-    fixsum_add_square_ratio(&s->sums, (uint64_t)g, k);
-    part_note(itl, v, v);
-    sketch_count(s, m, v, k);
-}
-
-/* n ITL samples of 0: tokens that arrived with the one before them. */
-static void fold_zeros(sketch *s, gap_part *itl, uint64_t n)
-{
-    itl->count += n;
-    s->zero += n;
-    part_note(itl, 0.0, 0.0);
+    parts_commit(a, stores, p, icl_on, p->icl.sum, p->itl.sum);
 }
 
 /* A gap the common path does not take (not one token, a gap of 0 or of
- * 2^53 ns and more, or ICL dropped): its ICL sample (when kept) and ITL
- * samples, one by one. */
-LLMLAT_COLD static void fold_odd_gap(llmlat_agg *a, metric_store *stores, int64_t g,
-                                     uint32_t k, bool icl_on, gap_part *icl, gap_part *itl)
+ * 2^53 ns and more, or ICL dropped): its samples by gap_fold.h's rule
+ * (the one place a chunk's tokens are split), counted one by one. */
+LLMLAT_COLD static void fold_odd_gap(llmlat_agg *a, metric_store *stores, int64_t g, uint32_t k,
+                                     bool icl_on, gap_parts *p)
 {
+    gap_sample icl, itl;
     sketch *itl_sk = sk(stores, LLMLAT_ITL);
+    gap_samples(a->conv->split, g, k, &icl, &itl);
+    gap_parts_add(p, g, k, icl_on, &icl, &itl, &itl_sk->sums);
     if (icl_on)
-        fold_sample(sk(stores, LLMLAT_ICL), &a->map, icl, g);
-    if (!k)
-        return;
-    itl_split x = gap_itl_split(a->conv, g, k);
-    if (x.n == 1)
-        fold_sample(itl_sk, &a->map, itl, g);
-    else
-        fold_chunk(itl_sk, &a->map, itl, g, k, x.value);
-    if (x.zeros)
-        fold_zeros(itl_sk, itl, x.zeros);
+        sketch_count(sk(stores, LLMLAT_ICL), &a->map, icl.x, 1);
+    if (itl.w)
+        sketch_count(itl_sk, &a->map, itl.x, itl.w);
+    itl_sk->zero += itl.zeros;
 }
 
 /* A run of common gaps: one token, 0 < gap < 2^53 ns, ICL kept; each one
@@ -270,12 +237,12 @@ static void bump_both(sketch *x, sketch *y, const sketch_map *m, const int64_t *
     }
 }
 
-/* What a run of common gaps adds to a part. */
+/* What a run of common gaps adds to a part (its sum: see fold_gaps). */
 static void part_add_common(gap_part *p, const common_gaps *c)
 {
     p->count += c->n;
     wide_add(&p->sq_lo, &p->sq_hi, c->sq_lo, c->sq_hi);
-    part_note(p, ns_to_s(c->min), ns_to_s(c->max));
+    gap_part_note(p, ns_to_s(c->min), ns_to_s(c->max));
 }
 
 /* ICL, ITL and ITL_MAX of one request, by the gap rule (record/gaps.h):
@@ -294,10 +261,14 @@ LLMLAT_NOINLINE static void fold_gaps(llmlat_agg *a, metric_store *stores,
     sketch *itl_sk = sk(stores, LLMLAT_ITL), *icl_sk = sk(stores, LLMLAT_ICL);
     const bool icl_on = !v->icl_dropped;
     const bool plain = r->sum.n_tok == r->n && r->sum.sum_k == r->n; /* every k is 1 */
-    gap_part icl = { .min = INFINITY, .max = -INFINITY }, itl = icl;
-    if (k0 > 1) /* the first chunk's extra tokens arrived with no gap */
-        fold_zeros(itl_sk, &itl, k0 - 1);
-    int64_t max_gap = -1, idx[GAP_BLOCK];
+    gap_parts p;
+    gap_parts_init(&p);
+    uint32_t zeros = gap_anchor_zeros(true, k0); /* arrived with no gap */
+    if (zeros) {
+        gap_parts_zeros(&p, zeros);
+        itl_sk->zero += zeros;
+    }
+    int64_t idx[GAP_BLOCK];
     uint64_t empty_sum = 0; /* of the gaps closed by empty events */
     gap_block blk;
     while (gap_walk_block(&w, &blk)) {
@@ -309,26 +280,23 @@ LLMLAT_NOINLINE static void fold_gaps(llmlat_agg *a, metric_store *stores,
                 if (c.n) {
                     bump_both(itl_sk, icl_sk, m, idx, c.n, layout_index_ns(&lay, c.min),
                               layout_index_ns(&lay, c.max));
-                    part_add_common(&icl, &c);
-                    part_add_common(&itl, &c);
-                    max_gap = c.max > max_gap ? c.max : max_gap;
+                    part_add_common(&p.icl, &c);
+                    part_add_common(&p.itl, &c);
+                    p.max_gap = c.max > p.max_gap ? c.max : p.max_gap;
                 }
                 if (j == blk.n)
                     break;
             }
             int64_t g = gap_block_gap(&blk, j);
             uint32_t k = blk.k[j];
-            fold_odd_gap(a, stores, g, k, icl_on, &icl, &itl);
+            fold_odd_gap(a, stores, g, k, icl_on, &p);
             empty_sum += k ? 0 : (uint64_t)g;
-            max_gap = g > max_gap ? g : max_gap;
             j++;
         }
     }
-    uint64_t span = (uint64_t)(r->t[v->last] - r->t[v->anchor]); /* the sum of the gaps */
-    part_commit(icl_sk, &icl, span);
-    part_commit(itl_sk, &itl, span - empty_sum);
-    if (max_gap >= 0)
-        sketch_add_ns(sk(stores, LLMLAT_ITL_MAX), m, max_gap);
+    /* the sum of the gaps (p's own sums have only the odd ones) */
+    uint64_t span = (uint64_t)(v->t_last - v->t_anchor);
+    parts_commit(a, stores, &p, icl_on, span, span - empty_sum);
 }
 
 /* w samples of span / w (exported: v seconds): a TPOT or NTPOT weighed by
@@ -372,7 +340,9 @@ LLMLAT_PRIVATE void agg_bounded_push(llmlat_agg *a, metric_store *stores,
     sketch_add_int(sk(stores, LLMLAT_OUTPUT_TOKENS), m, v->n_out, (double)v->n_out);
     sketch_add_int(sk(stores, LLMLAT_INPUT_TOKENS), m, r->input_tokens,
                    (double)r->input_tokens);
+    if (r->folder) /* a streaming recorder's, counted as its events came */
+        stream_commit(a, stores, r, v);
     /* a gap, or tokens beyond the anchor's first */
-    if (v->anchor != REQ_NONE && (v->last != v->anchor || r->k[v->anchor] > 1))
+    else if (v->anchor != REQ_NONE && (v->last != v->anchor || r->k[v->anchor] > 1))
         fold_gaps(a, stores, r, v);
 }

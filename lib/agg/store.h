@@ -33,7 +33,8 @@ static inline void store_push(metric_store *s, double v, uint32_t w)
 {
     exact_push(&s->exact, v, w);
 }
-/* Room for src's samples in dst, then the append itself (never fails). */
+/* Room for src's samples in dst (the caller checked that the counts'
+ * sum fits), then the append itself (never fails). */
 LLMLAT_PRIVATE int32_t store_reserve_merge(metric_store *dst, const llmlat_alloc *al,
                                            const metric_store *src);
 LLMLAT_PRIVATE void store_append(metric_store *dst, const metric_store *src);

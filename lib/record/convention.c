@@ -85,7 +85,7 @@ static bool is_success(const conv_rules *c, const llmlat_request *r, const req_s
     case SUCCESS_ANY_EVENT:
         return r->n > 0;
     case SUCCESS_VALID_TOKEN:
-        return s->first_tok != REQ_NONE && r->t[s->last_tok] > r->start_ns;
+        return s->first_tok != REQ_NONE && s->t_last_tok > r->start_ns;
     case SUCCESS_OUTPUT: /* GuideLLM refuses "an empty response payload" */
         return s->first_tok != REQ_NONE || req_output_tokens(r, s) > 0;
     }
@@ -135,7 +135,7 @@ static void view_anchors(const conv_rules *c, const llmlat_request *r, const req
     bool ended = req_ended(r);
     if (v->anchor != REQ_NONE && !(c->ttft_needs_two_tokens && s->sum_k < 2)) {
         v->has_ttft = true;
-        v->ttft_ns = r->t[v->anchor] - r->start_ns;
+        v->ttft_ns = v->t_anchor - r->start_ns;
     } else if (c->no_content_ttft_zero && v->anchor == REQ_NONE) {
         v->has_ttft = true;
         v->ttft_ns = 0;
@@ -145,7 +145,7 @@ static void view_anchors(const conv_rules *c, const llmlat_request *r, const req
     case E2E_LAST_TOKEN:
         v->has_e2e = ended && v->anchor != REQ_NONE;
         if (v->has_e2e)
-            v->e2e_ns = r->t[v->last] - r->start_ns;
+            v->e2e_ns = v->t_last - r->start_ns;
         break;
     case E2E_END:
     case E2E_FINISH:
@@ -176,7 +176,7 @@ static void view_tpot(const conv_rules *c, const llmlat_request *r, req_view *v)
     if (c->tpot_to_last_token) {
         defined = real_ttft;
         if (defined)
-            span = r->t[v->last] - r->t[v->anchor];
+            span = v->t_last - v->t_anchor;
     } else {
         defined = v->has_ttft && v->has_e2e && !(c->zero_is_missing && v->ttft_ns == 0);
         if (defined)
@@ -205,7 +205,7 @@ static void view_ntpot(const conv_rules *c, const llmlat_request *r, const req_s
     }
     int64_t latency;
     if (c->ntpot == NTPOT_LAST_TOKEN)
-        latency = (s->last_tok != REQ_NONE ? r->t[s->last_tok] : r->end_ns) - r->start_ns;
+        latency = (s->last_tok != REQ_NONE ? s->t_last_tok : r->end_ns) - r->start_ns;
     else if (v->has_e2e)
         latency = v->e2e_ns;
     else
@@ -225,8 +225,8 @@ static void view_token_points(const llmlat_request *r, const req_summary *s, req
         v->token_lo = v->token_hi = r->end_ns;
         return;
     }
-    v->token_lo = r->t[s->first_tok];
-    v->token_hi = s->n_tok >= 2 && v->n_out >= 2 ? r->t[s->last_tok] : v->token_lo;
+    v->token_lo = s->t_first_tok;
+    v->token_hi = s->n_tok >= 2 && v->n_out >= 2 ? s->t_last_tok : v->token_lo;
 }
 
 /* The anchors, TTFT, E2E and LLMPerf's own ITL from the events. */
@@ -234,15 +234,25 @@ static void view_events(const conv_rules *c, const llmlat_request *r, const req_
                         req_view *v)
 {
     v->success = is_success(c, r, s);
+
+    /* The anchor and last counting events (record/gaps.h), and their times
+     * (from the summary: a streaming recorder keeps no events). */
+    int64_t t_anchor = 0, t_last = 0;
     if (c->empty_events_count) {
         if (r->n) {
             v->anchor = 0;
             v->last = r->n - 1;
+            t_anchor = req_first_time(r);
+            t_last = r->last_t;
         }
     } else {
         v->anchor = s->first_tok;
         v->last = s->last_tok;
+        t_anchor = s->t_first_tok;
+        t_last = s->t_last_tok;
     }
+    v->t_anchor = t_anchor;
+    v->t_last = t_last;
     view_anchors(c, r, s, v);
 
     /* LLMPerf: sum of its time_to_next_token list (= last non-empty event
@@ -252,7 +262,7 @@ static void view_events(const conv_rules *c, const llmlat_request *r, const req_
         v->has_tool_itl = true;
         v->tool_itl_s = s->first_tok == REQ_NONE
                             ? 0.0
-                            : (double)(r->t[s->last_tok] - r->start_ns) / 1e9 / (double)r->n;
+                            : (double)(s->t_last_tok - r->start_ns) / 1e9 / (double)r->n;
     }
     v->icl_dropped = c->zero_is_missing && gap_any_zero(c, r, v);
 }

@@ -124,6 +124,8 @@ typedef struct req_view {
      * every event when the convention counts empty ones. */
     size_t anchor;       /* first such event, REQ_NONE when none */
     size_t last;         /* last such event */
+    int64_t t_anchor, t_last; /* their times (a streaming recorder keeps no
+                               * events: from its summary) */
     bool icl_dropped;    /* AIPerf: a zero gap drops the request's ICL */
     /* GuideLLM's token points (token_rates_over_token_span): the first and
      * last time its output token rate places this request's tokens at. */

@@ -6,6 +6,11 @@ LLMLAT_PRIVATE void gap_summarize(const conv_rules *c, const llmlat_request *r,
                                                  const req_view *v, gap_summary *g)
 {
     *g = (gap_summary){ 0 };
+    bool zero;
+    if (r->folder) { /* kept as the events came (the caller checked c) */
+        r->folder->gaps(r, c, g, &zero);
+        return;
+    }
     gap_walk w;
     uint32_t k0, k;
     if (!gap_walk_begin(&w, c, r, v, &k0))
@@ -30,6 +35,12 @@ LLMLAT_PRIVATE bool gap_any_zero(const conv_rules *c, const llmlat_request *r,
     gap_walk w;
     uint32_t k0, k;
     int64_t gap;
+    if (r->folder) {
+        gap_summary g;
+        bool zero = false;
+        r->folder->gaps(r, c, &g, &zero);
+        return zero;
+    }
     if (!gap_walk_begin(&w, c, r, v, &k0))
         return false;
     while (gap_walk_next(&w, &gap, &k))

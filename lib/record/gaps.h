@@ -15,10 +15,12 @@
  * The anchor's own k0 - 1 tokens beyond the first are ITL samples of 0
  * (they arrived with the first token, after no gap).
  *
- * gap_step is the rule for one event at a time (a recorder that keeps no
- * events can use it as they come); gap_walk runs it over a recorded
+ * gap_step is the rule for one event at a time (the streaming recorder,
+ * agg/stream.c, uses it as events come); gap_walk runs it over a recorded
  * request's arrays, one gap at a time (gap_walk_next) or in blocks
- * (gap_walk_block, for the bounded fold's hot loop). */
+ * (gap_walk_block, for the bounded fold's hot loop). A streaming
+ * recorder's gap summary and zero check come from its folder
+ * (record/request.h), which keeps them by the same rule. */
 #ifndef LLMLAT_GAPS_H
 #define LLMLAT_GAPS_H
 
@@ -112,6 +114,15 @@ static inline bool gap_walk_next(gap_walk *w, int64_t *gap, uint32_t *k)
     return false;
 }
 
+/* The ITL samples of 0 an event brings beyond its gap's: the anchor's
+ * k - 1 tokens after the first, which arrived after no gap. For a caller
+ * of gap_step_event that got false: `anchored_now` is whether this event
+ * was the anchor (s->anchored turned true). */
+static inline uint32_t gap_anchor_zeros(bool anchored_now, uint32_t k)
+{
+    return anchored_now && k > 1 ? k - 1 : 0;
+}
+
 /* Up to GAP_BLOCK gaps of the walk at once, in order, as the times of
  * the counting events: gap j runs from at[j] to at[j + 1] (at[0] the
  * previous counting event), closed by an event of k[j] tokens. When every
@@ -164,10 +175,10 @@ typedef struct itl_split {
     uint32_t n, zeros;
 } itl_split;
 
-static inline itl_split gap_itl_split(const conv_rules *c, int64_t g, uint32_t k)
+static inline itl_split gap_itl_split(enum chunk_split split, int64_t g, uint32_t k)
 {
     double gs = (double)g / 1e9; /* ns_to_s */
-    if (c->split == SPLIT_COPY || k == 1)
+    if (split == SPLIT_COPY || k == 1)
         return (itl_split){ gs, 1, k - 1 };
     return (itl_split){ gs / (double)k, k, 0 };
 }

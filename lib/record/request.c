@@ -13,9 +13,13 @@ static void clear(llmlat_request *r)
     r->end_ns = 0;
     r->n = 0;
     r->room = 0;
+    r->fold_room = 0;
     r->last_t = INT64_MAX;
     r->max_t = INT64_MIN;
-    r->sum = (req_summary){ 0, 0, REQ_NONE, REQ_NONE };
+    r->t_first = 0;
+    r->sum = (req_summary){ 0, 0, REQ_NONE, REQ_NONE, 0, 0 };
+    if (r->folder)
+        r->folder->clear(r);
     r->input_tokens = 0;
     r->output_tokens = 0;
     r->has_output_tokens = false;
@@ -42,6 +46,8 @@ LLMLAT_API void llmlat_request_free(llmlat_request *r)
 {
     if (!r)
         return;
+    if (r->folder)
+        r->folder->free(r);
     llmlat_alloc al = r->al;
     alloc_free(&al, r->t);
     alloc_free(&al, r->k);
@@ -66,7 +72,10 @@ LLMLAT_API int32_t llmlat_request_start(llmlat_request *r, int64_t t_ns)
     r->start_ns = t_ns;
     r->last_t = t_ns;
     r->max_t = t_ns <= 0 ? t_ns + INT64_MAX : INT64_MAX;
-    r->room = r->cap;
+    if (r->folder)
+        r->fold_room = REQ_MAX_EVENTS;
+    else
+        r->room = r->cap;
     return LLMLAT_OK;
 }
 
@@ -103,6 +112,26 @@ static inline void append(llmlat_request *r, int64_t t_ns, uint32_t k)
     r->last_t = t_ns;
 }
 
+/* The record layer's own fields after a streaming recorder's folder took
+ * n events, the first at t0, the last at t1. */
+static inline void folded(llmlat_request *r, size_t n, int64_t t0, int64_t t1)
+{
+    if (r->n == 0)
+        r->t_first = t0;
+    r->n += n;
+    r->last_t = t1;
+}
+
+/* A streaming recorder's checked event, to its folder: out of line, so
+ * that llmlat_request_event's buffered path keeps no frame. */
+LLMLAT_NOINLINE static int32_t fold(llmlat_request *r, int64_t t_ns, uint32_t k)
+{
+    int32_t st = r->folder->event(r, t_ns, k);
+    if (st == LLMLAT_OK)
+        folded(r, 1, t_ns, t_ns);
+    return st;
+}
+
 LLMLAT_COLD static int32_t event_slow(llmlat_request *r, int64_t t_ns, uint32_t k)
 {
     if (!r)
@@ -110,6 +139,8 @@ LLMLAT_COLD static int32_t event_slow(llmlat_request *r, int64_t t_ns, uint32_t 
     if (r->state != REQ_STARTED || req_values_only(r))
         return LLMLAT_ESTATE;
     int32_t st = time_error(r, t_ns);
+    if (st == LLMLAT_OK && r->folder)
+        return r->n < REQ_MAX_EVENTS ? fold(r, t_ns, k) : LLMLAT_EOVERFLOW;
     if (st == LLMLAT_OK)
         st = req_reserve(r, r->n + 1);
     if (st != LLMLAT_OK)
@@ -124,6 +155,9 @@ LLMLAT_API int32_t llmlat_request_event(llmlat_request *r, int64_t t_ns, uint32_
         append(r, t_ns, k);
         return LLMLAT_OK;
     }
+    /* a streaming recorder: the same checks, on fold_room */
+    if (r && r->n < r->fold_room && t_ns >= r->last_t && t_ns <= r->max_t)
+        return fold(r, t_ns, k);
     return event_slow(r, t_ns, k);
 }
 
@@ -147,6 +181,12 @@ LLMLAT_API int32_t llmlat_request_events(llmlat_request *r, const int64_t *t_ns,
     }
     if (n > REQ_MAX_EVENTS - r->n)
         return LLMLAT_EOVERFLOW;
+    if (r->folder) {
+        int32_t st = n ? r->folder->events(r, t_ns, k, n) : LLMLAT_OK;
+        if (st == LLMLAT_OK && n)
+            folded(r, n, t_ns[0], t_ns[n - 1]);
+        return st;
+    }
     int32_t st = req_reserve(r, r->n + n);
     if (st != LLMLAT_OK)
         return st;
@@ -188,7 +228,7 @@ static void summarize(const llmlat_request *r, req_summary *s)
     while (first < n && !k[first])
         first++;
     if (first == n) {
-        *s = (req_summary){ 0, 0, REQ_NONE, REQ_NONE };
+        *s = (req_summary){ 0, 0, REQ_NONE, REQ_NONE, 0, 0 };
         return;
     }
     while (!k[last - 1])
@@ -199,7 +239,7 @@ static void summarize(const llmlat_request *r, req_summary *s)
         sum += k[i];
         zeros += !k[i];
     }
-    *s = (req_summary){ sum, last - first - zeros, first, last - 1 };
+    *s = (req_summary){ sum, last - first - zeros, first, last - 1, r->t[first], r->t[last - 1] };
 }
 
 LLMLAT_PRIVATE int32_t req_make_view(llmlat_request *r, const req_spec *s)
@@ -243,7 +283,7 @@ LLMLAT_PRIVATE int32_t req_make_view(llmlat_request *r, const req_spec *s)
 
 LLMLAT_PRIVATE const req_summary *req_summary_of(const llmlat_request *r, req_summary *scratch)
 {
-    if (req_ended(r))
+    if (req_ended(r) || r->folder) /* a folder keeps it as events come */
         return &r->sum;
     summarize(r, scratch);
     return scratch;
@@ -258,10 +298,11 @@ static int32_t end(llmlat_request *r, int64_t t_ns, enum req_state how)
     int32_t st = time_error(r, t_ns);
     if (st != LLMLAT_OK)
         return st;
-    summarize(r, &r->sum);
+    if (!r->folder)
+        summarize(r, &r->sum);
     r->state = how;
     r->end_ns = t_ns;
-    r->room = 0; /* no more events */
+    r->room = r->fold_room = 0; /* no more events */
     return LLMLAT_OK;
 }
 
@@ -368,10 +409,11 @@ LLMLAT_API int32_t llmlat_request_get_events(const llmlat_request *r, const int6
 {
     if (!r || !t_ns || !k || !n)
         return LLMLAT_EINVAL;
-    *t_ns = r->n ? r->t : NULL;
-    *k = r->n ? r->k : NULL;
+    bool kept = r->n && !r->folder; /* a streaming recorder keeps none */
+    *t_ns = kept ? r->t : NULL;
+    *k = kept ? r->k : NULL;
     *n = r->n;
-    return LLMLAT_OK;
+    return r->folder ? LLMLAT_EMISMATCH : LLMLAT_OK;
 }
 
 LLMLAT_API int32_t llmlat_request_get_input_tokens(const llmlat_request *r, uint64_t *n)

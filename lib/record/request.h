@@ -23,10 +23,31 @@ enum req_state { REQ_NEW, REQ_STARTED, REQ_FINISHED, REQ_FAILED, REQ_CANCELLED }
  * stores it. */
 typedef struct req_summary {
     uint64_t sum_k;
-    size_t n_tok;     /* events with k >= 1 */
-    size_t first_tok; /* index of the first event with k >= 1, or REQ_NONE */
-    size_t last_tok;  /* index of the last event with k >= 1, or REQ_NONE */
+    size_t n_tok;       /* events with k >= 1 */
+    size_t first_tok;   /* index of the first event with k >= 1, or REQ_NONE */
+    size_t last_tok;    /* index of the last event with k >= 1, or REQ_NONE */
+    int64_t t_first_tok, t_last_tok; /* their times, when they exist */
 } req_summary;
+
+/* A recorder that keeps no events (a streaming recorder, agg/stream.c)
+ * folds each into a state of its own as it comes, through these
+ * functions, set when it is made. The record layer still checks every
+ * event (state, order, limits) and keeps n, last_t and t_first; the folder
+ * keeps the summary up to date, so it is valid in flight too. */
+struct gap_summary;
+struct conv_rules;
+typedef struct req_folder {
+    /* Fold one checked event, or n (all or nothing: ENOMEM leaves r
+     * unchanged); r->n and r->last_t are still those before them. */
+    int32_t (*event)(llmlat_request *r, int64_t t_ns, uint32_t k);
+    int32_t (*events)(llmlat_request *r, const int64_t *t_ns, const uint32_t *k, size_t n);
+    void (*clear)(llmlat_request *r);  /* back to new (reset) */
+    void (*free)(llmlat_request *r);
+    /* The gap rule's results under c (gap_summarize, gap_any_zero); false
+     * when c's gap rule is not the one r folds by. */
+    bool (*gaps)(const llmlat_request *r, const struct conv_rules *c, struct gap_summary *g,
+                 bool *any_zero);
+} req_folder;
 
 struct llmlat_request {
     /* The per-event path reads and writes only these. */
@@ -37,6 +58,13 @@ struct llmlat_request {
                          checks both the state and the space */
     int64_t last_t;   /* the earliest time the next event may carry */
     int64_t max_t;    /* start + INT64_MAX, saturated: every latency fits */
+
+    /* A streaming recorder's: the same as room (REQ_MAX_EVENTS while
+     * started), with its folder and state; room stays 0. */
+    size_t fold_room;
+    const req_folder *folder;
+    void *fold_state;
+    int64_t t_first;  /* time of its first event, once there is one */
 
     size_t cap;
     llmlat_alloc al;
@@ -68,6 +96,13 @@ static inline bool req_values_only(const llmlat_request *r)
 static inline bool req_ended(const llmlat_request *r)
 {
     return r->state >= REQ_FINISHED;
+}
+
+/* The time of r's first event (r->n > 0): a streaming recorder keeps it,
+ * a buffered one has it stored. */
+static inline int64_t req_first_time(const llmlat_request *r)
+{
+    return r->folder ? r->t_first : r->t[0];
 }
 
 /* The summary of r's events: the stored one once ended, else computed into

@@ -30,10 +30,15 @@ LLMLAT_API int32_t llmlat_request_value(const llmlat_request *r, int32_t convent
     conv_view(c, r, &v);
     gap_summary g;
     gap_summarize(c, r, &v, &g);
+    /* A streaming recorder has the gaps of its own gap rule only. */
+    bool zero;
+    bool gaps_known = !r->folder || r->folder->gaps(r, c, &g, &zero);
 
     if (metric == LLMLAT_TOOL_ITL)
         metric = conv_tool_itl_metric(c);
 
+    if (!gaps_known && (metric == LLMLAT_ITL || metric == LLMLAT_ICL || metric == LLMLAT_ITL_MAX))
+        return LLMLAT_EMISMATCH;
     switch (metric) {
     case LLMLAT_TOOL_ITL: /* its own figure (LLMPerf) */
         return v.has_tool_itl ? defined(v.tool_itl_s, out) : undefined_value(out);

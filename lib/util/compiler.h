@@ -21,8 +21,9 @@
 #define LLMLAT_COLD
 #endif
 
-/* For a hot loop that needs every register: its own function, so that the
- * caller's live values do not crowd it. */
+/* A function kept out of line: a hot loop that needs every register gets
+ * its own function, so that the caller's live values do not crowd it, and
+ * a caller's fast path needs no stack frame (the call becomes a tail jump). */
 #if defined(__GNUC__) || defined(__clang__)
 #define LLMLAT_NOINLINE __attribute__((noinline))
 #else

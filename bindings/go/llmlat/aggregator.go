@@ -52,6 +52,11 @@ type Aggregator struct {
 // field can be unmarshaled into) and its copies share one state.
 type aggHandle struct {
 	c *C.llmlat_agg
+	// A Window's view: owned by the window win (kept alive through this
+	// pointer; the window does not point back, so no cycle holds its
+	// finalizer), read only, and NULL once the window is closed.
+	view bool
+	win  *windowHandle
 }
 
 func (h *aggHandle) free() {
@@ -85,7 +90,7 @@ func NewAggregator(c Convention, mode Mode) (*Aggregator, error) {
 // every later call on a returns ErrInvalid (UnmarshalBinary fills it anew).
 // Copies of an Aggregator share its state, so closing one closes all.
 func (a *Aggregator) Close() error {
-	if a != nil && a.h != nil && a.h.c != nil {
+	if a != nil && a.h != nil && a.h.c != nil && !a.h.view {
 		runtime.SetFinalizer(a.h, nil)
 		a.h.free()
 	}
@@ -95,7 +100,16 @@ func (a *Aggregator) Close() error {
 // handle is a's C pointer, NULL for a nil, zero or closed aggregator (the
 // library answers EINVAL to NULL). Pair it with runtime.KeepAlive(a.h).
 func (a *Aggregator) handle() *C.llmlat_agg {
-	if a == nil || a.h == nil {
+	if a == nil || a.h == nil || (a.h.win != nil && a.h.win.c == nil) {
+		return nil
+	}
+	return a.h.c
+}
+
+// writable is handle for the calls that change a: NULL (so ErrInvalid)
+// for a Window's view, which only the window changes.
+func (a *Aggregator) writable() *C.llmlat_agg {
+	if a == nil || a.h == nil || a.h.view {
 		return nil
 	}
 	return a.h.c
@@ -111,7 +125,7 @@ func (a *Aggregator) keepAlive() {
 // Reset drops every sample and counter, keeping the convention, mode,
 // parameters and report quantiles.
 func (a *Aggregator) Reset() error {
-	err := check(C.llmlat_agg_reset(a.handle()), "reset")
+	err := check(C.llmlat_agg_reset(a.writable()), "reset")
 	a.keepAlive()
 	return err
 }
@@ -136,7 +150,7 @@ func (a *Aggregator) Mode() Mode {
 // an unknown param, NaN/Inf or a value outside ParamBounds; ErrState for a
 // bounded aggregator's relative error or SLOs once it holds data.
 func (a *Aggregator) SetParam(p Param, v float64) error {
-	err := check(C.llmlat_agg_set_param(a.handle(), C.int32_t(p), C.double(v)), "set param")
+	err := check(C.llmlat_agg_set_param(a.writable(), C.int32_t(p), C.double(v)), "set param")
 	a.keepAlive()
 	return err
 }
@@ -165,7 +179,7 @@ func (a *Aggregator) SetQuantiles(q ...float64) error {
 	if len(q) > 0 {
 		p = (*C.double)(unsafe.Pointer(&q[0]))
 	}
-	err := check(C.llmlat_agg_set_quantiles(a.handle(), p, C.size_t(len(q))), "set quantiles")
+	err := check(C.llmlat_agg_set_quantiles(a.writable(), p, C.size_t(len(q))), "set quantiles")
 	a.keepAlive()
 	runtime.KeepAlive(q)
 	return err
@@ -181,7 +195,7 @@ func (a *Aggregator) SetBuckets(m Metric, bounds ...float64) error {
 	if len(bounds) > 0 {
 		p = (*C.double)(unsafe.Pointer(&bounds[0]))
 	}
-	err := check(C.llmlat_agg_set_buckets(a.handle(), C.int32_t(m), p, C.size_t(len(bounds))), "set buckets")
+	err := check(C.llmlat_agg_set_buckets(a.writable(), C.int32_t(m), p, C.size_t(len(bounds))), "set buckets")
 	a.keepAlive()
 	runtime.KeepAlive(bounds)
 	return err
@@ -191,7 +205,7 @@ func (a *Aggregator) SetBuckets(m Metric, bounds ...float64) error {
 // changed and may be Reset right after. ErrState for a request still in
 // flight (or not started).
 func (a *Aggregator) Add(r *Request) error {
-	err := check(C.go_agg_add(C.uintptr_t(uintptr(unsafe.Pointer(a.handle()))), r.addr()), "add")
+	err := check(C.go_agg_add(C.uintptr_t(uintptr(unsafe.Pointer(a.writable()))), r.addr()), "add")
 	a.keepAlive()
 	r.keepAlive()
 	return err
@@ -203,7 +217,7 @@ func (a *Aggregator) Add(r *Request) error {
 // ErrMismatch for a different convention or mode (or bounded aggregators
 // with different relative errors or SLOs); ErrInvalid when src is a.
 func (a *Aggregator) Merge(src *Aggregator) error {
-	err := check(C.llmlat_agg_merge(a.handle(), src.handle()), "merge")
+	err := check(C.llmlat_agg_merge(a.writable(), src.handle()), "merge")
 	a.keepAlive()
 	src.keepAlive()
 	return err
@@ -355,6 +369,9 @@ func (a *Aggregator) write(op string, first int, call func(unsafe.Pointer, C.siz
 func (a *Aggregator) UnmarshalBinary(data []byte) error {
 	if a == nil {
 		return invalid("unmarshal", "nil *Aggregator")
+	}
+	if a.h != nil && a.h.view {
+		return invalid("unmarshal", "the view of a Window is read only")
 	}
 	var p unsafe.Pointer
 	if len(data) > 0 {

@@ -69,7 +69,11 @@
 // which is what to guard a shared object with. Different objects may be
 // used from different goroutines freely: the usual pattern is one
 // Aggregator per goroutine, merged into one when reporting (see the example
-// of [Aggregator.Merge]).
+// of [Aggregator.Merge]). The exception is [Live], which many goroutines
+// add to at once while another takes snapshots; [Window] holds the last
+// minute (or any width) for dashboards and routing, and
+// [NewStreamingRequest] records endless streams in bounded memory
+// (docs/threads.md in the llmlat sources).
 //
 // Each object owns C memory. Close frees it at once and may be called more
 // than once; a finalizer frees what was not closed, as a backstop only, so

@@ -60,6 +60,29 @@ func NewRequest() (*Request, error) {
 	return &Request{h: h}, nil
 }
 
+// NewStreamingRequest is a streaming recorder (llmlat_request_new_streaming):
+// the same life cycle as NewRequest's, but it keeps no events. Each one is
+// folded as it comes by the bounded aggregator like's bucket layout and gap
+// rule, so its memory follows the spread of the request's gaps, not their
+// number, and Aggregator.Add gives the same bits as a buffered Request of
+// the same events. It adds to bounded aggregators of like's relative error
+// and gap rule (ErrMismatch otherwise); like is only read. ErrInvalid for a
+// nil, closed or exact-mode like, ErrNoMem.
+func NewStreamingRequest(like *Aggregator) (*Request, error) {
+	c := C.llmlat_request_new_streaming(like.handle())
+	if c == nil {
+		defer like.keepAlive()
+		if like.handle() == nil || like.Mode() != ModeBounded {
+			return nil, invalid("new streaming request", "needs an open bounded aggregator")
+		}
+		return nil, &Error{Status: C.LLMLAT_ENOMEM, Op: "new streaming request"}
+	}
+	like.keepAlive()
+	h := &reqHandle{c: c}
+	runtime.SetFinalizer(h, (*reqHandle).free)
+	return &Request{h: h}, nil
+}
+
 // Close frees the request's C memory. It is idempotent and returns nil;
 // every later call on r returns ErrInvalid.
 func (r *Request) Close() error {

@@ -57,6 +57,7 @@ from ._core import (
     now_ns,
     param_bounds,
 )
+from ._live import SNAPSHOTS, LiveRecorder, Window, WindowView
 from ._reader import INPUTS, TraceError, TraceReader, TraceRequest, read_trace
 
 #: Version of this Python package.
@@ -86,6 +87,7 @@ __all__ = [
     "InvalidArgumentError",
     "LACKS",
     "LimitError",
+    "LiveRecorder",
     "METRICS",
     "MODES",
     "MismatchError",
@@ -96,12 +98,15 @@ __all__ = [
     "PARAMS",
     "RATES",
     "Request",
+    "SNAPSHOTS",
     "STATS",
     "StateError",
     "TraceError",
     "TraceReader",
     "TraceRequest",
     "UndefinedError",
+    "Window",
+    "WindowView",
     "content_type",
     "expose",
     "library_path",

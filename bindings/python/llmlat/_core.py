@@ -5,6 +5,9 @@ from __future__ import annotations
 
 import ctypes
 import json
+import operator
+import sys
+import threading
 import weakref
 from array import array
 from ctypes import byref, c_double, c_int32, c_int64, c_size_t, c_uint32, c_uint64
@@ -165,20 +168,29 @@ def _column(obj: Any, ctype: Any, typecode: str, codes: str, kind: str,
 class _Owner:
     """Owns one C object: freed by ``close()``, by ``with``, or by a
     ``weakref.finalize`` when the Python object goes away (not ``__del__``:
-    a finalizer also runs at interpreter exit, and never twice)."""
+    a finalizer also runs at interpreter exit, and never twice).
 
-    __slots__ = ("_h", "_finalizer", "__weakref__")
+    Every C call on the object is made holding its lock, ``_lock``: ctypes
+    releases the GIL during a C call, so without it two threads could be
+    inside the C library on one object at once (the C rule is one thread at
+    a time). A call on two objects (``add``, ``merge``) holds both locks,
+    taken in a fixed order."""
+
+    __slots__ = ("_h", "_finalizer", "_lock", "__weakref__")
     _h: Any
 
     def _own(self, h: Any, free: Any) -> None:
         self._h = h
+        self._lock = threading.Lock()
         self._finalizer = weakref.finalize(self, free, h)
 
     def close(self) -> None:
-        """Frees the C object now (idempotent). Using this object
-        afterwards raises ValueError."""
-        self._finalizer()
-        self._h = None
+        """Frees the C object now (idempotent), after any call another
+        thread has in progress on it. Using this object afterwards raises
+        ValueError."""
+        with self._lock:
+            self._finalizer()
+            self._h = None
 
     @property
     def closed(self) -> bool:
@@ -203,6 +215,34 @@ class _Owner:
         _raise(status, where, detail)
 
 
+class _all_locked:
+    """Holds the locks of several objects (each lock once: the same object
+    twice, or a window and its view, share one), taken in the order of
+    their ids so that two threads merging a into b and b into a cannot
+    deadlock."""
+
+    __slots__ = ("_locks",)
+
+    def __init__(self, *objs: Any) -> None:
+        distinct = {id(o._lock): o._lock for o in objs}
+        self._locks: Tuple[Any, ...] = tuple(distinct[k] for k in sorted(distinct))
+
+    def __enter__(self) -> None:
+        taken = 0
+        try:
+            for lock in self._locks:
+                lock.acquire()
+                taken += 1
+        except BaseException:
+            for lock in reversed(self._locks[:taken]):
+                lock.release()
+            raise
+
+    def __exit__(self, *exc: object) -> None:
+        for lock in reversed(self._locks):
+            lock.release()
+
+
 # ----------------------------------------------------------------- Request
 
 
@@ -212,7 +252,15 @@ class Request(_Owner):
     Life cycle: ``start`` -> ``event``/``events`` ... -> ``finish`` or
     ``fail`` -> ``Aggregator.add`` -> ``reset`` (reuse) or ``close``.
     Timestamps are int nanoseconds on one monotonic clock (``now_ns()`` or
-    ``time.monotonic_ns()``). Changed by one thread at a time.
+    ``time.monotonic_ns()``). Safe to share between threads (a lock per
+    request), though a request is naturally one thread's.
+
+    ``Request(streaming=like)`` is a streaming recorder
+    (``llmlat_request_new_streaming``): it keeps no events but folds each
+    by the bounded Aggregator ``like``'s bucket layout and gap rule, so its
+    memory does not grow with the stream; it adds, bit for bit as a
+    buffered one, to bounded aggregators of like's relative error and gap
+    rule (MismatchError otherwise).
 
     Errors raise :class:`llmlat.Error` subclasses: ``StateError`` (event
     before start or after the end), ``OrderError`` (a time before the
@@ -222,8 +270,21 @@ class Request(_Owner):
 
     __slots__ = ("_addr",)
 
-    def __init__(self) -> None:
-        h = lib.llmlat_request_new()
+    def __init__(self, streaming: Optional["Aggregator"] = None) -> None:
+        if streaming is None:
+            h = lib.llmlat_request_new()
+        elif not isinstance(streaming, Aggregator):
+            raise TypeError("streaming must be an llmlat.Aggregator, not %s"
+                            % type(streaming).__name__)
+        else:
+            with streaming._lock:
+                h = lib.llmlat_request_new_streaming(streaming._h)
+            if not h and streaming._h is not None and streaming.mode != "bounded":
+                raise InvalidArgumentError(where="llmlat_request_new_streaming",
+                                           detail="a streaming recorder needs a bounded "
+                                                  "aggregator, not %s" % streaming.mode)
+            if not h and streaming._h is None:
+                raise streaming._closed_error()
         if not h:
             raise OutOfMemoryError(where="llmlat_request_new")
         self._own(h, lib.llmlat_request_free)
@@ -238,7 +299,8 @@ class Request(_Owner):
     def reset(self) -> None:
         """Back to the state of a new request, keeping the event buffer (so a
         reused request stops allocating)."""
-        st = lib.llmlat_request_reset(self._h)
+        with self._lock:
+            st = lib.llmlat_request_reset(self._h)
         if st:
             self._fail(st, "llmlat_request_reset")
 
@@ -247,7 +309,8 @@ class Request(_Owner):
     def start(self, t_ns: int) -> None:
         """Marks the request sent/arrived at ``t_ns``.
         StateError if already started (``reset()`` first)."""
-        st = lib.llmlat_request_start(self._h, as_i64(t_ns, "Request.start", "t_ns"))
+        with self._lock:
+            st = lib.llmlat_request_start(self._h, as_i64(t_ns, "Request.start", "t_ns"))
         if st:
             self._fail(st, "llmlat_request_start")
 
@@ -262,6 +325,8 @@ class Request(_Owner):
         (``tokens`` outside [0, 2**32), ``t_ns`` outside int64 or too far
         from the start, the token sum would overflow).
         """
+        lock = self._lock  # acquire/release: cheaper than `with` here
+        lock.acquire()
         try:
             if INT64_MIN <= t_ns <= INT64_MAX and 0 <= tokens <= UINT32_MAX:
                 st = _event(self._addr, t_ns, tokens)
@@ -269,11 +334,14 @@ class Request(_Owner):
                 st = None
         except (TypeError, ctypes.ArgumentError):
             st = None
+        finally:
+            lock.release()
         if st is None:
             # Off the hot path: convert what converts (numpy integers), or
             # raise the error that says which argument is wrong.
-            st = _event(self._addr, as_i64(t_ns, "Request.event", "t_ns"),
-                        as_u32(tokens, "Request.event", "tokens"))
+            t, k = as_i64(t_ns, "Request.event", "t_ns"), as_u32(tokens, "Request.event", "tokens")
+            with lock:
+                st = _event(self._addr, t, k)
         if st:
             self._fail(st, "llmlat_request_event")
 
@@ -296,20 +364,23 @@ class Request(_Owner):
         if nk != n:
             self._fail(_EINVAL, "Request.events",
                        "tokens has %d counts but times_ns has %d times" % (nk, n))
-        st = lib.llmlat_request_events(self._h, t_ptr, k_ptr, n)
+        with self._lock:
+            st = lib.llmlat_request_events(self._h, t_ptr, k_ptr, n)
         if st:
             self._fail(st, "llmlat_request_events")
 
     def set_input_tokens(self, n: int) -> None:
         """The prompt length (default 0); any time before the request is added."""
-        st = lib.llmlat_request_set_input_tokens(self._h, as_u64(n, "Request.set_input_tokens", "n"))
+        with self._lock:
+            st = lib.llmlat_request_set_input_tokens(self._h, as_u64(n, "Request.set_input_tokens", "n"))
         if st:
             self._fail(st, "llmlat_request_set_input_tokens")
 
     def set_output_tokens(self, n: int) -> None:
         """The server's usage count of output tokens; when set it is N, otherwise
         N is the sum of the events' tokens."""
-        st = lib.llmlat_request_set_output_tokens(self._h, as_u64(n, "Request.set_output_tokens", "n"))
+        with self._lock:
+            st = lib.llmlat_request_set_output_tokens(self._h, as_u64(n, "Request.set_output_tokens", "n"))
         if st:
             self._fail(st, "llmlat_request_set_output_tokens")
 
@@ -318,7 +389,8 @@ class Request(_Owner):
         values (for requests rebuilt from another tool's file,
         docs/importers.md); what needs it is then reported as not available.
         "chunks" is set by ``set_known`` only."""
-        st = lib.llmlat_request_set_lacks(self._h, as_u32(lacks, "Request.set_lacks", "lacks"))
+        with self._lock:
+            st = lib.llmlat_request_set_lacks(self._h, as_u32(lacks, "Request.set_lacks", "lacks"))
         if st:
             self._fail(st, "llmlat_request_set_lacks")
 
@@ -328,24 +400,27 @@ class Request(_Owner):
         measured it (LLMPerf's files have only these). The request then
         takes no event."""
         where = "Request.set_known"
-        st = lib.llmlat_request_set_known(
-            self._h, as_id(_CONVENTION_IDS, "convention", convention, where, "convention"),
-            as_id(_METRIC_IDS, "metric", metric, where, "metric"),
-            as_float(value, where, "value", "a number (seconds)"))
+        with self._lock:
+            st = lib.llmlat_request_set_known(
+                self._h, as_id(_CONVENTION_IDS, "convention", convention, where, "convention"),
+                as_id(_METRIC_IDS, "metric", metric, where, "metric"),
+                as_float(value, where, "value", "a number (seconds)"))
         if st:
             self._fail(st, "llmlat_request_set_known")
 
     def finish(self, t_ns: int) -> None:
         """The stream closed normally at ``t_ns``.
         Errors: StateError (not started, already ended), OrderError."""
-        st = lib.llmlat_request_finish(self._h, as_i64(t_ns, "Request.finish", "t_ns"))
+        with self._lock:
+            st = lib.llmlat_request_finish(self._h, as_i64(t_ns, "Request.finish", "t_ns"))
         if st:
             self._fail(st, "llmlat_request_finish")
 
     def fail(self, t_ns: int) -> None:
         """The request failed (error, timeout, cancelled) at ``t_ns``.
         Same errors as ``finish``."""
-        st = lib.llmlat_request_fail(self._h, as_i64(t_ns, "Request.fail", "t_ns"))
+        with self._lock:
+            st = lib.llmlat_request_fail(self._h, as_i64(t_ns, "Request.fail", "t_ns"))
         if st:
             self._fail(st, "llmlat_request_fail")
 
@@ -366,9 +441,10 @@ class Request(_Owner):
         StateError before ``start``."""
         out = c_double()
         where = "Request.value"
-        st = lib.llmlat_request_value(
-            self._h, as_id(_CONVENTION_IDS, "convention", convention, where, "convention"),
-            as_id(_METRIC_IDS, "metric", metric, where, "metric"), byref(out))
+        with self._lock:
+            st = lib.llmlat_request_value(
+                self._h, as_id(_CONVENTION_IDS, "convention", convention, where, "convention"),
+                as_id(_METRIC_IDS, "metric", metric, where, "metric"), byref(out))
         if st:
             if st == _EUNDEFINED:
                 return None
@@ -460,7 +536,8 @@ class Aggregator(_Owner):
     def reset(self) -> None:
         """Drops every sample and counter; keeps convention, mode, params and
         report quantiles."""
-        st = lib.llmlat_agg_reset(self._h)
+        with self._lock:
+            st = lib.llmlat_agg_reset(self._h)
         if st:
             self._fail(st, "llmlat_agg_reset")
 
@@ -470,7 +547,8 @@ class Aggregator(_Owner):
     def convention(self) -> str:
         """The convention's name."""
         out = c_int32()
-        st = lib.llmlat_agg_get_convention(self._h, byref(out))
+        with self._lock:
+            st = lib.llmlat_agg_get_convention(self._h, byref(out))
         if st:
             self._fail(st, "llmlat_agg_get_convention")
         return _name(_CONVENTION_IDS, out.value)
@@ -479,7 +557,8 @@ class Aggregator(_Owner):
     def mode(self) -> str:
         """"exact" or "bounded"."""
         out = c_int32()
-        st = lib.llmlat_agg_get_mode(self._h, byref(out))
+        with self._lock:
+            st = lib.llmlat_agg_get_mode(self._h, byref(out))
         if st:
             self._fail(st, "llmlat_agg_get_mode")
         return _name(_MODE_IDS, out.value)
@@ -493,7 +572,8 @@ class Aggregator(_Owner):
         self._set_param(as_id(_PARAM_IDS, "param", param, where, "param"), value, where, "value")
 
     def _set_param(self, param: int, value: Any, where: str, arg: str) -> None:
-        st = lib.llmlat_agg_set_param(self._h, param, as_float(value, where, arg, "a number"))
+        with self._lock:
+            st = lib.llmlat_agg_set_param(self._h, param, as_float(value, where, arg, "a number"))
         if st:
             self._fail(st, "llmlat_agg_set_param",
                        "%s = %r (%s)" % (_name(_PARAM_IDS, param), value, arg))
@@ -501,9 +581,10 @@ class Aggregator(_Owner):
     def get_param(self, param: Name) -> float:
         """A parameter's current value."""
         out = c_double()
-        st = lib.llmlat_agg_get_param(
-            self._h, as_id(_PARAM_IDS, "param", param, "Aggregator.get_param", "param"),
-            byref(out))
+        with self._lock:
+            st = lib.llmlat_agg_get_param(
+                self._h, as_id(_PARAM_IDS, "param", param, "Aggregator.get_param", "param"),
+                byref(out))
         if st:
             self._fail(st, "llmlat_agg_get_param")
         return out.value
@@ -516,7 +597,8 @@ class Aggregator(_Owner):
     def _set_quantiles(self, quantiles: Any, where: str, arg: str) -> None:
         qs = as_floats(quantiles, where, arg, "an iterable of numbers in [0, 1]")
         arr = (c_double * len(qs))(*qs)
-        st = lib.llmlat_agg_set_quantiles(self._h, arr, len(qs))
+        with self._lock:
+            st = lib.llmlat_agg_set_quantiles(self._h, arr, len(qs))
         if st:
             self._fail(st, "llmlat_agg_set_quantiles", "quantiles %r" % (qs,))
 
@@ -528,11 +610,13 @@ class Aggregator(_Owner):
         where = "Aggregator.set_buckets"
         metric_id = as_id(_METRIC_IDS, "metric", metric, where, "metric")
         if bounds is None:
-            st = lib.llmlat_agg_set_buckets(self._h, metric_id, None, 0)
+            with self._lock:
+                st = lib.llmlat_agg_set_buckets(self._h, metric_id, None, 0)
         else:
             bs = as_floats(bounds, where, "bounds", "None or an iterable of seconds")
-            st = lib.llmlat_agg_set_buckets(self._h, metric_id, (c_double * len(bs))(*bs),
-                                            len(bs))
+            with self._lock:
+                st = lib.llmlat_agg_set_buckets(self._h, metric_id, (c_double * len(bs))(*bs),
+                                                len(bs))
         if st:
             self._fail(st, "llmlat_agg_set_buckets")
 
@@ -549,7 +633,8 @@ class Aggregator(_Owner):
     def _set_label(self, name: Any, value: Any, where: str, arg: str) -> None:
         name_b = as_text(name, where, "name", "a label name (str)")
         value_b = None if value is None else as_text(value, where, arg, "a str or None")
-        st = lib.llmlat_agg_set_label(self._h, name_b, value_b or None)
+        with self._lock:
+            st = lib.llmlat_agg_set_label(self._h, name_b, value_b or None)
         if st:
             self._fail(st, "llmlat_agg_set_label", "label %r=%r" % (name, value))
 
@@ -557,16 +642,17 @@ class Aggregator(_Owner):
     def labels(self) -> Dict[str, str]:
         """The constant labels, name -> value, in name order."""
         n = c_size_t()
-        st = lib.llmlat_agg_label_count(self._h, byref(n))
-        if st:
-            self._fail(st, "llmlat_agg_label_count")
         out = {}
-        for i in range(n.value):
-            name, value = ctypes.c_char_p(), ctypes.c_char_p()
-            st = lib.llmlat_agg_get_label(self._h, i, byref(name), byref(value))
+        with self._lock:  # the strings are the aggregator's: copied under the lock
+            st = lib.llmlat_agg_label_count(self._h, byref(n))
             if st:
-                self._fail(st, "llmlat_agg_get_label")
-            out[(name.value or b"").decode("utf-8")] = (value.value or b"").decode("utf-8")
+                self._fail(st, "llmlat_agg_label_count")
+            for i in range(n.value):
+                name, value = ctypes.c_char_p(), ctypes.c_char_p()
+                st = lib.llmlat_agg_get_label(self._h, i, byref(name), byref(value))
+                if st:
+                    self._fail(st, "llmlat_agg_get_label")
+                out[(name.value or b"").decode("utf-8")] = (value.value or b"").decode("utf-8")
         return out
 
     def add(self, request: Request) -> None:
@@ -574,7 +660,8 @@ class Aggregator(_Owner):
         may be reset right after). StateError if it has not ended."""
         if not isinstance(request, Request):
             raise type_error("Aggregator.add", "request", "an llmlat.Request", request)
-        st = lib.llmlat_agg_add(self._h, request._h)
+        with self._lock, request._lock:
+            st = lib.llmlat_agg_add(self._h, request._h)
         if st:
             if request._h is None:
                 raise request._closed_error()
@@ -586,7 +673,8 @@ class Aggregator(_Owner):
         aggregators with different relative errors or SLOs."""
         if not isinstance(other, Aggregator):
             raise type_error("Aggregator.merge", "other", "an llmlat.Aggregator", other)
-        st = lib.llmlat_agg_merge(self._h, other._h)
+        with _all_locked(self, other):
+            st = lib.llmlat_agg_merge(self._h, other._h)
         if st:
             if other._h is None:
                 raise other._closed_error()
@@ -641,8 +729,9 @@ class Aggregator(_Owner):
             if nk != nt:
                 self._fail(_EINVAL, where, "%d times but %d token counts" % (nt, nk))
         bad = c_size_t(0)
-        st = lib.llmlat_agg_add_columns(self._h, n, start_p, end_p, ok_p, off_p, t_p, k_p, in_p,
-                                        out_p, byref(bad))
+        with self._lock:
+            st = lib.llmlat_agg_add_columns(self._h, n, start_p, end_p, ok_p, off_p, t_p, k_p,
+                                            in_p, out_p, byref(bad))
         if st:
             at = bad.value
             self._fail(st, "llmlat_agg_add_columns",
@@ -658,8 +747,9 @@ class Aggregator(_Owner):
         kind_id = as_id(_KIND_IDS, "kind", kind, where, "kind")
         table = {"metric": _METRIC_IDS, "rate": _RATE_IDS, "counter": _COUNTER_IDS}[kind]
         reason = ctypes.c_char_p()
-        st = lib.llmlat_agg_unavailable(self._h, kind_id, as_id(table, kind, name, where, "name"),
-                                        byref(reason))
+        with self._lock:
+            st = lib.llmlat_agg_unavailable(self._h, kind_id, as_id(table, kind, name, where, "name"),
+                                            byref(reason))
         if st and st != _EUNDEFINED:
             self._fail(st, "llmlat_agg_unavailable")
         return reason.value.decode("utf-8") if reason.value else None
@@ -674,9 +764,10 @@ class Aggregator(_Owner):
         out = c_double()
         where = "Aggregator.stat"
         stat_id = as_id(_STAT_IDS, "stat", stat, where, "stat")
-        st = lib.llmlat_agg_stat(self._h, as_id(_METRIC_IDS, "metric", metric, where, "metric"),
-                                 stat_id,
-                                 byref(out))
+        with self._lock:
+            st = lib.llmlat_agg_stat(self._h, as_id(_METRIC_IDS, "metric", metric, where, "metric"),
+                                     stat_id,
+                                     byref(out))
         if st:
             if st == _EUNDEFINED:
                 return None
@@ -694,9 +785,10 @@ class Aggregator(_Owner):
         error."""
         out = c_double()
         where = "Aggregator.quantile"
-        st = lib.llmlat_agg_quantile(self._h, as_id(_METRIC_IDS, "metric", metric, where, "metric"),
-                                     as_float(q, where, "q", "a number in [0, 1]"),
-                                     byref(out))
+        with self._lock:
+            st = lib.llmlat_agg_quantile(self._h, as_id(_METRIC_IDS, "metric", metric, where, "metric"),
+                                         as_float(q, where, "q", "a number in [0, 1]"),
+                                         byref(out))
         if st:
             if st == _EUNDEFINED:
                 return None
@@ -712,8 +804,9 @@ class Aggregator(_Owner):
         qv = as_floats(qs, where, "qs", "an iterable of numbers in [0, 1]")
         n = len(qv)
         out = (c_double * max(n, 1))()
-        st = lib.llmlat_agg_quantiles(self._h, metric_id,
-                                      (c_double * max(n, 1))(*qv), n, out)
+        with self._lock:
+            st = lib.llmlat_agg_quantiles(self._h, metric_id,
+                                          (c_double * max(n, 1))(*qv), n, out)
         if st:
             if st == _EUNDEFINED:
                 return [None] * n
@@ -725,7 +818,8 @@ class Aggregator(_Owner):
         "total_tokens", "goodput" (needs an SLO), "peak_output_tokens".
         None when undefined (no duration, no SLO for goodput...)."""
         out = c_double()
-        st = lib.llmlat_agg_rate(self._h, as_id(_RATE_IDS, "rate", rate, "Aggregator.rate", "rate"), byref(out))
+        with self._lock:
+            st = lib.llmlat_agg_rate(self._h, as_id(_RATE_IDS, "rate", rate, "Aggregator.rate", "rate"), byref(out))
         if st:
             if st == _EUNDEFINED:
                 return None
@@ -737,9 +831,10 @@ class Aggregator(_Owner):
         without an SLO), "input_tokens", "output_tokens",
         "peak_concurrency", "memory_bytes"."""
         out = c_uint64()
-        st = lib.llmlat_agg_counter(
-            self._h, as_id(_COUNTER_IDS, "counter", counter, "Aggregator.counter", "counter"),
-            byref(out))
+        with self._lock:
+            st = lib.llmlat_agg_counter(
+                self._h, as_id(_COUNTER_IDS, "counter", counter, "Aggregator.counter", "counter"),
+                byref(out))
         if st:
             if st == _EUNDEFINED:
                 return None
@@ -756,13 +851,14 @@ class Aggregator(_Owner):
         zt, zc, n = c_double(), c_uint64(), c_size_t()
         counts = None
         cap = 0
-        while True:
-            st = lib.llmlat_agg_buckets(self._h, metric_id, byref(schema), byref(zt), byref(zc),
-                                        byref(offset), counts, cap, byref(n))
-            if st != _ENOSPC:
-                break
-            cap = n.value
-            counts = (c_uint64 * cap)()
+        with self._lock:  # sizing and copying see the same buckets
+            while True:
+                st = lib.llmlat_agg_buckets(self._h, metric_id, byref(schema), byref(zt),
+                                            byref(zc), byref(offset), counts, cap, byref(n))
+                if st != _ENOSPC:
+                    break
+                cap = n.value
+                counts = (c_uint64 * cap)()
         if st:
             self._fail(st, "llmlat_agg_buckets")
         return NativeBuckets(schema.value, zt.value, zc.value, offset.value,
@@ -772,12 +868,13 @@ class Aggregator(_Owner):
 
     def _buffer_call(self, fn: Any, where: str, *args: Any) -> bytes:
         size = c_size_t(0)
-        st = fn(self._h, *args, None, 0, byref(size))
-        while st == _ENOSPC:
-            buf = ctypes.create_string_buffer(size.value)
-            st = fn(self._h, *args, buf, size.value, byref(size))
-            if st == 0:
-                return buf.raw[:size.value]
+        with self._lock:
+            st = fn(self._h, *args, None, 0, byref(size))
+            while st == _ENOSPC:
+                buf = ctypes.create_string_buffer(size.value)
+                st = fn(self._h, *args, buf, size.value, byref(size))
+                if st == 0:
+                    return buf.raw[:size.value]
         if st:
             self._fail(st, where)
         return b""
@@ -792,7 +889,8 @@ class Aggregator(_Owner):
         into a list of pieces (asking for the size first would make it
         twice)."""
         fmt = as_id(_FORMAT_IDS, "format", format, where, "format")
-        st, out = _stream(lib.llmlat_agg_report_write, self._h, fmt)
+        with self._lock:
+            st, out = _stream(lib.llmlat_agg_report_write, self._h, fmt)
         if st:
             self._fail(st, "llmlat_agg_report_write")
         return out
@@ -870,12 +968,14 @@ def expose(aggregators: Sequence[Aggregator], format: Name = "prometheus") -> by
     for i, a in enumerate(aggs):
         if not isinstance(a, Aggregator):
             raise type_error(where, "aggregators[%d]" % i, "an llmlat.Aggregator", a)
-        if a._h is None:
-            raise a._closed_error()
     fmt = as_id(_FORMAT_IDS, "format", format, where, "format")
-    handles = (AggHandle * max(len(aggs), 1))(*[a._h for a in aggs])
     # aggs holds the aggregators (and so their handles) until the call returns
-    st, out = _stream(lib.llmlat_expose_write, handles, len(aggs), fmt)
+    with _all_locked(*aggs):  # none can be closed or changed meanwhile
+        for a in aggs:
+            if a._h is None:
+                raise a._closed_error()
+        handles = (AggHandle * max(len(aggs), 1))(*[a._h for a in aggs])
+        st, out = _stream(lib.llmlat_expose_write, handles, len(aggs), fmt)
     if st:
         _raise(st, "llmlat_expose_write")
     return out

@@ -38,7 +38,7 @@ from ctypes import (
 from typing import Dict, Iterator, List, Optional, Sequence, Tuple
 
 __all__ = ["ABI_MAJOR", "lib", "library_path", "command_path", "RequestHandle", "AggHandle",
-           "ReaderHandle", "WRITE_FN"]
+           "LiveHandle", "WriterHandle", "WindowHandle", "ReaderHandle", "WRITE_FN"]
 
 #: The library major version (``llmlat_version_number() // 10000``) that this
 #: binding is written for.
@@ -55,6 +55,18 @@ class _Agg(ctypes.Structure):
     """Opaque ``llmlat_agg``."""
 
 
+class _Live(ctypes.Structure):
+    """Opaque ``llmlat_live``."""
+
+
+class _Writer(ctypes.Structure):
+    """Opaque ``llmlat_live_writer``."""
+
+
+class _Window(ctypes.Structure):
+    """Opaque ``llmlat_window``."""
+
+
 class _Reader(ctypes.Structure):
     """Opaque ``llmlat_reader``."""
 
@@ -63,6 +75,9 @@ class _Reader(ctypes.Structure):
 #: expected (ctypes checks the pointer type).
 RequestHandle = POINTER(_Request)
 AggHandle = POINTER(_Agg)
+LiveHandle = POINTER(_Live)
+WriterHandle = POINTER(_Writer)
+WindowHandle = POINTER(_Window)
 ReaderHandle = POINTER(_Reader)
 
 #: The allocator hook's function types (``llmlat_malloc_fn`` ...).
@@ -173,6 +188,23 @@ PROTOTYPES: Dict[str, Tuple[object, List[object]]] = {
     "llmlat_agg_set_label": (c_int32, [AggHandle, c_char_p, c_char_p]),
     "llmlat_agg_label_count": (c_int32, [AggHandle, _P_SIZE]),
     "llmlat_agg_get_label": (c_int32, [AggHandle, c_size_t, POINTER(c_char_p), POINTER(c_char_p)]),
+    "llmlat_agg_new_like": (AggHandle, [AggHandle]),
+    "llmlat_request_new_streaming": (RequestHandle, [AggHandle]),
+    # live recording
+    "llmlat_live_new": (LiveHandle, [AggHandle]),
+    "llmlat_live_free": (None, [LiveHandle]),
+    "llmlat_live_writer_new": (WriterHandle, [LiveHandle]),
+    "llmlat_live_writer_free": (None, [WriterHandle]),
+    "llmlat_live_add": (c_int32, [WriterHandle, RequestHandle]),
+    "llmlat_live_snapshot": (c_int32, [LiveHandle, c_int32, AggHandle]),
+    # sliding windows
+    "llmlat_window_new": (WindowHandle, [AggHandle, c_int64, c_int64, _P_INT32]),
+    "llmlat_window_free": (None, [WindowHandle]),
+    "llmlat_window_reset": (c_int32, [WindowHandle]),
+    "llmlat_window_add": (c_int32, [WindowHandle, RequestHandle]),
+    "llmlat_window_merge": (c_int32, [WindowHandle, AggHandle, c_int64]),
+    "llmlat_window_advance": (c_int32, [WindowHandle, c_int64]),
+    "llmlat_window_view": (c_int32, [WindowHandle, POINTER(AggHandle)]),
     # exposition
     "llmlat_expose": (c_int32, [POINTER(AggHandle), c_size_t, c_int32, c_void_p, c_size_t, _P_SIZE]),
     "llmlat_expose_write": (c_int32, [POINTER(AggHandle), c_size_t, c_int32, WRITE_FN, c_void_p]),

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import ctypes
 import os
+import threading
 import weakref
 from array import array
 from ctypes import (POINTER, byref, c_double, c_int32, c_int64, c_size_t, c_uint32, c_uint64,
@@ -132,6 +133,11 @@ class TraceReader:
     ``duration`` (the benchmark duration the input gives, or None),
     ``requests_read``, ``rejected``, ``run`` and ``runs`` (of a file with
     several runs, else None).
+
+    Safe to share between threads as every object of the binding is: each
+    step of the reading holds the reader's lock (and ``add_to`` the
+    aggregator's too), so two threads iterating one reader each get
+    different requests.
     """
 
     def __init__(self, source: Source, format: str = "auto", run: Optional[int] = None,
@@ -157,6 +163,7 @@ class TraceReader:
             raise type_error(where, "source", "a path or a file object (binary, or text in "
                              "UTF-8)", source)
         self.name: str = name if name is not None else default_name
+        self._lock = threading.RLock()  # _feed and _fail run inside a step
         h = lib.llmlat_reader_new(input_id, self.name.encode("utf-8", "replace"))
         if not h:
             if self._owns_file:
@@ -179,8 +186,9 @@ class TraceReader:
 
     def close(self) -> None:
         """Frees the C reader and closes the file it opened (idempotent)."""
-        self._finalizer()
-        self._h = None
+        with self._lock:
+            self._finalizer()
+            self._h = None
 
     def __enter__(self) -> "TraceReader":
         return self
@@ -243,22 +251,24 @@ class TraceReader:
     def __iter__(self) -> Iterator[TraceRequest]:
         what = c_int32()
         while True:
-            h = self._handle()
-            request = Request()
-            st = lib.llmlat_reader_next(h, request._h, byref(what))
-            if st:
-                request.close()
-                self._fail(st, "llmlat_reader_next")
-            if what.value == _READ_REQUEST:
-                yield TraceRequest(request, h)
-                continue
-            request.close()
-            if what.value == _READ_REJECTED:
-                self._rejected()
-            elif what.value == _READ_MORE:
-                self._feed()
-            else:
-                return
+            with self._lock:
+                h = self._handle()
+                request = Request()
+                st = lib.llmlat_reader_next(h, request._h, byref(what))
+                if st:
+                    request.close()
+                    self._fail(st, "llmlat_reader_next")
+                got = TraceRequest(request, h) if what.value == _READ_REQUEST else None
+                if got is None:
+                    request.close()
+                    if what.value == _READ_REJECTED:
+                        self._rejected()
+                    elif what.value == _READ_MORE:
+                        self._feed()
+                    else:
+                        return
+            if got is not None:
+                yield got  # not holding the lock
 
     def add_to(self, agg: Aggregator) -> "TraceReader":
         """Folds every request left into ``agg`` in C (a rejected one is
@@ -267,21 +277,26 @@ class TraceReader:
             raise type_error("TraceReader.add_to", "agg", "an llmlat.Aggregator", agg)
         what = c_int32()
         while True:
-            st = lib.llmlat_reader_add_to(self._handle(), agg._h, byref(what))
-            if st:
-                self._fail(st, "llmlat_reader_add_to")
-            if what.value == _READ_REJECTED:
-                self._rejected()
-            elif what.value == _READ_MORE:
-                self._feed()
-            else:
-                return self
+            with self._lock:
+                with agg._lock:
+                    st = lib.llmlat_reader_add_to(self._handle(), agg._h, byref(what))
+                if st:
+                    if agg._h is None:
+                        raise agg._closed_error()
+                    self._fail(st, "llmlat_reader_add_to")
+                if what.value == _READ_REJECTED:
+                    self._rejected()
+                elif what.value == _READ_MORE:
+                    self._feed()
+                else:
+                    return self
 
     # -- what was read
 
     def _counter(self, which: int) -> Optional[int]:
         out = c_uint64()
-        st = lib.llmlat_reader_counter(self._handle(), which, byref(out))
+        with self._lock:
+            st = lib.llmlat_reader_counter(self._handle(), which, byref(out))
         return out.value if st == 0 else None
 
     @property
@@ -308,7 +323,8 @@ class TraceReader:
     def format(self) -> str:
         """The format read ("auto" until the first bytes tell)."""
         out = c_int32()
-        lib.llmlat_reader_format(self._handle(), byref(out))
+        with self._lock:
+            lib.llmlat_reader_format(self._handle(), byref(out))
         name: Optional[bytes] = lib.llmlat_input_name(out.value)
         return name.decode("ascii") if name else str(out.value)
 
@@ -316,7 +332,8 @@ class TraceReader:
     def duration(self) -> Optional[float]:
         """The benchmark duration the input gives, in seconds, or None."""
         out = c_double()
-        st = lib.llmlat_reader_duration(self._handle(), byref(out))
+        with self._lock:
+            st = lib.llmlat_reader_duration(self._handle(), byref(out))
         return out.value if st == 0 else None
 
     def __repr__(self) -> str:

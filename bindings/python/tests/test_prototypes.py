@@ -9,7 +9,7 @@ from ctypes import (c_char_p, c_double, c_int32, c_int64, c_size_t, c_uint8, c_u
                     c_void_p)
 
 from ._support import HEADER, SOURCE_ROOT, llmlat
-from llmlat import _core, _native
+from llmlat import _core, _live, _native
 
 # C type (as the header spells it, const dropped) -> ctypes type
 SCALARS = {
@@ -20,6 +20,8 @@ SCALARS = {
 POINTERS = {
     "char": c_char_p, "void": c_void_p,
     "llmlat_request": _native.RequestHandle, "llmlat_agg": _native.AggHandle,
+    "llmlat_live": _native.LiveHandle, "llmlat_live_writer": _native.WriterHandle,
+    "llmlat_window": _native.WindowHandle,
     "llmlat_reader": _native.ReaderHandle,
     "llmlat_malloc_fn": _native.MALLOC_FN, "llmlat_realloc_fn": _native.REALLOC_FN,
     "llmlat_free_fn": _native.FREE_FN, "llmlat_write_fn": _native.WRITE_FN,
@@ -108,6 +110,7 @@ class PrototypesTest(unittest.TestCase):
             ("LLMLAT_COUNT_", _core._COUNTER_IDS),
             ("LLMLAT_PARAM_", _core._PARAM_IDS),
             ("LLMLAT_FORMAT_", _core._FORMAT_IDS),
+            ("LLMLAT_SNAPSHOT_", _live._SNAPSHOT_IDS),
         ]
         for prefix, table in tables:
             with self.subTest(prefix=prefix):

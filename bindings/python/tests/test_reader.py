@@ -10,6 +10,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import threading
 import unittest
 
 from ._support import MS, PACKAGE_ROOT, S, SOURCE_ROOT, llmlat, tool_path
@@ -68,6 +69,42 @@ class ReadTraceTest(unittest.TestCase):
         self.assertEqual(fast.to_bytes(), slow.to_bytes())
         with self.assertRaises(TypeError):
             llmlat.read_trace(path).add_to("agg")
+
+    def test_shared_between_threads(self):
+        """Two threads iterating one reader get each request once; two
+        readers folding into one aggregator at once lose none."""
+        n = 3000
+        lines = b"".join(b'{"start": %d, "events": [[%d.5, 1], [%d.75, 2]], "id": "r%d"}\n'
+                         % (i, i, i, i) for i in range(n))
+        reader = llmlat.read_trace(io.BytesIO(lines))
+        seen = [[], []]
+
+        def take(out):
+            for r in reader:
+                out.append(r.id)
+                r.request.close()
+
+        threads = [threading.Thread(target=take, args=(seen[i],)) for i in range(2)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        reader.close()
+        ids = seen[0] + seen[1]
+        self.assertEqual(len(ids), n)
+        self.assertEqual(sorted(ids), sorted("r%d" % i for i in range(n)))
+        agg = llmlat.Aggregator("default", "bounded")
+        readers = [llmlat.read_trace(io.BytesIO(lines)) for _ in range(2)]
+        threads = [threading.Thread(target=rd.add_to, args=(agg,)) for rd in readers]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        one = llmlat.Aggregator("default", "bounded")
+        llmlat.read_trace(io.BytesIO(lines)).add_to(one)
+        one.merge(llmlat.Aggregator.from_bytes(one.to_bytes()))  # the same requests twice
+        self.assertEqual(agg.counter("completed"), 2 * n)
+        self.assertEqual(agg.to_bytes(), one.to_bytes())
 
     def test_file_objects(self):
         want = [(r.start, list(r.times)) for r in llmlat.read_trace(self.write("t", TRACE))]

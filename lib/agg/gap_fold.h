@@ -1,0 +1,125 @@
+/* What a request's gaps add to bounded mode's ITL, ICL and ITL_MAX,
+ * written once for the two folds: a recorded request's
+ * (bounded_fold.c: runs of common gaps counted at once, the other gaps by
+ * gap_parts_add, the sums from the request's span) and a streaming
+ * recorder's (stream.c: counted in the
+ * request's own buckets as events come, added to the aggregator with the
+ * request). Which events make which gaps is the gap rule (record/gaps.h);
+ * this is what each gap is worth: sums and extremes kept per request, and
+ * the samples to count in buckets. */
+#ifndef LLMLAT_GAP_FOLD_H
+#define LLMLAT_GAP_FOLD_H
+
+#include <math.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "agg/agg.h"
+#include "record/gaps.h"
+#include "util/fixsum.h"
+#include "util/wide.h"
+
+/* What a request's gaps add to one of ITL or ICL besides bucket counts. */
+typedef struct gap_part {
+    uint64_t count;       /* samples (ITL: tokens) */
+    uint64_t sum;         /* sum of w x, ns (for ITL: of the gaps); a
+                           * recorded request's fold takes its span instead */
+    uint64_t sq_lo, sq_hi; /* sum of w x^2 over integer samples */
+    double min, max;      /* exported (s); +inf / -inf when none */
+} gap_part;
+
+typedef struct gap_parts {
+    gap_part icl, itl;
+    int64_t max_gap;      /* ITL_MAX: the largest gap, -1 when none */
+} gap_parts;
+
+/* One sample for the buckets: weight w of the exported value x (w 0:
+ * none; x 0 goes to the zero bucket), and `zeros` samples of 0 besides
+ * (ITL's, where tokens take their chunk's time). */
+typedef struct gap_sample {
+    double x;
+    uint64_t w;
+    uint32_t zeros;
+} gap_sample;
+
+static inline void gap_parts_init(gap_parts *p)
+{
+    p->icl = (gap_part){ .min = INFINITY, .max = -INFINITY };
+    p->itl = p->icl;
+    p->max_gap = -1;
+}
+
+static inline void gap_part_note(gap_part *p, double lo, double hi)
+{
+    if (lo < p->min)
+        p->min = lo;
+    if (hi > p->max)
+        p->max = hi;
+}
+
+static inline void gap_part_add_gap(gap_part *p, int64_t g)
+{
+    uint64_t lo, hi;
+    wide_mul((uint64_t)g, (uint64_t)g, &lo, &hi);
+    p->count++;
+    p->sum += (uint64_t)g;
+    wide_add(&p->sq_lo, &p->sq_hi, lo, hi);
+}
+
+/* The anchor's n extra tokens (record/gaps.h's gap_anchor_zeros): ITL
+ * samples of 0; the caller counts them in its zero bucket. */
+static inline void gap_parts_zeros(gap_parts *p, uint32_t n)
+{
+    p->itl.count += n;
+    gap_part_note(&p->itl, 0.0, 0.0);
+}
+
+/* The samples of one gap g >= 0 closed by an event of k tokens: *icl
+ * one sample of g; *itl the convention's split of the chunk
+ * (gap_itl_split): k samples of g / k (the value exact mode keeps: they
+ * sum to g, their squares to g^2 / k), or one of g and k - 1 zeros; none
+ * when k = 0. */
+static inline void gap_samples(enum chunk_split split, int64_t g, uint32_t k, gap_sample *icl,
+                               gap_sample *itl)
+{
+    *icl = (gap_sample){ ns_to_s(g), 1, 0 };
+    if (!k) {
+        *itl = (gap_sample){ 0.0, 0, 0 };
+        return;
+    }
+    itl_split x = gap_itl_split(split, g, k);
+    *itl = (gap_sample){ x.value, x.n, x.zeros };
+}
+
+/* That gap's sums and extremes (its samples from gap_samples); ICL's only
+ * when icl_on. A k-token chunk's squares, g^2 / k, go straight to the
+ * exact sums *ratio (util/fixsum.h): the ITL sketch's, or the streaming
+ * recorder's own until it is added (integer sums: the same bits). */
+static inline void gap_parts_add(gap_parts *p, int64_t g, uint32_t k, bool icl_on,
+                                 const gap_sample *icl, const gap_sample *itl, fixsum *ratio)
+{
+    if (icl_on) {
+        gap_part_add_gap(&p->icl, g);
+        gap_part_note(&p->icl, icl->x, icl->x);
+    }
+    if (itl->w == 1) { /* one sample of g */
+        gap_part_add_gap(&p->itl, g);
+        gap_part_note(&p->itl, itl->x, itl->x);
+    } else if (itl->w > 1) {
+        p->itl.count += k;
+        p->itl.sum += (uint64_t)g;
+        fixsum_add_square_ratio(ratio, (uint64_t)g, k);
+        gap_part_note(&p->itl, itl->x, itl->x);
+    }
+    if (itl->zeros)
+        gap_parts_zeros(p, itl->zeros);
+    if (g > p->max_gap)
+        p->max_gap = g;
+}
+
+/* The parts into a's sketches (their buckets are the caller's): ICL's
+ * only when icl_on (AIPerf drops a request's ICL for one zero gap). */
+LLMLAT_PRIVATE void gap_parts_commit(llmlat_agg *a, metric_store *stores, const gap_parts *p,
+                                     bool icl_on);
+
+#endif

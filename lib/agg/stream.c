@@ -1,0 +1,417 @@
+/* Streaming recorders (stream.h). The per-event path: the gap rule's one
+ * step (gap_step_event), the gap's samples (gap_samples), their bucket
+ * indexes, a 2-byte count each in the request's ITL and ICL runs, and the
+ * gap's sums; a new spread of values or a count past 65535 takes the slow
+ * path, which plans the runs' growth before changing anything. */
+#include <string.h>
+
+#include "agg/gap_fold.h"
+#include "agg/stream.h"
+#include "bounded/bucket_run.h"
+#include "record/gaps.h"
+
+/* The usual gaps (g > 0 closed by a one-token event) give ICL and ITL the
+ * same sample: their sums are kept once, in ns, and go to both parts when
+ * they are read (integer sums and extremes: the order does not matter). */
+typedef struct stream_common {
+    uint64_t n, sum, sq_lo, sq_hi;
+    int64_t min, max;
+} stream_common;
+
+typedef struct stream_state {
+    stream_layout *lay;
+    gap_step step;     /* the gap rule, one event at a time */
+    gap_parts parts;   /* the other gaps; ICL always (AIPerf's drop is
+                          decided at commit) */
+    stream_common common;
+    fixsum itl_ratio;  /* the chunks' squares (gap_parts_add) */
+    bucket_run icl, itl;
+    bool zero_gap;     /* a gap of exactly 0 was closed */
+} stream_state;
+
+/* parts and common together: what the gaps add to ITL and ICL. */
+static gap_parts stream_parts(const stream_state *st)
+{
+    gap_parts p = st->parts;
+    const stream_common *c = &st->common;
+    if (c->n) {
+        double lo = ns_to_s(c->min), hi = ns_to_s(c->max);
+        gap_part *both[2] = { &p.icl, &p.itl };
+        for (int j = 0; j < 2; j++) {
+            both[j]->count += c->n;
+            both[j]->sum += c->sum;
+            wide_add(&both[j]->sq_lo, &both[j]->sq_hi, c->sq_lo, c->sq_hi);
+            gap_part_note(both[j], lo, hi);
+        }
+        if (c->max > p.max_gap)
+            p.max_gap = c->max;
+    }
+    return p;
+}
+
+/* ---------------------------------------------------------------- layout */
+
+static void stream_layout_release(stream_layout *lay)
+{
+    if (lay && atomic_fetch_sub_explicit(&lay->refs, 1, memory_order_acq_rel) == 1) {
+        llmlat_alloc al = lay->al;
+        sketch_map_free(&lay->map, &al);
+        alloc_free(&al, lay);
+    }
+}
+
+LLMLAT_PRIVATE void stream_layout_forget(llmlat_agg *a)
+{
+    stream_layout_release(atomic_exchange_explicit(&a->layout, NULL, memory_order_acq_rel));
+}
+
+/* a's layout with one more reference, made on first use. a is const to
+ * its users: the layout is a cache, published once with a compare and
+ * swap, so that threads making recorders of one aggregator at once agree
+ * on it. */
+static stream_layout *stream_layout_of(const llmlat_agg *ca)
+{
+    llmlat_agg *a = (llmlat_agg *)ca;
+    stream_layout *lay = atomic_load_explicit(&a->layout, memory_order_acquire);
+    if (!lay) {
+        llmlat_alloc al = alloc_current();
+        stream_layout *made = alloc_malloc(&al, sizeof *made);
+        if (!made)
+            return NULL;
+        memset(made, 0, sizeof *made);
+        made->al = al;
+        made->alpha = agg_param(a, LLMLAT_PARAM_RELATIVE_ERROR);
+        made->every = a->conv->empty_events_count;
+        made->split = a->conv->split;
+        atomic_init(&made->refs, 1); /* a's */
+        if (sketch_map_init(&made->map, &al, made->alpha) != LLMLAT_OK) {
+            alloc_free(&al, made);
+            return NULL;
+        }
+        if (atomic_compare_exchange_strong_explicit(&a->layout, &lay, made,
+                                                    memory_order_acq_rel, memory_order_acquire)) {
+            lay = made;
+        } else { /* another thread's is in: use it */
+            sketch_map_free(&made->map, &al);
+            alloc_free(&al, made);
+        }
+    }
+    atomic_fetch_add_explicit(&lay->refs, 1, memory_order_relaxed);
+    return lay;
+}
+
+LLMLAT_PRIVATE bool stream_fits(const llmlat_agg *a, const llmlat_request *r)
+{
+    const stream_state *st = r->fold_state;
+    return a->mode == LLMLAT_MODE_BOUNDED &&
+           agg_param(a, LLMLAT_PARAM_RELATIVE_ERROR) == st->lay->alpha &&
+           a->conv->empty_events_count == st->lay->every && a->conv->split == st->lay->split;
+}
+
+/* ---------------------------------------------------------------- events */
+
+/* What one event brings: its gap (if it closes one), its samples, and the
+ * anchor's extra zeros; from the rule's state *step, which it advances. */
+typedef struct stream_fx {
+    bool closes;
+    int64_t gap;
+    uint32_t zeros;
+    gap_sample icl, itl;
+} stream_fx;
+
+static stream_fx stream_effect(gap_step *step, enum chunk_split split, int64_t t, uint32_t k)
+{
+    stream_fx fx = { 0 };
+    bool anchored = step->anchored;
+    fx.closes = gap_step_event(step, t, k, &fx.gap);
+    if (fx.closes)
+        gap_samples(split, fx.gap, k, &fx.icl, &fx.itl);
+    else
+        fx.zeros = gap_anchor_zeros(!anchored && step->anchored, k);
+    return fx;
+}
+
+/* The bucket index of a sample (x > 0), or none (0 and no weight go to
+ * the zero count). */
+static bool stream_indexed(const sketch_map *m, const gap_sample *s, int64_t *index)
+{
+    if (!s->w || !(s->x > 0.0))
+        return false;
+    *index = sketch_map_index(m, s->x);
+    return true;
+}
+
+/* What cannot fail, once the runs have room: the summary, the rule's
+ * state, the sums, the zero counts. Event number i of the request. */
+static void stream_take(llmlat_request *r, stream_state *st, const gap_step *step,
+                        const stream_fx *fx, size_t i, int64_t t, uint32_t k)
+{
+    req_summary *s = &r->sum;
+    if (k) {
+        if (s->first_tok == REQ_NONE) {
+            s->first_tok = i;
+            s->t_first_tok = t;
+        }
+        s->last_tok = i;
+        s->t_last_tok = t;
+        s->n_tok++;
+        s->sum_k += k;
+    }
+    st->step = *step;
+    if (fx->closes) {
+        gap_parts_add(&st->parts, fx->gap, k, true, &fx->icl, &fx->itl, &st->itl_ratio);
+        st->itl.zero += fx->itl.zeros; /* tokens given their chunk's time */
+        if (fx->gap == 0) {
+            st->zero_gap = true;
+            st->icl.zero++;
+            st->itl.zero += fx->itl.w;
+        }
+    } else if (fx->zeros) {
+        gap_parts_zeros(&st->parts, fx->zeros);
+        st->itl.zero += fx->zeros;
+    }
+}
+
+/* Any event: both samples into their runs' counts, or the plan first. */
+LLMLAT_COLD static int32_t stream_event_any(llmlat_request *r, stream_state *st, int64_t t,
+                                            uint32_t k)
+{
+    const sketch_map *m = &st->lay->map;
+    gap_step step = st->step;
+    stream_fx fx = stream_effect(&step, st->lay->split, t, k);
+    int64_t ii = 0, ti = 0;
+    bool has_i = fx.closes && stream_indexed(m, &fx.icl, &ii);
+    bool has_t = fx.closes && stream_indexed(m, &fx.itl, &ti);
+    bool fast_i = !has_i || run_add_fast(&st->icl, ii, 1);
+    if (fast_i && has_t && !run_add_fast(&st->itl, ti, fx.itl.w)) {
+        if (has_i) /* take it back: the slow path does both */
+            run_undo_fast(&st->icl, ii, 1);
+        fast_i = false;
+    }
+    if (!fast_i) {
+        /* at most one ICL sample per event, one ITL sample per token */
+        run_plan pi = { 0 }, pt = { 0 };
+        if (has_i && run_plan_for(&st->icl, m, &r->al, ii, ii, r->n + 1, &pi) != LLMLAT_OK)
+            return LLMLAT_ENOMEM;
+        if (has_t && run_plan_for(&st->itl, m, &r->al, ti, ti, r->sum.sum_k + k, &pt) != LLMLAT_OK) {
+            run_plan_drop(&pi, &r->al);
+            return LLMLAT_ENOMEM;
+        }
+        if (has_i) {
+            run_apply(&st->icl, &r->al, &pi);
+            run_add(&st->icl, ii, 1);
+            run_end(&st->icl, &r->al);
+        }
+        if (has_t) {
+            run_apply(&st->itl, &r->al, &pt);
+            run_add(&st->itl, ti, fx.itl.w);
+            run_end(&st->itl, &r->al);
+        }
+    }
+    stream_take(r, st, &step, &fx, r->n, t, k);
+    return LLMLAT_OK;
+}
+
+/* One event, the hot path: the usual one (one token, a gap of 0 < g <
+ * 2^53 ns after the anchor) takes one bucket index for both runs, found
+ * from the integer without the division (sketch_map_index_ns: the bucket
+ * of ns_to_s(g), as the bounded fold finds it), and the common sums; any
+ * other, or one that needs room, takes stream_event_any. */
+static int32_t stream_event(llmlat_request *r, int64_t t, uint32_t k)
+{
+    stream_state *st = r->fold_state;
+    int64_t g = t - st->step.prev;
+    if (k == 1 && st->step.anchored && (uint64_t)g - 1 < (uint64_t)SKETCH_NS_EXACT - 1) {
+        int64_t i = sketch_map_index_ns(&st->lay->map, g);
+        if (run_add1_fast(&st->icl, i)) {
+            if (run_add1_fast(&st->itl, i)) {
+                stream_common *c = &st->common;
+                uint64_t lo, hi;
+                wide_mul((uint64_t)g, (uint64_t)g, &lo, &hi);
+                wide_add(&c->sq_lo, &c->sq_hi, lo, hi);
+                c->n++;
+                c->sum += (uint64_t)g;
+                c->min = g < c->min ? g : c->min;
+                c->max = g > c->max ? g : c->max;
+                st->step.prev = t;
+                req_summary *s = &r->sum;
+                if (s->first_tok == REQ_NONE) { /* anchored on an empty event (vLLM) */
+                    s->first_tok = r->n;
+                    s->t_first_tok = t;
+                }
+                s->last_tok = r->n;
+                s->t_last_tok = t;
+                s->n_tok++;
+                s->sum_k++;
+                return LLMLAT_OK;
+            }
+            run_undo_fast(&st->icl, i, 1);
+        }
+    }
+    return stream_event_any(r, st, t, k);
+}
+
+/* The spread and weight of a run's samples over a batch. */
+typedef struct stream_need {
+    double lo, hi;
+    uint64_t w;
+} stream_need;
+
+static void stream_need_add(stream_need *n, const gap_sample *s)
+{
+    if (!s->w || !(s->x > 0.0))
+        return;
+    if (s->x < n->lo)
+        n->lo = s->x;
+    if (s->x > n->hi)
+        n->hi = s->x;
+    n->w = n->w + s->w < n->w ? UINT64_MAX : n->w + s->w;
+}
+
+/* bound: the samples the run can hold after the batch. */
+static int32_t stream_plan(bucket_run *run, const sketch_map *m, const llmlat_alloc *al,
+                           const stream_need *n, uint64_t bound, run_plan *p)
+{
+    *p = (run_plan){ 0 };
+    if (!n->w)
+        return LLMLAT_OK;
+    return run_plan_for(run, m, al, sketch_map_index(m, n->lo), sketch_map_index(m, n->hi),
+                        bound, p);
+}
+
+/* Many events, all or nothing: the room both runs need is planned from a
+ * first pass of the rule over a copy of its state, then each event folds
+ * into room that is there. */
+static int32_t stream_events(llmlat_request *r, const int64_t *t, const uint32_t *k, size_t n)
+{
+    stream_state *st = r->fold_state;
+    if (n == 1)
+        return stream_event(r, t[0], k[0]);
+    const sketch_map *m = &st->lay->map;
+    gap_step step = st->step;
+    stream_need ni = { INFINITY, 0, 0 }, nt = ni;
+    uint64_t tokens = r->sum.sum_k; /* fits: at most 2^32 - 1 events */
+    for (size_t j = 0; j < n; j++) {
+        tokens += k[j];
+        stream_fx fx = stream_effect(&step, st->lay->split, t[j], k[j]);
+        if (fx.closes) {
+            stream_need_add(&ni, &fx.icl);
+            stream_need_add(&nt, &fx.itl);
+        }
+    }
+    run_plan pi, pt;
+    if (stream_plan(&st->icl, m, &r->al, &ni, r->n + n, &pi) != LLMLAT_OK)
+        return LLMLAT_ENOMEM;
+    if (stream_plan(&st->itl, m, &r->al, &nt, tokens, &pt) != LLMLAT_OK) {
+        run_plan_drop(&pi, &r->al);
+        return LLMLAT_ENOMEM;
+    }
+    run_apply(&st->icl, &r->al, &pi);
+    run_apply(&st->itl, &r->al, &pt);
+    for (size_t j = 0; j < n; j++) {
+        step = st->step;
+        stream_fx fx = stream_effect(&step, st->lay->split, t[j], k[j]);
+        int64_t index;
+        if (fx.closes && stream_indexed(m, &fx.icl, &index))
+            run_add(&st->icl, index, 1);
+        if (fx.closes && stream_indexed(m, &fx.itl, &index))
+            run_add(&st->itl, index, fx.itl.w);
+        stream_take(r, st, &step, &fx, r->n + j, t[j], k[j]);
+    }
+    run_end(&st->icl, &r->al);
+    run_end(&st->itl, &r->al);
+    return LLMLAT_OK;
+}
+
+/* ------------------------------------------------------------ life cycle */
+
+static void stream_clear_state(stream_state *st)
+{
+    st->step = (gap_step){ st->lay->every, false, 0 };
+    gap_parts_init(&st->parts);
+    st->common = (stream_common){ 0, 0, 0, 0, INT64_MAX, 0 };
+    memset(&st->itl_ratio, 0, sizeof st->itl_ratio);
+    run_clear(&st->icl);
+    run_clear(&st->itl);
+    st->zero_gap = false;
+}
+
+static void stream_clear(llmlat_request *r)
+{
+    stream_clear_state(r->fold_state);
+}
+
+static void stream_free(llmlat_request *r)
+{
+    stream_state *st = r->fold_state;
+    run_free(&st->icl, &r->al);
+    run_free(&st->itl, &r->al);
+    stream_layout_release(st->lay);
+    alloc_free(&r->al, st);
+}
+
+static bool stream_gaps(const llmlat_request *r, const conv_rules *c, gap_summary *g,
+                        bool *any_zero)
+{
+    const stream_state *st = r->fold_state;
+    if (c->empty_events_count != st->lay->every || c->split != st->lay->split)
+        return false;
+    const gap_parts p = stream_parts(st);
+    *g = (gap_summary){
+        .n_gaps = p.icl.count,
+        .gap_sum_ns = (int64_t)p.icl.sum,
+        .gap_max_ns = p.max_gap > 0 ? p.max_gap : 0,
+        .itl_weight = p.itl.count,
+        .itl_sum_ns = (int64_t)p.itl.sum,
+    };
+    *any_zero = st->zero_gap;
+    return true;
+}
+
+static const req_folder STREAM_FOLDER = {
+    .event = stream_event,
+    .events = stream_events,
+    .clear = stream_clear,
+    .free = stream_free,
+    .gaps = stream_gaps,
+};
+
+LLMLAT_API llmlat_request *llmlat_request_new_streaming(const llmlat_agg *like)
+{
+    if (!like || like->mode != LLMLAT_MODE_BOUNDED)
+        return NULL;
+    llmlat_request *r = llmlat_request_new();
+    if (!r)
+        return NULL;
+    stream_state *st = alloc_malloc(&r->al, sizeof *st);
+    stream_layout *lay = st ? stream_layout_of(like) : NULL;
+    if (!lay) {
+        alloc_free(&r->al, st);
+        llmlat_request_free(r);
+        return NULL;
+    }
+    memset(st, 0, sizeof *st);
+    st->lay = lay;
+    run_init(&st->icl);
+    run_init(&st->itl);
+    stream_clear_state(st);
+    r->folder = &STREAM_FOLDER;
+    r->fold_state = st;
+    return r;
+}
+
+/* ---------------------------------------------------------------- commit */
+
+LLMLAT_PRIVATE void stream_commit(llmlat_agg *a, metric_store *stores, const llmlat_request *r,
+                                  const req_view *v)
+{
+    const stream_state *st = r->fold_state;
+    const bool icl_on = !v->icl_dropped;
+    if (icl_on)
+        run_commit(&st->icl, &stores[metric_index(LLMLAT_ICL)].sk, &a->map);
+    sketch *itl = &stores[metric_index(LLMLAT_ITL)].sk;
+    run_commit(&st->itl, itl, &a->map);
+    fixsum_merge(&itl->sums, &st->itl_ratio);
+    const gap_parts p = stream_parts(st);
+    gap_parts_commit(a, stores, &p, icl_on);
+}
