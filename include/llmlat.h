@@ -383,6 +383,44 @@ LLMLAT_API llmlat_agg *llmlat_agg_deserialize(const void *buf, size_t len, int32
 LLMLAT_API int32_t llmlat_agg_report(const llmlat_agg *a, int32_t format, void *buf,
                                      size_t cap, size_t *len);
 
+/* ---------------------------------------------------------------- windows */
+
+/* An exact aggregator keeps every request it is given (its start, end, how
+ * it ended, token counts and events: about 12 bytes per event and 40 per
+ * request, in LLMLAT_COUNT_MEMORY_BYTES), so that parts of a run can be
+ * taken out of it: a steady-state window without warm-up and cool-down,
+ * consecutive time slices, the bootstrap of llmlat_compare_new, the
+ * per-request reports. A bounded aggregator keeps no request, and neither
+ * does an exact one into which one without them was merged (one read from
+ * version-1 bytes): for those, these calls are EUNDEFINED.
+ *
+ * A request's end is its finish or fail time. Rules of
+ * llmlat_agg_add_window, for a window [from, to):
+ *   START   from <= start < to (each request in exactly one of consecutive
+ *           windows: the slices of AIPerf's --slice-duration)
+ *   END     from <= end < to
+ *   INSIDE  from <= start and end <= to (the whole request in the window:
+ *           what --window, --warmup and --cooldown keep) */
+#define LLMLAT_WINDOW_START  1
+#define LLMLAT_WINDOW_END    2
+#define LLMLAT_WINDOW_INSIDE 3
+
+/* Adds to dst every request of src that the rule keeps in [from_ns,
+ * to_ns], as llmlat_agg_add would add it: dst computes them under its own
+ * convention, mode and params (its duration param, when set, is its own:
+ * leave it 0 to derive a window's duration from its requests). All or
+ * nothing: on error dst is unchanged. src is not changed.
+ * Errors: EINVAL (NULL, dst == src, unknown rule, from_ns > to_ns; a sum
+ * in dst would overflow), EUNDEFINED (src keeps no requests), ENOMEM. */
+LLMLAT_API int32_t llmlat_agg_add_window(llmlat_agg *dst, const llmlat_agg *src, int64_t from_ns,
+                                         int64_t to_ns, int32_t rule);
+
+/* The earliest start and the latest end of the requests a keeps, the
+ * origin and end of its windows. Errors: EINVAL (NULL), EUNDEFINED (no
+ * request, or a keeps none). */
+LLMLAT_API int32_t llmlat_agg_span(const llmlat_agg *a, int64_t *first_start_ns,
+                                   int64_t *last_end_ns);
+
 #ifdef __cplusplus
 }
 #endif

@@ -423,6 +423,44 @@ LLMLAT_API llmlat_agg *llmlat_agg_deserialize(const void *buf, size_t len, int32
 LLMLAT_API int32_t llmlat_agg_report(const llmlat_agg *a, int32_t format, void *buf,
                                      size_t cap, size_t *len);
 
+/* ---------------------------------------------------------------- windows */
+
+/* An exact aggregator keeps every request it is given (its start, end, how
+ * it ended, token counts and events: about 12 bytes per event and 40 per
+ * request, in LLMLAT_COUNT_MEMORY_BYTES), so that parts of a run can be
+ * taken out of it: a steady-state window without warm-up and cool-down,
+ * consecutive time slices, the bootstrap of llmlat_compare_new, the
+ * per-request reports. A bounded aggregator keeps no request, and neither
+ * does an exact one into which one without them was merged (one read from
+ * version-1 bytes): for those, these calls are EUNDEFINED.
+ *
+ * A request's end is its finish or fail time. Rules of
+ * llmlat_agg_add_window, for a window [from, to):
+ *   START   from <= start < to (each request in exactly one of consecutive
+ *           windows: the slices of AIPerf's --slice-duration)
+ *   END     from <= end < to
+ *   INSIDE  from <= start and end <= to (the whole request in the window:
+ *           what --window, --warmup and --cooldown keep) */
+#define LLMLAT_WINDOW_START  1
+#define LLMLAT_WINDOW_END    2
+#define LLMLAT_WINDOW_INSIDE 3
+
+/* Adds to dst every request of src that the rule keeps in [from_ns,
+ * to_ns], as llmlat_agg_add would add it: dst computes them under its own
+ * convention, mode and params (its duration param, when set, is its own:
+ * leave it 0 to derive a window's duration from its requests). All or
+ * nothing: on error dst is unchanged. src is not changed.
+ * Errors: EINVAL (NULL, dst == src, unknown rule, from_ns > to_ns; a sum
+ * in dst would overflow), EUNDEFINED (src keeps no requests), ENOMEM. */
+LLMLAT_API int32_t llmlat_agg_add_window(llmlat_agg *dst, const llmlat_agg *src, int64_t from_ns,
+                                         int64_t to_ns, int32_t rule);
+
+/* The earliest start and the latest end of the requests a keeps, the
+ * origin and end of its windows. Errors: EINVAL (NULL), EUNDEFINED (no
+ * request, or a keeps none). */
+LLMLAT_API int32_t llmlat_agg_span(const llmlat_agg *a, int64_t *first_start_ns,
+                                   int64_t *last_end_ns);
+
 #ifdef __cplusplus
 }
 #endif
@@ -1219,6 +1257,8 @@ static inline bool req_ended(const llmlat_request *r)
     return r->state == REQ_FINISHED || r->state == REQ_FAILED;
 }
 
+/* The summary of r's events, computed. */
+LLMLAT_PRIVATE void req_summarize(const llmlat_request *r, req_summary *s);
 /* The summary of r's events: the stored one once ended, else computed into
  * *scratch. */
 LLMLAT_PRIVATE const req_summary *req_summary_of(const llmlat_request *r, req_summary *scratch);
@@ -1751,7 +1791,7 @@ LLMLAT_API int32_t llmlat_request_set_output_tokens(llmlat_request *r, uint64_t 
     return LLMLAT_OK;
 }
 
-static void summarize(const llmlat_request *r, req_summary *s)
+LLMLAT_PRIVATE void req_summarize(const llmlat_request *r, req_summary *s)
 {
     *s = (req_summary){ 0, 0, REQ_NONE, REQ_NONE };
     for (size_t i = 0; i < r->n; i++) {
@@ -1770,7 +1810,7 @@ LLMLAT_PRIVATE const req_summary *req_summary_of(const llmlat_request *r, req_su
 {
     if (req_ended(r))
         return &r->sum;
-    summarize(r, scratch);
+    req_summarize(r, scratch);
     return scratch;
 }
 
@@ -1783,7 +1823,7 @@ static int32_t end(llmlat_request *r, int64_t t_ns, enum req_state how)
     int32_t st = time_error(r, t_ns);
     if (st != LLMLAT_OK)
         return st;
-    summarize(r, &r->sum);
+    req_summarize(r, &r->sum);
     r->state = how;
     r->end_ns = t_ns;
     r->room = 0; /* no more events */
@@ -1798,6 +1838,161 @@ LLMLAT_API int32_t llmlat_request_finish(llmlat_request *r, int64_t t_ns)
 LLMLAT_API int32_t llmlat_request_fail(llmlat_request *r, int64_t t_ns)
 {
     return end(r, t_ns, REQ_FAILED);
+}
+
+/* ---------------------- lib/record/request_log.c -------------------------- */
+#include <string.h>
+
+/* ---------------------- lib/record/request_log.h -------------------------- */
+/* Exact mode's log of the requests themselves: for each request added,
+ * what it takes to rebuild it (start, end, how it ended, token counts and
+ * every event), in the order they were added. It is what works per request
+ * rests on: windows and slices (llmlat_agg_add_window), the bootstrap of
+ * llmlat_compare_new, the per-request tables and the Chrome trace. A logged
+ * request is read back as a read-only recorder (request_log_view), so the
+ * conventions and the gap rule read it as they read a live one. */
+#ifndef LLMLAT_REQUEST_LOG_H
+#define LLMLAT_REQUEST_LOG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define LOGGED_FAILED 1u      /* ended by llmlat_request_fail */
+#define LOGGED_HAS_USAGE 2u   /* output_tokens is the server's usage count */
+
+typedef struct logged_request {
+    int64_t start_ns, end_ns;
+    uint64_t input_tokens;
+    uint64_t output_tokens;   /* the usage count, when LOGGED_HAS_USAGE */
+    size_t first_event;       /* index of its first event in the log */
+    uint32_t n_events;        /* a recorder holds at most 2^32 - 1 */
+    uint32_t flags;
+} logged_request;
+
+typedef struct request_log {
+    logged_request *req;
+    size_t n_req, cap_req;
+    int64_t *t;               /* the events of every request, in order */
+    uint32_t *k;
+    size_t n_ev, cap_ev;
+} request_log;
+
+LLMLAT_PRIVATE void request_log_init(request_log *g);
+LLMLAT_PRIVATE void request_log_free(request_log *g, const llmlat_alloc *al);
+LLMLAT_PRIVATE void request_log_clear(request_log *g);
+
+/* Room for `requests` more requests and `events` more events; unchanged
+ * (but for capacity) on failure. */
+LLMLAT_PRIVATE int32_t request_log_reserve(request_log *g, const llmlat_alloc *al,
+                                           size_t requests, size_t events);
+/* Appends an ended request into reserved room (never fails). */
+LLMLAT_PRIVATE void request_log_push(request_log *g, const llmlat_request *r);
+/* Appends src's requests into room reserved for them. */
+LLMLAT_PRIVATE void request_log_append(request_log *dst, const request_log *src);
+
+/* Request i as a read-only recorder: its arrays point into the log, its
+ * summary is computed, it is ended. Valid until the log changes. */
+LLMLAT_PRIVATE void request_log_view(const request_log *g, size_t i, llmlat_request *out);
+
+LLMLAT_PRIVATE size_t request_log_memory(const request_log *g);
+
+#endif
+
+LLMLAT_PRIVATE void request_log_init(request_log *g)
+{
+    memset(g, 0, sizeof *g);
+}
+
+LLMLAT_PRIVATE void request_log_free(request_log *g, const llmlat_alloc *al)
+{
+    alloc_free(al, g->req);
+    alloc_free(al, g->t);
+    alloc_free(al, g->k);
+    request_log_init(g);
+}
+
+LLMLAT_PRIVATE void request_log_clear(request_log *g)
+{
+    g->n_req = 0;
+    g->n_ev = 0;
+}
+
+LLMLAT_PRIVATE int32_t request_log_reserve(request_log *g, const llmlat_alloc *al,
+                                           size_t requests, size_t events)
+{
+    if (requests > SIZE_MAX - g->n_req || events > SIZE_MAX - g->n_ev)
+        return LLMLAT_EINVAL;
+    void *p = g->req;
+    int32_t st = alloc_grow(al, &p, &g->cap_req, g->n_req + requests, sizeof *g->req);
+    if (st != LLMLAT_OK)
+        return st;
+    g->req = p;
+    if (g->n_ev + events <= g->cap_ev)
+        return LLMLAT_OK;
+    void *t = g->t, *k = g->k;
+    st = alloc_grow_pair(al, &t, sizeof *g->t, &k, sizeof *g->k, &g->cap_ev, g->n_ev + events);
+    g->t = t;
+    g->k = k;
+    return st;
+}
+
+LLMLAT_PRIVATE void request_log_push(request_log *g, const llmlat_request *r)
+{
+    logged_request *q = &g->req[g->n_req++];
+    *q = (logged_request){
+        .start_ns = r->start_ns,
+        .end_ns = r->end_ns,
+        .input_tokens = r->input_tokens,
+        .output_tokens = r->output_tokens,
+        .first_event = g->n_ev,
+        .n_events = (uint32_t)r->n,
+        .flags = (r->state == REQ_FAILED ? LOGGED_FAILED : 0u) |
+                 (r->has_output_tokens ? LOGGED_HAS_USAGE : 0u),
+    };
+    if (r->n) {
+        memcpy(g->t + g->n_ev, r->t, r->n * sizeof *r->t);
+        memcpy(g->k + g->n_ev, r->k, r->n * sizeof *r->k);
+    }
+    g->n_ev += r->n;
+}
+
+LLMLAT_PRIVATE void request_log_append(request_log *dst, const request_log *src)
+{
+    for (size_t i = 0; i < src->n_req; i++) {
+        logged_request q = src->req[i];
+        q.first_event += dst->n_ev; /* src's events land after dst's */
+        dst->req[dst->n_req + i] = q;
+    }
+    if (src->n_ev) {
+        memcpy(dst->t + dst->n_ev, src->t, src->n_ev * sizeof *src->t);
+        memcpy(dst->k + dst->n_ev, src->k, src->n_ev * sizeof *src->k);
+    }
+    dst->n_req += src->n_req;
+    dst->n_ev += src->n_ev;
+}
+
+LLMLAT_PRIVATE void request_log_view(const request_log *g, size_t i, llmlat_request *out)
+{
+    const logged_request *q = &g->req[i];
+    memset(out, 0, sizeof *out);
+    out->t = g->t + q->first_event;
+    out->k = g->k + q->first_event;
+    out->n = q->n_events;
+    out->cap = q->n_events;
+    out->state = (q->flags & LOGGED_FAILED) ? REQ_FAILED : REQ_FINISHED;
+    out->start_ns = q->start_ns;
+    out->end_ns = q->end_ns;
+    out->last_t = q->end_ns;
+    out->input_tokens = q->input_tokens;
+    out->output_tokens = q->output_tokens;
+    out->has_output_tokens = (q->flags & LOGGED_HAS_USAGE) != 0;
+    req_summarize(out, &out->sum);
+}
+
+LLMLAT_PRIVATE size_t request_log_memory(const request_log *g)
+{
+    return g->cap_req * sizeof *g->req + g->cap_ev * (sizeof *g->t + sizeof *g->k);
 }
 
 /* ---------------------- lib/record/request_value.c ------------------------ */
@@ -3642,6 +3837,10 @@ struct llmlat_agg {
      * under LLMPerf, and aliases ITL, ICL or TPOT otherwise. */
     metric_store stores[METRIC_COUNT];
     timeline tl;      /* exact mode only */
+    /* Exact mode: every request added, in order (record/request_log.h).
+     * Complete unless some were merged from an aggregator that had none
+     * (one read from version-1 bytes): see agg_holds_requests. */
+    request_log log;
 
     /* Bounded mode (bounded_fold.c): the sketches' bucket layout, and the
      * successes that met the SLOs set when they were added. */
@@ -3657,10 +3856,22 @@ static inline double agg_param(const llmlat_agg *a, int32_t param)
 /* The store behind a metric id under a's convention (TOOL_ITL aliases). */
 LLMLAT_PRIVATE const metric_store *agg_store(const llmlat_agg *a, int32_t metric);
 
+/* true when a keeps every request it was given (exact mode, nothing
+ * merged in from an aggregator without a log): what works per request
+ * needs it. */
+static inline bool agg_holds_requests(const llmlat_agg *a)
+{
+    return a->mode == LLMLAT_MODE_EXACT && a->log.n_req == a->completed + a->failed;
+}
+
 /* The duration D in seconds; false when undefined (no data, or 0). */
 LLMLAT_PRIVATE bool agg_duration(const llmlat_agg *a, double *seconds);
 
 LLMLAT_PRIVATE void agg_default_params(llmlat_agg *a);
+
+/* A new, empty aggregator with a's convention, mode and params (so that it
+ * merges into a), NULL when out of memory. */
+LLMLAT_PRIVATE llmlat_agg *agg_new_empty_like(const llmlat_agg *a);
 
 /* true when an SLO is set; then whether values (NaN = missing) meet them
  * all (agg_query.c). */
@@ -3699,6 +3910,7 @@ static void clear_data(llmlat_agg *a)
     for (int i = 0; i < METRIC_COUNT; i++)
         store_clear(&a->stores[i]);
     timeline_clear(&a->tl);
+    request_log_clear(&a->log);
 }
 
 LLMLAT_API llmlat_agg *llmlat_agg_new(int32_t convention, int32_t mode)
@@ -3718,6 +3930,7 @@ LLMLAT_API llmlat_agg *llmlat_agg_new(int32_t convention, int32_t mode)
     for (int32_t m = METRIC_FIRST; m <= METRIC_LAST; m++)
         store_init(&a->stores[metric_index(m)], mode, m == LLMLAT_ITL);
     timeline_init(&a->tl);
+    request_log_init(&a->log);
     if (mode == LLMLAT_MODE_BOUNDED &&
         agg_bounded_setup(a, agg_param(a, LLMLAT_PARAM_RELATIVE_ERROR)) != LLMLAT_OK) {
         alloc_free(&al, a);
@@ -3725,6 +3938,18 @@ LLMLAT_API llmlat_agg *llmlat_agg_new(int32_t convention, int32_t mode)
     }
     clear_data(a);
     return a;
+}
+
+LLMLAT_PRIVATE llmlat_agg *agg_new_empty_like(const llmlat_agg *a)
+{
+    llmlat_agg *b = llmlat_agg_new(a->conv->id, a->mode);
+    for (int32_t p = PARAM_FIRST; b && p <= PARAM_LAST; p++) {
+        if (llmlat_agg_set_param(b, p, agg_param(a, p)) != LLMLAT_OK) {
+            llmlat_agg_free(b);
+            b = NULL;
+        }
+    }
+    return b;
 }
 
 LLMLAT_API void llmlat_agg_free(llmlat_agg *a)
@@ -3735,6 +3960,7 @@ LLMLAT_API void llmlat_agg_free(llmlat_agg *a)
     for (int i = 0; i < METRIC_COUNT; i++)
         store_free(&a->stores[i], &al);
     timeline_free(&a->tl, &al);
+    request_log_free(&a->log, &al);
     sketch_map_free(&a->map, &al);
     agg_labels_free(a);
     alloc_free(&al, a);
@@ -3793,7 +4019,8 @@ static int32_t reserve_for(llmlat_agg *a, const llmlat_request *r)
         if (st != LLMLAT_OK)
             return st;
     }
-    return timeline_reserve(&a->tl, &a->al, 1, r->n);
+    int32_t st = timeline_reserve(&a->tl, &a->al, 1, r->n);
+    return st != LLMLAT_OK ? st : request_log_reserve(&a->log, &a->al, 1, r->n);
 }
 
 /* ICL, ITL and ITL_MAX samples, by the gap rule (record/gaps.h). */
@@ -3851,9 +4078,16 @@ LLMLAT_API int32_t llmlat_agg_add(llmlat_agg *a, const llmlat_request *r)
     /* Requests added (successes + failures) fit a uint64 too, as the
      * serialized form requires. */
     bool full = a->completed + a->failed == UINT64_MAX;
+    bool bounded = a->mode == LLMLAT_MODE_BOUNDED;
     if (!v.success) {
         if (full)
             return LLMLAT_EINVAL;
+        if (!bounded) {
+            int32_t st = request_log_reserve(&a->log, &a->al, 1, r->n);
+            if (st != LLMLAT_OK)
+                return st;
+            request_log_push(&a->log, r);
+        }
         a->failed++;
         span_add(&a->all, r->start_ns, last);
         return LLMLAT_OK;
@@ -3862,7 +4096,6 @@ LLMLAT_API int32_t llmlat_agg_add(llmlat_agg *a, const llmlat_request *r)
     if (full || r->input_tokens > UINT64_MAX - a->input_tokens ||
         v.n_out > UINT64_MAX - a->output_tokens)
         return LLMLAT_EINVAL;
-    bool bounded = a->mode == LLMLAT_MODE_BOUNDED;
     int32_t st = bounded ? agg_bounded_check(a, r, &v) : reserve_for(a, r);
     if (st != LLMLAT_OK)
         return st;
@@ -3894,6 +4127,7 @@ LLMLAT_API int32_t llmlat_agg_add(llmlat_agg *a, const llmlat_request *r)
     store_push(own_store(a, LLMLAT_INPUT_TOKENS), (double)r->input_tokens, 1);
     push_gaps(a, r, &v);
     push_timeline(a, r, &v);
+    request_log_push(&a->log, r);
     return LLMLAT_OK;
 }
 
@@ -3931,12 +4165,15 @@ LLMLAT_API int32_t llmlat_agg_merge(llmlat_agg *dst, const llmlat_agg *src)
             return st;
     }
     int32_t st = timeline_reserve(&dst->tl, &dst->al, src->tl.n_rec, src->tl.n_tok);
+    if (st == LLMLAT_OK)
+        st = request_log_reserve(&dst->log, &dst->al, src->log.n_req, src->log.n_ev);
     if (st != LLMLAT_OK)
         return st;
 
     for (int i = 0; i < METRIC_COUNT; i++)
         store_append(&dst->stores[i], &src->stores[i]);
     timeline_append(&dst->tl, &src->tl);
+    request_log_append(&dst->log, &src->log);
     dst->completed += src->completed;
     dst->failed += src->failed;
     dst->tpot_undefined += src->tpot_undefined;
@@ -4190,7 +4427,8 @@ LLMLAT_API int32_t llmlat_agg_rate(const llmlat_agg *a, int32_t rate, double *ou
 
 static size_t memory_bytes(const llmlat_agg *a)
 {
-    size_t bytes = sizeof *a + timeline_memory(&a->tl) + agg_labels_memory(a);
+    size_t bytes = sizeof *a + timeline_memory(&a->tl) + request_log_memory(&a->log) +
+                   agg_labels_memory(a);
     if (a->mode == LLMLAT_MODE_BOUNDED)
         bytes += sketch_map_memory(&a->map);
     for (int i = 0; i < METRIC_COUNT; i++)
@@ -4236,6 +4474,71 @@ LLMLAT_API int32_t llmlat_agg_counter(const llmlat_agg *a, int32_t counter, uint
         return LLMLAT_OK;
     }
     return LLMLAT_EINVAL;
+}
+
+/* ---------------------- lib/agg/agg_window.c ------------------------------ */
+/* Selections of an exact aggregator's requests by time: windows and
+ * slices (llmlat_agg_add_window), and the span they are measured from
+ * (llmlat_agg_span). Each selected request is read back from the log and
+ * added again, so dst computes it under its own convention and settings. */
+
+static bool window_keeps(const logged_request *q, int64_t from, int64_t to, int32_t rule)
+{
+    switch (rule) {
+    case LLMLAT_WINDOW_START:
+        return q->start_ns >= from && q->start_ns < to;
+    case LLMLAT_WINDOW_END:
+        return q->end_ns >= from && q->end_ns < to;
+    case LLMLAT_WINDOW_INSIDE:
+        return q->start_ns >= from && q->end_ns <= to;
+    }
+    return false;
+}
+
+LLMLAT_API int32_t llmlat_agg_add_window(llmlat_agg *dst, const llmlat_agg *src, int64_t from_ns,
+                                         int64_t to_ns, int32_t rule)
+{
+    if (!dst || !src || dst == src || rule < LLMLAT_WINDOW_START || rule > LLMLAT_WINDOW_INSIDE ||
+        from_ns > to_ns)
+        return LLMLAT_EINVAL;
+    if (!agg_holds_requests(src))
+        return LLMLAT_EUNDEFINED;
+    /* Into an empty twin first, then one merge: all or nothing. */
+    llmlat_agg *tmp = agg_new_empty_like(dst);
+    if (!tmp)
+        return LLMLAT_ENOMEM;
+    int32_t st = LLMLAT_OK;
+    for (size_t i = 0; i < src->log.n_req && st == LLMLAT_OK; i++) {
+        if (!window_keeps(&src->log.req[i], from_ns, to_ns, rule))
+            continue;
+        llmlat_request q;
+        request_log_view(&src->log, i, &q);
+        st = llmlat_agg_add(tmp, &q);
+    }
+    if (st == LLMLAT_OK)
+        st = llmlat_agg_merge(dst, tmp);
+    llmlat_agg_free(tmp);
+    return st;
+}
+
+LLMLAT_API int32_t llmlat_agg_span(const llmlat_agg *a, int64_t *first_start_ns,
+                                   int64_t *last_end_ns)
+{
+    if (!a || !first_start_ns || !last_end_ns)
+        return LLMLAT_EINVAL;
+    if (!agg_holds_requests(a) || a->log.n_req == 0)
+        return LLMLAT_EUNDEFINED;
+    int64_t lo = INT64_MAX, hi = INT64_MIN;
+    for (size_t i = 0; i < a->log.n_req; i++) {
+        const logged_request *q = &a->log.req[i];
+        if (q->start_ns < lo)
+            lo = q->start_ns;
+        if (q->end_ns > hi)
+            hi = q->end_ns;
+    }
+    *first_start_ns = lo;
+    *last_end_ns = hi;
+    return LLMLAT_OK;
 }
 
 /* ---------------------- lib/agg/bounded_fold.c ---------------------------- */
@@ -6401,6 +6704,7 @@ static inline uint64_t get_varint(bytes_reader *r)
 LLMLAT_PRIVATE void write_exact_store(bytes_writer *w, const exact_store *e);
 LLMLAT_PRIVATE void write_sketch(bytes_writer *w, const sketch *s);
 LLMLAT_PRIVATE void write_timeline(bytes_writer *w, const timeline *tl);
+LLMLAT_PRIVATE void write_request_log(bytes_writer *w, const request_log *g);
 
 /* Readers fill an empty store, sketch (allocated for map, or without
  * buckets: then only an empty one is accepted) or timeline. They return
@@ -6410,11 +6714,13 @@ LLMLAT_PRIVATE void write_timeline(bytes_writer *w, const timeline *tl);
 LLMLAT_PRIVATE int32_t read_exact_store(bytes_reader *r, exact_store *e, const llmlat_alloc *al);
 LLMLAT_PRIVATE int32_t read_sketch(bytes_reader *r, sketch *s, const sketch_map *map);
 LLMLAT_PRIVATE int32_t read_timeline(bytes_reader *r, timeline *tl, const llmlat_alloc *al);
+LLMLAT_PRIVATE int32_t read_request_log(bytes_reader *r, request_log *g, const llmlat_alloc *al);
 
 #endif
 
 static const uint8_t MAGIC[8] = { 'L', 'L', 'M', 'L', 'A', 'T', 'A', 'G' };
-/* Version 2 (llmlat 1.1) adds the labels; version 1 still reads. */
+/* Version 2 (llmlat 1.1) adds the labels and exact mode's request log;
+ * version 1 still reads. */
 #define FORMAT_VERSION 2
 #define FORMAT_VERSION_OLDEST 1
 #define HEADER_BYTES 24 /* magic, version, flags, total size */
@@ -6478,8 +6784,10 @@ static void write_all(bytes_writer *w, const llmlat_agg *a, uint64_t size)
         else
             write_exact_store(w, &a->stores[m].exact);
     }
-    if (a->mode == LLMLAT_MODE_EXACT)
+    if (a->mode == LLMLAT_MODE_EXACT) {
         write_timeline(w, &a->tl);
+        write_request_log(w, &a->log);
+    }
 }
 
 LLMLAT_API int32_t llmlat_agg_serialize(const llmlat_agg *a, void *buf, size_t cap,
@@ -6625,7 +6933,27 @@ static bool counts_consistent(const llmlat_agg *a)
     return a->mode == LLMLAT_MODE_BOUNDED || a->tl.n_rec == a->completed;
 }
 
-static int32_t read_samples(bytes_reader *r, llmlat_agg *a)
+/* The log holds at most the requests the counters count, and when it holds
+ * them all, its successes under the convention are the completed count. */
+static bool log_consistent(const llmlat_agg *a)
+{
+    const request_log *g = &a->log;
+    if (g->n_req > a->completed + a->failed)
+        return false;
+    if (!agg_holds_requests(a))
+        return true;
+    uint64_t successes = 0;
+    for (size_t i = 0; i < g->n_req; i++) {
+        llmlat_request q;
+        req_view v;
+        request_log_view(g, i, &q);
+        conv_view(a->conv, &q, &v);
+        successes += v.success;
+    }
+    return successes == a->completed;
+}
+
+static int32_t read_samples(bytes_reader *r, llmlat_agg *a, uint32_t version)
 {
     for (int m = 0; m < METRIC_COUNT; m++) {
         metric_store *s = &a->stores[m];
@@ -6636,10 +6964,12 @@ static int32_t read_samples(bytes_reader *r, llmlat_agg *a)
     }
     if (a->mode == LLMLAT_MODE_EXACT) {
         int32_t st = read_timeline(r, &a->tl, &a->al);
+        if (st == LLMLAT_OK && version >= 2)
+            st = read_request_log(r, &a->log, &a->al);
         if (st != LLMLAT_OK)
             return st;
     }
-    return counts_consistent(a) ? LLMLAT_OK : LLMLAT_EFORMAT;
+    return counts_consistent(a) && log_consistent(a) ? LLMLAT_OK : LLMLAT_EFORMAT;
 }
 
 /* The header and trailer; on success *body is the reader between them. */
@@ -6690,7 +7020,7 @@ LLMLAT_API llmlat_agg *llmlat_agg_deserialize(const void *buf, size_t len, int32
     if (st == LLMLAT_OK)
         st = read_counters(&r, a);
     if (st == LLMLAT_OK)
-        st = read_samples(&r, a);
+        st = read_samples(&r, a, version);
     if (st == LLMLAT_OK && r.left) /* bytes the sections do not account for */
         st = LLMLAT_EFORMAT;
     if (st != LLMLAT_OK)
@@ -6890,6 +7220,78 @@ LLMLAT_PRIVATE int32_t read_timeline(bytes_reader *r, timeline *tl, const llmlat
     return r->bad ? LLMLAT_EFORMAT : LLMLAT_OK;
 }
 
+LLMLAT_PRIVATE void write_request_log(bytes_writer *w, const request_log *g)
+{
+    put_u64(w, g->n_req);
+    for (size_t i = 0; i < g->n_req; i++) {
+        const logged_request *q = &g->req[i];
+        put_i64(w, q->start_ns);
+        put_i64(w, q->end_ns);
+        put_u32(w, q->flags);
+        put_u64(w, q->input_tokens);
+        put_u64(w, q->output_tokens);
+        put_u32(w, q->n_events);
+        for (size_t j = 0; j < q->n_events; j++) {
+            put_i64(w, g->t[q->first_event + j]);
+            put_u32(w, g->k[q->first_event + j]);
+        }
+    }
+}
+
+#define LOGGED_REQUEST_BYTES 40 /* without its events */
+#define LOGGED_EVENT_BYTES 12
+
+/* One request as the recorder would have accepted it: events in order
+ * from the start, the end after the last, every time within INT64_MAX of
+ * the start. */
+static bool logged_times_valid(const logged_request *q, const int64_t *t)
+{
+    int64_t max_t = q->start_ns <= 0 ? q->start_ns + INT64_MAX : INT64_MAX;
+    int64_t prev = q->start_ns;
+    for (uint32_t j = 0; j < q->n_events; j++) {
+        if (t[j] < prev || t[j] > max_t)
+            return false;
+        prev = t[j];
+    }
+    return q->end_ns >= prev && q->end_ns <= max_t;
+}
+
+LLMLAT_PRIVATE int32_t read_request_log(bytes_reader *r, request_log *g, const llmlat_alloc *al)
+{
+    uint64_t n = get_u64(r);
+    if (r->bad || n > r->left / LOGGED_REQUEST_BYTES)
+        return LLMLAT_EFORMAT;
+    int32_t st = request_log_reserve(g, al, (size_t)n, 0);
+    if (st != LLMLAT_OK)
+        return st;
+    for (uint64_t i = 0; i < n; i++) {
+        logged_request q;
+        q.start_ns = get_i64(r);
+        q.end_ns = get_i64(r);
+        q.flags = get_u32(r);
+        q.input_tokens = get_u64(r);
+        q.output_tokens = get_u64(r);
+        q.n_events = get_u32(r);
+        q.first_event = g->n_ev;
+        if (r->bad || (q.flags & ~(LOGGED_FAILED | LOGGED_HAS_USAGE)) ||
+            (!(q.flags & LOGGED_HAS_USAGE) && q.output_tokens) ||
+            q.n_events > r->left / LOGGED_EVENT_BYTES)
+            return LLMLAT_EFORMAT;
+        st = request_log_reserve(g, al, 0, q.n_events);
+        if (st != LLMLAT_OK)
+            return st;
+        for (uint32_t j = 0; j < q.n_events; j++) {
+            g->t[g->n_ev + j] = get_i64(r);
+            g->k[g->n_ev + j] = get_u32(r);
+        }
+        if (r->bad || !logged_times_valid(&q, g->t + g->n_ev))
+            return LLMLAT_EFORMAT;
+        g->n_ev += q.n_events;
+        g->req[g->n_req++] = q;
+    }
+    return LLMLAT_OK;
+}
+
 /* Internal macros end with the implementation. */
 #undef LLMLAT_PRIVATE
 #undef LLMLAT_COLD
@@ -6901,6 +7303,8 @@ LLMLAT_PRIVATE int32_t read_timeline(bytes_reader *r, timeline *tl, const llmlat
 #undef METRIC_COUNT
 #undef REQ_NONE
 #undef REQ_MAX_EVENTS
+#undef LOGGED_FAILED
+#undef LOGGED_HAS_USAGE
 #undef SELECT_MAX_RANKS
 #undef DIGIT_BITS
 #undef DIGIT_RANGE
@@ -6942,6 +7346,8 @@ LLMLAT_PRIVATE int32_t read_timeline(bytes_reader *r, timeline *tl, const llmlat
 #undef HEADER_BYTES
 #undef TRAILER_BYTES
 #undef SAMPLE_LIMIT
+#undef LOGGED_REQUEST_BYTES
+#undef LOGGED_EVENT_BYTES
 
 #if defined(__clang__)
 #  pragma STDC FP_CONTRACT DEFAULT

@@ -22,6 +22,7 @@ static void clear_data(llmlat_agg *a)
     for (int i = 0; i < METRIC_COUNT; i++)
         store_clear(&a->stores[i]);
     timeline_clear(&a->tl);
+    request_log_clear(&a->log);
 }
 
 LLMLAT_API llmlat_agg *llmlat_agg_new(int32_t convention, int32_t mode)
@@ -41,6 +42,7 @@ LLMLAT_API llmlat_agg *llmlat_agg_new(int32_t convention, int32_t mode)
     for (int32_t m = METRIC_FIRST; m <= METRIC_LAST; m++)
         store_init(&a->stores[metric_index(m)], mode, m == LLMLAT_ITL);
     timeline_init(&a->tl);
+    request_log_init(&a->log);
     if (mode == LLMLAT_MODE_BOUNDED &&
         agg_bounded_setup(a, agg_param(a, LLMLAT_PARAM_RELATIVE_ERROR)) != LLMLAT_OK) {
         alloc_free(&al, a);
@@ -48,6 +50,18 @@ LLMLAT_API llmlat_agg *llmlat_agg_new(int32_t convention, int32_t mode)
     }
     clear_data(a);
     return a;
+}
+
+LLMLAT_PRIVATE llmlat_agg *agg_new_empty_like(const llmlat_agg *a)
+{
+    llmlat_agg *b = llmlat_agg_new(a->conv->id, a->mode);
+    for (int32_t p = PARAM_FIRST; b && p <= PARAM_LAST; p++) {
+        if (llmlat_agg_set_param(b, p, agg_param(a, p)) != LLMLAT_OK) {
+            llmlat_agg_free(b);
+            b = NULL;
+        }
+    }
+    return b;
 }
 
 LLMLAT_API void llmlat_agg_free(llmlat_agg *a)
@@ -58,6 +72,7 @@ LLMLAT_API void llmlat_agg_free(llmlat_agg *a)
     for (int i = 0; i < METRIC_COUNT; i++)
         store_free(&a->stores[i], &al);
     timeline_free(&a->tl, &al);
+    request_log_free(&a->log, &al);
     sketch_map_free(&a->map, &al);
     agg_labels_free(a);
     alloc_free(&al, a);
@@ -116,7 +131,8 @@ static int32_t reserve_for(llmlat_agg *a, const llmlat_request *r)
         if (st != LLMLAT_OK)
             return st;
     }
-    return timeline_reserve(&a->tl, &a->al, 1, r->n);
+    int32_t st = timeline_reserve(&a->tl, &a->al, 1, r->n);
+    return st != LLMLAT_OK ? st : request_log_reserve(&a->log, &a->al, 1, r->n);
 }
 
 /* ICL, ITL and ITL_MAX samples, by the gap rule (record/gaps.h). */
@@ -174,9 +190,16 @@ LLMLAT_API int32_t llmlat_agg_add(llmlat_agg *a, const llmlat_request *r)
     /* Requests added (successes + failures) fit a uint64 too, as the
      * serialized form requires. */
     bool full = a->completed + a->failed == UINT64_MAX;
+    bool bounded = a->mode == LLMLAT_MODE_BOUNDED;
     if (!v.success) {
         if (full)
             return LLMLAT_EINVAL;
+        if (!bounded) {
+            int32_t st = request_log_reserve(&a->log, &a->al, 1, r->n);
+            if (st != LLMLAT_OK)
+                return st;
+            request_log_push(&a->log, r);
+        }
         a->failed++;
         span_add(&a->all, r->start_ns, last);
         return LLMLAT_OK;
@@ -185,7 +208,6 @@ LLMLAT_API int32_t llmlat_agg_add(llmlat_agg *a, const llmlat_request *r)
     if (full || r->input_tokens > UINT64_MAX - a->input_tokens ||
         v.n_out > UINT64_MAX - a->output_tokens)
         return LLMLAT_EINVAL;
-    bool bounded = a->mode == LLMLAT_MODE_BOUNDED;
     int32_t st = bounded ? agg_bounded_check(a, r, &v) : reserve_for(a, r);
     if (st != LLMLAT_OK)
         return st;
@@ -217,6 +239,7 @@ LLMLAT_API int32_t llmlat_agg_add(llmlat_agg *a, const llmlat_request *r)
     store_push(own_store(a, LLMLAT_INPUT_TOKENS), (double)r->input_tokens, 1);
     push_gaps(a, r, &v);
     push_timeline(a, r, &v);
+    request_log_push(&a->log, r);
     return LLMLAT_OK;
 }
 
@@ -254,12 +277,15 @@ LLMLAT_API int32_t llmlat_agg_merge(llmlat_agg *dst, const llmlat_agg *src)
             return st;
     }
     int32_t st = timeline_reserve(&dst->tl, &dst->al, src->tl.n_rec, src->tl.n_tok);
+    if (st == LLMLAT_OK)
+        st = request_log_reserve(&dst->log, &dst->al, src->log.n_req, src->log.n_ev);
     if (st != LLMLAT_OK)
         return st;
 
     for (int i = 0; i < METRIC_COUNT; i++)
         store_append(&dst->stores[i], &src->stores[i]);
     timeline_append(&dst->tl, &src->tl);
+    request_log_append(&dst->log, &src->log);
     dst->completed += src->completed;
     dst->failed += src->failed;
     dst->tpot_undefined += src->tpot_undefined;

@@ -13,6 +13,7 @@
 #include "util/units.h"
 #include "agg/store.h"
 #include "exact/timeline.h"
+#include "record/request_log.h"
 
 #define PARAM_FIRST LLMLAT_PARAM_RELATIVE_ERROR
 #define PARAM_LAST LLMLAT_PARAM_SLO_E2E
@@ -56,6 +57,10 @@ struct llmlat_agg {
      * under LLMPerf, and aliases ITL, ICL or TPOT otherwise. */
     metric_store stores[METRIC_COUNT];
     timeline tl;      /* exact mode only */
+    /* Exact mode: every request added, in order (record/request_log.h).
+     * Complete unless some were merged from an aggregator that had none
+     * (one read from version-1 bytes): see agg_holds_requests. */
+    request_log log;
 
     /* Bounded mode (bounded_fold.c): the sketches' bucket layout, and the
      * successes that met the SLOs set when they were added. */
@@ -71,10 +76,22 @@ static inline double agg_param(const llmlat_agg *a, int32_t param)
 /* The store behind a metric id under a's convention (TOOL_ITL aliases). */
 LLMLAT_PRIVATE const metric_store *agg_store(const llmlat_agg *a, int32_t metric);
 
+/* true when a keeps every request it was given (exact mode, nothing
+ * merged in from an aggregator without a log): what works per request
+ * needs it. */
+static inline bool agg_holds_requests(const llmlat_agg *a)
+{
+    return a->mode == LLMLAT_MODE_EXACT && a->log.n_req == a->completed + a->failed;
+}
+
 /* The duration D in seconds; false when undefined (no data, or 0). */
 LLMLAT_PRIVATE bool agg_duration(const llmlat_agg *a, double *seconds);
 
 LLMLAT_PRIVATE void agg_default_params(llmlat_agg *a);
+
+/* A new, empty aggregator with a's convention, mode and params (so that it
+ * merges into a), NULL when out of memory. */
+LLMLAT_PRIVATE llmlat_agg *agg_new_empty_like(const llmlat_agg *a);
 
 /* true when an SLO is set; then whether values (NaN = missing) meet them
  * all (agg_query.c). */

@@ -8,7 +8,8 @@
 #include "format/serialize.h"
 
 static const uint8_t MAGIC[8] = { 'L', 'L', 'M', 'L', 'A', 'T', 'A', 'G' };
-/* Version 2 (llmlat 1.1) adds the labels; version 1 still reads. */
+/* Version 2 (llmlat 1.1) adds the labels and exact mode's request log;
+ * version 1 still reads. */
 #define FORMAT_VERSION 2
 #define FORMAT_VERSION_OLDEST 1
 #define HEADER_BYTES 24 /* magic, version, flags, total size */
@@ -72,8 +73,10 @@ static void write_all(bytes_writer *w, const llmlat_agg *a, uint64_t size)
         else
             write_exact_store(w, &a->stores[m].exact);
     }
-    if (a->mode == LLMLAT_MODE_EXACT)
+    if (a->mode == LLMLAT_MODE_EXACT) {
         write_timeline(w, &a->tl);
+        write_request_log(w, &a->log);
+    }
 }
 
 LLMLAT_API int32_t llmlat_agg_serialize(const llmlat_agg *a, void *buf, size_t cap,
@@ -219,7 +222,27 @@ static bool counts_consistent(const llmlat_agg *a)
     return a->mode == LLMLAT_MODE_BOUNDED || a->tl.n_rec == a->completed;
 }
 
-static int32_t read_samples(bytes_reader *r, llmlat_agg *a)
+/* The log holds at most the requests the counters count, and when it holds
+ * them all, its successes under the convention are the completed count. */
+static bool log_consistent(const llmlat_agg *a)
+{
+    const request_log *g = &a->log;
+    if (g->n_req > a->completed + a->failed)
+        return false;
+    if (!agg_holds_requests(a))
+        return true;
+    uint64_t successes = 0;
+    for (size_t i = 0; i < g->n_req; i++) {
+        llmlat_request q;
+        req_view v;
+        request_log_view(g, i, &q);
+        conv_view(a->conv, &q, &v);
+        successes += v.success;
+    }
+    return successes == a->completed;
+}
+
+static int32_t read_samples(bytes_reader *r, llmlat_agg *a, uint32_t version)
 {
     for (int m = 0; m < METRIC_COUNT; m++) {
         metric_store *s = &a->stores[m];
@@ -230,10 +253,12 @@ static int32_t read_samples(bytes_reader *r, llmlat_agg *a)
     }
     if (a->mode == LLMLAT_MODE_EXACT) {
         int32_t st = read_timeline(r, &a->tl, &a->al);
+        if (st == LLMLAT_OK && version >= 2)
+            st = read_request_log(r, &a->log, &a->al);
         if (st != LLMLAT_OK)
             return st;
     }
-    return counts_consistent(a) ? LLMLAT_OK : LLMLAT_EFORMAT;
+    return counts_consistent(a) && log_consistent(a) ? LLMLAT_OK : LLMLAT_EFORMAT;
 }
 
 /* The header and trailer; on success *body is the reader between them. */
@@ -284,7 +309,7 @@ LLMLAT_API llmlat_agg *llmlat_agg_deserialize(const void *buf, size_t len, int32
     if (st == LLMLAT_OK)
         st = read_counters(&r, a);
     if (st == LLMLAT_OK)
-        st = read_samples(&r, a);
+        st = read_samples(&r, a, version);
     if (st == LLMLAT_OK && r.left) /* bytes the sections do not account for */
         st = LLMLAT_EFORMAT;
     if (st != LLMLAT_OK)

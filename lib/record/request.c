@@ -170,7 +170,7 @@ LLMLAT_API int32_t llmlat_request_set_output_tokens(llmlat_request *r, uint64_t 
     return LLMLAT_OK;
 }
 
-static void summarize(const llmlat_request *r, req_summary *s)
+LLMLAT_PRIVATE void req_summarize(const llmlat_request *r, req_summary *s)
 {
     *s = (req_summary){ 0, 0, REQ_NONE, REQ_NONE };
     for (size_t i = 0; i < r->n; i++) {
@@ -189,7 +189,7 @@ LLMLAT_PRIVATE const req_summary *req_summary_of(const llmlat_request *r, req_su
 {
     if (req_ended(r))
         return &r->sum;
-    summarize(r, scratch);
+    req_summarize(r, scratch);
     return scratch;
 }
 
@@ -202,7 +202,7 @@ static int32_t end(llmlat_request *r, int64_t t_ns, enum req_state how)
     int32_t st = time_error(r, t_ns);
     if (st != LLMLAT_OK)
         return st;
-    summarize(r, &r->sum);
+    req_summarize(r, &r->sum);
     r->state = how;
     r->end_ns = t_ns;
     r->room = 0; /* no more events */

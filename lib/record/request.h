@@ -53,6 +53,8 @@ static inline bool req_ended(const llmlat_request *r)
     return r->state == REQ_FINISHED || r->state == REQ_FAILED;
 }
 
+/* The summary of r's events, computed. */
+LLMLAT_PRIVATE void req_summarize(const llmlat_request *r, req_summary *s);
 /* The summary of r's events: the stored one once ended, else computed into
  * *scratch. */
 LLMLAT_PRIVATE const req_summary *req_summary_of(const llmlat_request *r, req_summary *scratch);
