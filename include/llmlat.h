@@ -421,6 +421,71 @@ LLMLAT_API int32_t llmlat_agg_add_window(llmlat_agg *dst, const llmlat_agg *src,
 LLMLAT_API int32_t llmlat_agg_span(const llmlat_agg *a, int64_t *first_start_ns,
                                    int64_t *last_end_ns);
 
+/* ---------------------------------------------------------- comparison */
+
+/* Two runs side by side: each figure of a base and a candidate run, the
+ * difference candidate - base, its relative difference (candidate - base)
+ * / base, and a 95% bootstrap confidence interval of both. docs/compare.md
+ * has the method and its limits; in short: B resamples of each run, each
+ * drawing as many requests as the run has, with replacement, from the
+ * requests the aggregator keeps (all of a drawn request's samples come
+ * along), every figure computed as the aggregator computes it with the
+ * run's duration held fixed; the interval is the 2.5% and 97.5% quantiles
+ * (numpy-linear) of the B differences. A difference whose interval
+ * excludes 0 is one the resampling of requests does not explain.
+ *
+ * The figures, named as the CLI's --fail-if names them: for each metric
+ * (its llmlat_metric_name: "ttft", "tpot", "itl", "icl", "e2e",
+ * "tool_itl", ...) "mean_M", "median_M" and "pP_M" for each quantile of
+ * the base's reports other than 0.5 ("p90_ttft", "p99.9_itl"); then
+ * "request_throughput", "output_throughput", "total_token_throughput" and
+ * "request_goodput" (the rates, per second). Values are in the unit
+ * queries give (seconds, tokens, tokens/s). */
+typedef struct llmlat_compare llmlat_compare;
+
+#define LLMLAT_COMPARE_MAX_RESAMPLES 100000
+
+/* Fields of a figure for llmlat_compare_get. */
+#define LLMLAT_COMPARE_BASE      1 /* the base run's value */
+#define LLMLAT_COMPARE_CAND      2 /* the candidate's */
+#define LLMLAT_COMPARE_DIFF      3 /* CAND - BASE */
+#define LLMLAT_COMPARE_REL_DIFF  4 /* (CAND - BASE) / BASE; undefined when BASE is 0 */
+#define LLMLAT_COMPARE_DIFF_LOW  5 /* the interval of DIFF */
+#define LLMLAT_COMPARE_DIFF_HIGH 6
+#define LLMLAT_COMPARE_REL_LOW   7 /* the interval of REL_DIFF */
+#define LLMLAT_COMPARE_REL_HIGH  8
+
+/* Compares cand with base, which must have the same convention; the
+ * quantile figures are those of base's llmlat_agg_set_quantiles. The work
+ * is all done here: about `resamples` times a report of each run. With
+ * resamples 0, or when a run keeps no requests (bounded mode; see the
+ * windows section), there are no intervals (their fields are EUNDEFINED).
+ * The same inputs and seed give the same result on every machine.
+ * Returns NULL on error with *status set (status may be NULL): EINVAL
+ * (NULL, resamples > LLMLAT_COMPARE_MAX_RESAMPLES), EMISMATCH (different
+ * conventions), ENOMEM. base and cand are only read, and may be freed
+ * afterwards. Memory: about 16 x resamples bytes per figure while it
+ * runs. */
+LLMLAT_API llmlat_compare *llmlat_compare_new(const llmlat_agg *base, const llmlat_agg *cand,
+                                              uint32_t resamples, uint64_t seed,
+                                              int32_t *status);
+/* Frees c; NULL is a no-op. */
+LLMLAT_API void llmlat_compare_free(llmlat_compare *c);
+/* The name of figure i, in a fixed order (metrics by id, then rates); NULL
+ * past the last (and for a NULL c). Owned by c. */
+LLMLAT_API const char *llmlat_compare_figure(const llmlat_compare *c, size_t i);
+/* A field of a figure. Errors: EINVAL (NULL, an unknown figure or field),
+ * EUNDEFINED (*out NaN: a figure undefined in a run, an interval not
+ * computed or undefined in a resample). */
+LLMLAT_API int32_t llmlat_compare_get(const llmlat_compare *c, const char *figure, int32_t field,
+                                      double *out);
+/* The comparison as TEXT (a table, times in ms, significant differences
+ * marked) or JSON (docs/compare.md), with the buffer rules of
+ * llmlat_agg_serialize. Errors: EINVAL (NULL, another format), ENOSPC,
+ * ENOMEM. Only reads c. */
+LLMLAT_API int32_t llmlat_compare_report(const llmlat_compare *c, int32_t format, void *buf,
+                                         size_t cap, size_t *len);
+
 #ifdef __cplusplus
 }
 #endif

@@ -461,6 +461,71 @@ LLMLAT_API int32_t llmlat_agg_add_window(llmlat_agg *dst, const llmlat_agg *src,
 LLMLAT_API int32_t llmlat_agg_span(const llmlat_agg *a, int64_t *first_start_ns,
                                    int64_t *last_end_ns);
 
+/* ---------------------------------------------------------- comparison */
+
+/* Two runs side by side: each figure of a base and a candidate run, the
+ * difference candidate - base, its relative difference (candidate - base)
+ * / base, and a 95% bootstrap confidence interval of both. docs/compare.md
+ * has the method and its limits; in short: B resamples of each run, each
+ * drawing as many requests as the run has, with replacement, from the
+ * requests the aggregator keeps (all of a drawn request's samples come
+ * along), every figure computed as the aggregator computes it with the
+ * run's duration held fixed; the interval is the 2.5% and 97.5% quantiles
+ * (numpy-linear) of the B differences. A difference whose interval
+ * excludes 0 is one the resampling of requests does not explain.
+ *
+ * The figures, named as the CLI's --fail-if names them: for each metric
+ * (its llmlat_metric_name: "ttft", "tpot", "itl", "icl", "e2e",
+ * "tool_itl", ...) "mean_M", "median_M" and "pP_M" for each quantile of
+ * the base's reports other than 0.5 ("p90_ttft", "p99.9_itl"); then
+ * "request_throughput", "output_throughput", "total_token_throughput" and
+ * "request_goodput" (the rates, per second). Values are in the unit
+ * queries give (seconds, tokens, tokens/s). */
+typedef struct llmlat_compare llmlat_compare;
+
+#define LLMLAT_COMPARE_MAX_RESAMPLES 100000
+
+/* Fields of a figure for llmlat_compare_get. */
+#define LLMLAT_COMPARE_BASE      1 /* the base run's value */
+#define LLMLAT_COMPARE_CAND      2 /* the candidate's */
+#define LLMLAT_COMPARE_DIFF      3 /* CAND - BASE */
+#define LLMLAT_COMPARE_REL_DIFF  4 /* (CAND - BASE) / BASE; undefined when BASE is 0 */
+#define LLMLAT_COMPARE_DIFF_LOW  5 /* the interval of DIFF */
+#define LLMLAT_COMPARE_DIFF_HIGH 6
+#define LLMLAT_COMPARE_REL_LOW   7 /* the interval of REL_DIFF */
+#define LLMLAT_COMPARE_REL_HIGH  8
+
+/* Compares cand with base, which must have the same convention; the
+ * quantile figures are those of base's llmlat_agg_set_quantiles. The work
+ * is all done here: about `resamples` times a report of each run. With
+ * resamples 0, or when a run keeps no requests (bounded mode; see the
+ * windows section), there are no intervals (their fields are EUNDEFINED).
+ * The same inputs and seed give the same result on every machine.
+ * Returns NULL on error with *status set (status may be NULL): EINVAL
+ * (NULL, resamples > LLMLAT_COMPARE_MAX_RESAMPLES), EMISMATCH (different
+ * conventions), ENOMEM. base and cand are only read, and may be freed
+ * afterwards. Memory: about 16 x resamples bytes per figure while it
+ * runs. */
+LLMLAT_API llmlat_compare *llmlat_compare_new(const llmlat_agg *base, const llmlat_agg *cand,
+                                              uint32_t resamples, uint64_t seed,
+                                              int32_t *status);
+/* Frees c; NULL is a no-op. */
+LLMLAT_API void llmlat_compare_free(llmlat_compare *c);
+/* The name of figure i, in a fixed order (metrics by id, then rates); NULL
+ * past the last (and for a NULL c). Owned by c. */
+LLMLAT_API const char *llmlat_compare_figure(const llmlat_compare *c, size_t i);
+/* A field of a figure. Errors: EINVAL (NULL, an unknown figure or field),
+ * EUNDEFINED (*out NaN: a figure undefined in a run, an interval not
+ * computed or undefined in a resample). */
+LLMLAT_API int32_t llmlat_compare_get(const llmlat_compare *c, const char *figure, int32_t field,
+                                      double *out);
+/* The comparison as TEXT (a table, times in ms, significant differences
+ * marked) or JSON (docs/compare.md), with the buffer rules of
+ * llmlat_agg_serialize. Errors: EINVAL (NULL, another format), ENOSPC,
+ * ENOMEM. Only reads c. */
+LLMLAT_API int32_t llmlat_compare_report(const llmlat_compare *c, int32_t format, void *buf,
+                                         size_t cap, size_t *len);
+
 #ifdef __cplusplus
 }
 #endif
@@ -2185,6 +2250,58 @@ LLMLAT_PRIVATE int32_t radix_sort(const llmlat_alloc *al, enum radix_kind kind, 
 
 #endif
 
+/* ---------------------- lib/exact/ranks.h --------------------------------- */
+/* Which order statistics numpy's quantiles and median are made of, and how
+ * they combine: the rule written once, for exact mode's store (which
+ * finds the values by radix select) and for the comparison's bootstrap
+ * (which walks presorted samples under resampled weights). Ranks are
+ * 0-based in the samples expanded by their weights, total weight n >= 1. */
+#ifndef LLMLAT_RANKS_H
+#define LLMLAT_RANKS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define RANKS_MAX_Q 32
+
+/* numpy's 'linear' method for q[0..nq): virtual index (n - 1) q, its floor
+ * and the next rank interpolated by numpy_lerp; at the last rank or above,
+ * the maximum. */
+typedef struct quantile_plan {
+    uint64_t ranks[2 * RANKS_MAX_Q]; /* ascending, each once */
+    size_t n_ranks;
+    size_t nq;
+    size_t lo[RANKS_MAX_Q];      /* index in ranks of q[i]'s floor; SIZE_MAX: the maximum */
+    double gamma[RANKS_MAX_Q];
+} quantile_plan;
+
+/* nq <= RANKS_MAX_Q quantiles, each in [0, 1]. */
+LLMLAT_PRIVATE void quantile_plan_make(quantile_plan *p, uint64_t n, const double *q, size_t nq);
+/* The quantiles from the values at the plan's ranks and the maximum. */
+LLMLAT_PRIVATE void quantile_plan_values(const quantile_plan *p, const double *at, double max,
+                                         double *out);
+
+/* numpy.median: the middle rank, or the mean of the two middle ones.
+ * Returns how many ranks (1 or 2) it put in r. */
+static inline size_t median_ranks(uint64_t n, uint64_t r[2])
+{
+    if (n % 2) {
+        r[0] = n / 2;
+        return 1;
+    }
+    r[0] = n / 2 - 1;
+    r[1] = n / 2;
+    return 2;
+}
+
+static inline double median_of(const double *at, size_t nr)
+{
+    return nr == 1 ? at[0] : (at[0] + at[1]) / 2.0;
+}
+
+#endif
+
 /* ---------------------- lib/exact/select.h -------------------------------- */
 /* Values at given ranks of a sample array, without sorting it: radix
  * select on the order-preserving bits of the doubles. Per level, a
@@ -2207,26 +2324,6 @@ LLMLAT_PRIVATE int32_t radix_sort(const llmlat_alloc *al, enum radix_kind kind, 
 LLMLAT_PRIVATE int32_t select_ranks(const llmlat_alloc *al, const double *v, const uint32_t *w,
                                     size_t n, uint64_t kmin, uint64_t kmax, const uint64_t *ranks,
                                     size_t nr, double *out);
-
-#endif
-
-/* ---------------------- lib/util/lerp.h ----------------------------------- */
-/* numpy's linear interpolation between two order statistics, shared by
- * both modes so that they interpolate alike. */
-#ifndef LLMLAT_LERP_H
-#define LLMLAT_LERP_H
-
-/* numpy.lib.function_base._lerp: a + (b - a) * t, or from b when t >= 0.5.
- * Separate operations, never fused: the build disables FP contraction
- * (and the single header sets the pragmas), so the result is numpy's
- * double to the bit. */
-static inline double numpy_lerp(double a, double b, double t)
-{
-    double diff = b - a;
-    if (t >= 0.5)
-        return b - diff * (1.0 - t);
-    return a + diff * t;
-}
 
 #endif
 
@@ -2320,71 +2417,29 @@ static int32_t at_ranks(const exact_store *s, const llmlat_alloc *al, const uint
                         double_key(s->max), ranks, n, out);
 }
 
-/* numpy's 'linear' method: virtual index (n - 1) * q (clamped to the last
- * rank), interpolating between the values at its floor and the next rank.
- * All quantiles' ranks go to one selection. */
+/* All quantiles' ranks go to one selection (ranks.h has the rule). */
 LLMLAT_PRIVATE int32_t exact_quantiles(const exact_store *s, const llmlat_alloc *al,
                                        const double *q, size_t n, double *out)
 {
-    uint64_t last = s->total_w - 1;
-    uint64_t ranks[SELECT_MAX_RANKS];
-    double at[SELECT_MAX_RANKS], gamma[32];
-    size_t lo_index[32], nr = 0;
-    if (n > 32)
+    if (n > RANKS_MAX_Q)
         return LLMLAT_EINVAL;
-    /* ranks must ascend: collect, then sort the (few) of them */
-    for (size_t i = 0; i < n; i++) {
-        double vi = (double)last * q[i];
-        if (vi >= (double)last) {
-            lo_index[i] = SIZE_MAX; /* the maximum */
-            continue;
-        }
-        double lo = floor(vi);
-        gamma[i] = vi - lo;
-        ranks[nr++] = (uint64_t)lo;
-        ranks[nr++] = (uint64_t)lo + 1;
-        lo_index[i] = 0;
-    }
-    for (size_t i = 1; i < nr; i++) /* insertion sort + dedupe below */
-        for (size_t j = i; j > 0 && ranks[j - 1] > ranks[j]; j--) {
-            uint64_t tmp = ranks[j];
-            ranks[j] = ranks[j - 1];
-            ranks[j - 1] = tmp;
-        }
-    size_t nu = 0;
-    for (size_t i = 0; i < nr; i++)
-        if (nu == 0 || ranks[nu - 1] != ranks[i])
-            ranks[nu++] = ranks[i];
-    int32_t st = at_ranks(s, al, ranks, nu, at);
-    if (st != LLMLAT_OK)
-        return st;
-    for (size_t i = 0; i < n; i++) {
-        if (lo_index[i] == SIZE_MAX) {
-            out[i] = s->max;
-            continue;
-        }
-        uint64_t lo = (uint64_t)floor((double)last * q[i]);
-        size_t k = 0;
-        while (ranks[k] != lo)
-            k++;
-        out[i] = numpy_lerp(at[k], at[k + 1], gamma[i]);
-    }
-    return LLMLAT_OK;
+    quantile_plan p;
+    quantile_plan_make(&p, s->total_w, q, n);
+    double at[2 * RANKS_MAX_Q];
+    int32_t st = at_ranks(s, al, p.ranks, p.n_ranks, at);
+    if (st == LLMLAT_OK)
+        quantile_plan_values(&p, at, s->max, out);
+    return st;
 }
 
-/* numpy.median: the middle value, or the mean (a + b) / 2 of the two. */
 LLMLAT_PRIVATE int32_t exact_median(const exact_store *s, const llmlat_alloc *al, double *out)
 {
-    uint64_t n = s->total_w, half = n / 2;
-    if (n % 2) {
-        uint64_t r = half;
-        return at_ranks(s, al, &r, 1, out);
-    }
-    uint64_t r[2] = { half - 1, half };
+    uint64_t r[2];
     double v[2];
-    int32_t st = at_ranks(s, al, r, 2, v);
+    size_t nr = median_ranks(s->total_w, r);
+    int32_t st = at_ranks(s, al, r, nr, v);
     if (st == LLMLAT_OK)
-        *out = (v[0] + v[1]) / 2.0;
+        *out = median_of(v, nr);
     return st;
 }
 
@@ -2508,6 +2563,77 @@ LLMLAT_PRIVATE int32_t radix_sort(const llmlat_alloc *al, enum radix_kind kind, 
     alloc_free(al, tv);
     alloc_free(al, tp);
     return LLMLAT_OK;
+}
+
+/* ---------------------- lib/exact/ranks.c --------------------------------- */
+#include <math.h>
+
+/* ---------------------- lib/util/lerp.h ----------------------------------- */
+/* numpy's linear interpolation between two order statistics, shared by
+ * both modes so that they interpolate alike. */
+#ifndef LLMLAT_LERP_H
+#define LLMLAT_LERP_H
+
+/* numpy.lib.function_base._lerp: a + (b - a) * t, or from b when t >= 0.5.
+ * Separate operations, never fused: the build disables FP contraction
+ * (and the single header sets the pragmas), so the result is numpy's
+ * double to the bit. */
+static inline double numpy_lerp(double a, double b, double t)
+{
+    double diff = b - a;
+    if (t >= 0.5)
+        return b - diff * (1.0 - t);
+    return a + diff * t;
+}
+
+#endif
+
+LLMLAT_PRIVATE void quantile_plan_make(quantile_plan *p, uint64_t n, const double *q, size_t nq)
+{
+    uint64_t last = n - 1;
+    p->nq = nq;
+    p->n_ranks = 0;
+    for (size_t i = 0; i < nq; i++) {
+        double vi = (double)last * q[i];
+        if (vi >= (double)last) {
+            p->lo[i] = SIZE_MAX;
+            continue;
+        }
+        double lo = floor(vi);
+        p->lo[i] = 0; /* its index, found below */
+        p->gamma[i] = vi - lo;
+        p->ranks[p->n_ranks++] = (uint64_t)lo;
+        p->ranks[p->n_ranks++] = (uint64_t)lo + 1;
+    }
+    /* the (few) ranks ascending, each once */
+    for (size_t i = 1; i < p->n_ranks; i++)
+        for (size_t j = i; j > 0 && p->ranks[j - 1] > p->ranks[j]; j--) {
+            uint64_t tmp = p->ranks[j];
+            p->ranks[j] = p->ranks[j - 1];
+            p->ranks[j - 1] = tmp;
+        }
+    size_t nu = 0;
+    for (size_t i = 0; i < p->n_ranks; i++)
+        if (nu == 0 || p->ranks[nu - 1] != p->ranks[i])
+            p->ranks[nu++] = p->ranks[i];
+    p->n_ranks = nu;
+    for (size_t i = 0; i < nq; i++) {
+        if (p->lo[i] == SIZE_MAX)
+            continue;
+        uint64_t lo = (uint64_t)floor((double)last * q[i]);
+        size_t k = 0;
+        while (p->ranks[k] != lo)
+            k++;
+        p->lo[i] = k;
+    }
+}
+
+LLMLAT_PRIVATE void quantile_plan_values(const quantile_plan *p, const double *at, double max,
+                                         double *out)
+{
+    for (size_t i = 0; i < p->nq; i++)
+        out[i] = p->lo[i] == SIZE_MAX ? max
+                                      : numpy_lerp(at[p->lo[i]], at[p->lo[i] + 1], p->gamma[i]);
 }
 
 /* ---------------------- lib/exact/select.c -------------------------------- */
@@ -5171,6 +5297,12 @@ typedef struct rbuf {
 LLMLAT_PRIVATE void rbuf_init(rbuf *b, const llmlat_alloc *al);
 LLMLAT_PRIVATE void rbuf_free(rbuf *b);
 
+/* The buffer contract of the report calls, for a text built in b whose
+ * writer ended with status st: on success the text is copied to buf when
+ * cap holds it (ENOSPC otherwise, with nothing written), *len is its size.
+ * Returns the call's status; b is freed. */
+LLMLAT_PRIVATE int32_t rbuf_deliver(rbuf *b, int32_t st, void *buf, size_t cap, size_t *len);
+
 LLMLAT_PRIVATE void rbuf_putn(rbuf *b, const char *s, size_t n);
 LLMLAT_PRIVATE void rbuf_puts(rbuf *b, const char *s);
 /* s followed by spaces up to `width` bytes (nothing added when longer). */
@@ -5257,16 +5389,7 @@ LLMLAT_API int32_t llmlat_agg_report(const llmlat_agg *a, int32_t format, void *
     report_ctx c = { .a = a, .status = LLMLAT_OK }; /* nothing cached yet */
     rbuf_init(&c.out, &a->al);
     write(&c);
-    int32_t st = c.status != LLMLAT_OK ? c.status : c.out.status;
-    if (st == LLMLAT_OK) {
-        *len = c.out.len;
-        if (c.out.len > cap)
-            st = LLMLAT_ENOSPC;
-        else if (c.out.len > 0)
-            memcpy(buf, c.out.p, c.out.len);
-    }
-    rbuf_free(&c.out);
-    return st;
+    return rbuf_deliver(&c.out, c.status, buf, cap, len);
 }
 
 /* A query's status: its value, NaN when undefined, and a hard error kept. */
@@ -5367,6 +5490,21 @@ LLMLAT_PRIVATE void rbuf_free(rbuf *b)
     alloc_free(b->al, b->p);
     b->p = NULL;
     b->len = b->cap = 0;
+}
+
+LLMLAT_PRIVATE int32_t rbuf_deliver(rbuf *b, int32_t st, void *buf, size_t cap, size_t *len)
+{
+    if (st == LLMLAT_OK)
+        st = b->status;
+    if (st == LLMLAT_OK) {
+        *len = b->len;
+        if (b->len > cap)
+            st = LLMLAT_ENOSPC;
+        else if (b->len > 0)
+            memcpy(buf, b->p, b->len);
+    }
+    rbuf_free(b);
+    return st;
 }
 
 static bool rbuf_reserve(rbuf *b, size_t extra)
@@ -5683,6 +5821,7 @@ LLMLAT_PRIVATE void jw_number(jsonw *w, const char *key, double v);
 LLMLAT_PRIVATE void jw_u64(jsonw *w, const char *key, uint64_t v);
 LLMLAT_PRIVATE void jw_string(jsonw *w, const char *key, const char *v);
 LLMLAT_PRIVATE void jw_null(jsonw *w, const char *key);
+LLMLAT_PRIVATE void jw_bool(jsonw *w, const char *key, bool v);
 
 #endif
 
@@ -5869,6 +6008,12 @@ LLMLAT_PRIVATE void jw_null(jsonw *w, const char *key)
 {
     member(w, key);
     rbuf_puts(w->b, "null");
+}
+
+LLMLAT_PRIVATE void jw_bool(jsonw *w, const char *key, bool v)
+{
+    member(w, key);
+    rbuf_puts(w->b, v ? "true" : "false");
 }
 
 /* ---------------------- lib/report/report_prom.c -------------------------- */
@@ -6084,28 +6229,21 @@ LLMLAT_PRIVATE void report_prometheus(report_ctx *c)
 #include <stdio.h>
 #include <string.h>
 
-/* The lines of the summary block. */
-enum item {
-    ITEM_COMPLETED, ITEM_FAILED, ITEM_TPOT_UNDEFINED, ITEM_DURATION,
-    ITEM_INPUT_TOKENS, ITEM_OUTPUT_TOKENS, ITEM_REQUEST_RATE, ITEM_GOODPUT,
-    ITEM_GOOD, ITEM_OUTPUT_RATE, ITEM_TOTAL_RATE, ITEM_PEAK_TOKENS,
-    ITEM_PEAK_CONCURRENCY, ITEM_COUNT
-};
+/* ---------------------- lib/report/report_words.h ------------------------- */
+/* The words of each convention's tool, shared by every report a person
+ * reads (text, HTML, the comparison): the summary labels, the metric rows
+ * in the tool's order and names, and what its "ITL" is. */
+#ifndef LLMLAT_REPORT_WORDS_H
+#define LLMLAT_REPORT_WORDS_H
 
-static const char *const DEFAULT_ITEMS[ITEM_COUNT] = {
-    [ITEM_COMPLETED] = "Successful requests",
-    [ITEM_FAILED] = "Failed requests",
-    [ITEM_TPOT_UNDEFINED] = "Successes without TPOT (N <= 1)",
-    [ITEM_DURATION] = "Duration (s)",
-    [ITEM_INPUT_TOKENS] = "Total input tokens",
-    [ITEM_OUTPUT_TOKENS] = "Total output tokens",
-    [ITEM_REQUEST_RATE] = "Request throughput (req/s)",
-    [ITEM_GOODPUT] = "Request goodput (req/s)",
-    [ITEM_GOOD] = "Good requests",
-    [ITEM_OUTPUT_RATE] = "Output token throughput (tok/s)",
-    [ITEM_TOTAL_RATE] = "Total token throughput (tok/s)",
-    [ITEM_PEAK_TOKENS] = "Peak output tokens in 1 s",
-    [ITEM_PEAK_CONCURRENCY] = "Peak concurrent requests",
+#include <stdint.h>
+
+/* The lines of the summary block. */
+enum report_item {
+    REPORT_ITEM_COMPLETED, REPORT_ITEM_FAILED, REPORT_ITEM_TPOT_UNDEFINED, REPORT_ITEM_DURATION,
+    REPORT_ITEM_INPUT_TOKENS, REPORT_ITEM_OUTPUT_TOKENS, REPORT_ITEM_REQUEST_RATE, REPORT_ITEM_GOODPUT,
+    REPORT_ITEM_GOOD, REPORT_ITEM_OUTPUT_RATE, REPORT_ITEM_TOTAL_RATE, REPORT_ITEM_PEAK_TOKENS,
+    REPORT_ITEM_PEAK_CONCURRENCY, REPORT_ITEM_COUNT
 };
 
 typedef struct text_row {
@@ -6114,95 +6252,36 @@ typedef struct text_row {
 } text_row;
 
 /* A convention's words: summary labels where its tool has its own (NULL:
- * DEFAULT_ITEMS), the table rows in its order, and what its ITL is. */
+ * llmlat's), the table rows in its order, and what its ITL is. */
 typedef struct text_words {
     const char *tool;
-    const char *items[ITEM_COUNT];
+    const char *items[REPORT_ITEM_COUNT];
     text_row rows[8];
     const char *note;
 } text_words;
 
-#define ROW_PER_TOKEN_ITL { LLMLAT_ITL, "per-token ITL (ms)" }
-#define ROW_ITL_MAX { LLMLAT_ITL_MAX, "ITL max (ms)" }
-#define ROW_TPS { LLMLAT_TPS_USER, "TPS per user (tok/s)" }
+/* The words of a convention id (which must be valid). */
+LLMLAT_PRIVATE const text_words *report_words(int32_t convention);
+/* A summary line's label in those words. */
+LLMLAT_PRIVATE const char *report_item_label(const text_words *w, enum report_item i);
+/* The row label of a metric in those words ("TTFT (ms)"), or llmlat's
+ * own when the tool has no row for it. */
+LLMLAT_PRIVATE const char *report_metric_label(const text_words *w, int32_t metric);
 
-static const text_words WORDS[] = {
-    [LLMLAT_CONV_DEFAULT] = {
-        .tool = "llmlat default",
-        .rows = { { LLMLAT_TTFT, "TTFT (ms)" }, { LLMLAT_TPOT, "TPOT (ms)" },
-                  { LLMLAT_ITL, "ITL (ms)" }, { LLMLAT_ICL, "ICL (ms)" },
-                  { LLMLAT_E2E, "E2E (ms)" }, ROW_ITL_MAX, ROW_TPS },
-        .note = "ITL: one sample per token; ICL: one sample per gap between events.",
-    },
-    [LLMLAT_CONV_VLLM] = {
-        .tool = "vLLM bench serve",
-        .items = { [ITEM_DURATION] = "Benchmark duration (s)",
-                   [ITEM_OUTPUT_TOKENS] = "Total generated tokens",
-                   [ITEM_PEAK_TOKENS] = "Peak output token throughput (tok/s)" },
-        .rows = { { LLMLAT_TTFT, "TTFT (ms)" }, { LLMLAT_TPOT, "TPOT (ms)" },
-                  { LLMLAT_TOOL_ITL, "ITL (ms)" }, { LLMLAT_E2E, "E2EL (ms)" },
-                  ROW_PER_TOKEN_ITL, ROW_ITL_MAX, ROW_TPS },
-        .note = "ITL is vLLM's: one sample per gap between chunks, empty ones included.",
-    },
-    [LLMLAT_CONV_AIPERF] = {
-        .tool = "AIPerf",
-        .items = { [ITEM_COMPLETED] = "Request Count",
-                   [ITEM_FAILED] = "Error Request Count",
-                   [ITEM_DURATION] = "Benchmark Duration (sec)",
-                   [ITEM_INPUT_TOKENS] = "Total ISL (tokens)",
-                   [ITEM_OUTPUT_TOKENS] = "Total OSL (tokens)",
-                   [ITEM_REQUEST_RATE] = "Request Throughput (requests/sec)",
-                   [ITEM_GOODPUT] = "Goodput (requests/sec)",
-                   [ITEM_GOOD] = "Good Request Count",
-                   [ITEM_OUTPUT_RATE] = "Output Token Throughput (tokens/sec)" },
-        .rows = { { LLMLAT_TTFT, "Time to First Token (ms)" },
-                  { LLMLAT_TOOL_ITL, "Inter Token Latency (ms)" },
-                  { LLMLAT_ICL, "Inter Chunk Latency (ms)" },
-                  { LLMLAT_E2E, "Request Latency (ms)" },
-                  { LLMLAT_TPS_USER, "Output Token Throughput Per User (tok/s)" },
-                  ROW_PER_TOKEN_ITL, ROW_ITL_MAX },
-        .note = "Inter Token Latency is AIPerf's: (E2E - TTFT) / (N - 1) per request.",
-    },
-    [LLMLAT_CONV_SGLANG] = {
-        .tool = "SGLang bench_serving",
-        .items = { [ITEM_DURATION] = "Benchmark duration (s)",
-                   [ITEM_OUTPUT_TOKENS] = "Total generated tokens" },
-        .rows = { { LLMLAT_TTFT, "TTFT (ms)" }, { LLMLAT_TPOT, "TPOT (ms)" },
-                  { LLMLAT_TOOL_ITL, "ITL (ms)" }, { LLMLAT_E2E, "E2E Latency (ms)" },
-                  ROW_PER_TOKEN_ITL, ROW_ITL_MAX, ROW_TPS },
-        .note = "ITL is SGLang's: one sample per gap between non-empty chunks.",
-    },
-    [LLMLAT_CONV_LLMPERF] = {
-        .tool = "LLMPerf",
-        .items = { [ITEM_COMPLETED] = "num_completed_requests",
-                   [ITEM_FAILED] = "number_errors",
-                   [ITEM_OUTPUT_RATE] = "mean_output_throughput_token_per_s" },
-        .rows = { { LLMLAT_TTFT, "ttft (ms)" },
-                  { LLMLAT_TOOL_ITL, "inter_token_latency (ms)" },
-                  { LLMLAT_E2E, "end_to_end_latency (ms)" },
-                  { LLMLAT_TPS_USER, "request_output_throughput (tok/s)" },
-                  { LLMLAT_TPOT, "TPOT (ms)" }, ROW_PER_TOKEN_ITL, ROW_ITL_MAX },
-        .note = "inter_token_latency is LLMPerf's: per request, (last token - start) / chunks.",
-    },
-};
+#endif
 
 #define NUMBER_WIDTH 11
 #define DASH "-"
 
-static const char *item_label(const text_words *words, enum item i)
-{
-    return words->items[i] ? words->items[i] : DEFAULT_ITEMS[i];
-}
-
 /* "Label:" padded to the value column, as vLLM prints its summary. */
-static void item_start(rbuf *b, const text_words *words, enum item i)
+static void item_start(rbuf *b, const text_words *words, enum report_item i)
 {
     char label[64];
-    snprintf(label, sizeof label, "%s:", item_label(words, i));
+    snprintf(label, sizeof label, "%s:", report_item_label(words, i));
     rbuf_pad(b, label, 41);
 }
 
-static void item_u64(report_ctx *c, const text_words *words, enum item i, int32_t counter)
+static void item_u64(report_ctx *c, const text_words *words, enum report_item i, int32_t counter)
 {
     uint64_t v;
     bool defined = report_counter(c, counter, &v);
@@ -6214,7 +6293,7 @@ static void item_u64(report_ctx *c, const text_words *words, enum item i, int32_
     rbuf_puts(&c->out, "\n");
 }
 
-static void item_double(report_ctx *c, const text_words *words, enum item i, double v)
+static void item_double(report_ctx *c, const text_words *words, enum report_item i, double v)
 {
     item_start(&c->out, words, i);
     rbuf_fixed(&c->out, v, 2, 0, DASH);
@@ -6225,21 +6304,21 @@ static void text_summary(report_ctx *c, const text_words *w)
 {
     uint64_t good;
     bool has_slo = report_counter(c, LLMLAT_COUNT_GOOD, &good);
-    item_u64(c, w, ITEM_COMPLETED, LLMLAT_COUNT_COMPLETED);
-    item_u64(c, w, ITEM_FAILED, LLMLAT_COUNT_FAILED);
-    item_u64(c, w, ITEM_TPOT_UNDEFINED, LLMLAT_COUNT_TPOT_UNDEFINED);
-    item_double(c, w, ITEM_DURATION, report_duration(c));
-    item_u64(c, w, ITEM_INPUT_TOKENS, LLMLAT_COUNT_INPUT_TOKENS);
-    item_u64(c, w, ITEM_OUTPUT_TOKENS, LLMLAT_COUNT_OUTPUT_TOKENS);
-    item_double(c, w, ITEM_REQUEST_RATE, report_rate(c, LLMLAT_RATE_REQUESTS));
+    item_u64(c, w, REPORT_ITEM_COMPLETED, LLMLAT_COUNT_COMPLETED);
+    item_u64(c, w, REPORT_ITEM_FAILED, LLMLAT_COUNT_FAILED);
+    item_u64(c, w, REPORT_ITEM_TPOT_UNDEFINED, LLMLAT_COUNT_TPOT_UNDEFINED);
+    item_double(c, w, REPORT_ITEM_DURATION, report_duration(c));
+    item_u64(c, w, REPORT_ITEM_INPUT_TOKENS, LLMLAT_COUNT_INPUT_TOKENS);
+    item_u64(c, w, REPORT_ITEM_OUTPUT_TOKENS, LLMLAT_COUNT_OUTPUT_TOKENS);
+    item_double(c, w, REPORT_ITEM_REQUEST_RATE, report_rate(c, LLMLAT_RATE_REQUESTS));
     if (has_slo) {
-        item_double(c, w, ITEM_GOODPUT, report_rate(c, LLMLAT_RATE_GOODPUT));
-        item_u64(c, w, ITEM_GOOD, LLMLAT_COUNT_GOOD);
+        item_double(c, w, REPORT_ITEM_GOODPUT, report_rate(c, LLMLAT_RATE_GOODPUT));
+        item_u64(c, w, REPORT_ITEM_GOOD, LLMLAT_COUNT_GOOD);
     }
-    item_double(c, w, ITEM_OUTPUT_RATE, report_rate(c, LLMLAT_RATE_OUTPUT_TOKENS));
-    item_double(c, w, ITEM_TOTAL_RATE, report_rate(c, LLMLAT_RATE_TOTAL_TOKENS));
-    item_double(c, w, ITEM_PEAK_TOKENS, report_rate(c, LLMLAT_RATE_PEAK_OUTPUT_TOKENS));
-    item_u64(c, w, ITEM_PEAK_CONCURRENCY, LLMLAT_COUNT_PEAK_CONCURRENCY);
+    item_double(c, w, REPORT_ITEM_OUTPUT_RATE, report_rate(c, LLMLAT_RATE_OUTPUT_TOKENS));
+    item_double(c, w, REPORT_ITEM_TOTAL_RATE, report_rate(c, LLMLAT_RATE_TOTAL_TOKENS));
+    item_double(c, w, REPORT_ITEM_PEAK_TOKENS, report_rate(c, LLMLAT_RATE_PEAK_OUTPUT_TOKENS));
+    item_u64(c, w, REPORT_ITEM_PEAK_CONCURRENCY, LLMLAT_COUNT_PEAK_CONCURRENCY);
 }
 
 static size_t label_width(const text_words *w)
@@ -6303,7 +6382,7 @@ static void table_row(report_ctx *c, const text_row *row, size_t width)
 LLMLAT_PRIVATE void report_text(report_ctx *c)
 {
     const llmlat_agg *a = c->a;
-    const text_words *w = &WORDS[a->conv->id];
+    const text_words *w = report_words(a->conv->id);
     rbuf *b = &c->out;
     rbuf_puts(b, "llmlat ");
     rbuf_puts(b, llmlat_version_string());
@@ -6545,6 +6624,121 @@ LLMLAT_PRIVATE void json_tool(report_ctx *c, jsonw *w)
     jw_object(w, "tool");
     write(c, w);
     jw_close(w);
+}
+
+/* ---------------------- lib/report/report_words.c ------------------------- */
+#include <stddef.h>
+
+static const char *const DEFAULT_ITEMS[REPORT_ITEM_COUNT] = {
+    [REPORT_ITEM_COMPLETED] = "Successful requests",
+    [REPORT_ITEM_FAILED] = "Failed requests",
+    [REPORT_ITEM_TPOT_UNDEFINED] = "Successes without TPOT (N <= 1)",
+    [REPORT_ITEM_DURATION] = "Duration (s)",
+    [REPORT_ITEM_INPUT_TOKENS] = "Total input tokens",
+    [REPORT_ITEM_OUTPUT_TOKENS] = "Total output tokens",
+    [REPORT_ITEM_REQUEST_RATE] = "Request throughput (req/s)",
+    [REPORT_ITEM_GOODPUT] = "Request goodput (req/s)",
+    [REPORT_ITEM_GOOD] = "Good requests",
+    [REPORT_ITEM_OUTPUT_RATE] = "Output token throughput (tok/s)",
+    [REPORT_ITEM_TOTAL_RATE] = "Total token throughput (tok/s)",
+    [REPORT_ITEM_PEAK_TOKENS] = "Peak output tokens in 1 s",
+    [REPORT_ITEM_PEAK_CONCURRENCY] = "Peak concurrent requests",
+};
+
+#define ROW_PER_TOKEN_ITL { LLMLAT_ITL, "per-token ITL (ms)" }
+#define ROW_ITL_MAX { LLMLAT_ITL_MAX, "ITL max (ms)" }
+#define ROW_TPS { LLMLAT_TPS_USER, "TPS per user (tok/s)" }
+
+static const text_words WORDS[] = {
+    [LLMLAT_CONV_DEFAULT] = {
+        .tool = "llmlat default",
+        .rows = { { LLMLAT_TTFT, "TTFT (ms)" }, { LLMLAT_TPOT, "TPOT (ms)" },
+                  { LLMLAT_ITL, "ITL (ms)" }, { LLMLAT_ICL, "ICL (ms)" },
+                  { LLMLAT_E2E, "E2E (ms)" }, ROW_ITL_MAX, ROW_TPS },
+        .note = "ITL: one sample per token; ICL: one sample per gap between events.",
+    },
+    [LLMLAT_CONV_VLLM] = {
+        .tool = "vLLM bench serve",
+        .items = { [REPORT_ITEM_DURATION] = "Benchmark duration (s)",
+                   [REPORT_ITEM_OUTPUT_TOKENS] = "Total generated tokens",
+                   [REPORT_ITEM_PEAK_TOKENS] = "Peak output token throughput (tok/s)" },
+        .rows = { { LLMLAT_TTFT, "TTFT (ms)" }, { LLMLAT_TPOT, "TPOT (ms)" },
+                  { LLMLAT_TOOL_ITL, "ITL (ms)" }, { LLMLAT_E2E, "E2EL (ms)" },
+                  ROW_PER_TOKEN_ITL, ROW_ITL_MAX, ROW_TPS },
+        .note = "ITL is vLLM's: one sample per gap between chunks, empty ones included.",
+    },
+    [LLMLAT_CONV_AIPERF] = {
+        .tool = "AIPerf",
+        .items = { [REPORT_ITEM_COMPLETED] = "Request Count",
+                   [REPORT_ITEM_FAILED] = "Error Request Count",
+                   [REPORT_ITEM_DURATION] = "Benchmark Duration (sec)",
+                   [REPORT_ITEM_INPUT_TOKENS] = "Total ISL (tokens)",
+                   [REPORT_ITEM_OUTPUT_TOKENS] = "Total OSL (tokens)",
+                   [REPORT_ITEM_REQUEST_RATE] = "Request Throughput (requests/sec)",
+                   [REPORT_ITEM_GOODPUT] = "Goodput (requests/sec)",
+                   [REPORT_ITEM_GOOD] = "Good Request Count",
+                   [REPORT_ITEM_OUTPUT_RATE] = "Output Token Throughput (tokens/sec)" },
+        .rows = { { LLMLAT_TTFT, "Time to First Token (ms)" },
+                  { LLMLAT_TOOL_ITL, "Inter Token Latency (ms)" },
+                  { LLMLAT_ICL, "Inter Chunk Latency (ms)" },
+                  { LLMLAT_E2E, "Request Latency (ms)" },
+                  { LLMLAT_TPS_USER, "Output Token Throughput Per User (tok/s)" },
+                  ROW_PER_TOKEN_ITL, ROW_ITL_MAX },
+        .note = "Inter Token Latency is AIPerf's: (E2E - TTFT) / (N - 1) per request.",
+    },
+    [LLMLAT_CONV_SGLANG] = {
+        .tool = "SGLang bench_serving",
+        .items = { [REPORT_ITEM_DURATION] = "Benchmark duration (s)",
+                   [REPORT_ITEM_OUTPUT_TOKENS] = "Total generated tokens" },
+        .rows = { { LLMLAT_TTFT, "TTFT (ms)" }, { LLMLAT_TPOT, "TPOT (ms)" },
+                  { LLMLAT_TOOL_ITL, "ITL (ms)" }, { LLMLAT_E2E, "E2E Latency (ms)" },
+                  ROW_PER_TOKEN_ITL, ROW_ITL_MAX, ROW_TPS },
+        .note = "ITL is SGLang's: one sample per gap between non-empty chunks.",
+    },
+    [LLMLAT_CONV_LLMPERF] = {
+        .tool = "LLMPerf",
+        .items = { [REPORT_ITEM_COMPLETED] = "num_completed_requests",
+                   [REPORT_ITEM_FAILED] = "number_errors",
+                   [REPORT_ITEM_OUTPUT_RATE] = "mean_output_throughput_token_per_s" },
+        .rows = { { LLMLAT_TTFT, "ttft (ms)" },
+                  { LLMLAT_TOOL_ITL, "inter_token_latency (ms)" },
+                  { LLMLAT_E2E, "end_to_end_latency (ms)" },
+                  { LLMLAT_TPS_USER, "request_output_throughput (tok/s)" },
+                  { LLMLAT_TPOT, "TPOT (ms)" }, ROW_PER_TOKEN_ITL, ROW_ITL_MAX },
+        .note = "inter_token_latency is LLMPerf's: per request, (last token - start) / chunks.",
+    },
+};
+
+/* llmlat's own row labels, for a metric a tool has no row for. */
+static const char *const DEFAULT_LABELS[] = {
+    [LLMLAT_TTFT] = "TTFT (ms)",
+    [LLMLAT_TPOT] = "TPOT (ms)",
+    [LLMLAT_ITL] = "per-token ITL (ms)",
+    [LLMLAT_ICL] = "ICL (ms)",
+    [LLMLAT_E2E] = "E2E (ms)",
+    [LLMLAT_TPS_USER] = "TPS per user (tok/s)",
+    [LLMLAT_ITL_MAX] = "ITL max (ms)",
+    [LLMLAT_OUTPUT_TOKENS] = "output tokens",
+    [LLMLAT_INPUT_TOKENS] = "input tokens",
+    [LLMLAT_TOOL_ITL] = "ITL (ms)",
+};
+
+LLMLAT_PRIVATE const text_words *report_words(int32_t convention)
+{
+    return &WORDS[convention];
+}
+
+LLMLAT_PRIVATE const char *report_item_label(const text_words *w, enum report_item i)
+{
+    return w->items[i] ? w->items[i] : DEFAULT_ITEMS[i];
+}
+
+LLMLAT_PRIVATE const char *report_metric_label(const text_words *w, int32_t metric)
+{
+    for (size_t i = 0; i < sizeof w->rows / sizeof w->rows[0] && w->rows[i].label; i++)
+        if (w->rows[i].metric == metric)
+            return w->rows[i].label;
+    return DEFAULT_LABELS[metric];
 }
 
 /* ---------------------- lib/format/serialize.c ---------------------------- */
@@ -7292,6 +7486,918 @@ LLMLAT_PRIVATE int32_t read_request_log(bytes_reader *r, request_log *g, const l
     return LLMLAT_OK;
 }
 
+/* ---------------------- lib/analysis/compare.c ---------------------------- */
+/* llmlat_compare_new: two runs' figures, their difference, and a
+ * percentile-bootstrap interval of it. A resample draws as many requests
+ * as a run has, with replacement (requests are the unit: all the samples
+ * of a drawn request come along), and computes every figure as the
+ * aggregator would on those requests, with the run's duration held fixed.
+ * Each resample of the candidate is paired with one of the base, and the
+ * interval of a difference is the 2.5 % and 97.5 % quantiles of its B
+ * resampled values (docs/compare.md). */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+/* ---------------------- lib/analysis/compare.h ---------------------------- */
+/* A comparison of two runs (llmlat_compare_new): each figure of both, the
+ * difference, and a bootstrap interval of it. compare.c computes it,
+ * compare_report.c writes it. docs/compare.md has the method. */
+#ifndef LLMLAT_COMPARE_H
+#define LLMLAT_COMPARE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define COMPARE_FIELDS LLMLAT_COMPARE_REL_HIGH /* fields are 1 .. this */
+#define COMPARE_NAME_MAX 48
+/* Per metric: mean, median and the other quantiles; then the rates
+ * (requests, output tokens, total tokens, goodput). */
+#define COMPARE_RATES 4
+#define COMPARE_MAX_FIGURES (METRIC_COUNT * (2 + MAX_QUANTILES) + COMPARE_RATES)
+#define COMPARE_CONFIDENCE 0.95
+
+typedef struct compare_figure {
+    char name[COMPARE_NAME_MAX]; /* "mean_ttft", "p99_ttft", "output_throughput" */
+    int32_t metric;              /* a metric id, or 0 for a rate */
+    int32_t rate;                /* the rate id when metric is 0 */
+    int32_t stat;                /* STAT_MEAN, STAT_MEDIAN, or 0 for quantile q */
+    double q;
+    size_t qi;                   /* q's index in the comparison's q[] */
+    double v[COMPARE_FIELDS + 1]; /* indexed by field (0 unused), NaN when undefined */
+} compare_figure;
+
+/* What the report says about each run. */
+typedef struct compare_side {
+    uint64_t completed, failed;
+    double duration_s;  /* NaN when undefined */
+    bool holds;         /* it keeps its requests: it can be resampled */
+} compare_side;
+
+struct llmlat_compare {
+    llmlat_alloc al;
+    const conv_rules *conv;
+    uint32_t resamples;
+    uint64_t seed;
+    bool intervals;             /* both sides resampled */
+    compare_side side[2];       /* base, candidate */
+    double q[MAX_QUANTILES];    /* the quantile figures' q (0.5 is the median) */
+    size_t nq;
+    size_t n_fig;
+    compare_figure fig[COMPARE_MAX_FIGURES];
+};
+
+LLMLAT_PRIVATE const compare_figure *compare_find(const llmlat_compare *c, const char *name);
+
+/* Every figure of a, in c's order, into out[n_fig]; NaN where undefined. */
+LLMLAT_PRIVATE int32_t compare_figures_of(const llmlat_compare *c, const llmlat_agg *a,
+                                          double *out);
+
+/* ------------------------------------------------ the bootstrap's view */
+
+/* One store's samples, sorted, with the request each belongs to; and per
+ * request its weight and sum there (for COUNT and MEAN by request). */
+typedef struct compare_store {
+    size_t n;
+    double *v;
+    uint32_t *w;
+    uint32_t *req;
+    uint64_t *req_w;
+    double *req_sum;
+} compare_store;
+
+/* What a request brought to the rates. */
+typedef struct compare_part {
+    uint64_t input_tokens, output_tokens;
+    bool success, good;
+} compare_part;
+
+/* One run, ready to be resampled. */
+typedef struct compare_run {
+    size_t n;                          /* requests */
+    compare_part *part;
+    compare_store st[METRIC_COUNT];
+    bool any_slo;
+    double duration_s;                 /* NaN when undefined */
+    bool zero_when_empty;              /* the convention's placeholder */
+    uint32_t *mult;                    /* the current resample */
+} compare_run;
+
+/* a's requests (a keeps them), ready to be resampled; free it even on
+ * error. */
+LLMLAT_PRIVATE int32_t compare_run_prepare(compare_run *r, const llmlat_agg *a,
+                                           const llmlat_alloc *al);
+LLMLAT_PRIVATE void compare_run_free(compare_run *r, const llmlat_alloc *al);
+/* Every figure of the multiset r->mult stands for (request i r->mult[i]
+ * times), as compare_figures_of would give them for an aggregator of those
+ * requests but for the last bits of the means; `like` is the run's
+ * aggregator (for its convention's store aliases). */
+LLMLAT_PRIVATE void compare_run_figures(const llmlat_compare *c, const compare_run *r,
+                                        const llmlat_agg *like, double *out);
+
+#endif
+
+/* ---------------------- lib/util/rng.h ------------------------------------ */
+/* A seeded pseudo-random generator for the bootstrap: xoshiro256**
+ * (Blackman and Vigna), its state filled by splitmix64 from the seed, and
+ * unbiased draws below n by Lemire's multiply-and-reject. Integer
+ * arithmetic only, so one seed gives the same draws on every machine. */
+#ifndef LLMLAT_RNG_H
+#define LLMLAT_RNG_H
+
+#include <stdint.h>
+
+typedef struct rng {
+    uint64_t s[4];
+} rng;
+
+static inline uint64_t rng_splitmix(uint64_t *x)
+{
+    uint64_t z = (*x += UINT64_C(0x9e3779b97f4a7c15));
+    z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
+    z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
+    return z ^ (z >> 31);
+}
+
+static inline void rng_seed(rng *g, uint64_t seed)
+{
+    for (int i = 0; i < 4; i++)
+        g->s[i] = rng_splitmix(&seed);
+}
+
+static inline uint64_t rng_rotl(uint64_t x, int k)
+{
+    return (x << k) | (x >> (64 - k));
+}
+
+static inline uint64_t rng_next(rng *g)
+{
+    uint64_t *s = g->s;
+    uint64_t out = rng_rotl(s[1] * 5, 7) * 9, t = s[1] << 17;
+    s[2] ^= s[0];
+    s[3] ^= s[1];
+    s[1] ^= s[2];
+    s[0] ^= s[3];
+    s[2] ^= t;
+    s[3] = rng_rotl(s[3], 45);
+    return out;
+}
+
+/* Uniform in [0, n), n >= 1. */
+static inline uint64_t rng_below(rng *g, uint64_t n)
+{
+    uint64_t lo, hi;
+    wide_mul(rng_next(g), n, &lo, &hi);
+    if (lo < n) {
+        uint64_t floor = (0 - n) % n; /* 2^64 mod n: the draws to reject */
+        while (lo < floor)
+            wide_mul(rng_next(g), n, &lo, &hi);
+    }
+    return hi;
+}
+
+#endif
+
+/* ------------------------------------------------------------ figures */
+
+static void compare_add_figure(llmlat_compare *c, const char *name, int32_t metric, int32_t rate,
+                       int32_t stat, size_t qi)
+{
+    compare_figure *f = &c->fig[c->n_fig++];
+    double q = stat == 0 && metric ? c->q[qi] : NAN;
+    snprintf(f->name, sizeof f->name, "%s", name);
+    f->metric = metric;
+    f->rate = rate;
+    f->stat = stat;
+    f->q = q;
+    f->qi = qi;
+    for (int i = 0; i <= COMPARE_FIELDS; i++)
+        f->v[i] = NAN;
+}
+
+/* The quantiles of the base's reports, each once, but 0.5 (the median's). */
+static void compare_take_quantiles(llmlat_compare *c, const llmlat_agg *base)
+{
+    c->nq = 0;
+    for (size_t i = 0; i < base->n_quantiles; i++) {
+        double q = base->quantiles[i];
+        bool seen = q == 0.5;
+        for (size_t j = 0; j < c->nq; j++)
+            seen |= c->q[j] == q;
+        if (!seen)
+            c->q[c->nq++] = q;
+    }
+}
+
+static void compare_list_figures(llmlat_compare *c)
+{
+    char name[COMPARE_NAME_MAX];
+    for (int32_t m = METRIC_FIRST; m <= METRIC_LAST; m++) {
+        const char *metric = llmlat_metric_name(m);
+        snprintf(name, sizeof name, "mean_%s", metric);
+        compare_add_figure(c, name, m, 0, LLMLAT_STAT_MEAN, 0);
+        snprintf(name, sizeof name, "median_%s", metric);
+        compare_add_figure(c, name, m, 0, LLMLAT_STAT_MEDIAN, 0);
+        for (size_t i = 0; i < c->nq; i++) {
+            char pct[PERCENT_TEXT_MAX];
+            percent_text(c->q[i], pct);
+            snprintf(name, sizeof name, "p%s_%s", pct, metric);
+            compare_add_figure(c, name, m, 0, 0, i);
+        }
+    }
+    compare_add_figure(c, "request_throughput", 0, LLMLAT_RATE_REQUESTS, 0, 0);
+    compare_add_figure(c, "output_throughput", 0, LLMLAT_RATE_OUTPUT_TOKENS, 0, 0);
+    compare_add_figure(c, "total_token_throughput", 0, LLMLAT_RATE_TOTAL_TOKENS, 0, 0);
+    compare_add_figure(c, "request_goodput", 0, LLMLAT_RATE_GOODPUT, 0, 0);
+}
+
+LLMLAT_PRIVATE const compare_figure *compare_find(const llmlat_compare *c, const char *name)
+{
+    for (size_t i = 0; i < c->n_fig; i++)
+        if (strcmp(c->fig[i].name, name) == 0)
+            return &c->fig[i];
+    return NULL;
+}
+
+/* A query's value, NaN when undefined; a hard error is kept in *st. */
+static double compare_value_or_nan(int32_t qst, double v, int32_t *st)
+{
+    if (qst == LLMLAT_OK)
+        return v;
+    if (qst != LLMLAT_EUNDEFINED && *st == LLMLAT_OK)
+        *st = qst;
+    return NAN;
+}
+
+/* Every figure of a, in c's order, into out[n_fig]. */
+LLMLAT_PRIVATE int32_t compare_figures_of(const llmlat_compare *c, const llmlat_agg *a,
+                                          double *out)
+{
+    int32_t st = LLMLAT_OK;
+    for (size_t i = 0; i < c->n_fig;) {
+        const compare_figure *f = &c->fig[i];
+        double v = NAN;
+        if (f->metric && f->stat == 0) { /* this metric's quantiles, in one pass */
+            double qv[MAX_QUANTILES];
+            int32_t qst = llmlat_agg_quantiles(a, f->metric, c->q, c->nq, qv);
+            for (size_t j = 0; j < c->nq; j++)
+                out[i + j] = compare_value_or_nan(qst, qv[j], &st);
+            i += c->nq;
+            continue;
+        }
+        int32_t qst = f->metric ? llmlat_agg_stat(a, f->metric, f->stat, &v)
+                                : llmlat_agg_rate(a, f->rate, &v);
+        out[i++] = compare_value_or_nan(qst, v, &st);
+    }
+    return st;
+}
+
+/* ---------------------------------------------------------- resampling */
+
+/* A resample is a multiplicity per request: how many times it was drawn.
+ * Every figure of the resample is then a weighted pass over the run's
+ * samples sorted once, each weighted by its own weight times its
+ * request's multiplicity: the multiset the aggregator would hold had it
+ * been given the drawn requests, without building it. */
+
+LLMLAT_PRIVATE void compare_run_free(compare_run *r, const llmlat_alloc *al)
+{
+    alloc_free(al, r->part);
+    alloc_free(al, r->mult);
+    for (int m = 0; m < METRIC_COUNT; m++) {
+        compare_store *s = &r->st[m];
+        alloc_free(al, s->v);
+        alloc_free(al, s->w);
+        alloc_free(al, s->req);
+        alloc_free(al, s->req_w);
+        alloc_free(al, s->req_sum);
+    }
+}
+
+static void *compare_array(const llmlat_alloc *al, size_t n, size_t size)
+{
+    if (n > SIZE_MAX / size)
+        return NULL;
+    return alloc_malloc(al, n * size);
+}
+
+/* Store m of ord (whose samples sit in request order, request i's from
+ * first[i] on) sorted, each sample tagged with its request. */
+static int32_t compare_store_fill(compare_store *s, const exact_store *e, const size_t *first,
+                                  size_t n_req, const llmlat_alloc *al)
+{
+    s->n = e->n;
+    if (e->n > UINT32_MAX)
+        return LLMLAT_ENOMEM; /* the sort's payload indexes samples */
+    s->v = compare_array(al, e->n, sizeof *s->v);
+    s->w = compare_array(al, e->n, sizeof *s->w);
+    s->req = compare_array(al, e->n, sizeof *s->req);
+    s->req_w = compare_array(al, n_req, sizeof *s->req_w);
+    s->req_sum = compare_array(al, n_req, sizeof *s->req_sum);
+    uint32_t *index = compare_array(al, e->n, sizeof *index);
+    int32_t st = s->v && s->w && s->req && s->req_w && s->req_sum && index ? LLMLAT_OK
+                                                                           : LLMLAT_ENOMEM;
+    if (st == LLMLAT_OK) {
+        for (size_t i = 0; i < n_req; i++) {
+            uint64_t w = 0;
+            double sum = 0.0;
+            for (size_t j = first[i * METRIC_COUNT]; j < first[(i + 1) * METRIC_COUNT]; j++) {
+                uint32_t wj = e->weighted ? e->w[j] : 1;
+                w += wj;
+                sum += e->v[j] * (double)wj;
+                s->req[j] = (uint32_t)i;
+            }
+            s->req_w[i] = w;
+            s->req_sum[i] = sum;
+        }
+        for (size_t j = 0; j < e->n; j++)
+            index[j] = (uint32_t)j;
+        memcpy(s->v, e->v, e->n * sizeof *s->v);
+        st = radix_sort(al, RADIX_DOUBLE, s->v, index, e->n);
+    }
+    if (st == LLMLAT_OK) {
+        /* s->req holds each sample's request by position; permute it */
+        for (size_t j = 0; j < e->n; j++)
+            s->w[j] = e->weighted ? e->w[index[j]] : 1;
+        uint32_t *by_sorted = index; /* reuse: index[j] -> request */
+        for (size_t j = 0; j < e->n; j++)
+            by_sorted[j] = s->req[index[j]];
+        memcpy(s->req, by_sorted, e->n * sizeof *s->req);
+    }
+    alloc_free(al, index);
+    return st;
+}
+
+/* The run's requests added again, in log order, into an empty twin: each
+ * one's samples then sit together in every store, and its part of every
+ * counter is the change it made. */
+LLMLAT_PRIVATE int32_t compare_run_prepare(compare_run *r, const llmlat_agg *a,
+                                           const llmlat_alloc *al)
+{
+    memset(r, 0, sizeof *r);
+    r->n = a->log.n_req;
+    r->any_slo = agg_any_slo(a);
+    double d;
+    r->duration_s = agg_duration(a, &d) ? d : NAN;
+    r->zero_when_empty = a->conv->empty == EMPTY_ZERO;
+    llmlat_agg *ord = agg_new_empty_like(a);
+    size_t *first = compare_array(al, r->n + 1, METRIC_COUNT * sizeof *first);
+    r->part = compare_array(al, r->n + 1, sizeof *r->part);
+    r->mult = compare_array(al, r->n + 1, sizeof *r->mult);
+    int32_t st = ord && first && r->part && r->mult ? LLMLAT_OK : LLMLAT_ENOMEM;
+    for (size_t i = 0; i <= r->n && st == LLMLAT_OK; i++) {
+        for (int m = 0; m < METRIC_COUNT; m++)
+            first[i * METRIC_COUNT + m] = ord->stores[m].exact.n;
+        if (i == r->n)
+            break;
+        uint64_t completed = ord->completed, in = ord->input_tokens, out = ord->output_tokens;
+        size_t record = ord->tl.n_rec;
+        llmlat_request q;
+        request_log_view(&a->log, i, &q);
+        st = llmlat_agg_add(ord, &q);
+        compare_part *p = &r->part[i];
+        p->success = ord->completed != completed;
+        p->good = false;
+        p->input_tokens = ord->input_tokens - in;
+        p->output_tokens = ord->output_tokens - out;
+        if (p->success) {
+            const success_record *rec = &ord->tl.rec[record];
+            p->good = agg_meets_slos(ord, rec->ttft_s, rec->tpot_s, rec->e2e_s);
+        }
+    }
+    for (int m = 0; m < METRIC_COUNT && st == LLMLAT_OK; m++)
+        st = compare_store_fill(&r->st[m], &ord->stores[m].exact, first + m, r->n, al);
+    llmlat_agg_free(ord);
+    alloc_free(al, first);
+    return st;
+}
+
+/* A figure of an empty set, as the aggregator gives it. */
+static double compare_empty(const compare_run *r)
+{
+    return r->zero_when_empty ? 0.0 : NAN;
+}
+
+/* Mean, median and the quantiles q of store s under the multiplicities,
+ * into out[0], out[1], out[2 ..]: the median's and the quantiles' ranks
+ * found in one walk up the sorted samples. */
+static void compare_store_stats(const compare_run *r, const compare_store *s, const double *q,
+                                size_t nq, double *out)
+{
+    uint64_t total = 0;
+    double sum = 0.0;
+    for (size_t i = 0; i < r->n; i++) {
+        total += r->mult[i] * s->req_w[i];
+        sum += (double)r->mult[i] * s->req_sum[i];
+    }
+    if (total == 0) {
+        for (size_t i = 0; i < 2 + nq; i++)
+            out[i] = compare_empty(r);
+        return;
+    }
+    quantile_plan p;
+    quantile_plan_make(&p, total, q, nq);
+    uint64_t med[2];
+    size_t n_med = median_ranks(total, med);
+    /* every rank wanted, ascending: the plan's, the median's, the last */
+    uint64_t want[2 * RANKS_MAX_Q + 3];
+    double at[2 * RANKS_MAX_Q + 3];
+    size_t nw = 0, iq = 0, im = 0;
+    while (iq < p.n_ranks || im < n_med) {
+        bool from_q = im == n_med || (iq < p.n_ranks && p.ranks[iq] <= med[im]);
+        want[nw++] = from_q ? p.ranks[iq++] : med[im++];
+    }
+    want[nw++] = total - 1; /* the maximum */
+    uint64_t below = 0;     /* weight of the samples before j */
+    size_t k = 0;
+    for (size_t j = 0; j < s->n && k < nw; j++) {
+        uint64_t wj = (uint64_t)s->w[j] * r->mult[s->req[j]];
+        while (k < nw && want[k] < below + wj)
+            at[k++] = s->v[j];
+        below += wj;
+    }
+    /* back to each list's own order */
+    double at_q[2 * RANKS_MAX_Q], at_med[2];
+    iq = im = 0;
+    for (size_t i = 0; i + 1 < nw; i++) {
+        bool from_q = im == n_med || (iq < p.n_ranks && p.ranks[iq] <= med[im]);
+        if (from_q)
+            at_q[iq++] = at[i];
+        else
+            at_med[im++] = at[i];
+    }
+    out[0] = sum / (double)total;
+    out[1] = median_of(at_med, n_med);
+    quantile_plan_values(&p, at_q, at[nw - 1], out + 2);
+}
+
+LLMLAT_PRIVATE void compare_run_figures(const llmlat_compare *c, const compare_run *r,
+                                        const llmlat_agg *like, double *out)
+{
+    double stats[METRIC_COUNT][2 + MAX_QUANTILES];
+    bool done[METRIC_COUNT] = { false };
+    uint64_t completed = 0, good = 0, in = 0, tokens = 0;
+    for (size_t i = 0; i < r->n; i++) {
+        const compare_part *p = &r->part[i];
+        completed += r->mult[i] * p->success;
+        good += r->mult[i] * p->good;
+        in += r->mult[i] * p->input_tokens;
+        tokens += r->mult[i] * p->output_tokens;
+    }
+    for (size_t i = 0; i < c->n_fig; i++) {
+        const compare_figure *f = &c->fig[i];
+        if (!f->metric) {
+            double d = r->duration_s, x = NAN;
+            switch (f->rate) {
+            case LLMLAT_RATE_REQUESTS: x = (double)completed; break;
+            case LLMLAT_RATE_OUTPUT_TOKENS: x = (double)tokens; break;
+            case LLMLAT_RATE_TOTAL_TOKENS: x = (double)in + (double)tokens; break;
+            case LLMLAT_RATE_GOODPUT: x = r->any_slo ? (double)good : NAN; break;
+            }
+            out[i] = x / d;
+            continue;
+        }
+        /* the store the metric reads under the convention (TOOL_ITL aliases) */
+        int m = (int)(agg_store(like, f->metric) - like->stores);
+        if (!done[m]) {
+            compare_store_stats(r, &r->st[m], c->q, c->nq, stats[m]);
+            done[m] = true;
+        }
+        out[i] = f->stat == LLMLAT_STAT_MEAN     ? stats[m][0]
+                 : f->stat == LLMLAT_STAT_MEDIAN ? stats[m][1]
+                                                 : stats[m][2 + f->qi];
+    }
+}
+
+/* Draws a resample of r: as many requests as it has, with replacement. */
+static void compare_draw(compare_run *r, rng *g)
+{
+    memset(r->mult, 0, r->n * sizeof *r->mult);
+    for (size_t i = 0; i < r->n; i++)
+        r->mult[rng_below(g, r->n)]++;
+}
+
+/* numpy.quantile(x, q) of x sorted ascending (n >= 1). */
+static double compare_sorted_quantile(const double *x, size_t n, double q)
+{
+    double h = q * (double)(n - 1);
+    size_t i = (size_t)h;
+    if (i >= n - 1)
+        return x[n - 1];
+    return numpy_lerp(x[i], x[i + 1], h - (double)i);
+}
+
+/* The interval of the B values x of one figure (NaN when any is). */
+static int32_t compare_interval(const llmlat_alloc *al, double *x, size_t n, double *lo, double *hi)
+{
+    for (size_t i = 0; i < n; i++)
+        if (isnan(x[i]))
+            return LLMLAT_OK;
+    int32_t st = radix_sort(al, RADIX_DOUBLE, x, NULL, n);
+    if (st == LLMLAT_OK) {
+        *lo = compare_sorted_quantile(x, n, (1.0 - COMPARE_CONFIDENCE) / 2);
+        *hi = compare_sorted_quantile(x, n, 1.0 - (1.0 - COMPARE_CONFIDENCE) / 2);
+    }
+    return st;
+}
+
+/* The B resamples of both runs, then every figure's intervals. */
+static int32_t compare_bootstrap(llmlat_compare *c, const llmlat_agg *base, const llmlat_agg *cand)
+{
+    const llmlat_alloc *al = &c->al;
+    size_t nf = c->n_fig, b = c->resamples;
+    compare_run run[2];
+    int32_t st = compare_run_prepare(&run[0], base, al);
+    if (st == LLMLAT_OK)
+        st = compare_run_prepare(&run[1], cand, al);
+    else
+        memset(&run[1], 0, sizeof run[1]);
+    double *diff = compare_array(al, nf * b, sizeof *diff);
+    double *rel = compare_array(al, nf * b, sizeof *rel);
+    double *fb = compare_array(al, nf, sizeof *fb), *fc = compare_array(al, nf, sizeof *fc);
+    if (st == LLMLAT_OK && (!diff || !rel || !fb || !fc))
+        st = LLMLAT_ENOMEM;
+    rng g;
+    rng_seed(&g, c->seed);
+    for (size_t r = 0; r < b && st == LLMLAT_OK; r++) {
+        compare_draw(&run[0], &g);
+        compare_run_figures(c, &run[0], base, fb);
+        compare_draw(&run[1], &g);
+        compare_run_figures(c, &run[1], cand, fc);
+        for (size_t f = 0; f < nf; f++) {
+            diff[f * b + r] = fc[f] - fb[f];
+            rel[f * b + r] = fb[f] != 0.0 ? (fc[f] - fb[f]) / fb[f] : NAN;
+        }
+    }
+    for (size_t f = 0; f < nf && st == LLMLAT_OK; f++) {
+        double *v = c->fig[f].v;
+        st = compare_interval(al, diff + f * b, b, &v[LLMLAT_COMPARE_DIFF_LOW],
+                              &v[LLMLAT_COMPARE_DIFF_HIGH]);
+        if (st == LLMLAT_OK)
+            st = compare_interval(al, rel + f * b, b, &v[LLMLAT_COMPARE_REL_LOW],
+                                  &v[LLMLAT_COMPARE_REL_HIGH]);
+    }
+    alloc_free(al, diff);
+    alloc_free(al, rel);
+    alloc_free(al, fb);
+    alloc_free(al, fc);
+    compare_run_free(&run[0], al);
+    compare_run_free(&run[1], al);
+    return st;
+}
+
+/* ---------------------------------------------------------------- API */
+
+static void compare_describe(compare_side *s, const llmlat_agg *a)
+{
+    s->completed = a->completed;
+    s->failed = a->failed;
+    s->holds = agg_holds_requests(a);
+    double d;
+    s->duration_s = agg_duration(a, &d) ? d : NAN;
+}
+
+/* The figures of both runs, and their differences. */
+static int32_t compare_points(llmlat_compare *c, const llmlat_agg *base, const llmlat_agg *cand)
+{
+    double *fb = alloc_malloc(&c->al, c->n_fig * sizeof *fb);
+    double *fc = alloc_malloc(&c->al, c->n_fig * sizeof *fc);
+    int32_t st = fb && fc ? LLMLAT_OK : LLMLAT_ENOMEM;
+    if (st == LLMLAT_OK)
+        st = compare_figures_of(c, base, fb);
+    if (st == LLMLAT_OK)
+        st = compare_figures_of(c, cand, fc);
+    for (size_t f = 0; f < c->n_fig && st == LLMLAT_OK; f++) {
+        double *v = c->fig[f].v;
+        v[LLMLAT_COMPARE_BASE] = fb[f];
+        v[LLMLAT_COMPARE_CAND] = fc[f];
+        v[LLMLAT_COMPARE_DIFF] = fc[f] - fb[f];
+        v[LLMLAT_COMPARE_REL_DIFF] = fb[f] != 0.0 ? (fc[f] - fb[f]) / fb[f] : NAN;
+    }
+    alloc_free(&c->al, fb);
+    alloc_free(&c->al, fc);
+    return st;
+}
+
+static llmlat_compare *compare_fail(llmlat_compare *c, int32_t st, int32_t *status)
+{
+    llmlat_compare_free(c);
+    if (status)
+        *status = st;
+    return NULL;
+}
+
+LLMLAT_API llmlat_compare *llmlat_compare_new(const llmlat_agg *base, const llmlat_agg *cand,
+                                              uint32_t resamples, uint64_t seed,
+                                              int32_t *status)
+{
+    if (!base || !cand || resamples > LLMLAT_COMPARE_MAX_RESAMPLES)
+        return compare_fail(NULL, LLMLAT_EINVAL, status);
+    if (base->conv != cand->conv)
+        return compare_fail(NULL, LLMLAT_EMISMATCH, status);
+    llmlat_alloc al = alloc_current();
+    llmlat_compare *c = alloc_malloc(&al, sizeof *c);
+    if (!c)
+        return compare_fail(NULL, LLMLAT_ENOMEM, status);
+    memset(c, 0, sizeof *c);
+    c->al = al;
+    c->conv = base->conv;
+    c->resamples = resamples;
+    c->seed = seed;
+    compare_describe(&c->side[0], base);
+    compare_describe(&c->side[1], cand);
+    c->intervals = resamples > 0 && c->side[0].holds && c->side[1].holds;
+    compare_take_quantiles(c, base);
+    compare_list_figures(c);
+    int32_t st = compare_points(c, base, cand);
+    if (st == LLMLAT_OK && c->intervals)
+        st = compare_bootstrap(c, base, cand);
+    if (st != LLMLAT_OK)
+        return compare_fail(c, st, status);
+    if (status)
+        *status = LLMLAT_OK;
+    return c;
+}
+
+LLMLAT_API void llmlat_compare_free(llmlat_compare *c)
+{
+    if (!c)
+        return;
+    llmlat_alloc al = c->al;
+    alloc_free(&al, c);
+}
+
+LLMLAT_API const char *llmlat_compare_figure(const llmlat_compare *c, size_t i)
+{
+    return c && i < c->n_fig ? c->fig[i].name : NULL;
+}
+
+LLMLAT_API int32_t llmlat_compare_get(const llmlat_compare *c, const char *figure, int32_t field,
+                                      double *out)
+{
+    if (!c || !figure || !out || field < LLMLAT_COMPARE_BASE || field > COMPARE_FIELDS)
+        return LLMLAT_EINVAL;
+    const compare_figure *f = compare_find(c, figure);
+    if (!f)
+        return LLMLAT_EINVAL;
+    *out = f->v[field];
+    return isnan(*out) ? LLMLAT_EUNDEFINED : LLMLAT_OK;
+}
+
+/* ---------------------- lib/analysis/compare_report.c --------------------- */
+/* llmlat_compare_report: a comparison as a table a person reads (TEXT),
+ * or as the object of docs/compare.md (JSON). */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#define COMPARE_SCHEMA_VERSION 1
+#define CMP_LABEL_WIDTH 34
+#define CMP_NUMBER_WIDTH 12
+#define CMP_DASH "-"
+
+/* The metrics of the text table: what the convention's tool shows, each
+ * store once (under AIPerf its ITL is TPOT, under the default ITL). */
+static const int32_t CMP_TEXT_METRICS[] = { LLMLAT_TTFT, LLMLAT_TPOT, LLMLAT_ITL, LLMLAT_TOOL_ITL,
+                                        LLMLAT_E2E };
+
+/* TOOL_ITL names the ITL or TPOT store (a row already), or its own. */
+static bool cmp_shown_already(const llmlat_compare *c, int32_t m)
+{
+    if (m != LLMLAT_TOOL_ITL)
+        return false;
+    switch (c->conv->tool_itl) {
+    case TOOL_ITL_IS_ITL:
+    case TOOL_ITL_IS_TPOT:
+        return true;
+    case TOOL_ITL_IS_ICL:
+    case TOOL_ITL_LLMPERF:
+        return false;
+    }
+    return false;
+}
+
+/* Seconds as ms, tokens/s and tokens as they are. */
+static double cmp_display_scale(const compare_figure *f)
+{
+    switch (f->metric) {
+    case 0:
+    case LLMLAT_TPS_USER:
+    case LLMLAT_OUTPUT_TOKENS:
+    case LLMLAT_INPUT_TOKENS:
+        return 1.0;
+    }
+    return 1000.0;
+}
+
+static bool cmp_significant(const compare_figure *f)
+{
+    return f->v[LLMLAT_COMPARE_DIFF_LOW] > 0.0 || f->v[LLMLAT_COMPARE_DIFF_HIGH] < 0.0;
+}
+
+static void cmp_cell(rbuf *b, const char *s)
+{
+    size_t n = strlen(s);
+    for (size_t i = n; i < CMP_NUMBER_WIDTH; i++)
+        rbuf_puts(b, " ");
+    rbuf_puts(b, s);
+}
+
+static void cmp_text_header(rbuf *b, const llmlat_compare *c)
+{
+    const text_words *w = report_words(c->conv->id);
+    rbuf_puts(b, "llmlat ");
+    rbuf_puts(b, llmlat_version_string());
+    rbuf_puts(b, " compare - convention: ");
+    rbuf_puts(b, c->conv->name);
+    rbuf_puts(b, " (");
+    rbuf_puts(b, w->tool);
+    rbuf_puts(b, ")\n");
+    if (c->intervals) {
+        char line[160];
+        snprintf(line, sizeof line,
+                 "intervals: %.0f%% percentile bootstrap of candidate - base, %u resamples of "
+                 "each run's requests, seed %llu\n",
+                 COMPARE_CONFIDENCE * 100, c->resamples, (unsigned long long)c->seed);
+        rbuf_puts(b, line);
+    } else if (c->resamples == 0) {
+        rbuf_puts(b, "intervals: none (0 resamples)\n");
+    } else {
+        rbuf_puts(b, "intervals: none (a run keeps no requests to resample: bounded mode)\n");
+    }
+    rbuf_puts(b, "\n");
+    rbuf_pad(b, "", CMP_LABEL_WIDTH);
+    cmp_cell(b, "base");
+    cmp_cell(b, "candidate");
+    rbuf_puts(b, "\n");
+    static const enum report_item ITEMS[] = { REPORT_ITEM_COMPLETED, REPORT_ITEM_FAILED,
+                                              REPORT_ITEM_DURATION };
+    for (size_t i = 0; i < 3; i++) {
+        rbuf_pad(b, report_item_label(w, ITEMS[i]), CMP_LABEL_WIDTH);
+        for (int s = 0; s < 2; s++) {
+            const compare_side *sd = &c->side[s];
+            if (ITEMS[i] == REPORT_ITEM_DURATION) {
+                rbuf_fixed(b, sd->duration_s, 2, CMP_NUMBER_WIDTH, CMP_DASH);
+            } else {
+                char n[24];
+                snprintf(n, sizeof n, "%llu",
+                         (unsigned long long)(i == 0 ? sd->completed : sd->failed));
+                cmp_cell(b, n);
+            }
+        }
+        rbuf_puts(b, "\n");
+    }
+    rbuf_puts(b, "\n");
+    rbuf_pad(b, "figure", CMP_LABEL_WIDTH);
+    static const char *const TITLES[] = { "base", "candidate", "diff", "diff %", "low", "high" };
+    for (size_t i = 0; i < 6; i++)
+        cmp_cell(b, TITLES[i]);
+    rbuf_puts(b, "\n");
+}
+
+static void cmp_text_figure(rbuf *b, const compare_figure *f)
+{
+    char label[COMPARE_NAME_MAX + 4];
+    snprintf(label, sizeof label, "  %s", f->name);
+    rbuf_pad(b, label, CMP_LABEL_WIDTH);
+    double scale = cmp_display_scale(f);
+    static const int32_t FIELDS[] = { LLMLAT_COMPARE_BASE, LLMLAT_COMPARE_CAND,
+                                      LLMLAT_COMPARE_DIFF };
+    for (size_t i = 0; i < 3; i++)
+        rbuf_fixed(b, f->v[FIELDS[i]] * scale, 2, CMP_NUMBER_WIDTH, CMP_DASH);
+    double rel = f->v[LLMLAT_COMPARE_REL_DIFF];
+    char pct[40];
+    if (isnan(rel))
+        snprintf(pct, sizeof pct, CMP_DASH);
+    else
+        snprintf(pct, sizeof pct, "%+.2f%%", rel * 100);
+    for (char *p = pct; *p; p++) /* '.' whatever the locale */
+        if (*p == ',')
+            *p = '.';
+    cmp_cell(b, pct);
+    rbuf_fixed(b, f->v[LLMLAT_COMPARE_DIFF_LOW] * scale, 2, CMP_NUMBER_WIDTH, CMP_DASH);
+    rbuf_fixed(b, f->v[LLMLAT_COMPARE_DIFF_HIGH] * scale, 2, CMP_NUMBER_WIDTH, CMP_DASH);
+    rbuf_puts(b, cmp_significant(f) ? "  *\n" : "\n");
+}
+
+static void cmp_text(const llmlat_compare *c, rbuf *b)
+{
+    const text_words *w = report_words(c->conv->id);
+    cmp_text_header(b, c);
+    for (size_t i = 0; i < sizeof CMP_TEXT_METRICS / sizeof CMP_TEXT_METRICS[0]; i++) {
+        int32_t m = CMP_TEXT_METRICS[i];
+        if (cmp_shown_already(c, m))
+            continue;
+        rbuf_puts(b, report_metric_label(w, m));
+        rbuf_puts(b, "\n");
+        for (size_t f = 0; f < c->n_fig; f++)
+            if (c->fig[f].metric == m)
+                cmp_text_figure(b, &c->fig[f]);
+    }
+    static const enum report_item RATE_ITEMS[COMPARE_RATES] = {
+        REPORT_ITEM_REQUEST_RATE, REPORT_ITEM_OUTPUT_RATE, REPORT_ITEM_TOTAL_RATE,
+        REPORT_ITEM_GOODPUT };
+    size_t r = 0;
+    for (size_t f = 0; f < c->n_fig; f++) {
+        const compare_figure *fig = &c->fig[f];
+        if (fig->metric)
+            continue;
+        if (fig->rate == LLMLAT_RATE_GOODPUT && isnan(fig->v[LLMLAT_COMPARE_BASE]) &&
+            isnan(fig->v[LLMLAT_COMPARE_CAND])) {
+            r++;
+            continue; /* no SLO */
+        }
+        rbuf_puts(b, report_item_label(w, RATE_ITEMS[r++]));
+        rbuf_puts(b, "\n");
+        cmp_text_figure(b, fig);
+    }
+    rbuf_puts(b, "\n");
+    if (c->intervals)
+        rbuf_puts(b, "* the interval excludes 0: a difference the resampling does not explain.\n");
+    rbuf_puts(b, "Figure names are those of --fail-if; times in ms, diff % = diff / base.\n");
+}
+
+static const char *cmp_unit_of(const compare_figure *f)
+{
+    switch (f->metric) {
+    case 0:
+        return "1/s";
+    case LLMLAT_TPS_USER:
+        return "tokens/s";
+    case LLMLAT_OUTPUT_TOKENS:
+    case LLMLAT_INPUT_TOKENS:
+        return "tokens";
+    }
+    return "s";
+}
+
+static void cmp_json_side(jsonw *w, const char *key, const compare_side *s)
+{
+    jw_object(w, key);
+    jw_u64(w, "completed", s->completed);
+    jw_u64(w, "failed", s->failed);
+    jw_number(w, "duration_s", s->duration_s);
+    jw_bool(w, "resampled", s->holds);
+    jw_close(w);
+}
+
+static void cmp_json(const llmlat_compare *c, rbuf *b)
+{
+    jsonw w;
+    jw_begin(&w, b);
+    jw_u64(&w, "schema_version", COMPARE_SCHEMA_VERSION);
+    jw_string(&w, "llmlat_version", llmlat_version_string());
+    jw_string(&w, "convention", c->conv->name);
+    jw_u64(&w, "resamples", c->intervals ? c->resamples : 0);
+    jw_u64(&w, "seed", c->seed);
+    jw_number(&w, "confidence", COMPARE_CONFIDENCE);
+    cmp_json_side(&w, "base", &c->side[0]);
+    cmp_json_side(&w, "candidate", &c->side[1]);
+    jw_object(&w, "figures");
+    static const struct {
+        int32_t field;
+        const char *key;
+    } FIELDS[] = {
+        { LLMLAT_COMPARE_BASE, "base" },
+        { LLMLAT_COMPARE_CAND, "candidate" },
+        { LLMLAT_COMPARE_DIFF, "diff" },
+        { LLMLAT_COMPARE_REL_DIFF, "rel_diff" },
+        { LLMLAT_COMPARE_DIFF_LOW, "diff_low" },
+        { LLMLAT_COMPARE_DIFF_HIGH, "diff_high" },
+        { LLMLAT_COMPARE_REL_LOW, "rel_diff_low" },
+        { LLMLAT_COMPARE_REL_HIGH, "rel_diff_high" },
+    };
+    for (size_t i = 0; i < c->n_fig; i++) {
+        const compare_figure *f = &c->fig[i];
+        jw_object(&w, f->name);
+        jw_string(&w, "unit", cmp_unit_of(f));
+        for (size_t j = 0; j < sizeof FIELDS / sizeof FIELDS[0]; j++)
+            jw_number(&w, FIELDS[j].key, f->v[FIELDS[j].field]);
+        if (isnan(f->v[LLMLAT_COMPARE_DIFF_LOW]))
+            jw_null(&w, "significant");
+        else
+            jw_bool(&w, "significant", cmp_significant(f));
+        jw_close(&w);
+    }
+    jw_close(&w);
+    jw_end(&w);
+}
+
+LLMLAT_API int32_t llmlat_compare_report(const llmlat_compare *c, int32_t format, void *buf,
+                                         size_t cap, size_t *len)
+{
+    if (!c || !len || (!buf && cap > 0) ||
+        (format != LLMLAT_FORMAT_TEXT && format != LLMLAT_FORMAT_JSON))
+        return LLMLAT_EINVAL;
+    rbuf b;
+    rbuf_init(&b, &c->al);
+    if (format == LLMLAT_FORMAT_TEXT)
+        cmp_text(c, &b);
+    else
+        cmp_json(c, &b);
+    return rbuf_deliver(&b, LLMLAT_OK, buf, cap, len);
+}
+
 /* Internal macros end with the implementation. */
 #undef LLMLAT_PRIVATE
 #undef LLMLAT_COLD
@@ -7305,6 +8411,7 @@ LLMLAT_PRIVATE int32_t read_request_log(bytes_reader *r, request_log *g, const l
 #undef REQ_MAX_EVENTS
 #undef LOGGED_FAILED
 #undef LOGGED_HAS_USAGE
+#undef RANKS_MAX_Q
 #undef SELECT_MAX_RANKS
 #undef DIGIT_BITS
 #undef DIGIT_RANGE
@@ -7335,12 +8442,12 @@ LLMLAT_PRIVATE int32_t read_request_log(bytes_reader *r, request_log *g, const l
 #undef COUNT_OF
 #undef SCHEMA_VERSION
 #undef JSONW_MAX_DEPTH
-#undef ROW_PER_TOKEN_ITL
-#undef ROW_ITL_MAX
-#undef ROW_TPS
 #undef NUMBER_WIDTH
 #undef DASH
 #undef MS_PER_S
+#undef ROW_PER_TOKEN_ITL
+#undef ROW_ITL_MAX
+#undef ROW_TPS
 #undef FORMAT_VERSION
 #undef FORMAT_VERSION_OLDEST
 #undef HEADER_BYTES
@@ -7348,6 +8455,15 @@ LLMLAT_PRIVATE int32_t read_request_log(bytes_reader *r, request_log *g, const l
 #undef SAMPLE_LIMIT
 #undef LOGGED_REQUEST_BYTES
 #undef LOGGED_EVENT_BYTES
+#undef COMPARE_FIELDS
+#undef COMPARE_NAME_MAX
+#undef COMPARE_RATES
+#undef COMPARE_MAX_FIGURES
+#undef COMPARE_CONFIDENCE
+#undef COMPARE_SCHEMA_VERSION
+#undef CMP_LABEL_WIDTH
+#undef CMP_NUMBER_WIDTH
+#undef CMP_DASH
 
 #if defined(__clang__)
 #  pragma STDC FP_CONTRACT DEFAULT

@@ -3,9 +3,9 @@
 
 #include "exact/exact_store.h"
 #include "exact/radix.h"
+#include "exact/ranks.h"
 #include "exact/select.h"
 #include "util/gridsum.h"
-#include "util/lerp.h"
 
 LLMLAT_PRIVATE void exact_init(exact_store *s, bool weighted)
 {
@@ -97,71 +97,29 @@ static int32_t at_ranks(const exact_store *s, const llmlat_alloc *al, const uint
                         double_key(s->max), ranks, n, out);
 }
 
-/* numpy's 'linear' method: virtual index (n - 1) * q (clamped to the last
- * rank), interpolating between the values at its floor and the next rank.
- * All quantiles' ranks go to one selection. */
+/* All quantiles' ranks go to one selection (ranks.h has the rule). */
 LLMLAT_PRIVATE int32_t exact_quantiles(const exact_store *s, const llmlat_alloc *al,
                                        const double *q, size_t n, double *out)
 {
-    uint64_t last = s->total_w - 1;
-    uint64_t ranks[SELECT_MAX_RANKS];
-    double at[SELECT_MAX_RANKS], gamma[32];
-    size_t lo_index[32], nr = 0;
-    if (n > 32)
+    if (n > RANKS_MAX_Q)
         return LLMLAT_EINVAL;
-    /* ranks must ascend: collect, then sort the (few) of them */
-    for (size_t i = 0; i < n; i++) {
-        double vi = (double)last * q[i];
-        if (vi >= (double)last) {
-            lo_index[i] = SIZE_MAX; /* the maximum */
-            continue;
-        }
-        double lo = floor(vi);
-        gamma[i] = vi - lo;
-        ranks[nr++] = (uint64_t)lo;
-        ranks[nr++] = (uint64_t)lo + 1;
-        lo_index[i] = 0;
-    }
-    for (size_t i = 1; i < nr; i++) /* insertion sort + dedupe below */
-        for (size_t j = i; j > 0 && ranks[j - 1] > ranks[j]; j--) {
-            uint64_t tmp = ranks[j];
-            ranks[j] = ranks[j - 1];
-            ranks[j - 1] = tmp;
-        }
-    size_t nu = 0;
-    for (size_t i = 0; i < nr; i++)
-        if (nu == 0 || ranks[nu - 1] != ranks[i])
-            ranks[nu++] = ranks[i];
-    int32_t st = at_ranks(s, al, ranks, nu, at);
-    if (st != LLMLAT_OK)
-        return st;
-    for (size_t i = 0; i < n; i++) {
-        if (lo_index[i] == SIZE_MAX) {
-            out[i] = s->max;
-            continue;
-        }
-        uint64_t lo = (uint64_t)floor((double)last * q[i]);
-        size_t k = 0;
-        while (ranks[k] != lo)
-            k++;
-        out[i] = numpy_lerp(at[k], at[k + 1], gamma[i]);
-    }
-    return LLMLAT_OK;
+    quantile_plan p;
+    quantile_plan_make(&p, s->total_w, q, n);
+    double at[2 * RANKS_MAX_Q];
+    int32_t st = at_ranks(s, al, p.ranks, p.n_ranks, at);
+    if (st == LLMLAT_OK)
+        quantile_plan_values(&p, at, s->max, out);
+    return st;
 }
 
-/* numpy.median: the middle value, or the mean (a + b) / 2 of the two. */
 LLMLAT_PRIVATE int32_t exact_median(const exact_store *s, const llmlat_alloc *al, double *out)
 {
-    uint64_t n = s->total_w, half = n / 2;
-    if (n % 2) {
-        uint64_t r = half;
-        return at_ranks(s, al, &r, 1, out);
-    }
-    uint64_t r[2] = { half - 1, half };
+    uint64_t r[2];
     double v[2];
-    int32_t st = at_ranks(s, al, r, 2, v);
+    size_t nr = median_ranks(s->total_w, r);
+    int32_t st = at_ranks(s, al, r, nr, v);
     if (st == LLMLAT_OK)
-        *out = (v[0] + v[1]) / 2.0;
+        *out = median_of(v, nr);
     return st;
 }
 

@@ -28,16 +28,7 @@ LLMLAT_API int32_t llmlat_agg_report(const llmlat_agg *a, int32_t format, void *
     report_ctx c = { .a = a, .status = LLMLAT_OK }; /* nothing cached yet */
     rbuf_init(&c.out, &a->al);
     write(&c);
-    int32_t st = c.status != LLMLAT_OK ? c.status : c.out.status;
-    if (st == LLMLAT_OK) {
-        *len = c.out.len;
-        if (c.out.len > cap)
-            st = LLMLAT_ENOSPC;
-        else if (c.out.len > 0)
-            memcpy(buf, c.out.p, c.out.len);
-    }
-    rbuf_free(&c.out);
-    return st;
+    return rbuf_deliver(&c.out, c.status, buf, cap, len);
 }
 
 /* A query's status: its value, NaN when undefined, and a hard error kept. */

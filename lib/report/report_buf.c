@@ -19,6 +19,21 @@ LLMLAT_PRIVATE void rbuf_free(rbuf *b)
     b->len = b->cap = 0;
 }
 
+LLMLAT_PRIVATE int32_t rbuf_deliver(rbuf *b, int32_t st, void *buf, size_t cap, size_t *len)
+{
+    if (st == LLMLAT_OK)
+        st = b->status;
+    if (st == LLMLAT_OK) {
+        *len = b->len;
+        if (b->len > cap)
+            st = LLMLAT_ENOSPC;
+        else if (b->len > 0)
+            memcpy(buf, b->p, b->len);
+    }
+    rbuf_free(b);
+    return st;
+}
+
 static bool rbuf_reserve(rbuf *b, size_t extra)
 {
     if (b->status != LLMLAT_OK)

@@ -20,6 +20,12 @@ typedef struct rbuf {
 LLMLAT_PRIVATE void rbuf_init(rbuf *b, const llmlat_alloc *al);
 LLMLAT_PRIVATE void rbuf_free(rbuf *b);
 
+/* The buffer contract of the report calls, for a text built in b whose
+ * writer ended with status st: on success the text is copied to buf when
+ * cap holds it (ENOSPC otherwise, with nothing written), *len is its size.
+ * Returns the call's status; b is freed. */
+LLMLAT_PRIVATE int32_t rbuf_deliver(rbuf *b, int32_t st, void *buf, size_t cap, size_t *len);
+
 LLMLAT_PRIVATE void rbuf_putn(rbuf *b, const char *s, size_t n);
 LLMLAT_PRIVATE void rbuf_puts(rbuf *b, const char *s);
 /* s followed by spaces up to `width` bytes (nothing added when longer). */

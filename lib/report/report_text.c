@@ -6,126 +6,20 @@
 #include <string.h>
 
 #include "report/report.h"
-
-/* The lines of the summary block. */
-enum item {
-    ITEM_COMPLETED, ITEM_FAILED, ITEM_TPOT_UNDEFINED, ITEM_DURATION,
-    ITEM_INPUT_TOKENS, ITEM_OUTPUT_TOKENS, ITEM_REQUEST_RATE, ITEM_GOODPUT,
-    ITEM_GOOD, ITEM_OUTPUT_RATE, ITEM_TOTAL_RATE, ITEM_PEAK_TOKENS,
-    ITEM_PEAK_CONCURRENCY, ITEM_COUNT
-};
-
-static const char *const DEFAULT_ITEMS[ITEM_COUNT] = {
-    [ITEM_COMPLETED] = "Successful requests",
-    [ITEM_FAILED] = "Failed requests",
-    [ITEM_TPOT_UNDEFINED] = "Successes without TPOT (N <= 1)",
-    [ITEM_DURATION] = "Duration (s)",
-    [ITEM_INPUT_TOKENS] = "Total input tokens",
-    [ITEM_OUTPUT_TOKENS] = "Total output tokens",
-    [ITEM_REQUEST_RATE] = "Request throughput (req/s)",
-    [ITEM_GOODPUT] = "Request goodput (req/s)",
-    [ITEM_GOOD] = "Good requests",
-    [ITEM_OUTPUT_RATE] = "Output token throughput (tok/s)",
-    [ITEM_TOTAL_RATE] = "Total token throughput (tok/s)",
-    [ITEM_PEAK_TOKENS] = "Peak output tokens in 1 s",
-    [ITEM_PEAK_CONCURRENCY] = "Peak concurrent requests",
-};
-
-typedef struct text_row {
-    int32_t metric;
-    const char *label;
-} text_row;
-
-/* A convention's words: summary labels where its tool has its own (NULL:
- * DEFAULT_ITEMS), the table rows in its order, and what its ITL is. */
-typedef struct text_words {
-    const char *tool;
-    const char *items[ITEM_COUNT];
-    text_row rows[8];
-    const char *note;
-} text_words;
-
-#define ROW_PER_TOKEN_ITL { LLMLAT_ITL, "per-token ITL (ms)" }
-#define ROW_ITL_MAX { LLMLAT_ITL_MAX, "ITL max (ms)" }
-#define ROW_TPS { LLMLAT_TPS_USER, "TPS per user (tok/s)" }
-
-static const text_words WORDS[] = {
-    [LLMLAT_CONV_DEFAULT] = {
-        .tool = "llmlat default",
-        .rows = { { LLMLAT_TTFT, "TTFT (ms)" }, { LLMLAT_TPOT, "TPOT (ms)" },
-                  { LLMLAT_ITL, "ITL (ms)" }, { LLMLAT_ICL, "ICL (ms)" },
-                  { LLMLAT_E2E, "E2E (ms)" }, ROW_ITL_MAX, ROW_TPS },
-        .note = "ITL: one sample per token; ICL: one sample per gap between events.",
-    },
-    [LLMLAT_CONV_VLLM] = {
-        .tool = "vLLM bench serve",
-        .items = { [ITEM_DURATION] = "Benchmark duration (s)",
-                   [ITEM_OUTPUT_TOKENS] = "Total generated tokens",
-                   [ITEM_PEAK_TOKENS] = "Peak output token throughput (tok/s)" },
-        .rows = { { LLMLAT_TTFT, "TTFT (ms)" }, { LLMLAT_TPOT, "TPOT (ms)" },
-                  { LLMLAT_TOOL_ITL, "ITL (ms)" }, { LLMLAT_E2E, "E2EL (ms)" },
-                  ROW_PER_TOKEN_ITL, ROW_ITL_MAX, ROW_TPS },
-        .note = "ITL is vLLM's: one sample per gap between chunks, empty ones included.",
-    },
-    [LLMLAT_CONV_AIPERF] = {
-        .tool = "AIPerf",
-        .items = { [ITEM_COMPLETED] = "Request Count",
-                   [ITEM_FAILED] = "Error Request Count",
-                   [ITEM_DURATION] = "Benchmark Duration (sec)",
-                   [ITEM_INPUT_TOKENS] = "Total ISL (tokens)",
-                   [ITEM_OUTPUT_TOKENS] = "Total OSL (tokens)",
-                   [ITEM_REQUEST_RATE] = "Request Throughput (requests/sec)",
-                   [ITEM_GOODPUT] = "Goodput (requests/sec)",
-                   [ITEM_GOOD] = "Good Request Count",
-                   [ITEM_OUTPUT_RATE] = "Output Token Throughput (tokens/sec)" },
-        .rows = { { LLMLAT_TTFT, "Time to First Token (ms)" },
-                  { LLMLAT_TOOL_ITL, "Inter Token Latency (ms)" },
-                  { LLMLAT_ICL, "Inter Chunk Latency (ms)" },
-                  { LLMLAT_E2E, "Request Latency (ms)" },
-                  { LLMLAT_TPS_USER, "Output Token Throughput Per User (tok/s)" },
-                  ROW_PER_TOKEN_ITL, ROW_ITL_MAX },
-        .note = "Inter Token Latency is AIPerf's: (E2E - TTFT) / (N - 1) per request.",
-    },
-    [LLMLAT_CONV_SGLANG] = {
-        .tool = "SGLang bench_serving",
-        .items = { [ITEM_DURATION] = "Benchmark duration (s)",
-                   [ITEM_OUTPUT_TOKENS] = "Total generated tokens" },
-        .rows = { { LLMLAT_TTFT, "TTFT (ms)" }, { LLMLAT_TPOT, "TPOT (ms)" },
-                  { LLMLAT_TOOL_ITL, "ITL (ms)" }, { LLMLAT_E2E, "E2E Latency (ms)" },
-                  ROW_PER_TOKEN_ITL, ROW_ITL_MAX, ROW_TPS },
-        .note = "ITL is SGLang's: one sample per gap between non-empty chunks.",
-    },
-    [LLMLAT_CONV_LLMPERF] = {
-        .tool = "LLMPerf",
-        .items = { [ITEM_COMPLETED] = "num_completed_requests",
-                   [ITEM_FAILED] = "number_errors",
-                   [ITEM_OUTPUT_RATE] = "mean_output_throughput_token_per_s" },
-        .rows = { { LLMLAT_TTFT, "ttft (ms)" },
-                  { LLMLAT_TOOL_ITL, "inter_token_latency (ms)" },
-                  { LLMLAT_E2E, "end_to_end_latency (ms)" },
-                  { LLMLAT_TPS_USER, "request_output_throughput (tok/s)" },
-                  { LLMLAT_TPOT, "TPOT (ms)" }, ROW_PER_TOKEN_ITL, ROW_ITL_MAX },
-        .note = "inter_token_latency is LLMPerf's: per request, (last token - start) / chunks.",
-    },
-};
+#include "report/report_words.h"
 
 #define NUMBER_WIDTH 11
 #define DASH "-"
 
-static const char *item_label(const text_words *words, enum item i)
-{
-    return words->items[i] ? words->items[i] : DEFAULT_ITEMS[i];
-}
-
 /* "Label:" padded to the value column, as vLLM prints its summary. */
-static void item_start(rbuf *b, const text_words *words, enum item i)
+static void item_start(rbuf *b, const text_words *words, enum report_item i)
 {
     char label[64];
-    snprintf(label, sizeof label, "%s:", item_label(words, i));
+    snprintf(label, sizeof label, "%s:", report_item_label(words, i));
     rbuf_pad(b, label, 41);
 }
 
-static void item_u64(report_ctx *c, const text_words *words, enum item i, int32_t counter)
+static void item_u64(report_ctx *c, const text_words *words, enum report_item i, int32_t counter)
 {
     uint64_t v;
     bool defined = report_counter(c, counter, &v);
@@ -137,7 +31,7 @@ static void item_u64(report_ctx *c, const text_words *words, enum item i, int32_
     rbuf_puts(&c->out, "\n");
 }
 
-static void item_double(report_ctx *c, const text_words *words, enum item i, double v)
+static void item_double(report_ctx *c, const text_words *words, enum report_item i, double v)
 {
     item_start(&c->out, words, i);
     rbuf_fixed(&c->out, v, 2, 0, DASH);
@@ -148,21 +42,21 @@ static void text_summary(report_ctx *c, const text_words *w)
 {
     uint64_t good;
     bool has_slo = report_counter(c, LLMLAT_COUNT_GOOD, &good);
-    item_u64(c, w, ITEM_COMPLETED, LLMLAT_COUNT_COMPLETED);
-    item_u64(c, w, ITEM_FAILED, LLMLAT_COUNT_FAILED);
-    item_u64(c, w, ITEM_TPOT_UNDEFINED, LLMLAT_COUNT_TPOT_UNDEFINED);
-    item_double(c, w, ITEM_DURATION, report_duration(c));
-    item_u64(c, w, ITEM_INPUT_TOKENS, LLMLAT_COUNT_INPUT_TOKENS);
-    item_u64(c, w, ITEM_OUTPUT_TOKENS, LLMLAT_COUNT_OUTPUT_TOKENS);
-    item_double(c, w, ITEM_REQUEST_RATE, report_rate(c, LLMLAT_RATE_REQUESTS));
+    item_u64(c, w, REPORT_ITEM_COMPLETED, LLMLAT_COUNT_COMPLETED);
+    item_u64(c, w, REPORT_ITEM_FAILED, LLMLAT_COUNT_FAILED);
+    item_u64(c, w, REPORT_ITEM_TPOT_UNDEFINED, LLMLAT_COUNT_TPOT_UNDEFINED);
+    item_double(c, w, REPORT_ITEM_DURATION, report_duration(c));
+    item_u64(c, w, REPORT_ITEM_INPUT_TOKENS, LLMLAT_COUNT_INPUT_TOKENS);
+    item_u64(c, w, REPORT_ITEM_OUTPUT_TOKENS, LLMLAT_COUNT_OUTPUT_TOKENS);
+    item_double(c, w, REPORT_ITEM_REQUEST_RATE, report_rate(c, LLMLAT_RATE_REQUESTS));
     if (has_slo) {
-        item_double(c, w, ITEM_GOODPUT, report_rate(c, LLMLAT_RATE_GOODPUT));
-        item_u64(c, w, ITEM_GOOD, LLMLAT_COUNT_GOOD);
+        item_double(c, w, REPORT_ITEM_GOODPUT, report_rate(c, LLMLAT_RATE_GOODPUT));
+        item_u64(c, w, REPORT_ITEM_GOOD, LLMLAT_COUNT_GOOD);
     }
-    item_double(c, w, ITEM_OUTPUT_RATE, report_rate(c, LLMLAT_RATE_OUTPUT_TOKENS));
-    item_double(c, w, ITEM_TOTAL_RATE, report_rate(c, LLMLAT_RATE_TOTAL_TOKENS));
-    item_double(c, w, ITEM_PEAK_TOKENS, report_rate(c, LLMLAT_RATE_PEAK_OUTPUT_TOKENS));
-    item_u64(c, w, ITEM_PEAK_CONCURRENCY, LLMLAT_COUNT_PEAK_CONCURRENCY);
+    item_double(c, w, REPORT_ITEM_OUTPUT_RATE, report_rate(c, LLMLAT_RATE_OUTPUT_TOKENS));
+    item_double(c, w, REPORT_ITEM_TOTAL_RATE, report_rate(c, LLMLAT_RATE_TOTAL_TOKENS));
+    item_double(c, w, REPORT_ITEM_PEAK_TOKENS, report_rate(c, LLMLAT_RATE_PEAK_OUTPUT_TOKENS));
+    item_u64(c, w, REPORT_ITEM_PEAK_CONCURRENCY, LLMLAT_COUNT_PEAK_CONCURRENCY);
 }
 
 static size_t label_width(const text_words *w)
@@ -226,7 +120,7 @@ static void table_row(report_ctx *c, const text_row *row, size_t width)
 LLMLAT_PRIVATE void report_text(report_ctx *c)
 {
     const llmlat_agg *a = c->a;
-    const text_words *w = &WORDS[a->conv->id];
+    const text_words *w = report_words(a->conv->id);
     rbuf *b = &c->out;
     rbuf_puts(b, "llmlat ");
     rbuf_puts(b, llmlat_version_string());

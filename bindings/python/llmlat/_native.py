@@ -36,7 +36,7 @@ from ctypes import (
 )
 from typing import Dict, Iterator, List, Optional, Sequence, Tuple
 
-__all__ = ["ABI_MAJOR", "lib", "library_path", "RequestHandle", "AggHandle"]
+__all__ = ["ABI_MAJOR", "lib", "library_path", "RequestHandle", "AggHandle", "CompareHandle"]
 
 #: The library major version (``llmlat_version_number() // 10000``) that this
 #: binding is written for.
@@ -53,10 +53,15 @@ class _Agg(ctypes.Structure):
     """Opaque ``llmlat_agg``."""
 
 
+class _Compare(ctypes.Structure):
+    """Opaque ``llmlat_compare``."""
+
+
 #: Typed handles: a request handle cannot be passed where an aggregator is
 #: expected (ctypes checks the pointer type).
 RequestHandle = POINTER(_Request)
 AggHandle = POINTER(_Agg)
+CompareHandle = POINTER(_Compare)
 
 #: The allocator hook's function types (``llmlat_malloc_fn`` ...).
 MALLOC_FN = CFUNCTYPE(c_void_p, c_void_p, c_size_t)
@@ -118,6 +123,12 @@ PROTOTYPES: Dict[str, Tuple[object, List[object]]] = {
     # windows
     "llmlat_agg_add_window": (c_int32, [AggHandle, AggHandle, c_int64, c_int64, c_int32]),
     "llmlat_agg_span": (c_int32, [AggHandle, POINTER(c_int64), POINTER(c_int64)]),
+    # comparison
+    "llmlat_compare_new": (CompareHandle, [AggHandle, AggHandle, c_uint32, c_uint64, _P_INT32]),
+    "llmlat_compare_free": (None, [CompareHandle]),
+    "llmlat_compare_figure": (c_char_p, [CompareHandle, c_size_t]),
+    "llmlat_compare_get": (c_int32, [CompareHandle, c_char_p, c_int32, _P_DOUBLE]),
+    "llmlat_compare_report": (c_int32, [CompareHandle, c_int32, c_void_p, c_size_t, _P_SIZE]),
 }
 
 

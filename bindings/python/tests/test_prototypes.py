@@ -17,6 +17,7 @@ SCALARS = {
 POINTERS = {
     "char": c_char_p, "void": c_void_p,
     "llmlat_request": _native.RequestHandle, "llmlat_agg": _native.AggHandle,
+    "llmlat_compare": _native.CompareHandle,
     "llmlat_malloc_fn": _native.MALLOC_FN, "llmlat_realloc_fn": _native.REALLOC_FN,
     "llmlat_free_fn": _native.FREE_FN,
 }
