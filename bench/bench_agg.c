@@ -263,6 +263,37 @@ static void merge_floor(void *ctx)
     }
 }
 
+/* A report's bytes go nowhere (the cost is making them). */
+static int32_t discard(void *user, const void *bytes, size_t len)
+{
+    *(size_t *)user += len;
+    (void)bytes;
+    return LLMLAT_OK;
+}
+
+/* The JSON report streamed: made once. */
+static void report_streamed(void *ctx)
+{
+    query_ctx *c = ctx;
+    size_t n = 0;
+    c->status |= llmlat_agg_report_write(c->exact, LLMLAT_FORMAT_JSON, discard, &n);
+    c->sink += (double)n;
+}
+
+/* Reference: what callers did before, ask the size, then write into a
+ * buffer of that size (two reports). */
+static void report_sized(void *ctx)
+{
+    query_ctx *c = ctx;
+    size_t need = 0, len = 0;
+    if (llmlat_agg_report(c->exact, LLMLAT_FORMAT_JSON, NULL, 0, &need) != LLMLAT_ENOSPC)
+        c->status |= LLMLAT_EINVAL;
+    char *buf = bench_alloc(need);
+    c->status |= llmlat_agg_report(c->exact, LLMLAT_FORMAT_JSON, buf, need, &len);
+    free(buf);
+    c->sink += (double)len;
+}
+
 static double memory_of(const llmlat_agg *a)
 {
     uint64_t bytes;
@@ -299,6 +330,14 @@ void bench_query(const bench_opts *o)
         bench_row *row = bench_add("query, merge, memory", id, label, "ns", m, ref_label);
         bench_target(row, m.value <= 200.0, "<= 200 ns");
     }
+
+    /* The exact JSON report over the same 2M ITL samples: streamed once,
+     * against sizing it first (the way every caller did before). */
+    measure rep = bench_pair(report_streamed, 1, report_sized, 1, &c, o->repeats);
+    bench_check(c.status, "report");
+    bench_add("query, merge, memory", "report_exact_json",
+              "exact JSON report, 2M ITL samples, streamed", "ns", rep,
+              "sized, then written: two llmlat_agg_report");
 
     /* Memory: bytes the aggregators hold (a bounded one's are fixed). */
     const double sketches = 9; /* metrics with samples, default convention */

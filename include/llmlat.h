@@ -379,9 +379,28 @@ LLMLAT_API llmlat_agg *llmlat_agg_deserialize(const void *buf, size_t len, int32
 
 /* A report of a in one of the LLMLAT_FORMAT_* formats, as text (not
  * NUL-terminated; *len bytes). Buffer rules as for llmlat_agg_serialize.
+ * The report is made once per call (asking for the size with cap 0 costs
+ * as much as the report itself): callers that do not know its size should
+ * stream it with llmlat_agg_report_write instead.
  * Errors: EINVAL (NULL, unknown format), ENOSPC, ENOMEM. */
 LLMLAT_API int32_t llmlat_agg_report(const llmlat_agg *a, int32_t format, void *buf,
                                      size_t cap, size_t *len);
+
+/* Receives streamed output: the next len >= 1 bytes, valid only during the
+ * call. Returns LLMLAT_OK to go on; any other value stops the output and
+ * is returned by the call that was writing. */
+typedef int32_t (*llmlat_write_fn)(void *user, const void *bytes, size_t len);
+
+/* The same report as llmlat_agg_report, made once and handed to fn in
+ * pieces as it is written (pieces of at most a few KiB, in order; their
+ * sizes are not part of the contract), so no buffer of the report's size
+ * is needed. fn is called on the calling thread, before this returns; it
+ * must not change a (queries are fine). On an error the pieces already
+ * delivered are a prefix of the report: discard them.
+ * Errors: EINVAL (NULL a or fn, unknown format), ENOMEM (a query's
+ * scratch), or the first status other than LLMLAT_OK that fn returned. */
+LLMLAT_API int32_t llmlat_agg_report_write(const llmlat_agg *a, int32_t format,
+                                           llmlat_write_fn fn, void *user);
 
 /* ---------------------------------------------------------------- windows */
 

@@ -419,9 +419,28 @@ LLMLAT_API llmlat_agg *llmlat_agg_deserialize(const void *buf, size_t len, int32
 
 /* A report of a in one of the LLMLAT_FORMAT_* formats, as text (not
  * NUL-terminated; *len bytes). Buffer rules as for llmlat_agg_serialize.
+ * The report is made once per call (asking for the size with cap 0 costs
+ * as much as the report itself): callers that do not know its size should
+ * stream it with llmlat_agg_report_write instead.
  * Errors: EINVAL (NULL, unknown format), ENOSPC, ENOMEM. */
 LLMLAT_API int32_t llmlat_agg_report(const llmlat_agg *a, int32_t format, void *buf,
                                      size_t cap, size_t *len);
+
+/* Receives streamed output: the next len >= 1 bytes, valid only during the
+ * call. Returns LLMLAT_OK to go on; any other value stops the output and
+ * is returned by the call that was writing. */
+typedef int32_t (*llmlat_write_fn)(void *user, const void *bytes, size_t len);
+
+/* The same report as llmlat_agg_report, made once and handed to fn in
+ * pieces as it is written (pieces of at most a few KiB, in order; their
+ * sizes are not part of the contract), so no buffer of the report's size
+ * is needed. fn is called on the calling thread, before this returns; it
+ * must not change a (queries are fine). On an error the pieces already
+ * delivered are a prefix of the report: discard them.
+ * Errors: EINVAL (NULL a or fn, unknown format), ENOMEM (a query's
+ * scratch), or the first status other than LLMLAT_OK that fn returned. */
+LLMLAT_API int32_t llmlat_agg_report_write(const llmlat_agg *a, int32_t format,
+                                           llmlat_write_fn fn, void *user);
 
 /* ---------------------------------------------------------------- windows */
 
@@ -5256,18 +5275,20 @@ LLMLAT_PRIVATE size_t store_memory(const metric_store *s)
 }
 
 /* ---------------------- lib/report/report.c ------------------------------- */
-/* llmlat_agg_report: the buffer contract around one writer per format, and
- * the value queries the writers share. */
+/* llmlat_agg_report_write: one writer per format streaming into the
+ * caller's write function; llmlat_agg_report: the buffer contract on top of
+ * it; and the value queries the writers share. */
 #include <math.h>
 #include <string.h>
 
 /* ---------------------- lib/report/report.h ------------------------------- */
 /* What the report writers share: the aggregator being reported, the
  * output, and queries that give NaN for an undefined value (a statistic of
- * an empty set, a rate without duration) while remembering real errors
- * (ENOMEM while sorting) so that a writer never checks after each call.
+ * an empty set, a rate without duration) while stopping the output at a
+ * real error (ENOMEM while sorting, see rbuf_fail) so that a writer never
+ * checks after each call.
  *
- * report.c: llmlat_agg_report and these queries; report_text.c,
+ * report.c: llmlat_agg_report_write, llmlat_agg_report and these queries; report_text.c,
  * report_json.c (+ report_tool.c, the `tool` object), report_prom.c
  * (+ report_hist.c, histogram buckets) write one format each. */
 #ifndef LLMLAT_REPORT_H
@@ -5277,31 +5298,34 @@ LLMLAT_PRIVATE size_t store_memory(const metric_store *s)
 #include <stdint.h>
 
 /* ---------------------- lib/report/report_buf.h --------------------------- */
-/* A growable text buffer for the report writers, and the number formats
- * they share. Appends never fail one by one: the first allocation failure
- * is remembered (`status`) and later appends do nothing, so a writer checks
- * once at the end. Numbers are written with '.' whatever the C locale. */
+/* The report writers' output: appends go into a fixed chunk that is handed
+ * to the caller's write function whenever it fills, and once more at the
+ * end (rbuf_flush), so a report of any size streams through 4 KiB and
+ * nothing is allocated for it. Appends never fail one by one: the first
+ * error (the write function's, or a query's, see rbuf_fail) is remembered
+ * in `status`, later appends do nothing, and a writer checks once at the
+ * end. Numbers are written with '.' whatever the C locale. */
 #ifndef LLMLAT_REPORT_BUF_H
 #define LLMLAT_REPORT_BUF_H
 
 #include <stddef.h>
 #include <stdint.h>
 
+#define RBUF_CHUNK 4096
+
 typedef struct rbuf {
-    const llmlat_alloc *al;
-    char *p;
-    size_t len, cap;
-    int32_t status; /* LLMLAT_OK, or ENOMEM after a failed growth */
+    llmlat_write_fn write;
+    void *user;
+    int32_t status; /* LLMLAT_OK, or the first error: nothing more is written */
+    size_t len;     /* bytes waiting in chunk */
+    char chunk[RBUF_CHUNK];
 } rbuf;
 
-LLMLAT_PRIVATE void rbuf_init(rbuf *b, const llmlat_alloc *al);
-LLMLAT_PRIVATE void rbuf_free(rbuf *b);
-
-/* The buffer contract of the report calls, for a text built in b whose
- * writer ended with status st: on success the text is copied to buf when
- * cap holds it (ENOSPC otherwise, with nothing written), *len is its size.
- * Returns the call's status; b is freed. */
-LLMLAT_PRIVATE int32_t rbuf_deliver(rbuf *b, int32_t st, void *buf, size_t cap, size_t *len);
+LLMLAT_PRIVATE void rbuf_init(rbuf *b, llmlat_write_fn write, void *user);
+/* Hands the waiting bytes to the write function; returns b's status. */
+LLMLAT_PRIVATE int32_t rbuf_flush(rbuf *b);
+/* Stops the output with status st (kept only if it is the first error). */
+LLMLAT_PRIVATE void rbuf_fail(rbuf *b, int32_t st);
 
 LLMLAT_PRIVATE void rbuf_putn(rbuf *b, const char *s, size_t n);
 LLMLAT_PRIVATE void rbuf_puts(rbuf *b, const char *s);
@@ -5332,8 +5356,7 @@ typedef struct metric_values {
 
 typedef struct report_ctx {
     const llmlat_agg *a;
-    rbuf out;
-    int32_t status; /* first hard error of a query, LLMLAT_OK until then */
+    rbuf out; /* its status is the report's: the first error of a query or the sink */
     /* Each store's statistics, computed once: a report asks for a metric in
      * several places (and TOOL_ITL shares a store), and in exact mode every
      * statistic is a pass over all samples. */
@@ -5364,6 +5387,22 @@ LLMLAT_PRIVATE void report_text(report_ctx *c);
 LLMLAT_PRIVATE void report_json(report_ctx *c);
 LLMLAT_PRIVATE void report_prometheus(report_ctx *c);
 
+/* The sink of the buffer-writing calls (llmlat_agg_report, llmlat_expose).
+ * A too-small buffer must receive nothing, and the size is only known at
+ * the end: the bytes are collected while they fit the caller's buffer
+ * (beyond, only counted), then copied once by report_collect_end, which
+ * applies the buffer contract to the output's status st and frees. */
+typedef struct report_collect {
+    const llmlat_alloc *al;
+    size_t limit; /* the caller's capacity */
+    char *p;
+    size_t len, cap;
+} report_collect;
+
+LLMLAT_PRIVATE int32_t report_collect_write(void *user, const void *bytes, size_t n);
+LLMLAT_PRIVATE int32_t report_collect_end(report_collect *k, int32_t st, void *buf, size_t cap,
+                                          size_t *len);
+
 #endif
 
 typedef void (*report_writer)(report_ctx *c);
@@ -5378,18 +5417,65 @@ static report_writer writer_for(int32_t format)
     return NULL;
 }
 
+/* The report, written once, through fn: the one place a report is made. */
+static int32_t report_stream(const llmlat_agg *a, report_writer write, llmlat_write_fn fn,
+                             void *user)
+{
+    report_ctx c = { .a = a }; /* nothing cached yet */
+    rbuf_init(&c.out, fn, user);
+    write(&c);
+    return rbuf_flush(&c.out);
+}
+
+LLMLAT_API int32_t llmlat_agg_report_write(const llmlat_agg *a, int32_t format,
+                                           llmlat_write_fn fn, void *user)
+{
+    report_writer write = writer_for(format);
+    if (!a || !fn || !write)
+        return LLMLAT_EINVAL;
+    return report_stream(a, write, fn, user);
+}
+
+LLMLAT_PRIVATE int32_t report_collect_write(void *user, const void *bytes, size_t n)
+{
+    report_collect *k = user;
+    if (n > SIZE_MAX - k->len)
+        return LLMLAT_ENOMEM;
+    if (k->len + n <= k->limit) {
+        void *p = k->p;
+        int32_t st = alloc_grow(k->al, &p, &k->cap, k->len + n, 1);
+        if (st != LLMLAT_OK)
+            return st;
+        k->p = p;
+        memcpy(k->p + k->len, bytes, n);
+    }
+    k->len += n;
+    return LLMLAT_OK;
+}
+
 LLMLAT_API int32_t llmlat_agg_report(const llmlat_agg *a, int32_t format, void *buf,
                                      size_t cap, size_t *len)
 {
     report_writer write = writer_for(format);
     if (!a || !len || (!buf && cap > 0) || !write)
         return LLMLAT_EINVAL;
-    /* The whole report is built, then copied: its size is only known at
-     * the end, and a too-small buffer must receive nothing. */
-    report_ctx c = { .a = a, .status = LLMLAT_OK }; /* nothing cached yet */
-    rbuf_init(&c.out, &a->al);
-    write(&c);
-    return rbuf_deliver(&c.out, c.status, buf, cap, len);
+    report_collect k = { .al = &a->al, .limit = cap };
+    int32_t st = report_stream(a, write, report_collect_write, &k);
+    return report_collect_end(&k, st, buf, cap, len);
+}
+
+LLMLAT_PRIVATE int32_t report_collect_end(report_collect *k, int32_t st, void *buf, size_t cap,
+                                          size_t *len)
+{
+    if (st == LLMLAT_OK) {
+        *len = k->len;
+        if (k->len > cap)
+            st = LLMLAT_ENOSPC;
+        else if (k->len > 0)
+            memcpy(buf, k->p, k->len);
+    }
+    alloc_free(k->al, k->p);
+    return st;
 }
 
 /* A query's status: its value, NaN when undefined, and a hard error kept. */
@@ -5397,8 +5483,8 @@ static double value_or_nan(report_ctx *c, int32_t st, double v)
 {
     if (st == LLMLAT_OK)
         return v;
-    if (st != LLMLAT_EUNDEFINED && c->status == LLMLAT_OK)
-        c->status = st;
+    if (st != LLMLAT_EUNDEFINED)
+        rbuf_fail(&c->out, st);
     return NAN;
 }
 
@@ -5480,57 +5566,42 @@ LLMLAT_PRIVATE bool report_quantile_repeats(const double *q, size_t i)
 #include <stdlib.h>
 #include <string.h>
 
-LLMLAT_PRIVATE void rbuf_init(rbuf *b, const llmlat_alloc *al)
+LLMLAT_PRIVATE void rbuf_init(rbuf *b, llmlat_write_fn write, void *user)
 {
-    *b = (rbuf){ .al = al, .status = LLMLAT_OK };
+    b->write = write;
+    b->user = user;
+    b->status = LLMLAT_OK;
+    b->len = 0;
 }
 
-LLMLAT_PRIVATE void rbuf_free(rbuf *b)
+LLMLAT_PRIVATE void rbuf_fail(rbuf *b, int32_t st)
 {
-    alloc_free(b->al, b->p);
-    b->p = NULL;
-    b->len = b->cap = 0;
+    if (b->status == LLMLAT_OK)
+        b->status = st;
 }
 
-LLMLAT_PRIVATE int32_t rbuf_deliver(rbuf *b, int32_t st, void *buf, size_t cap, size_t *len)
+LLMLAT_PRIVATE int32_t rbuf_flush(rbuf *b)
 {
-    if (st == LLMLAT_OK)
-        st = b->status;
-    if (st == LLMLAT_OK) {
-        *len = b->len;
-        if (b->len > cap)
-            st = LLMLAT_ENOSPC;
-        else if (b->len > 0)
-            memcpy(buf, b->p, b->len);
+    if (b->status == LLMLAT_OK && b->len > 0) {
+        int32_t st = b->write(b->user, b->chunk, b->len);
+        if (st != LLMLAT_OK)
+            rbuf_fail(b, st);
     }
-    rbuf_free(b);
-    return st;
-}
-
-static bool rbuf_reserve(rbuf *b, size_t extra)
-{
-    if (b->status != LLMLAT_OK)
-        return false;
-    if (extra > SIZE_MAX - b->len) {
-        b->status = LLMLAT_ENOMEM;
-        return false;
-    }
-    void *p = b->p;
-    int32_t st = alloc_grow(b->al, &p, &b->cap, b->len + extra, 1);
-    if (st != LLMLAT_OK) {
-        b->status = st == LLMLAT_EINVAL ? LLMLAT_ENOMEM : st;
-        return false;
-    }
-    b->p = p;
-    return true;
+    b->len = 0;
+    return b->status;
 }
 
 LLMLAT_PRIVATE void rbuf_putn(rbuf *b, const char *s, size_t n)
 {
-    if (n == 0 || !rbuf_reserve(b, n))
-        return;
-    memcpy(b->p + b->len, s, n);
-    b->len += n;
+    while (n > 0 && b->status == LLMLAT_OK) {
+        if (b->len == RBUF_CHUNK)
+            rbuf_flush(b);
+        size_t room = RBUF_CHUNK - b->len, take = n < room ? n : room;
+        memcpy(b->chunk + b->len, s, take);
+        b->len += take;
+        s += take;
+        n -= take;
+    }
 }
 
 LLMLAT_PRIVATE void rbuf_puts(rbuf *b, const char *s)
@@ -6149,8 +6220,7 @@ static void histogram(report_ctx *c, const prom_metric *m, uint64_t count, doubl
     uint64_t cum[MAX_BUCKET_BOUNDS + 1];
     int32_t st = hist_cumulative(c->a, m->id, bounds, n, cum);
     if (st != LLMLAT_OK) {
-        if (c->status == LLMLAT_OK)
-            c->status = st;
+        rbuf_fail(&c->out, st);
         return;
     }
     rbuf *b = &c->out;
@@ -8389,13 +8459,14 @@ LLMLAT_API int32_t llmlat_compare_report(const llmlat_compare *c, int32_t format
     if (!c || !len || (!buf && cap > 0) ||
         (format != LLMLAT_FORMAT_TEXT && format != LLMLAT_FORMAT_JSON))
         return LLMLAT_EINVAL;
+    report_collect k = { .al = &c->al, .limit = cap };
     rbuf b;
-    rbuf_init(&b, &c->al);
+    rbuf_init(&b, report_collect_write, &k);
     if (format == LLMLAT_FORMAT_TEXT)
         cmp_text(c, &b);
     else
         cmp_json(c, &b);
-    return rbuf_deliver(&b, LLMLAT_OK, buf, cap, len);
+    return report_collect_end(&k, rbuf_flush(&b), buf, cap, len);
 }
 
 /* Internal macros end with the implementation. */
@@ -8438,6 +8509,7 @@ LLMLAT_API int32_t llmlat_compare_report(const llmlat_compare *c, int32_t format
 #undef SPAN_EMPTY
 #undef GAP_BLOCK
 #undef BOUNDED
+#undef RBUF_CHUNK
 #undef PERCENT_TEXT_MAX
 #undef COUNT_OF
 #undef SCHEMA_VERSION

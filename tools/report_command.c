@@ -3,6 +3,7 @@
  * on stdout unless the whole trace was read. */
 #include <ctype.h>
 #include <errno.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -46,48 +47,85 @@ static llmlat_agg *make_aggregator(const report_options *o)
     return a;
 }
 
+/* The report streams to stdout as the library writes it. The JSON object
+ * takes two more members before its closing brace, so its last bytes are
+ * held back until the end: the brace, and the whitespace around it, are
+ * among them. */
+#define JSON_TAIL 64
+#define STDOUT_FAILED 1 /* the sink's status when stdout refuses bytes */
+
+typedef struct stdout_sink {
+    bool hold_tail;
+    char tail[JSON_TAIL];
+    size_t n_tail;
+} stdout_sink;
+
+static bool put(const void *p, size_t n)
+{
+    return fwrite(p, 1, n, stdout) == n;
+}
+
+static int32_t to_stdout(void *user, const void *bytes, size_t len)
+{
+    stdout_sink *s = user;
+    const char *p = bytes;
+    bool ok = true;
+    if (!s->hold_tail) {
+        ok = put(p, len);
+    } else if (len >= JSON_TAIL) { /* the tail so far, and all but the end of p */
+        ok = put(s->tail, s->n_tail) && put(p, len - JSON_TAIL);
+        memcpy(s->tail, p + len - JSON_TAIL, JSON_TAIL);
+        s->n_tail = JSON_TAIL;
+    } else { /* the oldest bytes of the tail make room for p */
+        size_t keep = JSON_TAIL - len, out = s->n_tail > keep ? s->n_tail - keep : 0;
+        ok = put(s->tail, out);
+        memmove(s->tail, s->tail + out, s->n_tail - out);
+        memcpy(s->tail + s->n_tail - out, p, len);
+        s->n_tail += len - out;
+    }
+    return ok ? LLMLAT_OK : STDOUT_FAILED;
+}
+
+/* The JSON object's end, with the reading's counts as two more members. */
+static void end_json(const stdout_sink *s, unsigned long long n_read,
+                     unsigned long long n_rejected)
+{
+    size_t body = s->n_tail;
+    while (body > 0 && s->tail[body - 1] != '}')
+        body--;
+    if (body > 0)
+        body--;
+    while (body > 0 && isspace((unsigned char)s->tail[body - 1]))
+        body--;
+    put(s->tail, body);
+    printf(",\n  \"requests_read\": %llu,\n  \"rejected_requests\": %llu\n}\n", n_read,
+           n_rejected);
+}
+
 /* The report from the library, and what only the command knows: how many
  * requests it read and rejected. */
 static int write_report(llmlat_agg *a, int32_t format, const char *name, uint64_t read,
                         uint64_t rejected)
 {
-    size_t len = 0;
-    char *buf = NULL;
-    int32_t st = llmlat_agg_report(a, format, NULL, 0, &len);
-    if (st == LLMLAT_ENOSPC) {
-        buf = malloc(len);
-        st = buf ? llmlat_agg_report(a, format, buf, len, &len) : LLMLAT_ENOMEM;
-    }
-    if (st != LLMLAT_OK) {
+    unsigned long long n_read = read, n_rejected = rejected;
+    stdout_sink sink = { .hold_tail = format == LLMLAT_FORMAT_JSON };
+    if (format == LLMLAT_FORMAT_TEXT)
+        printf("Trace: %s (%llu requests read, %llu rejected)\n", name, n_read, n_rejected);
+    int32_t st = llmlat_agg_report_write(a, format, to_stdout, &sink);
+    if (st != LLMLAT_OK && st != STDOUT_FAILED) {
+        fflush(stdout);
         fprintf(stderr, PREFIX "cannot make the report: %s\n", llmlat_strerror(st));
-        free(buf);
         return EXIT_RUNTIME;
     }
-    unsigned long long n_read = read, n_rejected = rejected;
-    if (format == LLMLAT_FORMAT_TEXT) {
-        printf("Trace: %s (%llu requests read, %llu rejected)\n", name, n_read, n_rejected);
-        fwrite(buf, 1, len, stdout);
-    } else if (format == LLMLAT_FORMAT_JSON) {
-        /* two more members before the object's closing brace */
-        size_t body = len;
-        while (body > 0 && buf[body - 1] != '}')
-            body--;
-        if (body > 0)
-            body--;
-        while (body > 0 && isspace((unsigned char)buf[body - 1]))
-            body--;
-        fwrite(buf, 1, body, stdout);
-        printf(",\n  \"requests_read\": %llu,\n  \"rejected_requests\": %llu\n}\n", n_read,
-               n_rejected);
-    } else {
-        fwrite(buf, 1, len, stdout);
+    if (st == LLMLAT_OK && format == LLMLAT_FORMAT_JSON) {
+        end_json(&sink, n_read, n_rejected);
+    } else if (st == LLMLAT_OK && format == LLMLAT_FORMAT_PROMETHEUS) {
         printf("# HELP llmlat_trace_requests_rejected_total Requests of the trace that "
                "llmlat report rejected.\n"
                "# TYPE llmlat_trace_requests_rejected_total counter\n"
                "llmlat_trace_requests_rejected_total %llu\n",
                n_rejected);
     }
-    free(buf);
     if (fflush(stdout) != 0 || ferror(stdout)) {
         fprintf(stderr, PREFIX "cannot write the report: %s\n", strerror(errno));
         return EXIT_RUNTIME;

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "analysis/compare.h"
+#include "report/report.h"
 #include "report/report_jsonw.h"
 #include "report/report_words.h"
 
@@ -246,11 +247,12 @@ LLMLAT_API int32_t llmlat_compare_report(const llmlat_compare *c, int32_t format
     if (!c || !len || (!buf && cap > 0) ||
         (format != LLMLAT_FORMAT_TEXT && format != LLMLAT_FORMAT_JSON))
         return LLMLAT_EINVAL;
+    report_collect k = { .al = &c->al, .limit = cap };
     rbuf b;
-    rbuf_init(&b, &c->al);
+    rbuf_init(&b, report_collect_write, &k);
     if (format == LLMLAT_FORMAT_TEXT)
         cmp_text(c, &b);
     else
         cmp_json(c, &b);
-    return rbuf_deliver(&b, LLMLAT_OK, buf, cap, len);
+    return report_collect_end(&k, rbuf_flush(&b), buf, cap, len);
 }

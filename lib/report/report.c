@@ -1,5 +1,6 @@
-/* llmlat_agg_report: the buffer contract around one writer per format, and
- * the value queries the writers share. */
+/* llmlat_agg_report_write: one writer per format streaming into the
+ * caller's write function; llmlat_agg_report: the buffer contract on top of
+ * it; and the value queries the writers share. */
 #include <math.h>
 #include <string.h>
 
@@ -17,18 +18,65 @@ static report_writer writer_for(int32_t format)
     return NULL;
 }
 
+/* The report, written once, through fn: the one place a report is made. */
+static int32_t report_stream(const llmlat_agg *a, report_writer write, llmlat_write_fn fn,
+                             void *user)
+{
+    report_ctx c = { .a = a }; /* nothing cached yet */
+    rbuf_init(&c.out, fn, user);
+    write(&c);
+    return rbuf_flush(&c.out);
+}
+
+LLMLAT_API int32_t llmlat_agg_report_write(const llmlat_agg *a, int32_t format,
+                                           llmlat_write_fn fn, void *user)
+{
+    report_writer write = writer_for(format);
+    if (!a || !fn || !write)
+        return LLMLAT_EINVAL;
+    return report_stream(a, write, fn, user);
+}
+
+LLMLAT_PRIVATE int32_t report_collect_write(void *user, const void *bytes, size_t n)
+{
+    report_collect *k = user;
+    if (n > SIZE_MAX - k->len)
+        return LLMLAT_ENOMEM;
+    if (k->len + n <= k->limit) {
+        void *p = k->p;
+        int32_t st = alloc_grow(k->al, &p, &k->cap, k->len + n, 1);
+        if (st != LLMLAT_OK)
+            return st;
+        k->p = p;
+        memcpy(k->p + k->len, bytes, n);
+    }
+    k->len += n;
+    return LLMLAT_OK;
+}
+
 LLMLAT_API int32_t llmlat_agg_report(const llmlat_agg *a, int32_t format, void *buf,
                                      size_t cap, size_t *len)
 {
     report_writer write = writer_for(format);
     if (!a || !len || (!buf && cap > 0) || !write)
         return LLMLAT_EINVAL;
-    /* The whole report is built, then copied: its size is only known at
-     * the end, and a too-small buffer must receive nothing. */
-    report_ctx c = { .a = a, .status = LLMLAT_OK }; /* nothing cached yet */
-    rbuf_init(&c.out, &a->al);
-    write(&c);
-    return rbuf_deliver(&c.out, c.status, buf, cap, len);
+    report_collect k = { .al = &a->al, .limit = cap };
+    int32_t st = report_stream(a, write, report_collect_write, &k);
+    return report_collect_end(&k, st, buf, cap, len);
+}
+
+LLMLAT_PRIVATE int32_t report_collect_end(report_collect *k, int32_t st, void *buf, size_t cap,
+                                          size_t *len)
+{
+    if (st == LLMLAT_OK) {
+        *len = k->len;
+        if (k->len > cap)
+            st = LLMLAT_ENOSPC;
+        else if (k->len > 0)
+            memcpy(buf, k->p, k->len);
+    }
+    alloc_free(k->al, k->p);
+    return st;
 }
 
 /* A query's status: its value, NaN when undefined, and a hard error kept. */
@@ -36,8 +84,8 @@ static double value_or_nan(report_ctx *c, int32_t st, double v)
 {
     if (st == LLMLAT_OK)
         return v;
-    if (st != LLMLAT_EUNDEFINED && c->status == LLMLAT_OK)
-        c->status = st;
+    if (st != LLMLAT_EUNDEFINED)
+        rbuf_fail(&c->out, st);
     return NAN;
 }
 

@@ -1,9 +1,10 @@
 /* What the report writers share: the aggregator being reported, the
  * output, and queries that give NaN for an undefined value (a statistic of
- * an empty set, a rate without duration) while remembering real errors
- * (ENOMEM while sorting) so that a writer never checks after each call.
+ * an empty set, a rate without duration) while stopping the output at a
+ * real error (ENOMEM while sorting, see rbuf_fail) so that a writer never
+ * checks after each call.
  *
- * report.c: llmlat_agg_report and these queries; report_text.c,
+ * report.c: llmlat_agg_report_write, llmlat_agg_report and these queries; report_text.c,
  * report_json.c (+ report_tool.c, the `tool` object), report_prom.c
  * (+ report_hist.c, histogram buckets) write one format each. */
 #ifndef LLMLAT_REPORT_H
@@ -26,8 +27,7 @@ typedef struct metric_values {
 
 typedef struct report_ctx {
     const llmlat_agg *a;
-    rbuf out;
-    int32_t status; /* first hard error of a query, LLMLAT_OK until then */
+    rbuf out; /* its status is the report's: the first error of a query or the sink */
     /* Each store's statistics, computed once: a report asks for a metric in
      * several places (and TOOL_ITL shares a store), and in exact mode every
      * statistic is a pass over all samples. */
@@ -57,5 +57,21 @@ LLMLAT_PRIVATE bool report_quantile_repeats(const double *q, size_t i);
 LLMLAT_PRIVATE void report_text(report_ctx *c);
 LLMLAT_PRIVATE void report_json(report_ctx *c);
 LLMLAT_PRIVATE void report_prometheus(report_ctx *c);
+
+/* The sink of the buffer-writing calls (llmlat_agg_report, llmlat_expose).
+ * A too-small buffer must receive nothing, and the size is only known at
+ * the end: the bytes are collected while they fit the caller's buffer
+ * (beyond, only counted), then copied once by report_collect_end, which
+ * applies the buffer contract to the output's status st and frees. */
+typedef struct report_collect {
+    const llmlat_alloc *al;
+    size_t limit; /* the caller's capacity */
+    char *p;
+    size_t len, cap;
+} report_collect;
+
+LLMLAT_PRIVATE int32_t report_collect_write(void *user, const void *bytes, size_t n);
+LLMLAT_PRIVATE int32_t report_collect_end(report_collect *k, int32_t st, void *buf, size_t cap,
+                                          size_t *len);
 
 #endif

@@ -7,57 +7,42 @@
 
 #include "report/report_buf.h"
 
-LLMLAT_PRIVATE void rbuf_init(rbuf *b, const llmlat_alloc *al)
+LLMLAT_PRIVATE void rbuf_init(rbuf *b, llmlat_write_fn write, void *user)
 {
-    *b = (rbuf){ .al = al, .status = LLMLAT_OK };
+    b->write = write;
+    b->user = user;
+    b->status = LLMLAT_OK;
+    b->len = 0;
 }
 
-LLMLAT_PRIVATE void rbuf_free(rbuf *b)
+LLMLAT_PRIVATE void rbuf_fail(rbuf *b, int32_t st)
 {
-    alloc_free(b->al, b->p);
-    b->p = NULL;
-    b->len = b->cap = 0;
+    if (b->status == LLMLAT_OK)
+        b->status = st;
 }
 
-LLMLAT_PRIVATE int32_t rbuf_deliver(rbuf *b, int32_t st, void *buf, size_t cap, size_t *len)
+LLMLAT_PRIVATE int32_t rbuf_flush(rbuf *b)
 {
-    if (st == LLMLAT_OK)
-        st = b->status;
-    if (st == LLMLAT_OK) {
-        *len = b->len;
-        if (b->len > cap)
-            st = LLMLAT_ENOSPC;
-        else if (b->len > 0)
-            memcpy(buf, b->p, b->len);
+    if (b->status == LLMLAT_OK && b->len > 0) {
+        int32_t st = b->write(b->user, b->chunk, b->len);
+        if (st != LLMLAT_OK)
+            rbuf_fail(b, st);
     }
-    rbuf_free(b);
-    return st;
-}
-
-static bool rbuf_reserve(rbuf *b, size_t extra)
-{
-    if (b->status != LLMLAT_OK)
-        return false;
-    if (extra > SIZE_MAX - b->len) {
-        b->status = LLMLAT_ENOMEM;
-        return false;
-    }
-    void *p = b->p;
-    int32_t st = alloc_grow(b->al, &p, &b->cap, b->len + extra, 1);
-    if (st != LLMLAT_OK) {
-        b->status = st == LLMLAT_EINVAL ? LLMLAT_ENOMEM : st;
-        return false;
-    }
-    b->p = p;
-    return true;
+    b->len = 0;
+    return b->status;
 }
 
 LLMLAT_PRIVATE void rbuf_putn(rbuf *b, const char *s, size_t n)
 {
-    if (n == 0 || !rbuf_reserve(b, n))
-        return;
-    memcpy(b->p + b->len, s, n);
-    b->len += n;
+    while (n > 0 && b->status == LLMLAT_OK) {
+        if (b->len == RBUF_CHUNK)
+            rbuf_flush(b);
+        size_t room = RBUF_CHUNK - b->len, take = n < room ? n : room;
+        memcpy(b->chunk + b->len, s, take);
+        b->len += take;
+        s += take;
+        n -= take;
+    }
 }
 
 LLMLAT_PRIVATE void rbuf_puts(rbuf *b, const char *s)

@@ -1,30 +1,34 @@
-/* A growable text buffer for the report writers, and the number formats
- * they share. Appends never fail one by one: the first allocation failure
- * is remembered (`status`) and later appends do nothing, so a writer checks
- * once at the end. Numbers are written with '.' whatever the C locale. */
+/* The report writers' output: appends go into a fixed chunk that is handed
+ * to the caller's write function whenever it fills, and once more at the
+ * end (rbuf_flush), so a report of any size streams through 4 KiB and
+ * nothing is allocated for it. Appends never fail one by one: the first
+ * error (the write function's, or a query's, see rbuf_fail) is remembered
+ * in `status`, later appends do nothing, and a writer checks once at the
+ * end. Numbers are written with '.' whatever the C locale. */
 #ifndef LLMLAT_REPORT_BUF_H
 #define LLMLAT_REPORT_BUF_H
 
 #include <stddef.h>
 #include <stdint.h>
 
-#include "util/alloc.h"
+#include "util/compiler.h"
+#include "llmlat.h"
+
+#define RBUF_CHUNK 4096
 
 typedef struct rbuf {
-    const llmlat_alloc *al;
-    char *p;
-    size_t len, cap;
-    int32_t status; /* LLMLAT_OK, or ENOMEM after a failed growth */
+    llmlat_write_fn write;
+    void *user;
+    int32_t status; /* LLMLAT_OK, or the first error: nothing more is written */
+    size_t len;     /* bytes waiting in chunk */
+    char chunk[RBUF_CHUNK];
 } rbuf;
 
-LLMLAT_PRIVATE void rbuf_init(rbuf *b, const llmlat_alloc *al);
-LLMLAT_PRIVATE void rbuf_free(rbuf *b);
-
-/* The buffer contract of the report calls, for a text built in b whose
- * writer ended with status st: on success the text is copied to buf when
- * cap holds it (ENOSPC otherwise, with nothing written), *len is its size.
- * Returns the call's status; b is freed. */
-LLMLAT_PRIVATE int32_t rbuf_deliver(rbuf *b, int32_t st, void *buf, size_t cap, size_t *len);
+LLMLAT_PRIVATE void rbuf_init(rbuf *b, llmlat_write_fn write, void *user);
+/* Hands the waiting bytes to the write function; returns b's status. */
+LLMLAT_PRIVATE int32_t rbuf_flush(rbuf *b);
+/* Stops the output with status st (kept only if it is the first error). */
+LLMLAT_PRIVATE void rbuf_fail(rbuf *b, int32_t st);
 
 LLMLAT_PRIVATE void rbuf_putn(rbuf *b, const char *s, size_t n);
 LLMLAT_PRIVATE void rbuf_puts(rbuf *b, const char *s);

@@ -133,8 +133,7 @@ static void histogram(report_ctx *c, const prom_metric *m, uint64_t count, doubl
     uint64_t cum[MAX_BUCKET_BOUNDS + 1];
     int32_t st = hist_cumulative(c->a, m->id, bounds, n, cum);
     if (st != LLMLAT_OK) {
-        if (c->status == LLMLAT_OK)
-            c->status = st;
+        rbuf_fail(&c->out, st);
         return;
     }
     rbuf *b = &c->out;

@@ -184,6 +184,27 @@ class Shapes(unittest.TestCase):
         self.assertEqual(r["request_goodput"], 2 / r["duration_s"])
         self.assertIsNone(report_json(open(TINY).read())["request_goodput"])
 
+    def test_streamed_reports_end_as_before(self):
+        # 32 percentiles make reports of many KiB, streamed in pieces: the
+        # JSON still ends with the command's two members, Prometheus with
+        # its counter, and a full stdout is an error
+        pcts = ",".join(str(i * 3 + 1) for i in range(32))
+        p = run("report", "--format", "json", "--percentiles", pcts, SAMPLE)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertGreater(len(p.stdout), 2 * 4096)
+        self.assertTrue(p.stdout.endswith('\n  "rejected_requests": 0\n}\n'))
+        r = json.loads(p.stdout)
+        self.assertEqual(r["requests_read"], 3000)
+        self.assertIn("p94", r["metrics"]["itl"])
+        p = run("report", "--format", "prometheus", "--percentiles", pcts, SAMPLE)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertTrue(p.stdout.endswith("llmlat_trace_requests_rejected_total 0\n"))
+        with open("/dev/full", "w") as full:
+            p = subprocess.run([LLMLAT, "report", "--format", "json", SAMPLE], stdout=full,
+                               stderr=subprocess.PIPE, text=True)
+        self.assertEqual(p.returncode, 1)
+        self.assertIn("cannot write the report", p.stderr)
+
     def test_text_default(self):
         # the README's main command
         p = run("report", SAMPLE)

@@ -788,8 +788,26 @@ static void check_agg(const magg *g)
     probe_other_queries(g);
 }
 
+/* What a streamed report wrote: compared with the buffered one. */
+typedef struct fz_stream {
+    const char *want;
+    size_t want_len, len;
+    bool differs;
+} fz_stream;
+
+static int32_t fz_stream_write(void *user, const void *bytes, size_t n)
+{
+    fz_stream *s = user;
+    if (n == 0 || n > s->want_len - s->len || memcmp(s->want + s->len, bytes, n) != 0)
+        s->differs = true;
+    else
+        s->len += n;
+    return LLMLAT_OK;
+}
+
 /* A report in each format: the buffer contract (ENOSPC with the size,
- * then exactly that size), or ENOMEM under injection. */
+ * then exactly that size), the same bytes streamed, or ENOMEM under
+ * injection. */
 static void op_report(fz_input *in, const magg *g)
 {
     int32_t format = fz_u8(in) % 4; /* 0: unknown */
@@ -811,6 +829,12 @@ static void op_report(fz_input *in, const magg *g)
     if (!(st == LLMLAT_ENOMEM && fz_al.fail_at >= 0)) {
         expect_status(st, LLMLAT_OK, "report");
         FZ_CHECK(got == len, "report of %zu bytes, sized %zu", got, len);
+        fz_stream s = { buf, len, 0, false };
+        st = llmlat_agg_report_write(g->a, format, fz_stream_write, &s);
+        if (!(st == LLMLAT_ENOMEM && fz_al.fail_at >= 0)) {
+            expect_status(st, LLMLAT_OK, "report_write");
+            FZ_CHECK(!s.differs && s.len == len, "streamed report differs from the buffered one");
+        }
     }
     free(buf);
 }

@@ -1,4 +1,4 @@
-/* llmlat_agg_report: the buffer contract, the values of the JSON report
+/* llmlat_agg_report: the buffer contract, streaming (llmlat_agg_report_write), the values of the JSON report
  * against the query API, quantile keys, the tool objects, Prometheus
  * histograms and llmlat_agg_set_buckets, text labels, independence from
  * the C locale, and allocation failures. */
@@ -102,6 +102,86 @@ static void buffer_contract(void **state)
         free(buf);
     }
     llmlat_agg_free(a);
+}
+
+/* What a streamed report delivered: its bytes, the number of pieces, and
+ * (to test the stop) the piece whose call returns `fail_with`. */
+typedef struct stream_sink {
+    char *bytes;
+    size_t len, pieces, fail_at;
+    int32_t fail_with;
+} stream_sink;
+
+static int32_t sink_write(void *user, const void *bytes, size_t len)
+{
+    stream_sink *s = user;
+    assert_non_null(bytes);
+    assert_true(len >= 1);
+    if (s->fail_with != LLMLAT_OK && s->pieces == s->fail_at)
+        return s->fail_with;
+    s->pieces++;
+    s->bytes = realloc(s->bytes, s->len + len);
+    assert_non_null(s->bytes);
+    memcpy(s->bytes + s->len, bytes, len);
+    s->len += len;
+    return LLMLAT_OK;
+}
+
+/* 50 requests and a label: reports of several KiB. */
+static llmlat_agg *large_example(int32_t mode)
+{
+    llmlat_agg *a = llmlat_agg_new(LLMLAT_CONV_DEFAULT, mode);
+    assert_non_null(a);
+    for (int i = 0; i < 50; i++)
+        add_request(a, i * MS, EVS({ 60 * MS + i * US, 1 }, { 90 * MS, 2 }, { 91 * MS, 0 }),
+                    ENDS_FINISHED, 100 * MS, 10);
+    assert_int_equal(llmlat_agg_set_label(a, "model", "a-model-name"), LLMLAT_OK);
+    return a;
+}
+
+/* llmlat_agg_report_write delivers, in pieces, exactly the bytes of
+ * llmlat_agg_report; a sink's error stops it at once and is returned. */
+static void streaming(void **state)
+{
+    (void)state;
+    stream_sink s = { 0 };
+    assert_int_equal(llmlat_agg_report_write(NULL, LLMLAT_FORMAT_JSON, sink_write, &s),
+                     LLMLAT_EINVAL);
+    for (int32_t mode = LLMLAT_MODE_EXACT; mode <= LLMLAT_MODE_BOUNDED; mode++) {
+        llmlat_agg *a = large_example(mode);
+        s = (stream_sink){ 0 };
+        assert_int_equal(llmlat_agg_report_write(a, LLMLAT_FORMAT_JSON, NULL, &s),
+                         LLMLAT_EINVAL);
+        assert_int_equal(llmlat_agg_report_write(a, 0, sink_write, &s), LLMLAT_EINVAL);
+        assert_int_equal(llmlat_agg_report_write(a, 99, sink_write, &s), LLMLAT_EINVAL);
+        assert_int_equal(s.pieces, 0);
+        for (int32_t f = LLMLAT_FORMAT_TEXT; f <= LLMLAT_FORMAT_PROMETHEUS; f++) {
+            char *want = report(a, f);
+            size_t want_len = strlen(want);
+            s = (stream_sink){ 0 };
+            assert_int_equal(llmlat_agg_report_write(a, f, sink_write, &s), LLMLAT_OK);
+            assert_int_equal(s.len, want_len);
+            assert_memory_equal(s.bytes, want, want_len);
+            if (f == LLMLAT_FORMAT_PROMETHEUS)
+                assert_true(s.pieces >= 3); /* several KiB: streamed, not built */
+            size_t pieces = s.pieces;
+            free(s.bytes);
+            /* a sink's error at each piece: returned as is, no call after it,
+             * what came before a prefix of the report */
+            for (size_t at = 0; at < pieces; at++) {
+                int32_t err = at % 2 ? LLMLAT_ENOMEM : 12345;
+                s = (stream_sink){ .fail_at = at, .fail_with = err };
+                assert_int_equal(llmlat_agg_report_write(a, f, sink_write, &s), err);
+                assert_int_equal(s.pieces, at);
+                assert_true(s.len < want_len);
+                if (s.len)
+                    assert_memory_equal(s.bytes, want, s.len);
+                free(s.bytes);
+            }
+            free(want);
+        }
+        llmlat_agg_free(a);
+    }
 }
 
 static const int32_t JSON_METRICS[] = { LLMLAT_TTFT, LLMLAT_TPOT, LLMLAT_ITL, LLMLAT_ICL,
@@ -465,6 +545,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(buffer_contract),
+        cmocka_unit_test(streaming),
         cmocka_unit_test(json_matches_queries),
         cmocka_unit_test(json_seed_values),
         cmocka_unit_test(empty_aggregator),

@@ -8,12 +8,29 @@ static inline int32_t go_agg_add(uintptr_t a, uintptr_t r)
 {
     return llmlat_agg_add((llmlat_agg *)a, (const llmlat_request *)r);
 }
+
+// A streamed report's pieces go to goReportWrite (report_write.go), with
+// the sink as a cgo.Handle: C keeps no Go pointer.
+extern int32_t goReportWrite(uintptr_t sink, void *bytes, size_t len);
+
+static int32_t go_report_piece(void *sink, const void *bytes, size_t len)
+{
+    return goReportWrite((uintptr_t)sink, (void *)bytes, len);
+}
+
+static inline int32_t go_agg_report_write(llmlat_agg *a, int32_t format, uintptr_t sink)
+{
+    return llmlat_agg_report_write(a, format, go_report_piece, (void *)sink);
+}
 */
 import "C"
 
 import (
+	"io"
 	"math"
 	"runtime"
+	"runtime/cgo"
+	"strings"
 	"unsafe"
 )
 
@@ -259,18 +276,41 @@ func (a *Aggregator) Counter(c Counter) (uint64, error) {
 	return uint64(out), nil
 }
 
-// reportCap is the first buffer size Report tries; a larger report costs
-// one more call. A variable so that tests can take the second path.
-var reportCap = 8192
-
 // Report is a report of a in format f: a readable table (FormatText), one
 // JSON object (FormatJSON, docs/report-json.md) or Prometheus text
-// exposition (FormatPrometheus). ErrInvalid for an unknown format.
+// exposition (FormatPrometheus). ErrInvalid for an unknown format. The
+// report is made once (see WriteReport).
 func (a *Aggregator) Report(f Format) (string, error) {
-	b, err := a.write("report", reportCap, func(buf unsafe.Pointer, size C.size_t, n *C.size_t) C.int32_t {
-		return C.llmlat_agg_report(a.handle(), C.int32_t(f), buf, size, n)
-	})
-	return string(b), err
+	var b strings.Builder
+	if err := a.WriteReport(&b, f); err != nil {
+		return "", err
+	}
+	return b.String(), nil
+}
+
+// WriteReport writes the report Report returns to w as it is made, in
+// pieces of a few KiB, so that no buffer of the report's size is needed
+// and the report is made once. w must not keep the slices it is given
+// (io.Writer's rule) and must not change a. An error of w stops the
+// report and is returned as is (a panic of w goes on once the report has
+// stopped); w then holds a prefix of the report. ErrInvalid for an unknown
+// format.
+func (a *Aggregator) WriteReport(w io.Writer, f Format) error {
+	if w == nil {
+		return invalid("report", "nil io.Writer")
+	}
+	s := &reportSink{w: w}
+	h := cgo.NewHandle(s)
+	status := C.go_agg_report_write(a.handle(), C.int32_t(f), C.uintptr_t(h))
+	a.keepAlive()
+	h.Delete()
+	switch {
+	case s.panic != nil:
+		panic(s.panic)
+	case s.err != nil:
+		return s.err
+	}
+	return check(status, "report")
 }
 
 // MarshalBinary serializes a in the library's documented, versioned,

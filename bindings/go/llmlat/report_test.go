@@ -2,6 +2,7 @@ package llmlat_test
 
 import (
 	"encoding/json"
+	"errors"
 	"math"
 	"strconv"
 	"strings"
@@ -76,22 +77,61 @@ func TestReportTextAndPrometheus(t *testing.T) {
 	wantErr(t, err, llmlat.ErrInvalid)
 }
 
-// A report larger than the first buffer takes a second call, and is the
-// same.
-func TestReportGrows(t *testing.T) {
+// pieces records what WriteReport hands a writer, and fails (with
+// failErr) or panics at write number failAt when asked to.
+type pieces struct {
+	got     []byte
+	writes  int
+	failAt  int
+	failErr error
+	panics  bool
+}
+
+func (p *pieces) Write(b []byte) (int, error) {
+	if p.failErr != nil && p.writes == p.failAt {
+		if p.panics {
+			panic(p.failErr)
+		}
+		return 0, p.failErr
+	}
+	p.writes++
+	p.got = append(p.got, b...)
+	return len(b), nil
+}
+
+// WriteReport streams the very bytes of Report, in pieces; a writer's
+// error stops it at once and comes back as is, and a panic goes on after
+// the C call has returned.
+func TestWriteReport(t *testing.T) {
 	a := aggOf(t, llmlat.ConvDefault, llmlat.ModeExact, seed()...)
 	for _, f := range []llmlat.Format{llmlat.FormatText, llmlat.FormatJSON, llmlat.FormatPrometheus} {
 		want, err := a.Report(f)
 		must(t, err)
-		saved := *llmlat.ReportCap
-		*llmlat.ReportCap = 16
-		got, err := a.Report(f)
-		*llmlat.ReportCap = saved
-		must(t, err)
-		if got != want || len(got) <= 16 {
-			t.Errorf("format %d: %d bytes through a small buffer, %d otherwise", f, len(got), len(want))
+		var all pieces
+		must(t, a.WriteReport(&all, f))
+		if string(all.got) != want || all.writes < 1 || (len(want) > 8192 && all.writes < 2) {
+			t.Errorf("format %d: %d bytes in %d writes, want the %d of Report", f,
+				len(all.got), all.writes, len(want))
 		}
+		stop := errors.New("disk full")
+		for at := 0; at < all.writes; at++ {
+			p := pieces{failAt: at, failErr: stop}
+			if err := a.WriteReport(&p, f); err != stop || p.writes != at ||
+				!strings.HasPrefix(want, string(p.got)) {
+				t.Errorf("format %d, failing write %d: %v after %d writes", f, at, err, p.writes)
+			}
+		}
+		func() {
+			defer func() {
+				if r := recover(); r != stop {
+					t.Errorf("format %d: recovered %v, want the writer's panic", f, r)
+				}
+			}()
+			a.WriteReport(&pieces{failErr: stop, panics: true}, f)
+		}()
 	}
+	wantErr(t, a.WriteReport(nil, llmlat.FormatJSON), llmlat.ErrInvalid)
+	wantErr(t, a.WriteReport(&pieces{}, llmlat.Format(0)), llmlat.ErrInvalid)
 }
 
 // ttftBuckets is the le="..." lines of the TTFT histogram of a Prometheus

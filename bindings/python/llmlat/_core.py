@@ -14,7 +14,7 @@ from typing import (Any, Dict, Iterable, List, Mapping, NoReturn, Optional, Tupl
                     Union)
 
 from ._errors import Error, InvalidArgumentError, OutOfMemoryError
-from ._native import lib, name_table, request_event_fast
+from ._native import WRITE_FN, lib, name_table, request_event_fast
 
 __all__ = [
     "Request",
@@ -81,6 +81,7 @@ Name = Union[str, int]
 _Self = TypeVar("_Self", bound="_Owner")
 
 _EINVAL = -1
+_ENOMEM = -2
 _EUNDEFINED = -5
 _ENOSPC = -8
 _INT64_MIN = -(1 << 63)
@@ -646,8 +647,27 @@ class Aggregator(_Owner):
         return b""
 
     def _report_bytes(self, format: Name) -> bytes:
+        """The report, made once: streamed by ``llmlat_agg_report_write``
+        into a list of pieces (asking for the size first would make it
+        twice)."""
         fmt = _id(_FORMAT_IDS, "format", format)
-        return self._buffer_call(lib.llmlat_agg_report, "llmlat_agg_report", fmt)
+        pieces: List[bytes] = []
+        raised: List[BaseException] = []
+
+        def write(user: Any, data: int, size: int) -> int:
+            try:
+                pieces.append(ctypes.string_at(data, size))
+                return 0
+            except BaseException as exc:  # an exception must not cross into C
+                raised.append(exc)
+                return _ENOMEM
+
+        st = lib.llmlat_agg_report_write(self._h, fmt, WRITE_FN(write), None)
+        if raised:
+            raise raised[0]
+        if st:
+            self._fail(st, "llmlat_agg_report_write")
+        return b"".join(pieces)
 
     def report(self, format: Name = "text") -> str:
         """The report as text: "text" (a readable table), "json"

@@ -36,7 +36,8 @@ from ctypes import (
 )
 from typing import Dict, Iterator, List, Optional, Sequence, Tuple
 
-__all__ = ["ABI_MAJOR", "lib", "library_path", "RequestHandle", "AggHandle", "CompareHandle"]
+__all__ = ["ABI_MAJOR", "lib", "library_path", "RequestHandle", "AggHandle", "CompareHandle",
+           "WRITE_FN"]
 
 #: The library major version (``llmlat_version_number() // 10000``) that this
 #: binding is written for.
@@ -67,6 +68,8 @@ CompareHandle = POINTER(_Compare)
 MALLOC_FN = CFUNCTYPE(c_void_p, c_void_p, c_size_t)
 REALLOC_FN = CFUNCTYPE(c_void_p, c_void_p, c_void_p, c_size_t)
 FREE_FN = CFUNCTYPE(None, c_void_p, c_void_p)
+#: ``llmlat_write_fn``: receives a streamed report's pieces.
+WRITE_FN = CFUNCTYPE(c_int32, c_void_p, c_void_p, c_size_t)
 
 _P_SIZE = POINTER(c_size_t)
 _P_DOUBLE = POINTER(c_double)
@@ -117,6 +120,7 @@ PROTOTYPES: Dict[str, Tuple[object, List[object]]] = {
     "llmlat_agg_serialize": (c_int32, [AggHandle, c_void_p, c_size_t, _P_SIZE]),
     "llmlat_agg_deserialize": (AggHandle, [c_void_p, c_size_t, _P_INT32]),
     "llmlat_agg_report": (c_int32, [AggHandle, c_int32, c_void_p, c_size_t, _P_SIZE]),
+    "llmlat_agg_report_write": (c_int32, [AggHandle, c_int32, WRITE_FN, c_void_p]),
     "llmlat_agg_set_label": (c_int32, [AggHandle, c_char_p, c_char_p]),
     "llmlat_agg_label_count": (c_int32, [AggHandle, _P_SIZE]),
     "llmlat_agg_get_label": (c_int32, [AggHandle, c_size_t, POINTER(c_char_p), POINTER(c_char_p)]),

@@ -50,11 +50,40 @@ class ReportTest(unittest.TestCase):
             self.assertEqual(s["completed"], 0)
             self.assertIsNone(s["metrics"]["ttft"]["mean"])
 
-    def test_large_report_grows_its_buffer(self):
+    def test_large_report_streams_in_pieces(self):
         with filled() as a:
             a.set_quantiles([i / 31 for i in range(32)])
+            for fmt in llmlat.FORMATS:
+                with self.subTest(format=fmt):
+                    # the same bytes as the buffer call, made in one call
+                    streamed = a._report_bytes(fmt)
+                    fmt_id = llmlat._core._FORMAT_IDS[fmt]
+                    buffered = a._buffer_call(llmlat._core.lib.llmlat_agg_report,
+                                              "llmlat_agg_report", fmt_id)
+                    self.assertEqual(streamed, buffered)
             self.assertGreater(len(a.report("json")), 4096)
             self.assertIn("p100", a.summary()["metrics"]["ttft"])
+
+    def test_an_error_while_streaming_is_raised(self):
+        original = llmlat._core.ctypes.string_at
+
+        def broken(*args):
+            raise KeyboardInterrupt("stop")
+
+        with filled() as a:
+            llmlat._core.ctypes.string_at = broken
+            try:
+                with self.assertRaises(KeyboardInterrupt):
+                    a.report("json")
+            finally:
+                llmlat._core.ctypes.string_at = original
+            self.assertTrue(a.report("json"))
+
+    def test_closed_aggregator_cannot_report(self):
+        a = filled()
+        a.close()
+        with self.assertRaises(ValueError):
+            a.report()
 
 
 class SummaryTest(unittest.TestCase):

@@ -19,7 +19,7 @@ POINTERS = {
     "llmlat_request": _native.RequestHandle, "llmlat_agg": _native.AggHandle,
     "llmlat_compare": _native.CompareHandle,
     "llmlat_malloc_fn": _native.MALLOC_FN, "llmlat_realloc_fn": _native.REALLOC_FN,
-    "llmlat_free_fn": _native.FREE_FN,
+    "llmlat_free_fn": _native.FREE_FN, "llmlat_write_fn": _native.WRITE_FN,
 }
 
 
@@ -36,7 +36,7 @@ def c_type(decl):
     if not m:
         raise AssertionError("cannot read C declaration %r" % decl)
     base, stars = m.group(1), len(m.group(2))
-    if base in ("llmlat_malloc_fn", "llmlat_realloc_fn", "llmlat_free_fn"):
+    if base in ("llmlat_malloc_fn", "llmlat_realloc_fn", "llmlat_free_fn", "llmlat_write_fn"):
         return POINTERS[base]
     if stars == 0:
         return SCALARS[base]
