@@ -143,6 +143,12 @@ LLMLAT_API const char *llmlat_strerror(int32_t status);
 #define LLMLAT_FORMAT_TEXT       1 /* readable summary table */
 #define LLMLAT_FORMAT_JSON       2 /* docs/report-json.md */
 #define LLMLAT_FORMAT_PROMETHEUS 3 /* text exposition format 0.0.4 */
+#define LLMLAT_FORMAT_HTML       6 /* one self-contained page: tables, inline SVG charts */
+/* Reports of what an exact aggregator keeps of each request (see the
+ * windows section; EUNDEFINED for one that keeps none). */
+#define LLMLAT_FORMAT_CHROME_TRACE   7 /* the requests on a timeline: Trace Event Format JSON */
+#define LLMLAT_FORMAT_REQUESTS_CSV   8 /* one row per request: its values under the convention */
+#define LLMLAT_FORMAT_REQUESTS_JSONL 9 /* the same, one JSON object per line */
 
 /* Lower-case names of ids ("ttft", "vllm", "mean", ...): static strings,
  * NULL for an unknown id. The same names are used by the CLI, the JSON
@@ -378,11 +384,13 @@ LLMLAT_API int32_t llmlat_agg_serialize(const llmlat_agg *a, void *buf, size_t c
 LLMLAT_API llmlat_agg *llmlat_agg_deserialize(const void *buf, size_t len, int32_t *status);
 
 /* A report of a in one of the LLMLAT_FORMAT_* formats, as text (not
- * NUL-terminated; *len bytes). Buffer rules as for llmlat_agg_serialize.
+ * NUL-terminated; *len bytes), docs/report-json.md and
+ * docs/report-formats.md. Buffer rules as for llmlat_agg_serialize.
  * The report is made once per call (asking for the size with cap 0 costs
  * as much as the report itself): callers that do not know its size should
  * stream it with llmlat_agg_report_write instead.
- * Errors: EINVAL (NULL, unknown format), ENOSPC, ENOMEM. */
+ * Errors: EINVAL (NULL, unknown format), ENOSPC, ENOMEM, EUNDEFINED (a
+ * per-request format of an aggregator that keeps no requests). */
 LLMLAT_API int32_t llmlat_agg_report(const llmlat_agg *a, int32_t format, void *buf,
                                      size_t cap, size_t *len);
 

@@ -183,6 +183,12 @@ LLMLAT_API const char *llmlat_strerror(int32_t status);
 #define LLMLAT_FORMAT_TEXT       1 /* readable summary table */
 #define LLMLAT_FORMAT_JSON       2 /* docs/report-json.md */
 #define LLMLAT_FORMAT_PROMETHEUS 3 /* text exposition format 0.0.4 */
+#define LLMLAT_FORMAT_HTML       6 /* one self-contained page: tables, inline SVG charts */
+/* Reports of what an exact aggregator keeps of each request (see the
+ * windows section; EUNDEFINED for one that keeps none). */
+#define LLMLAT_FORMAT_CHROME_TRACE   7 /* the requests on a timeline: Trace Event Format JSON */
+#define LLMLAT_FORMAT_REQUESTS_CSV   8 /* one row per request: its values under the convention */
+#define LLMLAT_FORMAT_REQUESTS_JSONL 9 /* the same, one JSON object per line */
 
 /* Lower-case names of ids ("ttft", "vllm", "mean", ...): static strings,
  * NULL for an unknown id. The same names are used by the CLI, the JSON
@@ -418,11 +424,13 @@ LLMLAT_API int32_t llmlat_agg_serialize(const llmlat_agg *a, void *buf, size_t c
 LLMLAT_API llmlat_agg *llmlat_agg_deserialize(const void *buf, size_t len, int32_t *status);
 
 /* A report of a in one of the LLMLAT_FORMAT_* formats, as text (not
- * NUL-terminated; *len bytes). Buffer rules as for llmlat_agg_serialize.
+ * NUL-terminated; *len bytes), docs/report-json.md and
+ * docs/report-formats.md. Buffer rules as for llmlat_agg_serialize.
  * The report is made once per call (asking for the size with cap 0 costs
  * as much as the report itself): callers that do not know its size should
  * stream it with llmlat_agg_report_write instead.
- * Errors: EINVAL (NULL, unknown format), ENOSPC, ENOMEM. */
+ * Errors: EINVAL (NULL, unknown format), ENOSPC, ENOMEM, EUNDEFINED (a
+ * per-request format of an aggregator that keeps no requests). */
 LLMLAT_API int32_t llmlat_agg_report(const llmlat_agg *a, int32_t format, void *buf,
                                      size_t cap, size_t *len);
 
@@ -5338,10 +5346,56 @@ LLMLAT_PRIVATE void rbuf_double(rbuf *b, double v, const char *nan_text);
 /* Fixed-point with `decimals` digits after the point, right-aligned in
  * `width` bytes; NaN as `nan_text`. */
 LLMLAT_PRIVATE void rbuf_fixed(rbuf *b, double v, int decimals, size_t width, const char *nan_text);
+/* ns / 10^digits as an exact decimal, sign and all, with `decimals`
+ * digits after the point (decimals <= digits <= 9; cut, not rounded, when
+ * fewer): rbuf_scaled(b, t, 9, 9) writes seconds, (b, t, 3, 3) microseconds
+ * with ns precision. */
+LLMLAT_PRIVATE void rbuf_scaled(rbuf *b, int64_t ns, int digits, int decimals);
 /* A quantile q in [0, 1] as a percentage, NUL-terminated in out (at least
  * PERCENT_TEXT_MAX bytes): 0.5 -> "50", 0.999 -> "99.9". */
 #define PERCENT_TEXT_MAX 32
 LLMLAT_PRIVATE void percent_text(double q, char *out);
+
+#endif
+
+/* ---------------------- lib/report/report_words.h ------------------------- */
+/* The words of each convention's tool, shared by every report a person
+ * reads (text, HTML, the comparison): the summary labels, the metric rows
+ * in the tool's order and names, and what its "ITL" is. */
+#ifndef LLMLAT_REPORT_WORDS_H
+#define LLMLAT_REPORT_WORDS_H
+
+#include <stdint.h>
+
+/* The lines of the summary block. */
+enum report_item {
+    REPORT_ITEM_COMPLETED, REPORT_ITEM_FAILED, REPORT_ITEM_TPOT_UNDEFINED, REPORT_ITEM_DURATION,
+    REPORT_ITEM_INPUT_TOKENS, REPORT_ITEM_OUTPUT_TOKENS, REPORT_ITEM_REQUEST_RATE, REPORT_ITEM_GOODPUT,
+    REPORT_ITEM_GOOD, REPORT_ITEM_OUTPUT_RATE, REPORT_ITEM_TOTAL_RATE, REPORT_ITEM_PEAK_TOKENS,
+    REPORT_ITEM_PEAK_CONCURRENCY, REPORT_ITEM_COUNT
+};
+
+typedef struct text_row {
+    int32_t metric;
+    const char *label;
+} text_row;
+
+/* A convention's words: summary labels where its tool has its own (NULL:
+ * llmlat's), the table rows in its order, and what its ITL is. */
+typedef struct text_words {
+    const char *tool;
+    const char *items[REPORT_ITEM_COUNT];
+    text_row rows[8];
+    const char *note;
+} text_words;
+
+/* The words of a convention id (which must be valid). */
+LLMLAT_PRIVATE const text_words *report_words(int32_t convention);
+/* A summary line's label in those words. */
+LLMLAT_PRIVATE const char *report_item_label(const text_words *w, enum report_item i);
+/* The row label of a metric in those words ("TTFT (ms)"), or llmlat's
+ * own when the tool has no row for it. */
+LLMLAT_PRIVATE const char *report_metric_label(const text_words *w, int32_t metric);
 
 #endif
 
@@ -5380,12 +5434,22 @@ LLMLAT_PRIVATE double report_duration(const report_ctx *c);
 /* false when the counter is undefined (GOOD without an SLO). */
 LLMLAT_PRIVATE bool report_counter(report_ctx *c, int32_t counter, uint64_t *out);
 
+/* A line of the summary a person reads (text, HTML): its value (NaN when
+ * undefined; *count says whether it is an integer count). false for a
+ * line that does not apply: goodput and good requests without an SLO. */
+LLMLAT_PRIVATE bool report_item_value(report_ctx *c, enum report_item item, double *v,
+                                      bool *count);
+
 /* true when q[i] repeats an earlier q[j] (a report writes it once). */
 LLMLAT_PRIVATE bool report_quantile_repeats(const double *q, size_t i);
 
 LLMLAT_PRIVATE void report_text(report_ctx *c);
 LLMLAT_PRIVATE void report_json(report_ctx *c);
 LLMLAT_PRIVATE void report_prometheus(report_ctx *c);
+LLMLAT_PRIVATE void report_chrome_trace(report_ctx *c);
+LLMLAT_PRIVATE void report_requests_csv(report_ctx *c);
+LLMLAT_PRIVATE void report_requests_jsonl(report_ctx *c);
+LLMLAT_PRIVATE void report_html(report_ctx *c);
 
 /* The sink of the buffer-writing calls (llmlat_agg_report, llmlat_expose).
  * A too-small buffer must receive nothing, and the size is only known at
@@ -5413,6 +5477,10 @@ static report_writer writer_for(int32_t format)
     case LLMLAT_FORMAT_TEXT: return report_text;
     case LLMLAT_FORMAT_JSON: return report_json;
     case LLMLAT_FORMAT_PROMETHEUS: return report_prometheus;
+    case LLMLAT_FORMAT_HTML: return report_html;
+    case LLMLAT_FORMAT_CHROME_TRACE: return report_chrome_trace;
+    case LLMLAT_FORMAT_REQUESTS_CSV: return report_requests_csv;
+    case LLMLAT_FORMAT_REQUESTS_JSONL: return report_requests_jsonl;
     }
     return NULL;
 }
@@ -5548,6 +5616,41 @@ LLMLAT_PRIVATE bool report_counter(report_ctx *c, int32_t counter, uint64_t *out
     }
     *out = c->counter[counter];
     return c->counter_defined[counter];
+}
+
+static double counter_or_nan(report_ctx *c, int32_t counter)
+{
+    uint64_t v;
+    return report_counter(c, counter, &v) ? (double)v : NAN;
+}
+
+LLMLAT_PRIVATE bool report_item_value(report_ctx *c, enum report_item item, double *v,
+                                      bool *count)
+{
+    static const int32_t COUNTERS[REPORT_ITEM_COUNT] = {
+        [REPORT_ITEM_COMPLETED] = LLMLAT_COUNT_COMPLETED,
+        [REPORT_ITEM_FAILED] = LLMLAT_COUNT_FAILED,
+        [REPORT_ITEM_TPOT_UNDEFINED] = LLMLAT_COUNT_TPOT_UNDEFINED,
+        [REPORT_ITEM_INPUT_TOKENS] = LLMLAT_COUNT_INPUT_TOKENS,
+        [REPORT_ITEM_OUTPUT_TOKENS] = LLMLAT_COUNT_OUTPUT_TOKENS,
+        [REPORT_ITEM_GOOD] = LLMLAT_COUNT_GOOD,
+        [REPORT_ITEM_PEAK_CONCURRENCY] = LLMLAT_COUNT_PEAK_CONCURRENCY,
+    };
+    static const int32_t RATES[REPORT_ITEM_COUNT] = {
+        [REPORT_ITEM_REQUEST_RATE] = LLMLAT_RATE_REQUESTS,
+        [REPORT_ITEM_GOODPUT] = LLMLAT_RATE_GOODPUT,
+        [REPORT_ITEM_OUTPUT_RATE] = LLMLAT_RATE_OUTPUT_TOKENS,
+        [REPORT_ITEM_TOTAL_RATE] = LLMLAT_RATE_TOTAL_TOKENS,
+        [REPORT_ITEM_PEAK_TOKENS] = LLMLAT_RATE_PEAK_OUTPUT_TOKENS,
+    };
+    if ((item == REPORT_ITEM_GOODPUT || item == REPORT_ITEM_GOOD) && !agg_any_slo(c->a))
+        return false;
+    *count = COUNTERS[item] != 0;
+    if (*count)
+        *v = counter_or_nan(c, COUNTERS[item]);
+    else
+        *v = item == REPORT_ITEM_DURATION ? report_duration(c) : report_rate(c, RATES[item]);
+    return true;
 }
 
 LLMLAT_PRIVATE bool report_quantile_repeats(const double *q, size_t i)
@@ -5695,11 +5798,363 @@ LLMLAT_PRIVATE void rbuf_fixed(rbuf *b, double v, int decimals, size_t width, co
     rbuf_putn(b, tmp, n);
 }
 
+LLMLAT_PRIVATE void rbuf_scaled(rbuf *b, int64_t ns, int digits, int decimals)
+{
+    uint64_t mag = ns < 0 ? 0 - (uint64_t)ns : (uint64_t)ns, unit = 1;
+    for (int i = 0; i < digits; i++)
+        unit *= 10;
+    char tmp[48];
+    int n = snprintf(tmp, sizeof tmp, "%s%" PRIu64 ".%0*" PRIu64, ns < 0 ? "-" : "", mag / unit,
+                     digits, mag % unit);
+    rbuf_putn(b, tmp, (size_t)n - (size_t)(digits - decimals));
+}
+
 LLMLAT_PRIVATE void percent_text(double q, char *out)
 {
     /* 15 digits hide the rounding of q * 100 (0.999 * 100 = 99.899...). */
     snprintf(out, PERCENT_TEXT_MAX, "%.15g", q * 100.0);
     with_dot(out);
+}
+
+/* ---------------------- lib/report/report_chrome.c ------------------------ */
+/* The run as a Chrome / Perfetto timeline (Trace Event Format JSON,
+ * docs/report-formats.md): each request a span on a track, tracks reused
+ * as soon as free (the concurrency sweep's rule: a request that ends when
+ * another starts frees its track for it), its wait for the first token
+ * and its decoding as nested spans, each chunk an instant event, a
+ * failure marked. Times are microseconds from the first start, written
+ * exactly from the nanoseconds; every event is written in time order. */
+#include <stdio.h>
+#include <string.h>
+
+enum chrome_kind {
+    CHROME_REQUEST_BEGIN, CHROME_WAIT_BEGIN, CHROME_WAIT_END, CHROME_DECODE_BEGIN,
+    CHROME_CHUNK, CHROME_DECODE_END, CHROME_FAILED, CHROME_REQUEST_END,
+};
+
+/* One event to write: which request, what, and for a chunk which event. */
+typedef struct chrome_ref {
+    uint32_t req;
+    uint32_t kind;
+    uint32_t chunk;
+} chrome_ref;
+
+/* Where each request's phases change. */
+typedef struct chrome_phases {
+    bool has_first;     /* a first token (the convention's TTFT anchor) */
+    int64_t first_ns;
+    int64_t decode_end_ns; /* the end of its E2E */
+} chrome_phases;
+
+static chrome_phases chrome_phases_of(const llmlat_agg *a, size_t i)
+{
+    llmlat_request q;
+    req_view v;
+    request_log_view(&a->log, i, &q);
+    conv_view(a->conv, &q, &v);
+    chrome_phases p = { .has_first = v.anchor != REQ_NONE };
+    if (p.has_first) {
+        p.first_ns = q.t[v.anchor];
+        p.decode_end_ns = v.has_e2e ? q.start_ns + v.e2e_ns : q.t[v.last];
+        if (p.decode_end_ns < p.first_ns)
+            p.decode_end_ns = p.first_ns;
+    }
+    return p;
+}
+
+/* The events of all requests, as (time, ref) pairs sorted by time; at
+ * equal times, in the order made: each request's own in order, and
+ * requests by start, so a track's previous request ends before the next
+ * begins. */
+typedef struct chrome_events {
+    int64_t *t;        /* ns from the origin, sorted */
+    uint32_t *order;   /* index into ref, permuted along */
+    chrome_ref *ref;
+    size_t n, cap;
+    uint32_t *track;   /* per request, from 1 */
+    uint32_t n_tracks;
+} chrome_events;
+
+static void chrome_push(chrome_events *e, int64_t t, uint32_t req, uint32_t kind, uint32_t chunk)
+{
+    e->t[e->n] = t;
+    e->order[e->n] = (uint32_t)e->n;
+    e->ref[e->n++] = (chrome_ref){ req, kind, chunk };
+}
+
+/* Requests in start order (ties by index): the order tracks are handed
+ * out and events made in. */
+static int32_t chrome_by_start(const llmlat_agg *a, uint32_t *idx)
+{
+    size_t n = a->log.n_req;
+    int64_t *start = alloc_malloc(&a->al, (n ? n : 1) * sizeof *start);
+    if (!start)
+        return LLMLAT_ENOMEM;
+    for (size_t i = 0; i < n; i++) {
+        start[i] = a->log.req[i].start_ns;
+        idx[i] = (uint32_t)i;
+    }
+    int32_t st = radix_sort(&a->al, RADIX_INT64, start, idx, n);
+    alloc_free(&a->al, start);
+    return st;
+}
+
+/* A binary min-heap of busy tracks by the time they free up. */
+typedef struct chrome_heap {
+    int64_t *end;
+    uint32_t *track;
+    size_t n;
+} chrome_heap;
+
+static void chrome_heap_swap(chrome_heap *h, size_t i, size_t j)
+{
+    int64_t e = h->end[i];
+    uint32_t t = h->track[i];
+    h->end[i] = h->end[j];
+    h->track[i] = h->track[j];
+    h->end[j] = e;
+    h->track[j] = t;
+}
+
+static bool chrome_heap_less(const chrome_heap *h, size_t i, size_t j)
+{
+    return h->end[i] < h->end[j] || (h->end[i] == h->end[j] && h->track[i] < h->track[j]);
+}
+
+static void chrome_heap_push(chrome_heap *h, int64_t end, uint32_t track)
+{
+    size_t i = h->n++;
+    h->end[i] = end;
+    h->track[i] = track;
+    while (i > 0 && chrome_heap_less(h, i, (i - 1) / 2)) {
+        chrome_heap_swap(h, i, (i - 1) / 2);
+        i = (i - 1) / 2;
+    }
+}
+
+static void chrome_heap_pop(chrome_heap *h)
+{
+    chrome_heap_swap(h, 0, --h->n);
+    for (size_t i = 0;;) {
+        size_t l = 2 * i + 1, r = l + 1, m = i;
+        if (l < h->n && chrome_heap_less(h, l, m))
+            m = l;
+        if (r < h->n && chrome_heap_less(h, r, m))
+            m = r;
+        if (m == i)
+            break;
+        chrome_heap_swap(h, i, m);
+        i = m;
+    }
+}
+
+/* Each request's track: the earliest freed one whose request ended at or
+ * before this one's start, else a new one. */
+static int32_t chrome_tracks(const llmlat_agg *a, const uint32_t *by_start, chrome_events *e)
+{
+    size_t n = a->log.n_req;
+    chrome_heap h = { alloc_malloc(&a->al, (n ? n : 1) * sizeof *h.end),
+                      alloc_malloc(&a->al, (n ? n : 1) * sizeof *h.track), 0 };
+    int32_t st = h.end && h.track ? LLMLAT_OK : LLMLAT_ENOMEM;
+    for (size_t j = 0; j < n && st == LLMLAT_OK; j++) {
+        const logged_request *q = &a->log.req[by_start[j]];
+        uint32_t track;
+        if (h.n && h.end[0] <= q->start_ns) {
+            track = h.track[0];
+            chrome_heap_pop(&h);
+        } else {
+            track = ++e->n_tracks;
+        }
+        e->track[by_start[j]] = track;
+        chrome_heap_push(&h, q->end_ns, track);
+    }
+    alloc_free(&a->al, h.end);
+    alloc_free(&a->al, h.track);
+    return st;
+}
+
+static int32_t chrome_collect(const llmlat_agg *a, int64_t origin, chrome_events *e)
+{
+    const request_log *g = &a->log;
+    size_t n = g->n_req;
+    if (n > UINT32_MAX || g->n_ev > UINT32_MAX - 8 * (uint64_t)n)
+        return LLMLAT_ENOMEM; /* refs are 32-bit */
+    e->cap = g->n_ev + 8 * n;
+    e->t = alloc_malloc(&a->al, (e->cap ? e->cap : 1) * sizeof *e->t);
+    e->order = alloc_malloc(&a->al, (e->cap ? e->cap : 1) * sizeof *e->order);
+    e->ref = alloc_malloc(&a->al, (e->cap ? e->cap : 1) * sizeof *e->ref);
+    e->track = alloc_malloc(&a->al, (n ? n : 1) * sizeof *e->track);
+    uint32_t *by_start = alloc_malloc(&a->al, (n ? n : 1) * sizeof *by_start);
+    int32_t st = e->t && e->order && e->ref && e->track && by_start ? LLMLAT_OK : LLMLAT_ENOMEM;
+    if (st == LLMLAT_OK)
+        st = chrome_by_start(a, by_start);
+    if (st == LLMLAT_OK)
+        st = chrome_tracks(a, by_start, e);
+    for (size_t j = 0; j < n && st == LLMLAT_OK; j++) {
+        uint32_t i = by_start[j];
+        const logged_request *q = &g->req[i];
+        chrome_phases p = chrome_phases_of(a, i);
+        int64_t wait_end = p.has_first ? p.first_ns : q->end_ns;
+        chrome_push(e, q->start_ns - origin, i, CHROME_REQUEST_BEGIN, 0);
+        chrome_push(e, q->start_ns - origin, i, CHROME_WAIT_BEGIN, 0);
+        bool waiting = true;
+        for (uint32_t k = 0; k < q->n_events; k++) {
+            int64_t t = g->t[q->first_event + k];
+            if (waiting && p.has_first && t >= p.first_ns) {
+                chrome_push(e, wait_end - origin, i, CHROME_WAIT_END, 0);
+                chrome_push(e, p.first_ns - origin, i, CHROME_DECODE_BEGIN, 0);
+                waiting = false;
+            }
+            chrome_push(e, t - origin, i, CHROME_CHUNK, k);
+        }
+        if (waiting) /* no first token: the wait lasts to the end */
+            chrome_push(e, wait_end - origin, i, CHROME_WAIT_END, 0);
+        else
+            chrome_push(e, p.decode_end_ns - origin, i, CHROME_DECODE_END, 0);
+        if (q->flags & LOGGED_FAILED)
+            chrome_push(e, q->end_ns - origin, i, CHROME_FAILED, 0);
+        chrome_push(e, q->end_ns - origin, i, CHROME_REQUEST_END, 0);
+    }
+    alloc_free(&a->al, by_start);
+    if (st == LLMLAT_OK)
+        st = radix_sort(&a->al, RADIX_INT64, e->t, e->order, e->n);
+    return st;
+}
+
+static void chrome_events_free(const llmlat_agg *a, chrome_events *e)
+{
+    alloc_free(&a->al, e->t);
+    alloc_free(&a->al, e->order);
+    alloc_free(&a->al, e->ref);
+    alloc_free(&a->al, e->track);
+}
+
+/* The fields every event has: "ph", "ts" (µs), "pid", "tid", "name". */
+static void chrome_head(rbuf *b, const char *ph, int64_t t_ns, uint32_t tid, const char *name)
+{
+    rbuf_puts(b, ",\n{\"ph\": \"");
+    rbuf_puts(b, ph);
+    rbuf_puts(b, "\", \"ts\": ");
+    rbuf_scaled(b, t_ns, 3, 3);
+    rbuf_puts(b, ", \"pid\": 1, \"tid\": ");
+    rbuf_u64(b, tid);
+    rbuf_puts(b, ", \"name\": \"");
+    rbuf_puts(b, name);
+    rbuf_puts(b, "\"");
+}
+
+static void chrome_request_args(rbuf *b, const llmlat_agg *a, uint32_t i)
+{
+    const logged_request *q = &a->log.req[i];
+    llmlat_request r;
+    req_view v;
+    request_log_view(&a->log, i, &r);
+    conv_view(a->conv, &r, &v);
+    rbuf_puts(b, ", \"cat\": \"request\", \"args\": {\"index\": ");
+    rbuf_u64(b, i);
+    rbuf_puts(b, v.success ? ", \"success\": true" : ", \"success\": false");
+    rbuf_puts(b, (q->flags & LOGGED_FAILED) ? ", \"failed\": true" : ", \"failed\": false");
+    rbuf_puts(b, ", \"output_tokens\": ");
+    rbuf_u64(b, v.n_out);
+    rbuf_puts(b, ", \"input_tokens\": ");
+    rbuf_u64(b, q->input_tokens);
+    rbuf_puts(b, ", \"events\": ");
+    rbuf_u64(b, q->n_events);
+    rbuf_puts(b, "}");
+    if (q->flags & LOGGED_FAILED)
+        rbuf_puts(b, ", \"cname\": \"terrible\"");
+}
+
+static void chrome_event(rbuf *b, const llmlat_agg *a, const chrome_events *e, size_t j)
+{
+    const chrome_ref *r = &e->ref[e->order[j]];
+    int64_t t = e->t[j];
+    uint32_t tid = e->track[r->req];
+    switch (r->kind) {
+    case CHROME_REQUEST_BEGIN: {
+        char name[40];
+        snprintf(name, sizeof name, "request %u%s", r->req,
+                 (a->log.req[r->req].flags & LOGGED_FAILED) ? " (failed)" : "");
+        chrome_head(b, "B", t, tid, name);
+        chrome_request_args(b, a, r->req);
+        break;
+    }
+    case CHROME_REQUEST_END:
+        chrome_head(b, "E", t, tid, "request");
+        break;
+    case CHROME_WAIT_BEGIN:
+        chrome_head(b, "B", t, tid, "waiting for first token");
+        rbuf_puts(b, ", \"cat\": \"phase\"");
+        break;
+    case CHROME_WAIT_END:
+        chrome_head(b, "E", t, tid, "waiting for first token");
+        break;
+    case CHROME_DECODE_BEGIN:
+        chrome_head(b, "B", t, tid, "decoding");
+        rbuf_puts(b, ", \"cat\": \"phase\"");
+        break;
+    case CHROME_DECODE_END:
+        chrome_head(b, "E", t, tid, "decoding");
+        break;
+    case CHROME_CHUNK: {
+        const logged_request *q = &a->log.req[r->req];
+        chrome_head(b, "i", t, tid, "chunk");
+        rbuf_puts(b, ", \"s\": \"t\", \"cat\": \"chunk\", \"args\": {\"tokens\": ");
+        rbuf_u64(b, a->log.k[q->first_event + r->chunk]);
+        rbuf_puts(b, "}");
+        break;
+    }
+    case CHROME_FAILED:
+        chrome_head(b, "i", t, tid, "failed");
+        rbuf_puts(b, ", \"s\": \"t\", \"cat\": \"failure\", \"cname\": \"terrible\"");
+        break;
+    }
+    rbuf_puts(b, "}");
+}
+
+LLMLAT_PRIVATE void report_chrome_trace(report_ctx *c)
+{
+    const llmlat_agg *a = c->a;
+    rbuf *b = &c->out;
+    if (!agg_holds_requests(a)) {
+        rbuf_fail(b, LLMLAT_EUNDEFINED);
+        return;
+    }
+    int64_t origin = 0, last;
+    if (a->log.n_req)
+        llmlat_agg_span(a, &origin, &last);
+    chrome_events e;
+    memset(&e, 0, sizeof e);
+    int32_t st = chrome_collect(a, origin, &e);
+    if (st != LLMLAT_OK) {
+        rbuf_fail(b, st);
+        chrome_events_free(a, &e);
+        return;
+    }
+    rbuf_puts(b, "{\"displayTimeUnit\": \"ms\",\n\"otherData\": {\"generator\": \"llmlat ");
+    rbuf_puts(b, llmlat_version_string());
+    rbuf_puts(b, "\", \"convention\": \"");
+    rbuf_puts(b, a->conv->name);
+    rbuf_puts(b, "\", \"origin_s\": ");
+    rbuf_scaled(b, origin, 9, 9);
+    rbuf_puts(b, ", \"tracks\": ");
+    rbuf_u64(b, e.n_tracks);
+    rbuf_puts(b, "},\n\"traceEvents\": [\n{\"ph\": \"M\", \"ts\": 0, \"pid\": 1, \"tid\": 0, "
+                 "\"name\": \"process_name\", \"args\": {\"name\": \"llmlat run (");
+    rbuf_puts(b, a->conv->name);
+    rbuf_puts(b, ")\"}}");
+    for (uint32_t t = 1; t <= e.n_tracks; t++) {
+        char name[32];
+        snprintf(name, sizeof name, "track %u", t);
+        chrome_head(b, "M", 0, t, "thread_name");
+        rbuf_puts(b, ", \"args\": {\"name\": \"");
+        rbuf_puts(b, name);
+        rbuf_puts(b, "\"}}");
+    }
+    for (size_t j = 0; j < e.n && b->status == LLMLAT_OK; j++)
+        chrome_event(b, a, &e, j);
+    rbuf_puts(b, "\n]}\n");
+    chrome_events_free(a, &e);
 }
 
 /* ---------------------- lib/report/report_hist.c -------------------------- */
@@ -5850,6 +6305,645 @@ LLMLAT_PRIVATE int32_t hist_cumulative(const llmlat_agg *a, int32_t metric, cons
     for (size_t i = 1; i <= n; i++)
         cum[i] += cum[i - 1];
     return LLMLAT_OK;
+}
+
+/* ---------------------- lib/report/report_html.c -------------------------- */
+/* The HTML report: one self-contained page (no script, no font, nothing
+ * fetched; charts are inline SVG drawn here, svg.c) that a person reads on
+ * a laptop or prints: the summary and statistics in the convention's
+ * words, the run's conditions (request counts, duration, failures, input
+ * and output lengths), CDFs of TTFT, TPOT, ITL and E2E with P50, P90 and
+ * P99 marked, a histogram of ITL on a log axis, and output tokens/s and
+ * concurrency over time. Charts come from the aggregator's queries, so a
+ * bounded one draws them from its buckets; it keeps no timeline, so the
+ * run over time is left out (docs/report-formats.md). */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+/* ---------------------- lib/report/svg.h ---------------------------------- */
+/* Charts as inline SVG, drawn by the HTML report (report_html.c): a plot
+ * area with linear or logarithmic axes, "nice" ticks (1, 2, 5 times a
+ * power of ten; decades on a log axis), and the marks the report uses:
+ * polylines, vertical markers with a label, bars. Every element carries a
+ * class naming what it is (the stylesheet colours them, the tests count
+ * them). Coordinates are written with 0.1 px precision. */
+#ifndef LLMLAT_SVG_H
+#define LLMLAT_SVG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+typedef struct svg_axis {
+    double lo, hi;   /* data range (lo < hi; > 0 on a log axis) */
+    bool log;
+    double scale;    /* tick labels show value * scale (1000: s as ms) */
+    const char *label;
+} svg_axis;
+
+typedef struct svg_plot {
+    rbuf *b;
+    svg_axis x, y;
+    double left, top, width, height; /* the plot area, px */
+} svg_plot;
+
+/* Opens <svg class="chart" id="ID"> of the standard size with its title
+ * and the plot area, axes, grid, ticks and axis labels. */
+LLMLAT_PRIVATE void svg_begin(svg_plot *p, rbuf *b, const char *id, const char *title,
+                              svg_axis x, svg_axis y);
+LLMLAT_PRIVATE void svg_end(svg_plot *p);
+
+/* Data to px (values outside the range are clamped to the plot area). */
+LLMLAT_PRIVATE double svg_x(const svg_plot *p, double v);
+LLMLAT_PRIVATE double svg_y(const svg_plot *p, double v);
+
+/* The points (x[i], y[i]) joined, NaN points skipped. */
+LLMLAT_PRIVATE void svg_polyline(svg_plot *p, const char *cls, const double *x, const double *y,
+                                 size_t n);
+/* The points joined as a step function: y[i] holds from x[i] to x[i+1]. */
+LLMLAT_PRIVATE void svg_steps(svg_plot *p, const char *cls, const double *x, const double *y,
+                              size_t n);
+/* A vertical line at x across the plot, labelled at the top (row 0, 1, 2
+ * stagger labels that would overlap). */
+LLMLAT_PRIVATE void svg_marker(svg_plot *p, const char *cls, double x, const char *label,
+                               int row);
+/* Bars: bar i spans [edge[i], edge[i+1]] up to h[i]. */
+LLMLAT_PRIVATE void svg_bars(svg_plot *p, const char *cls, const double *edge, const double *h,
+                             size_t n);
+/* A note under the title, at the right. */
+LLMLAT_PRIVATE void svg_note(svg_plot *p, const char *text);
+
+/* Text with &, <, >, " and ' escaped, for HTML and SVG alike. */
+LLMLAT_PRIVATE void rbuf_escaped(rbuf *b, const char *s);
+
+#endif
+
+#define CDF_POINTS 201       /* quantiles 0, 0.005, ..., 1 */
+#define ITL_BINS 48
+#define LENGTH_BINS 30
+#define TIME_BUCKETS_MAX 240 /* the run over time in at most this many buckets */
+
+static const char HTML_STYLE[] =
+    ":root{--fg:#1d2330;--muted:#5b6472;--line:#d9dde3}\n"
+    "body{margin:0;color:var(--fg);background:#fff;font:14px/1.45 system-ui,-apple-system,"
+    "'Segoe UI',Roboto,Helvetica,Arial,sans-serif}\n"
+    "main{max-width:1180px;margin:0 auto;padding:20px 28px}\n"
+    "h1{font-size:22px;margin:0 0 4px}\n"
+    "h2{font-size:17px;margin:28px 0 10px;padding-bottom:4px;border-bottom:1px solid var(--line)}\n"
+    "p.meta,p.note{color:var(--muted);margin:4px 0}\n"
+    "table{border-collapse:collapse;font-variant-numeric:tabular-nums;margin:6px 0}\n"
+    "th,td{padding:3px 10px;text-align:right;border-bottom:1px solid #eef0f3;white-space:nowrap}\n"
+    "th{font-weight:600;background:#f6f7f9}\n"
+    "th:first-child,td:first-child{text-align:left}\n"
+    ".cols{display:grid;grid-template-columns:repeat(auto-fit,minmax(430px,1fr));gap:14px;"
+    "align-items:start}\n"
+    ".cols>table,.cols>div{justify-self:start}\n"
+    ".scroll{overflow-x:auto}\n"
+    "svg.chart{width:100%;height:auto;border:1px solid var(--line);border-radius:6px}\n"
+    "svg text{font-family:inherit}\n"
+    ".chart-title{font-size:14px;font-weight:600;fill:var(--fg)}\n"
+    ".tick{font-size:11px;fill:var(--muted)}\n"
+    ".axis-label{font-size:12px;fill:var(--fg)}\n"
+    ".note{font-size:11px;fill:var(--muted)}\n"
+    ".gridline{stroke:#eef0f3}\n"
+    ".axis{stroke:#8a93a1}\n"
+    ".cdf{fill:none;stroke:#2563eb;stroke-width:2}\n"
+    ".bar{fill:#60a5fa}\n"
+    ".tokens{fill:none;stroke:#7c3aed;stroke-width:1.5}\n"
+    ".concurrency{fill:none;stroke:#0891b2;stroke-width:1.5}\n"
+    ".marker-line{stroke-width:1.5;stroke-dasharray:5 3}\n"
+    ".marker-label{font-size:11px;font-weight:600}\n"
+    ".p50 .marker-line{stroke:#16a34a}.p50 .marker-label{fill:#15803d}\n"
+    ".p90 .marker-line{stroke:#d97706}.p90 .marker-label{fill:#b45309}\n"
+    ".p99 .marker-line{stroke:#dc2626}.p99 .marker-label{fill:#b91c1c}\n"
+    ".empty{fill:var(--muted);font-size:13px}\n"
+    "@media print{body{font-size:10pt}main{max-width:none;padding:0}"
+    ".cols{grid-template-columns:1fr 1fr}section,svg.chart,table{break-inside:avoid}"
+    "h2{break-after:avoid}}\n";
+
+static bool html_is_time(int32_t metric)
+{
+    return metric != LLMLAT_TPS_USER && metric != LLMLAT_OUTPUT_TOKENS &&
+           metric != LLMLAT_INPUT_TOKENS;
+}
+
+static void html_number(rbuf *b, double v, int decimals)
+{
+    rbuf_fixed(b, v, decimals, 0, "&ndash;");
+}
+
+static void html_td(rbuf *b, double v, int decimals)
+{
+    rbuf_puts(b, "<td>");
+    html_number(b, v, decimals);
+    rbuf_puts(b, "</td>");
+}
+
+static void html_head(report_ctx *c, const text_words *w)
+{
+    const llmlat_agg *a = c->a;
+    rbuf *b = &c->out;
+    rbuf_puts(b, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+                 "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+                 "<meta name=\"generator\" content=\"llmlat ");
+    rbuf_puts(b, llmlat_version_string());
+    rbuf_puts(b, "\">\n<title>llmlat report: ");
+    rbuf_escaped(b, w->tool);
+    rbuf_puts(b, "</title>\n<style>\n");
+    rbuf_puts(b, HTML_STYLE);
+    rbuf_puts(b, "</style>\n</head>\n<body>\n<main>\n<header>\n<h1>llmlat report</h1>\n"
+                 "<p class=\"meta\">convention <b>");
+    rbuf_escaped(b, a->conv->name);
+    rbuf_puts(b, "</b> (");
+    rbuf_escaped(b, w->tool);
+    rbuf_puts(b, ") &middot; mode <b>");
+    rbuf_puts(b, a->mode == LLMLAT_MODE_BOUNDED ? "bounded" : "exact");
+    rbuf_puts(b, "</b> &middot; llmlat ");
+    rbuf_puts(b, llmlat_version_string());
+    rbuf_puts(b, "</p>\n");
+    if (a->n_labels) {
+        rbuf_puts(b, "<p class=\"meta labels\">");
+        for (size_t i = 0; i < a->n_labels; i++) {
+            rbuf_puts(b, i ? " &middot; " : "");
+            rbuf_escaped(b, a->labels[i].name);
+            rbuf_puts(b, " = <b>");
+            rbuf_escaped(b, a->labels[i].value);
+            rbuf_puts(b, "</b>");
+        }
+        rbuf_puts(b, "</p>\n");
+    }
+    rbuf_puts(b, "</header>\n");
+}
+
+/* The run's conditions: what was asked of the server, what came back. */
+static void html_conditions(report_ctx *c, const text_words *w)
+{
+    const llmlat_agg *a = c->a;
+    rbuf *b = &c->out;
+    uint64_t added = a->completed + a->failed;
+    rbuf_puts(b, "<div id=\"conditions\">\n<table class=\"conditions\">\n"
+                 "<tr><th>Requests added</th><td>");
+    rbuf_u64(b, added);
+    rbuf_puts(b, "</td></tr>\n<tr><th>");
+    rbuf_escaped(b, report_item_label(w, REPORT_ITEM_COMPLETED));
+    rbuf_puts(b, "</th><td>");
+    rbuf_u64(b, a->completed);
+    rbuf_puts(b, "</td></tr>\n<tr><th>");
+    rbuf_escaped(b, report_item_label(w, REPORT_ITEM_FAILED));
+    rbuf_puts(b, "</th><td>");
+    rbuf_u64(b, a->failed);
+    rbuf_puts(b, added ? " (" : "");
+    if (added) {
+        html_number(b, 100.0 * (double)a->failed / (double)added, 1);
+        rbuf_puts(b, "%)");
+    }
+    rbuf_puts(b, "</td></tr>\n<tr><th>");
+    rbuf_escaped(b, report_item_label(w, REPORT_ITEM_DURATION));
+    rbuf_puts(b, "</th>");
+    html_td(b, report_duration(c), 2);
+    rbuf_puts(b, "</tr>\n</table>\n<table class=\"lengths\">\n<tr><th>tokens per request"
+                 "</th><th>mean</th><th>min</th><th>p50</th><th>p90</th><th>p99</th>"
+                 "<th>max</th></tr>\n");
+    static const struct {
+        int32_t metric;
+        const char *name;
+    } LENGTHS[] = { { LLMLAT_INPUT_TOKENS, "input (prompt)" },
+                    { LLMLAT_OUTPUT_TOKENS, "output (N)" } };
+    for (int i = 0; i < 2; i++) {
+        static const double Q[] = { 0.5, 0.9, 0.99 };
+        metric_values v;
+        report_metric(c, LENGTHS[i].metric, Q, 3, &v);
+        rbuf_puts(b, "<tr><td>");
+        rbuf_puts(b, LENGTHS[i].name);
+        rbuf_puts(b, "</td>");
+        html_td(b, v.mean, 1);
+        html_td(b, v.min, 0);
+        for (int k = 0; k < 3; k++)
+            html_td(b, v.q[k], 1);
+        html_td(b, v.max, 0);
+        rbuf_puts(b, "</tr>\n");
+    }
+    rbuf_puts(b, "</table>\n<p class=\"note\">Lengths and latencies are those of successful "
+                 "requests; a failed one is only counted.</p>\n</div>\n");
+}
+
+/* The summary lines and the statistics table, as the text report has
+ * them. */
+static void html_summary(report_ctx *c, const text_words *w)
+{
+    const llmlat_agg *a = c->a;
+    rbuf *b = &c->out;
+    rbuf_puts(b, "<section id=\"summary\">\n<h2>Summary</h2>\n<div class=\"cols\">\n"
+                 "<table class=\"summary\">\n");
+    for (int i = 0; i < REPORT_ITEM_COUNT; i++) {
+        double v;
+        bool count;
+        if (!report_item_value(c, (enum report_item)i, &v, &count))
+            continue;
+        rbuf_puts(b, "<tr><th>");
+        rbuf_escaped(b, report_item_label(w, (enum report_item)i));
+        rbuf_puts(b, "</th>");
+        html_td(b, v, count ? 0 : 2);
+        rbuf_puts(b, "</tr>\n");
+    }
+    rbuf_puts(b, "</table>\n");
+    html_conditions(c, w);
+    rbuf_puts(b, "</div>\n<div class=\"scroll\">\n<table class=\"stats\">\n<tr>"
+                 "<th>metric</th><th>count</th><th>mean</th><th>median</th><th>std</th>"
+                 "<th>min</th><th>max</th>");
+    for (size_t i = 0; i < a->n_quantiles; i++) {
+        if (report_quantile_repeats(a->quantiles, i))
+            continue;
+        char pct[PERCENT_TEXT_MAX];
+        percent_text(a->quantiles[i], pct);
+        rbuf_puts(b, "<th>p");
+        rbuf_puts(b, pct);
+        rbuf_puts(b, "</th>");
+    }
+    rbuf_puts(b, "</tr>\n");
+    for (size_t r = 0; r < sizeof w->rows / sizeof w->rows[0] && w->rows[r].label; r++) {
+        metric_values v;
+        report_metric(c, w->rows[r].metric, a->quantiles, a->n_quantiles, &v);
+        double scale = html_is_time(w->rows[r].metric) ? 1000.0 : 1.0;
+        rbuf_puts(b, "<tr><td>");
+        rbuf_escaped(b, w->rows[r].label);
+        rbuf_puts(b, "</td><td>");
+        rbuf_u64(b, v.count);
+        rbuf_puts(b, "</td>");
+        const double stats[] = { v.mean, v.median, v.std, v.min, v.max };
+        for (size_t i = 0; i < 5; i++)
+            html_td(b, stats[i] * scale, 2);
+        for (size_t i = 0; i < a->n_quantiles; i++)
+            if (!report_quantile_repeats(a->quantiles, i))
+                html_td(b, v.q[i] * scale, 2);
+        rbuf_puts(b, "</tr>\n");
+    }
+    rbuf_puts(b, "</table>\n</div>\n<p class=\"note\">");
+    rbuf_escaped(b, w->note);
+    rbuf_puts(b, " Times in ms.</p>\n</section>\n");
+}
+
+/* Quantiles q[0..n) of a metric (any n), NaN when undefined. */
+static void html_quantiles(report_ctx *c, int32_t metric, const double *q, size_t n,
+                           double *out)
+{
+    for (size_t i = 0; i < n; i += MAX_QUANTILES) {
+        size_t k = n - i < MAX_QUANTILES ? n - i : MAX_QUANTILES;
+        int32_t st = llmlat_agg_quantiles(c->a, metric, q + i, k, out + i);
+        if (st != LLMLAT_OK) {
+            if (st != LLMLAT_EUNDEFINED)
+                rbuf_fail(&c->out, st);
+            for (size_t j = 0; j < k; j++)
+                out[i + j] = NAN;
+        }
+    }
+}
+
+static void html_no_data(svg_plot *p, const char *why)
+{
+    rbuf *b = p->b;
+    rbuf_puts(b, "<text class=\"empty\" x=\"");
+    rbuf_fixed(b, p->left + p->width / 2, 1, 0, "0");
+    rbuf_puts(b, "\" y=\"");
+    rbuf_fixed(b, p->top + p->height / 2, 1, 0, "0");
+    rbuf_puts(b, "\" text-anchor=\"middle\">");
+    rbuf_escaped(b, why);
+    rbuf_puts(b, "</text>\n");
+}
+
+/* The smallest sample above 0 of a metric (NaN when none). */
+static double html_min_positive(const llmlat_agg *a, int32_t metric)
+{
+    const metric_store *s = agg_store(a, metric);
+    double lo = NAN;
+    if (s->mode == LLMLAT_MODE_EXACT) {
+        for (size_t i = 0; i < s->exact.n; i++)
+            if (s->exact.v[i] > 0.0 && !(s->exact.v[i] >= lo))
+                lo = s->exact.v[i];
+    } else if (s->sk.top != SKETCH_NO_TOP) {
+        lo = s->sk.min > 0.0 ? s->sk.min : sketch_map_value(s->map, s->sk.low) / s->sk.unit;
+    }
+    return lo;
+}
+
+/* A log axis from lo to hi (0 < lo <= hi), widened to a decade at least. */
+static void html_log_range(double lo, double hi, svg_axis *a)
+{
+    double e0 = log10(lo) - 0.02, e1 = log10(hi) + 0.02;
+    if (e1 - e0 < 1.0) {
+        double mid = (e0 + e1) / 2;
+        e0 = mid - 0.5;
+        e1 = mid + 0.5;
+    }
+    a->lo = pow(10.0, e0);
+    a->hi = pow(10.0, e1);
+}
+
+/* The CDF of a metric from CDF_POINTS quantiles, its P50, P90 and P99
+ * marked, on a log axis from the smallest sample above 0 to the largest
+ * (a body and a tail decades apart both show; samples of 0 sit on the
+ * left edge). */
+static void html_cdf(report_ctx *c, const text_words *w, int32_t metric, const char *id)
+{
+    double q[CDF_POINTS], x[CDF_POINTS], y[CDF_POINTS];
+    for (int i = 0; i < CDF_POINTS; i++)
+        q[i] = y[i] = i / (double)(CDF_POINTS - 1);
+    html_quantiles(c, metric, q, CDF_POINTS, x);
+    static const double MARKS[] = { 0.5, 0.9, 0.99 };
+    double m[3];
+    html_quantiles(c, metric, MARKS, 3, m);
+    double max = x[CDF_POINTS - 1], lo = html_min_positive(c->a, metric);
+    char title[96];
+    snprintf(title, sizeof title, "CDF of %s", report_metric_label(w, metric));
+    svg_axis xa = { 1e-3, 1.0, true, 1000.0, report_metric_label(w, metric) };
+    if (lo > 0.0 && max >= lo)
+        html_log_range(lo, max, &xa);
+    svg_axis ya = { 0.0, 1.0, false, 1.0, "fraction of samples" };
+    svg_plot p;
+    svg_begin(&p, &c->out, id, title, xa, ya);
+    if (!(lo > 0.0)) {
+        html_no_data(&p, isnan(max) ? "no samples" : "every sample is 0");
+    } else {
+        svg_polyline(&p, "cdf", x, y, CDF_POINTS);
+        static const char *const NAMES[] = { "p50", "p90", "p99" };
+        for (int i = 0; i < 3; i++) {
+            char label[64];
+            snprintf(label, sizeof label, "P%s %.2f ms", NAMES[i] + 1, m[i] * 1000.0);
+            for (char *s = label; *s; s++)
+                if (*s == ',')
+                    *s = '.';
+            svg_marker(&p, NAMES[i], m[i], label, i);
+        }
+    }
+    svg_end(&p);
+}
+
+/* bins counts of a metric's samples in (edge[i], edge[i + 1]], as shares
+ * in percent of all its samples; the weight at or below edge[0] in *below. */
+static bool html_histogram(report_ctx *c, int32_t metric, const double *edge, size_t bins,
+                           double *share, uint64_t *below)
+{
+    uint64_t cum[ITL_BINS + LENGTH_BINS + 2];
+    int32_t st = hist_cumulative(c->a, metric, edge, bins + 1, cum);
+    if (st != LLMLAT_OK) {
+        rbuf_fail(&c->out, st);
+        return false;
+    }
+    uint64_t total = cum[bins + 1];
+    for (size_t i = 0; i < bins; i++)
+        share[i] = total ? 100.0 * (double)(cum[i + 1] - cum[i]) / (double)total : 0.0;
+    *below = cum[0];
+    return total > 0;
+}
+
+static double html_max_of(const double *v, size_t n)
+{
+    double m = 0.0;
+    for (size_t i = 0; i < n; i++)
+        if (v[i] > m)
+            m = v[i];
+    return m;
+}
+
+/* ITL (per token) on a log axis: where the decode time goes. */
+static void html_itl_histogram(report_ctx *c, const text_words *w)
+{
+    double lo = html_min_positive(c->a, LLMLAT_ITL), hi = NAN;
+    double max;
+    if (llmlat_agg_stat(c->a, LLMLAT_ITL, LLMLAT_STAT_MAX, &max) == LLMLAT_OK)
+        hi = max;
+    char title[96];
+    snprintf(title, sizeof title, "Histogram of %s, log scale",
+             report_metric_label(w, LLMLAT_ITL));
+    svg_plot p;
+    if (!(lo > 0.0 && hi >= lo)) {
+        svg_axis xa = { 1e-3, 1.0, true, 1000.0, report_metric_label(w, LLMLAT_ITL) };
+        svg_axis ya = { 0.0, 1.0, false, 1.0, "% of tokens" };
+        svg_begin(&p, &c->out, "itl-histogram", title, xa, ya);
+        html_no_data(&p, "no gap between tokens");
+        svg_end(&p);
+        return;
+    }
+    svg_axis xa = { 0, 0, true, 1000.0, report_metric_label(w, LLMLAT_ITL) };
+    html_log_range(lo, hi, &xa);
+    double e0 = log10(xa.lo), e1 = log10(xa.hi);
+    double edge[ITL_BINS + 1], share[ITL_BINS];
+    for (int i = 0; i <= ITL_BINS; i++)
+        edge[i] = pow(10.0, e0 + (e1 - e0) * i / ITL_BINS);
+    uint64_t zero = 0;
+    html_histogram(c, LLMLAT_ITL, edge, ITL_BINS, share, &zero);
+    double top = html_max_of(share, ITL_BINS);
+    svg_axis ya = { 0.0, top > 0.0 ? top * 1.1 : 1.0, false, 1.0, "% of tokens" };
+    svg_begin(&p, &c->out, "itl-histogram", title, xa, ya);
+    svg_bars(&p, "bar", edge, share, ITL_BINS);
+    if (zero) {
+        char note[80];
+        snprintf(note, sizeof note, "%llu zero gaps (a first chunk's extra tokens) not shown",
+                 (unsigned long long)zero);
+        svg_note(&p, note);
+    }
+    svg_end(&p);
+}
+
+/* A length distribution (INPUT_TOKENS, OUTPUT_TOKENS) in linear bins. */
+static void html_lengths(report_ctx *c, int32_t metric, const char *id, const char *title)
+{
+    double max = NAN;
+    llmlat_agg_stat(c->a, metric, LLMLAT_STAT_MAX, &max);
+    double hi = max > 0.0 ? ceil(max * 1.02 + 1.0) : 1.0;
+    double edge[LENGTH_BINS + 1], share[LENGTH_BINS];
+    for (int i = 0; i <= LENGTH_BINS; i++)
+        edge[i] = -0.5 + (hi + 0.5) * i / LENGTH_BINS;
+    uint64_t below = 0;
+    bool any = !isnan(max) && html_histogram(c, metric, edge, LENGTH_BINS, share, &below);
+    double top = any ? html_max_of(share, LENGTH_BINS) : 1.0;
+    svg_axis xa = { edge[0], edge[LENGTH_BINS], false, 1.0, "tokens" };
+    svg_axis ya = { 0.0, top * 1.1, false, 1.0, "% of requests" };
+    svg_plot p;
+    svg_begin(&p, &c->out, id, title, xa, ya);
+    if (any)
+        svg_bars(&p, "bar", edge, share, LENGTH_BINS);
+    else
+        html_no_data(&p, "no successful request");
+    svg_end(&p);
+}
+
+static void html_latency(report_ctx *c, const text_words *w)
+{
+    rbuf *b = &c->out;
+    rbuf_puts(b, "<section id=\"latency\">\n<h2>Latency distributions</h2>\n<div class=\"cols\">\n");
+    html_cdf(c, w, LLMLAT_TTFT, "cdf-ttft");
+    html_cdf(c, w, LLMLAT_TPOT, "cdf-tpot");
+    html_cdf(c, w, LLMLAT_ITL, "cdf-itl");
+    html_cdf(c, w, LLMLAT_E2E, "cdf-e2e");
+    html_itl_histogram(c, w);
+    rbuf_puts(b, "</div>\n");
+    if (c->a->mode == LLMLAT_MODE_BOUNDED)
+        rbuf_puts(b, "<p class=\"note\">Bounded mode: the curves are drawn from its buckets; "
+                     "every quantile is within the relative error of the exact one.</p>\n");
+    rbuf_puts(b, "</section>\n");
+}
+
+/* ------------------------------------------------------ the run over time */
+
+/* Output per second and concurrency in buckets of `width` seconds from the
+ * earliest successful start (the peaks' origin): tokens[i] / width, and
+ * conc[i] the most requests in flight during bucket i, by the sweep of
+ * the peak concurrency ([start, start + E2E) of successes, departures
+ * first). */
+typedef struct html_timeline {
+    size_t n;
+    double width;       /* seconds */
+    double *t, *tokens, *conc;
+} html_timeline;
+
+static int32_t html_timeline_make(const llmlat_agg *a, html_timeline *h)
+{
+    const timeline *tl = &a->tl;
+    const llmlat_alloc *al = &a->al;
+    int64_t origin = INT64_MAX, last = INT64_MIN;
+    size_t n = 0;
+    for (size_t i = 0; i < tl->n_rec; i++) {
+        const success_record *r = &tl->rec[i];
+        if (r->start_ns < origin)
+            origin = r->start_ns;
+        int64_t end = r->e2e_ns >= 0 ? r->start_ns + r->e2e_ns : r->start_ns;
+        if (end > last)
+            last = end;
+        n += r->e2e_ns >= 0;
+    }
+    for (size_t i = 0; i < tl->n_tok; i++)
+        if (tl->tok_t[i] > last)
+            last = tl->tok_t[i];
+    double span = (double)((uint64_t)last - (uint64_t)origin) / 1e9;
+    h->width = ceil(span / TIME_BUCKETS_MAX);
+    if (h->width < 1.0)
+        h->width = 1.0;
+    int64_t w_ns = (int64_t)(h->width * 1e9);
+    h->n = (size_t)(((uint64_t)last - (uint64_t)origin) / (uint64_t)w_ns) + 1;
+    h->t = alloc_malloc(al, (h->n + 1) * sizeof *h->t);
+    h->tokens = alloc_malloc(al, (h->n + 1) * sizeof *h->tokens);
+    h->conc = alloc_malloc(al, (h->n + 1) * sizeof *h->conc);
+    int64_t *starts = alloc_malloc(al, (n ? n : 1) * sizeof *starts);
+    int64_t *ends = alloc_malloc(al, (n ? n : 1) * sizeof *ends);
+    int32_t st = h->t && h->tokens && h->conc && starts && ends ? LLMLAT_OK : LLMLAT_ENOMEM;
+    if (st == LLMLAT_OK) {
+        for (size_t i = 0; i <= h->n; i++) {
+            h->t[i] = (double)i * h->width;
+            h->tokens[i] = h->conc[i] = 0.0;
+        }
+        for (size_t i = 0; i < tl->n_tok; i++)
+            h->tokens[(uint64_t)(tl->tok_t[i] - origin) / (uint64_t)w_ns] += tl->tok_k[i];
+        for (size_t i = 0; i < h->n; i++)
+            h->tokens[i] /= h->width;
+        size_t j = 0;
+        for (size_t i = 0; i < tl->n_rec; i++) {
+            const success_record *r = &tl->rec[i];
+            if (r->e2e_ns < 0)
+                continue;
+            starts[j] = r->start_ns - origin;
+            ends[j++] = r->start_ns - origin + r->e2e_ns;
+        }
+        st = radix_sort(al, RADIX_INT64, starts, NULL, n);
+        if (st == LLMLAT_OK)
+            st = radix_sort(al, RADIX_INT64, ends, NULL, n);
+    }
+    if (st == LLMLAT_OK) {
+        /* the sweep: each bucket gets the level it opens with and every
+         * level reached inside it */
+        double cur = 0.0;
+        size_t i = 0, k = 0, bucket = 0;
+        while (i < n) {
+            bool leave = k < n && ends[k] <= starts[i];
+            int64_t t = leave ? ends[k] : starts[i];
+            size_t b = (size_t)((uint64_t)t / (uint64_t)w_ns);
+            for (; bucket < b && bucket < h->n; bucket++)
+                if (h->conc[bucket + 1] < cur)
+                    h->conc[bucket + 1] = cur;
+            cur += leave ? -1.0 : 1.0;
+            if (leave)
+                k++;
+            else
+                i++;
+            if (b < h->n && h->conc[b] < cur)
+                h->conc[b] = cur;
+        }
+    }
+    alloc_free(al, starts);
+    alloc_free(al, ends);
+    return st;
+}
+
+static void html_timeline_free(const llmlat_agg *a, html_timeline *h)
+{
+    alloc_free(&a->al, h->t);
+    alloc_free(&a->al, h->tokens);
+    alloc_free(&a->al, h->conc);
+}
+
+static void html_over_time(report_ctx *c)
+{
+    const llmlat_agg *a = c->a;
+    rbuf *b = &c->out;
+    rbuf_puts(b, "<section id=\"over-time\">\n<h2>The run over time</h2>\n");
+    if (a->mode == LLMLAT_MODE_BOUNDED || a->tl.n_rec == 0) {
+        rbuf_puts(b, a->mode == LLMLAT_MODE_BOUNDED
+                         ? "<p class=\"note\">Bounded mode keeps no timeline: output per "
+                           "second and concurrency over time are not known.</p>\n"
+                         : "<p class=\"note\">No successful request.</p>\n");
+        rbuf_puts(b, "</section>\n");
+        return;
+    }
+    html_timeline h = { 0 };
+    int32_t st = html_timeline_make(a, &h);
+    if (st != LLMLAT_OK) {
+        rbuf_fail(b, st);
+        html_timeline_free(a, &h);
+        return;
+    }
+    bool chunks = a->conv->peak_counts_events;
+    char title[96], xlabel[64];
+    snprintf(title, sizeof title, "Output %s per second", chunks ? "chunks" : "tokens");
+    if (h.width > 1.0)
+        snprintf(xlabel, sizeof xlabel, "time since the first start (s; %.0f-s buckets)", h.width);
+    else
+        snprintf(xlabel, sizeof xlabel, "time since the first start (s)");
+    rbuf_puts(b, "<div class=\"cols\">\n");
+    svg_axis xa = { 0.0, h.t[h.n], false, 1.0, xlabel };
+    double top = html_max_of(h.tokens, h.n);
+    svg_axis ya = { 0.0, top > 0.0 ? top * 1.1 : 1.0, false, 1.0,
+                    chunks ? "chunks/s" : "tokens/s" };
+    svg_plot p;
+    svg_begin(&p, b, "tokens-over-time", title, xa, ya);
+    svg_steps(&p, "tokens", h.t, h.tokens, h.n + 1);
+    svg_end(&p);
+    top = html_max_of(h.conc, h.n);
+    ya = (svg_axis){ 0.0, top > 0.0 ? top * 1.1 : 1.0, false, 1.0, "requests in flight" };
+    svg_begin(&p, b, "concurrency-over-time", "Concurrency (most in flight per bucket)", xa, ya);
+    svg_steps(&p, "concurrency", h.t, h.conc, h.n + 1);
+    svg_end(&p);
+    rbuf_puts(b, "</div>\n<p class=\"note\">Buckets start at the earliest successful start, as "
+                 "the peaks do; a request is in flight from its start to the end of its E2E.</p>\n"
+                 "</section>\n");
+    html_timeline_free(a, &h);
+}
+
+LLMLAT_PRIVATE void report_html(report_ctx *c)
+{
+    const text_words *w = report_words(c->a->conv->id);
+    html_head(c, w);
+    html_summary(c, w);
+    html_latency(c, w);
+    rbuf_puts(&c->out, "<section id=\"lengths\">\n<h2>Input and output lengths</h2>\n"
+                       "<div class=\"cols\">\n");
+    html_lengths(c, LLMLAT_INPUT_TOKENS, "input-lengths", "Input length (prompt tokens)");
+    html_lengths(c, LLMLAT_OUTPUT_TOKENS, "output-lengths", "Output length (N tokens)");
+    rbuf_puts(&c->out, "</div>\n</section>\n");
+    html_over_time(c);
+    rbuf_puts(&c->out, "<footer>\n<p class=\"note\">Made by llmlat ");
+    rbuf_puts(&c->out, llmlat_version_string());
+    rbuf_puts(&c->out, ": definitions of every figure in its docs/metrics.md.</p>\n</footer>\n"
+                       "</main>\n</body>\n</html>\n");
 }
 
 /* ---------------------- lib/report/report_json.c -------------------------- */
@@ -6291,6 +7385,103 @@ LLMLAT_PRIVATE void report_prometheus(report_ctx *c)
     }
 }
 
+/* ---------------------- lib/report/report_requests.c ---------------------- */
+/* The per-request tables: one row per request the aggregator keeps, in
+ * the order they were added, with its own values under the convention
+ * (llmlat_request_value), as CSV or JSON Lines (docs/report-formats.md). */
+#include <math.h>
+
+/* The columns after index and start: a value of the request under the
+ * convention, in seconds (tokens for the counts), empty / null when it has
+ * none. */
+static const struct {
+    const char *name;
+    int32_t metric;
+} REQUEST_COLUMNS[] = {
+    { "ttft_s", LLMLAT_TTFT },
+    { "tpot_s", LLMLAT_TPOT },
+    { "e2e_s", LLMLAT_E2E },
+    { "itl_max_s", LLMLAT_ITL_MAX },
+    { "output_tokens", LLMLAT_OUTPUT_TOKENS },
+    { "input_tokens", LLMLAT_INPUT_TOKENS },
+};
+#define REQUEST_COLUMN_COUNT (sizeof REQUEST_COLUMNS / sizeof REQUEST_COLUMNS[0])
+
+/* Request i's values, and whether it is a success under the convention. */
+static bool request_row(const llmlat_agg *a, size_t i, double *v)
+{
+    llmlat_request q;
+    req_view view;
+    request_log_view(&a->log, i, &q);
+    conv_view(a->conv, &q, &view);
+    for (size_t c = 0; c < REQUEST_COLUMN_COUNT; c++)
+        if (llmlat_request_value(&q, a->conv->id, REQUEST_COLUMNS[c].metric, &v[c]) != LLMLAT_OK)
+            v[c] = NAN;
+    return view.success;
+}
+
+/* The rows need the requests: an aggregator without them has no table. */
+static bool has_requests(report_ctx *c)
+{
+    if (agg_holds_requests(c->a))
+        return true;
+    rbuf_fail(&c->out, LLMLAT_EUNDEFINED);
+    return false;
+}
+
+LLMLAT_PRIVATE void report_requests_csv(report_ctx *c)
+{
+    if (!has_requests(c))
+        return;
+    const llmlat_agg *a = c->a;
+    rbuf *b = &c->out;
+    rbuf_puts(b, "index,start_s,end_s");
+    for (size_t k = 0; k < REQUEST_COLUMN_COUNT; k++) {
+        rbuf_puts(b, ",");
+        rbuf_puts(b, REQUEST_COLUMNS[k].name);
+    }
+    rbuf_puts(b, ",success\n");
+    for (size_t i = 0; i < a->log.n_req && b->status == LLMLAT_OK; i++) {
+        double v[REQUEST_COLUMN_COUNT];
+        bool ok = request_row(a, i, v);
+        rbuf_u64(b, i);
+        rbuf_puts(b, ",");
+        rbuf_scaled(b, a->log.req[i].start_ns, 9, 9);
+        rbuf_puts(b, ",");
+        rbuf_scaled(b, a->log.req[i].end_ns, 9, 9);
+        for (size_t k = 0; k < REQUEST_COLUMN_COUNT; k++) {
+            rbuf_puts(b, ",");
+            rbuf_double(b, v[k], "");
+        }
+        rbuf_puts(b, ok ? ",true\n" : ",false\n");
+    }
+}
+
+LLMLAT_PRIVATE void report_requests_jsonl(report_ctx *c)
+{
+    if (!has_requests(c))
+        return;
+    const llmlat_agg *a = c->a;
+    rbuf *b = &c->out;
+    for (size_t i = 0; i < a->log.n_req && b->status == LLMLAT_OK; i++) {
+        double v[REQUEST_COLUMN_COUNT];
+        bool ok = request_row(a, i, v);
+        rbuf_puts(b, "{\"index\": ");
+        rbuf_u64(b, i);
+        rbuf_puts(b, ", \"start_s\": ");
+        rbuf_scaled(b, a->log.req[i].start_ns, 9, 9);
+        rbuf_puts(b, ", \"end_s\": ");
+        rbuf_scaled(b, a->log.req[i].end_ns, 9, 9);
+        for (size_t k = 0; k < REQUEST_COLUMN_COUNT; k++) {
+            rbuf_puts(b, ", \"");
+            rbuf_puts(b, REQUEST_COLUMNS[k].name);
+            rbuf_puts(b, "\": ");
+            rbuf_double(b, isfinite(v[k]) ? v[k] : NAN, "null");
+        }
+        rbuf_puts(b, ok ? ", \"success\": true}\n" : ", \"success\": false}\n");
+    }
+}
+
 /* ---------------------- lib/report/report_text.c -------------------------- */
 /* The TEXT report: a summary block and a table of statistics in ms,
  * labelled in the words of the convention's tool (its "ITL" row shows what
@@ -6298,47 +7489,6 @@ LLMLAT_PRIVATE void report_prometheus(report_ctx *c)
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
-
-/* ---------------------- lib/report/report_words.h ------------------------- */
-/* The words of each convention's tool, shared by every report a person
- * reads (text, HTML, the comparison): the summary labels, the metric rows
- * in the tool's order and names, and what its "ITL" is. */
-#ifndef LLMLAT_REPORT_WORDS_H
-#define LLMLAT_REPORT_WORDS_H
-
-#include <stdint.h>
-
-/* The lines of the summary block. */
-enum report_item {
-    REPORT_ITEM_COMPLETED, REPORT_ITEM_FAILED, REPORT_ITEM_TPOT_UNDEFINED, REPORT_ITEM_DURATION,
-    REPORT_ITEM_INPUT_TOKENS, REPORT_ITEM_OUTPUT_TOKENS, REPORT_ITEM_REQUEST_RATE, REPORT_ITEM_GOODPUT,
-    REPORT_ITEM_GOOD, REPORT_ITEM_OUTPUT_RATE, REPORT_ITEM_TOTAL_RATE, REPORT_ITEM_PEAK_TOKENS,
-    REPORT_ITEM_PEAK_CONCURRENCY, REPORT_ITEM_COUNT
-};
-
-typedef struct text_row {
-    int32_t metric;
-    const char *label;
-} text_row;
-
-/* A convention's words: summary labels where its tool has its own (NULL:
- * llmlat's), the table rows in its order, and what its ITL is. */
-typedef struct text_words {
-    const char *tool;
-    const char *items[REPORT_ITEM_COUNT];
-    text_row rows[8];
-    const char *note;
-} text_words;
-
-/* The words of a convention id (which must be valid). */
-LLMLAT_PRIVATE const text_words *report_words(int32_t convention);
-/* A summary line's label in those words. */
-LLMLAT_PRIVATE const char *report_item_label(const text_words *w, enum report_item i);
-/* The row label of a metric in those words ("TTFT (ms)"), or llmlat's
- * own when the tool has no row for it. */
-LLMLAT_PRIVATE const char *report_metric_label(const text_words *w, int32_t metric);
-
-#endif
 
 #define NUMBER_WIDTH 11
 #define DASH "-"
@@ -6351,44 +7501,22 @@ static void item_start(rbuf *b, const text_words *words, enum report_item i)
     rbuf_pad(b, label, 41);
 }
 
-static void item_u64(report_ctx *c, const text_words *words, enum report_item i, int32_t counter)
-{
-    uint64_t v;
-    bool defined = report_counter(c, counter, &v);
-    item_start(&c->out, words, i);
-    if (defined)
-        rbuf_u64(&c->out, v);
-    else
-        rbuf_puts(&c->out, DASH);
-    rbuf_puts(&c->out, "\n");
-}
-
-static void item_double(report_ctx *c, const text_words *words, enum report_item i, double v)
-{
-    item_start(&c->out, words, i);
-    rbuf_fixed(&c->out, v, 2, 0, DASH);
-    rbuf_puts(&c->out, "\n");
-}
-
 static void text_summary(report_ctx *c, const text_words *w)
 {
-    uint64_t good;
-    bool has_slo = report_counter(c, LLMLAT_COUNT_GOOD, &good);
-    item_u64(c, w, REPORT_ITEM_COMPLETED, LLMLAT_COUNT_COMPLETED);
-    item_u64(c, w, REPORT_ITEM_FAILED, LLMLAT_COUNT_FAILED);
-    item_u64(c, w, REPORT_ITEM_TPOT_UNDEFINED, LLMLAT_COUNT_TPOT_UNDEFINED);
-    item_double(c, w, REPORT_ITEM_DURATION, report_duration(c));
-    item_u64(c, w, REPORT_ITEM_INPUT_TOKENS, LLMLAT_COUNT_INPUT_TOKENS);
-    item_u64(c, w, REPORT_ITEM_OUTPUT_TOKENS, LLMLAT_COUNT_OUTPUT_TOKENS);
-    item_double(c, w, REPORT_ITEM_REQUEST_RATE, report_rate(c, LLMLAT_RATE_REQUESTS));
-    if (has_slo) {
-        item_double(c, w, REPORT_ITEM_GOODPUT, report_rate(c, LLMLAT_RATE_GOODPUT));
-        item_u64(c, w, REPORT_ITEM_GOOD, LLMLAT_COUNT_GOOD);
+    for (int i = 0; i < REPORT_ITEM_COUNT; i++) {
+        double v;
+        bool count;
+        if (!report_item_value(c, (enum report_item)i, &v, &count))
+            continue;
+        item_start(&c->out, w, (enum report_item)i);
+        if (isnan(v))
+            rbuf_puts(&c->out, DASH);
+        else if (count)
+            rbuf_u64(&c->out, (uint64_t)v);
+        else
+            rbuf_fixed(&c->out, v, 2, 0, DASH);
+        rbuf_puts(&c->out, "\n");
     }
-    item_double(c, w, REPORT_ITEM_OUTPUT_RATE, report_rate(c, LLMLAT_RATE_OUTPUT_TOKENS));
-    item_double(c, w, REPORT_ITEM_TOTAL_RATE, report_rate(c, LLMLAT_RATE_TOTAL_TOKENS));
-    item_double(c, w, REPORT_ITEM_PEAK_TOKENS, report_rate(c, LLMLAT_RATE_PEAK_OUTPUT_TOKENS));
-    item_u64(c, w, REPORT_ITEM_PEAK_CONCURRENCY, LLMLAT_COUNT_PEAK_CONCURRENCY);
 }
 
 static size_t label_width(const text_words *w)
@@ -6809,6 +7937,293 @@ LLMLAT_PRIVATE const char *report_metric_label(const text_words *w, int32_t metr
         if (w->rows[i].metric == metric)
             return w->rows[i].label;
     return DEFAULT_LABELS[metric];
+}
+
+/* ---------------------- lib/report/svg.c ---------------------------------- */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#define SVG_WIDTH 520
+#define SVG_HEIGHT 300
+#define SVG_LEFT 64
+#define SVG_RIGHT 16
+#define SVG_TOP 44
+#define SVG_BOTTOM 48
+#define SVG_MAX_TICKS 12
+
+LLMLAT_PRIVATE void rbuf_escaped(rbuf *b, const char *s)
+{
+    for (; *s; s++) {
+        switch (*s) {
+        case '&': rbuf_puts(b, "&amp;"); break;
+        case '<': rbuf_puts(b, "&lt;"); break;
+        case '>': rbuf_puts(b, "&gt;"); break;
+        case '"': rbuf_puts(b, "&quot;"); break;
+        case '\'': rbuf_puts(b, "&#39;"); break;
+        default: rbuf_putn(b, s, 1);
+        }
+    }
+}
+
+/* A coordinate, 0.1 px. */
+static void svg_num(rbuf *b, double v)
+{
+    rbuf_fixed(b, v, 1, 0, "0");
+}
+
+static double svg_frac(const svg_axis *a, double v)
+{
+    double f = a->log ? (log10(v) - log10(a->lo)) / (log10(a->hi) - log10(a->lo))
+                      : (v - a->lo) / (a->hi - a->lo);
+    if (!(f >= 0.0))
+        return 0.0; /* below, NaN, or log of 0 */
+    return f > 1.0 ? 1.0 : f;
+}
+
+LLMLAT_PRIVATE double svg_x(const svg_plot *p, double v)
+{
+    return p->left + svg_frac(&p->x, v) * p->width;
+}
+
+LLMLAT_PRIVATE double svg_y(const svg_plot *p, double v)
+{
+    return p->top + (1.0 - svg_frac(&p->y, v)) * p->height;
+}
+
+/* Ticks of a linear axis: multiples of the 1-2-5 step that gives at most
+ * 6 of them; *decimals is what their labels need. */
+static size_t svg_linear_ticks(const svg_axis *a, double *t, int *decimals)
+{
+    double span = (a->hi - a->lo) * a->scale, raw = span / 6.0;
+    double e = floor(log10(raw)), base = pow(10.0, e), step = base;
+    if (raw > 5 * base)
+        step = 10 * base;
+    else if (raw > 2 * base)
+        step = 5 * base;
+    else if (raw > base)
+        step = 2 * base;
+    if (step >= 10 * base)
+        e += 1;
+    *decimals = e < 0 ? (int)-e : 0;
+    size_t n = 0;
+    for (double k = ceil(a->lo * a->scale / step); n < SVG_MAX_TICKS; k++) {
+        double v = k * step + 0.0; /* no -0 */
+        if (v > a->hi * a->scale * (1 + 1e-12))
+            break;
+        t[n++] = v / a->scale;
+    }
+    return n;
+}
+
+/* Ticks of a log axis: the powers of ten inside it, and 2 and 5 times
+ * them when it spans less than three decades. */
+static size_t svg_log_ticks(const svg_axis *a, double *t, int *decimals)
+{
+    size_t n = 0;
+    double lo = a->lo * a->scale, hi = a->hi * a->scale;
+    bool fine = log10(hi) - log10(lo) < 3.0;
+    *decimals = -1; /* each tick its own */
+    for (int e = (int)floor(log10(lo)); n < SVG_MAX_TICKS && pow(10.0, e) <= hi; e++) {
+        static const double STEPS[] = { 1.0, 2.0, 5.0 };
+        for (int s = 0; s < (fine ? 3 : 1) && n < SVG_MAX_TICKS; s++) {
+            double v = STEPS[s] * pow(10.0, e);
+            if (v < lo * (1 - 1e-9) || v > hi * (1 + 1e-9))
+                continue;
+            t[n++] = v / a->scale;
+        }
+    }
+    return n;
+}
+
+static size_t svg_ticks(const svg_axis *a, double *t, int *decimals)
+{
+    if (!(a->hi > a->lo))
+        return 0;
+    return a->log ? svg_log_ticks(a, t, decimals) : svg_linear_ticks(a, t, decimals);
+}
+
+static void svg_line(rbuf *b, const char *cls, double x1, double y1, double x2, double y2)
+{
+    rbuf_puts(b, "<line class=\"");
+    rbuf_puts(b, cls);
+    rbuf_puts(b, "\" x1=\"");
+    svg_num(b, x1);
+    rbuf_puts(b, "\" y1=\"");
+    svg_num(b, y1);
+    rbuf_puts(b, "\" x2=\"");
+    svg_num(b, x2);
+    rbuf_puts(b, "\" y2=\"");
+    svg_num(b, y2);
+    rbuf_puts(b, "\"/>\n");
+}
+
+static void svg_text(rbuf *b, const char *cls, double x, double y, const char *anchor,
+                     const char *text)
+{
+    rbuf_puts(b, "<text class=\"");
+    rbuf_puts(b, cls);
+    rbuf_puts(b, "\" x=\"");
+    svg_num(b, x);
+    rbuf_puts(b, "\" y=\"");
+    svg_num(b, y);
+    rbuf_puts(b, "\" text-anchor=\"");
+    rbuf_puts(b, anchor);
+    rbuf_puts(b, "\">");
+    rbuf_escaped(b, text);
+    rbuf_puts(b, "</text>\n");
+}
+
+/* A tick's label: decimals digits, or on a log axis (decimals < 0) as
+ * many as the tick's own power of ten needs. */
+static void svg_tick_label(double v, int decimals, char *out, size_t cap)
+{
+    if (decimals < 0) {
+        double e = floor(log10(v) + 1e-9);
+        decimals = e < 0 ? (int)-e : 0;
+    }
+    snprintf(out, cap, "%.*f", decimals, v);
+    for (char *c = out; *c; c++) /* '.' whatever the locale */
+        if (*c == ',')
+            *c = '.';
+}
+
+static void svg_axes(svg_plot *p)
+{
+    rbuf *b = p->b;
+    double t[SVG_MAX_TICKS];
+    int dec;
+    char label[64];
+    double bottom = p->top + p->height, right = p->left + p->width;
+    size_t n = svg_ticks(&p->x, t, &dec);
+    for (size_t i = 0; i < n; i++) {
+        double x = svg_x(p, t[i]);
+        svg_line(b, "gridline", x, p->top, x, bottom);
+        svg_tick_label(t[i] * p->x.scale, dec, label, sizeof label);
+        svg_text(b, "tick", x, bottom + 16, "middle", label);
+    }
+    n = svg_ticks(&p->y, t, &dec);
+    for (size_t i = 0; i < n; i++) {
+        double y = svg_y(p, t[i]);
+        svg_line(b, "gridline", p->left, y, right, y);
+        svg_tick_label(t[i] * p->y.scale, dec, label, sizeof label);
+        svg_text(b, "tick", p->left - 6, y + 4, "end", label);
+    }
+    svg_line(b, "axis", p->left, bottom, right, bottom);
+    svg_line(b, "axis", p->left, p->top, p->left, bottom);
+    svg_text(b, "axis-label", p->left + p->width / 2, bottom + 36, "middle", p->x.label);
+    rbuf_puts(b, "<text class=\"axis-label\" transform=\"translate(16 ");
+    svg_num(b, p->top + p->height / 2);
+    rbuf_puts(b, ") rotate(-90)\" text-anchor=\"middle\">");
+    rbuf_escaped(b, p->y.label);
+    rbuf_puts(b, "</text>\n");
+}
+
+LLMLAT_PRIVATE void svg_begin(svg_plot *p, rbuf *b, const char *id, const char *title,
+                              svg_axis x, svg_axis y)
+{
+    *p = (svg_plot){ .b = b, .x = x, .y = y, .left = SVG_LEFT, .top = SVG_TOP,
+                     .width = SVG_WIDTH - SVG_LEFT - SVG_RIGHT,
+                     .height = SVG_HEIGHT - SVG_TOP - SVG_BOTTOM };
+    rbuf_puts(b, "<svg class=\"chart\" id=\"");
+    rbuf_puts(b, id);
+    rbuf_puts(b, "\" xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 520 300\" "
+                 "role=\"img\" aria-label=\"");
+    rbuf_escaped(b, title);
+    rbuf_puts(b, "\">\n<title>");
+    rbuf_escaped(b, title);
+    rbuf_puts(b, "</title>\n");
+    svg_text(b, "chart-title", SVG_LEFT, 20, "start", title);
+    svg_axes(p);
+}
+
+LLMLAT_PRIVATE void svg_end(svg_plot *p)
+{
+    rbuf_puts(p->b, "</svg>\n");
+}
+
+static void svg_point(rbuf *b, double x, double y, bool first)
+{
+    if (!first)
+        rbuf_puts(b, " ");
+    svg_num(b, x);
+    rbuf_puts(b, ",");
+    svg_num(b, y);
+}
+
+LLMLAT_PRIVATE void svg_polyline(svg_plot *p, const char *cls, const double *x, const double *y,
+                                 size_t n)
+{
+    rbuf *b = p->b;
+    rbuf_puts(b, "<polyline class=\"");
+    rbuf_puts(b, cls);
+    rbuf_puts(b, "\" points=\"");
+    bool first = true;
+    for (size_t i = 0; i < n; i++) {
+        if (isnan(x[i]) || isnan(y[i]))
+            continue;
+        svg_point(b, svg_x(p, x[i]), svg_y(p, y[i]), first);
+        first = false;
+    }
+    rbuf_puts(b, "\"/>\n");
+}
+
+LLMLAT_PRIVATE void svg_steps(svg_plot *p, const char *cls, const double *x, const double *y,
+                              size_t n)
+{
+    rbuf *b = p->b;
+    rbuf_puts(b, "<polyline class=\"");
+    rbuf_puts(b, cls);
+    rbuf_puts(b, "\" points=\"");
+    for (size_t i = 0; i < n; i++) {
+        double py = svg_y(p, y[i]);
+        svg_point(b, svg_x(p, x[i]), py, i == 0);
+        if (i + 1 < n)
+            svg_point(b, svg_x(p, x[i + 1]), py, false);
+    }
+    rbuf_puts(b, "\"/>\n");
+}
+
+LLMLAT_PRIVATE void svg_marker(svg_plot *p, const char *cls, double x, const char *label, int row)
+{
+    rbuf *b = p->b;
+    double px = svg_x(p, x);
+    rbuf_puts(b, "<g class=\"marker ");
+    rbuf_puts(b, cls);
+    rbuf_puts(b, "\">\n");
+    svg_line(b, "marker-line", px, p->top, px, p->top + p->height);
+    bool right_half = px > p->left + p->width * 0.75;
+    svg_text(b, "marker-label", right_half ? px - 3 : px + 3, p->top + 12 + 13 * row,
+             right_half ? "end" : "start", label);
+    rbuf_puts(b, "</g>\n");
+}
+
+LLMLAT_PRIVATE void svg_bars(svg_plot *p, const char *cls, const double *edge, const double *h,
+                             size_t n)
+{
+    rbuf *b = p->b;
+    double base = svg_y(p, p->y.lo);
+    for (size_t i = 0; i < n; i++) {
+        if (!(h[i] > 0.0))
+            continue;
+        double x0 = svg_x(p, edge[i]), x1 = svg_x(p, edge[i + 1]), top = svg_y(p, h[i]);
+        rbuf_puts(b, "<rect class=\"");
+        rbuf_puts(b, cls);
+        rbuf_puts(b, "\" x=\"");
+        svg_num(b, x0);
+        rbuf_puts(b, "\" y=\"");
+        svg_num(b, top);
+        rbuf_puts(b, "\" width=\"");
+        svg_num(b, x1 - x0 > 0.6 ? x1 - x0 - 0.3 : 0.3);
+        rbuf_puts(b, "\" height=\"");
+        svg_num(b, base - top);
+        rbuf_puts(b, "\"/>\n");
+    }
+}
+
+LLMLAT_PRIVATE void svg_note(svg_plot *p, const char *text)
+{
+    svg_text(p->b, "note", p->left + p->width, 34, "end", text);
 }
 
 /* ---------------------- lib/format/serialize.c ---------------------------- */
@@ -7625,13 +9040,19 @@ LLMLAT_PRIVATE int32_t compare_figures_of(const llmlat_compare *c, const llmlat_
 
 /* ------------------------------------------------ the bootstrap's view */
 
-/* One store's samples, sorted, with the request each belongs to; and per
- * request its weight and sum there (for COUNT and MEAN by request). */
+/* A sample, its weight and the request it belongs to: one 16-byte record,
+ * so that a resample's walk streams one array. */
+typedef struct compare_sample {
+    double v;
+    uint32_t w;
+    uint32_t req;
+} compare_sample;
+
+/* One store's samples, sorted; and per request its weight and sum there
+ * (for COUNT and MEAN by request). */
 typedef struct compare_store {
     size_t n;
-    double *v;
-    uint32_t *w;
-    uint32_t *req;
+    compare_sample *sample;
     uint64_t *req_w;
     double *req_sum;
 } compare_store;
@@ -7836,9 +9257,7 @@ LLMLAT_PRIVATE void compare_run_free(compare_run *r, const llmlat_alloc *al)
     alloc_free(al, r->mult);
     for (int m = 0; m < METRIC_COUNT; m++) {
         compare_store *s = &r->st[m];
-        alloc_free(al, s->v);
-        alloc_free(al, s->w);
-        alloc_free(al, s->req);
+        alloc_free(al, s->sample);
         alloc_free(al, s->req_w);
         alloc_free(al, s->req_sum);
     }
@@ -7852,21 +9271,21 @@ static void *compare_array(const llmlat_alloc *al, size_t n, size_t size)
 }
 
 /* Store m of ord (whose samples sit in request order, request i's from
- * first[i] on) sorted, each sample tagged with its request. */
+ * first[i * METRIC_COUNT] on) sorted, each sample tagged with its request. */
 static int32_t compare_store_fill(compare_store *s, const exact_store *e, const size_t *first,
                                   size_t n_req, const llmlat_alloc *al)
 {
     s->n = e->n;
     if (e->n > UINT32_MAX)
         return LLMLAT_ENOMEM; /* the sort's payload indexes samples */
-    s->v = compare_array(al, e->n, sizeof *s->v);
-    s->w = compare_array(al, e->n, sizeof *s->w);
-    s->req = compare_array(al, e->n, sizeof *s->req);
+    s->sample = compare_array(al, e->n, sizeof *s->sample);
     s->req_w = compare_array(al, n_req, sizeof *s->req_w);
     s->req_sum = compare_array(al, n_req, sizeof *s->req_sum);
+    double *v = compare_array(al, e->n, sizeof *v);
     uint32_t *index = compare_array(al, e->n, sizeof *index);
-    int32_t st = s->v && s->w && s->req && s->req_w && s->req_sum && index ? LLMLAT_OK
-                                                                           : LLMLAT_ENOMEM;
+    uint32_t *req = compare_array(al, e->n, sizeof *req);
+    int32_t st = s->sample && s->req_w && s->req_sum && v && index && req ? LLMLAT_OK
+                                                                          : LLMLAT_ENOMEM;
     if (st == LLMLAT_OK) {
         for (size_t i = 0; i < n_req; i++) {
             uint64_t w = 0;
@@ -7875,26 +9294,23 @@ static int32_t compare_store_fill(compare_store *s, const exact_store *e, const 
                 uint32_t wj = e->weighted ? e->w[j] : 1;
                 w += wj;
                 sum += e->v[j] * (double)wj;
-                s->req[j] = (uint32_t)i;
+                req[j] = (uint32_t)i;
             }
             s->req_w[i] = w;
             s->req_sum[i] = sum;
         }
         for (size_t j = 0; j < e->n; j++)
             index[j] = (uint32_t)j;
-        memcpy(s->v, e->v, e->n * sizeof *s->v);
-        st = radix_sort(al, RADIX_DOUBLE, s->v, index, e->n);
+        memcpy(v, e->v, e->n * sizeof *v);
+        st = radix_sort(al, RADIX_DOUBLE, v, index, e->n);
     }
-    if (st == LLMLAT_OK) {
-        /* s->req holds each sample's request by position; permute it */
-        for (size_t j = 0; j < e->n; j++)
-            s->w[j] = e->weighted ? e->w[index[j]] : 1;
-        uint32_t *by_sorted = index; /* reuse: index[j] -> request */
-        for (size_t j = 0; j < e->n; j++)
-            by_sorted[j] = s->req[index[j]];
-        memcpy(s->req, by_sorted, e->n * sizeof *s->req);
+    for (size_t j = 0; j < e->n && st == LLMLAT_OK; j++) {
+        uint32_t from = index[j];
+        s->sample[j] = (compare_sample){ v[j], e->weighted ? e->w[from] : 1, req[from] };
     }
+    alloc_free(al, v);
     alloc_free(al, index);
+    alloc_free(al, req);
     return st;
 }
 
@@ -7981,9 +9397,10 @@ static void compare_store_stats(const compare_run *r, const compare_store *s, co
     uint64_t below = 0;     /* weight of the samples before j */
     size_t k = 0;
     for (size_t j = 0; j < s->n && k < nw; j++) {
-        uint64_t wj = (uint64_t)s->w[j] * r->mult[s->req[j]];
+        const compare_sample *x = &s->sample[j];
+        uint64_t wj = (uint64_t)x->w * r->mult[x->req];
         while (k < nw && want[k] < below + wj)
-            at[k++] = s->v[j];
+            at[k++] = x->v;
         below += wj;
     }
     /* back to each list's own order */
@@ -8512,14 +9929,26 @@ LLMLAT_API int32_t llmlat_compare_report(const llmlat_compare *c, int32_t format
 #undef RBUF_CHUNK
 #undef PERCENT_TEXT_MAX
 #undef COUNT_OF
+#undef CDF_POINTS
+#undef ITL_BINS
+#undef LENGTH_BINS
+#undef TIME_BUCKETS_MAX
 #undef SCHEMA_VERSION
 #undef JSONW_MAX_DEPTH
+#undef REQUEST_COLUMN_COUNT
 #undef NUMBER_WIDTH
 #undef DASH
 #undef MS_PER_S
 #undef ROW_PER_TOKEN_ITL
 #undef ROW_ITL_MAX
 #undef ROW_TPS
+#undef SVG_WIDTH
+#undef SVG_HEIGHT
+#undef SVG_LEFT
+#undef SVG_RIGHT
+#undef SVG_TOP
+#undef SVG_BOTTOM
+#undef SVG_MAX_TICKS
 #undef FORMAT_VERSION
 #undef FORMAT_VERSION_OLDEST
 #undef HEADER_BYTES

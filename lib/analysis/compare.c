@@ -125,9 +125,7 @@ LLMLAT_PRIVATE void compare_run_free(compare_run *r, const llmlat_alloc *al)
     alloc_free(al, r->mult);
     for (int m = 0; m < METRIC_COUNT; m++) {
         compare_store *s = &r->st[m];
-        alloc_free(al, s->v);
-        alloc_free(al, s->w);
-        alloc_free(al, s->req);
+        alloc_free(al, s->sample);
         alloc_free(al, s->req_w);
         alloc_free(al, s->req_sum);
     }
@@ -141,21 +139,21 @@ static void *compare_array(const llmlat_alloc *al, size_t n, size_t size)
 }
 
 /* Store m of ord (whose samples sit in request order, request i's from
- * first[i] on) sorted, each sample tagged with its request. */
+ * first[i * METRIC_COUNT] on) sorted, each sample tagged with its request. */
 static int32_t compare_store_fill(compare_store *s, const exact_store *e, const size_t *first,
                                   size_t n_req, const llmlat_alloc *al)
 {
     s->n = e->n;
     if (e->n > UINT32_MAX)
         return LLMLAT_ENOMEM; /* the sort's payload indexes samples */
-    s->v = compare_array(al, e->n, sizeof *s->v);
-    s->w = compare_array(al, e->n, sizeof *s->w);
-    s->req = compare_array(al, e->n, sizeof *s->req);
+    s->sample = compare_array(al, e->n, sizeof *s->sample);
     s->req_w = compare_array(al, n_req, sizeof *s->req_w);
     s->req_sum = compare_array(al, n_req, sizeof *s->req_sum);
+    double *v = compare_array(al, e->n, sizeof *v);
     uint32_t *index = compare_array(al, e->n, sizeof *index);
-    int32_t st = s->v && s->w && s->req && s->req_w && s->req_sum && index ? LLMLAT_OK
-                                                                           : LLMLAT_ENOMEM;
+    uint32_t *req = compare_array(al, e->n, sizeof *req);
+    int32_t st = s->sample && s->req_w && s->req_sum && v && index && req ? LLMLAT_OK
+                                                                          : LLMLAT_ENOMEM;
     if (st == LLMLAT_OK) {
         for (size_t i = 0; i < n_req; i++) {
             uint64_t w = 0;
@@ -164,26 +162,23 @@ static int32_t compare_store_fill(compare_store *s, const exact_store *e, const 
                 uint32_t wj = e->weighted ? e->w[j] : 1;
                 w += wj;
                 sum += e->v[j] * (double)wj;
-                s->req[j] = (uint32_t)i;
+                req[j] = (uint32_t)i;
             }
             s->req_w[i] = w;
             s->req_sum[i] = sum;
         }
         for (size_t j = 0; j < e->n; j++)
             index[j] = (uint32_t)j;
-        memcpy(s->v, e->v, e->n * sizeof *s->v);
-        st = radix_sort(al, RADIX_DOUBLE, s->v, index, e->n);
+        memcpy(v, e->v, e->n * sizeof *v);
+        st = radix_sort(al, RADIX_DOUBLE, v, index, e->n);
     }
-    if (st == LLMLAT_OK) {
-        /* s->req holds each sample's request by position; permute it */
-        for (size_t j = 0; j < e->n; j++)
-            s->w[j] = e->weighted ? e->w[index[j]] : 1;
-        uint32_t *by_sorted = index; /* reuse: index[j] -> request */
-        for (size_t j = 0; j < e->n; j++)
-            by_sorted[j] = s->req[index[j]];
-        memcpy(s->req, by_sorted, e->n * sizeof *s->req);
+    for (size_t j = 0; j < e->n && st == LLMLAT_OK; j++) {
+        uint32_t from = index[j];
+        s->sample[j] = (compare_sample){ v[j], e->weighted ? e->w[from] : 1, req[from] };
     }
+    alloc_free(al, v);
     alloc_free(al, index);
+    alloc_free(al, req);
     return st;
 }
 
@@ -270,9 +265,10 @@ static void compare_store_stats(const compare_run *r, const compare_store *s, co
     uint64_t below = 0;     /* weight of the samples before j */
     size_t k = 0;
     for (size_t j = 0; j < s->n && k < nw; j++) {
-        uint64_t wj = (uint64_t)s->w[j] * r->mult[s->req[j]];
+        const compare_sample *x = &s->sample[j];
+        uint64_t wj = (uint64_t)x->w * r->mult[x->req];
         while (k < nw && want[k] < below + wj)
-            at[k++] = s->v[j];
+            at[k++] = x->v;
         below += wj;
     }
     /* back to each list's own order */

@@ -55,13 +55,19 @@ LLMLAT_PRIVATE int32_t compare_figures_of(const llmlat_compare *c, const llmlat_
 
 /* ------------------------------------------------ the bootstrap's view */
 
-/* One store's samples, sorted, with the request each belongs to; and per
- * request its weight and sum there (for COUNT and MEAN by request). */
+/* A sample, its weight and the request it belongs to: one 16-byte record,
+ * so that a resample's walk streams one array. */
+typedef struct compare_sample {
+    double v;
+    uint32_t w;
+    uint32_t req;
+} compare_sample;
+
+/* One store's samples, sorted; and per request its weight and sum there
+ * (for COUNT and MEAN by request). */
 typedef struct compare_store {
     size_t n;
-    double *v;
-    uint32_t *w;
-    uint32_t *req;
+    compare_sample *sample;
     uint64_t *req_w;
     double *req_sum;
 } compare_store;

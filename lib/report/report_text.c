@@ -19,44 +19,22 @@ static void item_start(rbuf *b, const text_words *words, enum report_item i)
     rbuf_pad(b, label, 41);
 }
 
-static void item_u64(report_ctx *c, const text_words *words, enum report_item i, int32_t counter)
-{
-    uint64_t v;
-    bool defined = report_counter(c, counter, &v);
-    item_start(&c->out, words, i);
-    if (defined)
-        rbuf_u64(&c->out, v);
-    else
-        rbuf_puts(&c->out, DASH);
-    rbuf_puts(&c->out, "\n");
-}
-
-static void item_double(report_ctx *c, const text_words *words, enum report_item i, double v)
-{
-    item_start(&c->out, words, i);
-    rbuf_fixed(&c->out, v, 2, 0, DASH);
-    rbuf_puts(&c->out, "\n");
-}
-
 static void text_summary(report_ctx *c, const text_words *w)
 {
-    uint64_t good;
-    bool has_slo = report_counter(c, LLMLAT_COUNT_GOOD, &good);
-    item_u64(c, w, REPORT_ITEM_COMPLETED, LLMLAT_COUNT_COMPLETED);
-    item_u64(c, w, REPORT_ITEM_FAILED, LLMLAT_COUNT_FAILED);
-    item_u64(c, w, REPORT_ITEM_TPOT_UNDEFINED, LLMLAT_COUNT_TPOT_UNDEFINED);
-    item_double(c, w, REPORT_ITEM_DURATION, report_duration(c));
-    item_u64(c, w, REPORT_ITEM_INPUT_TOKENS, LLMLAT_COUNT_INPUT_TOKENS);
-    item_u64(c, w, REPORT_ITEM_OUTPUT_TOKENS, LLMLAT_COUNT_OUTPUT_TOKENS);
-    item_double(c, w, REPORT_ITEM_REQUEST_RATE, report_rate(c, LLMLAT_RATE_REQUESTS));
-    if (has_slo) {
-        item_double(c, w, REPORT_ITEM_GOODPUT, report_rate(c, LLMLAT_RATE_GOODPUT));
-        item_u64(c, w, REPORT_ITEM_GOOD, LLMLAT_COUNT_GOOD);
+    for (int i = 0; i < REPORT_ITEM_COUNT; i++) {
+        double v;
+        bool count;
+        if (!report_item_value(c, (enum report_item)i, &v, &count))
+            continue;
+        item_start(&c->out, w, (enum report_item)i);
+        if (isnan(v))
+            rbuf_puts(&c->out, DASH);
+        else if (count)
+            rbuf_u64(&c->out, (uint64_t)v);
+        else
+            rbuf_fixed(&c->out, v, 2, 0, DASH);
+        rbuf_puts(&c->out, "\n");
     }
-    item_double(c, w, REPORT_ITEM_OUTPUT_RATE, report_rate(c, LLMLAT_RATE_OUTPUT_TOKENS));
-    item_double(c, w, REPORT_ITEM_TOTAL_RATE, report_rate(c, LLMLAT_RATE_TOTAL_TOKENS));
-    item_double(c, w, REPORT_ITEM_PEAK_TOKENS, report_rate(c, LLMLAT_RATE_PEAK_OUTPUT_TOKENS));
-    item_u64(c, w, REPORT_ITEM_PEAK_CONCURRENCY, LLMLAT_COUNT_PEAK_CONCURRENCY);
 }
 
 static size_t label_width(const text_words *w)
