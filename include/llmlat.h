@@ -254,6 +254,11 @@ typedef struct llmlat_agg llmlat_agg;
  * PEAK rate and counter are EUNDEFINED, and the good count is taken as
  * requests are added (so SLOs, like alpha, are fixed once data arrived). */
 LLMLAT_API llmlat_agg *llmlat_agg_new(int32_t convention, int32_t mode);
+/* A new, empty aggregator set up as a is: its convention, mode, params,
+ * report quantiles, histogram bounds and labels (a template for
+ * per-thread aggregators, or the destination of a window). NULL when a is
+ * NULL or memory runs out. */
+LLMLAT_API llmlat_agg *llmlat_agg_new_like(const llmlat_agg *a);
 /* Frees a and everything it holds; NULL is a no-op. */
 LLMLAT_API void llmlat_agg_free(llmlat_agg *a);
 /* Drops every sample and counter, keeping the convention, mode, params and

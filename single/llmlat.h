@@ -294,6 +294,11 @@ typedef struct llmlat_agg llmlat_agg;
  * PEAK rate and counter are EUNDEFINED, and the good count is taken as
  * requests are added (so SLOs, like alpha, are fixed once data arrived). */
 LLMLAT_API llmlat_agg *llmlat_agg_new(int32_t convention, int32_t mode);
+/* A new, empty aggregator set up as a is: its convention, mode, params,
+ * report quantiles, histogram bounds and labels (a template for
+ * per-thread aggregators, or the destination of a window). NULL when a is
+ * NULL or memory runs out. */
+LLMLAT_API llmlat_agg *llmlat_agg_new_like(const llmlat_agg *a);
 /* Frees a and everything it holds; NULL is a no-op. */
 LLMLAT_API void llmlat_agg_free(llmlat_agg *a);
 /* Drops every sample and counter, keeping the convention, mode, params and
@@ -4100,6 +4105,24 @@ LLMLAT_PRIVATE llmlat_agg *agg_new_empty_like(const llmlat_agg *a)
         if (llmlat_agg_set_param(b, p, agg_param(a, p)) != LLMLAT_OK) {
             llmlat_agg_free(b);
             b = NULL;
+        }
+    }
+    return b;
+}
+
+LLMLAT_API llmlat_agg *llmlat_agg_new_like(const llmlat_agg *a)
+{
+    llmlat_agg *b = a ? agg_new_empty_like(a) : NULL;
+    if (!b)
+        return NULL;
+    memcpy(b->quantiles, a->quantiles, sizeof a->quantiles);
+    b->n_quantiles = a->n_quantiles;
+    memcpy(b->bucket_bounds, a->bucket_bounds, sizeof a->bucket_bounds);
+    memcpy(b->n_bucket_bounds, a->n_bucket_bounds, sizeof a->n_bucket_bounds);
+    for (size_t i = 0; i < a->n_labels; i++) {
+        if (llmlat_agg_set_label(b, a->labels[i].name, a->labels[i].value) != LLMLAT_OK) {
+            llmlat_agg_free(b);
+            return NULL;
         }
     }
     return b;

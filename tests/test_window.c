@@ -308,6 +308,47 @@ static void incomplete_log(void **state)
     llmlat_agg_free(dst);
 }
 
+/* llmlat_agg_new_like: the settings, none of the data. */
+static void new_like(void **state)
+{
+    (void)state;
+    assert_null(llmlat_agg_new_like(NULL));
+    llmlat_agg *a = llmlat_agg_new(LLMLAT_CONV_AIPERF, LLMLAT_MODE_BOUNDED);
+    static const double q[] = { 0.1, 0.75 };
+    static const double bounds[] = { 0.01, 0.5 };
+    assert_int_equal(llmlat_agg_set_param(a, LLMLAT_PARAM_RELATIVE_ERROR, 0.02), LLMLAT_OK);
+    assert_int_equal(llmlat_agg_set_param(a, LLMLAT_PARAM_SLO_E2E, 0.3), LLMLAT_OK);
+    assert_int_equal(llmlat_agg_set_param(a, LLMLAT_PARAM_DURATION, 12.0), LLMLAT_OK);
+    assert_int_equal(llmlat_agg_set_quantiles(a, q, 2), LLMLAT_OK);
+    assert_int_equal(llmlat_agg_set_buckets(a, LLMLAT_TTFT, bounds, 2), LLMLAT_OK);
+    assert_int_equal(llmlat_agg_set_label(a, "model", "m1"), LLMLAT_OK);
+    add_range(a, 0, 5);
+    llmlat_agg *b = llmlat_agg_new_like(a);
+    assert_non_null(b);
+    int32_t conv, mode;
+    assert_int_equal(llmlat_agg_get_convention(b, &conv), LLMLAT_OK);
+    assert_int_equal(llmlat_agg_get_mode(b, &mode), LLMLAT_OK);
+    assert_int_equal(conv, LLMLAT_CONV_AIPERF);
+    assert_int_equal(mode, LLMLAT_MODE_BOUNDED);
+    for (int32_t p = LLMLAT_PARAM_RELATIVE_ERROR; p <= LLMLAT_PARAM_SLO_E2E; p++) {
+        double x, y;
+        assert_int_equal(llmlat_agg_get_param(a, p, &x), LLMLAT_OK);
+        assert_int_equal(llmlat_agg_get_param(b, p, &y), LLMLAT_OK);
+        assert_true(x == y);
+    }
+    assert_int_equal(requests_of(b), 0);
+    /* given the same requests, the same reports: quantiles, buckets, labels */
+    add_range(b, 0, 5);
+    assert_same_report(a, b);
+    size_t la = 0, lb = 0;
+    assert_int_equal(llmlat_agg_report(a, LLMLAT_FORMAT_PROMETHEUS, NULL, 0, &la), LLMLAT_ENOSPC);
+    assert_int_equal(llmlat_agg_report(b, LLMLAT_FORMAT_PROMETHEUS, NULL, 0, &lb), LLMLAT_ENOSPC);
+    assert_int_equal(la, lb);
+    assert_int_equal(llmlat_agg_merge(a, b), LLMLAT_OK); /* bounded: same alpha and SLOs */
+    llmlat_agg_free(a);
+    llmlat_agg_free(b);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -317,6 +358,7 @@ int main(void)
         cmocka_unit_test(errors),
         cmocka_unit_test(log_merge_reset_serialize),
         cmocka_unit_test(incomplete_log),
+        cmocka_unit_test(new_like),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -64,6 +64,24 @@ LLMLAT_PRIVATE llmlat_agg *agg_new_empty_like(const llmlat_agg *a)
     return b;
 }
 
+LLMLAT_API llmlat_agg *llmlat_agg_new_like(const llmlat_agg *a)
+{
+    llmlat_agg *b = a ? agg_new_empty_like(a) : NULL;
+    if (!b)
+        return NULL;
+    memcpy(b->quantiles, a->quantiles, sizeof a->quantiles);
+    b->n_quantiles = a->n_quantiles;
+    memcpy(b->bucket_bounds, a->bucket_bounds, sizeof a->bucket_bounds);
+    memcpy(b->n_bucket_bounds, a->n_bucket_bounds, sizeof a->n_bucket_bounds);
+    for (size_t i = 0; i < a->n_labels; i++) {
+        if (llmlat_agg_set_label(b, a->labels[i].name, a->labels[i].value) != LLMLAT_OK) {
+            llmlat_agg_free(b);
+            return NULL;
+        }
+    }
+    return b;
+}
+
 LLMLAT_API void llmlat_agg_free(llmlat_agg *a)
 {
     if (!a)

@@ -33,6 +33,7 @@ from ._errors import (
     UndefinedError,
     strerror,
 )
+from ._analysis import Comparison
 from ._core import (
     CONVENTIONS,
     COUNTERS,
@@ -67,6 +68,7 @@ __all__ = [
     "ABI_MAJOR",
     "Aggregator",
     "CONVENTIONS",
+    "Comparison",
     "COUNTERS",
     "Error",
     "FORMATS",

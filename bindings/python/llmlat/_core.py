@@ -14,6 +14,7 @@ from typing import (Any, Dict, Iterable, List, Mapping, NoReturn, Optional, Tupl
                     Union)
 
 from ._errors import Error, InvalidArgumentError, OutOfMemoryError
+from . import _analysis
 from ._native import WRITE_FN, lib, name_table, request_event_fast
 
 __all__ = [
@@ -66,7 +67,8 @@ _PARAM_IDS = {
     "slo_tpot": 4,
     "slo_e2e": 5,
 }
-_FORMAT_IDS = {"text": 1, "json": 2, "prometheus": 3}
+_FORMAT_IDS = {"text": 1, "json": 2, "prometheus": 3, "html": 6, "chrome_trace": 7,
+               "requests_csv": 8, "requests_jsonl": 9}
 
 METRICS: Tuple[str, ...] = tuple(_METRIC_IDS)
 CONVENTIONS: Tuple[str, ...] = tuple(_CONVENTION_IDS)
@@ -464,6 +466,18 @@ class Aggregator(_Owner):
     def __reduce__(self) -> Tuple[Any, Tuple[bytes]]:
         return (Aggregator.from_bytes, (self.to_bytes(),))
 
+    def empty_like(self) -> "Aggregator":
+        """A new, empty aggregator set up as this one is (convention, mode,
+        params, report quantiles, histogram bounds, labels)."""
+        h = lib.llmlat_agg_new_like(self._h)
+        if not h:
+            if self._h is None:
+                raise self._closed_error()
+            raise OutOfMemoryError(where="llmlat_agg_new_like")
+        other = Aggregator.__new__(Aggregator)
+        other._own(h, lib.llmlat_agg_free)
+        return other
+
     def reset(self) -> None:
         """Drops every sample and counter; keeps convention, mode, params and
         report quantiles."""
@@ -679,6 +693,92 @@ class Aggregator(_Owner):
         seconds, undefined values None."""
         result: Dict[str, Any] = json.loads(self.report("json"))
         return result
+
+    def to_html(self) -> str:
+        """The HTML report: one self-contained page (inline SVG charts, no
+        script, nothing fetched), as ``llmlat report --format html``."""
+        return self.report("html")
+
+    def chrome_trace(self) -> str:
+        """The requests as Chrome / Perfetto trace-event JSON (exact mode),
+        as ``llmlat report --format chrome-trace``."""
+        return self.report("chrome_trace")
+
+    def requests(self) -> List[Dict[str, Any]]:
+        """One dict per request kept (exact mode), in the order added: index,
+        start_s, end_s, ttft_s, tpot_s, e2e_s, itl_max_s, output_tokens,
+        input_tokens (None when the request has no such value), success,
+        under the aggregator's convention. UndefinedError in bounded mode."""
+        return _analysis.requests_table(self)
+
+    def requests_array(self) -> Any:
+        """The same table as a numpy structured array (NaN for None)."""
+        return _analysis.requests_array(self)
+
+    # -- parts of the run and comparisons
+
+    def span(self) -> Optional[Tuple[int, int]]:
+        """(earliest start, latest end) in ns of the requests kept, or None
+        (no request, or bounded mode, which keeps none)."""
+        return _analysis.span(self)
+
+    def add_window(self, src: "Aggregator", from_ns: int, to_ns: int,
+                   rule: str = "start") -> None:
+        """Adds src's requests that the rule keeps in the window from_ns ..
+        to_ns ("start": from <= start < to; "end": from <= end < to;
+        "inside": from <= start and end <= to), computed under this
+        aggregator's convention and settings. All or nothing.
+        UndefinedError when src keeps no requests (bounded mode)."""
+        _analysis.add_window(self, src, _i64(from_ns, "from_ns"), _i64(to_ns, "to_ns"), rule)
+
+    def window(self, start: Optional[float] = None, end: Optional[float] = None, *,
+               warmup: float = 0.0, cooldown: float = 0.0) -> "Aggregator":
+        """A new aggregator (set up as this one, its duration derived) of
+        the requests wholly inside the window, as --window START:END,
+        --warmup and --cooldown select them: seconds from the first start;
+        warm-up drops the requests that start in its first seconds,
+        cool-down those that end in the last seconds before the latest end
+        (docs/cli.md)."""
+        out = self.empty_like()
+        out.set_param("duration", 0)
+        bounds = self.span()
+        if bounds is not None:
+            lo, hi = _analysis.window_bounds(bounds[0], bounds[1], start, end, warmup, cooldown)
+            if lo <= hi:
+                out.add_window(self, lo, hi, "inside")
+        elif self.mode == "bounded":
+            self._fail(_EUNDEFINED, "window", "a bounded aggregator keeps no requests")
+        return out
+
+    def slices(self, seconds: float, start: Optional[float] = None, end: Optional[float] = None,
+               *, warmup: float = 0.0, cooldown: float = 0.0) -> List["Aggregator"]:
+        """Consecutive slices of the window (see ``window``), each a new
+        aggregator of the requests that start in it, from the window's
+        start on, as AIPerf's time slices: --slice SECONDS."""
+        width = _analysis._seconds_ns(seconds, "slice")
+        if width <= 0:
+            raise InvalidArgumentError(where="slices", detail="the width must be > 0")
+        kept = self.window(start, end, warmup=warmup, cooldown=cooldown)
+        bounds = self.span()
+        if bounds is None:
+            return []
+        lo, hi = _analysis.window_bounds(bounds[0], bounds[1], start, end, warmup, cooldown)
+        inner = kept.span()
+        out = []
+        for i in range(_analysis.slice_count(lo, inner[1] if inner else lo, width)):
+            part = kept.empty_like()
+            part.add_window(kept, lo + i * width, lo + (i + 1) * width, "start")
+            out.append(part)
+        kept.close()
+        return out
+
+    def compare(self, candidate: "Aggregator", resamples: int = 1000,
+                seed: int = 0) -> "_analysis.Comparison":
+        """This run (the base) and candidate side by side, with bootstrap
+        intervals of the differences (``llmlat_compare_new``): same
+        convention required; intervals need both to keep their requests
+        (exact mode). The same seed gives the same result."""
+        return _analysis.Comparison(self, candidate, resamples, seed)
 
     def to_bytes(self) -> bytes:
         """The aggregator's state in the documented byte format

@@ -124,6 +124,7 @@ PROTOTYPES: Dict[str, Tuple[object, List[object]]] = {
     "llmlat_agg_set_label": (c_int32, [AggHandle, c_char_p, c_char_p]),
     "llmlat_agg_label_count": (c_int32, [AggHandle, _P_SIZE]),
     "llmlat_agg_get_label": (c_int32, [AggHandle, c_size_t, POINTER(c_char_p), POINTER(c_char_p)]),
+    "llmlat_agg_new_like": (AggHandle, [AggHandle]),
     # windows
     "llmlat_agg_add_window": (c_int32, [AggHandle, AggHandle, c_int64, c_int64, c_int32]),
     "llmlat_agg_span": (c_int32, [AggHandle, POINTER(c_int64), POINTER(c_int64)]),
