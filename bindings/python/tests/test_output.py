@@ -29,6 +29,10 @@ def filled(convention="default", mode="exact", **kw):
     return a
 
 
+#: The formats of what an exact aggregator keeps of each request.
+PER_REQUEST_FORMATS = ("chrome_trace", "requests_csv", "requests_jsonl")
+
+
 class ReportTest(unittest.TestCase):
     def test_every_format_is_text(self):
         for conv in llmlat.CONVENTIONS:
@@ -45,7 +49,8 @@ class ReportTest(unittest.TestCase):
     def test_empty_aggregator_reports(self):
         with llmlat.Aggregator() as a:
             for fmt in llmlat.FORMATS:
-                self.assertTrue(a.report(fmt))
+                # no request: no line of JSON Lines
+                self.assertEqual(bool(a.report(fmt)), fmt != "requests_jsonl", fmt)
             s = a.summary()
             self.assertEqual(s["completed"], 0)
             self.assertIsNone(s["metrics"]["ttft"]["mean"])
@@ -217,6 +222,9 @@ class SerializationTest(unittest.TestCase):
                     for param in llmlat.PARAMS:
                         self.assertEqual(b.get_param(param), a.get_param(param), param)
                     for fmt in llmlat.FORMATS:
+                        if mode == "bounded" and fmt in PER_REQUEST_FORMATS:
+                            self.assertRaises(llmlat.UndefinedError, b.report, fmt)
+                            continue
                         self.assertEqual(b.report(fmt), a.report(fmt), fmt)
                     self.assertIn("p99.9", b.summary()["metrics"]["ttft"])
 

@@ -126,7 +126,8 @@ class PrototypesTest(unittest.TestCase):
         self.assertEqual(llmlat.CONVENTIONS, ("default", "vllm", "aiperf", "sglang", "llmperf"))
         self.assertEqual(llmlat.MODES, ("exact", "bounded"))
         self.assertEqual(llmlat.STATS, ("count", "mean", "std", "min", "max", "median"))
-        self.assertEqual(llmlat.FORMATS, ("text", "json", "prometheus"))
+        self.assertEqual(llmlat.FORMATS, ("text", "json", "prometheus", "html", "chrome_trace",
+                                          "requests_csv", "requests_jsonl"))
 
     def test_version(self):
         d = header_defines()
