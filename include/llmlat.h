@@ -236,6 +236,62 @@ LLMLAT_API int32_t llmlat_request_fail(llmlat_request *r, int64_t t_ns);
 LLMLAT_API int32_t llmlat_request_value(const llmlat_request *r, int32_t convention,
                                         int32_t metric, double *out);
 
+/* What a request rebuilt from another tool's result file lacks
+ * (llmlat_request_set_lacks; docs/importers.md). An aggregator that was
+ * given such a request reports what needs the missing data as not
+ * available, with the reason (llmlat_agg_unavailable), never a guess. */
+#define LLMLAT_LACKS_START_TIMES   (1u << 0) /* starts are not on one clock (relative only) */
+#define LLMLAT_LACKS_END           (1u << 1) /* the end of the stream is unknown (finish = last event) */
+#define LLMLAT_LACKS_CHUNK_TOKENS  (1u << 2) /* tokens per chunk are unknown (each event's k is 1) */
+#define LLMLAT_LACKS_CHUNKS        (1u << 3) /* no chunk times: per-request values only */
+#define LLMLAT_LACKS_OUTPUT_TOKENS (1u << 4) /* N is unknown */
+#define LLMLAT_LACKS_INPUT_TOKENS  (1u << 5) /* the prompt length is unknown */
+#define LLMLAT_LACKS_ALL           (0x3fu)
+
+/* Says what r's data lacks (a LLMLAT_LACKS_* mask; 0 by default and after
+ * reset). LLMLAT_LACKS_CHUNKS is set by llmlat_request_set_known and may
+ * not be set here. Errors: EINVAL (r NULL, unknown bits or CHUNKS),
+ * ESTATE (r already ended). */
+LLMLAT_API int32_t llmlat_request_set_lacks(llmlat_request *r, uint32_t lacks);
+
+/* A per-request value of a request whose chunk times are unknown (a tool's
+ * result file with only per-request figures, such as LLMPerf's): metric
+ * TTFT, E2E (seconds, >= 0) or TOOL_ITL (the tool's own ITL figure), as
+ * the tool of `convention` measures it. It marks r LLMLAT_LACKS_CHUNKS: r
+ * then takes no event. Aggregators and llmlat_request_value use such a
+ * value under a convention that defines the metric the same way (the same
+ * TTFT anchor; E2E to the same end), and report it as not available
+ * under the others. All values of r share one convention. The end time
+ * (finish or fail) still counts for durations.
+ * Errors: EINVAL (r NULL; unknown convention or metric; value NaN,
+ * infinite, negative or beyond int64 ns), ESTATE (not started, ended, has
+ * events, or a value of another convention was set). */
+LLMLAT_API int32_t llmlat_request_set_known(llmlat_request *r, int32_t convention,
+                                            int32_t metric, double value);
+
+/* What a recorder holds, for hosts that read requests back (the trace
+ * reader's, for one). States of llmlat_request_get_state: */
+#define LLMLAT_STATE_NEW      0
+#define LLMLAT_STATE_STARTED  1
+#define LLMLAT_STATE_FINISHED 2
+#define LLMLAT_STATE_FAILED   3
+/* Errors of these getters: EINVAL (a NULL argument). */
+LLMLAT_API int32_t llmlat_request_get_state(const llmlat_request *r, int32_t *state);
+/* The start; ESTATE when not started. */
+LLMLAT_API int32_t llmlat_request_get_start(const llmlat_request *r, int64_t *t_ns);
+/* The finish or fail time; ESTATE when not ended. */
+LLMLAT_API int32_t llmlat_request_get_end(const llmlat_request *r, int64_t *t_ns);
+/* The events: *t_ns and *k point into r (valid until r is next changed,
+ * reset or freed; NULL when *n is 0). */
+LLMLAT_API int32_t llmlat_request_get_events(const llmlat_request *r, const int64_t **t_ns,
+                                             const uint32_t **k, size_t *n);
+/* The prompt length. */
+LLMLAT_API int32_t llmlat_request_get_input_tokens(const llmlat_request *r, uint64_t *n);
+/* The usage count; EUNDEFINED (and *n the sum of k) when none was set. */
+LLMLAT_API int32_t llmlat_request_get_output_tokens(const llmlat_request *r, uint64_t *n);
+/* The LLMLAT_LACKS_* mask. */
+LLMLAT_API int32_t llmlat_request_get_lacks(const llmlat_request *r, uint32_t *lacks);
+
 /* ------------------------------------------------------------- aggregator */
 
 /* Statistics of many requests under one convention. Changed by one thread
@@ -325,6 +381,30 @@ LLMLAT_API int32_t llmlat_agg_get_label(const llmlat_agg *a, size_t i, const cha
  * overflow), ESTATE (request not finished nor failed), ENOMEM. */
 LLMLAT_API int32_t llmlat_agg_add(llmlat_agg *a, const llmlat_request *r);
 
+/* Many requests at once, given as columns (a benchmark harness's arrays,
+ * numpy's in the Python binding): request i starts at start_ns[i], has
+ * the events offsets[i] .. offsets[i + 1] - 1 of t_ns[] and k[], and ends
+ * at end_ns[i], finished when ok[i] != 0, failed otherwise.
+ *   end_ns          NULL: each request ends at its last event (or start)
+ *   ok              NULL: every request finished
+ *   offsets         n + 1 non-decreasing entries (NULL only when no
+ *                   request has events: offsets[0] .. offsets[n] all 0)
+ *   t_ns, k         offsets[n] events (NULL when offsets[n] is 0)
+ *   input_tokens    NULL: 0 each; otherwise >= 0
+ *   output_tokens   NULL: none; a negative entry: none for that request
+ *                   (N = sum of its k), otherwise its usage count
+ * All or nothing: every request is checked (the rules of the recorder:
+ * times not going back, spans and sums that fit) and memory is reserved
+ * before any is added; on error none is, and *bad (may be NULL) is the
+ * index of the first request at fault (SIZE_MAX when the fault is not one
+ * request's: NULL arrays, ENOMEM). The result is that of adding the
+ * requests one by one, in order. Errors: EINVAL, EORDER, ENOMEM. */
+LLMLAT_API int32_t llmlat_agg_add_columns(llmlat_agg *a, size_t n, const int64_t *start_ns,
+                                          const int64_t *end_ns, const uint8_t *ok,
+                                          const uint64_t *offsets, const int64_t *t_ns,
+                                          const uint32_t *k, const int64_t *input_tokens,
+                                          const int64_t *output_tokens, size_t *bad);
+
 /* Adds everything src holds to dst: afterwards dst equals an aggregator
  * that was given the requests of both (bounded mode: the same state bit for
  * bit, so merging is associative and commutative). dst's params are kept.
@@ -366,6 +446,22 @@ LLMLAT_API int32_t llmlat_agg_rate(const llmlat_agg *a, int32_t rate, double *ou
 /* A counter. Errors: EINVAL (NULL, unknown id), EUNDEFINED (GOOD without
  * an SLO; PEAK_CONCURRENCY in bounded mode, *out 0). */
 LLMLAT_API int32_t llmlat_agg_counter(const llmlat_agg *a, int32_t counter, uint64_t *out);
+
+/* Kinds of llmlat_agg_unavailable's ids. */
+#define LLMLAT_KIND_METRIC  1 /* a metric id: its statistics and quantiles */
+#define LLMLAT_KIND_RATE    2 /* a LLMLAT_RATE_* id */
+#define LLMLAT_KIND_COUNTER 3 /* a LLMLAT_COUNT_* id */
+
+/* Whether a's data can support a metric, rate or counter under its
+ * convention: requests rebuilt from a tool's result file may lack what it
+ * needs (llmlat_request_set_lacks). OK with *reason NULL when available;
+ * EUNDEFINED with *reason a static English sentence (such as "the source
+ * has no start times") when not: then its queries return EUNDEFINED (and
+ * NaN, 0 for counters), whatever the convention's placeholders. Merging
+ * and serializing keep what is lacking. Errors: EINVAL (NULL, unknown kind
+ * or id). */
+LLMLAT_API int32_t llmlat_agg_unavailable(const llmlat_agg *a, int32_t kind, int32_t id,
+                                          const char **reason);
 
 /* Writes a's state, in either mode, to buf in the documented byte format
  * (docs/format.md): little-endian, the magic "LLMLATAG", a format version,
@@ -414,6 +510,105 @@ typedef int32_t (*llmlat_write_fn)(void *user, const void *bytes, size_t len);
  * scratch), or the first status other than LLMLAT_OK that fn returned. */
 LLMLAT_API int32_t llmlat_agg_report_write(const llmlat_agg *a, int32_t format,
                                            llmlat_write_fn fn, void *user);
+
+/* ------------------------------------------------------------------ reader */
+
+/* A push reader of traces and of other tools' result files: the host
+ * feeds it bytes (the library does no I/O) and takes requests out one at a
+ * time. Formats: llmlat's trace (docs/cli.md) and the result files of
+ * vLLM, AIPerf, GenAI-Perf, SGLang and LLMPerf (docs/importers.md). Times
+ * are converted from their decimal text to integer ns exactly. A request
+ * whose times go backwards, or that has events after its end, is rejected
+ * (named and counted; the reading goes on); anything else malformed ends
+ * the reading with one message "name:line:column: what is wrong".
+ * Memory: the bytes of the step being parsed and the current request's
+ * events (the llmlat trace, AIPerf and LLMPerf: bounded by the largest
+ * request, not the input); vLLM, SGLang and GenAI-Perf files keep a run's
+ * requests in separate arrays, which are held until the input ends.
+ * One thread at a time. */
+typedef struct llmlat_reader llmlat_reader;
+
+/* Input formats (llmlat_input_name gives "trace", "vllm", ...). */
+#define LLMLAT_INPUT_AUTO       0 /* detected from the first bytes */
+#define LLMLAT_INPUT_TRACE      1 /* llmlat's trace: array, {"requests": ...} or JSON Lines */
+#define LLMLAT_INPUT_VLLM       2 /* vllm bench serve --save-result --save-detailed */
+#define LLMLAT_INPUT_AIPERF     3 /* AIPerf profile_export.jsonl (or its raw export) */
+#define LLMLAT_INPUT_GENAI_PERF 4 /* GenAI-Perf profile_export.json */
+#define LLMLAT_INPUT_SGLANG     5 /* python -m sglang.bench_serving --output-file --output-details */
+#define LLMLAT_INPUT_LLMPERF    6 /* LLMPerf *_individual_responses.json */
+
+/* Lower-case name of an input format; NULL for an unknown id. */
+LLMLAT_API const char *llmlat_input_name(int32_t input);
+
+/* What llmlat_reader_next and llmlat_reader_add_to found (*what). */
+#define LLMLAT_READ_REQUEST  1 /* a request (next: in r; add_to: never returned) */
+#define LLMLAT_READ_REJECTED 2 /* a request was rejected: llmlat_reader_message says why */
+#define LLMLAT_READ_MORE     3 /* every byte fed was used: feed more, or end the input */
+#define LLMLAT_READ_END      4 /* the input was read to its end */
+
+/* A new reader of `input` (LLMLAT_INPUT_*); name (copied; NULL: "<input>")
+ * starts its messages. NULL on an unknown format or no memory. */
+LLMLAT_API llmlat_reader *llmlat_reader_new(int32_t input, const char *name);
+/* Frees rd; NULL is a no-op. */
+LLMLAT_API void llmlat_reader_free(llmlat_reader *rd);
+/* Which run to read of a file that holds several (vLLM --append-result and
+ * SGLang files have one JSON line per run, GenAI-Perf one experiment per
+ * load level): 1 for the first, 0 (the default) for the last. The reader
+ * then counts the runs (llmlat_reader_counter). A run that is not there
+ * is an error once the input ends. Errors: EINVAL (NULL), ESTATE (bytes
+ * were fed). */
+LLMLAT_API int32_t llmlat_reader_set_run(llmlat_reader *rd, uint64_t run);
+/* The next len bytes of the input, copied (buf may be NULL when len is 0).
+ * Errors: EINVAL, ESTATE (after llmlat_reader_end), ENOMEM (nothing was
+ * kept: feed them again), and the error that ended the reading. */
+LLMLAT_API int32_t llmlat_reader_feed(llmlat_reader *rd, const void *buf, size_t len);
+/* The same without a copy, for a host that reads its input straight into
+ * the reader's buffer: space gives room for at least `want` bytes (*buf,
+ * *cap: where, and how many fit), valid until the next call on rd; commit
+ * then feeds the n <= *cap bytes written there. Errors: as feed, and
+ * EINVAL (want 0; n beyond the room). */
+LLMLAT_API int32_t llmlat_reader_space(llmlat_reader *rd, size_t want, void **buf, size_t *cap);
+LLMLAT_API int32_t llmlat_reader_commit(llmlat_reader *rd, size_t n);
+/* The input is complete. Errors: EINVAL; the error that ended the reading. */
+LLMLAT_API int32_t llmlat_reader_end(llmlat_reader *rd);
+/* The next request, into r (reset first; changed only when *what is
+ * READ_REQUEST), or why there is none now (*what). Errors: EINVAL (NULL),
+ * EFORMAT (malformed input: llmlat_reader_message says where and what;
+ * requests before it were handed over), ENOMEM (the request is kept: call
+ * again). An error ends the reading: every later call returns it. */
+LLMLAT_API int32_t llmlat_reader_next(llmlat_reader *rd, llmlat_request *r, int32_t *what);
+/* Folds every request available into a (llmlat_agg_add) until one is
+ * rejected (READ_REJECTED; one the aggregator refuses, such as a token sum
+ * past 2^64, is rejected too), or MORE or END. Errors: as next, and ENOMEM
+ * from the aggregator (the request is kept: call again). */
+LLMLAT_API int32_t llmlat_reader_add_to(llmlat_reader *rd, llmlat_agg *a, int32_t *what);
+/* The message of the last rejection or of the error that ended the
+ * reading, "name:line:column: ..." on one line; "" otherwise. Owned by rd,
+ * valid until its next call. Never NULL. */
+LLMLAT_API const char *llmlat_reader_message(const llmlat_reader *rd);
+/* The id of the last request handed over or rejected ("" when it has none),
+ * owned by rd as llmlat_reader_message is. Never NULL. */
+LLMLAT_API const char *llmlat_reader_request_id(const llmlat_reader *rd);
+/* Where that request is: its 1-based number, line and column. Errors:
+ * EINVAL, ESTATE (no request yet). */
+LLMLAT_API int32_t llmlat_reader_request_position(const llmlat_reader *rd, uint64_t *index,
+                                                  uint64_t *line, uint64_t *column);
+/* Counters of llmlat_reader_counter. */
+#define LLMLAT_READ_COUNT_REQUESTS 1 /* requests read, rejected ones included */
+#define LLMLAT_READ_COUNT_REJECTED 2 /* requests rejected */
+#define LLMLAT_READ_COUNT_RUN      3 /* the run read (1-based) of a format with runs */
+#define LLMLAT_READ_COUNT_RUNS     4 /* the runs of the input, once it was read to its end */
+/* Errors: EINVAL (NULL, unknown id), EUNDEFINED (RUN or RUNS not known: a
+ * format without runs, or not yet read; *out 0). */
+LLMLAT_API int32_t llmlat_reader_counter(const llmlat_reader *rd, int32_t counter,
+                                         uint64_t *out);
+/* The format being read: the one given, or the one detected
+ * (LLMLAT_INPUT_AUTO until the first bytes tell). Errors: EINVAL. */
+LLMLAT_API int32_t llmlat_reader_format(const llmlat_reader *rd, int32_t *input);
+/* The benchmark duration the input gives (a trace's "duration", a vLLM or
+ * SGLang run's "duration"), in seconds, once read. Errors: EINVAL,
+ * EUNDEFINED (none: *seconds NaN). */
+LLMLAT_API int32_t llmlat_reader_duration(const llmlat_reader *rd, double *seconds);
 
 /* ---------------------------------------------------------------- windows */
 

@@ -276,6 +276,62 @@ LLMLAT_API int32_t llmlat_request_fail(llmlat_request *r, int64_t t_ns);
 LLMLAT_API int32_t llmlat_request_value(const llmlat_request *r, int32_t convention,
                                         int32_t metric, double *out);
 
+/* What a request rebuilt from another tool's result file lacks
+ * (llmlat_request_set_lacks; docs/importers.md). An aggregator that was
+ * given such a request reports what needs the missing data as not
+ * available, with the reason (llmlat_agg_unavailable), never a guess. */
+#define LLMLAT_LACKS_START_TIMES   (1u << 0) /* starts are not on one clock (relative only) */
+#define LLMLAT_LACKS_END           (1u << 1) /* the end of the stream is unknown (finish = last event) */
+#define LLMLAT_LACKS_CHUNK_TOKENS  (1u << 2) /* tokens per chunk are unknown (each event's k is 1) */
+#define LLMLAT_LACKS_CHUNKS        (1u << 3) /* no chunk times: per-request values only */
+#define LLMLAT_LACKS_OUTPUT_TOKENS (1u << 4) /* N is unknown */
+#define LLMLAT_LACKS_INPUT_TOKENS  (1u << 5) /* the prompt length is unknown */
+#define LLMLAT_LACKS_ALL           (0x3fu)
+
+/* Says what r's data lacks (a LLMLAT_LACKS_* mask; 0 by default and after
+ * reset). LLMLAT_LACKS_CHUNKS is set by llmlat_request_set_known and may
+ * not be set here. Errors: EINVAL (r NULL, unknown bits or CHUNKS),
+ * ESTATE (r already ended). */
+LLMLAT_API int32_t llmlat_request_set_lacks(llmlat_request *r, uint32_t lacks);
+
+/* A per-request value of a request whose chunk times are unknown (a tool's
+ * result file with only per-request figures, such as LLMPerf's): metric
+ * TTFT, E2E (seconds, >= 0) or TOOL_ITL (the tool's own ITL figure), as
+ * the tool of `convention` measures it. It marks r LLMLAT_LACKS_CHUNKS: r
+ * then takes no event. Aggregators and llmlat_request_value use such a
+ * value under a convention that defines the metric the same way (the same
+ * TTFT anchor; E2E to the same end), and report it as not available
+ * under the others. All values of r share one convention. The end time
+ * (finish or fail) still counts for durations.
+ * Errors: EINVAL (r NULL; unknown convention or metric; value NaN,
+ * infinite, negative or beyond int64 ns), ESTATE (not started, ended, has
+ * events, or a value of another convention was set). */
+LLMLAT_API int32_t llmlat_request_set_known(llmlat_request *r, int32_t convention,
+                                            int32_t metric, double value);
+
+/* What a recorder holds, for hosts that read requests back (the trace
+ * reader's, for one). States of llmlat_request_get_state: */
+#define LLMLAT_STATE_NEW      0
+#define LLMLAT_STATE_STARTED  1
+#define LLMLAT_STATE_FINISHED 2
+#define LLMLAT_STATE_FAILED   3
+/* Errors of these getters: EINVAL (a NULL argument). */
+LLMLAT_API int32_t llmlat_request_get_state(const llmlat_request *r, int32_t *state);
+/* The start; ESTATE when not started. */
+LLMLAT_API int32_t llmlat_request_get_start(const llmlat_request *r, int64_t *t_ns);
+/* The finish or fail time; ESTATE when not ended. */
+LLMLAT_API int32_t llmlat_request_get_end(const llmlat_request *r, int64_t *t_ns);
+/* The events: *t_ns and *k point into r (valid until r is next changed,
+ * reset or freed; NULL when *n is 0). */
+LLMLAT_API int32_t llmlat_request_get_events(const llmlat_request *r, const int64_t **t_ns,
+                                             const uint32_t **k, size_t *n);
+/* The prompt length. */
+LLMLAT_API int32_t llmlat_request_get_input_tokens(const llmlat_request *r, uint64_t *n);
+/* The usage count; EUNDEFINED (and *n the sum of k) when none was set. */
+LLMLAT_API int32_t llmlat_request_get_output_tokens(const llmlat_request *r, uint64_t *n);
+/* The LLMLAT_LACKS_* mask. */
+LLMLAT_API int32_t llmlat_request_get_lacks(const llmlat_request *r, uint32_t *lacks);
+
 /* ------------------------------------------------------------- aggregator */
 
 /* Statistics of many requests under one convention. Changed by one thread
@@ -365,6 +421,30 @@ LLMLAT_API int32_t llmlat_agg_get_label(const llmlat_agg *a, size_t i, const cha
  * overflow), ESTATE (request not finished nor failed), ENOMEM. */
 LLMLAT_API int32_t llmlat_agg_add(llmlat_agg *a, const llmlat_request *r);
 
+/* Many requests at once, given as columns (a benchmark harness's arrays,
+ * numpy's in the Python binding): request i starts at start_ns[i], has
+ * the events offsets[i] .. offsets[i + 1] - 1 of t_ns[] and k[], and ends
+ * at end_ns[i], finished when ok[i] != 0, failed otherwise.
+ *   end_ns          NULL: each request ends at its last event (or start)
+ *   ok              NULL: every request finished
+ *   offsets         n + 1 non-decreasing entries (NULL only when no
+ *                   request has events: offsets[0] .. offsets[n] all 0)
+ *   t_ns, k         offsets[n] events (NULL when offsets[n] is 0)
+ *   input_tokens    NULL: 0 each; otherwise >= 0
+ *   output_tokens   NULL: none; a negative entry: none for that request
+ *                   (N = sum of its k), otherwise its usage count
+ * All or nothing: every request is checked (the rules of the recorder:
+ * times not going back, spans and sums that fit) and memory is reserved
+ * before any is added; on error none is, and *bad (may be NULL) is the
+ * index of the first request at fault (SIZE_MAX when the fault is not one
+ * request's: NULL arrays, ENOMEM). The result is that of adding the
+ * requests one by one, in order. Errors: EINVAL, EORDER, ENOMEM. */
+LLMLAT_API int32_t llmlat_agg_add_columns(llmlat_agg *a, size_t n, const int64_t *start_ns,
+                                          const int64_t *end_ns, const uint8_t *ok,
+                                          const uint64_t *offsets, const int64_t *t_ns,
+                                          const uint32_t *k, const int64_t *input_tokens,
+                                          const int64_t *output_tokens, size_t *bad);
+
 /* Adds everything src holds to dst: afterwards dst equals an aggregator
  * that was given the requests of both (bounded mode: the same state bit for
  * bit, so merging is associative and commutative). dst's params are kept.
@@ -406,6 +486,22 @@ LLMLAT_API int32_t llmlat_agg_rate(const llmlat_agg *a, int32_t rate, double *ou
 /* A counter. Errors: EINVAL (NULL, unknown id), EUNDEFINED (GOOD without
  * an SLO; PEAK_CONCURRENCY in bounded mode, *out 0). */
 LLMLAT_API int32_t llmlat_agg_counter(const llmlat_agg *a, int32_t counter, uint64_t *out);
+
+/* Kinds of llmlat_agg_unavailable's ids. */
+#define LLMLAT_KIND_METRIC  1 /* a metric id: its statistics and quantiles */
+#define LLMLAT_KIND_RATE    2 /* a LLMLAT_RATE_* id */
+#define LLMLAT_KIND_COUNTER 3 /* a LLMLAT_COUNT_* id */
+
+/* Whether a's data can support a metric, rate or counter under its
+ * convention: requests rebuilt from a tool's result file may lack what it
+ * needs (llmlat_request_set_lacks). OK with *reason NULL when available;
+ * EUNDEFINED with *reason a static English sentence (such as "the source
+ * has no start times") when not: then its queries return EUNDEFINED (and
+ * NaN, 0 for counters), whatever the convention's placeholders. Merging
+ * and serializing keep what is lacking. Errors: EINVAL (NULL, unknown kind
+ * or id). */
+LLMLAT_API int32_t llmlat_agg_unavailable(const llmlat_agg *a, int32_t kind, int32_t id,
+                                          const char **reason);
 
 /* Writes a's state, in either mode, to buf in the documented byte format
  * (docs/format.md): little-endian, the magic "LLMLATAG", a format version,
@@ -454,6 +550,105 @@ typedef int32_t (*llmlat_write_fn)(void *user, const void *bytes, size_t len);
  * scratch), or the first status other than LLMLAT_OK that fn returned. */
 LLMLAT_API int32_t llmlat_agg_report_write(const llmlat_agg *a, int32_t format,
                                            llmlat_write_fn fn, void *user);
+
+/* ------------------------------------------------------------------ reader */
+
+/* A push reader of traces and of other tools' result files: the host
+ * feeds it bytes (the library does no I/O) and takes requests out one at a
+ * time. Formats: llmlat's trace (docs/cli.md) and the result files of
+ * vLLM, AIPerf, GenAI-Perf, SGLang and LLMPerf (docs/importers.md). Times
+ * are converted from their decimal text to integer ns exactly. A request
+ * whose times go backwards, or that has events after its end, is rejected
+ * (named and counted; the reading goes on); anything else malformed ends
+ * the reading with one message "name:line:column: what is wrong".
+ * Memory: the bytes of the step being parsed and the current request's
+ * events (the llmlat trace, AIPerf and LLMPerf: bounded by the largest
+ * request, not the input); vLLM, SGLang and GenAI-Perf files keep a run's
+ * requests in separate arrays, which are held until the input ends.
+ * One thread at a time. */
+typedef struct llmlat_reader llmlat_reader;
+
+/* Input formats (llmlat_input_name gives "trace", "vllm", ...). */
+#define LLMLAT_INPUT_AUTO       0 /* detected from the first bytes */
+#define LLMLAT_INPUT_TRACE      1 /* llmlat's trace: array, {"requests": ...} or JSON Lines */
+#define LLMLAT_INPUT_VLLM       2 /* vllm bench serve --save-result --save-detailed */
+#define LLMLAT_INPUT_AIPERF     3 /* AIPerf profile_export.jsonl (or its raw export) */
+#define LLMLAT_INPUT_GENAI_PERF 4 /* GenAI-Perf profile_export.json */
+#define LLMLAT_INPUT_SGLANG     5 /* python -m sglang.bench_serving --output-file --output-details */
+#define LLMLAT_INPUT_LLMPERF    6 /* LLMPerf *_individual_responses.json */
+
+/* Lower-case name of an input format; NULL for an unknown id. */
+LLMLAT_API const char *llmlat_input_name(int32_t input);
+
+/* What llmlat_reader_next and llmlat_reader_add_to found (*what). */
+#define LLMLAT_READ_REQUEST  1 /* a request (next: in r; add_to: never returned) */
+#define LLMLAT_READ_REJECTED 2 /* a request was rejected: llmlat_reader_message says why */
+#define LLMLAT_READ_MORE     3 /* every byte fed was used: feed more, or end the input */
+#define LLMLAT_READ_END      4 /* the input was read to its end */
+
+/* A new reader of `input` (LLMLAT_INPUT_*); name (copied; NULL: "<input>")
+ * starts its messages. NULL on an unknown format or no memory. */
+LLMLAT_API llmlat_reader *llmlat_reader_new(int32_t input, const char *name);
+/* Frees rd; NULL is a no-op. */
+LLMLAT_API void llmlat_reader_free(llmlat_reader *rd);
+/* Which run to read of a file that holds several (vLLM --append-result and
+ * SGLang files have one JSON line per run, GenAI-Perf one experiment per
+ * load level): 1 for the first, 0 (the default) for the last. The reader
+ * then counts the runs (llmlat_reader_counter). A run that is not there
+ * is an error once the input ends. Errors: EINVAL (NULL), ESTATE (bytes
+ * were fed). */
+LLMLAT_API int32_t llmlat_reader_set_run(llmlat_reader *rd, uint64_t run);
+/* The next len bytes of the input, copied (buf may be NULL when len is 0).
+ * Errors: EINVAL, ESTATE (after llmlat_reader_end), ENOMEM (nothing was
+ * kept: feed them again), and the error that ended the reading. */
+LLMLAT_API int32_t llmlat_reader_feed(llmlat_reader *rd, const void *buf, size_t len);
+/* The same without a copy, for a host that reads its input straight into
+ * the reader's buffer: space gives room for at least `want` bytes (*buf,
+ * *cap: where, and how many fit), valid until the next call on rd; commit
+ * then feeds the n <= *cap bytes written there. Errors: as feed, and
+ * EINVAL (want 0; n beyond the room). */
+LLMLAT_API int32_t llmlat_reader_space(llmlat_reader *rd, size_t want, void **buf, size_t *cap);
+LLMLAT_API int32_t llmlat_reader_commit(llmlat_reader *rd, size_t n);
+/* The input is complete. Errors: EINVAL; the error that ended the reading. */
+LLMLAT_API int32_t llmlat_reader_end(llmlat_reader *rd);
+/* The next request, into r (reset first; changed only when *what is
+ * READ_REQUEST), or why there is none now (*what). Errors: EINVAL (NULL),
+ * EFORMAT (malformed input: llmlat_reader_message says where and what;
+ * requests before it were handed over), ENOMEM (the request is kept: call
+ * again). An error ends the reading: every later call returns it. */
+LLMLAT_API int32_t llmlat_reader_next(llmlat_reader *rd, llmlat_request *r, int32_t *what);
+/* Folds every request available into a (llmlat_agg_add) until one is
+ * rejected (READ_REJECTED; one the aggregator refuses, such as a token sum
+ * past 2^64, is rejected too), or MORE or END. Errors: as next, and ENOMEM
+ * from the aggregator (the request is kept: call again). */
+LLMLAT_API int32_t llmlat_reader_add_to(llmlat_reader *rd, llmlat_agg *a, int32_t *what);
+/* The message of the last rejection or of the error that ended the
+ * reading, "name:line:column: ..." on one line; "" otherwise. Owned by rd,
+ * valid until its next call. Never NULL. */
+LLMLAT_API const char *llmlat_reader_message(const llmlat_reader *rd);
+/* The id of the last request handed over or rejected ("" when it has none),
+ * owned by rd as llmlat_reader_message is. Never NULL. */
+LLMLAT_API const char *llmlat_reader_request_id(const llmlat_reader *rd);
+/* Where that request is: its 1-based number, line and column. Errors:
+ * EINVAL, ESTATE (no request yet). */
+LLMLAT_API int32_t llmlat_reader_request_position(const llmlat_reader *rd, uint64_t *index,
+                                                  uint64_t *line, uint64_t *column);
+/* Counters of llmlat_reader_counter. */
+#define LLMLAT_READ_COUNT_REQUESTS 1 /* requests read, rejected ones included */
+#define LLMLAT_READ_COUNT_REJECTED 2 /* requests rejected */
+#define LLMLAT_READ_COUNT_RUN      3 /* the run read (1-based) of a format with runs */
+#define LLMLAT_READ_COUNT_RUNS     4 /* the runs of the input, once it was read to its end */
+/* Errors: EINVAL (NULL, unknown id), EUNDEFINED (RUN or RUNS not known: a
+ * format without runs, or not yet read; *out 0). */
+LLMLAT_API int32_t llmlat_reader_counter(const llmlat_reader *rd, int32_t counter,
+                                         uint64_t *out);
+/* The format being read: the one given, or the one detected
+ * (LLMLAT_INPUT_AUTO until the first bytes tell). Errors: EINVAL. */
+LLMLAT_API int32_t llmlat_reader_format(const llmlat_reader *rd, int32_t *input);
+/* The benchmark duration the input gives (a trace's "duration", a vLLM or
+ * SGLang run's "duration"), in seconds, once read. Errors: EINVAL,
+ * EUNDEFINED (none: *seconds NaN). */
+LLMLAT_API int32_t llmlat_reader_duration(const llmlat_reader *rd, double *seconds);
 
 /* ---------------------------------------------------------------- windows */
 
@@ -1346,7 +1541,22 @@ struct llmlat_request {
     uint64_t input_tokens;
     uint64_t output_tokens; /* the usage count, when has_output_tokens */
     bool has_output_tokens;
+
+    /* What the data lacks (LLMLAT_LACKS_*), and the per-request values of
+     * a request without chunk times (LLMLAT_LACKS_CHUNKS), measured by the
+     * tool of known_conv (llmlat_request_set_known). */
+    uint32_t lacks;
+    int32_t known_conv;
+    bool has_known_ttft, has_known_e2e, has_known_tool_itl;
+    int64_t known_ttft_ns, known_e2e_ns;
+    double known_tool_itl_s;
 };
+
+/* true when the request has per-request values only, no events. */
+static inline bool req_values_only(const llmlat_request *r)
+{
+    return (r->lacks & LLMLAT_LACKS_CHUNKS) != 0;
+}
 
 /* true when the request ended (finished or failed). */
 static inline bool req_ended(const llmlat_request *r)
@@ -1359,6 +1569,29 @@ LLMLAT_PRIVATE void req_summarize(const llmlat_request *r, req_summary *s);
 /* The summary of r's events: the stored one once ended, else computed into
  * *scratch. */
 LLMLAT_PRIVATE const req_summary *req_summary_of(const llmlat_request *r, req_summary *scratch);
+
+/* An ended request that is a view of caller arrays, for folding requests
+ * that no recorder holds (llmlat_agg_add_columns, the reader): the arrays
+ * are not copied, and the view is never written. */
+typedef struct req_spec {
+    int64_t start;
+    const int64_t *t;
+    const uint32_t *k;
+    size_t n;
+    bool has_end;        /* else it ends at its last event (or start) */
+    int64_t end;
+    bool failed;
+    uint64_t input_tokens;
+    bool has_output_tokens;
+    uint64_t output_tokens;
+    uint32_t lacks;      /* LLMLAT_LACKS_*, without CHUNKS */
+    bool checked;        /* the times passed the checks already: skip them */
+} req_spec;
+
+/* r as that view, once its times pass the recorder's checks: EORDER (a
+ * time before the start or the previous event, an end before the last
+ * event), EINVAL (more than REQ_MAX_EVENTS events, a span past int64). */
+LLMLAT_PRIVATE int32_t req_make_view(llmlat_request *r, const req_spec *s);
 
 /* N: the usage count when set, else the sum of k. */
 static inline uint64_t req_output_tokens(const llmlat_request *r, const req_summary *s)
@@ -1544,6 +1777,38 @@ LLMLAT_PRIVATE bool gap_any_zero(const conv_rules *c, const llmlat_request *r,
 
 #endif
 
+/* ---------------------- lib/record/lacks.h -------------------------------- */
+/* What data rebuilt from another tool's result file cannot support
+ * (LLMLAT_LACKS_*, docs/importers.md), in one place: the recorder's
+ * llmlat_request_value and the aggregator's queries and reports both ask
+ * here, so a metric is never computed from data the source did not have. */
+#ifndef LLMLAT_LACKS_H
+#define LLMLAT_LACKS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* What some requests lack, and under which convention they are read. */
+typedef struct lacks_ctx {
+    uint32_t lacks;          /* LLMLAT_LACKS_* of any of them */
+    uint32_t sources;        /* 1 << convention of each one's known values (CHUNKS) */
+    const conv_rules *c;     /* the convention they are read under */
+    bool host_duration;      /* rates have a duration that needs no start time */
+    bool slo[3];             /* SLOs set: TTFT, TPOT, E2E (goodput needs those metrics) */
+} lacks_ctx;
+
+/* Why they cannot support metric, rate or counter `id` (kind
+ * LLMLAT_KIND_*): a static sentence, NULL when they can. */
+LLMLAT_PRIVATE const char *lacks_reason(const lacks_ctx *x, int32_t kind, int32_t id);
+
+/* Whether a values-only request's value of a metric measured by the tool
+ * of `source` means the same under c (the same TTFT anchor, E2E to the
+ * same end). metric: LLMLAT_TTFT or LLMLAT_E2E. */
+LLMLAT_PRIVATE bool lacks_same_measure(const conv_rules *source, const conv_rules *c,
+                                       int32_t metric);
+
+#endif
+
 static const conv_rules RULES[] = {
     {
         .id = LLMLAT_CONV_DEFAULT, .name = "default",
@@ -1609,15 +1874,37 @@ static bool is_success(const conv_rules *c, const llmlat_request *r, const req_s
     return false;
 }
 
-LLMLAT_PRIVATE void conv_view(const conv_rules *c, const llmlat_request *r, req_view *v)
+/* A request with per-request values only (llmlat_request_set_known): its
+ * TTFT and E2E are the source tool's, used where they mean what c means
+ * by them (record/lacks.c); it has no event, so no gap. */
+static void view_known(const conv_rules *c, const llmlat_request *r, req_view *v)
+{
+    const conv_rules *source = conv_get(r->known_conv);
+    v->success = r->state == REQ_FINISHED;
+    /* A tool that gives TTFT 0 to a request without content (LLMPerf)
+     * says that it had none. */
+    bool no_content = source->no_content_ttft_zero && r->known_ttft_ns == 0;
+    if (r->has_known_ttft && lacks_same_measure(source, c, LLMLAT_TTFT) &&
+        (!no_content || c->no_content_ttft_zero)) {
+        v->has_ttft = true;
+        v->ttft_ns = r->known_ttft_ns;
+    }
+    if (r->has_known_e2e && req_ended(r) && lacks_same_measure(source, c, LLMLAT_E2E)) {
+        v->has_e2e = true;
+        v->e2e_ns = r->known_e2e_ns;
+    }
+    if (r->has_known_tool_itl && c->tool_itl == TOOL_ITL_LLMPERF && source == c) {
+        v->has_tool_itl = true;
+        v->tool_itl_s = r->known_tool_itl_s;
+    }
+}
+
+/* TTFT and E2E from the events, by the convention's anchors. */
+static void view_events(const conv_rules *c, const llmlat_request *r, const req_summary *s,
+                        req_view *v)
 {
     bool ended = req_ended(r);
-    req_summary scratch;
-    const req_summary *s = req_summary_of(r, &scratch);
-    *v = (req_view){ .anchor = REQ_NONE, .last = REQ_NONE };
     v->success = is_success(c, r, s);
-    v->n_out = req_output_tokens(r, s);
-
     if (c->empty_events_count) {
         if (r->n) {
             v->anchor = 0;
@@ -1637,7 +1924,9 @@ LLMLAT_PRIVATE void conv_view(const conv_rules *c, const llmlat_request *r, req_
     }
 
     if (c->e2e_at_finish) {
-        if (ended) {
+        /* the finish of a request whose end of stream is unknown is only
+         * its last event */
+        if (ended && !(r->lacks & LLMLAT_LACKS_END)) {
             v->has_e2e = true;
             v->e2e_ns = r->end_ns - r->start_ns;
         }
@@ -1645,6 +1934,30 @@ LLMLAT_PRIVATE void conv_view(const conv_rules *c, const llmlat_request *r, req_
         v->has_e2e = true;
         v->e2e_ns = r->t[v->last] - r->start_ns;
     }
+
+    /* LLMPerf: sum of its time_to_next_token list (= last non-empty event
+     * - start) over the chunks received, empty ones included; 0 without
+     * content. */
+    if (c->tool_itl == TOOL_ITL_LLMPERF && ended) {
+        v->has_tool_itl = true;
+        v->tool_itl_s = s->first_tok == REQ_NONE
+                            ? 0.0
+                            : (double)(r->t[s->last_tok] - r->start_ns) / 1e9 / (double)r->n;
+    }
+
+    v->icl_dropped = c->zero_is_missing && gap_any_zero(c, r, v);
+}
+
+LLMLAT_PRIVATE void conv_view(const conv_rules *c, const llmlat_request *r, req_view *v)
+{
+    req_summary scratch;
+    const req_summary *s = req_summary_of(r, &scratch);
+    *v = (req_view){ .anchor = REQ_NONE, .last = REQ_NONE };
+    v->n_out = req_output_tokens(r, s);
+    if (req_values_only(r))
+        view_known(c, r, v);
+    else
+        view_events(c, r, s, v);
 
     /* TPOT = (E2E - TTFT) / (N - 1), N > 1. AIPerf reads a TTFT of 0 as
      * missing, which leaves no TPOT. */
@@ -1663,18 +1976,6 @@ LLMLAT_PRIVATE void conv_view(const conv_rules *c, const llmlat_request *r, req_
         v->has_tps = true;
         v->tps = (double)v->n_out / ((double)v->e2e_ns / 1e9);
     }
-
-    /* LLMPerf: sum of its time_to_next_token list (= last non-empty event
-     * - start) over the chunks received, empty ones included; 0 without
-     * content. */
-    if (c->tool_itl == TOOL_ITL_LLMPERF && ended) {
-        v->has_tool_itl = true;
-        v->tool_itl_s = s->first_tok == REQ_NONE
-                            ? 0.0
-                            : (double)(r->t[s->last_tok] - r->start_ns) / 1e9 / (double)r->n;
-    }
-
-    v->icl_dropped = c->zero_is_missing && gap_any_zero(c, r, v);
 }
 
 /* ---------------------- lib/record/gaps.c --------------------------------- */
@@ -1717,6 +2018,186 @@ LLMLAT_PRIVATE bool gap_any_zero(const conv_rules *c, const llmlat_request *r,
     return false;
 }
 
+/* ---------------------- lib/record/lacks.c -------------------------------- */
+/* What data lacking something cannot support (record/lacks.h). Each
+ * metric, rate and counter names what it needs; a need the data lacks is
+ * the reason it is not available. */
+#include <stddef.h>
+
+#define LR_START "the source has no start times on one clock"
+#define LR_DURATION "the source has no start times on one clock, and no benchmark duration " \
+                    "was given"
+#define LR_END "the source has no end-of-stream times, where this convention's E2E ends"
+#define LR_CHUNK_TOKENS "the source has no token counts per chunk, only totals"
+#define LR_CHUNKS "the source has per-request values only, no chunk times"
+#define LR_OUTPUT "the source has no output token counts"
+#define LR_INPUT "the source has no input token counts"
+#define LR_TTFT "the source measured TTFT to another chunk than this convention does"
+#define LR_E2E "the source measured E2E to another end than this convention does"
+#define LR_TOOL_ITL "the source has another tool's per-request ITL figure"
+
+LLMLAT_PRIVATE bool lacks_same_measure(const conv_rules *source, const conv_rules *c,
+                                       int32_t metric)
+{
+    bool same_anchor = source->empty_events_count == c->empty_events_count;
+    if (metric == LLMLAT_TTFT)
+        return same_anchor;
+    return source->e2e_at_finish == c->e2e_at_finish && (c->e2e_at_finish || same_anchor);
+}
+
+static bool lr_has(const lacks_ctx *x, uint32_t bit)
+{
+    return (x->lacks & bit) != 0;
+}
+
+/* Every source of known values measures the metric as c does. */
+static bool lr_sources_agree(const lacks_ctx *x, int32_t metric)
+{
+    for (int32_t id = 0; id < 32; id++) {
+        const conv_rules *s = (x->sources >> id) & 1u ? conv_get(id) : NULL;
+        if (s && !lacks_same_measure(s, x->c, metric))
+            return false;
+    }
+    return true;
+}
+
+static const char *lr_metric(const lacks_ctx *x, int32_t metric);
+
+static const char *lr_ttft(const lacks_ctx *x)
+{
+    return lr_has(x, LLMLAT_LACKS_CHUNKS) && !lr_sources_agree(x, LLMLAT_TTFT) ? LR_TTFT : NULL;
+}
+
+static const char *lr_e2e(const lacks_ctx *x)
+{
+    if (lr_has(x, LLMLAT_LACKS_END) && x->c->e2e_at_finish)
+        return LR_END;
+    if (lr_has(x, LLMLAT_LACKS_CHUNKS) && !lr_sources_agree(x, LLMLAT_E2E))
+        return LR_E2E;
+    return NULL;
+}
+
+/* (E2E - TTFT) / (N - 1) */
+static const char *lr_tpot(const lacks_ctx *x)
+{
+    if (lr_has(x, LLMLAT_LACKS_OUTPUT_TOKENS))
+        return LR_OUTPUT;
+    const char *why = lr_ttft(x);
+    return why ? why : lr_e2e(x);
+}
+
+/* The samples of every gap between chunks. */
+static const char *lr_gaps(const lacks_ctx *x, bool per_token)
+{
+    if (lr_has(x, LLMLAT_LACKS_CHUNKS))
+        return LR_CHUNKS;
+    if (per_token && lr_has(x, LLMLAT_LACKS_CHUNK_TOKENS))
+        return LR_CHUNK_TOKENS;
+    return NULL;
+}
+
+static const char *lr_tool_itl(const lacks_ctx *x)
+{
+    switch (x->c->tool_itl) {
+    case TOOL_ITL_IS_ITL: return lr_metric(x, LLMLAT_ITL);
+    case TOOL_ITL_IS_ICL: return lr_metric(x, LLMLAT_ICL);
+    case TOOL_ITL_IS_TPOT: return lr_metric(x, LLMLAT_TPOT);
+    case TOOL_ITL_LLMPERF:
+        if (lr_has(x, LLMLAT_LACKS_CHUNKS) && x->sources != (1u << x->c->id))
+            return LR_TOOL_ITL;
+        return NULL;
+    }
+    return NULL;
+}
+
+static const char *lr_metric(const lacks_ctx *x, int32_t metric)
+{
+    switch (metric) {
+    case LLMLAT_TTFT: return lr_ttft(x);
+    case LLMLAT_E2E: return lr_e2e(x);
+    case LLMLAT_TPOT: return lr_tpot(x);
+    case LLMLAT_ITL: return lr_gaps(x, true);
+    case LLMLAT_ICL:
+    case LLMLAT_ITL_MAX: return lr_gaps(x, false);
+    case LLMLAT_TPS_USER:
+        if (x->c->tps_is_inverse_tpot)
+            return lr_tpot(x);
+        if (lr_has(x, LLMLAT_LACKS_OUTPUT_TOKENS))
+            return LR_OUTPUT;
+        return lr_e2e(x);
+    case LLMLAT_OUTPUT_TOKENS: return lr_has(x, LLMLAT_LACKS_OUTPUT_TOKENS) ? LR_OUTPUT : NULL;
+    case LLMLAT_INPUT_TOKENS: return lr_has(x, LLMLAT_LACKS_INPUT_TOKENS) ? LR_INPUT : NULL;
+    case LLMLAT_TOOL_ITL: return lr_tool_itl(x);
+    }
+    return NULL;
+}
+
+/* Goodput and the good count need each metric an SLO is set on. */
+static const char *lr_slos(const lacks_ctx *x)
+{
+    static const int32_t SLO_METRICS[3] = { LLMLAT_TTFT, LLMLAT_TPOT, LLMLAT_E2E };
+    for (int i = 0; i < 3; i++) {
+        const char *why = x->slo[i] ? lr_metric(x, SLO_METRICS[i]) : NULL;
+        if (why)
+            return why;
+    }
+    return NULL;
+}
+
+/* The duration of the rates, unless the host gave it. */
+static const char *lr_duration(const lacks_ctx *x)
+{
+    return !x->host_duration && lr_has(x, LLMLAT_LACKS_START_TIMES) ? LR_DURATION : NULL;
+}
+
+static const char *lr_rate(const lacks_ctx *x, int32_t rate)
+{
+    const char *why = rate == LLMLAT_RATE_PEAK_OUTPUT_TOKENS ? NULL : lr_duration(x);
+    if (why)
+        return why;
+    switch (rate) {
+    case LLMLAT_RATE_OUTPUT_TOKENS: return lr_metric(x, LLMLAT_OUTPUT_TOKENS);
+    case LLMLAT_RATE_TOTAL_TOKENS:
+        why = lr_metric(x, LLMLAT_OUTPUT_TOKENS);
+        return why ? why : lr_metric(x, LLMLAT_INPUT_TOKENS);
+    case LLMLAT_RATE_GOODPUT: return lr_slos(x);
+    case LLMLAT_RATE_PEAK_OUTPUT_TOKENS:
+        if (lr_has(x, LLMLAT_LACKS_START_TIMES))
+            return LR_START;
+        if (lr_has(x, LLMLAT_LACKS_CHUNKS))
+            return LR_CHUNKS;
+        if (!x->c->peak_counts_events && lr_has(x, LLMLAT_LACKS_CHUNK_TOKENS))
+            return LR_CHUNK_TOKENS;
+        return NULL;
+    }
+    return NULL;
+}
+
+static const char *lr_counter(const lacks_ctx *x, int32_t counter)
+{
+    switch (counter) {
+    case LLMLAT_COUNT_TPOT_UNDEFINED: return lr_tpot(x);
+    case LLMLAT_COUNT_GOOD: return lr_slos(x);
+    case LLMLAT_COUNT_INPUT_TOKENS: return lr_metric(x, LLMLAT_INPUT_TOKENS);
+    case LLMLAT_COUNT_OUTPUT_TOKENS: return lr_metric(x, LLMLAT_OUTPUT_TOKENS);
+    case LLMLAT_COUNT_PEAK_CONCURRENCY:
+        return lr_has(x, LLMLAT_LACKS_START_TIMES) ? LR_START : lr_e2e(x);
+    }
+    return NULL;
+}
+
+LLMLAT_PRIVATE const char *lacks_reason(const lacks_ctx *x, int32_t kind, int32_t id)
+{
+    if (x->lacks == 0)
+        return NULL;
+    switch (kind) {
+    case LLMLAT_KIND_METRIC: return lr_metric(x, id);
+    case LLMLAT_KIND_RATE: return lr_rate(x, id);
+    case LLMLAT_KIND_COUNTER: return lr_counter(x, id);
+    }
+    return NULL;
+}
+
 /* ---------------------- lib/record/request.c ------------------------------ */
 /* The recorder: one in-flight request's timestamps. The hot path is
  * llmlat_request_event(): three compares and three stores; everything else
@@ -1736,6 +2217,11 @@ static void clear(llmlat_request *r)
     r->input_tokens = 0;
     r->output_tokens = 0;
     r->has_output_tokens = false;
+    r->lacks = 0;
+    r->known_conv = 0;
+    r->has_known_ttft = r->has_known_e2e = r->has_known_tool_itl = false;
+    r->known_ttft_ns = r->known_e2e_ns = 0;
+    r->known_tool_itl_s = 0.0;
 }
 
 LLMLAT_API llmlat_request *llmlat_request_new(void)
@@ -1819,7 +2305,7 @@ LLMLAT_COLD static int32_t event_slow(llmlat_request *r, int64_t t_ns, uint32_t 
 {
     if (!r)
         return LLMLAT_EINVAL;
-    if (r->state != REQ_STARTED)
+    if (r->state != REQ_STARTED || req_values_only(r))
         return LLMLAT_ESTATE;
     int32_t st = time_error(r, t_ns);
     if (st == LLMLAT_OK)
@@ -1846,7 +2332,7 @@ LLMLAT_API int32_t llmlat_request_events(llmlat_request *r, const int64_t *t_ns,
         return LLMLAT_EINVAL;
     if (n && (!t_ns || !k))
         return LLMLAT_EINVAL;
-    if (r->state != REQ_STARTED)
+    if (r->state != REQ_STARTED || (n && req_values_only(r)))
         return LLMLAT_ESTATE;
     /* Validate everything before storing anything: all or nothing. */
     int64_t prev = r->last_t;
@@ -1903,6 +2389,45 @@ LLMLAT_PRIVATE void req_summarize(const llmlat_request *r, req_summary *s)
     }
 }
 
+LLMLAT_PRIVATE int32_t req_make_view(llmlat_request *r, const req_spec *s)
+{
+    if (s->n > REQ_MAX_EVENTS)
+        return LLMLAT_EINVAL;
+    int64_t max_t = s->start <= 0 ? s->start + INT64_MAX : INT64_MAX;
+    int64_t prev = s->n ? s->t[s->n - 1] : s->start;
+    if (!s->checked) {
+        prev = s->start;
+        for (size_t i = 0; i < s->n; i++) {
+            int64_t t = s->t[i];
+            if (t < prev)
+                return LLMLAT_EORDER;
+            if (t > max_t)
+                return LLMLAT_EINVAL;
+            prev = t;
+        }
+    }
+    int64_t end = s->has_end ? s->end : prev;
+    if (end < prev)
+        return LLMLAT_EORDER;
+    if (end > max_t)
+        return LLMLAT_EINVAL;
+    memset(r, 0, sizeof *r);
+    r->t = (int64_t *)s->t;  /* read only: a view */
+    r->k = (uint32_t *)s->k;
+    r->n = s->n;
+    r->last_t = prev;
+    r->max_t = max_t;
+    r->state = s->failed ? REQ_FAILED : REQ_FINISHED;
+    r->start_ns = s->start;
+    r->end_ns = end;
+    r->input_tokens = s->input_tokens;
+    r->has_output_tokens = s->has_output_tokens;
+    r->output_tokens = s->output_tokens;
+    r->lacks = s->lacks & ~LLMLAT_LACKS_CHUNKS;
+    req_summarize(r, &r->sum);
+    return LLMLAT_OK;
+}
+
 LLMLAT_PRIVATE const req_summary *req_summary_of(const llmlat_request *r, req_summary *scratch)
 {
     if (req_ended(r))
@@ -1935,6 +2460,128 @@ LLMLAT_API int32_t llmlat_request_finish(llmlat_request *r, int64_t t_ns)
 LLMLAT_API int32_t llmlat_request_fail(llmlat_request *r, int64_t t_ns)
 {
     return end(r, t_ns, REQ_FAILED);
+}
+
+LLMLAT_API int32_t llmlat_request_set_lacks(llmlat_request *r, uint32_t lacks)
+{
+    if (!r || (lacks & ~LLMLAT_LACKS_ALL) || (lacks & LLMLAT_LACKS_CHUNKS))
+        return LLMLAT_EINVAL;
+    if (req_ended(r))
+        return LLMLAT_ESTATE;
+    r->lacks = (r->lacks & LLMLAT_LACKS_CHUNKS) | lacks;
+    return LLMLAT_OK;
+}
+
+/* A time in seconds as ns, when it is one: finite, >= 0, within int64. */
+static bool known_ns(double seconds, int64_t *ns)
+{
+    if (!(seconds >= 0.0 && seconds < 9.2e9))
+        return false;
+    *ns = (int64_t)(seconds * 1e9 + 0.5);
+    return true;
+}
+
+LLMLAT_API int32_t llmlat_request_set_known(llmlat_request *r, int32_t convention,
+                                            int32_t metric, double value)
+{
+    int64_t ns = 0;
+    bool time = metric == LLMLAT_TTFT || metric == LLMLAT_E2E;
+    if (!r || !conv_get(convention) || !(time || metric == LLMLAT_TOOL_ITL))
+        return LLMLAT_EINVAL;
+    if (time ? !known_ns(value, &ns) : !(value >= 0.0 && value <= 1.7976931348623157e308))
+        return LLMLAT_EINVAL;
+    bool other_source = req_values_only(r) && r->known_conv != convention;
+    if (r->state != REQ_STARTED || r->n || other_source)
+        return LLMLAT_ESTATE;
+    r->lacks |= LLMLAT_LACKS_CHUNKS;
+    r->known_conv = convention;
+    r->room = 0; /* no event from now on */
+    if (metric == LLMLAT_TTFT) {
+        r->has_known_ttft = true;
+        r->known_ttft_ns = ns;
+    } else if (metric == LLMLAT_E2E) {
+        r->has_known_e2e = true;
+        r->known_e2e_ns = ns;
+    } else {
+        r->has_known_tool_itl = true;
+        r->known_tool_itl_s = value;
+    }
+    return LLMLAT_OK;
+}
+
+/* ------------------------------------------------------------- getters */
+
+LLMLAT_API int32_t llmlat_request_get_state(const llmlat_request *r, int32_t *state)
+{
+    if (!r || !state)
+        return LLMLAT_EINVAL;
+    switch (r->state) {
+    case REQ_NEW: *state = LLMLAT_STATE_NEW; break;
+    case REQ_STARTED: *state = LLMLAT_STATE_STARTED; break;
+    case REQ_FINISHED: *state = LLMLAT_STATE_FINISHED; break;
+    case REQ_FAILED: *state = LLMLAT_STATE_FAILED; break;
+    }
+    return LLMLAT_OK;
+}
+
+LLMLAT_API int32_t llmlat_request_get_start(const llmlat_request *r, int64_t *t_ns)
+{
+    if (!r || !t_ns)
+        return LLMLAT_EINVAL;
+    if (r->state == REQ_NEW)
+        return LLMLAT_ESTATE;
+    *t_ns = r->start_ns;
+    return LLMLAT_OK;
+}
+
+LLMLAT_API int32_t llmlat_request_get_end(const llmlat_request *r, int64_t *t_ns)
+{
+    if (!r || !t_ns)
+        return LLMLAT_EINVAL;
+    if (!req_ended(r))
+        return LLMLAT_ESTATE;
+    *t_ns = r->end_ns;
+    return LLMLAT_OK;
+}
+
+LLMLAT_API int32_t llmlat_request_get_events(const llmlat_request *r, const int64_t **t_ns,
+                                             const uint32_t **k, size_t *n)
+{
+    if (!r || !t_ns || !k || !n)
+        return LLMLAT_EINVAL;
+    *t_ns = r->n ? r->t : NULL;
+    *k = r->n ? r->k : NULL;
+    *n = r->n;
+    return LLMLAT_OK;
+}
+
+LLMLAT_API int32_t llmlat_request_get_input_tokens(const llmlat_request *r, uint64_t *n)
+{
+    if (!r || !n)
+        return LLMLAT_EINVAL;
+    *n = r->input_tokens;
+    return LLMLAT_OK;
+}
+
+LLMLAT_API int32_t llmlat_request_get_output_tokens(const llmlat_request *r, uint64_t *n)
+{
+    if (!r || !n)
+        return LLMLAT_EINVAL;
+    if (r->has_output_tokens) {
+        *n = r->output_tokens;
+        return LLMLAT_OK;
+    }
+    req_summary scratch;
+    *n = req_summary_of(r, &scratch)->sum_k;
+    return LLMLAT_EUNDEFINED;
+}
+
+LLMLAT_API int32_t llmlat_request_get_lacks(const llmlat_request *r, uint32_t *lacks)
+{
+    if (!r || !lacks)
+        return LLMLAT_EINVAL;
+    *lacks = r->lacks;
+    return LLMLAT_OK;
 }
 
 /* ---------------------- lib/record/request_log.c -------------------------- */
@@ -2072,19 +2719,20 @@ LLMLAT_PRIVATE void request_log_append(request_log *dst, const request_log *src)
 LLMLAT_PRIVATE void request_log_view(const request_log *g, size_t i, llmlat_request *out)
 {
     const logged_request *q = &g->req[i];
-    memset(out, 0, sizeof *out);
-    out->t = g->t + q->first_event;
-    out->k = g->k + q->first_event;
-    out->n = q->n_events;
-    out->cap = q->n_events;
-    out->state = (q->flags & LOGGED_FAILED) ? REQ_FAILED : REQ_FINISHED;
-    out->start_ns = q->start_ns;
-    out->end_ns = q->end_ns;
-    out->last_t = q->end_ns;
-    out->input_tokens = q->input_tokens;
-    out->output_tokens = q->output_tokens;
-    out->has_output_tokens = (q->flags & LOGGED_HAS_USAGE) != 0;
-    req_summarize(out, &out->sum);
+    req_spec s = {
+        .start = q->start_ns,
+        .t = g->t + q->first_event,
+        .k = g->k + q->first_event,
+        .n = q->n_events,
+        .has_end = true,
+        .end = q->end_ns,
+        .failed = (q->flags & LOGGED_FAILED) != 0,
+        .input_tokens = q->input_tokens,
+        .has_output_tokens = (q->flags & LOGGED_HAS_USAGE) != 0,
+        .output_tokens = q->output_tokens,
+        .checked = true, /* they were when logged (or deserialized) */
+    };
+    req_make_view(out, &s);
 }
 
 LLMLAT_PRIVATE size_t request_log_memory(const request_log *g)
@@ -2135,6 +2783,11 @@ LLMLAT_API int32_t llmlat_request_value(const llmlat_request *r, int32_t convent
         return LLMLAT_EINVAL;
     if (r->state == REQ_NEW)
         return LLMLAT_ESTATE;
+    /* what its data cannot support (a request rebuilt from a tool's file) */
+    lacks_ctx x = { .lacks = r->lacks, .c = c,
+                    .sources = req_values_only(r) ? 1u << r->known_conv : 0 };
+    if (lacks_reason(&x, LLMLAT_KIND_METRIC, metric))
+        return undefined_value(out);
 
     req_view v;
     conv_view(c, r, &v);
@@ -3990,6 +4643,9 @@ struct llmlat_agg {
     uint64_t input_tokens, output_tokens;
     span all;    /* every request: start .. last event (or start) */
     span valid;  /* successes with an E2E: start .. start + E2E */
+    /* What the requests added lack (LLMLAT_LACKS_*), and the conventions
+     * whose values the values-only ones carry, 1 << id (record/lacks.h). */
+    uint32_t lacks, sources;
 
     /* Indexed by metric_index(); TOOL_ITL has samples of its own only
      * under LLMPerf, and aliases ITL, ICL or TPOT otherwise. */
@@ -4014,13 +4670,17 @@ static inline double agg_param(const llmlat_agg *a, int32_t param)
 /* The store behind a metric id under a's convention (TOOL_ITL aliases). */
 LLMLAT_PRIVATE const metric_store *agg_store(const llmlat_agg *a, int32_t metric);
 
-/* true when a keeps every request it was given (exact mode, nothing
- * merged in from an aggregator without a log): what works per request
- * needs it. */
+/* true when a keeps every request it was given: exact mode, none of them
+ * lacking data or known by values only, nothing merged in from an
+ * aggregator without a log. What works per request needs it. */
 static inline bool agg_holds_requests(const llmlat_agg *a)
 {
     return a->mode == LLMLAT_MODE_EXACT && a->log.n_req == a->completed + a->failed;
 }
+
+/* Why a's data cannot support metric, rate or counter `id` (kind
+ * LLMLAT_KIND_*), NULL when it can (record/lacks.h). */
+LLMLAT_PRIVATE const char *agg_lacks_reason(const llmlat_agg *a, int32_t kind, int32_t id);
 
 /* The duration D in seconds; false when undefined (no data, or 0). */
 LLMLAT_PRIVATE bool agg_duration(const llmlat_agg *a, double *seconds);
@@ -4040,13 +4700,31 @@ LLMLAT_PRIVATE bool agg_meets_slos(const llmlat_agg *a, double ttft_s, double tp
 LLMLAT_PRIVATE void agg_labels_free(llmlat_agg *a);
 LLMLAT_PRIVATE size_t agg_labels_memory(const llmlat_agg *a);
 
+/* Adding requests (agg.c), in three parts so that many can be added all
+ * or nothing (llmlat_agg_add_columns): check says whether r can be added
+ * after the requests `p` sums up (which it then adds r to), reserve makes
+ * the room they all need, and commit folds r in, which cannot fail. */
+typedef struct agg_pending {
+    uint64_t requests, successes;
+    uint64_t input_tokens, output_tokens;
+    uint64_t tokens;   /* sum of k over the successes' events (ITL samples) */
+    size_t events;     /* the successes' events */
+    size_t logged, logged_events; /* the requests exact mode logs, and their events */
+} agg_pending;
+
+LLMLAT_PRIVATE int32_t agg_add_check(const llmlat_agg *a, const llmlat_request *r,
+                                     const req_view *v, agg_pending *p);
+LLMLAT_PRIVATE int32_t agg_add_reserve(llmlat_agg *a, const agg_pending *p);
+LLMLAT_PRIVATE void agg_add_commit(llmlat_agg *a, const llmlat_request *r, const req_view *v);
+
 /* Bounded mode (bounded_fold.c). setup (re)builds the layout and empty
  * sketches for alpha, all or nothing (ENOMEM leaves a as it was). check
- * says whether a success can be folded in (EINVAL on a sum that would
- * overflow); push then folds it, and cannot fail. */
+ * says whether a success can be folded in after the pending ones (EINVAL
+ * on a sum that would overflow); push then folds it, and cannot fail. */
 LLMLAT_PRIVATE int32_t agg_bounded_setup(llmlat_agg *a, double alpha);
 LLMLAT_PRIVATE void agg_bounded_free(llmlat_agg *a);
-LLMLAT_PRIVATE int32_t agg_bounded_check(llmlat_agg *a, const llmlat_request *r, const req_view *v);
+LLMLAT_PRIVATE int32_t agg_bounded_check(const llmlat_agg *a, const llmlat_request *r,
+                                         const req_view *v, const agg_pending *p);
 LLMLAT_PRIVATE void agg_bounded_push(llmlat_agg *a, const llmlat_request *r, const req_view *v);
 
 #endif
@@ -4064,6 +4742,7 @@ static void clear_data(llmlat_agg *a)
     a->completed = a->failed = a->tpot_undefined = 0;
     a->input_tokens = a->output_tokens = 0;
     a->all = a->valid = SPAN_EMPTY;
+    a->lacks = a->sources = 0;
     a->good = 0;
     for (int i = 0; i < METRIC_COUNT; i++)
         store_clear(&a->stores[i]);
@@ -4184,19 +4863,18 @@ static metric_store *own_store(llmlat_agg *a, int32_t metric)
     return &a->stores[metric_index(metric)];
 }
 
-/* The samples a success adds to every store: reserved all at once before
- * anything is pushed, so that a failed add changes nothing. */
-static int32_t reserve_for(llmlat_agg *a, const llmlat_request *r)
+/* The samples `p`'s successes add to every store: reserved all at once
+ * before anything is pushed, so that a failed add changes nothing. */
+static int32_t reserve_for(llmlat_agg *a, const agg_pending *p)
 {
     for (int32_t m = METRIC_FIRST; m <= METRIC_LAST; m++) {
         /* one per request, or at most one per event for the gap metrics */
-        size_t extra = (m == LLMLAT_ITL || m == LLMLAT_ICL) ? r->n : 1;
+        size_t extra = (m == LLMLAT_ITL || m == LLMLAT_ICL) ? p->events : p->successes;
         int32_t st = store_reserve(own_store(a, m), &a->al, extra);
         if (st != LLMLAT_OK)
             return st;
     }
-    int32_t st = timeline_reserve(&a->tl, &a->al, 1, r->n);
-    return st != LLMLAT_OK ? st : request_log_reserve(&a->log, &a->al, 1, r->n);
+    return timeline_reserve(&a->tl, &a->al, p->successes, p->events);
 }
 
 /* ICL, ITL and ITL_MAX samples, by the gap rule (record/gaps.h). */
@@ -4241,6 +4919,107 @@ static void push_timeline(llmlat_agg *a, const llmlat_request *r, const req_view
     }
 }
 
+/* Exact mode logs every request whose data is whole: one that lacks
+ * something (or is known by its values only) could not be added again
+ * from its events as it was (agg_holds_requests then says no). */
+static bool agg_logs(const llmlat_agg *a, const llmlat_request *r)
+{
+    return a->mode == LLMLAT_MODE_EXACT && r->lacks == 0;
+}
+
+/* What r's data lacks, remembered once r is counted: everything for a
+ * success; for a failure, which adds only a count and its span to the
+ * duration, its start times alone. */
+static void note_lacks(llmlat_agg *a, const llmlat_request *r, bool success)
+{
+    a->lacks |= success ? r->lacks : r->lacks & LLMLAT_LACKS_START_TIMES;
+    if (success && req_values_only(r))
+        a->sources |= 1u << r->known_conv;
+}
+
+/* Its latest response: the last event; the end, for a request known by
+ * its values only. */
+static int64_t last_response(const llmlat_request *r)
+{
+    return req_values_only(r) ? r->end_ns : r->n ? r->t[r->n - 1] : r->start_ns;
+}
+
+LLMLAT_PRIVATE int32_t agg_add_check(const llmlat_agg *a, const llmlat_request *r,
+                                     const req_view *v, agg_pending *p)
+{
+    /* Requests added (successes + failures) fit a uint64 too, as the
+     * serialized form requires. */
+    if (p->requests >= UINT64_MAX - (a->completed + a->failed))
+        return LLMLAT_EINVAL;
+    if (agg_logs(a, r)) {
+        p->logged++;
+        p->logged_events += r->n;
+    }
+    if (v->success) {
+        if (r->input_tokens > UINT64_MAX - a->input_tokens - p->input_tokens ||
+            v->n_out > UINT64_MAX - a->output_tokens - p->output_tokens)
+            return LLMLAT_EINVAL;
+        if (a->mode == LLMLAT_MODE_BOUNDED) {
+            int32_t st = agg_bounded_check(a, r, v, p);
+            if (st != LLMLAT_OK)
+                return st;
+        }
+        p->successes++;
+        p->input_tokens += r->input_tokens;
+        p->output_tokens += v->n_out;
+        p->tokens += r->sum.sum_k;
+        p->events += r->n;
+    }
+    p->requests++;
+    return LLMLAT_OK;
+}
+
+LLMLAT_PRIVATE int32_t agg_add_reserve(llmlat_agg *a, const agg_pending *p)
+{
+    int32_t st = a->mode == LLMLAT_MODE_BOUNDED || p->successes == 0 ? LLMLAT_OK
+                                                                      : reserve_for(a, p);
+    if (st == LLMLAT_OK && p->logged)
+        st = request_log_reserve(&a->log, &a->al, p->logged, p->logged_events);
+    return st;
+}
+
+LLMLAT_PRIVATE void agg_add_commit(llmlat_agg *a, const llmlat_request *r, const req_view *v)
+{
+    if (agg_logs(a, r))
+        request_log_push(&a->log, r);
+    note_lacks(a, r, v->success);
+    span_add(&a->all, r->start_ns, last_response(r));
+    if (!v->success) {
+        a->failed++;
+        return;
+    }
+    a->completed++;
+    a->input_tokens += r->input_tokens;
+    a->output_tokens += v->n_out;
+    a->tpot_undefined += !v->has_tpot;
+    if (v->has_e2e)
+        span_add(&a->valid, r->start_ns, r->start_ns + v->e2e_ns);
+    if (a->mode == LLMLAT_MODE_BOUNDED) {
+        agg_bounded_push(a, r, v);
+        return;
+    }
+
+    if (v->has_ttft)
+        store_push(own_store(a, LLMLAT_TTFT), ns_to_s(v->ttft_ns), 1);
+    if (v->has_e2e)
+        store_push(own_store(a, LLMLAT_E2E), ns_to_s(v->e2e_ns), 1);
+    if (v->has_tpot)
+        store_push(own_store(a, LLMLAT_TPOT), v->tpot_s, 1);
+    if (v->has_tps)
+        store_push(own_store(a, LLMLAT_TPS_USER), v->tps, 1);
+    if (v->has_tool_itl)
+        store_push(own_store(a, LLMLAT_TOOL_ITL), v->tool_itl_s, 1);
+    store_push(own_store(a, LLMLAT_OUTPUT_TOKENS), (double)v->n_out, 1);
+    store_push(own_store(a, LLMLAT_INPUT_TOKENS), (double)r->input_tokens, 1);
+    push_gaps(a, r, v);
+    push_timeline(a, r, v);
+}
+
 LLMLAT_API int32_t llmlat_agg_add(llmlat_agg *a, const llmlat_request *r)
 {
     if (!a || !r)
@@ -4249,61 +5028,14 @@ LLMLAT_API int32_t llmlat_agg_add(llmlat_agg *a, const llmlat_request *r)
         return LLMLAT_ESTATE;
     req_view v;
     conv_view(a->conv, r, &v);
-    int64_t last = r->n ? r->t[r->n - 1] : r->start_ns;
-
-    /* Requests added (successes + failures) fit a uint64 too, as the
-     * serialized form requires. */
-    bool full = a->completed + a->failed == UINT64_MAX;
-    bool bounded = a->mode == LLMLAT_MODE_BOUNDED;
-    if (!v.success) {
-        if (full)
-            return LLMLAT_EINVAL;
-        if (!bounded) {
-            int32_t st = request_log_reserve(&a->log, &a->al, 1, r->n);
-            if (st != LLMLAT_OK)
-                return st;
-            request_log_push(&a->log, r);
-        }
-        a->failed++;
-        span_add(&a->all, r->start_ns, last);
-        return LLMLAT_OK;
-    }
-
-    if (full || r->input_tokens > UINT64_MAX - a->input_tokens ||
-        v.n_out > UINT64_MAX - a->output_tokens)
-        return LLMLAT_EINVAL;
-    int32_t st = bounded ? agg_bounded_check(a, r, &v) : reserve_for(a, r);
+    agg_pending p = { 0 };
+    int32_t st = agg_add_check(a, r, &v, &p);
+    if (st == LLMLAT_OK)
+        st = agg_add_reserve(a, &p);
     if (st != LLMLAT_OK)
         return st;
-
     /* From here on nothing can fail. */
-    a->completed++;
-    a->input_tokens += r->input_tokens;
-    a->output_tokens += v.n_out;
-    a->tpot_undefined += !v.has_tpot;
-    span_add(&a->all, r->start_ns, last);
-    if (v.has_e2e)
-        span_add(&a->valid, r->start_ns, r->start_ns + v.e2e_ns);
-    if (bounded) {
-        agg_bounded_push(a, r, &v);
-        return LLMLAT_OK;
-    }
-
-    if (v.has_ttft)
-        store_push(own_store(a, LLMLAT_TTFT), ns_to_s(v.ttft_ns), 1);
-    if (v.has_e2e)
-        store_push(own_store(a, LLMLAT_E2E), ns_to_s(v.e2e_ns), 1);
-    if (v.has_tpot)
-        store_push(own_store(a, LLMLAT_TPOT), v.tpot_s, 1);
-    if (v.has_tps)
-        store_push(own_store(a, LLMLAT_TPS_USER), v.tps, 1);
-    if (v.has_tool_itl)
-        store_push(own_store(a, LLMLAT_TOOL_ITL), v.tool_itl_s, 1);
-    store_push(own_store(a, LLMLAT_OUTPUT_TOKENS), (double)v.n_out, 1);
-    store_push(own_store(a, LLMLAT_INPUT_TOKENS), (double)r->input_tokens, 1);
-    push_gaps(a, r, &v);
-    push_timeline(a, r, &v);
-    request_log_push(&a->log, r);
+    agg_add_commit(a, r, &v);
     return LLMLAT_OK;
 }
 
@@ -4356,6 +5088,8 @@ LLMLAT_API int32_t llmlat_agg_merge(llmlat_agg *dst, const llmlat_agg *src)
     dst->input_tokens += src->input_tokens;
     dst->output_tokens += src->output_tokens;
     dst->good += src->good;
+    dst->lacks |= src->lacks;
+    dst->sources |= src->sources;
     if (src->all.lo <= src->all.hi)
         span_add(&dst->all, src->all.lo, src->all.hi);
     if (src->valid.lo <= src->valid.hi)
@@ -4462,6 +5196,36 @@ static int32_t empty_value(const llmlat_agg *a, double *out)
     return LLMLAT_EUNDEFINED;
 }
 
+LLMLAT_PRIVATE const char *agg_lacks_reason(const llmlat_agg *a, int32_t kind, int32_t id)
+{
+    if (a->lacks == 0)
+        return NULL;
+    lacks_ctx x = {
+        .lacks = a->lacks,
+        .sources = a->sources,
+        .c = a->conv,
+        .host_duration = agg_param(a, LLMLAT_PARAM_DURATION) > 0.0,
+        .slo = { agg_param(a, LLMLAT_PARAM_SLO_TTFT) > 0.0,
+                 agg_param(a, LLMLAT_PARAM_SLO_TPOT) > 0.0,
+                 agg_param(a, LLMLAT_PARAM_SLO_E2E) > 0.0 },
+    };
+    return lacks_reason(&x, kind, id);
+}
+
+LLMLAT_API int32_t llmlat_agg_unavailable(const llmlat_agg *a, int32_t kind, int32_t id,
+                                          const char **reason)
+{
+    bool known = (kind == LLMLAT_KIND_METRIC && metric_valid(id)) ||
+                 (kind == LLMLAT_KIND_RATE && id >= LLMLAT_RATE_REQUESTS &&
+                  id <= LLMLAT_RATE_PEAK_OUTPUT_TOKENS) ||
+                 (kind == LLMLAT_KIND_COUNTER && id >= LLMLAT_COUNT_COMPLETED &&
+                  id <= LLMLAT_COUNT_MEMORY_BYTES);
+    if (!a || !reason || !known)
+        return LLMLAT_EINVAL;
+    *reason = agg_lacks_reason(a, kind, id);
+    return *reason ? LLMLAT_EUNDEFINED : LLMLAT_OK;
+}
+
 static bool stat_valid(int32_t stat)
 {
     return stat >= LLMLAT_STAT_COUNT && stat <= LLMLAT_STAT_MEDIAN;
@@ -4472,6 +5236,8 @@ LLMLAT_API int32_t llmlat_agg_stat(const llmlat_agg *a, int32_t metric, int32_t 
 {
     if (!a || !out || !metric_valid(metric) || !stat_valid(stat))
         return LLMLAT_EINVAL;
+    if (agg_lacks_reason(a, LLMLAT_KIND_METRIC, metric))
+        return undefined_value(out);
     const metric_store *s = agg_store(a, metric);
     uint64_t n = store_count(s);
     if (stat == LLMLAT_STAT_COUNT) {
@@ -4491,6 +5257,11 @@ LLMLAT_API int32_t llmlat_agg_quantiles(const llmlat_agg *a, int32_t metric, con
     for (size_t i = 0; i < n; i++)
         if (!(q[i] >= 0.0 && q[i] <= 1.0)) /* also rejects NaN */
             return LLMLAT_EINVAL;
+    if (agg_lacks_reason(a, LLMLAT_KIND_METRIC, metric)) {
+        for (size_t i = 0; i < n; i++)
+            undefined_value(&out[i]);
+        return LLMLAT_EUNDEFINED;
+    }
     const metric_store *s = agg_store(a, metric);
     if (store_count(s) == 0) {
         int32_t st = LLMLAT_OK;
@@ -4516,6 +5287,8 @@ LLMLAT_PRIVATE bool agg_duration(const llmlat_agg *a, double *seconds)
         *seconds = host;
         return true;
     }
+    if (a->lacks & LLMLAT_LACKS_START_TIMES)
+        return false; /* relative starts span nothing */
     const span *s = a->conv->duration_over_valid ? &a->valid : &a->all;
     if (s->lo >= s->hi)
         return false;
@@ -4566,6 +5339,8 @@ LLMLAT_API int32_t llmlat_agg_rate(const llmlat_agg *a, int32_t rate, double *ou
 {
     if (!a || !out || rate < LLMLAT_RATE_REQUESTS || rate > LLMLAT_RATE_PEAK_OUTPUT_TOKENS)
         return LLMLAT_EINVAL;
+    if (agg_lacks_reason(a, LLMLAT_KIND_RATE, rate))
+        return undefined_value(out);
     if (rate == LLMLAT_RATE_PEAK_OUTPUT_TOKENS) {
         if (a->mode == LLMLAT_MODE_BOUNDED) /* no timeline: docs/metrics.md */
             return undefined_value(out);
@@ -4616,6 +5391,10 @@ LLMLAT_API int32_t llmlat_agg_counter(const llmlat_agg *a, int32_t counter, uint
 {
     if (!a || !out)
         return LLMLAT_EINVAL;
+    if (agg_lacks_reason(a, LLMLAT_KIND_COUNTER, counter)) {
+        *out = 0;
+        return LLMLAT_EUNDEFINED;
+    }
     switch (counter) {
     case LLMLAT_COUNT_COMPLETED:
         *out = a->completed;
@@ -4786,7 +5565,13 @@ static sketch *sk(llmlat_agg *a, int32_t metric)
     return &a->stores[metric_index(metric)].sk;
 }
 
-LLMLAT_PRIVATE int32_t agg_bounded_check(llmlat_agg *a, const llmlat_request *r, const req_view *v)
+static const sketch *ck(const llmlat_agg *a, int32_t metric)
+{
+    return &a->stores[metric_index(metric)].sk;
+}
+
+LLMLAT_PRIVATE int32_t agg_bounded_check(const llmlat_agg *a, const llmlat_request *r,
+                                         const req_view *v, const agg_pending *p)
 {
     /* The exact sums take samples below 2^64 of their unit: only an absurd
      * tokens/s (N / E2E) can reach that. */
@@ -4794,8 +5579,9 @@ LLMLAT_PRIVATE int32_t agg_bounded_check(llmlat_agg *a, const llmlat_request *r,
         return LLMLAT_EINVAL;
     /* ITL counts tokens, ICL events: bound them by the request's totals
      * (its summary is valid: it ended). */
-    if (sk(a, LLMLAT_ITL)->count > UINT64_MAX - r->sum.sum_k ||
-        sk(a, LLMLAT_ICL)->count > UINT64_MAX - r->n)
+    uint64_t tokens = UINT64_MAX - p->tokens, events = UINT64_MAX - p->events;
+    if (r->sum.sum_k > tokens || ck(a, LLMLAT_ITL)->count > tokens - r->sum.sum_k ||
+        r->n > events || ck(a, LLMLAT_ICL)->count > events - r->n)
         return LLMLAT_EINVAL;
     return LLMLAT_OK;
 }
@@ -5069,6 +5855,97 @@ LLMLAT_PRIVATE void agg_bounded_push(llmlat_agg *a, const llmlat_request *r, con
                                   v->has_e2e ? ns_to_s(v->e2e_ns) : NAN);
 }
 
+/* ---------------------- lib/agg/columns.c --------------------------------- */
+/* llmlat_agg_add_columns: many requests given as arrays, added all or
+ * nothing. Each request is a view of the caller's arrays (no copy), put
+ * through the same check / reserve / commit as llmlat_agg_add (agg.c):
+ * every request is checked and the room for all of them reserved before
+ * the first is folded in. */
+
+typedef struct agg_columns {
+    size_t n;
+    const int64_t *start_ns, *end_ns;
+    const uint8_t *ok;
+    const uint64_t *offsets;
+    const int64_t *t_ns;
+    const uint32_t *k;
+    const int64_t *input_tokens, *output_tokens;
+} agg_columns;
+
+/* Request i of the columns, as a view (`checked`: it passed already). */
+static int32_t column_request(const agg_columns *c, size_t i, bool checked, llmlat_request *r)
+{
+    uint64_t from = 0, to = 0;
+    if (c->offsets) {
+        from = c->offsets[i];
+        to = c->offsets[i + 1];
+        if (to < from || to > c->offsets[c->n] || to - from > SIZE_MAX)
+            return LLMLAT_EINVAL;
+    }
+    req_spec s = {
+        .start = c->start_ns[i],
+        .t = c->t_ns ? c->t_ns + from : NULL,
+        .k = c->k ? c->k + from : NULL,
+        .n = (size_t)(to - from),
+        .has_end = c->end_ns != NULL,
+        .end = c->end_ns ? c->end_ns[i] : 0,
+        .failed = c->ok && !c->ok[i],
+        .checked = checked,
+    };
+    if (c->input_tokens) {
+        if (c->input_tokens[i] < 0)
+            return LLMLAT_EINVAL;
+        s.input_tokens = (uint64_t)c->input_tokens[i];
+    }
+    if (c->output_tokens && c->output_tokens[i] >= 0) {
+        s.has_output_tokens = true;
+        s.output_tokens = (uint64_t)c->output_tokens[i];
+    }
+    return req_make_view(r, &s);
+}
+
+LLMLAT_API int32_t llmlat_agg_add_columns(llmlat_agg *a, size_t n, const int64_t *start_ns,
+                                          const int64_t *end_ns, const uint8_t *ok,
+                                          const uint64_t *offsets, const int64_t *t_ns,
+                                          const uint32_t *k, const int64_t *input_tokens,
+                                          const int64_t *output_tokens, size_t *bad)
+{
+    size_t unused;
+    if (!bad)
+        bad = &unused;
+    *bad = SIZE_MAX;
+    if (!a || (n && !start_ns) || n == SIZE_MAX)
+        return LLMLAT_EINVAL;
+    uint64_t events = offsets && n ? offsets[n] : 0;
+    if (events && (!t_ns || !k))
+        return LLMLAT_EINVAL;
+    agg_columns c = { n, start_ns, end_ns, ok, offsets, t_ns, k, input_tokens, output_tokens };
+    llmlat_request r;
+    req_view v;
+    agg_pending p = { 0 };
+    for (size_t i = 0; i < n; i++) {
+        int32_t st = column_request(&c, i, false, &r);
+        if (st == LLMLAT_OK) {
+            conv_view(a->conv, &r, &v);
+            st = agg_add_check(a, &r, &v, &p);
+        }
+        if (st != LLMLAT_OK) {
+            *bad = i;
+            return st;
+        }
+    }
+    int32_t st = agg_add_reserve(a, &p);
+    if (st != LLMLAT_OK)
+        return st;
+    /* From here on nothing can fail. */
+    for (size_t i = 0; i < n; i++) {
+        column_request(&c, i, true, &r);
+        conv_view(a->conv, &r, &v);
+        agg_add_commit(a, &r, &v);
+    }
+    return LLMLAT_OK;
+}
+
 /* ---------------------- lib/agg/labels.c ---------------------------------- */
 /* Constant labels: validated as Prometheus requires, kept sorted by name
  * so that equal label sets serialize and print alike. */
@@ -5305,6 +6182,3677 @@ LLMLAT_PRIVATE size_t store_memory(const metric_store *s)
     return BOUNDED(s) ? sketch_memory(&s->sk, s->map) : exact_memory(&s->exact);
 }
 
+/* ---------------------- lib/read/decimal.c -------------------------------- */
+/* Decimal text to integer nanoseconds, exactly: the digits are kept as
+ * text and shifted by their power of ten, never put through a double. */
+#include <stdio.h>
+#include <string.h>
+
+/* ---------------------- lib/read/decimal.h -------------------------------- */
+/* Exact conversions of JSON number text, as the reader's tokenizer hands
+ * it over: a time in some unit (seconds, milliseconds, nanoseconds) to
+ * integer nanoseconds without going through a double, non-negative
+ * integers, and nanoseconds back to seconds text for messages. */
+#ifndef LLMLAT_READ_DECIMAL_H
+#define LLMLAT_READ_DECIMAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* The power of ten of one unit in nanoseconds. */
+#define DEC_SECONDS 9
+#define DEC_MILLISECONDS 6
+#define DEC_NANOSECONDS 0
+
+/* A time of `unit` (DEC_SECONDS ...) -> nanoseconds, rounded to the
+ * nearest nanosecond (halves away from zero) from the exact decimal
+ * value: "1.0000000015" s -> 1000000002, "2e-9" s -> 2. text is a valid
+ * JSON number of len bytes. false when the result does not fit int64_t. */
+LLMLAT_PRIVATE bool dec_to_ns(const char *text, size_t len, int unit, int64_t *out);
+
+/* The plain form of seconds alone, which nearly every trace time has:
+ * -?D+(.D+)? with at most 10 integer digits (no leading zero) and 9
+ * decimals, read from [s, end) in one pass. Returns where it stopped (the
+ * caller checks what follows), or NULL when [s, end) does not start with
+ * that form. */
+LLMLAT_PRIVATE const char *dec_plain_seconds(const char *s, const char *end, int64_t *out);
+
+/* A plain non-negative integer (digits only: no sign, point or exponent)
+ * of len bytes, up to max; false otherwise. */
+LLMLAT_PRIVATE bool dec_to_u64(const char *text, size_t len, uint64_t max, uint64_t *out);
+
+/* ns as seconds, without trailing zeros: 1500000000 -> "1.5", -1 ->
+ * "-0.000000001". out holds at least DEC_TEXT_MAX bytes. */
+#define DEC_TEXT_MAX 32
+LLMLAT_PRIVATE void dec_seconds_text(int64_t ns, char *out);
+
+#endif
+
+#define DEC_EXPONENT_CLAMP 100000 /* far beyond any digit count the reader lets through */
+#define DEC_DIGITS_MAX 160        /* the tokenizer hands over at most 127 characters */
+
+/* The parts of a JSON number: its significant digits (integer and
+ * fraction concatenated) and the power of ten of the last one. */
+typedef struct dec_parts {
+    bool negative;
+    char digits[DEC_DIGITS_MAX];
+    int n;
+    long exp10;
+} dec_parts;
+
+static void dec_split(const char *s, const char *end, dec_parts *d)
+{
+    d->negative = false;
+    d->n = 0;
+    if (s < end && *s == '-') {
+        d->negative = true;
+        s++;
+    }
+    long frac = 0;
+    bool in_frac = false;
+    for (; s < end && *s != 'e' && *s != 'E'; s++) {
+        if (*s == '.') {
+            in_frac = true;
+            continue;
+        }
+        if (d->n < DEC_DIGITS_MAX)
+            d->digits[d->n++] = *s;
+        frac += in_frac;
+    }
+    long e = 0;
+    if (s < end) { /* 'e' or 'E' */
+        s++;
+        bool neg = s < end && *s == '-';
+        if (s < end && (*s == '-' || *s == '+'))
+            s++;
+        for (; s < end && *s >= '0' && *s <= '9'; s++)
+            if (e < DEC_EXPONENT_CLAMP)
+                e = e * 10 + (*s - '0');
+        if (neg)
+            e = -e;
+    }
+    d->exp10 = e - frac;
+}
+
+/* magnitude = magnitude * 10 + digit, false past limit. */
+static bool dec_push_digit(uint64_t *m, int digit, uint64_t limit)
+{
+    if (*m > (limit - (uint64_t)digit) / 10)
+        return false;
+    *m = *m * 10 + (uint64_t)digit;
+    return true;
+}
+
+/* Eight ASCII digits at p (8 readable bytes) as their value; false when
+ * they are not all digits. Little-endian machines do it in a few integer
+ * operations on one 64-bit word (the simdjson method); the others digit
+ * by digit. */
+static inline bool dec_eight_digits(const char *p, uint32_t *out)
+{
+#if defined(__BYTE_ORDER__) && defined(__ORDER_LITTLE_ENDIAN__) && \
+    __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    uint64_t v;
+    memcpy(&v, p, sizeof v);
+    if (((v & 0xF0F0F0F0F0F0F0F0u) | (((v + 0x0606060606060606u) & 0xF0F0F0F0F0F0F0F0u) >> 4)) !=
+        0x3333333333333333u)
+        return false;
+    v -= 0x3030303030303030u;
+    v = v * 10 + (v >> 8); /* pairs of digits */
+    v = (((v & 0x000000FF000000FFu) * (100 + (UINT64_C(1000000) << 32))) +
+         (((v >> 16) & 0x000000FF000000FFu) * (1 + (UINT64_C(10000) << 32)))) >>
+        32;
+    *out = (uint32_t)v;
+    return true;
+#else
+    uint32_t v = 0;
+    for (int i = 0; i < 8; i++) {
+        unsigned d = (unsigned)(p[i] - '0');
+        if (d > 9)
+            return false;
+        v = v * 10 + d;
+    }
+    *out = v;
+    return true;
+#endif
+}
+
+static inline bool dec_is_digit(char c)
+{
+    return (unsigned)(c - '0') < 10;
+}
+
+LLMLAT_PRIVATE const char *dec_plain_seconds(const char *s, const char *end, int64_t *out)
+{
+    bool negative = s < end && *s == '-';
+    s += negative;
+    const char *digits = s;
+    uint64_t seconds = 0, frac = 0;
+    for (; s < end && dec_is_digit(*s); s++) {
+        if (s - digits == 10)
+            return NULL;
+        seconds = seconds * 10 + (uint64_t)(*s - '0');
+    }
+    if (s == digits || (*digits == '0' && s - digits > 1))
+        return NULL; /* no digit, or JSON's forbidden leading zero */
+    int frac_digits = 0;
+    if (s < end && *s == '.') {
+        s++;
+        uint32_t eight;
+        if (end - s >= 8 && dec_eight_digits(s, &eight)) {
+            frac = eight;
+            frac_digits = 8;
+            s += 8;
+        }
+        for (; s < end && dec_is_digit(*s); s++, frac_digits++) {
+            if (frac_digits == 9)
+                return NULL;
+            frac = frac * 10 + (uint64_t)(*s - '0');
+        }
+        if (frac_digits == 0)
+            return NULL;
+    }
+    static const uint32_t SCALE[10] = { 1000000000, 100000000, 10000000, 1000000, 100000,
+                                        10000,      1000,      100,      10,      1 };
+    uint64_t ns = seconds * 1000000000u + frac * SCALE[frac_digits]; /* < 10^19: no wrap */
+    if (ns > (uint64_t)INT64_MAX)
+        return NULL;
+    *out = negative ? -(int64_t)ns : (int64_t)ns;
+    return s;
+}
+
+LLMLAT_PRIVATE bool dec_to_ns(const char *text, size_t len, int unit, int64_t *out)
+{
+    const char *end = text + len;
+    if (unit == DEC_SECONDS && dec_plain_seconds(text, end, out) == end)
+        return true;
+    dec_parts d;
+    dec_split(text, end, &d);
+    uint64_t limit = d.negative ? (uint64_t)INT64_MAX + 1 : (uint64_t)INT64_MAX;
+    long shift = d.exp10 + unit; /* power of ten of the last digit, in ns */
+    long keep = d.n + shift;     /* digits at or above 1 ns */
+    uint64_t m = 0;
+    for (long i = 0; i < keep && i < d.n; i++)
+        if (!dec_push_digit(&m, d.digits[i] - '0', limit))
+            return false;
+    if (m != 0)
+        for (long i = d.n; i < keep; i++)
+            if (!dec_push_digit(&m, 0, limit))
+                return false;
+    if (keep >= 0 && keep < d.n && d.digits[keep] >= '5') {
+        if (m == limit)
+            return false;
+        m++;
+    }
+    *out = d.negative ? (int64_t)(0 - m) : (int64_t)m;
+    return true;
+}
+
+LLMLAT_PRIVATE bool dec_to_u64(const char *text, size_t len, uint64_t max, uint64_t *out)
+{
+    if (len == 0)
+        return false;
+    uint64_t m = 0;
+    for (size_t i = 0; i < len; i++) {
+        char c = text[i];
+        if (c < '0' || c > '9' || !dec_push_digit(&m, c - '0', max))
+            return false;
+    }
+    *out = m;
+    return true;
+}
+
+LLMLAT_PRIVATE void dec_seconds_text(int64_t ns, char *out)
+{
+    uint64_t m = ns < 0 ? 0 - (uint64_t)ns : (uint64_t)ns;
+    int n = snprintf(out, DEC_TEXT_MAX, "%s%llu.%09llu", ns < 0 ? "-" : "",
+                     (unsigned long long)(m / 1000000000u),
+                     (unsigned long long)(m % 1000000000u));
+    while (n > 0 && out[n - 1] == '0')
+        out[--n] = '\0';
+    if (n > 0 && out[n - 1] == '.')
+        out[--n] = '\0';
+}
+
+/* ---------------------- lib/read/jtok.c ----------------------------------- */
+/* The reader's JSON tokenizer (read/jtok.h): the grammar of RFC 8259, the
+ * positions, the first error. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+/* ---------------------- lib/read/jtok.h ----------------------------------- */
+/* The reader's JSON tokenizer: it reads a window of bytes the host fed
+ * (the reader's buffer), knows the line and column of every token, and
+ * keeps the first error as one line "name:line:column: what is wrong".
+ * Columns count bytes from 1.
+ *
+ * Push reading: the window may end before the input does. A read at the
+ * window's end then sees JT_EOF and marks the tokenizer `starved`; the
+ * reader (read/reader.c) throws the step's outcome away, error included,
+ * and runs the step again from its start once more bytes arrived. So the
+ * parsing code below is written as if it had the whole input.
+ *
+ * Every reading function returns false on error; the caller stops. Numbers
+ * are handed over as their text, checked against JSON's grammar, so that
+ * callers can convert them exactly (read/decimal.h). */
+#ifndef LLMLAT_READ_JTOK_H
+#define LLMLAT_READ_JTOK_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define JT_EOF (-1)
+#define JT_NUMBER_MAX 128 /* longest number text accepted, NUL included */
+#define JT_ERROR_MAX 512  /* longest message, NUL included */
+#define JT_DESCRIBE_MAX 16
+
+typedef struct jtok {
+    const unsigned char *buf;
+    size_t pos, len;
+    bool ended;             /* len is the end of the input */
+    bool starved;           /* a read reached len before the end of the input */
+    bool lenient;           /* skipped values may be NaN, Infinity, -Infinity (Python's json) */
+    uint64_t base;          /* input offset of buf[0] */
+    uint64_t line;          /* current line, from 1 */
+    uint64_t line_start;    /* input offset of its first byte */
+    uint64_t tok_line, tok_col; /* where the last peeked token starts */
+    bool failed;
+    const char *name;       /* input name used in messages */
+    char *error;            /* JT_ERROR_MAX bytes, owned by the reader */
+} jtok;
+
+/* The next raw byte (no whitespace skipping), JT_EOF at the end of the
+ * window (starving the tokenizer when the input goes on). */
+static inline int jt_raw_peek(jtok *t)
+{
+    if (t->pos < t->len)
+        return t->buf[t->pos];
+    if (!t->ended)
+        t->starved = true;
+    return JT_EOF;
+}
+
+/* Skips whitespace and returns the next byte without consuming it (JT_EOF
+ * at the end), remembering its position as the current token's. */
+LLMLAT_PRIVATE int jt_peek(jtok *t);
+/* Consumes the byte jt_peek returned. */
+static inline void jt_advance(jtok *t)
+{
+    if (t->pos < t->len)
+        t->pos++;
+}
+
+/* Records an error at the current token (or at line:col) and returns
+ * false; only the first error is kept. */
+LLMLAT_PRIVATE bool jt_fail(jtok *t, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+LLMLAT_PRIVATE bool jt_fail_at(jtok *t, uint64_t line, uint64_t col, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 4, 5)))
+#endif
+    ;
+
+/* Consumes byte c, or fails with "expected <what>, found ...". */
+LLMLAT_PRIVATE bool jt_expect(jtok *t, int c, const char *what);
+/* A string, unescaped into out (at most cap - 1 bytes kept, NUL added;
+ * longer strings are cut). *full (may be NULL) is the whole unescaped
+ * length. */
+LLMLAT_PRIVATE bool jt_string(jtok *t, char *out, size_t cap, size_t *full);
+/* A number's text into out (JT_NUMBER_MAX bytes), *len its length. */
+LLMLAT_PRIVATE bool jt_number(jtok *t, char *out, size_t *len);
+/* One of the literals true, false, null; *which is 't', 'f' or 'n'. */
+LLMLAT_PRIVATE bool jt_literal(jtok *t, char *which);
+/* Skips any value (nested at most 256 deep). */
+LLMLAT_PRIVATE bool jt_skip_value(jtok *t);
+
+/* null, consumed: true with *ok the outcome; false, nothing consumed, for
+ * anything else. */
+LLMLAT_PRIVATE bool jt_take_null(jtok *t, bool *ok);
+
+/* "'x'", "end of input" or "byte 0xNN": how a found byte is named. */
+LLMLAT_PRIVATE const char *jt_describe(int c, char *tmp, size_t cap);
+
+static inline bool jt_starts_number(int c)
+{
+    return c == '-' || (c >= '0' && c <= '9');
+}
+
+#endif
+
+#define JT_MAX_DEPTH 256
+
+static bool jt_vfail(jtok *t, uint64_t line, uint64_t col, const char *fmt, va_list ap)
+{
+    if (t->failed)
+        return false;
+    t->failed = true;
+    int n = snprintf(t->error, JT_ERROR_MAX, "%s:%llu:%llu: ", t->name,
+                     (unsigned long long)line, (unsigned long long)col);
+    if (n > 0 && n < JT_ERROR_MAX)
+        vsnprintf(t->error + n, JT_ERROR_MAX - (size_t)n, fmt, ap);
+    return false;
+}
+
+LLMLAT_PRIVATE bool jt_fail(jtok *t, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    jt_vfail(t, t->tok_line, t->tok_col, fmt, ap);
+    va_end(ap);
+    return false;
+}
+
+LLMLAT_PRIVATE bool jt_fail_at(jtok *t, uint64_t line, uint64_t col, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    jt_vfail(t, line, col, fmt, ap);
+    va_end(ap);
+    return false;
+}
+
+static inline void jt_mark_token(jtok *t)
+{
+    t->tok_line = t->line;
+    t->tok_col = t->base + t->pos - t->line_start + 1;
+}
+
+LLMLAT_PRIVATE int jt_peek(jtok *t)
+{
+    const unsigned char *buf = t->buf;
+    size_t pos = t->pos, len = t->len;
+    while (pos < len) {
+        unsigned char c = buf[pos];
+        if (c == ' ' || c == '\t' || c == '\r') {
+            pos++;
+        } else if (c == '\n') {
+            pos++;
+            t->line++;
+            t->line_start = t->base + pos;
+        } else {
+            t->pos = pos;
+            jt_mark_token(t);
+            return c;
+        }
+    }
+    t->pos = pos;
+    jt_mark_token(t);
+    if (!t->ended)
+        t->starved = true;
+    return JT_EOF;
+}
+
+LLMLAT_PRIVATE const char *jt_describe(int c, char *tmp, size_t cap)
+{
+    if (c == JT_EOF)
+        return "end of input";
+    if (c > 0x20 && c < 0x7f)
+        snprintf(tmp, cap, "'%c'", c);
+    else
+        snprintf(tmp, cap, "byte 0x%02x", (unsigned)c);
+    return tmp;
+}
+
+LLMLAT_PRIVATE bool jt_expect(jtok *t, int c, const char *what)
+{
+    int got = jt_peek(t);
+    if (got == c) {
+        jt_advance(t);
+        return true;
+    }
+    if (t->failed)
+        return false;
+    char tmp[JT_DESCRIBE_MAX];
+    return jt_fail(t, "expected %s, found %s", what, jt_describe(got, tmp, sizeof tmp));
+}
+
+static int jt_hex_value(int c)
+{
+    if (c >= '0' && c <= '9')
+        return c - '0';
+    if (c >= 'a' && c <= 'f')
+        return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F')
+        return c - 'A' + 10;
+    return -1;
+}
+
+/* The four hex digits after "\u". */
+static bool jt_hex4(jtok *t, unsigned *out)
+{
+    unsigned v = 0;
+    for (int i = 0; i < 4; i++) {
+        int d = jt_hex_value(jt_raw_peek(t));
+        if (d < 0)
+            return jt_fail(t, "malformed \\u escape in a string");
+        t->pos++;
+        v = v * 16 + (unsigned)d;
+    }
+    *out = v;
+    return true;
+}
+
+typedef struct jt_text {
+    char *p;
+    size_t n, cap, full;
+} jt_text;
+
+static void jt_put(jt_text *o, unsigned char c)
+{
+    if (o->n + 1 < o->cap)
+        o->p[o->n++] = (char)c;
+    o->full++;
+}
+
+static void jt_put_utf8(jt_text *o, unsigned cp)
+{
+    if (cp < 0x80) {
+        jt_put(o, (unsigned char)cp);
+    } else if (cp < 0x800) {
+        jt_put(o, (unsigned char)(0xc0 | (cp >> 6)));
+        jt_put(o, (unsigned char)(0x80 | (cp & 0x3f)));
+    } else if (cp < 0x10000) {
+        jt_put(o, (unsigned char)(0xe0 | (cp >> 12)));
+        jt_put(o, (unsigned char)(0x80 | ((cp >> 6) & 0x3f)));
+        jt_put(o, (unsigned char)(0x80 | (cp & 0x3f)));
+    } else {
+        jt_put(o, (unsigned char)(0xf0 | (cp >> 18)));
+        jt_put(o, (unsigned char)(0x80 | ((cp >> 12) & 0x3f)));
+        jt_put(o, (unsigned char)(0x80 | ((cp >> 6) & 0x3f)));
+        jt_put(o, (unsigned char)(0x80 | (cp & 0x3f)));
+    }
+}
+
+/* A \uXXXX escape, with its low surrogate when it is a high one; a lone
+ * surrogate becomes U+FFFD. */
+static bool jt_unicode_escape(jtok *t, jt_text *o)
+{
+    unsigned cp;
+    if (!jt_hex4(t, &cp))
+        return false;
+    if (cp >= 0xd800 && cp < 0xdc00 && jt_raw_peek(t) == '\\') {
+        t->pos++;
+        if (jt_raw_peek(t) != 'u')
+            return jt_fail(t, "malformed \\u escape in a string");
+        t->pos++;
+        unsigned lo;
+        if (!jt_hex4(t, &lo))
+            return false;
+        cp = (lo >= 0xdc00 && lo < 0xe000) ? 0x10000 + ((cp - 0xd800) << 10) + (lo - 0xdc00)
+                                            : 0xfffd;
+    } else if (cp >= 0xd800 && cp < 0xe000) {
+        cp = 0xfffd;
+    }
+    jt_put_utf8(o, cp);
+    return true;
+}
+
+/* Plain bytes up to the next quote, backslash or control byte, in one
+ * scan (most strings have no escape). */
+static void jt_plain_run(jtok *t, jt_text *o)
+{
+    const unsigned char *p = t->buf + t->pos, *end = t->buf + t->len;
+    const unsigned char *q = p;
+    while (q < end && *q != '"' && *q != '\\' && *q >= 0x20)
+        q++;
+    size_t n = (size_t)(q - p);
+    size_t room = o->cap > o->n + 1 ? o->cap - o->n - 1 : 0;
+    size_t keep = n < room ? n : room;
+    if (keep)
+        memcpy(o->p + o->n, p, keep);
+    o->n += keep;
+    o->full += n;
+    t->pos += n;
+}
+
+LLMLAT_PRIVATE bool jt_string(jtok *t, char *out, size_t cap, size_t *full)
+{
+    if (!jt_expect(t, '"', "a string"))
+        return false;
+    jt_text o = { out, 0, cap, 0 };
+    for (;;) {
+        jt_plain_run(t, &o);
+        int c = jt_raw_peek(t);
+        if (c == JT_EOF)
+            return t->failed ? false : jt_fail(t, "unterminated string");
+        t->pos++;
+        if (c == '"')
+            break;
+        if (c < 0x20)
+            return jt_fail(t, "control character (byte 0x%02x) in a string", (unsigned)c);
+        /* c == '\\' */
+        int e = jt_raw_peek(t);
+        t->pos += e != JT_EOF;
+        switch (e) {
+        case '"': case '\\': case '/': jt_put(&o, (unsigned char)e); break;
+        case 'b': jt_put(&o, '\b'); break;
+        case 'f': jt_put(&o, '\f'); break;
+        case 'n': jt_put(&o, '\n'); break;
+        case 'r': jt_put(&o, '\r'); break;
+        case 't': jt_put(&o, '\t'); break;
+        case 'u':
+            if (!jt_unicode_escape(t, &o))
+                return false;
+            break;
+        default:
+            return t->failed ? false : jt_fail(t, "invalid escape in a string");
+        }
+    }
+    if (cap > 0)
+        out[o.n] = '\0';
+    if (full)
+        *full = o.full;
+    return true;
+}
+
+static bool jt_is_digit(int c)
+{
+    return c >= '0' && c <= '9';
+}
+
+/* Appends the byte under the cursor to the number text. */
+static bool jt_take(jtok *t, char *out, size_t *n)
+{
+    if (*n + 1 >= JT_NUMBER_MAX)
+        return jt_fail(t, "number longer than %d characters", JT_NUMBER_MAX - 1);
+    out[(*n)++] = (char)t->buf[t->pos++];
+    return true;
+}
+
+static bool jt_take_digits(jtok *t, char *out, size_t *n, const char *what)
+{
+    if (!jt_is_digit(jt_raw_peek(t)))
+        return t->failed ? false : jt_fail(t, "malformed number: %s", what);
+    while (jt_is_digit(jt_raw_peek(t)))
+        if (!jt_take(t, out, n))
+            return false;
+    return true;
+}
+
+static bool jt_number_byte(int c)
+{
+    return jt_is_digit(c) || c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E';
+}
+
+static bool jt_letter(int c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
+
+static const unsigned char *jt_skip_digits(const unsigned char *p, const unsigned char *end)
+{
+    while (p < end && jt_is_digit(*p))
+        p++;
+    return p;
+}
+
+/* The end of the longest prefix of [p, end) that is a JSON number, or p
+ * when there is none. */
+static const unsigned char *jt_number_end(const unsigned char *p, const unsigned char *end)
+{
+    const unsigned char *start = p;
+    p += p < end && *p == '-';
+    if (p == end || !jt_is_digit(*p))
+        return start;
+    p = *p == '0' ? p + 1 : jt_skip_digits(p, end);
+    if (p + 1 < end && *p == '.' && jt_is_digit(p[1]))
+        p = jt_skip_digits(p + 1, end);
+    if (p < end && (*p == 'e' || *p == 'E')) {
+        const unsigned char *e = p + 1;
+        e += e < end && (*e == '+' || *e == '-');
+        if (e < end && jt_is_digit(*e))
+            p = jt_skip_digits(e, end);
+    }
+    return p;
+}
+
+/* The common case in one scan: a well-formed number followed, inside the
+ * window, by a byte that ends it. false (nothing consumed) otherwise, and
+ * the byte-by-byte path decides and explains. */
+static bool jt_number_in_window(jtok *t, char *out, size_t *len)
+{
+    const unsigned char *p = t->buf + t->pos, *end = t->buf + t->len;
+    const unsigned char *q = jt_number_end(p, end);
+    size_t n = (size_t)(q - p);
+    if (n == 0 || q == end || n >= JT_NUMBER_MAX || jt_number_byte(*q) || jt_letter(*q))
+        return false;
+    memcpy(out, p, n);
+    out[n] = '\0';
+    *len = n;
+    t->pos += n;
+    return true;
+}
+
+LLMLAT_PRIVATE bool jt_number(jtok *t, char *out, size_t *len)
+{
+    size_t n = 0;
+    int c = jt_peek(t);
+    if (jt_starts_number(c) && jt_number_in_window(t, out, len))
+        return true;
+    if (!jt_starts_number(c)) {
+        char tmp[JT_DESCRIBE_MAX];
+        return t->failed ? false
+                         : jt_fail(t, "expected a number, found %s",
+                                   jt_describe(c, tmp, sizeof tmp));
+    }
+    if (c == '-' && !jt_take(t, out, &n))
+        return false;
+    if (jt_raw_peek(t) == '0') {
+        if (!jt_take(t, out, &n))
+            return false;
+        if (jt_is_digit(jt_raw_peek(t)))
+            return jt_fail(t, "malformed number: leading zero");
+    } else if (!jt_take_digits(t, out, &n, "digits expected")) {
+        return false;
+    }
+    if (jt_raw_peek(t) == '.') {
+        if (!jt_take(t, out, &n) || !jt_take_digits(t, out, &n, "digits expected after '.'"))
+            return false;
+    }
+    c = jt_raw_peek(t);
+    if (c == 'e' || c == 'E') {
+        if (!jt_take(t, out, &n))
+            return false;
+        c = jt_raw_peek(t);
+        if ((c == '+' || c == '-') && !jt_take(t, out, &n))
+            return false;
+        if (!jt_take_digits(t, out, &n, "digits expected in the exponent"))
+            return false;
+    }
+    c = jt_raw_peek(t);
+    if (jt_is_digit(c) || jt_letter(c) || c == '.' || c == '+' || c == '-')
+        return t->failed ? false : jt_fail(t, "malformed number");
+    out[n] = '\0';
+    *len = n;
+    return !t->failed;
+}
+
+/* The word w at the cursor, not followed by a letter or digit. */
+static bool jt_word(jtok *t, const char *w)
+{
+    for (const char *p = w; *p; p++) {
+        if (jt_raw_peek(t) != *p)
+            return false;
+        t->pos++;
+    }
+    int next = jt_raw_peek(t);
+    return !jt_letter(next) && !jt_is_digit(next);
+}
+
+LLMLAT_PRIVATE bool jt_literal(jtok *t, char *which)
+{
+    static const char *const WORDS[] = { "true", "false", "null" };
+    int c = jt_peek(t);
+    for (size_t w = 0; w < 3; w++) {
+        if (c != WORDS[w][0])
+            continue;
+        if (!jt_word(t, WORDS[w]))
+            return t->failed ? false : jt_fail(t, "invalid literal (expected %s)", WORDS[w]);
+        *which = WORDS[w][0];
+        return !t->failed;
+    }
+    char tmp[JT_DESCRIBE_MAX];
+    return t->failed ? false
+                     : jt_fail(t, "expected a value, found %s", jt_describe(c, tmp, sizeof tmp));
+}
+
+LLMLAT_PRIVATE bool jt_take_null(jtok *t, bool *ok)
+{
+    *ok = true;
+    if (jt_peek(t) != 'n')
+        return false;
+    char which;
+    *ok = jt_literal(t, &which);
+    return true;
+}
+
+/* Python's json writes float('nan') and the infinities as bare words. */
+static bool jt_python_word(jtok *t)
+{
+    int c = jt_peek(t);
+    const char *w = c == 'N' ? "NaN" : c == 'I' ? "Infinity" : NULL;
+    if (c == '-' && t->pos + 1 < t->len && t->buf[t->pos + 1] == 'I') {
+        t->pos++;
+        w = "Infinity";
+    }
+    if (!w)
+        return false;
+    if (!jt_word(t, w))
+        return t->failed ? false : jt_fail(t, "invalid literal (expected %s)", w);
+    return true;
+}
+
+static bool jt_skip_at(jtok *t, int depth);
+
+/* The rest of an array or object after its opening byte. */
+static bool jt_skip_members(jtok *t, int depth, bool object)
+{
+    int close = object ? '}' : ']';
+    if (jt_peek(t) == close) {
+        jt_advance(t);
+        return true;
+    }
+    for (;;) {
+        if (object) {
+            char key[8];
+            if (!jt_string(t, key, sizeof key, NULL) || !jt_expect(t, ':', "':' after a key"))
+                return false;
+        }
+        if (!jt_skip_at(t, depth + 1))
+            return false;
+        int c = jt_peek(t);
+        if (c == close) {
+            jt_advance(t);
+            return true;
+        }
+        if (!jt_expect(t, ',', object ? "',' or '}'" : "',' or ']'"))
+            return false;
+    }
+}
+
+static bool jt_skip_at(jtok *t, int depth)
+{
+    if (depth > JT_MAX_DEPTH)
+        return jt_fail(t, "values nested deeper than %d", JT_MAX_DEPTH);
+    int c = jt_peek(t);
+    char scratch[JT_NUMBER_MAX];
+    size_t n;
+    switch (c) {
+    case '{':
+    case '[':
+        jt_advance(t);
+        return jt_skip_members(t, depth, c == '{');
+    case '"':
+        return jt_string(t, scratch, 1, NULL);
+    case 'N':
+    case 'I':
+        if (t->lenient)
+            return jt_python_word(t);
+        break;
+    case '-':
+        if (t->lenient && t->pos + 1 < t->len && t->buf[t->pos + 1] == 'I')
+            return jt_python_word(t);
+        return jt_number(t, scratch, &n);
+    case '0': case '1': case '2': case '3': case '4':
+    case '5': case '6': case '7': case '8': case '9':
+        return jt_number(t, scratch, &n);
+    }
+    return jt_literal(t, scratch);
+}
+
+LLMLAT_PRIVATE bool jt_skip_value(jtok *t)
+{
+    return jt_skip_at(t, 0);
+}
+
+/* ---------------------- lib/read/reader.c --------------------------------- */
+/* The push reader (include/llmlat.h, "reader"): the host feeds bytes, the
+ * reader parses them in steps (read/reader.h says how a starved step is
+ * run again), and hands requests over one at a time, with the rejection
+ * rule of docs/cli.md applied. */
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---------------------- lib/read/reader.h --------------------------------- */
+/* The push reader's layout (read/reader.c), shared with the formats it
+ * reads: the llmlat trace (read/trace.c) and the importers of other tools'
+ * result files (read/import_*.c).
+ *
+ * How a push reader parses with a plain recursive-descent parser: the
+ * input is parsed in steps (one member of an object, one element of an
+ * array...). Before a step, the reader saves `p`, everything a step may
+ * change except the contents of the growable arrays; the step then runs
+ * on the bytes buffered so far as if they were the whole input. When it
+ * read past them (the tokenizer is starved), its outcome is thrown away, p
+ * restored, and the step runs again once more bytes are fed. The bytes
+ * before the last finished step are dropped from the buffer, so memory
+ * holds the unfinished step, not the input. */
+#ifndef LLMLAT_READ_READER_H
+#define LLMLAT_READ_READER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define RD_ID_MAX 64    /* a request's id, NUL included (longer ids are cut) */
+#define RD_KEY_MAX 40   /* longest key the formats look for, NUL included */
+#define RD_MESSAGE_MAX JT_ERROR_MAX
+
+/* One request as the input has it (times in ns, order not yet checked:
+ * that is the rejection rule of reader.c). Its events are the reader's
+ * arrays (rd_events). */
+typedef struct rd_req {
+    uint64_t index;            /* 1-based position in the input */
+    uint64_t line, col;        /* where it starts */
+    char id[RD_ID_MAX];        /* "" if none */
+    int64_t start;
+    size_t n;                  /* events */
+    bool has_end;
+    int64_t end;
+    bool ok;
+    uint64_t input_tokens;
+    bool has_output_tokens;
+    uint64_t output_tokens;
+    uint32_t lacks;            /* LLMLAT_LACKS_* */
+    /* Per-request values of a request without chunk times
+     * (llmlat_request_set_known), as the source tool measured them. */
+    int32_t known_conv;
+    bool has_known_ttft, has_known_e2e, has_known_tool_itl;
+    int64_t known_ttft_ns, known_e2e_ns;
+    double known_tool_itl_s;
+} rd_req;
+
+/* The current request's events: grown as needed, kept across requests. */
+typedef struct rd_events {
+    int64_t *t;
+    uint32_t *k;
+    size_t cap;
+} rd_events;
+
+/* A growable array of fixed-size elements whose length lives in the
+ * step-saved state (so that a starved step forgets what it appended). */
+typedef struct rd_array {
+    void *p;
+    size_t cap;
+} rd_array;
+
+/* The formats' own state, all in p: plain values only. */
+
+/* ---------------------- lib/read/formats.h -------------------------------- */
+/* The formats the reader knows, as its reader.c sees them: each one's
+ * step-saved state (kept small: it is copied before every step), its
+ * growable arrays, and its operations. docs/importers.md describes what
+ * each format holds. */
+#ifndef LLMLAT_READ_FORMATS_H
+#define LLMLAT_READ_FORMATS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* ------------------------------------------------ the llmlat trace (trace.c) */
+
+typedef struct trace_state {
+    uint8_t where;       /* enum trace_where (trace.c) */
+    uint8_t kind;        /* the object being read: enum trace_object */
+    uint8_t phase;       /* in an object: enum trace_phase */
+    bool trace_object;   /* the first object holds "requests" */
+    unsigned seen;       /* request keys seen in the current object */
+    uint64_t obj_line, obj_col;
+    /* The first object's "duration", judged once that object is known to
+     * be the trace object. */
+    bool dur_present, dur_valid, dur_null;
+    double dur_seconds;
+    uint64_t dur_line, dur_col;
+} trace_state;
+
+/* ------------------------------------- the importers' walk (import_walk.c) */
+
+#define WALK_DEPTH 8
+
+typedef struct walk_level {
+    uint8_t object;      /* object (1) or array (0) */
+    uint8_t next;        /* a value was read: ',' or the close comes next */
+    uint16_t tag;        /* what the importer said this container is */
+    uint64_t index;      /* values read in it */
+} walk_level;
+
+typedef struct walk_state {
+    walk_level lv[WALK_DEPTH];
+    uint8_t depth;       /* containers open */
+    bool top_done;       /* the single top-level value was read */
+    uint64_t top_index;  /* top-level values read */
+} walk_state;
+
+/* The columns of one run (vLLM, SGLang, GenAI-Perf: import_columns.c):
+ * their lengths, and the delivery cursor once they are sealed. */
+#define COLS_MAX 10
+
+typedef struct cols_state {
+    uint64_t len[COLS_MAX];
+    uint64_t n;          /* requests, once sealed */
+    uint64_t next;       /* the next request to deliver */
+    uint64_t next_event; /* its first event (or gap) */
+    bool sealed;         /* complete: deliver */
+    bool gaps;           /* events are a TTFT then gaps (else times) */
+    uint32_t lacks;
+    uint64_t line, col;  /* where the run is */
+} cols_state;
+
+typedef struct import_state {
+    walk_state w;
+    cols_state c;
+    uint64_t run;        /* the run being read (1-based), 0 when it is skipped */
+    /* The record or request being read (AIPerf, LLMPerf, GenAI-Perf). */
+    uint32_t have;       /* fields seen: the importer's bits */
+    uint64_t n_k;        /* GenAI-Perf: content flags read (ev.k) */
+    int64_t ttft_ns, e2e_ns, end_ns;
+    int64_t origin_ns;   /* AIPerf raw: start_perf_ns */
+} import_state;
+
+typedef union rd_formats {
+    trace_state trace;
+    import_state imp;
+} rd_formats;
+
+/* The growable arrays (llmlat_reader.arrays): the columns. */
+#define RD_ARRAYS COLS_MAX
+
+/* Each format's operations; reader.c holds the table. begin sets p.f up
+ * for the start of the input; step runs one step (reader.h: enum
+ * rd_step); held_next moves the next held request into p.cur, false when
+ * none is left (formats that hand requests over as they read them have
+ * none). */
+LLMLAT_PRIVATE void trace_begin(llmlat_reader *rd);
+LLMLAT_PRIVATE int trace_step(llmlat_reader *rd);
+
+LLMLAT_PRIVATE void import_begin(llmlat_reader *rd);
+LLMLAT_PRIVATE int import_step(llmlat_reader *rd);
+LLMLAT_PRIVATE bool import_held_next(llmlat_reader *rd);
+
+/* The format of the buffered input's first bytes (detect.c), or
+ * LLMLAT_INPUT_AUTO while they do not tell yet (more bytes needed). */
+LLMLAT_PRIVATE int32_t rd_detect(llmlat_reader *rd);
+
+#endif
+
+typedef struct rd_parse {
+    int32_t format;            /* the format being read (LLMLAT_INPUT_*) */
+    bool detected;             /* format chosen (given, or found in the content) */
+    bool done;                 /* the whole input was read */
+    rd_req cur;                /* the request being read */
+    bool has_duration;         /* the input's benchmark duration */
+    double duration_s;
+    uint64_t run, runs;        /* the run read, the runs seen (0: not counted) */
+    rd_formats f;
+} rd_parse;
+
+struct llmlat_reader {
+    llmlat_alloc al;
+    int32_t input;             /* asked for: LLMLAT_INPUT_* (AUTO to detect) */
+    uint64_t run_wanted;       /* 0: the last */
+    char *name;
+    int32_t status;            /* sticky: an error ends the reading */
+    bool ended;                /* the host said the input is complete */
+
+    unsigned char *buf;        /* the bytes not yet consumed: [0, len) */
+    size_t len, cap;
+    size_t retry_at;           /* a starved step waits for this many bytes */
+    jtok jt;
+
+    rd_parse p;                /* saved before every step */
+    rd_events ev;
+    rd_array arrays[RD_ARRAYS];/* the formats' growable arrays (formats.h) */
+
+    /* Delivery: the request waiting for the host. */
+    bool pending;              /* p.cur (or a held one) is ready */
+    bool pending_checked;      /* the rule was applied to it */
+    uint64_t requests, rejected;
+    llmlat_request *rec;       /* for llmlat_reader_add_to, made on first use */
+    char message[RD_MESSAGE_MAX];
+};
+
+/* A format as reader.c drives it (formats.h declares the functions);
+ * state_size is how much of p.f its steps change (what a step saves). */
+typedef struct rd_format_ops {
+    int32_t input;
+    void (*begin)(llmlat_reader *rd);
+    int (*step)(llmlat_reader *rd);
+    bool (*held_next)(llmlat_reader *rd);
+    size_t state_size;
+} rd_format_ops;
+
+LLMLAT_PRIVATE const rd_format_ops *rd_format(int32_t input);
+
+/* What a step did. */
+enum rd_step {
+    RD_STEP_ON,       /* parsed something; no request yet */
+    RD_STEP_REQUEST,  /* p.cur is a complete request */
+    RD_STEP_HELD,     /* requests are waiting in the format's arrays (rd_held_next) */
+    RD_STEP_END,      /* the input is complete and valid */
+    RD_STEP_FAILED,   /* malformed (the message is in rd->jt.error), or out of memory */
+};
+
+/* a + b, saturated: a time past int64 stays one, which the recorder then
+ * refuses (a rejection) instead of wrapping around. */
+static inline int64_t rd_add_sat(int64_t a, int64_t b)
+{
+    if (b > 0 && a > INT64_MAX - b)
+        return INT64_MAX;
+    if (b < 0 && a < INT64_MIN - b)
+        return INT64_MIN;
+    return a + b;
+}
+
+static inline int64_t rd_sub_sat(int64_t a, int64_t b)
+{
+    if (b < 0 && a > INT64_MAX + b)
+        return INT64_MAX;
+    if (b > 0 && a < INT64_MIN + b)
+        return INT64_MIN;
+    return a - b;
+}
+
+/* Grows array i to hold `need` elements of `elem` bytes; false (with the
+ * error recorded and the status ENOMEM) when memory runs out. */
+LLMLAT_PRIVATE bool rd_reserve(llmlat_reader *rd, int i, size_t need, size_t elem);
+/* Room for `need` events in rd->ev, p.cur.n unchanged; false on no
+ * memory (recorded). */
+LLMLAT_PRIVATE bool rd_events_reserve(llmlat_reader *rd, size_t need);
+/* Appends an event to p.cur; false on no memory (recorded). */
+LLMLAT_PRIVATE bool rd_push_event_slow(llmlat_reader *rd, int64_t t, uint32_t k);
+/* Records "out of memory ..." and the status ENOMEM; returns false. */
+LLMLAT_PRIVATE bool rd_no_memory(llmlat_reader *rd, const char *what);
+/* Clears p.cur for a new request starting at line:col. */
+LLMLAT_PRIVATE void rd_begin_request(llmlat_reader *rd, uint64_t line, uint64_t col);
+
+/* A time of `unit` (read/decimal.h) at the cursor, into *out; the message
+ * names `what`. */
+LLMLAT_PRIVATE bool rd_time(llmlat_reader *rd, const char *what, int unit, int64_t *out);
+/* An integer from 0 to max at the cursor. */
+LLMLAT_PRIVATE bool rd_count(llmlat_reader *rd, const char *what, uint64_t max, uint64_t *out);
+/* A finite number at the cursor, as a double (values that are not times:
+ * rates, LLMPerf's per-request ITL). */
+LLMLAT_PRIVATE bool rd_double(llmlat_reader *rd, const char *what, double *out);
+
+/* (The struct is complete only here: the inline fast path is below.) */
+static inline bool rd_push_event(llmlat_reader *rd, int64_t t, uint32_t k)
+{
+    size_t n = rd->p.cur.n;
+    if (n == rd->ev.cap)
+        return rd_push_event_slow(rd, t, k);
+    rd->ev.t[n] = t;
+    rd->ev.k[n] = k;
+    rd->p.cur.n = n + 1;
+    return true;
+}
+
+#endif
+
+#define RD_NAME_DEFAULT "<input>"
+#define RD_BUFFER_MIN 4096
+
+enum { RD_STEP_MORE = -1 }; /* the step needs more bytes than were fed */
+
+/* -------------------------------------------------------------- formats */
+
+#define RD_IMPORTER(id) { id, import_begin, import_step, import_held_next, sizeof(import_state) }
+
+static const rd_format_ops RD_FORMATS[] = {
+    { LLMLAT_INPUT_TRACE, trace_begin, trace_step, NULL, sizeof(trace_state) },
+    RD_IMPORTER(LLMLAT_INPUT_VLLM),
+    RD_IMPORTER(LLMLAT_INPUT_AIPERF),
+    RD_IMPORTER(LLMLAT_INPUT_GENAI_PERF),
+    RD_IMPORTER(LLMLAT_INPUT_SGLANG),
+    RD_IMPORTER(LLMLAT_INPUT_LLMPERF),
+};
+
+static const char *const RD_INPUT_NAMES[] = {
+    [LLMLAT_INPUT_AUTO] = "auto",
+    [LLMLAT_INPUT_TRACE] = "trace",
+    [LLMLAT_INPUT_VLLM] = "vllm",
+    [LLMLAT_INPUT_AIPERF] = "aiperf",
+    [LLMLAT_INPUT_GENAI_PERF] = "genai-perf",
+    [LLMLAT_INPUT_SGLANG] = "sglang",
+    [LLMLAT_INPUT_LLMPERF] = "llmperf",
+};
+
+LLMLAT_API const char *llmlat_input_name(int32_t input)
+{
+    if (input < 0 || (size_t)input >= sizeof RD_INPUT_NAMES / sizeof RD_INPUT_NAMES[0])
+        return NULL;
+    return RD_INPUT_NAMES[input];
+}
+
+LLMLAT_PRIVATE const rd_format_ops *rd_format(int32_t input)
+{
+    for (size_t i = 0; i < sizeof RD_FORMATS / sizeof RD_FORMATS[0]; i++)
+        if (RD_FORMATS[i].input == input)
+            return &RD_FORMATS[i];
+    return NULL;
+}
+
+/* ----------------------------------------------------------- life cycle */
+
+LLMLAT_API llmlat_reader *llmlat_reader_new(int32_t input, const char *name)
+{
+    if (input != LLMLAT_INPUT_AUTO && !rd_format(input))
+        return NULL;
+    if (!name)
+        name = RD_NAME_DEFAULT;
+    llmlat_alloc al = alloc_current();
+    llmlat_reader *rd = alloc_malloc(&al, sizeof *rd);
+    size_t name_len = strlen(name) + 1;
+    char *copy = alloc_malloc(&al, name_len);
+    if (!rd || !copy) {
+        alloc_free(&al, rd);
+        alloc_free(&al, copy);
+        return NULL;
+    }
+    memset(rd, 0, sizeof *rd);
+    rd->al = al;
+    rd->input = input;
+    memcpy(copy, name, name_len);
+    rd->name = copy;
+    rd->jt.line = 1;
+    rd->jt.tok_line = rd->jt.tok_col = 1;
+    rd->jt.name = rd->name;
+    rd->jt.error = rd->message;
+    if (input != LLMLAT_INPUT_AUTO) {
+        rd->p.format = input;
+        rd->p.detected = true;
+        rd_format(input)->begin(rd);
+    }
+    return rd;
+}
+
+LLMLAT_API void llmlat_reader_free(llmlat_reader *rd)
+{
+    if (!rd)
+        return;
+    llmlat_alloc al = rd->al;
+    alloc_free(&al, rd->buf);
+    alloc_free(&al, rd->ev.t);
+    alloc_free(&al, rd->ev.k);
+    for (int i = 0; i < RD_ARRAYS; i++)
+        alloc_free(&al, rd->arrays[i].p);
+    llmlat_request_free(rd->rec);
+    alloc_free(&al, rd->name);
+    alloc_free(&al, rd);
+}
+
+LLMLAT_API int32_t llmlat_reader_set_run(llmlat_reader *rd, uint64_t run)
+{
+    if (!rd)
+        return LLMLAT_EINVAL;
+    if (rd->len || rd->jt.base || rd->ended)
+        return LLMLAT_ESTATE; /* the reading began */
+    rd->run_wanted = run;
+    return LLMLAT_OK;
+}
+
+/* ----------------------------------------------------------------- input */
+
+/* Drops the bytes before the cursor (they were parsed). */
+static void rd_compact(llmlat_reader *rd)
+{
+    size_t used = rd->jt.pos;
+    if (used == 0)
+        return;
+    memmove(rd->buf, rd->buf + used, rd->len - used);
+    rd->len -= used;
+    rd->jt.base += used;
+    rd->jt.pos = 0;
+}
+
+/* Room for `want` more bytes after the ones buffered; ENOMEM leaves the
+ * reader as it was. */
+static int32_t rd_room(llmlat_reader *rd, size_t want)
+{
+    rd_compact(rd);
+    if (want > SIZE_MAX - rd->len)
+        return LLMLAT_ENOMEM;
+    if (rd->len + want <= rd->cap)
+        return LLMLAT_OK;
+    size_t cap = rd->cap ? rd->cap : RD_BUFFER_MIN;
+    while (cap < rd->len + want)
+        cap = cap > SIZE_MAX / 2 ? rd->len + want : cap * 2;
+    unsigned char *bigger = alloc_realloc(&rd->al, rd->buf, cap);
+    if (!bigger)
+        return LLMLAT_ENOMEM;
+    rd->buf = bigger;
+    rd->cap = cap;
+    return LLMLAT_OK;
+}
+
+static int32_t rd_can_take_input(const llmlat_reader *rd)
+{
+    if (rd->status != LLMLAT_OK)
+        return rd->status;
+    return rd->ended ? LLMLAT_ESTATE : LLMLAT_OK;
+}
+
+LLMLAT_API int32_t llmlat_reader_feed(llmlat_reader *rd, const void *buf, size_t len)
+{
+    if (!rd || (!buf && len))
+        return LLMLAT_EINVAL;
+    int32_t st = rd_can_take_input(rd);
+    if (st != LLMLAT_OK || len == 0)
+        return st;
+    st = rd_room(rd, len);
+    if (st != LLMLAT_OK)
+        return st; /* the reader is as it was: the bytes may be fed again */
+    memcpy(rd->buf + rd->len, buf, len);
+    rd->len += len;
+    return LLMLAT_OK;
+}
+
+LLMLAT_API int32_t llmlat_reader_space(llmlat_reader *rd, size_t want, void **buf, size_t *cap)
+{
+    if (!rd || !buf || !cap || want == 0)
+        return LLMLAT_EINVAL;
+    int32_t st = rd_can_take_input(rd);
+    if (st == LLMLAT_OK)
+        st = rd_room(rd, want);
+    if (st != LLMLAT_OK)
+        return st;
+    *buf = rd->buf + rd->len;
+    *cap = rd->cap - rd->len;
+    return LLMLAT_OK;
+}
+
+LLMLAT_API int32_t llmlat_reader_commit(llmlat_reader *rd, size_t n)
+{
+    if (!rd)
+        return LLMLAT_EINVAL;
+    int32_t st = rd_can_take_input(rd);
+    if (st != LLMLAT_OK)
+        return st;
+    if (n > rd->cap - rd->len)
+        return LLMLAT_EINVAL;
+    rd->len += n;
+    return LLMLAT_OK;
+}
+
+LLMLAT_API int32_t llmlat_reader_end(llmlat_reader *rd)
+{
+    if (!rd)
+        return LLMLAT_EINVAL;
+    rd->ended = true;
+    return rd->status;
+}
+
+/* ----------------------------------------------- what the formats share */
+
+LLMLAT_PRIVATE bool rd_no_memory(llmlat_reader *rd, const char *what)
+{
+    rd->status = LLMLAT_ENOMEM;
+    rd->jt.failed = false; /* this message wins */
+    return jt_fail(&rd->jt, "out of memory holding %s", what);
+}
+
+LLMLAT_PRIVATE bool rd_reserve(llmlat_reader *rd, int i, size_t need, size_t elem)
+{
+    rd_array *a = &rd->arrays[i];
+    if (need <= a->cap)
+        return true;
+    void *p = a->p;
+    size_t cap = a->cap;
+    if (alloc_grow(&rd->al, &p, &cap, need, elem) != LLMLAT_OK)
+        return rd_no_memory(rd, "the requests of a run");
+    a->p = p;
+    a->cap = cap;
+    return true;
+}
+
+LLMLAT_PRIVATE bool rd_events_reserve(llmlat_reader *rd, size_t need)
+{
+    rd_events *e = &rd->ev;
+    if (need <= e->cap)
+        return true;
+    rd_req *q = &rd->p.cur;
+    if (need > REQ_MAX_EVENTS) {
+        jt_fail(&rd->jt, "request %llu has more than %zu events", (unsigned long long)q->index,
+                (size_t)REQ_MAX_EVENTS);
+        return false;
+    }
+    void *pt = e->t, *pk = e->k;
+    size_t cap = e->cap;
+    int32_t st = alloc_grow_pair(&rd->al, &pt, sizeof *e->t, &pk, sizeof *e->k, &cap, need);
+    e->t = pt;
+    e->k = pk;
+    if (st != LLMLAT_OK) {
+        char what[64];
+        snprintf(what, sizeof what, "the events of request %llu", (unsigned long long)q->index);
+        return rd_no_memory(rd, what);
+    }
+    e->cap = cap;
+    return true;
+}
+
+LLMLAT_PRIVATE bool rd_push_event_slow(llmlat_reader *rd, int64_t t, uint32_t k)
+{
+    rd_req *q = &rd->p.cur;
+    if (!rd_events_reserve(rd, q->n + 1))
+        return false;
+    rd->ev.t[q->n] = t;
+    rd->ev.k[q->n++] = k;
+    return true;
+}
+
+LLMLAT_PRIVATE void rd_begin_request(llmlat_reader *rd, uint64_t line, uint64_t col)
+{
+    rd_req *q = &rd->p.cur;
+    q->index = rd->requests + 1;
+    q->line = line;
+    q->col = col;
+    q->id[0] = '\0';
+    q->start = 0;
+    q->n = 0;
+    q->has_end = false;
+    q->end = 0;
+    q->ok = true;
+    q->input_tokens = 0;
+    q->has_output_tokens = false;
+    q->output_tokens = 0;
+    q->lacks = 0;
+    q->known_conv = 0;
+    q->has_known_ttft = q->has_known_e2e = q->has_known_tool_itl = false;
+}
+
+LLMLAT_PRIVATE bool rd_time(llmlat_reader *rd, const char *what, int unit, int64_t *out)
+{
+    jtok *t = &rd->jt;
+    char text[JT_NUMBER_MAX];
+    size_t n;
+    if (!jt_starts_number(jt_peek(t)))
+        return t->failed ? false
+                         : jt_fail(t, "%s must be a number (%s)", what,
+                                   unit == DEC_SECONDS        ? "seconds"
+                                   : unit == DEC_MILLISECONDS ? "milliseconds"
+                                                              : "nanoseconds");
+    if (!jt_number(t, text, &n))
+        return false;
+    if (!dec_to_ns(text, n, unit, out))
+        return jt_fail(t, "%s is out of range: %s %s does not fit in 64-bit nanoseconds", what,
+                       text, unit == DEC_SECONDS ? "s" : unit == DEC_MILLISECONDS ? "ms" : "ns");
+    return true;
+}
+
+LLMLAT_PRIVATE bool rd_count(llmlat_reader *rd, const char *what, uint64_t max, uint64_t *out)
+{
+    jtok *t = &rd->jt;
+    char text[JT_NUMBER_MAX];
+    size_t n = 0;
+    bool number = jt_starts_number(jt_peek(t));
+    if (number && !jt_number(t, text, &n))
+        return false;
+    if (!number || !dec_to_u64(text, n, max, out))
+        return t->failed ? false
+                         : jt_fail(t, "%s must be an integer from 0 to %llu", what,
+                                   (unsigned long long)max);
+    return true;
+}
+
+LLMLAT_PRIVATE bool rd_double(llmlat_reader *rd, const char *what, double *out)
+{
+    jtok *t = &rd->jt;
+    char text[JT_NUMBER_MAX];
+    size_t n;
+    if (!jt_starts_number(jt_peek(t)))
+        return t->failed ? false : jt_fail(t, "%s must be a number", what);
+    if (!jt_number(t, text, &n))
+        return false;
+    *out = strtod(text, NULL);
+    if (!(*out >= -1.7976931348623157e308 && *out <= 1.7976931348623157e308))
+        return jt_fail(t, "%s is out of range: %s", what, text);
+    return true;
+}
+
+/* ----------------------------------------------------------------- steps */
+
+/* One step of the format, on the bytes fed so far; RD_STEP_MORE when it
+ * needs more (it is then forgotten, and runs again once there are). */
+static int rd_run_step(llmlat_reader *rd, const rd_format_ops *ops)
+{
+    jtok *t = &rd->jt;
+    if (!rd->ended && rd->len - t->pos < rd->retry_at)
+        return RD_STEP_MORE;
+    /* p up to the format's state, and what of it this format uses */
+    rd_parse saved;
+    size_t saved_size = offsetof(rd_parse, f) + ops->state_size;
+    memcpy(&saved, &rd->p, saved_size);
+    size_t pos = t->pos;
+    uint64_t line = t->line, line_start = t->line_start;
+    t->buf = rd->buf;
+    t->len = rd->len;
+    t->ended = rd->ended;
+    t->starved = false;
+    int r = ops->step(rd);
+    if (rd->status != LLMLAT_OK)
+        return RD_STEP_FAILED; /* no memory: starved or not */
+    if (t->starved) {
+        memcpy(&rd->p, &saved, saved_size);
+        t->pos = pos;
+        t->line = line;
+        t->line_start = line_start;
+        t->failed = false;
+        rd_compact(rd);
+        /* Run it again once the bytes it has doubled: a step longer than
+         * the host's blocks costs linear time, not quadratic. */
+        rd->retry_at = rd->len < SIZE_MAX / 2 ? 2 * rd->len + 1 : SIZE_MAX;
+        return RD_STEP_MORE;
+    }
+    rd->retry_at = 0;
+    return r;
+}
+
+/* The format of an input read as AUTO, once its first bytes tell. */
+static int rd_choose_format(llmlat_reader *rd)
+{
+    jtok *t = &rd->jt;
+    if (!rd->ended && rd->len < rd->retry_at)
+        return RD_STEP_MORE;
+    t->buf = rd->buf;
+    t->len = rd->len;
+    t->ended = rd->ended;
+    int32_t f = rd_detect(rd);
+    if (f == LLMLAT_INPUT_AUTO) {
+        rd->retry_at = rd->len < SIZE_MAX / 2 ? 2 * rd->len + 1 : SIZE_MAX;
+        return RD_STEP_MORE;
+    }
+    rd->retry_at = 0;
+    rd->p.format = f;
+    rd->p.detected = true;
+    rd_format(f)->begin(rd);
+    return RD_STEP_ON;
+}
+
+/* The rule of docs/cli.md: times that go backwards, or events after the
+ * end. Why q breaks it goes into why; false when it does not. */
+static bool rd_breaks_rule(const llmlat_reader *rd, char *why, size_t cap)
+{
+    const rd_req *q = &rd->p.cur;
+    char a[DEC_TEXT_MAX], b[DEC_TEXT_MAX];
+    int64_t prev = q->start;
+    for (size_t i = 0; i < q->n; i++) {
+        int64_t t = rd->ev.t[i];
+        if (t < prev) {
+            dec_seconds_text(t, a);
+            dec_seconds_text(prev, b);
+            if (i == 0)
+                snprintf(why, cap, "event 1 at %s s is before its start at %s s", a, b);
+            else
+                snprintf(why, cap, "event %zu at %s s is before event %zu at %s s", i + 1, a, i,
+                         b);
+            return true;
+        }
+        prev = t;
+    }
+    if (q->has_end && q->end < prev) {
+        dec_seconds_text(q->end, a);
+        dec_seconds_text(prev, b);
+        if (q->n)
+            snprintf(why, cap, "its end at %s s is before its last event (%zu) at %s s", a, q->n,
+                     b);
+        else
+            snprintf(why, cap, "its end at %s s is before its start at %s s", a, b);
+        return true;
+    }
+    return false;
+}
+
+/* The current request is rejected: the message names it and says why. */
+static void rd_reject(llmlat_reader *rd, const char *why)
+{
+    const rd_req *q = &rd->p.cur;
+    rd->rejected++;
+    snprintf(rd->message, sizeof rd->message, "%s:%llu:%llu: request %llu%s%s%s rejected: %s",
+             rd->name, (unsigned long long)q->line, (unsigned long long)q->col,
+             (unsigned long long)q->index, q->id[0] ? " (id \"" : "", q->id,
+             q->id[0] ? "\")" : "", why);
+}
+
+/* The next thing the host must see: a request in p.cur (READ_REQUEST,
+ * rule applied), a rejection, MORE or END; or an error (status). */
+static int32_t rd_advance(llmlat_reader *rd, int32_t *what)
+{
+    for (;;) {
+        if (rd->status != LLMLAT_OK)
+            return rd->status;
+        if (rd->pending) {
+            char why[160];
+            if (!rd->pending_checked && rd_breaks_rule(rd, why, sizeof why)) {
+                rd->pending = false;
+                rd_reject(rd, why);
+                *what = LLMLAT_READ_REJECTED;
+                return LLMLAT_OK;
+            }
+            rd->pending_checked = true;
+            *what = LLMLAT_READ_REQUEST;
+            return LLMLAT_OK;
+        }
+        const rd_format_ops *ops = rd->p.detected ? rd_format(rd->p.format) : NULL;
+        if (ops && ops->held_next && ops->held_next(rd)) {
+            rd->requests++;
+            rd->pending = true;
+            rd->pending_checked = false;
+            continue;
+        }
+        if (rd->status != LLMLAT_OK) /* held_next ran out of memory */
+            return rd->status;
+        if (rd->p.done) {
+            *what = LLMLAT_READ_END;
+            return LLMLAT_OK;
+        }
+        int r = ops ? rd_run_step(rd, ops) : rd_choose_format(rd);
+        switch (r) {
+        case RD_STEP_MORE:
+            *what = LLMLAT_READ_MORE;
+            return LLMLAT_OK;
+        case RD_STEP_REQUEST:
+            rd->requests++;
+            rd->pending = true;
+            rd->pending_checked = false;
+            break;
+        case RD_STEP_END:
+            rd->p.done = true;
+            break;
+        case RD_STEP_FAILED:
+            if (rd->status == LLMLAT_OK)
+                rd->status = LLMLAT_EFORMAT;
+            if (!rd->message[0])
+                snprintf(rd->message, sizeof rd->message, "%s: malformed input", rd->name);
+            return rd->status;
+        default: /* RD_STEP_ON, RD_STEP_HELD */
+            break;
+        }
+    }
+}
+
+/* ---------------------------------------------------------- delivering */
+
+/* p.cur as the recorder r; EINVAL when the library refuses it. */
+static int32_t rd_record(const llmlat_reader *rd, llmlat_request *r)
+{
+    const rd_req *q = &rd->p.cur;
+    int32_t st = llmlat_request_reset(r);
+    if (st == LLMLAT_OK)
+        st = llmlat_request_start(r, q->start);
+    if (st == LLMLAT_OK && q->lacks)
+        st = llmlat_request_set_lacks(r, q->lacks);
+    if (st == LLMLAT_OK && q->has_known_ttft)
+        st = llmlat_request_set_known(r, q->known_conv, LLMLAT_TTFT, ns_to_s(q->known_ttft_ns));
+    if (st == LLMLAT_OK && q->has_known_e2e)
+        st = llmlat_request_set_known(r, q->known_conv, LLMLAT_E2E, ns_to_s(q->known_e2e_ns));
+    if (st == LLMLAT_OK && q->has_known_tool_itl)
+        st = llmlat_request_set_known(r, q->known_conv, LLMLAT_TOOL_ITL, q->known_tool_itl_s);
+    if (st == LLMLAT_OK)
+        st = llmlat_request_events(r, rd->ev.t, rd->ev.k, q->n);
+    if (st == LLMLAT_OK)
+        st = llmlat_request_set_input_tokens(r, q->input_tokens);
+    if (st == LLMLAT_OK && q->has_output_tokens)
+        st = llmlat_request_set_output_tokens(r, q->output_tokens);
+    /* ends at "end", else at its last event (or start) */
+    int64_t end = q->has_end ? q->end : q->n ? rd->ev.t[q->n - 1] : q->start;
+    if (st == LLMLAT_OK)
+        st = q->ok ? llmlat_request_finish(r, end) : llmlat_request_fail(r, end);
+    return st;
+}
+
+/* A request the library refused (a span past int64 ns, a token sum past
+ * 2^64): rejected like one breaking the rule. */
+static void rd_refused(llmlat_reader *rd, int32_t st)
+{
+    char why[160];
+    snprintf(why, sizeof why, "the library refused it: %s", llmlat_strerror(st));
+    rd->pending = false;
+    rd_reject(rd, why);
+}
+
+LLMLAT_API int32_t llmlat_reader_next(llmlat_reader *rd, llmlat_request *r, int32_t *what)
+{
+    if (!rd || !r || !what)
+        return LLMLAT_EINVAL;
+    int32_t st = rd_advance(rd, what);
+    if (st != LLMLAT_OK || *what != LLMLAT_READ_REQUEST)
+        return st;
+    rd->message[0] = '\0';
+    st = rd_record(rd, r);
+    if (st == LLMLAT_ENOMEM)
+        return st; /* still pending: the next call tries again */
+    if (st != LLMLAT_OK) {
+        llmlat_request_reset(r);
+        rd_refused(rd, st);
+        *what = LLMLAT_READ_REJECTED;
+        return LLMLAT_OK;
+    }
+    rd->pending = false;
+    return LLMLAT_OK;
+}
+
+/* p.cur folded into a: as a view of the reader's arrays (no copy), or,
+ * for a request known by its values, through a recorder. */
+static int32_t rd_add(llmlat_reader *rd, llmlat_agg *a)
+{
+    const rd_req *q = &rd->p.cur;
+    if (!q->has_known_ttft && !q->has_known_e2e && !q->has_known_tool_itl) {
+        req_spec s = {
+            .start = q->start, .t = rd->ev.t, .k = rd->ev.k, .n = q->n,
+            .has_end = q->has_end, .end = q->end, .failed = !q->ok,
+            .input_tokens = q->input_tokens, .has_output_tokens = q->has_output_tokens,
+            .output_tokens = q->output_tokens, .lacks = q->lacks,
+        };
+        llmlat_request view;
+        int32_t st = req_make_view(&view, &s);
+        return st == LLMLAT_OK ? llmlat_agg_add(a, &view) : st;
+    }
+    if (!rd->rec && !(rd->rec = llmlat_request_new()))
+        return LLMLAT_ENOMEM;
+    int32_t st = rd_record(rd, rd->rec);
+    return st == LLMLAT_OK ? llmlat_agg_add(a, rd->rec) : st;
+}
+
+LLMLAT_API int32_t llmlat_reader_add_to(llmlat_reader *rd, llmlat_agg *a, int32_t *what)
+{
+    if (!rd || !a || !what)
+        return LLMLAT_EINVAL;
+    for (;;) {
+        int32_t st = rd_advance(rd, what);
+        if (st != LLMLAT_OK || *what != LLMLAT_READ_REQUEST)
+            return st;
+        st = rd_add(rd, a);
+        if (st == LLMLAT_ENOMEM)
+            return st; /* still pending: the next call tries again */
+        if (st != LLMLAT_OK) {
+            rd_refused(rd, st);
+            *what = LLMLAT_READ_REJECTED;
+            return LLMLAT_OK;
+        }
+        rd->pending = false;
+    }
+}
+
+/* ----------------------------------------------------------- queries */
+
+LLMLAT_API const char *llmlat_reader_message(const llmlat_reader *rd)
+{
+    return rd ? rd->message : "";
+}
+
+LLMLAT_API const char *llmlat_reader_request_id(const llmlat_reader *rd)
+{
+    return rd ? rd->p.cur.id : "";
+}
+
+LLMLAT_API int32_t llmlat_reader_request_position(const llmlat_reader *rd, uint64_t *index,
+                                                  uint64_t *line, uint64_t *column)
+{
+    if (!rd || !index || !line || !column)
+        return LLMLAT_EINVAL;
+    if (rd->requests == 0)
+        return LLMLAT_ESTATE;
+    *index = rd->p.cur.index;
+    *line = rd->p.cur.line;
+    *column = rd->p.cur.col;
+    return LLMLAT_OK;
+}
+
+LLMLAT_API int32_t llmlat_reader_counter(const llmlat_reader *rd, int32_t counter,
+                                         uint64_t *out)
+{
+    if (!rd || !out)
+        return LLMLAT_EINVAL;
+    switch (counter) {
+    case LLMLAT_READ_COUNT_REQUESTS: *out = rd->requests; return LLMLAT_OK;
+    case LLMLAT_READ_COUNT_REJECTED: *out = rd->rejected; return LLMLAT_OK;
+    case LLMLAT_READ_COUNT_RUN:
+        *out = rd->p.run;
+        return rd->p.run ? LLMLAT_OK : LLMLAT_EUNDEFINED;
+    case LLMLAT_READ_COUNT_RUNS:
+        *out = rd->p.done ? rd->p.runs : 0;
+        return rd->p.done && rd->p.runs ? LLMLAT_OK : LLMLAT_EUNDEFINED;
+    }
+    return LLMLAT_EINVAL;
+}
+
+LLMLAT_API int32_t llmlat_reader_format(const llmlat_reader *rd, int32_t *input)
+{
+    if (!rd || !input)
+        return LLMLAT_EINVAL;
+    *input = rd->p.detected ? rd->p.format : LLMLAT_INPUT_AUTO;
+    return LLMLAT_OK;
+}
+
+LLMLAT_API int32_t llmlat_reader_duration(const llmlat_reader *rd, double *seconds)
+{
+    if (!rd || !seconds)
+        return LLMLAT_EINVAL;
+    if (!rd->p.has_duration)
+        return undefined_value(seconds);
+    *seconds = rd->p.duration_s;
+    return LLMLAT_OK;
+}
+
+/* ---------------------- lib/read/detect.c --------------------------------- */
+/* The format of an input read as LLMLAT_INPUT_AUTO, from its first
+ * object's keys: each tool writes a key of its own early (docs/
+ * importers.md lists them). Nothing here reports an error: whatever does
+ * not look like a tool's file is read as a trace, whose parser then says
+ * what is wrong with it. */
+#include <string.h>
+
+/* Keys that tell a format, the first one met deciding. */
+static const struct {
+    const char *key;
+    int32_t input;
+} DETECT_KEYS[] = {
+    /* llmlat's trace: a request's keys, or the trace object's */
+    { "requests", LLMLAT_INPUT_TRACE },
+    { "start", LLMLAT_INPUT_TRACE },
+    { "events", LLMLAT_INPUT_TRACE },
+    /* vllm/benchmarks/serve.py: result_json's setup keys come first */
+    { "date", LLMLAT_INPUT_VLLM },
+    { "endpoint_type", LLMLAT_INPUT_VLLM },
+    { "tokenizer_id", LLMLAT_INPUT_VLLM },
+    { "num_prompts", LLMLAT_INPUT_VLLM },
+    { "start_times", LLMLAT_INPUT_VLLM },
+    { "latencies", LLMLAT_INPUT_VLLM },
+    { "max_concurrent_requests", LLMLAT_INPUT_VLLM },
+    /* both write these; SGLang's own keys come before them */
+    { "ttfts", LLMLAT_INPUT_VLLM },
+    { "itls", LLMLAT_INPUT_VLLM },
+    /* python/sglang/bench_serving.py: the `result` dict */
+    { "dataset_name", LLMLAT_INPUT_SGLANG },
+    { "total_output_tokens_retokenized", LLMLAT_INPUT_SGLANG },
+    { "mean_e2e_latency_ms", LLMLAT_INPUT_SGLANG },
+    { "accept_length", LLMLAT_INPUT_SGLANG },
+    /* AIPerf's records and raw records begin with their metadata */
+    { "metadata", LLMLAT_INPUT_AIPERF },
+    /* perf_analyzer's profile export, as GenAI-Perf reads it */
+    { "experiments", LLMLAT_INPUT_GENAI_PERF },
+    /* LLMPerf's individual responses (common_metrics.py) */
+    { "error_code", LLMLAT_INPUT_LLMPERF },
+    { "ttft_s", LLMLAT_INPUT_LLMPERF },
+    { "end_to_end_latency_s", LLMLAT_INPUT_LLMPERF },
+    { "inter_token_latency_s", LLMLAT_INPUT_LLMPERF },
+};
+
+static int32_t detect_key(const char *key, bool in_array)
+{
+    for (size_t i = 0; i < sizeof DETECT_KEYS / sizeof DETECT_KEYS[0]; i++) {
+        if (strcmp(key, DETECT_KEYS[i].key) != 0)
+            continue;
+        int32_t f = DETECT_KEYS[i].input;
+        /* an array holds requests: a trace's, or LLMPerf's */
+        if (in_array && f != LLMLAT_INPUT_LLMPERF && f != LLMLAT_INPUT_TRACE)
+            return LLMLAT_INPUT_TRACE;
+        return f;
+    }
+    return LLMLAT_INPUT_AUTO;
+}
+
+/* The keys of the object at the cursor, until one tells. */
+static int32_t detect_object(jtok *t, bool in_array)
+{
+    jt_advance(t); /* '{' */
+    if (jt_peek(t) == '}')
+        return LLMLAT_INPUT_TRACE;
+    for (;;) {
+        char key[RD_KEY_MAX];
+        if (!jt_string(t, key, sizeof key, NULL) || !jt_expect(t, ':', ""))
+            return LLMLAT_INPUT_TRACE;
+        int32_t f = detect_key(key, in_array);
+        if (f != LLMLAT_INPUT_AUTO)
+            return f;
+        if (!jt_skip_value(t))
+            return LLMLAT_INPUT_TRACE;
+        int c = jt_peek(t);
+        if (c == '}')
+            return LLMLAT_INPUT_TRACE; /* nothing told: a trace's request, if anything */
+        if (c != ',')
+            return LLMLAT_INPUT_TRACE;
+        jt_advance(t);
+    }
+}
+
+LLMLAT_PRIVATE int32_t rd_detect(llmlat_reader *rd)
+{
+    jtok *t = &rd->jt;
+    jtok saved = *t;
+    char error[JT_ERROR_MAX];
+    t->error = error; /* the scan's own errors are not the reader's */
+    t->failed = false;
+    t->starved = false;
+    t->lenient = true;
+    int32_t f = LLMLAT_INPUT_TRACE;
+    int c = jt_peek(t);
+    if (c == '{') {
+        f = detect_object(t, false);
+    } else if (c == '[') {
+        jt_advance(t);
+        if (jt_peek(t) == '{')
+            f = detect_object(t, true);
+    }
+    if (t->starved)
+        f = LLMLAT_INPUT_AUTO; /* the bytes so far do not tell */
+    bool starved = t->starved;
+    *t = saved;
+    t->starved = starved;
+    return f;
+}
+
+/* ---------------------- lib/read/trace.c ---------------------------------- */
+/* The llmlat trace (docs/cli.md), read one step at a time: a JSON array
+ * of requests, an object {"requests": [...], "duration": s}, or JSON Lines
+ * with one request object per line. A step is one member of an object,
+ * one element's opening or one separator, so that the trace object's
+ * requests stream through while its other members wait in trace_state. */
+#include <stdlib.h>
+#include <string.h>
+
+/* Where the reading is. */
+enum trace_where {
+    TW_START,        /* before the first value */
+    TW_ARRAY_OPEN,   /* after '[' of the requests: ']' or a request */
+    TW_ARRAY_NEXT,   /* after ',' in it: a request */
+    TW_ARRAY_SEP,    /* after a request in it: ',' or ']' */
+    TW_OBJECT,       /* in an object: trace_state.phase says where */
+    TW_LINES,        /* between the requests of JSON Lines */
+    TW_AFTER,        /* after the trace: only its end */
+};
+
+/* The object being read. */
+enum trace_object {
+    TO_FIRST,        /* the first value: a request, or the trace object */
+    TO_IN_ARRAY,     /* a request of the requests array */
+    TO_LINE,         /* a later request of JSON Lines */
+};
+
+/* Where in an object. */
+enum trace_phase {
+    TP_OPEN,         /* after '{': '}' or a key */
+    TP_KEY,          /* after ',': a key */
+    TP_AFTER,        /* after a member's value: ',' or '}' */
+};
+
+/* The keys of a request; any other key is ignored (traces may carry
+ * their own fields). */
+enum {
+    TK_START = 1 << 0,
+    TK_EVENTS = 1 << 1,
+    TK_END = 1 << 2,
+    TK_OK = 1 << 3,
+    TK_INPUT_TOKENS = 1 << 4,
+    TK_OUTPUT_TOKENS = 1 << 5,
+    TK_ID = 1 << 6,
+};
+
+static const struct {
+    const char *name;
+    unsigned bit;
+} TRACE_KEYS[] = {
+    { "start", TK_START },
+    { "events", TK_EVENTS },
+    { "end", TK_END },
+    { "ok", TK_OK },
+    { "input_tokens", TK_INPUT_TOKENS },
+    { "output_tokens", TK_OUTPUT_TOKENS },
+    { "id", TK_ID },
+};
+
+#define TRACE_KEY_MAX 32
+
+static unsigned trace_key(const char *key)
+{
+    for (size_t i = 0; i < sizeof TRACE_KEYS / sizeof TRACE_KEYS[0]; i++)
+        if (strcmp(key, TRACE_KEYS[i].name) == 0)
+            return TRACE_KEYS[i].bit;
+    return 0;
+}
+
+LLMLAT_PRIVATE void trace_begin(llmlat_reader *rd)
+{
+    rd->p.f.trace = (trace_state){ .where = TW_START };
+}
+
+/* "[T,K]" or "[T, K]" with T in dec_plain_seconds's form and K plain
+ * digits, read straight from the window: the shape of nearly every event.
+ * false, with nothing consumed, for anything else, which the general path
+ * then reads (and explains when it is wrong). */
+static bool trace_plain_event(jtok *t, int64_t *time, uint64_t *k)
+{
+    const char *start = (const char *)t->buf + t->pos, *end = (const char *)t->buf + t->len;
+    const char *p = dec_plain_seconds(start + 1, end, time); /* past the '[' */
+    if (!p || p == end || *p != ',')
+        return false;
+    p++;
+    p += p < end && *p == ' ';
+    const char *digits = p;
+    uint64_t v = 0;
+    for (; p < end && *p >= '0' && *p <= '9' && p - digits < 10; p++)
+        v = v * 10 + (uint64_t)(*p - '0');
+    if (p == digits || p == end || *p != ']' || (*digits == '0' && p - digits > 1) ||
+        v > UINT32_MAX)
+        return false;
+    t->pos += (size_t)(p + 1 - start);
+    *k = v;
+    return true;
+}
+
+/* One event [t, k]: the fast path, else token by token. */
+static bool trace_event(llmlat_reader *rd, int64_t *time, uint64_t *k)
+{
+    jtok *t = &rd->jt;
+    if (jt_peek(t) == '[' && trace_plain_event(t, time, k))
+        return true;
+    return jt_expect(t, '[', "an event [t, k]") &&
+           rd_time(rd, "an event's time", DEC_SECONDS, time) &&
+           jt_expect(t, ',', "',' between an event's time and its token count") &&
+           rd_count(rd, "an event's token count", UINT32_MAX, k) &&
+           jt_expect(t, ']', "']' closing an event [t, k]");
+}
+
+static bool trace_events(llmlat_reader *rd)
+{
+    jtok *t = &rd->jt;
+    if (!jt_expect(t, '[', "'[' starting \"events\""))
+        return false;
+    if (jt_peek(t) == ']') {
+        jt_advance(t);
+        return true;
+    }
+    for (;;) {
+        int64_t time;
+        uint64_t k;
+        if (!trace_event(rd, &time, &k) || !rd_push_event(rd, time, (uint32_t)k))
+            return false;
+        /* "],[" most of the time: no whitespace to skip */
+        int c = t->pos < t->len && t->buf[t->pos] == ',' ? ',' : jt_peek(t);
+        if (c == ']') {
+            jt_advance(t);
+            return true;
+        }
+        if (c == ',') {
+            jt_advance(t);
+            continue;
+        }
+        if (!jt_expect(t, ',', "',' or ']' after an event"))
+            return false;
+    }
+}
+
+static bool trace_id(llmlat_reader *rd)
+{
+    jtok *t = &rd->jt;
+    rd_req *q = &rd->p.cur;
+    bool ok;
+    if (jt_take_null(t, &ok))
+        return ok;
+    int c = jt_peek(t);
+    if (c == '"')
+        return jt_string(t, q->id, sizeof q->id, NULL);
+    if (jt_starts_number(c)) {
+        char text[JT_NUMBER_MAX];
+        size_t n;
+        if (!jt_number(t, text, &n))
+            return false;
+        if (n >= sizeof q->id)
+            n = sizeof q->id - 1;
+        memcpy(q->id, text, n);
+        q->id[n] = '\0';
+        return true;
+    }
+    return t->failed ? false : jt_fail(t, "\"id\" must be a string or a number");
+}
+
+/* The value of a request key. */
+static bool trace_member(llmlat_reader *rd, unsigned key)
+{
+    jtok *t = &rd->jt;
+    rd_req *q = &rd->p.cur;
+    bool ok;
+    char which;
+    switch (key) {
+    case TK_START:
+        return rd_time(rd, "\"start\"", DEC_SECONDS, &q->start);
+    case TK_EVENTS:
+        return trace_events(rd);
+    case TK_END:
+        if (jt_take_null(t, &ok))
+            return ok;
+        q->has_end = true;
+        return rd_time(rd, "\"end\"", DEC_SECONDS, &q->end);
+    case TK_OK:
+        if (jt_peek(t) != 't' && jt_peek(t) != 'f')
+            return t->failed ? false : jt_fail(t, "\"ok\" must be true or false");
+        if (!jt_literal(t, &which))
+            return false;
+        q->ok = which == 't';
+        return true;
+    case TK_INPUT_TOKENS:
+        if (jt_take_null(t, &ok))
+            return ok;
+        return rd_count(rd, "\"input_tokens\"", UINT64_MAX, &q->input_tokens);
+    case TK_OUTPUT_TOKENS:
+        if (jt_take_null(t, &ok))
+            return ok;
+        q->has_output_tokens = true;
+        return rd_count(rd, "\"output_tokens\"", UINT64_MAX, &q->output_tokens);
+    case TK_ID:
+        return trace_id(rd);
+    }
+    return jt_skip_value(t);
+}
+
+/* A "duration" member of the first object as read: a number, null, or
+ * where a value that is neither was. It is judged only once the object is
+ * known to be the trace object: in a request it is just another ignored
+ * member. */
+static bool trace_duration(llmlat_reader *rd)
+{
+    jtok *t = &rd->jt;
+    trace_state *s = &rd->p.f.trace;
+    int c = jt_peek(t);
+    s->dur_present = true;
+    s->dur_valid = s->dur_null = false;
+    s->dur_line = t->tok_line;
+    s->dur_col = t->tok_col;
+    bool ok;
+    if (jt_starts_number(c)) {
+        char text[JT_NUMBER_MAX];
+        size_t n;
+        if (!jt_number(t, text, &n))
+            return false;
+        s->dur_valid = true;
+        s->dur_seconds = strtod(text, NULL);
+        return true;
+    }
+    if (jt_take_null(t, &ok)) {
+        s->dur_valid = s->dur_null = true;
+        return ok;
+    }
+    return jt_skip_value(t);
+}
+
+static bool trace_judge_duration(llmlat_reader *rd)
+{
+    trace_state *s = &rd->p.f.trace;
+    if (!s->dur_present || s->dur_null)
+        return true;
+    double lo, hi;
+    llmlat_param_bounds(LLMLAT_PARAM_DURATION, &lo, &hi);
+    if (!(s->dur_valid && s->dur_seconds > 0.0 && s->dur_seconds <= hi))
+        return jt_fail_at(&rd->jt, s->dur_line, s->dur_col,
+                          "\"duration\" must be null or a number of seconds in (0, %g]", hi);
+    rd->p.has_duration = true;
+    rd->p.duration_s = s->dur_seconds;
+    return true;
+}
+
+/* '{' of a request (or of the first object), consumed. */
+static bool trace_open_object(llmlat_reader *rd, enum trace_object kind)
+{
+    jtok *t = &rd->jt;
+    trace_state *s = &rd->p.f.trace;
+    jt_peek(t);
+    uint64_t line = t->tok_line, col = t->tok_col;
+    if (!jt_expect(t, '{', "'{' starting a request"))
+        return false;
+    rd_begin_request(rd, line, col);
+    s->where = TW_OBJECT;
+    s->kind = (uint8_t)kind;
+    s->phase = TP_OPEN;
+    s->seen = 0;
+    s->obj_line = line;
+    s->obj_col = col;
+    return true;
+}
+
+/* '}' read: the trace object ends the trace; a request is complete. */
+static int trace_close_object(llmlat_reader *rd)
+{
+    trace_state *s = &rd->p.f.trace;
+    if (s->kind == TO_FIRST && s->trace_object) {
+        s->where = TW_AFTER;
+        return trace_judge_duration(rd) ? RD_STEP_ON : RD_STEP_FAILED;
+    }
+    if (!(s->seen & TK_START)) {
+        jt_fail_at(&rd->jt, s->obj_line, s->obj_col, "request %llu has no \"start\"",
+                   (unsigned long long)rd->p.cur.index);
+        return RD_STEP_FAILED;
+    }
+    s->where = s->kind == TO_IN_ARRAY ? TW_ARRAY_SEP : TW_LINES;
+    return RD_STEP_REQUEST;
+}
+
+/* One member: key, ':', value, and the ',' or '}' after it. */
+static int trace_object_step(llmlat_reader *rd)
+{
+    jtok *t = &rd->jt;
+    trace_state *s = &rd->p.f.trace;
+    if (s->phase == TP_OPEN && jt_peek(t) == '}') {
+        jt_advance(t);
+        return trace_close_object(rd);
+    }
+    if (s->phase != TP_AFTER) {
+        bool first = s->kind == TO_FIRST;
+        bool trace_object = first && s->trace_object; /* this object is the trace's */
+        char key[TRACE_KEY_MAX];
+        if (!jt_string(t, key, sizeof key, NULL))
+            return RD_STEP_FAILED;
+        unsigned bit = trace_key(key);
+        bool requests = first && strcmp(key, "requests") == 0;
+        bool is_duration = first && strcmp(key, "duration") == 0;
+        if (s->seen & bit)
+            return jt_fail(t, "duplicate key \"%s\"", key), RD_STEP_FAILED;
+        if (trace_object && bit)
+            return jt_fail(t, "\"%s\" belongs in a request, not in the trace object", key),
+                   RD_STEP_FAILED;
+        if (requests && (trace_object || s->seen)) {
+            jt_fail(t, trace_object ? "duplicate key \"requests\""
+                                    : "an object with \"requests\" cannot also have "
+                                      "request keys");
+            return RD_STEP_FAILED;
+        }
+        if (!jt_expect(t, ':', "':' after a key"))
+            return RD_STEP_FAILED;
+        bool ok;
+        if (requests) {
+            s->trace_object = true;
+            if (!jt_expect(t, '[', "'[' starting the requests"))
+                return RD_STEP_FAILED;
+            s->where = TW_ARRAY_OPEN;
+            return RD_STEP_ON;
+        } else if (is_duration) {
+            ok = trace_duration(rd);
+        } else if (trace_object) {
+            ok = jt_skip_value(t);
+        } else {
+            s->seen |= bit;
+            ok = trace_member(rd, bit);
+        }
+        if (!ok)
+            return RD_STEP_FAILED;
+    }
+    if (jt_peek(t) == '}') {
+        jt_advance(t);
+        return trace_close_object(rd);
+    }
+    if (!jt_expect(t, ',', "',' or '}' after a member"))
+        return RD_STEP_FAILED;
+    s->phase = TP_KEY;
+    return RD_STEP_ON;
+}
+
+/* The requests array: its next element, or its end. */
+static int trace_array_step(llmlat_reader *rd)
+{
+    jtok *t = &rd->jt;
+    trace_state *s = &rd->p.f.trace;
+    char tmp[JT_DESCRIBE_MAX];
+    int c = jt_peek(t);
+    if (s->where == TW_ARRAY_SEP || (s->where == TW_ARRAY_OPEN && c == ']')) {
+        if (c == ']') {
+            jt_advance(t);
+            if (s->trace_object) { /* back in the trace object, after "requests" */
+                s->where = TW_OBJECT;
+                s->kind = TO_FIRST;
+                s->phase = TP_AFTER;
+                s->seen = 0; /* the trace object's own: it has no request key */
+            } else {
+                s->where = TW_AFTER;
+            }
+            return RD_STEP_ON;
+        }
+        if (!jt_expect(t, ',', "',' or ']' after a request"))
+            return RD_STEP_FAILED;
+        s->where = TW_ARRAY_NEXT;
+        return RD_STEP_ON;
+    }
+    if (c != '{') {
+        if (!t->failed)
+            jt_fail(t, "expected '{' starting a request, found %s",
+                    jt_describe(c, tmp, sizeof tmp));
+        return RD_STEP_FAILED;
+    }
+    return trace_open_object(rd, TO_IN_ARRAY) ? RD_STEP_ON : RD_STEP_FAILED;
+}
+
+LLMLAT_PRIVATE int trace_step(llmlat_reader *rd)
+{
+    jtok *t = &rd->jt;
+    trace_state *s = &rd->p.f.trace;
+    char tmp[JT_DESCRIBE_MAX];
+    int c;
+    switch (s->where) {
+    case TW_OBJECT:
+        return trace_object_step(rd);
+    case TW_ARRAY_OPEN:
+    case TW_ARRAY_NEXT:
+    case TW_ARRAY_SEP:
+        return trace_array_step(rd);
+    case TW_START:
+        c = jt_peek(t);
+        if (c == '[') {
+            jt_advance(t);
+            s->where = TW_ARRAY_OPEN;
+            return RD_STEP_ON;
+        }
+        if (c == '{')
+            return trace_open_object(rd, TO_FIRST) ? RD_STEP_ON : RD_STEP_FAILED;
+        if (c == JT_EOF)
+            jt_fail(t, "empty input: expected a trace (a JSON array of requests, an object "
+                       "with \"requests\", or JSON Lines)");
+        else
+            jt_fail(t, "expected '[' or '{' starting a trace, found %s",
+                    jt_describe(c, tmp, sizeof tmp));
+        return RD_STEP_FAILED;
+    case TW_LINES:
+        c = jt_peek(t);
+        if (c == JT_EOF)
+            return RD_STEP_END;
+        if (c != '{') {
+            jt_fail(t, "expected '{' starting the next request (JSON Lines), found %s",
+                    jt_describe(c, tmp, sizeof tmp));
+            return RD_STEP_FAILED;
+        }
+        return trace_open_object(rd, TO_LINE) ? RD_STEP_ON : RD_STEP_FAILED;
+    case TW_AFTER:
+        c = jt_peek(t);
+        if (c == JT_EOF)
+            return RD_STEP_END;
+        jt_fail(t, "unexpected %s after the end of the trace", jt_describe(c, tmp, sizeof tmp));
+        return RD_STEP_FAILED;
+    }
+    return RD_STEP_FAILED;
+}
+
+/* ---------------------- lib/read/sse.c ------------------------------------ */
+/* Whether a streamed response has content, from its text: GenAI-Perf
+ * (llm_profile_data_parser.py, _is_empty_response) and AIPerf drop the
+ * responses whose text is empty, such as an OpenAI stream's role chunk,
+ * its usage chunk and "[DONE]". Their parsers read the JSON of each SSE
+ * "data:" line; here one scan looks for a "content", "text",
+ * "text_output" or "generated_text" member holding a non-empty string,
+ * which is what those parsers take the text from. */
+#include <string.h>
+
+/* ---------------------- lib/read/import.h --------------------------------- */
+/* The importers of other tools' result files (docs/importers.md), as the
+ * walk (import_walk.c) drives them: the walk steps through the JSON one
+ * value at a time and asks the format's handler what each value is; the
+ * handler takes it (a scalar), skips it, or enters it (an object or array
+ * it wants the values of). Containers are told apart by tags the handler
+ * gives them. The handlers keep their state in import_state (formats.h)
+ * and their columns in the reader's arrays (import_columns.c). */
+#ifndef LLMLAT_READ_IMPORT_H
+#define LLMLAT_READ_IMPORT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define IMPORT_TOP 0 /* the tag of the top level (no container) */
+
+typedef struct import_ops {
+    int32_t input;
+    const char *what;     /* the file, in messages: "a vLLM result" */
+    bool lines;           /* the top level is JSON Lines of values (else one value) */
+    /* The value at the cursor, in the container tagged `tag` (IMPORT_TOP
+     * at the top level), member `key` of an object (NULL in an array) or
+     * element `index`. Returns an enum rd_step. */
+    int (*value)(llmlat_reader *rd, uint16_t tag, const char *key, uint64_t index);
+    /* The container tagged `tag` (entered with walk_enter) just closed. */
+    int (*close)(llmlat_reader *rd, uint16_t tag);
+    /* The input ended, after its top-level values. */
+    int (*end)(llmlat_reader *rd);
+} import_ops;
+
+LLMLAT_PRIVATE const import_ops *import_vllm_ops(void);
+LLMLAT_PRIVATE const import_ops *import_sglang_ops(void);
+LLMLAT_PRIVATE const import_ops *import_aiperf_ops(void);
+LLMLAT_PRIVATE const import_ops *import_genai_perf_ops(void);
+LLMLAT_PRIVATE const import_ops *import_llmperf_ops(void);
+
+/* Enters the object ('{') or array ('[') at the cursor, tagged `tag`;
+ * `what` names the value in the message when it is not one. */
+LLMLAT_PRIVATE bool walk_enter(llmlat_reader *rd, bool object, uint16_t tag, const char *what);
+/* The depth of the walk: 0 at the top level, 1 in its value, ... */
+LLMLAT_PRIVATE unsigned walk_depth(const llmlat_reader *rd);
+
+/* Run `run` (1-based: a JSON line of vLLM or SGLang, an experiment of
+ * GenAI-Perf) begins: true when it is the one to read, which resets the
+ * columns (asked for 0, the last, every run is read, each replacing the
+ * previous). */
+LLMLAT_PRIVATE bool import_run_begin(llmlat_reader *rd, uint64_t run);
+/* At the end of the input: the run asked for exists (else the error),
+ * and its columns go out (the held requests). */
+LLMLAT_PRIVATE int import_runs_end(llmlat_reader *rd);
+
+/* ---------------------------------------------- columns (import_columns.c) */
+
+/* The columns of one run: one entry per request (START ... LINE), and the
+ * events of every request end to end (EV_T, EV_K), EVENTS[i] of them for
+ * request i. A column's length is c.len[id]. */
+enum cols_id {
+    COL_START,   /* i64: ns, or relative to 0 when the source has none */
+    COL_TTFT,    /* i64 ns: the first event after the start (gap form) */
+    COL_INPUT,   /* u64 */
+    COL_OUTPUT,  /* u64 */
+    COL_FAILED,  /* u8: 1 when the request failed */
+    COL_EVENTS,  /* u64: its events (gap form: gaps after the first) */
+    COL_EV_T,    /* i64: times, or gaps in gap form */
+    COL_EV_K,    /* u32: tokens of each event (times form) */
+    COL_LINE,    /* u64: where the request is in the input */
+    COL_COL,     /* u64 */
+    COLS
+};
+
+/* Room for one more entry of column id; false on no memory. */
+LLMLAT_PRIVATE bool cols_push_i64(llmlat_reader *rd, int id, int64_t v);
+LLMLAT_PRIVATE bool cols_push_u64(llmlat_reader *rd, int id, uint64_t v);
+LLMLAT_PRIVATE bool cols_push_u32(llmlat_reader *rd, int id, uint32_t v);
+LLMLAT_PRIVATE bool cols_push_u8(llmlat_reader *rd, int id, uint8_t v);
+/* Every column empty. */
+LLMLAT_PRIVATE void cols_clear(llmlat_reader *rd);
+/* The columns of the run are complete: `gaps` says the form of the
+ * events; lacks is what every request lacks. The request count is that of
+ * COL_TTFT (gap form) or COL_START (times form); the other per-request
+ * columns must be empty or as long, else the error (where: the run's
+ * position). */
+LLMLAT_PRIVATE bool cols_seal(llmlat_reader *rd, bool gaps, uint32_t lacks, uint64_t line,
+                              uint64_t col);
+
+/* A time of a tool's file, as the number at the cursor in `unit`
+ * (read/decimal.h), that must not be negative. */
+LLMLAT_PRIVATE bool import_duration_ns(llmlat_reader *rd, const char *what, int unit,
+                                       int64_t *out);
+
+/* Whether a streamed response's text (an SSE message, "data: {...}") has
+ * content: a non-empty "content" or "text" string, as the tools that drop
+ * empty responses judge it (read/sse.c). */
+LLMLAT_PRIVATE bool sse_has_content(const char *text, size_t n);
+
+#endif
+
+static const char *const SSE_TEXT_KEYS[] = {
+    "\"content\"", "\"text\"", "\"text_output\"", "\"generated_text\"",
+};
+
+static bool sse_space(char c)
+{
+    return c == ' ' || c == '\t' || c == '\r' || c == '\n';
+}
+
+/* The key at s[i] (a quoted name, not escaped inside a string) holds a
+ * non-empty string. */
+static bool sse_nonempty_at(const char *s, size_t n, size_t i, size_t key_len)
+{
+    if (i > 0 && s[i - 1] == '\\')
+        return false;
+    size_t j = i + key_len;
+    while (j < n && sse_space(s[j]))
+        j++;
+    if (j == n || s[j] != ':')
+        return false;
+    for (j++; j < n && sse_space(s[j]); j++)
+        ;
+    return j + 1 < n && s[j] == '"' && s[j + 1] != '"';
+}
+
+LLMLAT_PRIVATE bool sse_has_content(const char *text, size_t n)
+{
+    for (size_t k = 0; k < sizeof SSE_TEXT_KEYS / sizeof SSE_TEXT_KEYS[0]; k++) {
+        const char *key = SSE_TEXT_KEYS[k];
+        size_t key_len = strlen(key);
+        for (size_t i = 0; i + key_len <= n; i++)
+            if (text[i] == '"' && memcmp(text + i, key, key_len) == 0 &&
+                sse_nonempty_at(text, n, i, key_len))
+                return true;
+    }
+    return false;
+}
+
+/* ---------------------- lib/read/import_walk.c ---------------------------- */
+/* The walk that drives the importers (read/import.h): one value of the
+ * JSON per step, the structure (separators, closes, the top level) here,
+ * what each value means in the format's handlers. */
+#include <string.h>
+
+static const import_ops *import_of(const llmlat_reader *rd)
+{
+    switch (rd->p.format) {
+    case LLMLAT_INPUT_VLLM: return import_vllm_ops();
+    case LLMLAT_INPUT_SGLANG: return import_sglang_ops();
+    case LLMLAT_INPUT_AIPERF: return import_aiperf_ops();
+    case LLMLAT_INPUT_GENAI_PERF: return import_genai_perf_ops();
+    case LLMLAT_INPUT_LLMPERF: return import_llmperf_ops();
+    }
+    return NULL;
+}
+
+LLMLAT_PRIVATE void import_begin(llmlat_reader *rd)
+{
+    memset(&rd->p.f.imp, 0, sizeof rd->p.f.imp);
+    rd->jt.lenient = true; /* Python's json writes NaN and Infinity */
+}
+
+LLMLAT_PRIVATE bool walk_enter(llmlat_reader *rd, bool object, uint16_t tag, const char *what)
+{
+    jtok *t = &rd->jt;
+    walk_state *w = &rd->p.f.imp.w;
+    char tmp[JT_DESCRIBE_MAX];
+    int c = jt_peek(t);
+    if (c != (object ? '{' : '[')) {
+        if (!t->failed)
+            jt_fail(t, "%s must be %s, found %s", what, object ? "an object" : "an array",
+                    jt_describe(c, tmp, sizeof tmp));
+        return false;
+    }
+    if (w->depth == WALK_DEPTH)
+        return jt_fail(t, "%s is nested too deep", what);
+    jt_advance(t);
+    w->lv[w->depth++] = (walk_level){ .object = object, .tag = tag };
+    return true;
+}
+
+LLMLAT_PRIVATE unsigned walk_depth(const llmlat_reader *rd)
+{
+    return rd->p.f.imp.w.depth;
+}
+
+/* The top level: the value (or the next JSON line), or the end. */
+static int walk_top(llmlat_reader *rd, const import_ops *ops)
+{
+    jtok *t = &rd->jt;
+    walk_state *w = &rd->p.f.imp.w;
+    char tmp[JT_DESCRIBE_MAX];
+    int c = jt_peek(t);
+    if (c == JT_EOF) {
+        if (w->top_index == 0) {
+            jt_fail(t, "empty input: expected %s", ops->what);
+            return RD_STEP_FAILED;
+        }
+        return ops->end(rd);
+    }
+    if (w->top_index > 0 && !ops->lines) {
+        jt_fail(t, "unexpected %s after the end of %s", jt_describe(c, tmp, sizeof tmp),
+                ops->what);
+        return RD_STEP_FAILED;
+    }
+    return ops->value(rd, IMPORT_TOP, NULL, w->top_index++);
+}
+
+LLMLAT_PRIVATE int import_step(llmlat_reader *rd)
+{
+    const import_ops *ops = import_of(rd);
+    jtok *t = &rd->jt;
+    walk_state *w = &rd->p.f.imp.w;
+    if (w->depth == 0)
+        return walk_top(rd, ops);
+    walk_level *lv = &w->lv[w->depth - 1];
+    int close = lv->object ? '}' : ']';
+    int c = jt_peek(t);
+    if (c == close) {
+        jt_advance(t);
+        w->depth--;
+        return ops->close(rd, lv->tag);
+    }
+    if (lv->next && !jt_expect(t, ',', lv->object ? "',' or '}'" : "',' or ']'"))
+        return RD_STEP_FAILED;
+    char key[RD_KEY_MAX];
+    if (lv->object && (!jt_string(t, key, sizeof key, NULL) ||
+                       !jt_expect(t, ':', "':' after a key")))
+        return RD_STEP_FAILED;
+    lv->next = 1;
+    uint64_t index = lv->index++;
+    return ops->value(rd, lv->tag, lv->object ? key : NULL, index);
+}
+
+LLMLAT_PRIVATE bool import_duration_ns(llmlat_reader *rd, const char *what, int unit,
+                                       int64_t *out)
+{
+    jt_peek(&rd->jt);
+    uint64_t line = rd->jt.tok_line, col = rd->jt.tok_col;
+    if (!rd_time(rd, what, unit, out))
+        return false;
+    if (*out < 0)
+        return jt_fail_at(&rd->jt, line, col, "%s must not be negative", what);
+    return true;
+}
+
+/* ------------------------------------------------------------------ runs */
+
+LLMLAT_PRIVATE bool import_run_begin(llmlat_reader *rd, uint64_t run)
+{
+    rd->p.runs = run;
+    bool wanted = rd->run_wanted == 0 || rd->run_wanted == run;
+    rd->p.f.imp.run = wanted ? run : 0;
+    if (wanted) {
+        rd->p.run = run;
+        rd->p.has_duration = false;
+        cols_clear(rd);
+    }
+    return wanted;
+}
+
+LLMLAT_PRIVATE int import_runs_end(llmlat_reader *rd)
+{
+    if (rd->run_wanted > rd->p.runs) {
+        jt_fail(&rd->jt, "run %llu was asked for, but the input has %llu",
+                (unsigned long long)rd->run_wanted, (unsigned long long)rd->p.runs);
+        return RD_STEP_FAILED;
+    }
+    return RD_STEP_END;
+}
+
+/* ---------------------- lib/read/import_columns.c ------------------------- */
+/* The columns of one run (read/import.h): files that keep each request's
+ * fields in separate arrays (vLLM, SGLang), or whose last run is only
+ * known to be the last at the end (GenAI-Perf), are held here and handed
+ * over request by request once the input ended. */
+#include <string.h>
+
+static const size_t COLS_ELEM[COLS] = {
+    [COL_START] = sizeof(int64_t), [COL_TTFT] = sizeof(int64_t),
+    [COL_INPUT] = sizeof(uint64_t), [COL_OUTPUT] = sizeof(uint64_t),
+    [COL_FAILED] = sizeof(uint8_t), [COL_EVENTS] = sizeof(uint64_t),
+    [COL_EV_T] = sizeof(int64_t),   [COL_EV_K] = sizeof(uint32_t),
+    [COL_LINE] = sizeof(uint64_t),  [COL_COL] = sizeof(uint64_t),
+};
+
+static const char *const COLS_NAME[COLS] = {
+    [COL_START] = "start times", [COL_TTFT] = "TTFTs", [COL_INPUT] = "input lengths",
+    [COL_OUTPUT] = "output lengths", [COL_FAILED] = "errors", [COL_EVENTS] = "chunk lists",
+};
+
+/* The next free entry of column id, NULL on no memory. */
+static void *cols_slot(llmlat_reader *rd, int id)
+{
+    cols_state *c = &rd->p.f.imp.c;
+    uint64_t n = c->len[id];
+    if (!rd_reserve(rd, id, (size_t)n + 1, COLS_ELEM[id]))
+        return NULL;
+    c->len[id] = n + 1;
+    return (char *)rd->arrays[id].p + n * COLS_ELEM[id];
+}
+
+LLMLAT_PRIVATE bool cols_push_i64(llmlat_reader *rd, int id, int64_t v)
+{
+    void *p = cols_slot(rd, id);
+    if (p)
+        memcpy(p, &v, sizeof v);
+    return p != NULL;
+}
+
+LLMLAT_PRIVATE bool cols_push_u64(llmlat_reader *rd, int id, uint64_t v)
+{
+    void *p = cols_slot(rd, id);
+    if (p)
+        memcpy(p, &v, sizeof v);
+    return p != NULL;
+}
+
+LLMLAT_PRIVATE bool cols_push_u32(llmlat_reader *rd, int id, uint32_t v)
+{
+    void *p = cols_slot(rd, id);
+    if (p)
+        memcpy(p, &v, sizeof v);
+    return p != NULL;
+}
+
+LLMLAT_PRIVATE bool cols_push_u8(llmlat_reader *rd, int id, uint8_t v)
+{
+    void *p = cols_slot(rd, id);
+    if (p)
+        memcpy(p, &v, sizeof v);
+    return p != NULL;
+}
+
+LLMLAT_PRIVATE void cols_clear(llmlat_reader *rd)
+{
+    rd->p.f.imp.c = (cols_state){ .sealed = false };
+}
+
+static const void *cols_at(const llmlat_reader *rd, int id, uint64_t i)
+{
+    return (const char *)rd->arrays[id].p + i * COLS_ELEM[id];
+}
+
+LLMLAT_PRIVATE bool cols_seal(llmlat_reader *rd, bool gaps, uint32_t lacks, uint64_t line,
+                              uint64_t col)
+{
+    cols_state *c = &rd->p.f.imp.c;
+    int count = gaps ? COL_TTFT : COL_START;
+    uint64_t n = c->len[count];
+    for (int id = COL_START; id <= COL_EVENTS; id++) {
+        if (c->len[id] == 0 || c->len[id] == n)
+            continue;
+        jt_fail_at(&rd->jt, line, col, "the run has %llu %s but %llu %s",
+                   (unsigned long long)n, COLS_NAME[count], (unsigned long long)c->len[id],
+                   COLS_NAME[id]);
+        return false;
+    }
+    uint64_t events = 0;
+    for (uint64_t i = 0; i < c->len[COL_EVENTS]; i++) {
+        uint64_t e;
+        memcpy(&e, cols_at(rd, COL_EVENTS, i), sizeof e);
+        events += e;
+    }
+    if (events != c->len[COL_EV_T] || (!gaps && c->len[COL_EV_K] != events)) {
+        jt_fail_at(&rd->jt, line, col, "the run's chunk lists do not add up");
+        return false;
+    }
+    c->n = n;
+    c->sealed = true;
+    c->gaps = gaps;
+    c->lacks = lacks;
+    c->line = line;
+    c->col = col;
+    return true;
+}
+
+static int64_t cols_i64(const llmlat_reader *rd, int id, uint64_t i, int64_t none)
+{
+    int64_t v = none;
+    if (i < rd->p.f.imp.c.len[id])
+        memcpy(&v, cols_at(rd, id, i), sizeof v);
+    return v;
+}
+
+static uint64_t cols_u64(const llmlat_reader *rd, int id, uint64_t i, uint64_t none)
+{
+    uint64_t v = none;
+    if (i < rd->p.f.imp.c.len[id])
+        memcpy(&v, cols_at(rd, id, i), sizeof v);
+    return v;
+}
+
+LLMLAT_PRIVATE bool import_held_next(llmlat_reader *rd)
+{
+    cols_state *c = &rd->p.f.imp.c;
+    if (!c->sealed || c->next == c->n)
+        return false;
+    uint64_t i = c->next++;
+    rd_begin_request(rd, cols_u64(rd, COL_LINE, i, c->line), cols_u64(rd, COL_COL, i, c->col));
+    rd_req *q = &rd->p.cur;
+    q->lacks = c->lacks;
+    q->start = cols_i64(rd, COL_START, i, 0);
+    if (c->len[COL_INPUT])
+        q->input_tokens = cols_u64(rd, COL_INPUT, i, 0);
+    if (c->len[COL_OUTPUT]) {
+        q->has_output_tokens = true;
+        q->output_tokens = cols_u64(rd, COL_OUTPUT, i, 0);
+    }
+    uint8_t failed = 0;
+    if (i < c->len[COL_FAILED])
+        memcpy(&failed, cols_at(rd, COL_FAILED, i), 1);
+    q->ok = !failed;
+    uint64_t events = cols_u64(rd, COL_EVENTS, i, 0);
+    uint64_t first = c->next_event;
+    c->next_event += events;
+    if (c->gaps) {
+        /* a failed request's TTFT and gaps are the tool's placeholders */
+        int64_t ttft = cols_i64(rd, COL_TTFT, i, 0);
+        if (failed || (ttft == 0 && events == 0)) /* SGLang: a success without content */
+            return true;
+        int64_t t = rd_add_sat(q->start, ttft);
+        if (!rd_push_event(rd, t, 1))
+            return false;
+        for (uint64_t j = first; j < first + events; j++) {
+            t = rd_add_sat(t, cols_i64(rd, COL_EV_T, j, 0));
+            if (!rd_push_event(rd, t, 1))
+                return false;
+        }
+        return true;
+    }
+    for (uint64_t j = first; j < first + events; j++) {
+        uint32_t k;
+        memcpy(&k, cols_at(rd, COL_EV_K, j), sizeof k);
+        if (!rd_push_event(rd, cols_i64(rd, COL_EV_T, j, 0), k))
+            return false;
+    }
+    return true;
+}
+
+/* ---------------------- lib/read/import_vllm.c ---------------------------- */
+/* vLLM and SGLang result files: one JSON object per run (one line each
+ * when appended), with each request's fields in separate arrays (the
+ * "--save-detailed" / "--output-details" arrays). Both come from the same
+ * script (SGLang's bench_serving.py was adapted from vLLM's), so one
+ * reader serves both; what differs is in each one's table below.
+ *
+ * vLLM: vllm/benchmarks/serve.py, benchmark() builds `result`
+ * (input_lens, output_lens, ttfts, itls, start_times, errors, duration);
+ * the times come from vllm/benchmarks/lib/endpoint_request_func.py: ttft
+ * is the first chunk with choices (its text may be empty), itl one gap per
+ * later such chunk, start_time perf_counter() when the request was sent.
+ * SGLang: python/sglang/bench_serving.py, benchmark() writes `result`
+ * and, with --output-details, `result_details` (input_lens, output_lens,
+ * ttfts, itls, errors): ttft and itl count chunks with text only. */
+#include <stdio.h>
+#include <string.h>
+
+enum {
+    VS_RUN = 1, VS_TTFTS, VS_ITLS, VS_ITL, VS_STARTS, VS_INPUTS, VS_OUTPUTS, VS_ERRORS,
+};
+
+/* The keys read, as bits of import_state.have. */
+static const struct {
+    const char *key;
+    uint16_t tag;
+} VS_KEYS[] = {
+    { "ttfts", VS_TTFTS },         { "itls", VS_ITLS },
+    { "start_times", VS_STARTS },  { "input_lens", VS_INPUTS },
+    { "output_lens", VS_OUTPUTS }, { "errors", VS_ERRORS },
+};
+
+#define VS_HAVE(tag) (1u << (tag))
+
+static int vs_skip(llmlat_reader *rd)
+{
+    return jt_skip_value(&rd->jt) ? RD_STEP_ON : RD_STEP_FAILED;
+}
+
+/* A member of the run object. */
+static int vs_member(llmlat_reader *rd, const char *key, bool vllm)
+{
+    import_state *s = &rd->p.f.imp;
+    jtok *t = &rd->jt;
+    if (strcmp(key, "duration") == 0) {
+        bool ok;
+        if (jt_take_null(t, &ok))
+            return ok ? RD_STEP_ON : RD_STEP_FAILED;
+        double d;
+        if (!rd_double(rd, "\"duration\"", &d))
+            return RD_STEP_FAILED;
+        if (d > 0.0) {
+            rd->p.has_duration = true;
+            rd->p.duration_s = d;
+        }
+        return RD_STEP_ON;
+    }
+    for (size_t i = 0; i < sizeof VS_KEYS / sizeof VS_KEYS[0]; i++) {
+        uint16_t tag = VS_KEYS[i].tag;
+        if (strcmp(key, VS_KEYS[i].key) != 0 || (tag == VS_STARTS && !vllm))
+            continue;
+        if (s->have & VS_HAVE(tag)) {
+            jt_fail(t, "duplicate key \"%s\"", key);
+            return RD_STEP_FAILED;
+        }
+        s->have |= VS_HAVE(tag);
+        char what[RD_KEY_MAX + 2];
+        snprintf(what, sizeof what, "\"%s\"", key);
+        return walk_enter(rd, false, tag, what) ? RD_STEP_ON : RD_STEP_FAILED;
+    }
+    return vs_skip(rd);
+}
+
+static int vs_value_of(llmlat_reader *rd, uint16_t tag, const char *key, bool vllm)
+{
+    import_state *s = &rd->p.f.imp;
+    jtok *t = &rd->jt;
+    int64_t ns;
+    uint64_t n;
+    bool ok;
+    switch (tag) {
+    case IMPORT_TOP:
+        if (!import_run_begin(rd, rd->p.f.imp.w.top_index))
+            return vs_skip(rd);
+        s->have = 0;
+        jt_peek(t);
+        s->c.line = t->tok_line;
+        s->c.col = t->tok_col;
+        return walk_enter(rd, true, VS_RUN, "a run") ? RD_STEP_ON : RD_STEP_FAILED;
+    case VS_RUN:
+        return vs_member(rd, key, vllm);
+    case VS_TTFTS:
+        return import_duration_ns(rd, "a TTFT", DEC_SECONDS, &ns) &&
+                       cols_push_i64(rd, COL_TTFT, ns)
+                   ? RD_STEP_ON
+                   : RD_STEP_FAILED;
+    case VS_ITLS:
+        s->n_k = 0;
+        return walk_enter(rd, false, VS_ITL, "a request's ITLs") ? RD_STEP_ON : RD_STEP_FAILED;
+    case VS_ITL:
+        s->n_k++;
+        return import_duration_ns(rd, "an ITL", DEC_SECONDS, &ns) &&
+                       cols_push_i64(rd, COL_EV_T, ns)
+                   ? RD_STEP_ON
+                   : RD_STEP_FAILED;
+    case VS_STARTS:
+        return rd_time(rd, "a start time", DEC_SECONDS, &ns) && cols_push_i64(rd, COL_START, ns)
+                   ? RD_STEP_ON
+                   : RD_STEP_FAILED;
+    case VS_INPUTS:
+    case VS_OUTPUTS:
+        if (!rd_count(rd, tag == VS_INPUTS ? "an input length" : "an output length",
+                      UINT64_MAX, &n))
+            return RD_STEP_FAILED;
+        return cols_push_u64(rd, tag == VS_INPUTS ? COL_INPUT : COL_OUTPUT, n)
+                   ? RD_STEP_ON
+                   : RD_STEP_FAILED;
+    case VS_ERRORS:
+        if (jt_take_null(t, &ok)) /* no error */
+            return ok && cols_push_u8(rd, COL_FAILED, 0) ? RD_STEP_ON : RD_STEP_FAILED;
+        if (jt_peek(t) != '"') {
+            if (!t->failed)
+                jt_fail(t, "an error must be a string or null");
+            return RD_STEP_FAILED;
+        }
+        char text[2];
+        size_t full;
+        return jt_string(t, text, sizeof text, &full) && cols_push_u8(rd, COL_FAILED, full > 0)
+                   ? RD_STEP_ON
+                   : RD_STEP_FAILED;
+    }
+    return vs_skip(rd);
+}
+
+static int vs_close(llmlat_reader *rd, uint16_t tag)
+{
+    if (tag == VS_ITL && !cols_push_u64(rd, COL_EVENTS, rd->p.f.imp.n_k))
+        return RD_STEP_FAILED;
+    return RD_STEP_ON;
+}
+
+/* The run read is sealed: its requests go out. */
+static int vs_end_of(llmlat_reader *rd, bool vllm)
+{
+    import_state *s = &rd->p.f.imp;
+    int r = import_runs_end(rd);
+    if (r != RD_STEP_END)
+        return r;
+    static const char *const NEED[] = { "ttfts", "itls" };
+    static const uint16_t NEED_TAG[] = { VS_TTFTS, VS_ITLS };
+    for (int i = 0; i < 2; i++) {
+        if (s->have & VS_HAVE(NEED_TAG[i]))
+            continue;
+        jt_fail_at(&rd->jt, s->c.line, s->c.col,
+                   "run %llu has no \"%s\": per-request data is saved with %s",
+                   (unsigned long long)rd->p.run, NEED[i],
+                   vllm ? "vllm bench serve --save-result --save-detailed"
+                        : "sglang.bench_serving --output-details");
+        return RD_STEP_FAILED;
+    }
+    /* chunk times and per-request totals, no tokens per chunk, no end of
+     * stream; vLLM's start_times are recent, SGLang has none */
+    uint32_t lacks = LLMLAT_LACKS_CHUNK_TOKENS | LLMLAT_LACKS_END;
+    if (!(s->have & VS_HAVE(VS_STARTS)))
+        lacks |= LLMLAT_LACKS_START_TIMES;
+    if (!(s->have & VS_HAVE(VS_INPUTS)))
+        lacks |= LLMLAT_LACKS_INPUT_TOKENS;
+    if (!(s->have & VS_HAVE(VS_OUTPUTS)))
+        lacks |= LLMLAT_LACKS_OUTPUT_TOKENS;
+    return cols_seal(rd, true, lacks, s->c.line, s->c.col) ? RD_STEP_END : RD_STEP_FAILED;
+}
+
+static int vllm_value(llmlat_reader *rd, uint16_t tag, const char *key, uint64_t index)
+{
+    (void)index;
+    return vs_value_of(rd, tag, key, true);
+}
+
+static int sglang_value(llmlat_reader *rd, uint16_t tag, const char *key, uint64_t index)
+{
+    (void)index;
+    return vs_value_of(rd, tag, key, false);
+}
+
+static int vllm_end(llmlat_reader *rd)
+{
+    return vs_end_of(rd, true);
+}
+
+static int sglang_end(llmlat_reader *rd)
+{
+    return vs_end_of(rd, false);
+}
+
+static const import_ops VLLM_OPS = {
+    LLMLAT_INPUT_VLLM, "a vLLM result (vllm bench serve --save-result)", true,
+    vllm_value, vs_close, vllm_end,
+};
+
+static const import_ops SGLANG_OPS = {
+    LLMLAT_INPUT_SGLANG, "an SGLang result (sglang.bench_serving --output-file)", true,
+    sglang_value, vs_close, sglang_end,
+};
+
+LLMLAT_PRIVATE const import_ops *import_vllm_ops(void)
+{
+    return &VLLM_OPS;
+}
+
+LLMLAT_PRIVATE const import_ops *import_sglang_ops(void)
+{
+    return &SGLANG_OPS;
+}
+
+/* ---------------------- lib/read/import_aiperf.c -------------------------- */
+/* AIPerf's per-request exports, one JSON record per line:
+ *
+ * profile_export.jsonl (--export-level records): MetricRecordInfo of
+ * aiperf/common/models/record_models.py, written by
+ * aiperf/post_processors/record_export_results_processor.py: "metadata"
+ * (request_start_ns, request_end_ns: wall clock ns; was_cancelled;
+ * benchmark_phase), "metrics" (each {"value", "unit"} in its display unit:
+ * ms for times), "error". The times are those of
+ * aiperf/metrics/types/: time_to_first_token and inter_chunk_latency
+ * count responses with content; request_latency ends at the last one.
+ *
+ * profile_export_raw.jsonl (--export-level raw): RawRecordInfo, with
+ * "start_perf_ns" and every response's "perf_ns" (perf_counter_ns) and
+ * text; empty responses are told apart by their text (read/sse.c). */
+#include <stdio.h>
+#include <string.h>
+
+enum { AI_RECORD = 1, AI_METADATA, AI_METRICS, AI_RESPONSES };
+
+/* import_state.have */
+enum {
+    AH_START = 1 << 0,
+    AH_END = 1 << 1,
+    AH_TTFT = 1 << 2,
+    AH_E2E = 1 << 3,
+    AH_ICL = 1 << 4,
+    AH_OSL = 1 << 5,
+    AH_ISL = 1 << 6,
+    AH_ERROR = 1 << 7,
+    AH_CANCELLED = 1 << 8,
+    AH_WARMUP = 1 << 9,
+    AH_PERF = 1 << 10,      /* raw: start_perf_ns */
+    AH_RESPONSES = 1 << 11, /* raw: responses */
+};
+
+#define AI_UNIT_MAX 24
+
+static int ai_skip(llmlat_reader *rd)
+{
+    return jt_skip_value(&rd->jt) ? RD_STEP_ON : RD_STEP_FAILED;
+}
+
+static int ai_done(bool ok)
+{
+    return ok ? RD_STEP_ON : RD_STEP_FAILED;
+}
+
+/* The unit of a time metric as read/decimal.h's power of ten. */
+static bool ai_time_unit(const char *unit, int *out)
+{
+    static const struct {
+        const char *name;
+        int unit;
+    } UNITS[] = { { "ms", DEC_MILLISECONDS }, { "ns", DEC_NANOSECONDS }, { "us", 3 },
+                  { "s", DEC_SECONDS },       { "sec", DEC_SECONDS } };
+    for (size_t i = 0; i < sizeof UNITS / sizeof UNITS[0]; i++) {
+        if (strcmp(unit, UNITS[i].name) == 0) {
+            *out = UNITS[i].unit;
+            return true;
+        }
+    }
+    return false;
+}
+
+/* inter_chunk_latency's value: the gaps, in ms (its display unit), after
+ * a placeholder for the first response (set once the TTFT is known). */
+static bool ai_gaps(llmlat_reader *rd)
+{
+    jtok *t = &rd->jt;
+    rd->p.cur.n = 0;
+    if (!rd_push_event(rd, 0, 1) || !jt_expect(t, '[', "inter_chunk_latency's list"))
+        return false;
+    if (jt_peek(t) == ']') {
+        jt_advance(t);
+        return true;
+    }
+    for (;;) {
+        int64_t gap;
+        if (!import_duration_ns(rd, "an inter_chunk_latency", DEC_MILLISECONDS, &gap) ||
+            !rd_push_event(rd, gap, 1))
+            return false;
+        if (jt_peek(t) == ']') {
+            jt_advance(t);
+            return true;
+        }
+        if (!jt_expect(t, ',', "',' or ']' in inter_chunk_latency"))
+            return false;
+    }
+}
+
+/* One metric {"value": v, "unit": u}, for the metrics llmlat reads. */
+static int ai_metric(llmlat_reader *rd, const char *tag)
+{
+    import_state *s = &rd->p.f.imp;
+    rd_req *q = &rd->p.cur;
+    jtok *t = &rd->jt;
+    enum { M_TTFT, M_E2E, M_ICL, M_OSL, M_ISL } m;
+    if (strcmp(tag, "time_to_first_token") == 0)
+        m = M_TTFT;
+    else if (strcmp(tag, "request_latency") == 0)
+        m = M_E2E;
+    else if (strcmp(tag, "inter_chunk_latency") == 0)
+        m = M_ICL;
+    else if (strcmp(tag, "output_sequence_length") == 0)
+        m = M_OSL;
+    else if (strcmp(tag, "input_sequence_length") == 0 || strcmp(tag, "error_isl") == 0)
+        m = M_ISL;
+    else
+        return ai_skip(rd);
+    char what[RD_KEY_MAX + 16];
+    snprintf(what, sizeof what, "metric \"%s\"", tag);
+    if (!jt_expect(t, '{', "a metric {\"value\": ..., \"unit\": ...}"))
+        return RD_STEP_FAILED;
+    char text[JT_NUMBER_MAX], unit[AI_UNIT_MAX] = "";
+    size_t len = 0;
+    bool value = false;
+    uint64_t vline = 0, vcol = 0;
+    if (jt_peek(t) != '}') {
+        for (;;) {
+            char key[RD_KEY_MAX];
+            if (!jt_string(t, key, sizeof key, NULL) || !jt_expect(t, ':', "':' after a key"))
+                return RD_STEP_FAILED;
+            jt_peek(t);
+            if (strcmp(key, "value") == 0) {
+                value = true;
+                vline = t->tok_line;
+                vcol = t->tok_col;
+                if (!(m == M_ICL ? ai_gaps(rd) : jt_number(t, text, &len)))
+                    return RD_STEP_FAILED;
+            } else if (strcmp(key, "unit") == 0) {
+                if (!jt_string(t, unit, sizeof unit, NULL))
+                    return RD_STEP_FAILED;
+            } else if (!jt_skip_value(t)) {
+                return RD_STEP_FAILED;
+            }
+            if (jt_peek(t) == '}')
+                break;
+            if (!jt_expect(t, ',', "',' or '}' in a metric"))
+                return RD_STEP_FAILED;
+        }
+    }
+    jt_advance(t); /* '}' */
+    if (!value)
+        return jt_fail(t, "%s has no \"value\"", what), RD_STEP_FAILED;
+    int u = DEC_MILLISECONDS;
+    if (m <= M_ICL && !ai_time_unit(unit, &u))
+        return jt_fail_at(t, vline, vcol, "%s has unit \"%s\", not a time unit", what, unit),
+               RD_STEP_FAILED;
+    if (m == M_ICL) {
+        if (u != DEC_MILLISECONDS)
+            return jt_fail_at(t, vline, vcol, "%s is read in ms, not \"%s\"", what, unit),
+                   RD_STEP_FAILED;
+        s->have |= AH_ICL;
+        return RD_STEP_ON;
+    }
+    if (m == M_OSL || m == M_ISL) {
+        uint64_t n;
+        if (!dec_to_u64(text, len, UINT64_MAX, &n))
+            return jt_fail_at(t, vline, vcol, "%s must be an integer from 0 to %llu", what,
+                              (unsigned long long)UINT64_MAX),
+                   RD_STEP_FAILED;
+        if (m == M_OSL) {
+            q->has_output_tokens = true;
+            q->output_tokens = n;
+            s->have |= AH_OSL;
+        } else {
+            q->input_tokens = n;
+            s->have |= AH_ISL;
+        }
+        return RD_STEP_ON;
+    }
+    int64_t ns;
+    if (!dec_to_ns(text, len, u, &ns) || ns < 0)
+        return jt_fail_at(t, vline, vcol, "%s is out of range: %s %s", what, text, unit),
+               RD_STEP_FAILED;
+    if (m == M_TTFT) {
+        s->ttft_ns = ns;
+        s->have |= AH_TTFT;
+    } else {
+        s->e2e_ns = ns;
+        s->have |= AH_E2E;
+    }
+    return RD_STEP_ON;
+}
+
+/* A member of "metadata". */
+static int ai_metadata(llmlat_reader *rd, const char *key)
+{
+    import_state *s = &rd->p.f.imp;
+    rd_req *q = &rd->p.cur;
+    jtok *t = &rd->jt;
+    bool ok;
+    char which, text[16];
+    if (strcmp(key, "request_start_ns") == 0) {
+        s->have |= AH_START;
+        return ai_done(rd_time(rd, "request_start_ns", DEC_NANOSECONDS, &q->start));
+    }
+    if (strcmp(key, "request_end_ns") == 0) {
+        if (jt_take_null(t, &ok))
+            return ai_done(ok);
+        s->have |= AH_END;
+        return ai_done(rd_time(rd, "request_end_ns", DEC_NANOSECONDS, &s->end_ns));
+    }
+    if (strcmp(key, "was_cancelled") == 0) {
+        if (jt_take_null(t, &ok))
+            return ai_done(ok);
+        if (!jt_literal(t, &which))
+            return RD_STEP_FAILED;
+        if (which == 't')
+            s->have |= AH_CANCELLED;
+        return RD_STEP_ON;
+    }
+    if (strcmp(key, "benchmark_phase") == 0 && jt_peek(t) == '"') {
+        if (!jt_string(t, text, sizeof text, NULL))
+            return RD_STEP_FAILED;
+        if (strcmp(text, "warmup") == 0)
+            s->have |= AH_WARMUP;
+        return RD_STEP_ON;
+    }
+    if (strcmp(key, "x_request_id") == 0 && jt_peek(t) == '"')
+        return ai_done(jt_string(t, q->id, sizeof q->id, NULL));
+    return ai_skip(rd);
+}
+
+/* A raw response's "packets": [{"name": "data", "value": "..."}, ...];
+ * its text is in the values. */
+static bool ai_packets(llmlat_reader *rd, char *text, size_t cap, bool *content)
+{
+    jtok *t = &rd->jt;
+    if (!jt_expect(t, '[', "\"packets\""))
+        return false;
+    if (jt_peek(t) == ']') {
+        jt_advance(t);
+        return true;
+    }
+    for (;;) {
+        if (!jt_expect(t, '{', "a packet object"))
+            return false;
+        if (jt_peek(t) != '}') {
+            for (;;) {
+                char key[RD_KEY_MAX];
+                size_t full;
+                if (!jt_string(t, key, sizeof key, NULL) || !jt_expect(t, ':', "':' after a key"))
+                    return false;
+                if (strcmp(key, "value") == 0 && jt_peek(t) == '"') {
+                    if (!jt_string(t, text, cap, &full))
+                        return false;
+                    *content |= full >= cap || sse_has_content(text, full);
+                } else if (!jt_skip_value(t)) {
+                    return false;
+                }
+                if (jt_peek(t) == '}')
+                    break;
+                if (!jt_expect(t, ',', "',' or '}' in a packet"))
+                    return false;
+            }
+        }
+        jt_advance(t);
+        if (jt_peek(t) == ']') {
+            jt_advance(t);
+            return true;
+        }
+        if (!jt_expect(t, ',', "',' or ']' in \"packets\""))
+            return false;
+    }
+}
+
+/* A raw record's response: its perf_ns, and whether its text has content. */
+static int ai_response(llmlat_reader *rd)
+{
+    jtok *t = &rd->jt;
+    char text[4096];
+    int64_t perf = 0;
+    bool has_perf = false, content = false;
+    if (!jt_expect(t, '{', "a response object"))
+        return RD_STEP_FAILED;
+    if (jt_peek(t) != '}') {
+        for (;;) {
+            char key[RD_KEY_MAX];
+            size_t full;
+            if (!jt_string(t, key, sizeof key, NULL) || !jt_expect(t, ':', "':' after a key"))
+                return RD_STEP_FAILED;
+            if (strcmp(key, "perf_ns") == 0) {
+                has_perf = true;
+                if (!rd_time(rd, "a response's perf_ns", DEC_NANOSECONDS, &perf))
+                    return RD_STEP_FAILED;
+            } else if (strcmp(key, "text") == 0 && jt_peek(t) == '"') {
+                if (!jt_string(t, text, sizeof text, &full))
+                    return RD_STEP_FAILED;
+                /* a text longer than the buffer is surely more than an
+                 * empty chunk */
+                content |= full >= sizeof text || sse_has_content(text, full);
+            } else if (strcmp(key, "packets") == 0 && jt_peek(t) == '[') {
+                if (!ai_packets(rd, text, sizeof text, &content))
+                    return RD_STEP_FAILED;
+            } else if (!jt_skip_value(t)) {
+                return RD_STEP_FAILED;
+            }
+            if (jt_peek(t) == '}')
+                break;
+            if (!jt_expect(t, ',', "',' or '}' in a response"))
+                return RD_STEP_FAILED;
+        }
+    }
+    jt_advance(t);
+    if (!has_perf)
+        return jt_fail(t, "a response has no \"perf_ns\""), RD_STEP_FAILED;
+    return ai_done(rd_push_event(rd, perf, content ? 1 : 0));
+}
+
+static int ai_value(llmlat_reader *rd, uint16_t tag, const char *key, uint64_t index)
+{
+    (void)index;
+    import_state *s = &rd->p.f.imp;
+    jtok *t = &rd->jt;
+    bool ok;
+    switch (tag) {
+    case IMPORT_TOP:
+        jt_peek(t);
+        rd_begin_request(rd, t->tok_line, t->tok_col);
+        s->have = 0;
+        return ai_done(walk_enter(rd, true, AI_RECORD, "a record"));
+    case AI_RECORD:
+        if (strcmp(key, "metadata") == 0)
+            return ai_done(walk_enter(rd, true, AI_METADATA, "\"metadata\""));
+        if (strcmp(key, "metrics") == 0) {
+            if (jt_take_null(t, &ok))
+                return ai_done(ok);
+            return ai_done(walk_enter(rd, true, AI_METRICS, "\"metrics\""));
+        }
+        if (strcmp(key, "error") == 0) {
+            if (jt_take_null(t, &ok))
+                return ai_done(ok);
+            s->have |= AH_ERROR;
+            return ai_skip(rd);
+        }
+        if (strcmp(key, "start_perf_ns") == 0) {
+            s->have |= AH_PERF;
+            return ai_done(rd_time(rd, "start_perf_ns", DEC_NANOSECONDS, &s->origin_ns));
+        }
+        if (strcmp(key, "responses") == 0) {
+            s->have |= AH_RESPONSES;
+            rd->p.cur.n = 0;
+            return ai_done(walk_enter(rd, false, AI_RESPONSES, "\"responses\""));
+        }
+        return ai_skip(rd);
+    case AI_METADATA:
+        return ai_metadata(rd, key);
+    case AI_METRICS:
+        return ai_metric(rd, key);
+    case AI_RESPONSES:
+        return ai_response(rd);
+    }
+    return ai_skip(rd);
+}
+
+/* A record read: the request it describes. */
+static int ai_record(llmlat_reader *rd)
+{
+    import_state *s = &rd->p.f.imp;
+    rd_req *q = &rd->p.cur;
+    if (s->have & AH_WARMUP)
+        return RD_STEP_ON; /* AIPerf reports the profiling phase */
+    if (!(s->have & AH_START)) {
+        jt_fail_at(&rd->jt, q->line, q->col, "record %llu has no metadata.request_start_ns",
+                   (unsigned long long)q->index);
+        return RD_STEP_FAILED;
+    }
+    bool raw = s->have & (AH_PERF | AH_RESPONSES);
+    q->ok = !(s->have & (AH_ERROR | AH_CANCELLED));
+    q->lacks = LLMLAT_LACKS_CHUNK_TOKENS | LLMLAT_LACKS_END;
+    if (!(s->have & AH_OSL))
+        q->lacks |= LLMLAT_LACKS_OUTPUT_TOKENS;
+    if (!(s->have & AH_ISL))
+        q->lacks |= LLMLAT_LACKS_INPUT_TOKENS;
+    if (!q->ok) {
+        q->n = 0;
+        q->has_end = s->have & AH_END;
+        q->end = s->end_ns;
+    } else if (raw) {
+        if (!(s->have & AH_PERF)) {
+            jt_fail_at(&rd->jt, q->line, q->col, "record %llu has responses but no start_perf_ns",
+                       (unsigned long long)q->index);
+            return RD_STEP_FAILED;
+        }
+        /* perf_counter ns, placed on the wall clock of the start */
+        for (size_t i = 0; i < q->n; i++)
+            rd->ev.t[i] = rd_add_sat(q->start, rd_sub_sat(rd->ev.t[i], s->origin_ns));
+    } else if (s->have & AH_ICL) {
+        if (!(s->have & AH_TTFT)) {
+            jt_fail_at(&rd->jt, q->line, q->col,
+                       "record %llu has inter_chunk_latency but no time_to_first_token",
+                       (unsigned long long)q->index);
+            return RD_STEP_FAILED;
+        }
+        rd->ev.t[0] = rd_add_sat(q->start, s->ttft_ns);
+        for (size_t i = 1; i < q->n; i++)
+            rd->ev.t[i] = rd_add_sat(rd->ev.t[i], rd->ev.t[i - 1]);
+    } else if ((s->have & AH_TTFT) && (s->have & AH_E2E) && s->ttft_ns == s->e2e_ns) {
+        q->n = 0; /* one response */
+        if (!rd_push_event(rd, rd_add_sat(q->start, s->ttft_ns), 1))
+            return RD_STEP_FAILED;
+    } else {
+        /* no chunk times: the per-request values, as AIPerf measured them */
+        q->n = 0;
+        q->known_conv = LLMLAT_CONV_AIPERF;
+        q->has_known_ttft = s->have & AH_TTFT;
+        q->known_ttft_ns = s->ttft_ns;
+        q->has_known_e2e = s->have & AH_E2E;
+        q->known_e2e_ns = s->e2e_ns;
+        q->has_end = q->has_known_e2e;
+        q->end = rd_add_sat(q->start, s->e2e_ns);
+    }
+    return RD_STEP_REQUEST;
+}
+
+static int ai_close(llmlat_reader *rd, uint16_t tag)
+{
+    return tag == AI_RECORD ? ai_record(rd) : RD_STEP_ON;
+}
+
+static int ai_end(llmlat_reader *rd)
+{
+    (void)rd;
+    return RD_STEP_END;
+}
+
+static const import_ops AIPERF_OPS = {
+    LLMLAT_INPUT_AIPERF, "an AIPerf export (profile_export.jsonl)", true,
+    ai_value, ai_close, ai_end,
+};
+
+LLMLAT_PRIVATE const import_ops *import_aiperf_ops(void)
+{
+    return &AIPERF_OPS;
+}
+
+/* ---------------------- lib/read/import_genai_perf.c ---------------------- */
+/* GenAI-Perf's profile_export.json: the export of perf_analyzer, as
+ * genai_perf/profile_data_parser/profile_data_parser.py and
+ * llm_profile_data_parser.py read it: {"experiments": [{"experiment":
+ * {"mode", "value"}, "requests": [{"timestamp", "request_inputs",
+ * "response_timestamps", "response_outputs": [{"response"}]}]}], ...}.
+ * One experiment per load level: a run. Timestamps are ns on one clock;
+ * token counts are not in the file (GenAI-Perf tokenizes the texts), and
+ * empty responses are told apart by their text (read/sse.c) as
+ * _preprocess_response drops them. */
+#include <string.h>
+
+enum { G_TOP = 1, G_EXPERIMENTS, G_EXPERIMENT, G_REQUESTS, G_REQUEST, G_STAMPS, G_OUTPUTS };
+
+enum { GH_START = 1 << 0, GH_OUTPUTS = 1 << 1 };
+
+static int g_done(bool ok)
+{
+    return ok ? RD_STEP_ON : RD_STEP_FAILED;
+}
+
+static int g_skip(llmlat_reader *rd)
+{
+    return g_done(jt_skip_value(&rd->jt));
+}
+
+/* One of "response_outputs": {"response": "<the SSE text>"}: its content
+ * flag goes to the event of the same index. */
+static int g_output(llmlat_reader *rd)
+{
+    import_state *s = &rd->p.f.imp;
+    jtok *t = &rd->jt;
+    char text[4096];
+    bool content = false;
+    if (!jt_expect(t, '{', "a response output object"))
+        return RD_STEP_FAILED;
+    if (jt_peek(t) != '}') {
+        for (;;) {
+            char key[RD_KEY_MAX];
+            size_t full;
+            if (!jt_string(t, key, sizeof key, NULL) || !jt_expect(t, ':', "':' after a key"))
+                return RD_STEP_FAILED;
+            if (strcmp(key, "response") == 0 && jt_peek(t) == '"') {
+                if (!jt_string(t, text, sizeof text, &full))
+                    return RD_STEP_FAILED;
+                content = full >= sizeof text || sse_has_content(text, full);
+            } else if (!jt_skip_value(t)) {
+                return RD_STEP_FAILED;
+            }
+            if (jt_peek(t) == '}')
+                break;
+            if (!jt_expect(t, ',', "',' or '}' in a response output"))
+                return RD_STEP_FAILED;
+        }
+    }
+    jt_advance(t);
+    if (!rd_events_reserve(rd, (size_t)s->n_k + 1))
+        return RD_STEP_FAILED;
+    rd->ev.k[s->n_k++] = content ? 1 : 0;
+    return RD_STEP_ON;
+}
+
+static int g_value(llmlat_reader *rd, uint16_t tag, const char *key, uint64_t index)
+{
+    import_state *s = &rd->p.f.imp;
+    rd_req *q = &rd->p.cur;
+    jtok *t = &rd->jt;
+    int64_t ns;
+    switch (tag) {
+    case IMPORT_TOP:
+        return g_done(walk_enter(rd, true, G_TOP, "a GenAI-Perf profile export"));
+    case G_TOP:
+        if (strcmp(key, "experiments") == 0)
+            return g_done(walk_enter(rd, false, G_EXPERIMENTS, "\"experiments\""));
+        return g_skip(rd);
+    case G_EXPERIMENTS:
+        if (!import_run_begin(rd, index + 1))
+            return g_skip(rd);
+        jt_peek(t);
+        s->c.line = t->tok_line;
+        s->c.col = t->tok_col;
+        return g_done(walk_enter(rd, true, G_EXPERIMENT, "an experiment"));
+    case G_EXPERIMENT:
+        if (strcmp(key, "requests") == 0)
+            return g_done(walk_enter(rd, false, G_REQUESTS, "\"requests\""));
+        return g_skip(rd);
+    case G_REQUESTS:
+        jt_peek(t);
+        rd_begin_request(rd, t->tok_line, t->tok_col);
+        s->have = 0;
+        s->n_k = 0;
+        return g_done(walk_enter(rd, true, G_REQUEST, "a request"));
+    case G_REQUEST:
+        if (strcmp(key, "timestamp") == 0) {
+            s->have |= GH_START;
+            return g_done(rd_time(rd, "a request's timestamp", DEC_NANOSECONDS, &q->start));
+        }
+        if (strcmp(key, "response_timestamps") == 0) {
+            q->n = 0;
+            return g_done(walk_enter(rd, false, G_STAMPS, "\"response_timestamps\""));
+        }
+        if (strcmp(key, "response_outputs") == 0) {
+            s->have |= GH_OUTPUTS;
+            s->n_k = 0;
+            return g_done(walk_enter(rd, false, G_OUTPUTS, "\"response_outputs\""));
+        }
+        return g_skip(rd);
+    case G_STAMPS: {
+        if (!rd_time(rd, "a response timestamp", DEC_NANOSECONDS, &ns))
+            return RD_STEP_FAILED;
+        /* the outputs, when read first, already gave this one's flag */
+        uint32_t k = q->n < s->n_k ? rd->ev.k[q->n] : 1;
+        return g_done(rd_push_event(rd, ns, k));
+    }
+    case G_OUTPUTS:
+        return g_output(rd);
+    }
+    return g_skip(rd);
+}
+
+/* A request read: into the run's columns. */
+static int g_request(llmlat_reader *rd)
+{
+    import_state *s = &rd->p.f.imp;
+    rd_req *q = &rd->p.cur;
+    if (!(s->have & GH_START)) {
+        jt_fail_at(&rd->jt, q->line, q->col, "request %llu has no \"timestamp\"",
+                   (unsigned long long)q->index);
+        return RD_STEP_FAILED;
+    }
+    if ((s->have & GH_OUTPUTS) && s->n_k != q->n) {
+        jt_fail_at(&rd->jt, q->line, q->col,
+                   "request %llu has %llu response_timestamps but %llu response_outputs",
+                   (unsigned long long)q->index, (unsigned long long)q->n,
+                   (unsigned long long)s->n_k);
+        return RD_STEP_FAILED;
+    }
+    bool ok = cols_push_i64(rd, COL_START, q->start) && cols_push_u64(rd, COL_EVENTS, q->n) &&
+              cols_push_u64(rd, COL_LINE, q->line) && cols_push_u64(rd, COL_COL, q->col);
+    for (size_t i = 0; ok && i < q->n; i++)
+        ok = cols_push_i64(rd, COL_EV_T, rd->ev.t[i]) && cols_push_u32(rd, COL_EV_K, rd->ev.k[i]);
+    return g_done(ok);
+}
+
+static int g_close(llmlat_reader *rd, uint16_t tag)
+{
+    return tag == G_REQUEST ? g_request(rd) : RD_STEP_ON;
+}
+
+static int g_end(llmlat_reader *rd)
+{
+    import_state *s = &rd->p.f.imp;
+    int r = import_runs_end(rd);
+    if (r != RD_STEP_END)
+        return r;
+    if (rd->p.runs == 0) {
+        jt_fail(&rd->jt, "the profile export has no experiment");
+        return RD_STEP_FAILED;
+    }
+    /* chunk times on one clock; no token counts at all, no end of stream */
+    uint32_t lacks = LLMLAT_LACKS_CHUNK_TOKENS | LLMLAT_LACKS_END |
+                     LLMLAT_LACKS_OUTPUT_TOKENS | LLMLAT_LACKS_INPUT_TOKENS;
+    return cols_seal(rd, false, lacks, s->c.line, s->c.col) ? RD_STEP_END : RD_STEP_FAILED;
+}
+
+static const import_ops GENAI_PERF_OPS = {
+    LLMLAT_INPUT_GENAI_PERF, "a GenAI-Perf profile export (profile_export.json)", false,
+    g_value, g_close, g_end,
+};
+
+LLMLAT_PRIVATE const import_ops *import_genai_perf_ops(void)
+{
+    return &GENAI_PERF_OPS;
+}
+
+/* ---------------------- lib/read/import_llmperf.c ------------------------- */
+/* LLMPerf's <model>_<in>_<out>_individual_responses.json: the list
+ * token_benchmark_ray.py writes (json.dump(individual_responses)), one
+ * object of src/llmperf/common_metrics.py's keys per request: ttft_s,
+ * end_to_end_latency_s, inter_token_latency_s (its own per-request
+ * figure), number_input_tokens, number_output_tokens, error_code, ... No
+ * start time and no chunk time: each request is known by these values
+ * only (llmlat_request_set_known). */
+#include <string.h>
+
+enum { L_LIST = 1, L_REQUEST };
+
+enum {
+    LH_ERROR = 1 << 0,
+    LH_TTFT = 1 << 1,
+    LH_E2E = 1 << 2,
+    LH_ITL = 1 << 3,
+    LH_OUTPUT = 1 << 4,
+    LH_INPUT = 1 << 5,
+};
+
+static int l_done(bool ok)
+{
+    return ok ? RD_STEP_ON : RD_STEP_FAILED;
+}
+
+static int l_member(llmlat_reader *rd, const char *key)
+{
+    import_state *s = &rd->p.f.imp;
+    rd_req *q = &rd->p.cur;
+    jtok *t = &rd->jt;
+    bool ok;
+    if (jt_take_null(t, &ok)) /* LLMPerf's "no value" (error_code: no error) */
+        return l_done(ok);
+    if (strcmp(key, "error_code") == 0) {
+        s->have |= LH_ERROR;
+        return l_done(jt_skip_value(t));
+    }
+    if (strcmp(key, "ttft_s") == 0) {
+        s->have |= LH_TTFT;
+        return l_done(import_duration_ns(rd, "\"ttft_s\"", DEC_SECONDS, &q->known_ttft_ns));
+    }
+    if (strcmp(key, "end_to_end_latency_s") == 0) {
+        s->have |= LH_E2E;
+        return l_done(
+            import_duration_ns(rd, "\"end_to_end_latency_s\"", DEC_SECONDS, &q->known_e2e_ns));
+    }
+    if (strcmp(key, "inter_token_latency_s") == 0) {
+        s->have |= LH_ITL;
+        if (!rd_double(rd, "\"inter_token_latency_s\"", &q->known_tool_itl_s))
+            return RD_STEP_FAILED;
+        if (q->known_tool_itl_s < 0.0)
+            return jt_fail(t, "\"inter_token_latency_s\" must not be negative"), RD_STEP_FAILED;
+        return RD_STEP_ON;
+    }
+    if (strcmp(key, "number_output_tokens") == 0) {
+        s->have |= LH_OUTPUT;
+        q->has_output_tokens = true;
+        return l_done(rd_count(rd, "\"number_output_tokens\"", UINT64_MAX, &q->output_tokens));
+    }
+    if (strcmp(key, "number_input_tokens") == 0) {
+        s->have |= LH_INPUT;
+        return l_done(rd_count(rd, "\"number_input_tokens\"", UINT64_MAX, &q->input_tokens));
+    }
+    return l_done(jt_skip_value(t));
+}
+
+static int l_value(llmlat_reader *rd, uint16_t tag, const char *key, uint64_t index)
+{
+    (void)index;
+    jtok *t = &rd->jt;
+    switch (tag) {
+    case IMPORT_TOP:
+        return l_done(walk_enter(rd, false, L_LIST, "LLMPerf's list of responses"));
+    case L_LIST:
+        jt_peek(t);
+        rd_begin_request(rd, t->tok_line, t->tok_col);
+        rd->p.f.imp.have = 0;
+        return l_done(walk_enter(rd, true, L_REQUEST, "a response"));
+    case L_REQUEST:
+        return l_member(rd, key);
+    }
+    return l_done(jt_skip_value(t));
+}
+
+/* A response read: a request known by its values, with no start time (so
+ * each starts at 0). */
+static int l_close(llmlat_reader *rd, uint16_t tag)
+{
+    if (tag != L_REQUEST)
+        return RD_STEP_ON;
+    import_state *s = &rd->p.f.imp;
+    rd_req *q = &rd->p.cur;
+    q->ok = !(s->have & LH_ERROR);
+    q->start = 0;
+    q->lacks = LLMLAT_LACKS_START_TIMES;
+    if (!(s->have & LH_OUTPUT))
+        q->lacks |= LLMLAT_LACKS_OUTPUT_TOKENS;
+    if (!(s->have & LH_INPUT))
+        q->lacks |= LLMLAT_LACKS_INPUT_TOKENS;
+    q->known_conv = LLMLAT_CONV_LLMPERF;
+    q->has_known_ttft = s->have & LH_TTFT;
+    q->has_known_e2e = s->have & LH_E2E;
+    q->has_known_tool_itl = s->have & LH_ITL;
+    q->has_end = q->has_known_e2e;
+    q->end = q->known_e2e_ns;
+    return RD_STEP_REQUEST;
+}
+
+static int l_end(llmlat_reader *rd)
+{
+    (void)rd;
+    return RD_STEP_END;
+}
+
+static const import_ops LLMPERF_OPS = {
+    LLMLAT_INPUT_LLMPERF, "LLMPerf's individual responses (*_individual_responses.json)", false,
+    l_value, l_close, l_end,
+};
+
+LLMLAT_PRIVATE const import_ops *import_llmperf_ops(void)
+{
+    return &LLMPERF_OPS;
+}
+
 /* ---------------------- lib/report/report.c ------------------------------- */
 /* llmlat_agg_report_write: one writer per format streaming into the
  * caller's write function; llmlat_agg_report: the buffer contract on top of
@@ -5458,10 +10006,17 @@ LLMLAT_PRIVATE double report_duration(const report_ctx *c);
 LLMLAT_PRIVATE bool report_counter(report_ctx *c, int32_t counter, uint64_t *out);
 
 /* A line of the summary a person reads (text, HTML): its value (NaN when
- * undefined; *count says whether it is an integer count). false for a
- * line that does not apply: goodput and good requests without an SLO. */
+ * undefined; *count says whether it is an integer count), and *why the
+ * data cannot support it (NULL when they can). false for a line that does
+ * not apply: goodput and good requests without an SLO. */
 LLMLAT_PRIVATE bool report_item_value(report_ctx *c, enum report_item item, double *v,
-                                      bool *count);
+                                      bool *count, const char **why);
+
+/* Why a's data cannot support metric, rate or counter `id` (kind
+ * LLMLAT_KIND_*), NULL when it can: reports write "not available" and the
+ * reason where the value would be. The duration has the reason of the
+ * requests rate (LLMLAT_RATE_REQUESTS: it needs nothing else). */
+LLMLAT_PRIVATE const char *report_unavailable(const report_ctx *c, int32_t kind, int32_t id);
 
 /* true when q[i] repeats an earlier q[j] (a report writes it once). */
 LLMLAT_PRIVATE bool report_quantile_repeats(const double *q, size_t i);
@@ -5648,7 +10203,7 @@ static double counter_or_nan(report_ctx *c, int32_t counter)
 }
 
 LLMLAT_PRIVATE bool report_item_value(report_ctx *c, enum report_item item, double *v,
-                                      bool *count)
+                                      bool *count, const char **why)
 {
     static const int32_t COUNTERS[REPORT_ITEM_COUNT] = {
         [REPORT_ITEM_COMPLETED] = LLMLAT_COUNT_COMPLETED,
@@ -5659,20 +10214,26 @@ LLMLAT_PRIVATE bool report_item_value(report_ctx *c, enum report_item item, doub
         [REPORT_ITEM_GOOD] = LLMLAT_COUNT_GOOD,
         [REPORT_ITEM_PEAK_CONCURRENCY] = LLMLAT_COUNT_PEAK_CONCURRENCY,
     };
+    /* the duration has the reason of the requests rate */
     static const int32_t RATES[REPORT_ITEM_COUNT] = {
+        [REPORT_ITEM_DURATION] = LLMLAT_RATE_REQUESTS,
         [REPORT_ITEM_REQUEST_RATE] = LLMLAT_RATE_REQUESTS,
         [REPORT_ITEM_GOODPUT] = LLMLAT_RATE_GOODPUT,
         [REPORT_ITEM_OUTPUT_RATE] = LLMLAT_RATE_OUTPUT_TOKENS,
         [REPORT_ITEM_TOTAL_RATE] = LLMLAT_RATE_TOTAL_TOKENS,
         [REPORT_ITEM_PEAK_TOKENS] = LLMLAT_RATE_PEAK_OUTPUT_TOKENS,
     };
-    if ((item == REPORT_ITEM_GOODPUT || item == REPORT_ITEM_GOOD) && !agg_any_slo(c->a))
+    if ((item == REPORT_ITEM_GOODPUT || item == REPORT_ITEM_GOOD) && !agg_any_slo(c->a) &&
+        !report_unavailable(c, LLMLAT_KIND_COUNTER, LLMLAT_COUNT_GOOD))
         return false;
     *count = COUNTERS[item] != 0;
-    if (*count)
+    if (*count) {
+        *why = report_unavailable(c, LLMLAT_KIND_COUNTER, COUNTERS[item]);
         *v = counter_or_nan(c, COUNTERS[item]);
-    else
+    } else {
+        *why = report_unavailable(c, LLMLAT_KIND_RATE, RATES[item]);
         *v = item == REPORT_ITEM_DURATION ? report_duration(c) : report_rate(c, RATES[item]);
+    }
     return true;
 }
 
@@ -5682,6 +10243,11 @@ LLMLAT_PRIVATE bool report_quantile_repeats(const double *q, size_t i)
         if (q[j] == q[i])
             return true;
     return false;
+}
+
+LLMLAT_PRIVATE const char *report_unavailable(const report_ctx *c, int32_t kind, int32_t id)
+{
+    return agg_lacks_reason(c->a, kind, id);
 }
 
 /* ---------------------- lib/report/report_buf.c --------------------------- */
@@ -6561,12 +11127,19 @@ static void html_summary(report_ctx *c, const text_words *w)
     for (int i = 0; i < REPORT_ITEM_COUNT; i++) {
         double v;
         bool count;
-        if (!report_item_value(c, (enum report_item)i, &v, &count))
+        const char *why;
+        if (!report_item_value(c, (enum report_item)i, &v, &count, &why))
             continue;
         rbuf_puts(b, "<tr><th>");
         rbuf_escaped(b, report_item_label(w, (enum report_item)i));
         rbuf_puts(b, "</th>");
-        html_td(b, v, count ? 0 : 2);
+        if (why) {
+            rbuf_puts(b, "<td class=\"na\">not available: ");
+            rbuf_escaped(b, why);
+            rbuf_puts(b, "</td>");
+        } else {
+            html_td(b, v, count ? 0 : 2);
+        }
         rbuf_puts(b, "</tr>\n");
     }
     rbuf_puts(b, "</table>\n");
@@ -7047,7 +11620,10 @@ static void metric_object(report_ctx *c, jsonw *w, int32_t m)
     metric_values v;
     report_metric(c, m, a->quantiles, a->n_quantiles, &v);
     jw_object(w, llmlat_metric_name(m));
-    jw_u64(w, "count", v.count);
+    if (report_unavailable(c, LLMLAT_KIND_METRIC, m))
+        jw_null(w, "count"); /* its samples are not all there */
+    else
+        jw_u64(w, "count", v.count);
     jw_number(w, "mean", v.mean);
     jw_number(w, "std", v.std);
     jw_number(w, "min", v.min);
@@ -7062,6 +11638,48 @@ static void metric_object(report_ctx *c, jsonw *w, int32_t m)
         jw_number(w, key, v.q[i]);
     }
     jw_close(w);
+}
+
+/* The members above that the data cannot support, and why: written only
+ * when there is one (data rebuilt from a tool's result file). */
+static void json_unavailable(report_ctx *c, jsonw *w)
+{
+    static const struct {
+        int32_t kind, id;
+        const char *key;
+    } ITEMS[] = {
+        { LLMLAT_KIND_RATE, LLMLAT_RATE_REQUESTS, "duration_s" },
+        { LLMLAT_KIND_COUNTER, LLMLAT_COUNT_INPUT_TOKENS, "total_input_tokens" },
+        { LLMLAT_KIND_COUNTER, LLMLAT_COUNT_OUTPUT_TOKENS, "total_output_tokens" },
+        { LLMLAT_KIND_RATE, LLMLAT_RATE_REQUESTS, "request_throughput" },
+        { LLMLAT_KIND_RATE, LLMLAT_RATE_OUTPUT_TOKENS, "output_throughput" },
+        { LLMLAT_KIND_RATE, LLMLAT_RATE_TOTAL_TOKENS, "total_token_throughput" },
+        { LLMLAT_KIND_RATE, LLMLAT_RATE_GOODPUT, "request_goodput" },
+        { LLMLAT_KIND_COUNTER, LLMLAT_COUNT_GOOD, "good_requests" },
+        { LLMLAT_KIND_COUNTER, LLMLAT_COUNT_PEAK_CONCURRENCY, "max_concurrent_requests" },
+        { LLMLAT_KIND_RATE, LLMLAT_RATE_PEAK_OUTPUT_TOKENS, "max_output_tokens_per_s" },
+        { LLMLAT_KIND_COUNTER, LLMLAT_COUNT_TPOT_UNDEFINED, "tpot_undefined" },
+        { LLMLAT_KIND_METRIC, LLMLAT_TTFT, "ttft" },
+        { LLMLAT_KIND_METRIC, LLMLAT_TPOT, "tpot" },
+        { LLMLAT_KIND_METRIC, LLMLAT_ITL, "itl" },
+        { LLMLAT_KIND_METRIC, LLMLAT_ICL, "icl" },
+        { LLMLAT_KIND_METRIC, LLMLAT_E2E, "e2e" },
+        { LLMLAT_KIND_METRIC, LLMLAT_TPS_USER, "tps_user" },
+        { LLMLAT_KIND_METRIC, LLMLAT_ITL_MAX, "itl_max" },
+        { LLMLAT_KIND_METRIC, LLMLAT_TOOL_ITL, "tool_itl" },
+    };
+    bool any = false;
+    for (size_t i = 0; i < sizeof ITEMS / sizeof ITEMS[0]; i++) {
+        const char *why = report_unavailable(c, ITEMS[i].kind, ITEMS[i].id);
+        if (!why)
+            continue;
+        if (!any)
+            jw_object(w, "unavailable");
+        any = true;
+        jw_string(w, ITEMS[i].key, why);
+    }
+    if (any)
+        jw_close(w);
 }
 
 /* An SLO threshold in seconds; NaN (null) when not set. */
@@ -7107,6 +11725,8 @@ LLMLAT_PRIVATE void report_json(report_ctx *c)
     for (size_t i = 0; i < sizeof JSON_METRICS / sizeof JSON_METRICS[0]; i++)
         metric_object(c, &w, JSON_METRICS[i]);
     jw_close(&w);
+
+    json_unavailable(c, &w);
 
     json_tool(c, &w);
     jw_end(&w);
@@ -7400,6 +12020,8 @@ LLMLAT_PRIVATE void report_prometheus(report_ctx *c)
 
     for (size_t i = 0; i < sizeof PROM_METRICS / sizeof PROM_METRICS[0]; i++) {
         const prom_metric *m = &PROM_METRICS[i];
+        if (report_unavailable(c, LLMLAT_KIND_METRIC, m->id))
+            continue; /* the data cannot support it: no series */
         metric_values v;
         report_metric(c, m->id, c->a->quantiles, c->a->n_quantiles, &v);
         double sum = v.count ? v.mean * (double)v.count : 0.0;
@@ -7524,20 +12146,27 @@ static void item_start(rbuf *b, const text_words *words, enum report_item i)
     rbuf_pad(b, label, 41);
 }
 
+#define NOT_AVAILABLE "not available: "
+
 static void text_summary(report_ctx *c, const text_words *w)
 {
     for (int i = 0; i < REPORT_ITEM_COUNT; i++) {
         double v;
         bool count;
-        if (!report_item_value(c, (enum report_item)i, &v, &count))
+        const char *why;
+        if (!report_item_value(c, (enum report_item)i, &v, &count, &why))
             continue;
         item_start(&c->out, w, (enum report_item)i);
-        if (isnan(v))
+        if (why) { /* "not available: <reason>" in place of the value */
+            rbuf_puts(&c->out, NOT_AVAILABLE);
+            rbuf_puts(&c->out, why);
+        } else if (isnan(v)) {
             rbuf_puts(&c->out, DASH);
-        else if (count)
+        } else if (count) {
             rbuf_u64(&c->out, (uint64_t)v);
-        else
+        } else {
             rbuf_fixed(&c->out, v, 2, 0, DASH);
+        }
         rbuf_puts(&c->out, "\n");
     }
 }
@@ -7582,10 +12211,17 @@ static void table_row(report_ctx *c, const text_row *row, size_t width)
 {
     const llmlat_agg *a = c->a;
     rbuf *b = &c->out;
+    rbuf_pad(b, row->label, width);
+    const char *why = report_unavailable(c, LLMLAT_KIND_METRIC, row->metric);
+    if (why) {
+        rbuf_puts(b, "  " NOT_AVAILABLE);
+        rbuf_puts(b, why);
+        rbuf_puts(b, "\n");
+        return;
+    }
     metric_values v;
     report_metric(c, row->metric, a->quantiles, a->n_quantiles, &v);
     double scale = row->metric == LLMLAT_TPS_USER ? 1.0 : 1000.0; /* s -> ms */
-    rbuf_pad(b, row->label, width);
     char count[24];
     snprintf(count, sizeof count, "%llu", (unsigned long long)v.count);
     column_title(b, count);
@@ -7700,14 +12336,15 @@ static void tool_sglang(report_ctx *c, jsonw *w)
 {
     static const double Q[] = { 0.90, 0.95, 0.99 };
     const size_t nq = sizeof Q / sizeof Q[0];
-    uint64_t input = c->a->input_tokens;
+    uint64_t input;
+    bool has_input = report_counter(c, LLMLAT_COUNT_INPUT_TOKENS, &input);
     double d = report_duration(c);
     jw_number(w, "duration", d);
     json_counter(c, w, "completed", LLMLAT_COUNT_COMPLETED);
     json_counter(c, w, "total_input_tokens", LLMLAT_COUNT_INPUT_TOKENS);
     json_counter(c, w, "total_output_tokens", LLMLAT_COUNT_OUTPUT_TOKENS);
     jw_number(w, "request_throughput", report_rate(c, LLMLAT_RATE_REQUESTS));
-    jw_number(w, "input_throughput", (double)input / d);
+    jw_number(w, "input_throughput", has_input ? (double)input / d : NAN);
     jw_number(w, "output_throughput", report_rate(c, LLMLAT_RATE_OUTPUT_TOKENS));
     jw_number(w, "total_throughput", report_rate(c, LLMLAT_RATE_TOTAL_TOKENS));
     metric_values e2e, v;
@@ -8421,8 +13058,8 @@ LLMLAT_PRIVATE int32_t read_request_log(bytes_reader *r, request_log *g, const l
 #endif
 
 static const uint8_t MAGIC[8] = { 'L', 'L', 'M', 'L', 'A', 'T', 'A', 'G' };
-/* Version 2 (llmlat 1.1) adds the labels and exact mode's request log;
- * version 1 still reads. */
+/* Version 2 (llmlat 1.1) adds the labels, the lacks and exact mode's
+ * request log; version 1 still reads. */
 #define FORMAT_VERSION 2
 #define FORMAT_VERSION_OLDEST 1
 #define HEADER_BYTES 24 /* magic, version, flags, total size */
@@ -8457,6 +13094,14 @@ static void write_labels(bytes_writer *w, const llmlat_agg *a)
     }
 }
 
+/* What the requests lack (version 2): the LLMLAT_LACKS_* mask and the
+ * conventions whose values the values-only ones carry. */
+static void write_lacks(bytes_writer *w, const llmlat_agg *a)
+{
+    put_u32(w, a->lacks);
+    put_u32(w, a->sources);
+}
+
 static void write_counters(bytes_writer *w, const llmlat_agg *a)
 {
     put_u64(w, a->completed);
@@ -8480,6 +13125,7 @@ static void write_all(bytes_writer *w, const llmlat_agg *a, uint64_t size)
     write_settings(w, a);
     write_labels(w, a);
     write_counters(w, a);
+    write_lacks(w, a);
     for (int m = 0; m < METRIC_COUNT; m++) {
         if (a->mode == LLMLAT_MODE_BOUNDED)
             write_sketch(w, &a->stores[m].sk);
@@ -8603,6 +13249,23 @@ static int32_t read_counters(bytes_reader *r, llmlat_agg *a)
     return LLMLAT_OK;
 }
 
+/* A values-only request's convention is among the known ones, and there
+ * are such conventions exactly when some request had values only. */
+static int32_t read_lacks(bytes_reader *r, llmlat_agg *a)
+{
+    a->lacks = get_u32(r);
+    a->sources = get_u32(r);
+    bool values_only = (a->lacks & LLMLAT_LACKS_CHUNKS) != 0;
+    bool sources_known = true;
+    for (int32_t id = 0; id < 32; id++)
+        if ((a->sources >> id) & 1u)
+            sources_known &= conv_get(id) != NULL;
+    if (r->bad || (a->lacks & ~LLMLAT_LACKS_ALL) || !sources_known ||
+        values_only != (a->sources != 0) || (a->lacks && !(a->completed || a->failed)))
+        return LLMLAT_EFORMAT;
+    return LLMLAT_OK;
+}
+
 /* Sample counts the counters imply: one OUTPUT and INPUT sample per
  * success, a TPOT for every success but the undefined ones, at most one
  * per success for the other per-request metrics. */
@@ -8721,6 +13384,8 @@ LLMLAT_API llmlat_agg *llmlat_agg_deserialize(const void *buf, size_t len, int32
         st = read_labels(&r, a);
     if (st == LLMLAT_OK)
         st = read_counters(&r, a);
+    if (st == LLMLAT_OK && version >= 2)
+        st = read_lacks(&r, a);
     if (st == LLMLAT_OK)
         st = read_samples(&r, a, version);
     if (st == LLMLAT_OK && r.left) /* bytes the sections do not account for */
@@ -9920,6 +14585,16 @@ LLMLAT_API int32_t llmlat_compare_report(const llmlat_compare *c, int32_t format
 #undef METRIC_COUNT
 #undef REQ_NONE
 #undef REQ_MAX_EVENTS
+#undef LR_START
+#undef LR_DURATION
+#undef LR_END
+#undef LR_CHUNK_TOKENS
+#undef LR_CHUNKS
+#undef LR_OUTPUT
+#undef LR_INPUT
+#undef LR_TTFT
+#undef LR_E2E
+#undef LR_TOOL_ITL
 #undef LOGGED_FAILED
 #undef LOGGED_HAS_USAGE
 #undef RANKS_MAX_Q
@@ -9949,6 +14624,30 @@ LLMLAT_API int32_t llmlat_compare_report(const llmlat_compare *c, int32_t format
 #undef SPAN_EMPTY
 #undef GAP_BLOCK
 #undef BOUNDED
+#undef DEC_EXPONENT_CLAMP
+#undef DEC_DIGITS_MAX
+#undef DEC_SECONDS
+#undef DEC_MILLISECONDS
+#undef DEC_NANOSECONDS
+#undef DEC_TEXT_MAX
+#undef JT_MAX_DEPTH
+#undef JT_EOF
+#undef JT_NUMBER_MAX
+#undef JT_ERROR_MAX
+#undef JT_DESCRIBE_MAX
+#undef RD_NAME_DEFAULT
+#undef RD_BUFFER_MIN
+#undef RD_IMPORTER
+#undef RD_ID_MAX
+#undef RD_KEY_MAX
+#undef RD_MESSAGE_MAX
+#undef WALK_DEPTH
+#undef COLS_MAX
+#undef RD_ARRAYS
+#undef TRACE_KEY_MAX
+#undef IMPORT_TOP
+#undef VS_HAVE
+#undef AI_UNIT_MAX
 #undef RBUF_CHUNK
 #undef PERCENT_TEXT_MAX
 #undef COUNT_OF
@@ -9961,6 +14660,7 @@ LLMLAT_API int32_t llmlat_compare_report(const llmlat_compare *c, int32_t format
 #undef REQUEST_COLUMN_COUNT
 #undef NUMBER_WIDTH
 #undef DASH
+#undef NOT_AVAILABLE
 #undef MS_PER_S
 #undef ROW_PER_TOKEN_ITL
 #undef ROW_ITL_MAX

@@ -25,6 +25,10 @@ void cli_usage(FILE *out)
           "  --duration S         benchmark wall time in seconds for the rates (default:\n"
           "                       the trace's \"duration\", else from its timestamps)\n"
           "  --format FORMAT      text, json or prometheus (default: text)\n"
+          "  --input FORMAT       what the file is: trace, vllm, aiperf, genai-perf,\n"
+          "                       sglang or llmperf (default: auto, told from the content)\n"
+          "  --run N              the run to read of a file with several (default: the\n"
+          "                       last)\n"
           "  -h, --help           this help\n"
           "\n"
           "A trace is a JSON array of requests, an object {\"requests\": [...],\n"
@@ -33,10 +37,11 @@ void cli_usage(FILE *out)
           "   \"output_tokens\": N, \"ok\": true, \"end\": S}\n"
           "with times in seconds and K the tokens of each streamed chunk. A request\n"
           "whose times go backwards or that has events after its end is rejected\n"
-          "(named on stderr, counted in the report).\n"
+          "(named on stderr, counted in the report). Other tools' result files are\n"
+          "read as docs/importers.md says.\n"
           "\n"
           "Exit status: 0 success, 1 runtime failure, 2 bad usage or malformed trace.\n"
-          "Details: docs/cli.md and docs/report-json.md.\n",
+          "Details: docs/cli.md, docs/importers.md and docs/report-json.md.\n",
           out);
 }
 

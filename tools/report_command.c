@@ -1,6 +1,9 @@
-/* `llmlat report`: options -> aggregator, trace -> requests -> aggregator,
- * then the report, with the reading's own counts added. Nothing is printed
- * on stdout unless the whole trace was read. */
+/* `llmlat report`: options -> aggregator, the input -> the library's
+ * reader -> the aggregator, then the report, with the reading's own
+ * counts added. This file does the I/O and the printing; the reading (the
+ * trace and every tool's file, the rejection rule, the messages) is the
+ * library's (llmlat_reader_*). Nothing is printed on stdout unless the
+ * whole input was read. */
 #include <ctype.h>
 #include <errno.h>
 #include <stdbool.h>
@@ -8,12 +11,13 @@
 #include <string.h>
 
 #include "cli.h"
-#include "ingest.h"
-#include "json_reader.h"
+#include "llmlat.h"
 #include "report_options.h"
-#include "trace.h"
 
 #define PREFIX "llmlat report: "
+#define BLOCK_SIZE (1u << 20)
+/* Messages beyond this many rejections are summed up in one line. */
+#define REJECTIONS_LISTED 50
 
 static llmlat_agg *make_aggregator(const report_options *o)
 {
@@ -47,10 +51,104 @@ static llmlat_agg *make_aggregator(const report_options *o)
     return a;
 }
 
+/* What the reading found, for the report. */
+typedef struct reading {
+    const char *name;
+    int32_t format;
+    uint64_t requests, rejected;
+    uint64_t run, runs; /* 0: the format has no runs */
+} reading;
+
+static void print_rejection(const llmlat_reader *rd, const reading *g)
+{
+    if (g->rejected <= REJECTIONS_LISTED)
+        fprintf(stderr, "%s\n", llmlat_reader_message(rd));
+    if (g->rejected == REJECTIONS_LISTED)
+        fprintf(stderr, "%s: further rejected requests are counted but not listed\n", g->name);
+}
+
+/* The next block of the input, read straight into the reader's buffer;
+ * at the end of the input, the reader is told so. */
+static int32_t read_block(llmlat_reader *rd, FILE *f, bool *read_error)
+{
+    void *block;
+    size_t room;
+    *read_error = false;
+    int32_t st = llmlat_reader_space(rd, BLOCK_SIZE, &block, &room);
+    if (st != LLMLAT_OK)
+        return st;
+    size_t n = fread(block, 1, BLOCK_SIZE, f);
+    if (n > 0)
+        return llmlat_reader_commit(rd, n);
+    if (ferror(f)) {
+        *read_error = true;
+        return LLMLAT_OK;
+    }
+    return llmlat_reader_end(rd);
+}
+
+/* Feeds the whole input to the reader, folding requests into a. The exit
+ * status: EXIT_OK once the input was read to its end. */
+static int read_input(llmlat_reader *rd, llmlat_agg *a, FILE *f, reading *g)
+{
+    int rc = EXIT_OK;
+    for (;;) {
+        int32_t what;
+        int32_t st = llmlat_reader_add_to(rd, a, &what);
+        if (st == LLMLAT_OK && what == LLMLAT_READ_REJECTED) {
+            g->rejected++;
+            print_rejection(rd, g);
+            continue;
+        }
+        if (st == LLMLAT_OK && what == LLMLAT_READ_END)
+            break;
+        if (st == LLMLAT_OK) { /* MORE */
+            bool read_error;
+            st = read_block(rd, f, &read_error);
+            if (read_error) {
+                fprintf(stderr, "%s: read error: %s\n", g->name, strerror(errno));
+                rc = EXIT_USAGE;
+                break;
+            }
+        }
+        if (st == LLMLAT_EFORMAT) {
+            fprintf(stderr, "%s\n", llmlat_reader_message(rd));
+            rc = EXIT_USAGE;
+            break;
+        }
+        if (st != LLMLAT_OK) {
+            const char *m = llmlat_reader_message(rd);
+            fprintf(stderr, "%s\n", m[0] ? m : llmlat_strerror(st));
+            rc = EXIT_RUNTIME;
+            break;
+        }
+    }
+    llmlat_reader_counter(rd, LLMLAT_READ_COUNT_REQUESTS, &g->requests);
+    llmlat_reader_format(rd, &g->format);
+    if (llmlat_reader_counter(rd, LLMLAT_READ_COUNT_RUN, &g->run) != LLMLAT_OK ||
+        llmlat_reader_counter(rd, LLMLAT_READ_COUNT_RUNS, &g->runs) != LLMLAT_OK)
+        g->run = g->runs = 0;
+    return rc;
+}
+
+/* "Trace: NAME (...)", or "Input: NAME (vllm, run 2 of 3; ...)". */
+static void text_heading(const reading *g)
+{
+    unsigned long long n_read = g->requests, n_rejected = g->rejected;
+    if (g->format == LLMLAT_INPUT_TRACE) {
+        printf("Trace: %s (%llu requests read, %llu rejected)\n", g->name, n_read, n_rejected);
+        return;
+    }
+    printf("Input: %s (%s", g->name, llmlat_input_name(g->format));
+    if (g->runs)
+        printf(", run %llu of %llu", (unsigned long long)g->run, (unsigned long long)g->runs);
+    printf("; %llu requests read, %llu rejected)\n", n_read, n_rejected);
+}
+
 /* The report streams to stdout as the library writes it. The JSON object
- * takes two more members before its closing brace, so its last bytes are
- * held back until the end: the brace, and the whitespace around it, are
- * among them. */
+ * takes more members before its closing brace, so its last bytes are held
+ * back until the end: the brace, and the whitespace around it, are among
+ * them. */
 #define JSON_TAIL 64
 #define STDOUT_FAILED 1 /* the sink's status when stdout refuses bytes */
 
@@ -86,9 +184,8 @@ static int32_t to_stdout(void *user, const void *bytes, size_t len)
     return ok ? LLMLAT_OK : STDOUT_FAILED;
 }
 
-/* The JSON object's end, with the reading's counts as two more members. */
-static void end_json(const stdout_sink *s, unsigned long long n_read,
-                     unsigned long long n_rejected)
+/* The JSON object's end, with how the input was read as more members. */
+static void end_json(const stdout_sink *s, const reading *g)
 {
     size_t body = s->n_tail;
     while (body > 0 && s->tail[body - 1] != '}')
@@ -98,19 +195,23 @@ static void end_json(const stdout_sink *s, unsigned long long n_read,
     while (body > 0 && isspace((unsigned char)s->tail[body - 1]))
         body--;
     put(s->tail, body);
-    printf(",\n  \"requests_read\": %llu,\n  \"rejected_requests\": %llu\n}\n", n_read,
-           n_rejected);
+    printf(",\n  \"input\": {\"format\": \"%s\", ", llmlat_input_name(g->format));
+    if (g->runs)
+        printf("\"run\": %llu, \"runs\": %llu}", (unsigned long long)g->run,
+               (unsigned long long)g->runs);
+    else
+        printf("\"run\": null, \"runs\": null}");
+    printf(",\n  \"requests_read\": %llu,\n  \"rejected_requests\": %llu\n}\n",
+           (unsigned long long)g->requests, (unsigned long long)g->rejected);
 }
 
-/* The report from the library, and what only the command knows: how many
- * requests it read and rejected. */
-static int write_report(llmlat_agg *a, int32_t format, const char *name, uint64_t read,
-                        uint64_t rejected)
+/* The report from the library, and what only the command knows: how the
+ * input was read. */
+static int write_report(llmlat_agg *a, int32_t format, const reading *g)
 {
-    unsigned long long n_read = read, n_rejected = rejected;
     stdout_sink sink = { .hold_tail = format == LLMLAT_FORMAT_JSON };
     if (format == LLMLAT_FORMAT_TEXT)
-        printf("Trace: %s (%llu requests read, %llu rejected)\n", name, n_read, n_rejected);
+        text_heading(g);
     int32_t st = llmlat_agg_report_write(a, format, to_stdout, &sink);
     if (st != LLMLAT_OK && st != STDOUT_FAILED) {
         fflush(stdout);
@@ -118,13 +219,13 @@ static int write_report(llmlat_agg *a, int32_t format, const char *name, uint64_
         return EXIT_RUNTIME;
     }
     if (st == LLMLAT_OK && format == LLMLAT_FORMAT_JSON) {
-        end_json(&sink, n_read, n_rejected);
+        end_json(&sink, g);
     } else if (st == LLMLAT_OK && format == LLMLAT_FORMAT_PROMETHEUS) {
         printf("# HELP llmlat_trace_requests_rejected_total Requests of the trace that "
                "llmlat report rejected.\n"
                "# TYPE llmlat_trace_requests_rejected_total counter\n"
                "llmlat_trace_requests_rejected_total %llu\n",
-               n_rejected);
+               (unsigned long long)g->rejected);
     }
     if (fflush(stdout) != 0 || ferror(stdout)) {
         fprintf(stderr, PREFIX "cannot write the report: %s\n", strerror(errno));
@@ -133,35 +234,24 @@ static int write_report(llmlat_agg *a, int32_t format, const char *name, uint64_
     return EXIT_OK;
 }
 
-/* Reads the trace into a and writes the report. */
+/* Reads the input into a and writes the report. */
 static int run(llmlat_agg *a, const report_options *o, FILE *f, const char *name)
 {
-    json_reader jr;
-    ingest g;
-    if (!jr_init(&jr, f, name)) {
+    llmlat_reader *rd = llmlat_reader_new(o->input, name);
+    if (!rd || (o->run && llmlat_reader_set_run(rd, o->run) != LLMLAT_OK)) {
+        llmlat_reader_free(rd);
         fprintf(stderr, PREFIX "out of memory\n");
         return EXIT_RUNTIME;
     }
-    if (!ingest_init(&g, a, name)) {
-        jr_free(&jr);
-        fprintf(stderr, PREFIX "out of memory\n");
-        return EXIT_RUNTIME;
-    }
-    trace_info info;
-    int rc;
-    if (trace_read(&jr, ingest_request, &g, &info)) {
-        if (!o->has_duration && info.has_duration)
-            llmlat_agg_set_param(a, LLMLAT_PARAM_DURATION, info.duration_s);
-        rc = write_report(a, o->format, name, info.requests, g.rejected);
-    } else if (g.status != LLMLAT_OK) {
-        fprintf(stderr, PREFIX "%s\n", llmlat_strerror(g.status));
-        rc = EXIT_RUNTIME;
-    } else {
-        fprintf(stderr, "%s\n", jr.error);
-        rc = info.out_of_memory ? EXIT_RUNTIME : EXIT_USAGE;
-    }
-    ingest_free(&g);
-    jr_free(&jr);
+    reading g = { .name = name };
+    int rc = read_input(rd, a, f, &g);
+    double duration;
+    if (rc == EXIT_OK && !o->has_duration &&
+        llmlat_reader_duration(rd, &duration) == LLMLAT_OK)
+        llmlat_agg_set_param(a, LLMLAT_PARAM_DURATION, duration);
+    if (rc == EXIT_OK)
+        rc = write_report(a, o->format, &g);
+    llmlat_reader_free(rd);
     return rc;
 }
 

@@ -1,3 +1,4 @@
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -78,6 +79,29 @@ static bool set_format(report_options *o, const char *flag, const char *v)
         o->format = LLMLAT_FORMAT_PROMETHEUS;
     else
         return bad(flag, v, "is not a format (text, json, prometheus)");
+    return true;
+}
+
+static bool set_input(report_options *o, const char *flag, const char *v)
+{
+    for (int32_t id = 0; llmlat_input_name(id); id++) {
+        if (strcmp(v, llmlat_input_name(id)) == 0) {
+            o->input = id;
+            return true;
+        }
+    }
+    return bad(flag, v, "is not an input format (auto, trace, vllm, aiperf, genai-perf, sglang, "
+                        "llmperf)");
+}
+
+static bool set_run(report_options *o, const char *flag, const char *v)
+{
+    char *end;
+    errno = 0;
+    unsigned long long n = strtoull(v, &end, 10);
+    if (!*v || *end || errno || n == 0 || v[0] == '-' || v[0] == '+')
+        return bad(flag, v, "is not a run number (1 for the first)");
+    o->run = n;
     return true;
 }
 
@@ -166,6 +190,8 @@ static const struct {
     { "--goodput", set_goodput },
     { "--duration", set_duration },
     { "--format", set_format },
+    { "--input", set_input },
+    { "--run", set_run },
 };
 
 static option_setter find_option(const char *name, size_t len)
@@ -192,6 +218,7 @@ bool report_options_parse(int argc, char **argv, report_options *o)
     o->convention = LLMLAT_CONV_DEFAULT;
     o->mode = LLMLAT_MODE_EXACT;
     o->format = LLMLAT_FORMAT_TEXT;
+    o->input = LLMLAT_INPUT_AUTO;
     bool options_done = false;
     for (int i = 0; i < argc; i++) {
         const char *arg = argv[i];

@@ -19,6 +19,8 @@ typedef struct report_options {
     double slo_ttft_s, slo_tpot_s, slo_e2e_s; /* 0: no SLO */
     bool has_duration;
     double duration_s;
+    int32_t input;               /* LLMLAT_INPUT_* (AUTO: detected) */
+    uint64_t run;                /* 0: the last */
     bool help;
     const char *trace;           /* a path, or "-" for standard input */
 } report_options;

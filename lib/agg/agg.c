@@ -18,6 +18,7 @@ static void clear_data(llmlat_agg *a)
     a->completed = a->failed = a->tpot_undefined = 0;
     a->input_tokens = a->output_tokens = 0;
     a->all = a->valid = SPAN_EMPTY;
+    a->lacks = a->sources = 0;
     a->good = 0;
     for (int i = 0; i < METRIC_COUNT; i++)
         store_clear(&a->stores[i]);
@@ -138,19 +139,18 @@ static metric_store *own_store(llmlat_agg *a, int32_t metric)
     return &a->stores[metric_index(metric)];
 }
 
-/* The samples a success adds to every store: reserved all at once before
- * anything is pushed, so that a failed add changes nothing. */
-static int32_t reserve_for(llmlat_agg *a, const llmlat_request *r)
+/* The samples `p`'s successes add to every store: reserved all at once
+ * before anything is pushed, so that a failed add changes nothing. */
+static int32_t reserve_for(llmlat_agg *a, const agg_pending *p)
 {
     for (int32_t m = METRIC_FIRST; m <= METRIC_LAST; m++) {
         /* one per request, or at most one per event for the gap metrics */
-        size_t extra = (m == LLMLAT_ITL || m == LLMLAT_ICL) ? r->n : 1;
+        size_t extra = (m == LLMLAT_ITL || m == LLMLAT_ICL) ? p->events : p->successes;
         int32_t st = store_reserve(own_store(a, m), &a->al, extra);
         if (st != LLMLAT_OK)
             return st;
     }
-    int32_t st = timeline_reserve(&a->tl, &a->al, 1, r->n);
-    return st != LLMLAT_OK ? st : request_log_reserve(&a->log, &a->al, 1, r->n);
+    return timeline_reserve(&a->tl, &a->al, p->successes, p->events);
 }
 
 /* ICL, ITL and ITL_MAX samples, by the gap rule (record/gaps.h). */
@@ -195,6 +195,107 @@ static void push_timeline(llmlat_agg *a, const llmlat_request *r, const req_view
     }
 }
 
+/* Exact mode logs every request whose data is whole: one that lacks
+ * something (or is known by its values only) could not be added again
+ * from its events as it was (agg_holds_requests then says no). */
+static bool agg_logs(const llmlat_agg *a, const llmlat_request *r)
+{
+    return a->mode == LLMLAT_MODE_EXACT && r->lacks == 0;
+}
+
+/* What r's data lacks, remembered once r is counted: everything for a
+ * success; for a failure, which adds only a count and its span to the
+ * duration, its start times alone. */
+static void note_lacks(llmlat_agg *a, const llmlat_request *r, bool success)
+{
+    a->lacks |= success ? r->lacks : r->lacks & LLMLAT_LACKS_START_TIMES;
+    if (success && req_values_only(r))
+        a->sources |= 1u << r->known_conv;
+}
+
+/* Its latest response: the last event; the end, for a request known by
+ * its values only. */
+static int64_t last_response(const llmlat_request *r)
+{
+    return req_values_only(r) ? r->end_ns : r->n ? r->t[r->n - 1] : r->start_ns;
+}
+
+LLMLAT_PRIVATE int32_t agg_add_check(const llmlat_agg *a, const llmlat_request *r,
+                                     const req_view *v, agg_pending *p)
+{
+    /* Requests added (successes + failures) fit a uint64 too, as the
+     * serialized form requires. */
+    if (p->requests >= UINT64_MAX - (a->completed + a->failed))
+        return LLMLAT_EINVAL;
+    if (agg_logs(a, r)) {
+        p->logged++;
+        p->logged_events += r->n;
+    }
+    if (v->success) {
+        if (r->input_tokens > UINT64_MAX - a->input_tokens - p->input_tokens ||
+            v->n_out > UINT64_MAX - a->output_tokens - p->output_tokens)
+            return LLMLAT_EINVAL;
+        if (a->mode == LLMLAT_MODE_BOUNDED) {
+            int32_t st = agg_bounded_check(a, r, v, p);
+            if (st != LLMLAT_OK)
+                return st;
+        }
+        p->successes++;
+        p->input_tokens += r->input_tokens;
+        p->output_tokens += v->n_out;
+        p->tokens += r->sum.sum_k;
+        p->events += r->n;
+    }
+    p->requests++;
+    return LLMLAT_OK;
+}
+
+LLMLAT_PRIVATE int32_t agg_add_reserve(llmlat_agg *a, const agg_pending *p)
+{
+    int32_t st = a->mode == LLMLAT_MODE_BOUNDED || p->successes == 0 ? LLMLAT_OK
+                                                                      : reserve_for(a, p);
+    if (st == LLMLAT_OK && p->logged)
+        st = request_log_reserve(&a->log, &a->al, p->logged, p->logged_events);
+    return st;
+}
+
+LLMLAT_PRIVATE void agg_add_commit(llmlat_agg *a, const llmlat_request *r, const req_view *v)
+{
+    if (agg_logs(a, r))
+        request_log_push(&a->log, r);
+    note_lacks(a, r, v->success);
+    span_add(&a->all, r->start_ns, last_response(r));
+    if (!v->success) {
+        a->failed++;
+        return;
+    }
+    a->completed++;
+    a->input_tokens += r->input_tokens;
+    a->output_tokens += v->n_out;
+    a->tpot_undefined += !v->has_tpot;
+    if (v->has_e2e)
+        span_add(&a->valid, r->start_ns, r->start_ns + v->e2e_ns);
+    if (a->mode == LLMLAT_MODE_BOUNDED) {
+        agg_bounded_push(a, r, v);
+        return;
+    }
+
+    if (v->has_ttft)
+        store_push(own_store(a, LLMLAT_TTFT), ns_to_s(v->ttft_ns), 1);
+    if (v->has_e2e)
+        store_push(own_store(a, LLMLAT_E2E), ns_to_s(v->e2e_ns), 1);
+    if (v->has_tpot)
+        store_push(own_store(a, LLMLAT_TPOT), v->tpot_s, 1);
+    if (v->has_tps)
+        store_push(own_store(a, LLMLAT_TPS_USER), v->tps, 1);
+    if (v->has_tool_itl)
+        store_push(own_store(a, LLMLAT_TOOL_ITL), v->tool_itl_s, 1);
+    store_push(own_store(a, LLMLAT_OUTPUT_TOKENS), (double)v->n_out, 1);
+    store_push(own_store(a, LLMLAT_INPUT_TOKENS), (double)r->input_tokens, 1);
+    push_gaps(a, r, v);
+    push_timeline(a, r, v);
+}
+
 LLMLAT_API int32_t llmlat_agg_add(llmlat_agg *a, const llmlat_request *r)
 {
     if (!a || !r)
@@ -203,61 +304,14 @@ LLMLAT_API int32_t llmlat_agg_add(llmlat_agg *a, const llmlat_request *r)
         return LLMLAT_ESTATE;
     req_view v;
     conv_view(a->conv, r, &v);
-    int64_t last = r->n ? r->t[r->n - 1] : r->start_ns;
-
-    /* Requests added (successes + failures) fit a uint64 too, as the
-     * serialized form requires. */
-    bool full = a->completed + a->failed == UINT64_MAX;
-    bool bounded = a->mode == LLMLAT_MODE_BOUNDED;
-    if (!v.success) {
-        if (full)
-            return LLMLAT_EINVAL;
-        if (!bounded) {
-            int32_t st = request_log_reserve(&a->log, &a->al, 1, r->n);
-            if (st != LLMLAT_OK)
-                return st;
-            request_log_push(&a->log, r);
-        }
-        a->failed++;
-        span_add(&a->all, r->start_ns, last);
-        return LLMLAT_OK;
-    }
-
-    if (full || r->input_tokens > UINT64_MAX - a->input_tokens ||
-        v.n_out > UINT64_MAX - a->output_tokens)
-        return LLMLAT_EINVAL;
-    int32_t st = bounded ? agg_bounded_check(a, r, &v) : reserve_for(a, r);
+    agg_pending p = { 0 };
+    int32_t st = agg_add_check(a, r, &v, &p);
+    if (st == LLMLAT_OK)
+        st = agg_add_reserve(a, &p);
     if (st != LLMLAT_OK)
         return st;
-
     /* From here on nothing can fail. */
-    a->completed++;
-    a->input_tokens += r->input_tokens;
-    a->output_tokens += v.n_out;
-    a->tpot_undefined += !v.has_tpot;
-    span_add(&a->all, r->start_ns, last);
-    if (v.has_e2e)
-        span_add(&a->valid, r->start_ns, r->start_ns + v.e2e_ns);
-    if (bounded) {
-        agg_bounded_push(a, r, &v);
-        return LLMLAT_OK;
-    }
-
-    if (v.has_ttft)
-        store_push(own_store(a, LLMLAT_TTFT), ns_to_s(v.ttft_ns), 1);
-    if (v.has_e2e)
-        store_push(own_store(a, LLMLAT_E2E), ns_to_s(v.e2e_ns), 1);
-    if (v.has_tpot)
-        store_push(own_store(a, LLMLAT_TPOT), v.tpot_s, 1);
-    if (v.has_tps)
-        store_push(own_store(a, LLMLAT_TPS_USER), v.tps, 1);
-    if (v.has_tool_itl)
-        store_push(own_store(a, LLMLAT_TOOL_ITL), v.tool_itl_s, 1);
-    store_push(own_store(a, LLMLAT_OUTPUT_TOKENS), (double)v.n_out, 1);
-    store_push(own_store(a, LLMLAT_INPUT_TOKENS), (double)r->input_tokens, 1);
-    push_gaps(a, r, &v);
-    push_timeline(a, r, &v);
-    request_log_push(&a->log, r);
+    agg_add_commit(a, r, &v);
     return LLMLAT_OK;
 }
 
@@ -310,6 +364,8 @@ LLMLAT_API int32_t llmlat_agg_merge(llmlat_agg *dst, const llmlat_agg *src)
     dst->input_tokens += src->input_tokens;
     dst->output_tokens += src->output_tokens;
     dst->good += src->good;
+    dst->lacks |= src->lacks;
+    dst->sources |= src->sources;
     if (src->all.lo <= src->all.hi)
         span_add(&dst->all, src->all.lo, src->all.hi);
     if (src->valid.lo <= src->valid.hi)

@@ -52,6 +52,9 @@ struct llmlat_agg {
     uint64_t input_tokens, output_tokens;
     span all;    /* every request: start .. last event (or start) */
     span valid;  /* successes with an E2E: start .. start + E2E */
+    /* What the requests added lack (LLMLAT_LACKS_*), and the conventions
+     * whose values the values-only ones carry, 1 << id (record/lacks.h). */
+    uint32_t lacks, sources;
 
     /* Indexed by metric_index(); TOOL_ITL has samples of its own only
      * under LLMPerf, and aliases ITL, ICL or TPOT otherwise. */
@@ -76,13 +79,17 @@ static inline double agg_param(const llmlat_agg *a, int32_t param)
 /* The store behind a metric id under a's convention (TOOL_ITL aliases). */
 LLMLAT_PRIVATE const metric_store *agg_store(const llmlat_agg *a, int32_t metric);
 
-/* true when a keeps every request it was given (exact mode, nothing
- * merged in from an aggregator without a log): what works per request
- * needs it. */
+/* true when a keeps every request it was given: exact mode, none of them
+ * lacking data or known by values only, nothing merged in from an
+ * aggregator without a log. What works per request needs it. */
 static inline bool agg_holds_requests(const llmlat_agg *a)
 {
     return a->mode == LLMLAT_MODE_EXACT && a->log.n_req == a->completed + a->failed;
 }
+
+/* Why a's data cannot support metric, rate or counter `id` (kind
+ * LLMLAT_KIND_*), NULL when it can (record/lacks.h). */
+LLMLAT_PRIVATE const char *agg_lacks_reason(const llmlat_agg *a, int32_t kind, int32_t id);
 
 /* The duration D in seconds; false when undefined (no data, or 0). */
 LLMLAT_PRIVATE bool agg_duration(const llmlat_agg *a, double *seconds);
@@ -102,13 +109,31 @@ LLMLAT_PRIVATE bool agg_meets_slos(const llmlat_agg *a, double ttft_s, double tp
 LLMLAT_PRIVATE void agg_labels_free(llmlat_agg *a);
 LLMLAT_PRIVATE size_t agg_labels_memory(const llmlat_agg *a);
 
+/* Adding requests (agg.c), in three parts so that many can be added all
+ * or nothing (llmlat_agg_add_columns): check says whether r can be added
+ * after the requests `p` sums up (which it then adds r to), reserve makes
+ * the room they all need, and commit folds r in, which cannot fail. */
+typedef struct agg_pending {
+    uint64_t requests, successes;
+    uint64_t input_tokens, output_tokens;
+    uint64_t tokens;   /* sum of k over the successes' events (ITL samples) */
+    size_t events;     /* the successes' events */
+    size_t logged, logged_events; /* the requests exact mode logs, and their events */
+} agg_pending;
+
+LLMLAT_PRIVATE int32_t agg_add_check(const llmlat_agg *a, const llmlat_request *r,
+                                     const req_view *v, agg_pending *p);
+LLMLAT_PRIVATE int32_t agg_add_reserve(llmlat_agg *a, const agg_pending *p);
+LLMLAT_PRIVATE void agg_add_commit(llmlat_agg *a, const llmlat_request *r, const req_view *v);
+
 /* Bounded mode (bounded_fold.c). setup (re)builds the layout and empty
  * sketches for alpha, all or nothing (ENOMEM leaves a as it was). check
- * says whether a success can be folded in (EINVAL on a sum that would
- * overflow); push then folds it, and cannot fail. */
+ * says whether a success can be folded in after the pending ones (EINVAL
+ * on a sum that would overflow); push then folds it, and cannot fail. */
 LLMLAT_PRIVATE int32_t agg_bounded_setup(llmlat_agg *a, double alpha);
 LLMLAT_PRIVATE void agg_bounded_free(llmlat_agg *a);
-LLMLAT_PRIVATE int32_t agg_bounded_check(llmlat_agg *a, const llmlat_request *r, const req_view *v);
+LLMLAT_PRIVATE int32_t agg_bounded_check(const llmlat_agg *a, const llmlat_request *r,
+                                         const req_view *v, const agg_pending *p);
 LLMLAT_PRIVATE void agg_bounded_push(llmlat_agg *a, const llmlat_request *r, const req_view *v);
 
 #endif

@@ -2,6 +2,7 @@
 #include <math.h>
 
 #include "agg/agg.h"
+#include "record/lacks.h"
 #include "util/units.h"
 
 /* An empty set: the convention's placeholder, or undefined. */
@@ -15,6 +16,36 @@ static int32_t empty_value(const llmlat_agg *a, double *out)
     return LLMLAT_EUNDEFINED;
 }
 
+LLMLAT_PRIVATE const char *agg_lacks_reason(const llmlat_agg *a, int32_t kind, int32_t id)
+{
+    if (a->lacks == 0)
+        return NULL;
+    lacks_ctx x = {
+        .lacks = a->lacks,
+        .sources = a->sources,
+        .c = a->conv,
+        .host_duration = agg_param(a, LLMLAT_PARAM_DURATION) > 0.0,
+        .slo = { agg_param(a, LLMLAT_PARAM_SLO_TTFT) > 0.0,
+                 agg_param(a, LLMLAT_PARAM_SLO_TPOT) > 0.0,
+                 agg_param(a, LLMLAT_PARAM_SLO_E2E) > 0.0 },
+    };
+    return lacks_reason(&x, kind, id);
+}
+
+LLMLAT_API int32_t llmlat_agg_unavailable(const llmlat_agg *a, int32_t kind, int32_t id,
+                                          const char **reason)
+{
+    bool known = (kind == LLMLAT_KIND_METRIC && metric_valid(id)) ||
+                 (kind == LLMLAT_KIND_RATE && id >= LLMLAT_RATE_REQUESTS &&
+                  id <= LLMLAT_RATE_PEAK_OUTPUT_TOKENS) ||
+                 (kind == LLMLAT_KIND_COUNTER && id >= LLMLAT_COUNT_COMPLETED &&
+                  id <= LLMLAT_COUNT_MEMORY_BYTES);
+    if (!a || !reason || !known)
+        return LLMLAT_EINVAL;
+    *reason = agg_lacks_reason(a, kind, id);
+    return *reason ? LLMLAT_EUNDEFINED : LLMLAT_OK;
+}
+
 static bool stat_valid(int32_t stat)
 {
     return stat >= LLMLAT_STAT_COUNT && stat <= LLMLAT_STAT_MEDIAN;
@@ -25,6 +56,8 @@ LLMLAT_API int32_t llmlat_agg_stat(const llmlat_agg *a, int32_t metric, int32_t 
 {
     if (!a || !out || !metric_valid(metric) || !stat_valid(stat))
         return LLMLAT_EINVAL;
+    if (agg_lacks_reason(a, LLMLAT_KIND_METRIC, metric))
+        return undefined_value(out);
     const metric_store *s = agg_store(a, metric);
     uint64_t n = store_count(s);
     if (stat == LLMLAT_STAT_COUNT) {
@@ -44,6 +77,11 @@ LLMLAT_API int32_t llmlat_agg_quantiles(const llmlat_agg *a, int32_t metric, con
     for (size_t i = 0; i < n; i++)
         if (!(q[i] >= 0.0 && q[i] <= 1.0)) /* also rejects NaN */
             return LLMLAT_EINVAL;
+    if (agg_lacks_reason(a, LLMLAT_KIND_METRIC, metric)) {
+        for (size_t i = 0; i < n; i++)
+            undefined_value(&out[i]);
+        return LLMLAT_EUNDEFINED;
+    }
     const metric_store *s = agg_store(a, metric);
     if (store_count(s) == 0) {
         int32_t st = LLMLAT_OK;
@@ -69,6 +107,8 @@ LLMLAT_PRIVATE bool agg_duration(const llmlat_agg *a, double *seconds)
         *seconds = host;
         return true;
     }
+    if (a->lacks & LLMLAT_LACKS_START_TIMES)
+        return false; /* relative starts span nothing */
     const span *s = a->conv->duration_over_valid ? &a->valid : &a->all;
     if (s->lo >= s->hi)
         return false;
@@ -119,6 +159,8 @@ LLMLAT_API int32_t llmlat_agg_rate(const llmlat_agg *a, int32_t rate, double *ou
 {
     if (!a || !out || rate < LLMLAT_RATE_REQUESTS || rate > LLMLAT_RATE_PEAK_OUTPUT_TOKENS)
         return LLMLAT_EINVAL;
+    if (agg_lacks_reason(a, LLMLAT_KIND_RATE, rate))
+        return undefined_value(out);
     if (rate == LLMLAT_RATE_PEAK_OUTPUT_TOKENS) {
         if (a->mode == LLMLAT_MODE_BOUNDED) /* no timeline: docs/metrics.md */
             return undefined_value(out);
@@ -169,6 +211,10 @@ LLMLAT_API int32_t llmlat_agg_counter(const llmlat_agg *a, int32_t counter, uint
 {
     if (!a || !out)
         return LLMLAT_EINVAL;
+    if (agg_lacks_reason(a, LLMLAT_KIND_COUNTER, counter)) {
+        *out = 0;
+        return LLMLAT_EUNDEFINED;
+    }
     switch (counter) {
     case LLMLAT_COUNT_COMPLETED:
         *out = a->completed;

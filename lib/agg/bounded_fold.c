@@ -68,7 +68,13 @@ static sketch *sk(llmlat_agg *a, int32_t metric)
     return &a->stores[metric_index(metric)].sk;
 }
 
-LLMLAT_PRIVATE int32_t agg_bounded_check(llmlat_agg *a, const llmlat_request *r, const req_view *v)
+static const sketch *ck(const llmlat_agg *a, int32_t metric)
+{
+    return &a->stores[metric_index(metric)].sk;
+}
+
+LLMLAT_PRIVATE int32_t agg_bounded_check(const llmlat_agg *a, const llmlat_request *r,
+                                         const req_view *v, const agg_pending *p)
 {
     /* The exact sums take samples below 2^64 of their unit: only an absurd
      * tokens/s (N / E2E) can reach that. */
@@ -76,8 +82,9 @@ LLMLAT_PRIVATE int32_t agg_bounded_check(llmlat_agg *a, const llmlat_request *r,
         return LLMLAT_EINVAL;
     /* ITL counts tokens, ICL events: bound them by the request's totals
      * (its summary is valid: it ended). */
-    if (sk(a, LLMLAT_ITL)->count > UINT64_MAX - r->sum.sum_k ||
-        sk(a, LLMLAT_ICL)->count > UINT64_MAX - r->n)
+    uint64_t tokens = UINT64_MAX - p->tokens, events = UINT64_MAX - p->events;
+    if (r->sum.sum_k > tokens || ck(a, LLMLAT_ITL)->count > tokens - r->sum.sum_k ||
+        r->n > events || ck(a, LLMLAT_ICL)->count > events - r->n)
         return LLMLAT_EINVAL;
     return LLMLAT_OK;
 }

@@ -8,8 +8,8 @@
 #include "format/serialize.h"
 
 static const uint8_t MAGIC[8] = { 'L', 'L', 'M', 'L', 'A', 'T', 'A', 'G' };
-/* Version 2 (llmlat 1.1) adds the labels and exact mode's request log;
- * version 1 still reads. */
+/* Version 2 (llmlat 1.1) adds the labels, the lacks and exact mode's
+ * request log; version 1 still reads. */
 #define FORMAT_VERSION 2
 #define FORMAT_VERSION_OLDEST 1
 #define HEADER_BYTES 24 /* magic, version, flags, total size */
@@ -44,6 +44,14 @@ static void write_labels(bytes_writer *w, const llmlat_agg *a)
     }
 }
 
+/* What the requests lack (version 2): the LLMLAT_LACKS_* mask and the
+ * conventions whose values the values-only ones carry. */
+static void write_lacks(bytes_writer *w, const llmlat_agg *a)
+{
+    put_u32(w, a->lacks);
+    put_u32(w, a->sources);
+}
+
 static void write_counters(bytes_writer *w, const llmlat_agg *a)
 {
     put_u64(w, a->completed);
@@ -67,6 +75,7 @@ static void write_all(bytes_writer *w, const llmlat_agg *a, uint64_t size)
     write_settings(w, a);
     write_labels(w, a);
     write_counters(w, a);
+    write_lacks(w, a);
     for (int m = 0; m < METRIC_COUNT; m++) {
         if (a->mode == LLMLAT_MODE_BOUNDED)
             write_sketch(w, &a->stores[m].sk);
@@ -190,6 +199,23 @@ static int32_t read_counters(bytes_reader *r, llmlat_agg *a)
     return LLMLAT_OK;
 }
 
+/* A values-only request's convention is among the known ones, and there
+ * are such conventions exactly when some request had values only. */
+static int32_t read_lacks(bytes_reader *r, llmlat_agg *a)
+{
+    a->lacks = get_u32(r);
+    a->sources = get_u32(r);
+    bool values_only = (a->lacks & LLMLAT_LACKS_CHUNKS) != 0;
+    bool sources_known = true;
+    for (int32_t id = 0; id < 32; id++)
+        if ((a->sources >> id) & 1u)
+            sources_known &= conv_get(id) != NULL;
+    if (r->bad || (a->lacks & ~LLMLAT_LACKS_ALL) || !sources_known ||
+        values_only != (a->sources != 0) || (a->lacks && !(a->completed || a->failed)))
+        return LLMLAT_EFORMAT;
+    return LLMLAT_OK;
+}
+
 /* Sample counts the counters imply: one OUTPUT and INPUT sample per
  * success, a TPOT for every success but the undefined ones, at most one
  * per success for the other per-request metrics. */
@@ -308,6 +334,8 @@ LLMLAT_API llmlat_agg *llmlat_agg_deserialize(const void *buf, size_t len, int32
         st = read_labels(&r, a);
     if (st == LLMLAT_OK)
         st = read_counters(&r, a);
+    if (st == LLMLAT_OK && version >= 2)
+        st = read_lacks(&r, a);
     if (st == LLMLAT_OK)
         st = read_samples(&r, a, version);
     if (st == LLMLAT_OK && r.left) /* bytes the sections do not account for */

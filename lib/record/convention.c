@@ -3,6 +3,7 @@
 
 #include "record/convention.h"
 #include "record/gaps.h"
+#include "record/lacks.h"
 
 static const conv_rules RULES[] = {
     {
@@ -69,15 +70,37 @@ static bool is_success(const conv_rules *c, const llmlat_request *r, const req_s
     return false;
 }
 
-LLMLAT_PRIVATE void conv_view(const conv_rules *c, const llmlat_request *r, req_view *v)
+/* A request with per-request values only (llmlat_request_set_known): its
+ * TTFT and E2E are the source tool's, used where they mean what c means
+ * by them (record/lacks.c); it has no event, so no gap. */
+static void view_known(const conv_rules *c, const llmlat_request *r, req_view *v)
+{
+    const conv_rules *source = conv_get(r->known_conv);
+    v->success = r->state == REQ_FINISHED;
+    /* A tool that gives TTFT 0 to a request without content (LLMPerf)
+     * says that it had none. */
+    bool no_content = source->no_content_ttft_zero && r->known_ttft_ns == 0;
+    if (r->has_known_ttft && lacks_same_measure(source, c, LLMLAT_TTFT) &&
+        (!no_content || c->no_content_ttft_zero)) {
+        v->has_ttft = true;
+        v->ttft_ns = r->known_ttft_ns;
+    }
+    if (r->has_known_e2e && req_ended(r) && lacks_same_measure(source, c, LLMLAT_E2E)) {
+        v->has_e2e = true;
+        v->e2e_ns = r->known_e2e_ns;
+    }
+    if (r->has_known_tool_itl && c->tool_itl == TOOL_ITL_LLMPERF && source == c) {
+        v->has_tool_itl = true;
+        v->tool_itl_s = r->known_tool_itl_s;
+    }
+}
+
+/* TTFT and E2E from the events, by the convention's anchors. */
+static void view_events(const conv_rules *c, const llmlat_request *r, const req_summary *s,
+                        req_view *v)
 {
     bool ended = req_ended(r);
-    req_summary scratch;
-    const req_summary *s = req_summary_of(r, &scratch);
-    *v = (req_view){ .anchor = REQ_NONE, .last = REQ_NONE };
     v->success = is_success(c, r, s);
-    v->n_out = req_output_tokens(r, s);
-
     if (c->empty_events_count) {
         if (r->n) {
             v->anchor = 0;
@@ -97,7 +120,9 @@ LLMLAT_PRIVATE void conv_view(const conv_rules *c, const llmlat_request *r, req_
     }
 
     if (c->e2e_at_finish) {
-        if (ended) {
+        /* the finish of a request whose end of stream is unknown is only
+         * its last event */
+        if (ended && !(r->lacks & LLMLAT_LACKS_END)) {
             v->has_e2e = true;
             v->e2e_ns = r->end_ns - r->start_ns;
         }
@@ -105,6 +130,30 @@ LLMLAT_PRIVATE void conv_view(const conv_rules *c, const llmlat_request *r, req_
         v->has_e2e = true;
         v->e2e_ns = r->t[v->last] - r->start_ns;
     }
+
+    /* LLMPerf: sum of its time_to_next_token list (= last non-empty event
+     * - start) over the chunks received, empty ones included; 0 without
+     * content. */
+    if (c->tool_itl == TOOL_ITL_LLMPERF && ended) {
+        v->has_tool_itl = true;
+        v->tool_itl_s = s->first_tok == REQ_NONE
+                            ? 0.0
+                            : (double)(r->t[s->last_tok] - r->start_ns) / 1e9 / (double)r->n;
+    }
+
+    v->icl_dropped = c->zero_is_missing && gap_any_zero(c, r, v);
+}
+
+LLMLAT_PRIVATE void conv_view(const conv_rules *c, const llmlat_request *r, req_view *v)
+{
+    req_summary scratch;
+    const req_summary *s = req_summary_of(r, &scratch);
+    *v = (req_view){ .anchor = REQ_NONE, .last = REQ_NONE };
+    v->n_out = req_output_tokens(r, s);
+    if (req_values_only(r))
+        view_known(c, r, v);
+    else
+        view_events(c, r, s, v);
 
     /* TPOT = (E2E - TTFT) / (N - 1), N > 1. AIPerf reads a TTFT of 0 as
      * missing, which leaves no TPOT. */
@@ -123,16 +172,4 @@ LLMLAT_PRIVATE void conv_view(const conv_rules *c, const llmlat_request *r, req_
         v->has_tps = true;
         v->tps = (double)v->n_out / ((double)v->e2e_ns / 1e9);
     }
-
-    /* LLMPerf: sum of its time_to_next_token list (= last non-empty event
-     * - start) over the chunks received, empty ones included; 0 without
-     * content. */
-    if (c->tool_itl == TOOL_ITL_LLMPERF && ended) {
-        v->has_tool_itl = true;
-        v->tool_itl_s = s->first_tok == REQ_NONE
-                            ? 0.0
-                            : (double)(r->t[s->last_tok] - r->start_ns) / 1e9 / (double)r->n;
-    }
-
-    v->icl_dropped = c->zero_is_missing && gap_any_zero(c, r, v);
 }

@@ -3,6 +3,7 @@
  * (state errors, growth, limits) is on its slow path. */
 #include <string.h>
 
+#include "record/convention.h"
 #include "record/request.h"
 
 static void clear(llmlat_request *r)
@@ -18,6 +19,11 @@ static void clear(llmlat_request *r)
     r->input_tokens = 0;
     r->output_tokens = 0;
     r->has_output_tokens = false;
+    r->lacks = 0;
+    r->known_conv = 0;
+    r->has_known_ttft = r->has_known_e2e = r->has_known_tool_itl = false;
+    r->known_ttft_ns = r->known_e2e_ns = 0;
+    r->known_tool_itl_s = 0.0;
 }
 
 LLMLAT_API llmlat_request *llmlat_request_new(void)
@@ -101,7 +107,7 @@ LLMLAT_COLD static int32_t event_slow(llmlat_request *r, int64_t t_ns, uint32_t 
 {
     if (!r)
         return LLMLAT_EINVAL;
-    if (r->state != REQ_STARTED)
+    if (r->state != REQ_STARTED || req_values_only(r))
         return LLMLAT_ESTATE;
     int32_t st = time_error(r, t_ns);
     if (st == LLMLAT_OK)
@@ -128,7 +134,7 @@ LLMLAT_API int32_t llmlat_request_events(llmlat_request *r, const int64_t *t_ns,
         return LLMLAT_EINVAL;
     if (n && (!t_ns || !k))
         return LLMLAT_EINVAL;
-    if (r->state != REQ_STARTED)
+    if (r->state != REQ_STARTED || (n && req_values_only(r)))
         return LLMLAT_ESTATE;
     /* Validate everything before storing anything: all or nothing. */
     int64_t prev = r->last_t;
@@ -185,6 +191,45 @@ LLMLAT_PRIVATE void req_summarize(const llmlat_request *r, req_summary *s)
     }
 }
 
+LLMLAT_PRIVATE int32_t req_make_view(llmlat_request *r, const req_spec *s)
+{
+    if (s->n > REQ_MAX_EVENTS)
+        return LLMLAT_EINVAL;
+    int64_t max_t = s->start <= 0 ? s->start + INT64_MAX : INT64_MAX;
+    int64_t prev = s->n ? s->t[s->n - 1] : s->start;
+    if (!s->checked) {
+        prev = s->start;
+        for (size_t i = 0; i < s->n; i++) {
+            int64_t t = s->t[i];
+            if (t < prev)
+                return LLMLAT_EORDER;
+            if (t > max_t)
+                return LLMLAT_EINVAL;
+            prev = t;
+        }
+    }
+    int64_t end = s->has_end ? s->end : prev;
+    if (end < prev)
+        return LLMLAT_EORDER;
+    if (end > max_t)
+        return LLMLAT_EINVAL;
+    memset(r, 0, sizeof *r);
+    r->t = (int64_t *)s->t;  /* read only: a view */
+    r->k = (uint32_t *)s->k;
+    r->n = s->n;
+    r->last_t = prev;
+    r->max_t = max_t;
+    r->state = s->failed ? REQ_FAILED : REQ_FINISHED;
+    r->start_ns = s->start;
+    r->end_ns = end;
+    r->input_tokens = s->input_tokens;
+    r->has_output_tokens = s->has_output_tokens;
+    r->output_tokens = s->output_tokens;
+    r->lacks = s->lacks & ~LLMLAT_LACKS_CHUNKS;
+    req_summarize(r, &r->sum);
+    return LLMLAT_OK;
+}
+
 LLMLAT_PRIVATE const req_summary *req_summary_of(const llmlat_request *r, req_summary *scratch)
 {
     if (req_ended(r))
@@ -217,4 +262,126 @@ LLMLAT_API int32_t llmlat_request_finish(llmlat_request *r, int64_t t_ns)
 LLMLAT_API int32_t llmlat_request_fail(llmlat_request *r, int64_t t_ns)
 {
     return end(r, t_ns, REQ_FAILED);
+}
+
+LLMLAT_API int32_t llmlat_request_set_lacks(llmlat_request *r, uint32_t lacks)
+{
+    if (!r || (lacks & ~LLMLAT_LACKS_ALL) || (lacks & LLMLAT_LACKS_CHUNKS))
+        return LLMLAT_EINVAL;
+    if (req_ended(r))
+        return LLMLAT_ESTATE;
+    r->lacks = (r->lacks & LLMLAT_LACKS_CHUNKS) | lacks;
+    return LLMLAT_OK;
+}
+
+/* A time in seconds as ns, when it is one: finite, >= 0, within int64. */
+static bool known_ns(double seconds, int64_t *ns)
+{
+    if (!(seconds >= 0.0 && seconds < 9.2e9))
+        return false;
+    *ns = (int64_t)(seconds * 1e9 + 0.5);
+    return true;
+}
+
+LLMLAT_API int32_t llmlat_request_set_known(llmlat_request *r, int32_t convention,
+                                            int32_t metric, double value)
+{
+    int64_t ns = 0;
+    bool time = metric == LLMLAT_TTFT || metric == LLMLAT_E2E;
+    if (!r || !conv_get(convention) || !(time || metric == LLMLAT_TOOL_ITL))
+        return LLMLAT_EINVAL;
+    if (time ? !known_ns(value, &ns) : !(value >= 0.0 && value <= 1.7976931348623157e308))
+        return LLMLAT_EINVAL;
+    bool other_source = req_values_only(r) && r->known_conv != convention;
+    if (r->state != REQ_STARTED || r->n || other_source)
+        return LLMLAT_ESTATE;
+    r->lacks |= LLMLAT_LACKS_CHUNKS;
+    r->known_conv = convention;
+    r->room = 0; /* no event from now on */
+    if (metric == LLMLAT_TTFT) {
+        r->has_known_ttft = true;
+        r->known_ttft_ns = ns;
+    } else if (metric == LLMLAT_E2E) {
+        r->has_known_e2e = true;
+        r->known_e2e_ns = ns;
+    } else {
+        r->has_known_tool_itl = true;
+        r->known_tool_itl_s = value;
+    }
+    return LLMLAT_OK;
+}
+
+/* ------------------------------------------------------------- getters */
+
+LLMLAT_API int32_t llmlat_request_get_state(const llmlat_request *r, int32_t *state)
+{
+    if (!r || !state)
+        return LLMLAT_EINVAL;
+    switch (r->state) {
+    case REQ_NEW: *state = LLMLAT_STATE_NEW; break;
+    case REQ_STARTED: *state = LLMLAT_STATE_STARTED; break;
+    case REQ_FINISHED: *state = LLMLAT_STATE_FINISHED; break;
+    case REQ_FAILED: *state = LLMLAT_STATE_FAILED; break;
+    }
+    return LLMLAT_OK;
+}
+
+LLMLAT_API int32_t llmlat_request_get_start(const llmlat_request *r, int64_t *t_ns)
+{
+    if (!r || !t_ns)
+        return LLMLAT_EINVAL;
+    if (r->state == REQ_NEW)
+        return LLMLAT_ESTATE;
+    *t_ns = r->start_ns;
+    return LLMLAT_OK;
+}
+
+LLMLAT_API int32_t llmlat_request_get_end(const llmlat_request *r, int64_t *t_ns)
+{
+    if (!r || !t_ns)
+        return LLMLAT_EINVAL;
+    if (!req_ended(r))
+        return LLMLAT_ESTATE;
+    *t_ns = r->end_ns;
+    return LLMLAT_OK;
+}
+
+LLMLAT_API int32_t llmlat_request_get_events(const llmlat_request *r, const int64_t **t_ns,
+                                             const uint32_t **k, size_t *n)
+{
+    if (!r || !t_ns || !k || !n)
+        return LLMLAT_EINVAL;
+    *t_ns = r->n ? r->t : NULL;
+    *k = r->n ? r->k : NULL;
+    *n = r->n;
+    return LLMLAT_OK;
+}
+
+LLMLAT_API int32_t llmlat_request_get_input_tokens(const llmlat_request *r, uint64_t *n)
+{
+    if (!r || !n)
+        return LLMLAT_EINVAL;
+    *n = r->input_tokens;
+    return LLMLAT_OK;
+}
+
+LLMLAT_API int32_t llmlat_request_get_output_tokens(const llmlat_request *r, uint64_t *n)
+{
+    if (!r || !n)
+        return LLMLAT_EINVAL;
+    if (r->has_output_tokens) {
+        *n = r->output_tokens;
+        return LLMLAT_OK;
+    }
+    req_summary scratch;
+    *n = req_summary_of(r, &scratch)->sum_k;
+    return LLMLAT_EUNDEFINED;
+}
+
+LLMLAT_API int32_t llmlat_request_get_lacks(const llmlat_request *r, uint32_t *lacks)
+{
+    if (!r || !lacks)
+        return LLMLAT_EINVAL;
+    *lacks = r->lacks;
+    return LLMLAT_OK;
 }

@@ -45,7 +45,22 @@ struct llmlat_request {
     uint64_t input_tokens;
     uint64_t output_tokens; /* the usage count, when has_output_tokens */
     bool has_output_tokens;
+
+    /* What the data lacks (LLMLAT_LACKS_*), and the per-request values of
+     * a request without chunk times (LLMLAT_LACKS_CHUNKS), measured by the
+     * tool of known_conv (llmlat_request_set_known). */
+    uint32_t lacks;
+    int32_t known_conv;
+    bool has_known_ttft, has_known_e2e, has_known_tool_itl;
+    int64_t known_ttft_ns, known_e2e_ns;
+    double known_tool_itl_s;
 };
+
+/* true when the request has per-request values only, no events. */
+static inline bool req_values_only(const llmlat_request *r)
+{
+    return (r->lacks & LLMLAT_LACKS_CHUNKS) != 0;
+}
 
 /* true when the request ended (finished or failed). */
 static inline bool req_ended(const llmlat_request *r)
@@ -58,6 +73,29 @@ LLMLAT_PRIVATE void req_summarize(const llmlat_request *r, req_summary *s);
 /* The summary of r's events: the stored one once ended, else computed into
  * *scratch. */
 LLMLAT_PRIVATE const req_summary *req_summary_of(const llmlat_request *r, req_summary *scratch);
+
+/* An ended request that is a view of caller arrays, for folding requests
+ * that no recorder holds (llmlat_agg_add_columns, the reader): the arrays
+ * are not copied, and the view is never written. */
+typedef struct req_spec {
+    int64_t start;
+    const int64_t *t;
+    const uint32_t *k;
+    size_t n;
+    bool has_end;        /* else it ends at its last event (or start) */
+    int64_t end;
+    bool failed;
+    uint64_t input_tokens;
+    bool has_output_tokens;
+    uint64_t output_tokens;
+    uint32_t lacks;      /* LLMLAT_LACKS_*, without CHUNKS */
+    bool checked;        /* the times passed the checks already: skip them */
+} req_spec;
+
+/* r as that view, once its times pass the recorder's checks: EORDER (a
+ * time before the start or the previous event, an end before the last
+ * event), EINVAL (more than REQ_MAX_EVENTS events, a span past int64). */
+LLMLAT_PRIVATE int32_t req_make_view(llmlat_request *r, const req_spec *s);
 
 /* N: the usage count when set, else the sum of k. */
 static inline uint64_t req_output_tokens(const llmlat_request *r, const req_summary *s)

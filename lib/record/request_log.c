@@ -78,19 +78,20 @@ LLMLAT_PRIVATE void request_log_append(request_log *dst, const request_log *src)
 LLMLAT_PRIVATE void request_log_view(const request_log *g, size_t i, llmlat_request *out)
 {
     const logged_request *q = &g->req[i];
-    memset(out, 0, sizeof *out);
-    out->t = g->t + q->first_event;
-    out->k = g->k + q->first_event;
-    out->n = q->n_events;
-    out->cap = q->n_events;
-    out->state = (q->flags & LOGGED_FAILED) ? REQ_FAILED : REQ_FINISHED;
-    out->start_ns = q->start_ns;
-    out->end_ns = q->end_ns;
-    out->last_t = q->end_ns;
-    out->input_tokens = q->input_tokens;
-    out->output_tokens = q->output_tokens;
-    out->has_output_tokens = (q->flags & LOGGED_HAS_USAGE) != 0;
-    req_summarize(out, &out->sum);
+    req_spec s = {
+        .start = q->start_ns,
+        .t = g->t + q->first_event,
+        .k = g->k + q->first_event,
+        .n = q->n_events,
+        .has_end = true,
+        .end = q->end_ns,
+        .failed = (q->flags & LOGGED_FAILED) != 0,
+        .input_tokens = q->input_tokens,
+        .has_output_tokens = (q->flags & LOGGED_HAS_USAGE) != 0,
+        .output_tokens = q->output_tokens,
+        .checked = true, /* they were when logged (or deserialized) */
+    };
+    req_make_view(out, &s);
 }
 
 LLMLAT_PRIVATE size_t request_log_memory(const request_log *g)

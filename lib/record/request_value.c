@@ -2,6 +2,7 @@
 #include <math.h>
 
 #include "record/gaps.h"
+#include "record/lacks.h"
 #include "util/metric.h"
 #include "util/units.h"
 
@@ -19,6 +20,11 @@ LLMLAT_API int32_t llmlat_request_value(const llmlat_request *r, int32_t convent
         return LLMLAT_EINVAL;
     if (r->state == REQ_NEW)
         return LLMLAT_ESTATE;
+    /* what its data cannot support (a request rebuilt from a tool's file) */
+    lacks_ctx x = { .lacks = r->lacks, .c = c,
+                    .sources = req_values_only(r) ? 1u << r->known_conv : 0 };
+    if (lacks_reason(&x, LLMLAT_KIND_METRIC, metric))
+        return undefined_value(out);
 
     req_view v;
     conv_view(c, r, &v);

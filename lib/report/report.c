@@ -162,7 +162,7 @@ static double counter_or_nan(report_ctx *c, int32_t counter)
 }
 
 LLMLAT_PRIVATE bool report_item_value(report_ctx *c, enum report_item item, double *v,
-                                      bool *count)
+                                      bool *count, const char **why)
 {
     static const int32_t COUNTERS[REPORT_ITEM_COUNT] = {
         [REPORT_ITEM_COMPLETED] = LLMLAT_COUNT_COMPLETED,
@@ -173,20 +173,26 @@ LLMLAT_PRIVATE bool report_item_value(report_ctx *c, enum report_item item, doub
         [REPORT_ITEM_GOOD] = LLMLAT_COUNT_GOOD,
         [REPORT_ITEM_PEAK_CONCURRENCY] = LLMLAT_COUNT_PEAK_CONCURRENCY,
     };
+    /* the duration has the reason of the requests rate */
     static const int32_t RATES[REPORT_ITEM_COUNT] = {
+        [REPORT_ITEM_DURATION] = LLMLAT_RATE_REQUESTS,
         [REPORT_ITEM_REQUEST_RATE] = LLMLAT_RATE_REQUESTS,
         [REPORT_ITEM_GOODPUT] = LLMLAT_RATE_GOODPUT,
         [REPORT_ITEM_OUTPUT_RATE] = LLMLAT_RATE_OUTPUT_TOKENS,
         [REPORT_ITEM_TOTAL_RATE] = LLMLAT_RATE_TOTAL_TOKENS,
         [REPORT_ITEM_PEAK_TOKENS] = LLMLAT_RATE_PEAK_OUTPUT_TOKENS,
     };
-    if ((item == REPORT_ITEM_GOODPUT || item == REPORT_ITEM_GOOD) && !agg_any_slo(c->a))
+    if ((item == REPORT_ITEM_GOODPUT || item == REPORT_ITEM_GOOD) && !agg_any_slo(c->a) &&
+        !report_unavailable(c, LLMLAT_KIND_COUNTER, LLMLAT_COUNT_GOOD))
         return false;
     *count = COUNTERS[item] != 0;
-    if (*count)
+    if (*count) {
+        *why = report_unavailable(c, LLMLAT_KIND_COUNTER, COUNTERS[item]);
         *v = counter_or_nan(c, COUNTERS[item]);
-    else
+    } else {
+        *why = report_unavailable(c, LLMLAT_KIND_RATE, RATES[item]);
         *v = item == REPORT_ITEM_DURATION ? report_duration(c) : report_rate(c, RATES[item]);
+    }
     return true;
 }
 
@@ -196,4 +202,9 @@ LLMLAT_PRIVATE bool report_quantile_repeats(const double *q, size_t i)
         if (q[j] == q[i])
             return true;
     return false;
+}
+
+LLMLAT_PRIVATE const char *report_unavailable(const report_ctx *c, int32_t kind, int32_t id)
+{
+    return agg_lacks_reason(c->a, kind, id);
 }

@@ -53,10 +53,17 @@ LLMLAT_PRIVATE double report_duration(const report_ctx *c);
 LLMLAT_PRIVATE bool report_counter(report_ctx *c, int32_t counter, uint64_t *out);
 
 /* A line of the summary a person reads (text, HTML): its value (NaN when
- * undefined; *count says whether it is an integer count). false for a
- * line that does not apply: goodput and good requests without an SLO. */
+ * undefined; *count says whether it is an integer count), and *why the
+ * data cannot support it (NULL when they can). false for a line that does
+ * not apply: goodput and good requests without an SLO. */
 LLMLAT_PRIVATE bool report_item_value(report_ctx *c, enum report_item item, double *v,
-                                      bool *count);
+                                      bool *count, const char **why);
+
+/* Why a's data cannot support metric, rate or counter `id` (kind
+ * LLMLAT_KIND_*), NULL when it can: reports write "not available" and the
+ * reason where the value would be. The duration has the reason of the
+ * requests rate (LLMLAT_RATE_REQUESTS: it needs nothing else). */
+LLMLAT_PRIVATE const char *report_unavailable(const report_ctx *c, int32_t kind, int32_t id);
 
 /* true when q[i] repeats an earlier q[j] (a report writes it once). */
 LLMLAT_PRIVATE bool report_quantile_repeats(const double *q, size_t i);

@@ -176,12 +176,19 @@ static void html_summary(report_ctx *c, const text_words *w)
     for (int i = 0; i < REPORT_ITEM_COUNT; i++) {
         double v;
         bool count;
-        if (!report_item_value(c, (enum report_item)i, &v, &count))
+        const char *why;
+        if (!report_item_value(c, (enum report_item)i, &v, &count, &why))
             continue;
         rbuf_puts(b, "<tr><th>");
         rbuf_escaped(b, report_item_label(w, (enum report_item)i));
         rbuf_puts(b, "</th>");
-        html_td(b, v, count ? 0 : 2);
+        if (why) {
+            rbuf_puts(b, "<td class=\"na\">not available: ");
+            rbuf_escaped(b, why);
+            rbuf_puts(b, "</td>");
+        } else {
+            html_td(b, v, count ? 0 : 2);
+        }
         rbuf_puts(b, "</tr>\n");
     }
     rbuf_puts(b, "</table>\n");

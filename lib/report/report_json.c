@@ -28,7 +28,10 @@ static void metric_object(report_ctx *c, jsonw *w, int32_t m)
     metric_values v;
     report_metric(c, m, a->quantiles, a->n_quantiles, &v);
     jw_object(w, llmlat_metric_name(m));
-    jw_u64(w, "count", v.count);
+    if (report_unavailable(c, LLMLAT_KIND_METRIC, m))
+        jw_null(w, "count"); /* its samples are not all there */
+    else
+        jw_u64(w, "count", v.count);
     jw_number(w, "mean", v.mean);
     jw_number(w, "std", v.std);
     jw_number(w, "min", v.min);
@@ -43,6 +46,48 @@ static void metric_object(report_ctx *c, jsonw *w, int32_t m)
         jw_number(w, key, v.q[i]);
     }
     jw_close(w);
+}
+
+/* The members above that the data cannot support, and why: written only
+ * when there is one (data rebuilt from a tool's result file). */
+static void json_unavailable(report_ctx *c, jsonw *w)
+{
+    static const struct {
+        int32_t kind, id;
+        const char *key;
+    } ITEMS[] = {
+        { LLMLAT_KIND_RATE, LLMLAT_RATE_REQUESTS, "duration_s" },
+        { LLMLAT_KIND_COUNTER, LLMLAT_COUNT_INPUT_TOKENS, "total_input_tokens" },
+        { LLMLAT_KIND_COUNTER, LLMLAT_COUNT_OUTPUT_TOKENS, "total_output_tokens" },
+        { LLMLAT_KIND_RATE, LLMLAT_RATE_REQUESTS, "request_throughput" },
+        { LLMLAT_KIND_RATE, LLMLAT_RATE_OUTPUT_TOKENS, "output_throughput" },
+        { LLMLAT_KIND_RATE, LLMLAT_RATE_TOTAL_TOKENS, "total_token_throughput" },
+        { LLMLAT_KIND_RATE, LLMLAT_RATE_GOODPUT, "request_goodput" },
+        { LLMLAT_KIND_COUNTER, LLMLAT_COUNT_GOOD, "good_requests" },
+        { LLMLAT_KIND_COUNTER, LLMLAT_COUNT_PEAK_CONCURRENCY, "max_concurrent_requests" },
+        { LLMLAT_KIND_RATE, LLMLAT_RATE_PEAK_OUTPUT_TOKENS, "max_output_tokens_per_s" },
+        { LLMLAT_KIND_COUNTER, LLMLAT_COUNT_TPOT_UNDEFINED, "tpot_undefined" },
+        { LLMLAT_KIND_METRIC, LLMLAT_TTFT, "ttft" },
+        { LLMLAT_KIND_METRIC, LLMLAT_TPOT, "tpot" },
+        { LLMLAT_KIND_METRIC, LLMLAT_ITL, "itl" },
+        { LLMLAT_KIND_METRIC, LLMLAT_ICL, "icl" },
+        { LLMLAT_KIND_METRIC, LLMLAT_E2E, "e2e" },
+        { LLMLAT_KIND_METRIC, LLMLAT_TPS_USER, "tps_user" },
+        { LLMLAT_KIND_METRIC, LLMLAT_ITL_MAX, "itl_max" },
+        { LLMLAT_KIND_METRIC, LLMLAT_TOOL_ITL, "tool_itl" },
+    };
+    bool any = false;
+    for (size_t i = 0; i < sizeof ITEMS / sizeof ITEMS[0]; i++) {
+        const char *why = report_unavailable(c, ITEMS[i].kind, ITEMS[i].id);
+        if (!why)
+            continue;
+        if (!any)
+            jw_object(w, "unavailable");
+        any = true;
+        jw_string(w, ITEMS[i].key, why);
+    }
+    if (any)
+        jw_close(w);
 }
 
 /* An SLO threshold in seconds; NaN (null) when not set. */
@@ -88,6 +133,8 @@ LLMLAT_PRIVATE void report_json(report_ctx *c)
     for (size_t i = 0; i < sizeof JSON_METRICS / sizeof JSON_METRICS[0]; i++)
         metric_object(c, &w, JSON_METRICS[i]);
     jw_close(&w);
+
+    json_unavailable(c, &w);
 
     json_tool(c, &w);
     jw_end(&w);

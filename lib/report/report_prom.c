@@ -196,6 +196,8 @@ LLMLAT_PRIVATE void report_prometheus(report_ctx *c)
 
     for (size_t i = 0; i < sizeof PROM_METRICS / sizeof PROM_METRICS[0]; i++) {
         const prom_metric *m = &PROM_METRICS[i];
+        if (report_unavailable(c, LLMLAT_KIND_METRIC, m->id))
+            continue; /* the data cannot support it: no series */
         metric_values v;
         report_metric(c, m->id, c->a->quantiles, c->a->n_quantiles, &v);
         double sum = v.count ? v.mean * (double)v.count : 0.0;

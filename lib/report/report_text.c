@@ -19,20 +19,27 @@ static void item_start(rbuf *b, const text_words *words, enum report_item i)
     rbuf_pad(b, label, 41);
 }
 
+#define NOT_AVAILABLE "not available: "
+
 static void text_summary(report_ctx *c, const text_words *w)
 {
     for (int i = 0; i < REPORT_ITEM_COUNT; i++) {
         double v;
         bool count;
-        if (!report_item_value(c, (enum report_item)i, &v, &count))
+        const char *why;
+        if (!report_item_value(c, (enum report_item)i, &v, &count, &why))
             continue;
         item_start(&c->out, w, (enum report_item)i);
-        if (isnan(v))
+        if (why) { /* "not available: <reason>" in place of the value */
+            rbuf_puts(&c->out, NOT_AVAILABLE);
+            rbuf_puts(&c->out, why);
+        } else if (isnan(v)) {
             rbuf_puts(&c->out, DASH);
-        else if (count)
+        } else if (count) {
             rbuf_u64(&c->out, (uint64_t)v);
-        else
+        } else {
             rbuf_fixed(&c->out, v, 2, 0, DASH);
+        }
         rbuf_puts(&c->out, "\n");
     }
 }
@@ -77,10 +84,17 @@ static void table_row(report_ctx *c, const text_row *row, size_t width)
 {
     const llmlat_agg *a = c->a;
     rbuf *b = &c->out;
+    rbuf_pad(b, row->label, width);
+    const char *why = report_unavailable(c, LLMLAT_KIND_METRIC, row->metric);
+    if (why) {
+        rbuf_puts(b, "  " NOT_AVAILABLE);
+        rbuf_puts(b, why);
+        rbuf_puts(b, "\n");
+        return;
+    }
     metric_values v;
     report_metric(c, row->metric, a->quantiles, a->n_quantiles, &v);
     double scale = row->metric == LLMLAT_TPS_USER ? 1.0 : 1000.0; /* s -> ms */
-    rbuf_pad(b, row->label, width);
     char count[24];
     snprintf(count, sizeof count, "%llu", (unsigned long long)v.count);
     column_title(b, count);

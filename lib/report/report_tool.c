@@ -74,14 +74,15 @@ static void tool_sglang(report_ctx *c, jsonw *w)
 {
     static const double Q[] = { 0.90, 0.95, 0.99 };
     const size_t nq = sizeof Q / sizeof Q[0];
-    uint64_t input = c->a->input_tokens;
+    uint64_t input;
+    bool has_input = report_counter(c, LLMLAT_COUNT_INPUT_TOKENS, &input);
     double d = report_duration(c);
     jw_number(w, "duration", d);
     json_counter(c, w, "completed", LLMLAT_COUNT_COMPLETED);
     json_counter(c, w, "total_input_tokens", LLMLAT_COUNT_INPUT_TOKENS);
     json_counter(c, w, "total_output_tokens", LLMLAT_COUNT_OUTPUT_TOKENS);
     jw_number(w, "request_throughput", report_rate(c, LLMLAT_RATE_REQUESTS));
-    jw_number(w, "input_throughput", (double)input / d);
+    jw_number(w, "input_throughput", has_input ? (double)input / d : NAN);
     jw_number(w, "output_throughput", report_rate(c, LLMLAT_RATE_OUTPUT_TOKENS));
     jw_number(w, "total_throughput", report_rate(c, LLMLAT_RATE_TOTAL_TOKENS));
     metric_values e2e, v;

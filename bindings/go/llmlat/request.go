@@ -182,3 +182,73 @@ func (r *Request) Value(m Metric, c Convention) (float64, error) {
 	r.keepAlive()
 	return result(status, out, "value")
 }
+
+// SetLacks says what the request's data lacks (a request rebuilt from
+// another tool's result file); LacksChunks is set by SetKnown only.
+func (r *Request) SetLacks(l Lacks) error {
+	err := check(C.llmlat_request_set_lacks(r.handle(), C.uint32_t(l)), "set lacks")
+	r.keepAlive()
+	return err
+}
+
+// SetKnown gives a per-request value of a request without chunk times:
+// TTFT or E2E (seconds) or ToolITL, as the tool of convention c measured
+// it. The request then takes no event.
+func (r *Request) SetKnown(c Convention, m Metric, value float64) error {
+	err := check(C.llmlat_request_set_known(r.handle(), C.int32_t(c), C.int32_t(m),
+		C.double(value)), "set known")
+	r.keepAlive()
+	return err
+}
+
+// Recorded is what the request holds: its start and end (end is valid once
+// it ended), whether it failed, its events (copies), its token counts
+// (hasOutput: a usage count was set) and what its data lacks.
+type Recorded struct {
+	Start, End   int64
+	Ended        bool
+	Failed       bool
+	Times        []int64
+	Tokens       []uint32
+	InputTokens  uint64
+	OutputTokens uint64 // the usage count, or the sum of Tokens
+	HasOutput    bool
+	Lacks        Lacks
+}
+
+// Recorded reads back what the request holds; ErrState before Start.
+func (r *Request) Recorded() (Recorded, error) {
+	h := r.handle()
+	defer r.keepAlive()
+	var out Recorded
+	var start, end C.int64_t
+	if err := check(C.llmlat_request_get_start(h, &start), "recorded"); err != nil {
+		return out, err
+	}
+	out.Start = int64(start)
+	var state C.int32_t
+	C.llmlat_request_get_state(h, &state)
+	out.Ended = state == C.LLMLAT_STATE_FINISHED || state == C.LLMLAT_STATE_FAILED
+	out.Failed = state == C.LLMLAT_STATE_FAILED
+	if out.Ended {
+		C.llmlat_request_get_end(h, &end)
+		out.End = int64(end)
+	}
+	var t *C.int64_t
+	var k *C.uint32_t
+	var n C.size_t
+	C.llmlat_request_get_events(h, &t, &k, &n)
+	if n > 0 {
+		out.Times = append([]int64(nil), unsafe.Slice((*int64)(unsafe.Pointer(t)), int(n))...)
+		out.Tokens = append([]uint32(nil), unsafe.Slice((*uint32)(unsafe.Pointer(k)), int(n))...)
+	}
+	var in, outTokens C.uint64_t
+	C.llmlat_request_get_input_tokens(h, &in)
+	out.InputTokens = uint64(in)
+	out.HasOutput = C.llmlat_request_get_output_tokens(h, &outTokens) == C.LLMLAT_OK
+	out.OutputTokens = uint64(outTokens)
+	var lacks C.uint32_t
+	C.llmlat_request_get_lacks(h, &lacks)
+	out.Lacks = Lacks(lacks)
+	return out, nil
+}

@@ -14,6 +14,11 @@ A ctypes binding of the C library libllmlat (standard library only)::
     print(agg.stat("ttft", "mean"), agg.quantile("itl", 0.99))
     print(agg.report())
 
+Traces and other tools' result files (vLLM, AIPerf, GenAI-Perf, SGLang,
+LLMPerf) are read by the library: ``llmlat.read_trace(path)`` iterates the
+requests, ``.add_to(agg)`` folds them in C; ``python -m llmlat`` runs the
+``llmlat`` command.
+
 Timestamps are int nanoseconds on one monotonic clock (``llmlat.now_ns()``
 or ``time.monotonic_ns()``); results are float seconds. The library is
 found through ``LLMLAT_LIBRARY``, a copy inside this package, the SONAME
@@ -38,6 +43,7 @@ from ._core import (
     CONVENTIONS,
     COUNTERS,
     FORMATS,
+    LACKS,
     METRICS,
     MODES,
     PARAMS,
@@ -48,6 +54,7 @@ from ._core import (
     now_ns,
     param_bounds,
 )
+from ._reader import INPUTS, TraceError, TraceReader, TraceRequest, read_trace
 
 #: Version of this Python package.
 __version__ = "1.0.0"
@@ -73,7 +80,9 @@ __all__ = [
     "Error",
     "FORMATS",
     "FormatError",
+    "INPUTS",
     "InvalidArgumentError",
+    "LACKS",
     "METRICS",
     "MODES",
     "MismatchError",
@@ -85,10 +94,14 @@ __all__ = [
     "Request",
     "STATS",
     "StateError",
+    "TraceError",
+    "TraceReader",
+    "TraceRequest",
     "UndefinedError",
     "library_path",
     "now_ns",
     "param_bounds",
+    "read_trace",
     "strerror",
     "version",
     "version_number",

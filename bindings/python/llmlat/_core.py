@@ -30,6 +30,7 @@ __all__ = [
     "COUNTERS",
     "PARAMS",
     "FORMATS",
+    "LACKS",
 ]
 
 # ------------------------------------------------------------------ names
@@ -69,6 +70,17 @@ _PARAM_IDS = {
 }
 _FORMAT_IDS = {"text": 1, "json": 2, "prometheus": 3, "html": 6, "chrome_trace": 7,
                "requests_csv": 8, "requests_jsonl": 9}
+#: What a request rebuilt from another tool's file lacks (``LLMLAT_LACKS_*``,
+#: docs/importers.md): a mask of these bits.
+LACKS = {
+    "start_times": 1 << 0,
+    "end": 1 << 1,
+    "chunk_tokens": 1 << 2,
+    "chunks": 1 << 3,
+    "output_tokens": 1 << 4,
+    "input_tokens": 1 << 5,
+}
+_KIND_IDS = {"metric": 1, "rate": 2, "counter": 3}
 
 METRICS: Tuple[str, ...] = tuple(_METRIC_IDS)
 CONVENTIONS: Tuple[str, ...] = tuple(_CONVENTION_IDS)
@@ -214,6 +226,41 @@ def _token_array(tokens: Any, n: int) -> Tuple[Any, int]:
         arr = array("I", (tokens,)) * n
         return byref(ctypes.c_uint32.from_buffer(arr)), n
     return _c_array(tokens, c_uint32, "I", "IL", "tokens")
+
+
+def _column(obj: Any, ctype: Any, typecode: str, codes: str, what: str) -> Tuple[Any, int]:
+    """A column of ``add_columns`` as (a ctypes pointer to ``ctype``, length):
+    the caller's buffer itself when it is one-dimensional, C-contiguous and
+    of one of ``codes`` (same size: signed and unsigned are read as the C
+    type), one copy in C when it is read-only, a conversion otherwise. The
+    pointer keeps what it points into alive."""
+    try:
+        mv: Optional[memoryview] = memoryview(obj)
+    except TypeError:
+        mv = None
+    if mv is not None and mv.ndim == 1 and mv.c_contiguous and \
+            mv.itemsize == ctypes.sizeof(ctype) and _format_is(mv.format, codes):
+        n = mv.shape[0]  # type: ignore[index]
+        if n == 0:
+            return None, 0
+        arr = ((ctype * n).from_buffer_copy(mv) if mv.readonly
+               else (ctype * n).from_buffer(mv.cast("B")))
+        return ctypes.cast(arr, ctypes.POINTER(ctype)), n
+    if mv is not None and mv.ndim == 1:
+        try:
+            obj = mv.tolist()
+        except (NotImplementedError, TypeError, ValueError):
+            pass
+    try:
+        conv = array(typecode, obj)
+    except OverflowError as exc:
+        raise InvalidArgumentError(where="add_columns", detail="%s: %s" % (what, exc)) from None
+    except TypeError:
+        raise TypeError("%s must be a sequence of numbers" % what) from None
+    n = len(conv)
+    if n == 0:
+        return None, 0
+    return ctypes.cast((ctype * n).from_buffer(conv), ctypes.POINTER(ctype)), n
 
 
 # ------------------------------------------------------------- life cycle
@@ -364,6 +411,29 @@ class Request(_Owner):
         st = lib.llmlat_request_set_output_tokens(self._h, _u64(n, "output tokens"))
         if st:
             self._fail(st, "llmlat_request_set_output_tokens")
+
+    def set_lacks(self, lacks: int) -> None:
+        """What this request's data lacks, as a mask of ``llmlat.LACKS``
+        values (for requests rebuilt from another tool's file,
+        docs/importers.md); what needs it is then reported as not available.
+        "chunks" is set by ``set_known`` only."""
+        mask = _u64(lacks, "lacks")
+        if mask > 0xFFFFFFFF:
+            raise InvalidArgumentError(where="set_lacks", detail="mask %#x" % mask)
+        st = lib.llmlat_request_set_lacks(self._h, mask)
+        if st:
+            self._fail(st, "llmlat_request_set_lacks")
+
+    def set_known(self, convention: Name, metric: Name, value: float) -> None:
+        """A per-request value of a request without chunk times: "ttft",
+        "e2e" (seconds) or "tool_itl", as the tool of ``convention``
+        measured it (LLMPerf's files have only these). The request then
+        takes no event."""
+        st = lib.llmlat_request_set_known(self._h, _id(_CONVENTION_IDS, "convention", convention),
+                                          _id(_METRIC_IDS, "metric", metric),
+                                          _float(value, "value"))
+        if st:
+            self._fail(st, "llmlat_request_set_known")
 
     def finish(self, t_ns: int) -> None:
         """The stream closed normally at ``t_ns``.
@@ -572,6 +642,81 @@ class Aggregator(_Owner):
                 raise other._closed_error()
             self._fail(st, "llmlat_agg_merge", "cannot merge an aggregator into itself"
                        if other is self else None)
+
+    def add_columns(self, starts: Any, ends: Any = None, ok: Any = None, offsets: Any = None,
+                    times: Any = None, tokens: Any = None, input_tokens: Any = None,
+                    output_tokens: Any = None) -> None:
+        """Adds many requests given as columns in one C call, all or none
+        (``llmlat_agg_add_columns``): request i starts at ``starts[i]``,
+        has events ``offsets[i]`` .. ``offsets[i + 1] - 1`` of ``times``
+        and ``tokens``, ends at ``ends[i]`` (default: its last event) and
+        failed when ``ok[i]`` is false (default: all finished).
+        ``input_tokens``, ``output_tokens``: per request; an output count
+        below 0 means none (N is then the sum of its tokens).
+        ``tokens``: one per event, or an int for every event (default 1).
+
+        numpy arrays are handed to C without a copy when their dtypes are
+        the C ones: int64 ``starts``, ``ends``, ``times``, counts and
+        ``offsets`` (uint64 too), bool or uint8 ``ok``, uint32 ``tokens``.
+        Errors: the C library's (OrderError, InvalidArgumentError...), whose
+        ``detail`` names the first request at fault; nothing is added then.
+        """
+        start_p, n = _column(starts, c_int64, "q", "ql", "starts")
+        if n == 0:
+            return
+        cols = [start_p]
+        for name, col, ctype, typecode, codes in (
+                ("ends", ends, c_int64, "q", "ql"),
+                ("ok", ok, ctypes.c_uint8, "B", "?Bb"),
+                ("input_tokens", input_tokens, c_int64, "q", "ql"),
+                ("output_tokens", output_tokens, c_int64, "q", "ql")):
+            if col is None:
+                cols.append(None)
+                continue
+            p, m = _column(col, ctype, typecode, codes, name)
+            if m != n:
+                self._fail(_EINVAL, "add_columns", "%d starts but %d %s" % (n, m, name))
+            cols.append(p)
+        end_p, ok_p, in_p, out_p = cols[1:]
+        off_p = t_p = k_p = None
+        if offsets is not None or times is not None:
+            if offsets is None or times is None:
+                self._fail(_EINVAL, "add_columns", "offsets and times go together")
+            off_p, m = _column(offsets, c_uint64, "Q", "qlQL", "offsets")
+            if m != n + 1:
+                self._fail(_EINVAL, "add_columns", "%d starts need %d offsets, not %d"
+                           % (n, n + 1, m))
+            t_p, nt = _column(times, c_int64, "q", "ql", "times")
+            if tokens is None:
+                tokens = 1
+            if not hasattr(tokens, "__len__") and hasattr(tokens, "__index__"):
+                every = operator.index(tokens)  # an int (or numpy integer) for every event
+                if not 0 <= every <= _UINT32_MAX:
+                    self._fail(_EINVAL, "add_columns", "tokens %d outside [0, 2**32)" % every)
+                tokens = array("I", (every,)) * nt
+            k_p, nk = _column(tokens, c_uint32, "I", "IL", "tokens")
+            if nk != nt:
+                self._fail(_EINVAL, "add_columns", "%d times but %d token counts" % (nt, nk))
+        bad = c_size_t(0)
+        st = lib.llmlat_agg_add_columns(self._h, n, start_p, end_p, ok_p, off_p, t_p, k_p, in_p,
+                                        out_p, byref(bad))
+        if st:
+            at = bad.value
+            self._fail(st, "llmlat_agg_add_columns",
+                       "request %d" % at if at != ctypes.c_size_t(-1).value else None)
+
+    def unavailable(self, kind: str, name: Name) -> Optional[str]:
+        """Why this aggregator's data cannot support a "metric", "rate" or
+        "counter" (requests rebuilt from a tool's file may lack what it
+        needs, docs/importers.md), or None when it can."""
+        table = {"metric": _METRIC_IDS, "rate": _RATE_IDS, "counter": _COUNTER_IDS}
+        kind_id = _id(_KIND_IDS, "kind", kind)
+        reason = ctypes.c_char_p()
+        st = lib.llmlat_agg_unavailable(self._h, kind_id, _id(table[kind], kind, name),
+                                        byref(reason))
+        if st and st != _EUNDEFINED:
+            self._fail(st, "llmlat_agg_unavailable")
+        return reason.value.decode("utf-8") if reason.value else None
 
     # -- queries
 

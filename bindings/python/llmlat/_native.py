@@ -32,12 +32,13 @@ from ctypes import (
     c_size_t,
     c_uint32,
     c_uint64,
+    c_uint8,
     c_void_p,
 )
 from typing import Dict, Iterator, List, Optional, Sequence, Tuple
 
 __all__ = ["ABI_MAJOR", "lib", "library_path", "RequestHandle", "AggHandle", "CompareHandle",
-           "WRITE_FN"]
+           "ReaderHandle", "WRITE_FN"]
 
 #: The library major version (``llmlat_version_number() // 10000``) that this
 #: binding is written for.
@@ -58,11 +59,16 @@ class _Compare(ctypes.Structure):
     """Opaque ``llmlat_compare``."""
 
 
+class _Reader(ctypes.Structure):
+    """Opaque ``llmlat_reader``."""
+
+
 #: Typed handles: a request handle cannot be passed where an aggregator is
 #: expected (ctypes checks the pointer type).
 RequestHandle = POINTER(_Request)
 AggHandle = POINTER(_Agg)
 CompareHandle = POINTER(_Compare)
+ReaderHandle = POINTER(_Reader)
 
 #: The allocator hook's function types (``llmlat_malloc_fn`` ...).
 MALLOC_FN = CFUNCTYPE(c_void_p, c_void_p, c_size_t)
@@ -74,6 +80,9 @@ WRITE_FN = CFUNCTYPE(c_int32, c_void_p, c_void_p, c_size_t)
 _P_SIZE = POINTER(c_size_t)
 _P_DOUBLE = POINTER(c_double)
 _P_INT32 = POINTER(c_int32)
+_P_INT64 = POINTER(c_int64)
+_P_UINT32 = POINTER(c_uint32)
+_P_UINT64 = POINTER(c_uint64)
 
 #: name -> (restype, argtypes), one entry per function of include/llmlat.h.
 PROTOTYPES: Dict[str, Tuple[object, List[object]]] = {
@@ -99,6 +108,18 @@ PROTOTYPES: Dict[str, Tuple[object, List[object]]] = {
     "llmlat_request_finish": (c_int32, [RequestHandle, c_int64]),
     "llmlat_request_fail": (c_int32, [RequestHandle, c_int64]),
     "llmlat_request_value": (c_int32, [RequestHandle, c_int32, c_int32, _P_DOUBLE]),
+    "llmlat_request_set_lacks": (c_int32, [RequestHandle, c_uint32]),
+    "llmlat_request_set_known": (c_int32, [RequestHandle, c_int32, c_int32, c_double]),
+    "llmlat_request_get_state": (c_int32, [RequestHandle, _P_INT32]),
+    "llmlat_request_get_start": (c_int32, [RequestHandle, _P_INT64]),
+    "llmlat_request_get_end": (c_int32, [RequestHandle, _P_INT64]),
+    "llmlat_request_get_events": (
+        c_int32,
+        [RequestHandle, POINTER(_P_INT64), POINTER(_P_UINT32), _P_SIZE],
+    ),
+    "llmlat_request_get_input_tokens": (c_int32, [RequestHandle, _P_UINT64]),
+    "llmlat_request_get_output_tokens": (c_int32, [RequestHandle, _P_UINT64]),
+    "llmlat_request_get_lacks": (c_int32, [RequestHandle, _P_UINT32]),
     # aggregator
     "llmlat_agg_new": (AggHandle, [c_int32, c_int32]),
     "llmlat_agg_free": (None, [AggHandle]),
@@ -111,6 +132,12 @@ PROTOTYPES: Dict[str, Tuple[object, List[object]]] = {
     "llmlat_agg_set_quantiles": (c_int32, [AggHandle, _P_DOUBLE, c_size_t]),
     "llmlat_agg_set_buckets": (c_int32, [AggHandle, c_int32, _P_DOUBLE, c_size_t]),
     "llmlat_agg_add": (c_int32, [AggHandle, RequestHandle]),
+    "llmlat_agg_add_columns": (
+        c_int32,
+        [AggHandle, c_size_t, _P_INT64, _P_INT64, POINTER(c_uint8), _P_UINT64, _P_INT64,
+         _P_UINT32, _P_INT64, _P_INT64, _P_SIZE],
+    ),
+    "llmlat_agg_unavailable": (c_int32, [AggHandle, c_int32, c_int32, POINTER(c_char_p)]),
     "llmlat_agg_merge": (c_int32, [AggHandle, AggHandle]),
     "llmlat_agg_stat": (c_int32, [AggHandle, c_int32, c_int32, _P_DOUBLE]),
     "llmlat_agg_quantile": (c_int32, [AggHandle, c_int32, c_double, _P_DOUBLE]),
@@ -121,6 +148,26 @@ PROTOTYPES: Dict[str, Tuple[object, List[object]]] = {
     "llmlat_agg_deserialize": (AggHandle, [c_void_p, c_size_t, _P_INT32]),
     "llmlat_agg_report": (c_int32, [AggHandle, c_int32, c_void_p, c_size_t, _P_SIZE]),
     "llmlat_agg_report_write": (c_int32, [AggHandle, c_int32, WRITE_FN, c_void_p]),
+    # reader
+    "llmlat_input_name": (c_char_p, [c_int32]),
+    "llmlat_reader_new": (ReaderHandle, [c_int32, c_char_p]),
+    "llmlat_reader_free": (None, [ReaderHandle]),
+    "llmlat_reader_set_run": (c_int32, [ReaderHandle, c_uint64]),
+    "llmlat_reader_feed": (c_int32, [ReaderHandle, c_void_p, c_size_t]),
+    "llmlat_reader_space": (c_int32, [ReaderHandle, c_size_t, POINTER(c_void_p), _P_SIZE]),
+    "llmlat_reader_commit": (c_int32, [ReaderHandle, c_size_t]),
+    "llmlat_reader_end": (c_int32, [ReaderHandle]),
+    "llmlat_reader_next": (c_int32, [ReaderHandle, RequestHandle, _P_INT32]),
+    "llmlat_reader_add_to": (c_int32, [ReaderHandle, AggHandle, _P_INT32]),
+    "llmlat_reader_message": (c_char_p, [ReaderHandle]),
+    "llmlat_reader_request_id": (c_char_p, [ReaderHandle]),
+    "llmlat_reader_request_position": (
+        c_int32,
+        [ReaderHandle, _P_UINT64, _P_UINT64, _P_UINT64],
+    ),
+    "llmlat_reader_counter": (c_int32, [ReaderHandle, c_int32, _P_UINT64]),
+    "llmlat_reader_format": (c_int32, [ReaderHandle, _P_INT32]),
+    "llmlat_reader_duration": (c_int32, [ReaderHandle, _P_DOUBLE]),
     "llmlat_agg_set_label": (c_int32, [AggHandle, c_char_p, c_char_p]),
     "llmlat_agg_label_count": (c_int32, [AggHandle, _P_SIZE]),
     "llmlat_agg_get_label": (c_int32, [AggHandle, c_size_t, POINTER(c_char_p), POINTER(c_char_p)]),

@@ -4,7 +4,8 @@ header's types, every id equal to the header's #define, the version check."""
 import ctypes
 import re
 import unittest
-from ctypes import c_char_p, c_double, c_int32, c_int64, c_size_t, c_uint32, c_uint64, c_void_p
+from ctypes import (c_char_p, c_double, c_int32, c_int64, c_size_t, c_uint8, c_uint32, c_uint64,
+                    c_void_p)
 
 from ._support import HEADER, llmlat
 from llmlat import _core, _native
@@ -12,12 +13,14 @@ from llmlat import _core, _native
 # C type (as the header spells it, const dropped) -> ctypes type
 SCALARS = {
     "int32_t": c_int32, "uint32_t": c_uint32, "int64_t": c_int64, "uint64_t": c_uint64,
+    "uint8_t": c_uint8,
     "size_t": c_size_t, "double": c_double, "void": None,
 }
 POINTERS = {
     "char": c_char_p, "void": c_void_p,
     "llmlat_request": _native.RequestHandle, "llmlat_agg": _native.AggHandle,
     "llmlat_compare": _native.CompareHandle,
+    "llmlat_reader": _native.ReaderHandle,
     "llmlat_malloc_fn": _native.MALLOC_FN, "llmlat_realloc_fn": _native.REALLOC_FN,
     "llmlat_free_fn": _native.FREE_FN, "llmlat_write_fn": _native.WRITE_FN,
 }
@@ -46,6 +49,8 @@ def c_type(decl):
         return ctypes.POINTER(SCALARS[base])
     if stars == 2 and base in POINTERS:
         return ctypes.POINTER(POINTERS[base])
+    if stars == 2:
+        return ctypes.POINTER(ctypes.POINTER(SCALARS[base]))
     raise AssertionError("unexpected type %r" % decl)
 
 

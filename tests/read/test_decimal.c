@@ -1,5 +1,6 @@
-/* The command's exact conversions: decimal seconds to integer ns (no
- * double anywhere), token counts, and ns back to text for messages. */
+/* The reader's exact conversions (lib/read/decimal.c): decimal times to
+ * integer ns (no double anywhere) in any unit, token counts, and ns back
+ * to text for messages. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -10,12 +11,17 @@
 
 #include <cmocka.h>
 
-#include "decimal.h"
+#include "read/decimal.h"
+
+static bool seconds_to_ns(const char *text, int64_t *out)
+{
+    return dec_to_ns(text, strlen(text), DEC_SECONDS, out);
+}
 
 static void ns_is(const char *text, int64_t want)
 {
     int64_t got = 12345;
-    if (!decimal_seconds_to_ns(text, &got))
+    if (!seconds_to_ns(text, &got))
         fail_msg("\"%s\" refused, want %lld", text, (long long)want);
     if (got != want)
         fail_msg("\"%s\" -> %lld, want %lld", text, (long long)got, (long long)want);
@@ -24,7 +30,7 @@ static void ns_is(const char *text, int64_t want)
 static void ns_refused(const char *text)
 {
     int64_t got;
-    if (decimal_seconds_to_ns(text, &got))
+    if (seconds_to_ns(text, &got))
         fail_msg("\"%s\" accepted as %lld, want refused", text, (long long)got);
 }
 
@@ -113,19 +119,24 @@ static void random_against_integers(void **state)
     }
 }
 
+static bool u64_of(const char *text, uint64_t max, uint64_t *out)
+{
+    return dec_to_u64(text, strlen(text), max, out);
+}
+
 static void token_counts(void **state)
 {
     (void)state;
     uint64_t v;
-    assert_true(decimal_to_u64("0", UINT32_MAX, &v) && v == 0);
-    assert_true(decimal_to_u64("4294967295", UINT32_MAX, &v) && v == UINT32_MAX);
-    assert_false(decimal_to_u64("4294967296", UINT32_MAX, &v));
-    assert_true(decimal_to_u64("18446744073709551615", UINT64_MAX, &v) && v == UINT64_MAX);
-    assert_false(decimal_to_u64("18446744073709551616", UINT64_MAX, &v));
-    assert_false(decimal_to_u64("", UINT64_MAX, &v));
-    assert_false(decimal_to_u64("-1", UINT64_MAX, &v));
-    assert_false(decimal_to_u64("1.0", UINT64_MAX, &v));
-    assert_false(decimal_to_u64("1e2", UINT64_MAX, &v));
+    assert_true(u64_of("0", UINT32_MAX, &v) && v == 0);
+    assert_true(u64_of("4294967295", UINT32_MAX, &v) && v == UINT32_MAX);
+    assert_false(u64_of("4294967296", UINT32_MAX, &v));
+    assert_true(u64_of("18446744073709551615", UINT64_MAX, &v) && v == UINT64_MAX);
+    assert_false(u64_of("18446744073709551616", UINT64_MAX, &v));
+    assert_false(u64_of("", UINT64_MAX, &v));
+    assert_false(u64_of("-1", UINT64_MAX, &v));
+    assert_false(u64_of("1.0", UINT64_MAX, &v));
+    assert_false(u64_of("1e2", UINT64_MAX, &v));
 }
 
 static void seconds_text(void **state)
@@ -141,11 +152,32 @@ static void seconds_text(void **state)
         { INT64_MAX, "9223372036.854775807" },
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        ns_to_seconds_text(cases[i].ns, out);
+        dec_seconds_text(cases[i].ns, out);
         assert_string_equal(out, cases[i].text);
         int64_t back;
-        assert_true(decimal_seconds_to_ns(out, &back) && back == cases[i].ns);
+        assert_true(seconds_to_ns(out, &back) && back == cases[i].ns);
     }
+}
+
+/* Other units: AIPerf's ms, perf_analyzer's ns. */
+static void units(void **state)
+{
+    (void)state;
+    int64_t v;
+    assert_true(dec_to_ns("255.88656799999998", 18, DEC_MILLISECONDS, &v));
+    assert_int_equal(v, 255886568); /* AIPerf's ms of an integer ns, back to it */
+    assert_true(dec_to_ns("4.898437", 8, DEC_MILLISECONDS, &v));
+    assert_int_equal(v, 4898437);
+    assert_true(dec_to_ns("1759813207532900363", 19, DEC_NANOSECONDS, &v));
+    assert_int_equal(v, INT64_C(1759813207532900363));
+    assert_true(dec_to_ns("1.5", 3, DEC_NANOSECONDS, &v));
+    assert_int_equal(v, 2);
+    assert_true(dec_to_ns("2e3", 3, DEC_MILLISECONDS, &v));
+    assert_int_equal(v, 2000000000);
+    assert_false(dec_to_ns("9223372036854.775808", 20, DEC_MILLISECONDS, &v));
+    /* the plain fast path is for seconds only */
+    assert_true(dec_to_ns("12", 2, DEC_MILLISECONDS, &v));
+    assert_int_equal(v, 12000000);
 }
 
 int main(void)
@@ -158,6 +190,7 @@ int main(void)
         cmocka_unit_test(random_against_integers),
         cmocka_unit_test(token_counts),
         cmocka_unit_test(seconds_text),
+        cmocka_unit_test(units),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,648 @@
+"""Result files written the way each tool writes them, for known streams.
+
+Each `write_<tool>` takes the same streamed requests (`make_streams`: a
+start, the chunks an OpenAI-compatible server sends - a role chunk with
+empty content, content chunks of k tokens, a usage chunk, then [DONE] at
+the end of the stream - and a failure now and then), passes them through
+that tool's client code as the comments cite it (what the client times,
+what it counts), computes the tool's own summary fields with the tool's
+formulas (numpy, as the tool does), and writes the tool's files. It
+returns the files, the tool's summary fields, and the llmlat trace that
+the file holds (what llmlat's importer must rebuild: `equivalent_trace`).
+
+Cited code (the commits read):
+  vLLM       vllm/benchmarks/serve.py @ 009e6d4a1cd6ba3fb2a9fc00f4ec06f5297232a1
+             (calculate_metrics; benchmark() builds `result`; main_async
+             drops the per-request arrays unless --save-detailed)
+             vllm/benchmarks/lib/endpoint_request_func.py @ 02cfb534df56
+             (async_request_openai_chat_completions: ttft, itl, latency)
+  SGLang     python/sglang/bench_serving.py @ 0033168f0f58b2bc05aa0273bd475d9c01bafb1c
+             (async_request_openai_chat_completions; calculate_metrics;
+             benchmark() writes result | result_details per line)
+  AIPerf     ai-dynamo/aiperf @ db4f6397d11ee2d4cfbb41f70b2327315163dcf0
+             aiperf/common/models/record_models.py (MetricRecordInfo,
+             RawRecordInfo), aiperf/metrics/types/*.py, metric_dicts.py
+             (to_result), common/enums/metric_enums.py (convert_to)
+  GenAI-Perf triton-inference-server/perf_analyzer @ 263c5f6e0c7a6c15472a54409174981f67930cfe
+             genai-perf/genai_perf/profile_data_parser/llm_profile_data_parser.py,
+             metrics/statistics.py, export_data/json_exporter.py
+  LLMPerf    ray-project/llmperf @ f1d6bed47e4501b0e371082b41601b59ab55269f
+             token_benchmark_ray.py (lines 115-126; metrics_summary),
+             src/llmperf/ray_clients/openai_chat_completions_client.py,
+             src/llmperf/utils.py (flatten_dict)
+"""
+
+import json
+import os
+import random
+
+import numpy as np
+
+MS = 1_000_000
+PERF_BASE = 7_000 * 10**9          # perf_counter's clock, ns
+WALL_BASE = 1_759_813_207 * 10**9  # time.time_ns() of the same instant
+
+
+def make_streams(seed, n, failures=True):
+    """n requests: start (perf ns), chunks [(t, kind, k)] with kind "role",
+    "content" or "usage", the end of the stream, failed, input tokens,
+    N (the usage count: the content chunks' tokens)."""
+    rng = random.Random(seed)
+    out = []
+    for i in range(n):
+        start = PERF_BASE + i * 7 * MS + rng.randrange(0, 3 * MS) + rng.randrange(1000)
+        failed = failures and rng.random() < 0.12
+        chunks = []
+        if failed:
+            end = start + rng.randrange(MS, 20 * MS)
+        else:
+            t = start + rng.randrange(30 * MS, 150 * MS)
+            if rng.random() < 0.6:
+                chunks.append((t, "role", 0))
+                t += rng.randrange(MS, 5 * MS)
+            for _ in range(rng.choice([1, 1, 2, 3, 5, 8, 12])):
+                k = 1 if rng.random() < 0.8 else rng.randrange(2, 4)
+                chunks.append((t, "content", k))
+                t += rng.randrange(5 * MS, 40 * MS) + rng.randrange(1000)
+            chunks.append((chunks[-1][0] + rng.randrange(MS // 10, MS), "usage", 0))
+            end = chunks[-1][0] + rng.randrange(MS // 10, MS)  # [DONE]
+        n_out = sum(k for _, kind, k in chunks if kind == "content")
+        out.append(dict(start=start, chunks=chunks, end=end, failed=failed,
+                        input=rng.randrange(20, 900), N=n_out))
+    return out
+
+
+def perf(ns):
+    """time.perf_counter() at ns: a float of seconds."""
+    return ns / 1e9
+
+
+def content_text(k):
+    return " tok" * k
+
+
+def sse_json(kind, k, q):
+    """The data of one SSE message of an OpenAI chat stream."""
+    if kind == "role":
+        choices = [{"index": 0, "delta": {"role": "assistant", "content": ""}}]
+    elif kind == "content":
+        choices = [{"index": 0, "delta": {"content": content_text(k)}}]
+    else:
+        return json.dumps({"id": "c", "object": "chat.completion.chunk", "choices": [],
+                           "usage": {"prompt_tokens": q["input"], "completion_tokens": q["N"]}})
+    return json.dumps({"id": "c", "object": "chat.completion.chunk", "choices": choices})
+
+
+# --------------------------------------------------------------------- vLLM
+
+def vllm_client(q):
+    """endpoint_request_func.py, async_request_openai_chat_completions: a
+    message with `choices` times ttft (the first) or an itl entry (the
+    next), and moves most_recent_timestamp; the usage message sets
+    output_tokens and prompt_len; latency = most_recent_timestamp - st."""
+    st = perf(q["start"])
+    out = dict(success=False, ttft=0.0, itl=[], latency=0.0, output_tokens=0,
+               prompt_len=q["input"], start_time=st, error="", generated_text="")
+    if q["failed"]:
+        out["error"] = "Internal Server Error"
+        return out
+    recent = st
+    first = True
+    for t, kind, k in q["chunks"]:
+        ts = perf(t)
+        if kind in ("role", "content"):
+            if first:
+                first = False
+                out["ttft"] = ts - st
+            else:
+                out["itl"].append(ts - recent)
+            recent = ts
+            out["generated_text"] += content_text(k) if kind == "content" else ""
+        else:
+            out["output_tokens"] = q["N"]
+            out["prompt_len"] = q["input"]
+    out["success"] = not first
+    out["latency"] = recent - st
+    return out
+
+
+def vllm_metrics(outputs, dur_s, percentiles, goodput):
+    """serve.py, calculate_metrics, for the fields the result file keeps."""
+    actual, total_input, completed, good = [], 0, 0, 0
+    itls, tpots, all_tpots, ttfts, e2els = [], [], [], [], []
+    for o in outputs:
+        if o["success"]:
+            output_len = o["output_tokens"] or 1
+            actual.append(output_len)
+            total_input += o["prompt_len"]
+            tpot = 0.0
+            if output_len > 1:
+                tpot = (o["latency"] - o["ttft"]) / (output_len - 1)
+                tpots.append(tpot)
+            all_tpots.append(tpot)
+            itls += o["itl"]
+            ttfts.append(o["ttft"])
+            e2els.append(o["latency"])
+            completed += 1
+        else:
+            actual.append(0)
+    if goodput:
+        valid, slos = [], []
+        for name, values in (("ttft", ttfts), ("tpot", all_tpots), ("e2el", e2els)):
+            if name in goodput:
+                valid.append(values)
+                slos.append(goodput[name] / 1000)
+        for req in zip(*valid):
+            good += all(s >= r for s, r in zip(slos, req))
+    ok = [o for o in outputs if o["success"]]
+    min_start = min(o["start_time"] for o in ok)
+    max_end = max(o["start_time"] + o["latency"] for o in ok)
+    seconds = int(np.ceil(max_end - min_start)) + 1
+    per_second = np.zeros(seconds)
+    for o in ok:
+        times = [o["start_time"] + o["ttft"]]
+        for g in o["itl"]:
+            times.append(times[-1] + g)
+        for t in times:
+            b = int(t - min_start)
+            if 0 <= b < seconds:
+                per_second[b] += 1
+    events = sorted([(o["start_time"], 1) for o in ok] +
+                    [(o["start_time"] + o["latency"], -1) for o in ok])
+    cur = peak = 0
+    for _, d in events:
+        cur += d
+        peak = max(peak, cur)
+    result = {
+        "duration": dur_s, "completed": completed, "failed": len(outputs) - completed,
+        "total_input_tokens": total_input, "total_output_tokens": sum(actual),
+        "request_throughput": completed / dur_s,
+        "request_goodput": good / dur_s if goodput else None,
+        "output_throughput": sum(actual) / dur_s,
+        "total_token_throughput": (total_input + sum(actual)) / dur_s,
+        "max_output_tokens_per_s": float(np.max(per_second)),
+        "max_concurrent_requests": peak,
+    }
+    for name, values in (("ttft", ttfts), ("tpot", tpots), ("itl", itls), ("e2el", e2els)):
+        result["mean_%s_ms" % name] = float(np.mean(values or 0) * 1000)
+        result["median_%s_ms" % name] = float(np.median(values or 0) * 1000)
+        result["std_%s_ms" % name] = float(np.std(values or 0) * 1000)
+        for p in percentiles:
+            word = str(int(p)) if int(p) == p else str(p)
+            result["p%s_%s_ms" % (word, name)] = float(np.percentile(values or 0, p) * 1000)
+    return result, actual
+
+
+def write_vllm(path, runs, percentiles=(50, 90, 99), goodput=None, start_times=True):
+    """One JSON object per run, appended (--append-result), saved with
+    --save-result --save-detailed and --percentile-metrics ttft,tpot,itl,
+    e2el. start_times=False writes what versions before start_times wrote.
+    Returns each run's summary and equivalent trace."""
+    lines, results = [], []
+    for streams in runs:
+        outputs = [vllm_client(q) for q in streams]
+        first = min(q["start"] for q in streams)
+        dur_s = perf(max(q["end"] for q in streams) + 5 * MS) - perf(first - 2 * MS)
+        summary, actual = vllm_metrics(outputs, dur_s, percentiles, goodput)
+        result = {"date": "20250101-120000", "endpoint_type": "openai-chat",
+                  "backend": "openai-chat", "label": None, "model_id": "m",
+                  "tokenizer_id": "m", "num_prompts": len(streams), "request_rate": "inf",
+                  "burstiness": 1.0, "max_concurrency": None}
+        result.update(summary)
+        result.update({
+            "input_lens": [o["prompt_len"] for o in outputs], "output_lens": actual,
+            "ttfts": [o["ttft"] for o in outputs], "itls": [o["itl"] for o in outputs],
+            "latencies": [o["latency"] for o in outputs],
+            "start_times": [o["start_time"] for o in outputs],
+            "queue_times": [0.0 for _ in outputs],
+            "generated_texts": [o["generated_text"] for o in outputs],
+            "errors": [o["error"] for o in outputs], "rtfx": 0.0,
+        })
+        if not start_times:  # and so neither of the peaks
+            del result["start_times"]
+            for key in ("max_concurrent_requests", "max_output_tokens_per_s"):
+                del result[key], summary[key]
+        lines.append(json.dumps(result))
+        results.append((summary, vllm_trace(streams, dur_s, start_times)))
+    with open(path, "w") as f:
+        f.write("\n".join(lines))
+    return results
+
+
+def vllm_trace(streams, dur_s, start_times):
+    """What a vLLM file holds: every chunk with choices, one token each (the
+    file has no tokens per chunk), N, the start when the file has it."""
+    trace = {"duration": dur_s, "requests": [
+        {"start": q["start"] if start_times else 0,
+         "events": [[t if start_times else t - q["start"], 1]
+                    for t, kind, _ in q["chunks"] if kind in ("role", "content")],
+         "input_tokens": q["input"], "output_tokens": q["N"], "ok": not q["failed"]}
+        for q in streams]}
+    for r, q in zip(trace["requests"], streams):
+        if q["failed"]:
+            r["events"] = []
+            r["output_tokens"] = 0
+    return trace
+
+
+# ------------------------------------------------------------------- SGLang
+
+def sglang_client(q):
+    """bench_serving.py, async_request_openai_chat_completions: only a
+    chunk with content is timed (ttft, then itl); `latency` is taken at
+    every line, [DONE] included: the end of the stream."""
+    st = perf(q["start"])
+    out = dict(success=False, ttft=0.0, itl=[], latency=0.0, output_len=0,
+               prompt_len=q["input"], error="", generated_text="")
+    if q["failed"]:
+        out["error"] = "Internal Server Error"
+        return out
+    recent = st
+    ttft = 0.0
+    for t, kind, k in q["chunks"]:
+        out["latency"] = perf(t) - st
+        if kind == "content":
+            ts = perf(t)
+            if ttft == 0.0:
+                ttft = ts - st
+                out["ttft"] = ttft
+            else:
+                out["itl"].append(ts - recent)
+            recent = ts
+            out["generated_text"] += content_text(k)
+        if kind == "usage":
+            out["output_len"] = q["N"]
+    out["latency"] = perf(q["end"]) - st
+    out["success"] = True
+    return out
+
+
+def write_sglang(path, runs):
+    """One line per run (the file is appended to), with --output-details.
+    Returns each run's summary and equivalent trace."""
+    lines, results = [], []
+    for streams in runs:
+        outputs = [sglang_client(q) for q in streams]
+        dur_s = perf(max(q["end"] for q in streams) + 3 * MS) - perf(streams[0]["start"] - MS)
+        output_lens, total_input, completed = [], 0, 0
+        itls, tpots, ttfts, e2es = [], [], [], []
+        for o in outputs:
+            if o["success"]:
+                output_lens.append(o["output_len"])
+                total_input += o["prompt_len"]
+                if o["output_len"] > 1:
+                    tpots.append((o["latency"] - o["ttft"]) / (o["output_len"] - 1))
+                itls += o["itl"]
+                ttfts.append(o["ttft"])
+                e2es.append(o["latency"])
+                completed += 1
+            else:
+                output_lens.append(0)
+        result = {
+            "backend": "sglang-oai-chat", "dataset_name": "random", "request_rate": "inf",
+            "max_concurrency": None, "sharegpt_output_len": None, "random_input_len": 512,
+            "random_output_len": 32, "random_range_ratio": 0.0,
+            "duration": dur_s, "completed": completed, "total_input_tokens": total_input,
+            "total_output_tokens": sum(output_lens),
+            "total_output_tokens_retokenized": sum(output_lens),
+            "request_throughput": completed / dur_s, "input_throughput": total_input / dur_s,
+            "output_throughput": sum(output_lens) / dur_s,
+            "mean_e2e_latency_ms": float(np.mean(e2es) * 1000),
+            "median_e2e_latency_ms": float(np.median(e2es) * 1000),
+            "std_e2e_latency_ms": float(np.std(e2es) * 1000),
+            "p99_e2e_latency_ms": float(np.percentile(e2es, 99) * 1000),
+            "mean_ttft_ms": float(np.mean(ttfts or 0) * 1000),
+            "median_ttft_ms": float(np.median(ttfts or 0) * 1000),
+            "std_ttft_ms": float(np.std(ttfts or 0) * 1000),
+            "p99_ttft_ms": float(np.percentile(ttfts or 0, 99) * 1000),
+            "mean_tpot_ms": float(np.mean(tpots or 0) * 1000),
+            "median_tpot_ms": float(np.median(tpots or 0) * 1000),
+            "std_tpot_ms": float(np.std(tpots or 0) * 1000),
+            "p99_tpot_ms": float(np.percentile(tpots or 0, 99) * 1000),
+            "mean_itl_ms": float(np.mean(itls or 0) * 1000),
+            "median_itl_ms": float(np.median(itls or 0) * 1000),
+            "std_itl_ms": float(np.std(itls or 0) * 1000),
+            "p95_itl_ms": float(np.percentile(itls or 0, 95) * 1000),
+            "p99_itl_ms": float(np.percentile(itls or 0, 99) * 1000),
+            "concurrency": float(np.sum(e2es) / dur_s), "accept_length": None,
+        }
+        details = {
+            "input_lens": [o["prompt_len"] for o in outputs], "output_lens": output_lens,
+            "ttfts": [o["ttft"] for o in outputs], "itls": [o["itl"] for o in outputs],
+            "generated_texts": [o["generated_text"] for o in outputs],
+            "errors": [o["error"] for o in outputs],
+        }
+        lines.append(json.dumps(result | details))
+        results.append((result, sglang_trace(streams, dur_s)))
+    with open(path, "w") as f:
+        f.write("".join(line + "\n" for line in lines))
+    return results
+
+
+def sglang_trace(streams, dur_s):
+    """What an SGLang file holds: the chunks with content, one token each,
+    N, no start time (each starts at 0) and no end of the stream."""
+    trace = {"duration": dur_s, "requests": [
+        {"start": 0, "events": [[t - q["start"], 1] for t, kind, _ in q["chunks"]
+                                if kind == "content"],
+         "input_tokens": q["input"], "output_tokens": q["N"], "ok": not q["failed"]}
+        for q in streams]}
+    for r, q in zip(trace["requests"], streams):
+        if q["failed"]:
+            r["output_tokens"] = 0
+    return trace
+
+
+# ------------------------------------------------------------------- AIPerf
+
+def aiperf_ms(ns):
+    """metric_enums.py, convert_to: value * (other.per_second / self.per_second)."""
+    return ns * (1_000 / 1_000_000_000)
+
+
+def aiperf_stats(values, unit, scale):
+    """metric_dicts.py, to_result, then the display unit (JSON exporter)."""
+    arr = np.array(values, dtype=np.float64)
+    ps = np.percentile(arr, [1, 5, 10, 25, 50, 75, 90, 95, 99])
+    out = {"unit": unit, "avg": float(np.mean(arr)) * scale}
+    for p, v in zip((1, 5, 10, 25, 50, 75, 90, 95, 99), ps):
+        out["p%d" % p] = float(v) * scale
+    out["min"] = float(np.min(arr)) * scale
+    out["max"] = float(np.max(arr)) * scale
+    out["std"] = float(np.std(arr)) * scale
+    return out
+
+
+def write_aiperf(dir_, streams):
+    """profile_export.jsonl (records), profile_export_raw.jsonl (raw) and
+    the summary profile_export_aiperf.json. AIPerf keeps responses with
+    content: TTFT = first - start, ICL = their gaps, request_latency = last
+    - start (ns); ISL and OSL are token counts (N here)."""
+    records, raws = [], []
+    ttft, lat, icl, itl, osl, isl, tps = [], [], [], [], [], [], []
+    starts, ends = [], []
+    errors = 0
+    for i, q in enumerate(streams):
+        wall = q["start"] - PERF_BASE + WALL_BASE
+        meta = {"session_num": i, "x_request_id": "r%d" % i, "x_correlation_id": "c%d" % i,
+                "conversation_id": "s%d" % i, "turn_index": 0, "request_start_ns": wall,
+                "request_ack_ns": None, "request_end_ns": q["end"] - PERF_BASE + WALL_BASE,
+                "worker_id": "worker_1", "record_processor_id": "rp_1",
+                "benchmark_phase": "profiling", "was_cancelled": False,
+                "cancellation_time_ns": None}
+        content = [t for t, kind, _ in q["chunks"] if kind == "content"]
+        if q["failed"]:
+            errors += 1
+            metrics = {"error_isl": {"value": q["input"], "unit": "tokens"}}
+            error = {"code": 500, "type": "ServerError", "message": "Internal Server Error"}
+        else:
+            error = None
+            r_ttft, r_lat = content[0] - q["start"], content[-1] - q["start"]
+            gaps = [b - a for a, b in zip(content, content[1:])]
+            metrics = {"input_sequence_length": {"value": q["input"], "unit": "tokens"},
+                       "time_to_first_token": {"value": aiperf_ms(r_ttft), "unit": "ms"},
+                       "request_latency": {"value": aiperf_ms(r_lat), "unit": "ms"},
+                       "output_token_count": {"value": q["N"], "unit": "tokens"},
+                       "output_sequence_length": {"value": q["N"], "unit": "tokens"}}
+            if gaps:
+                metrics["inter_chunk_latency"] = {"value": [aiperf_ms(g) for g in gaps],
+                                                  "unit": "ms"}
+            ttft.append(r_ttft)
+            lat.append(r_lat)
+            icl += gaps
+            osl.append(q["N"])
+            isl.append(q["input"])
+            starts.append(wall)
+            ends.append(wall + r_lat)
+            if q["N"] >= 2:
+                r_itl = (r_lat - r_ttft) / (q["N"] - 1)
+                itl.append(r_itl)
+                metrics["inter_token_latency"] = {"value": aiperf_ms(r_itl), "unit": "ms"}
+                if r_itl:  # an ITL of 0 leaves it missing (get_converted_or_raise)
+                    tps.append(1 / (r_itl / 1e9))
+                    metrics["output_token_throughput_per_user"] = {
+                        "value": 1 / (r_itl / 1e9), "unit": "tokens/sec/user"}
+        records.append({"metadata": meta, "metrics": metrics, "error": error})
+        start_perf = q["start"] - 12_345  # perf_counter_ns of the request start
+        responses = [{"perf_ns": t - 12_345,
+                      "packets": [{"name": "data", "value": sse_json(kind, k, q)}]}
+                     for t, kind, k in q["chunks"]]
+        if not q["failed"]:
+            responses.append({"perf_ns": q["end"] - 12_345,
+                              "packets": [{"name": "data", "value": "[DONE]"}]})
+        raws.append({"metadata": meta, "start_perf_ns": start_perf,
+                     "payload": {"messages": [{"role": "user", "content": "hi"}]},
+                     "request_headers": None, "status": 500 if q["failed"] else 200,
+                     "response_headers": None, "responses": responses, "error": error})
+    with open(os.path.join(dir_, "profile_export.jsonl"), "w") as f:
+        f.write("".join(json.dumps(r) + "\n" for r in records))
+    with open(os.path.join(dir_, "profile_export_raw.jsonl"), "w") as f:
+        f.write("".join(json.dumps(r) + "\n" for r in raws))
+    dur_ns = max(ends) - min(starts)
+    to_ms = 1_000 / 1_000_000_000
+    summary = {}  # a metric without a value is left out, as AIPerf leaves it
+    for tag, values, unit, scale in (
+            ("time_to_first_token", ttft, "ms", to_ms), ("request_latency", lat, "ms", to_ms),
+            ("inter_token_latency", itl, "ms", to_ms), ("inter_chunk_latency", icl, "ms", to_ms),
+            ("output_token_throughput_per_user", tps, "tokens/sec/user", 1.0),
+            ("output_sequence_length", osl, "tokens", 1.0),
+            ("input_sequence_length", isl, "tokens", 1.0)):
+        if values:
+            summary[tag] = aiperf_stats(values, unit, scale)
+    summary.update({
+        "request_throughput": {"unit": "requests/sec", "avg": len(ttft) / (dur_ns / 1e9)},
+        "output_token_throughput": {"unit": "tokens/sec", "avg": sum(osl) / (dur_ns / 1e9)},
+        "benchmark_duration": {"unit": "sec", "avg": dur_ns / 1e9},
+        "request_count": {"unit": "requests", "avg": len(ttft)},
+        "error_request_count": {"unit": "requests", "avg": errors},
+        "total_osl": {"unit": "tokens", "avg": sum(osl)},
+        "total_isl": {"unit": "tokens", "avg": sum(isl)},
+    })
+    with open(os.path.join(dir_, "profile_export_aiperf.json"), "w") as f:
+        json.dump(summary, f, indent=2)
+    def wall(t):
+        return t - PERF_BASE + WALL_BASE
+    trace = {"requests": [
+        {"start": wall(q["start"]),
+         "events": [] if q["failed"] else
+         [[wall(t), 1] for t, kind, _ in q["chunks"] if kind == "content"],
+         "input_tokens": q["input"], "output_tokens": q["N"], "ok": not q["failed"]}
+        for q in streams]}
+    # the raw export has every response, [DONE] included, and no token count
+    raw_trace = {"requests": [
+        {"start": wall(q["start"]),
+         "events": [] if q["failed"] else
+         [[wall(t), 1 if kind == "content" else 0] for t, kind, _ in q["chunks"]] +
+         [[wall(q["end"]), 0]],
+         "ok": not q["failed"]} for q in streams]}
+    return summary, trace, raw_trace
+
+
+# --------------------------------------------------------------- GenAI-Perf
+
+def write_genai_perf(dir_, experiments):
+    """profile_export.json as perf_analyzer writes it (every response's
+    timestamp and text), and the summary profile_export_genai_perf.json of
+    the last experiment, as llm_profile_data_parser.py computes it: empty
+    responses removed; TTFT = first - timestamp, request_latency = last -
+    timestamp (ns), statistics.py's np functions, scaled by 1/1e6 to ms;
+    request_throughput = len(requests) / duration."""
+    data = {"experiments": [], "version": "2.x", "service_kind": "openai",
+            "endpoint": "v1/chat/completions"}
+    for streams in experiments:
+        reqs = []
+        for q in streams:
+            stamps = [t for t, _, _ in q["chunks"]] + [q["end"]]
+            outputs = [{"response": "data: %s\n\n" % sse_json(kind, k, q)}
+                       for _, kind, k in q["chunks"]] + [{"response": "data: [DONE]\n\n"}]
+            reqs.append({"timestamp": q["start"], "request_inputs": {
+                "payload": json.dumps({"messages": [{"role": "user", "content": "hi"}]})},
+                "response_timestamps": stamps, "response_outputs": outputs})
+        data["experiments"].append({"experiment": {"mode": "concurrency", "value": 4},
+                                    "requests": reqs, "window_boundaries": [0, 1]})
+    with open(os.path.join(dir_, "profile_export.json"), "w") as f:
+        json.dump(data, f)
+    streams = experiments[-1]
+    ttft, lat, lo, hi = [], [], None, 0
+    for q in streams:
+        content = [t for t, kind, _ in q["chunks"] if kind == "content"]
+        ttft.append(content[0] - q["start"])
+        lat.append(content[-1] - q["start"])
+        lo = q["start"] if lo is None else min(lo, q["start"])
+        hi = max(hi, content[-1])
+    scale = 1 / 1e6
+
+    def stats(values):
+        out = {"unit": "ms", "avg": float(np.mean(values)) * scale}
+        for p in (1, 5, 10, 25, 50, 75, 90, 95, 99):
+            out["p%d" % p] = float(np.percentile(values, p)) * scale
+        out["min"] = float(np.min(values)) * scale
+        out["max"] = float(np.max(values)) * scale
+        out["std"] = float(np.std(values)) * scale
+        return out
+    summary = {"time_to_first_token": stats(ttft), "request_latency": stats(lat),
+               "request_throughput": {"unit": "requests/sec",
+                                      "avg": len(streams) / ((hi - lo) / 1e9)}}
+    with open(os.path.join(dir_, "profile_export_genai_perf.json"), "w") as f:
+        json.dump(summary, f, indent=2)
+    trace = {"requests": [
+        {"start": q["start"],
+         "events": [[t, 1 if kind == "content" else 0] for t, kind, _ in q["chunks"]] +
+                   [[q["end"], 0]],
+         "input_tokens": q["input"]} for q in streams]}
+    return summary, trace
+
+
+# ------------------------------------------------------------------ LLMPerf
+
+def llmperf_client(q):
+    """openai_chat_completions_client.py: every data line but [DONE] counts
+    in tokens_received (no usage message: LLMPerf does not ask for one);
+    a chunk with content times ttft or the next time_to_next_token entry;
+    total_request_time = the end of the stream - start."""
+    start = perf(q["start"])
+    m = {"error_code": None, "error_msg": ""}
+    if q["failed"]:
+        m.update(error_code=500, error_msg="Internal Server Error")
+        m.update({"inter_token_latency_s": 0, "ttft_s": 0, "end_to_end_latency_s": 0,
+                  "request_output_throughput_token_per_s": 0, "number_total_tokens": q["input"],
+                  "number_output_tokens": 0, "number_input_tokens": q["input"]})
+        return m, 0
+    ttft, recent, nexts, received = 0, start, [], 0
+    for t, kind, _ in q["chunks"]:
+        if kind == "usage":
+            continue
+        received += 1
+        if kind == "content":
+            if not ttft:
+                ttft = perf(t) - start
+                nexts.append(ttft)
+            else:
+                nexts.append(perf(t) - recent)
+            recent = perf(t)
+    total = perf(q["end"]) - start
+    m.update({"inter_token_latency_s": sum(nexts), "ttft_s": ttft, "end_to_end_latency_s": total,
+              "request_output_throughput_token_per_s": received / total,
+              "number_total_tokens": received + q["input"], "number_output_tokens": received,
+              "number_input_tokens": q["input"]})
+    return m, received
+
+
+def write_llmperf(dir_, streams):
+    """<model>_individual_responses.json and <model>_summary.json, as
+    token_benchmark_ray.py writes them: the per-request ITL divided by the
+    chunks received (lines 115-126), N the tokenizer's count (N here)."""
+    individual = []
+    for q in streams:
+        m, received = llmperf_client(q)
+        if not q["failed"]:
+            n_out = q["N"]
+            m["inter_token_latency_s"] /= m["number_output_tokens"]
+            m["number_output_tokens"] = n_out
+            m["number_total_tokens"] = m["number_input_tokens"] + n_out
+            m["request_output_throughput_token_per_s"] = n_out / m["end_to_end_latency_s"]
+        individual.append(m)
+    name = os.path.join(dir_, "m_550_150")
+    with open(name + "_individual_responses.json", "w") as f:
+        json.dump(individual, f, indent=4)
+    ok = [m for m in individual if m["error_code"] is None]
+    results = {}
+    for key in ("inter_token_latency_s", "ttft_s", "end_to_end_latency_s",
+                "request_output_throughput_token_per_s", "number_input_tokens",
+                "number_output_tokens"):
+        s = np.array([m[key] for m in ok], dtype=np.float64)
+        qs = np.quantile(s, [0.25, 0.5, 0.75, 0.9, 0.95, 0.99])  # pandas' linear
+        results[key] = {"quantiles": {"p%d" % int(p * 100): float(v)
+                                      for p, v in zip([0.25, 0.5, 0.75, 0.9, 0.95, 0.99], qs)},
+                        "mean": float(s.mean()), "min": float(s.min()), "max": float(s.max()),
+                        "stddev": float(np.std(s, ddof=1))}
+    results["num_requests_started"] = len(individual)
+    results["error_rate"] = (len(individual) - len(ok)) / len(individual)
+    results["number_errors"] = len(individual) - len(ok)
+    results["num_completed_requests"] = len(ok)
+    summary = {"version": "2023-08-31", "name": "m_550_150_summary"}
+    summary.update({"results_" + k: v for k, v in flatten(results).items()})
+    with open(name + "_summary.json", "w") as f:
+        json.dump(summary, f, indent=4)
+    trace = {"requests": [
+        {"start": q["start"],
+         "events": [[t, k] for t, kind, k in q["chunks"] if kind != "usage"],
+         "end": q["end"], "input_tokens": q["input"], "output_tokens": q["N"],
+         "ok": not q["failed"]} for q in streams]}
+    return summary, trace
+
+
+def ns_text(ns):
+    """Integer ns as the exact decimal seconds a trace holds."""
+    sign = "-" if ns < 0 else ""
+    ns = abs(ns)
+    return "%s%d.%09d" % (sign, ns // 10**9, ns % 10**9)
+
+
+def trace_text(trace):
+    """An equivalent trace (times in integer ns) as llmlat's trace file."""
+    def request(r):
+        parts = ['"start": ' + ns_text(r["start"]),
+                 '"events": [' + ", ".join("[%s, %d]" % (ns_text(t), k) for t, k in r["events"])
+                 + "]"]
+        if "end" in r:
+            parts.append('"end": ' + ns_text(r["end"]))
+        for key in ("input_tokens", "output_tokens", "ok"):
+            if key in r:
+                parts.append('"%s": %s' % (key, json.dumps(r[key])))
+        return "{" + ", ".join(parts) + "}"
+    body = ",\n".join(request(r) for r in trace["requests"])
+    duration = ', "duration": %s' % json.dumps(trace["duration"]) if "duration" in trace else ""
+    return '{"requests": [\n%s\n]%s}\n' % (body, duration)
+
+
+def flatten(d, parent=""):
+    """utils.py, flatten_dict with sep '_'."""
+    out = {}
+    for k, v in d.items():
+        key = parent + "_" + k if parent else k
+        if isinstance(v, dict):
+            out.update(flatten(v, key))
+        else:
+            out[key] = v
+    return out

@@ -1,0 +1,568 @@
+/* The push reader (lib/read/reader.c) over every way of feeding it: the
+ * same requests, rejections and errors whatever the pieces the input comes
+ * in; what it hands over, exactly; its memory bounded by the largest
+ * request; its API's rules. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "llmlat.h"
+#include "read/reader.h"
+
+/* ------------------------------------------------ reading, recorded */
+
+/* Everything a reading gave, as text: one line per request or rejection,
+ * then how it ended. Two readings are the same when their texts are. */
+typedef struct outcome {
+    char *text;
+    size_t len, cap;
+} outcome;
+
+static void out_add(outcome *o, const char *fmt, ...)
+{
+    char line[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(line, sizeof line, fmt, ap);
+    va_end(ap);
+    assert_true(n >= 0 && (size_t)n < sizeof line);
+    if (o->len + (size_t)n + 1 > o->cap) {
+        o->cap = (o->len + (size_t)n + 1) * 2;
+        o->text = realloc(o->text, o->cap);
+        assert_non_null(o->text);
+    }
+    memcpy(o->text + o->len, line, (size_t)n + 1);
+    o->len += (size_t)n;
+}
+
+static void out_request(outcome *o, const llmlat_reader *rd, const llmlat_request *r)
+{
+    int32_t state;
+    int64_t start, end;
+    const int64_t *t;
+    const uint32_t *k;
+    size_t n;
+    uint64_t in, out, index, line, col;
+    uint32_t lacks;
+    assert_int_equal(llmlat_request_get_state(r, &state), LLMLAT_OK);
+    assert_int_equal(llmlat_request_get_start(r, &start), LLMLAT_OK);
+    assert_int_equal(llmlat_request_get_end(r, &end), LLMLAT_OK);
+    assert_int_equal(llmlat_request_get_events(r, &t, &k, &n), LLMLAT_OK);
+    assert_int_equal(llmlat_request_get_input_tokens(r, &in), LLMLAT_OK);
+    bool has_out = llmlat_request_get_output_tokens(r, &out) == LLMLAT_OK;
+    assert_int_equal(llmlat_request_get_lacks(r, &lacks), LLMLAT_OK);
+    assert_int_equal(llmlat_reader_request_position(rd, &index, &line, &col), LLMLAT_OK);
+    out_add(o, "request %llu at %llu:%llu id '%s' state %d start %lld end %lld in %llu",
+            (unsigned long long)index, (unsigned long long)line, (unsigned long long)col,
+            llmlat_reader_request_id(rd), state, (long long)start, (long long)end,
+            (unsigned long long)in);
+    if (has_out)
+        out_add(o, " out %llu", (unsigned long long)out);
+    out_add(o, " lacks %u events", lacks);
+    for (size_t i = 0; i < n; i++)
+        out_add(o, " %lld:%u", (long long)t[i], k[i]);
+    double v;
+    if (llmlat_request_value(r, LLMLAT_CONV_DEFAULT, LLMLAT_TTFT, &v) == LLMLAT_OK)
+        out_add(o, " ttft %.9f", v);
+    out_add(o, "\n");
+}
+
+/* Reads `text` as `input`, fed in pieces of `piece` bytes (0: at once). */
+static outcome read_in_pieces(int32_t input, uint64_t run, const char *text, size_t len,
+                              size_t piece)
+{
+    outcome o = { 0 };
+    llmlat_reader *rd = llmlat_reader_new(input, "t.json");
+    llmlat_request *r = llmlat_request_new();
+    assert_non_null(rd);
+    assert_non_null(r);
+    if (run)
+        assert_int_equal(llmlat_reader_set_run(rd, run), LLMLAT_OK);
+    size_t fed = 0;
+    for (;;) {
+        int32_t what;
+        int32_t st = llmlat_reader_next(rd, r, &what);
+        if (st != LLMLAT_OK) {
+            out_add(&o, "error %d: %s\n", st, llmlat_reader_message(rd));
+            break;
+        }
+        if (what == LLMLAT_READ_END) {
+            double d;
+            if (llmlat_reader_duration(rd, &d) == LLMLAT_OK)
+                out_add(&o, "duration %.9f\n", d);
+            uint64_t runs;
+            if (llmlat_reader_counter(rd, LLMLAT_READ_COUNT_RUNS, &runs) == LLMLAT_OK)
+                out_add(&o, "runs %llu\n", (unsigned long long)runs);
+            out_add(&o, "end\n");
+            break;
+        }
+        if (what == LLMLAT_READ_REQUEST) {
+            out_request(&o, rd, r);
+        } else if (what == LLMLAT_READ_REJECTED) {
+            out_add(&o, "rejected: %s\n", llmlat_reader_message(rd));
+        } else {
+            assert_int_equal(what, LLMLAT_READ_MORE);
+            if (fed == len) {
+                assert_int_equal(llmlat_reader_end(rd), LLMLAT_OK);
+                continue;
+            }
+            size_t n = piece == 0 || len - fed < piece ? len - fed : piece;
+            assert_int_equal(llmlat_reader_feed(rd, text + fed, n), LLMLAT_OK);
+            fed += n;
+        }
+    }
+    uint64_t requests, rejected;
+    assert_int_equal(llmlat_reader_counter(rd, LLMLAT_READ_COUNT_REQUESTS, &requests), LLMLAT_OK);
+    assert_int_equal(llmlat_reader_counter(rd, LLMLAT_READ_COUNT_REJECTED, &rejected), LLMLAT_OK);
+    out_add(&o, "%llu read, %llu rejected\n", (unsigned long long)requests,
+            (unsigned long long)rejected);
+    llmlat_request_free(r);
+    llmlat_reader_free(rd);
+    return o;
+}
+
+static outcome read_whole(int32_t input, const char *text)
+{
+    return read_in_pieces(input, 0, text, strlen(text), 0);
+}
+
+/* ------------------------------------------------ the same in any pieces */
+
+static const struct {
+    int32_t input;
+    const char *text;
+} INPUTS[] = {
+    { LLMLAT_INPUT_AUTO, "[{\"start\": 0, \"events\": [[0.1, 1], [0.2, 2]], \"end\": 0.3, "
+                         "\"input_tokens\": 5, \"id\": \"a\"}, {\"start\": 1e-1, \"ok\": false}]" },
+    { LLMLAT_INPUT_AUTO, "{\"model\": \"m\", \"duration\": 2.5, \"requests\": [\n"
+                         "  {\"start\": 0, \"events\": [[0.1,1],[0.2,1]]},\n"
+                         "  {\"start\": 1, \"events\": [[0.5, 1]], \"id\": 7}\n"
+                         "], \"note\": [1, {\"x\": null}]}" },
+    { LLMLAT_INPUT_AUTO, "{\"start\": 0, \"events\": [[0.1, 1]]}\n\n{\"start\": 1.5, "
+                         "\"events\": [[1.6, 3]], \"output_tokens\": 4}\r\n{\"start\": 2}" },
+    { LLMLAT_INPUT_TRACE, "[{\"start\": 0, \"events\": [[0.1, 1]]}, {\"start\": 0, \"events\": "
+                          "[[0.3, 1], [0.2, 1]]}, {\"start\": 0, \"end\": -1}]" },
+    { LLMLAT_INPUT_AUTO, "[{\"start\": 0}, {\"start\": 1, \"events\": [[1, 01]]}]" },
+    { LLMLAT_INPUT_AUTO, "{\"requests\": [{\"start\": 0}], \"duration\": -1}" },
+    { LLMLAT_INPUT_AUTO, "[{\"start\": 0, \"x\": \"\\u00e9\\ud83d\\ude00\"}] x" },
+    { LLMLAT_INPUT_AUTO, "" },
+    /* vLLM, two runs (--append-result) */
+    { LLMLAT_INPUT_AUTO,
+      "{\"date\": \"x\", \"duration\": 3.0, \"ttfts\": [0.5], \"itls\": [[0.1]]}\n"
+      "{\"date\": \"y\", \"duration\": 2.0, \"completed\": 2, \"input_lens\": [3, 4], "
+      "\"output_lens\": [2, 0], \"ttfts\": [0.1, 0.0], \"itls\": [[0.01], []], "
+      "\"start_times\": [10.0, 10.5], \"errors\": [\"\", \"boom\"], \"rate\": NaN}" },
+    /* SGLang */
+    { LLMLAT_INPUT_AUTO, "{\"backend\": \"sglang\", \"dataset_name\": \"random\", \"duration\": 1.5, "
+                         "\"input_lens\": [7], \"output_lens\": [3], \"ttfts\": [0.2], "
+                         "\"itls\": [[0.05, 0.05]], \"generated_texts\": [\"abc\"], "
+                         "\"errors\": [\"\"]}" },
+    /* AIPerf records, and a raw record */
+    { LLMLAT_INPUT_AUTO,
+      "{\"metadata\": {\"x_request_id\": \"r0\", \"request_start_ns\": 1000, "
+      "\"request_end_ns\": 9000}, \"metrics\": {\"time_to_first_token\": {\"value\": 0.001, "
+      "\"unit\": \"ms\"}, \"inter_chunk_latency\": {\"value\": [0.002, 0.003], \"unit\": \"ms\"}, "
+      "\"output_sequence_length\": {\"value\": 3, \"unit\": \"tokens\"}}, \"error\": null}\n"
+      "{\"metadata\": {\"request_start_ns\": 2000, \"benchmark_phase\": \"warmup\"}, "
+      "\"metrics\": {}}\n"
+      "{\"metadata\": {\"request_start_ns\": 5000, \"start\": 1}, \"start_perf_ns\": 100, "
+      "\"responses\": [{\"perf_ns\": 150, \"text\": \"data: {\\\"choices\\\": [{\\\"delta\\\": "
+      "{\\\"content\\\": \\\"\\\"}}]}\"}, {\"perf_ns\": 170, \"packets\": [{\"name\": \"data\", "
+      "\"value\": \"{\\\"choices\\\":[{\\\"delta\\\":{\\\"content\\\":\\\"x\\\"}}]}\"}]}], "
+      "\"error\": null}" },
+    /* GenAI-Perf */
+    { LLMLAT_INPUT_AUTO,
+      "{\"experiments\": [{\"experiment\": {\"mode\": \"concurrency\", \"value\": 1}, "
+      "\"requests\": [{\"timestamp\": 100, \"response_timestamps\": [150, 170, 190], "
+      "\"response_outputs\": [{\"response\": \"data: {\\\"choices\\\":[{\\\"text\\\":\\\"a\\\"}]}"
+      "\"}, {\"response\": \"data: {\\\"choices\\\":[{\\\"text\\\":\\\"b\\\"}]}\"}, "
+      "{\"response\": \"data: [DONE]\"}]}]}], \"endpoint\": \"v1/completions\"}" },
+    /* LLMPerf */
+    { LLMLAT_INPUT_AUTO, "[{\"error_code\": null, \"inter_token_latency_s\": 0.01, \"ttft_s\": "
+                         "0.2, \"end_to_end_latency_s\": 1.2, \"number_output_tokens\": 100, "
+                         "\"number_input_tokens\": 5}, {\"error_code\": 500, \"ttft_s\": 0}]" },
+    /* malformed importer files */
+    { LLMLAT_INPUT_VLLM, "{\"date\": \"x\", \"ttfts\": [0.1, 0.2], \"itls\": [[0.1]]}" },
+    { LLMLAT_INPUT_VLLM, "{\"date\": \"x\", \"duration\": 1}" },
+    { LLMLAT_INPUT_AIPERF, "{\"metadata\": {\"request_start_ns\": 5}, \"metrics\": "
+                           "{\"time_to_first_token\": {\"value\": 1, \"unit\": \"parsecs\"}}}" },
+    { LLMLAT_INPUT_GENAI_PERF, "{\"experiments\": [{\"requests\": [{\"timestamp\": 1, "
+                               "\"response_timestamps\": [2]" },
+    { LLMLAT_INPUT_LLMPERF, "[{\"ttft_s\": -1}]" },
+};
+
+static void same_in_any_pieces(void **state)
+{
+    (void)state;
+    static const size_t PIECES[] = { 1, 2, 3, 7, 64, 4096 };
+    for (size_t i = 0; i < sizeof INPUTS / sizeof INPUTS[0]; i++) {
+        const char *text = INPUTS[i].text;
+        outcome whole = read_whole(INPUTS[i].input, text);
+        for (size_t p = 0; p < sizeof PIECES / sizeof PIECES[0]; p++) {
+            outcome o = read_in_pieces(INPUTS[i].input, 0, text, strlen(text), PIECES[p]);
+            if (strcmp(o.text, whole.text) != 0)
+                fail_msg("input %zu in pieces of %zu:\n%s\nat once:\n%s", i, PIECES[p], o.text,
+                         whole.text);
+            free(o.text);
+        }
+        free(whole.text);
+    }
+}
+
+/* ------------------------------------------------------ what it reads */
+
+static void expect(int32_t input, const char *text, const char *want)
+{
+    outcome o = read_whole(input, text);
+    if (strcmp(o.text, want) != 0)
+        fail_msg("got:\n%s\nwant:\n%s", o.text, want);
+    free(o.text);
+}
+
+static void trace_values(void **state)
+{
+    (void)state;
+    expect(LLMLAT_INPUT_AUTO,
+           "[{\"start\": 1700000000.000000001, \"events\": [[1700000000.0000000045, 2], "
+           "[1700000000.1, 0]], \"end\": 1700000000.2, \"input_tokens\": 5, "
+           "\"output_tokens\": 9, \"id\": \"abc\"},\n {\"start\": 1, \"ok\": false, \"id\": 12}]",
+           "request 1 at 1:2 id 'abc' state 2 start 1700000000000000001 end "
+           "1700000000200000000 in 5 out 9 lacks 0 events 1700000000000000005:2 "
+           "1700000000100000000:0 ttft 0.000000004\n"
+           "request 2 at 2:2 id '12' state 3 start 1000000000 end 1000000000 in 0 lacks 0 "
+           "events\n"
+           "end\n2 read, 0 rejected\n");
+}
+
+static void rejections(void **state)
+{
+    (void)state;
+    expect(LLMLAT_INPUT_AUTO,
+           "{\"start\": 0, \"events\": [[0.3, 1], [0.2, 1]], \"id\": \"back\"}\n"
+           "{\"start\": 1, \"events\": [[0.5, 1]]}\n"
+           "{\"start\": 0, \"events\": [[0.1, 1]], \"end\": 0.05}\n"
+           "{\"start\": 2, \"end\": 1}\n"
+           "{\"start\": -9223372036.854775808, \"events\": [[9223372036.854775807, 1]]}\n",
+           "rejected: t.json:1:1: request 1 (id \"back\") rejected: event 2 at 0.2 s is before "
+           "event 1 at 0.3 s\n"
+           "rejected: t.json:2:1: request 2 rejected: event 1 at 0.5 s is before its start at 1 s\n"
+           "rejected: t.json:3:1: request 3 rejected: its end at 0.05 s is before its last "
+           "event (1) at 0.1 s\n"
+           "rejected: t.json:4:1: request 4 rejected: its end at 1 s is before its start at 2 s\n"
+           "rejected: t.json:5:1: request 5 rejected: the library refused it: invalid argument\n"
+           "end\n5 read, 5 rejected\n");
+}
+
+static void importers(void **state)
+{
+    (void)state;
+    /* vLLM: the last run by default; a failure keeps no chunk; k = 1 */
+    expect(LLMLAT_INPUT_AUTO, INPUTS[8].text,
+           "request 1 at 2:1 id '' state 2 start 10000000000 end 10110000000 in 3 out 2 lacks "
+           "6 events 10100000000:1 10110000000:1 ttft 0.100000000\n"
+           "request 2 at 2:1 id '' state 3 start 10500000000 end 10500000000 in 4 out 0 lacks "
+           "6 events\n"
+           "duration 2.000000000\nruns 2\nend\n2 read, 0 rejected\n");
+    outcome first = read_in_pieces(LLMLAT_INPUT_AUTO, 1, INPUTS[8].text,
+                                   strlen(INPUTS[8].text), 0);
+    assert_non_null(strstr(first.text, "lacks 55 events 500000000:1 600000000:1"));
+    assert_non_null(strstr(first.text, "duration 3.000000000\nruns 2\n"));
+    free(first.text);
+    outcome third = read_in_pieces(LLMLAT_INPUT_AUTO, 3, INPUTS[8].text,
+                                   strlen(INPUTS[8].text), 0);
+    assert_non_null(strstr(third.text, "error -6: t.json:2:201: run 3 was asked for, but the "
+                                       "input has 2\n"));
+    free(third.text);
+    /* AIPerf: chunk times rebuilt from TTFT and ICL; warmup skipped; raw
+     * responses placed on the wall clock, empty ones with k = 0 */
+    expect(LLMLAT_INPUT_AUTO, INPUTS[10].text,
+           "request 1 at 1:1 id 'r0' state 2 start 1000 end 7000 in 0 out 3 lacks 38 events "
+           "2000:1 4000:1 7000:1 ttft 0.000001000\n"
+           "request 2 at 3:1 id '' state 2 start 5000 end 5070 in 0 lacks 54 events 5050:0 "
+           "5070:1 ttft 0.000000070\n"
+           "end\n2 read, 0 rejected\n");
+    /* GenAI-Perf: [DONE] has no content */
+    expect(LLMLAT_INPUT_AUTO, INPUTS[11].text,
+           "request 1 at 1:83 id '' state 2 start 100 end 190 in 0 lacks 54 events 150:1 170:1 "
+           "190:0 ttft 0.000000050\n"
+           "runs 1\nend\n1 read, 0 rejected\n");
+    /* LLMPerf: values only */
+    expect(LLMLAT_INPUT_AUTO, INPUTS[12].text,
+           "request 1 at 1:2 id '' state 2 start 0 end 1200000000 in 5 out 100 lacks 9 events "
+           "ttft 0.200000000\n"
+           "request 2 at 1:154 id '' state 3 start 0 end 0 in 0 lacks 57 events\n"
+           "end\n2 read, 0 rejected\n");
+}
+
+static void malformed_importer_files(void **state)
+{
+    (void)state;
+    expect(LLMLAT_INPUT_VLLM, INPUTS[13].text,
+           "error -6: t.json:1:1: the run has 2 TTFTs but 1 chunk lists\n0 read, 0 rejected\n");
+    expect(LLMLAT_INPUT_VLLM, INPUTS[14].text,
+           "error -6: t.json:1:1: run 1 has no \"ttfts\": per-request data is saved with vllm "
+           "bench serve --save-result --save-detailed\n0 read, 0 rejected\n");
+    expect(LLMLAT_INPUT_AIPERF, INPUTS[15].text,
+           "error -6: t.json:1:84: metric \"time_to_first_token\" has unit \"parsecs\", not a "
+           "time unit\n0 read, 0 rejected\n");
+    expect(LLMLAT_INPUT_GENAI_PERF, INPUTS[16].text,
+           "error -6: t.json:1:75: expected ',' or '}', found end of input\n0 read, 0 rejected\n");
+    expect(LLMLAT_INPUT_LLMPERF, INPUTS[17].text,
+           "error -6: t.json:1:13: \"ttft_s\" must not be negative\n0 read, 0 rejected\n");
+    expect(LLMLAT_INPUT_SGLANG, "[1]",
+           "error -6: t.json:1:1: a run must be an object, found '['\n0 read, 0 rejected\n");
+    expect(LLMLAT_INPUT_LLMPERF, "",
+           "error -6: t.json:1:1: empty input: expected LLMPerf's individual responses "
+           "(*_individual_responses.json)\n0 read, 0 rejected\n");
+}
+
+static void detection(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *text;
+        int32_t input;
+    } CASES[] = {
+        { "[{\"start\": 0}]", LLMLAT_INPUT_TRACE },
+        { "[{\"id\": 1, \"ttft_s\": 0}]", LLMLAT_INPUT_LLMPERF },
+        { "{\"requests\": []}", LLMLAT_INPUT_TRACE },
+        { "{\"note\": {\"date\": 1}, \"start\": 0}", LLMLAT_INPUT_TRACE },
+        { "{\"date\": \"x\"}", LLMLAT_INPUT_VLLM },
+        { "{\"backend\": \"sglang\", \"dataset_name\": \"x\"}", LLMLAT_INPUT_SGLANG },
+        { "{\"metadata\": {}}", LLMLAT_INPUT_AIPERF },
+        { "{\"experiments\": []}", LLMLAT_INPUT_GENAI_PERF },
+        { "{}", LLMLAT_INPUT_TRACE },
+        { "[1]", LLMLAT_INPUT_TRACE },
+        { "nonsense", LLMLAT_INPUT_TRACE },
+    };
+    for (size_t i = 0; i < sizeof CASES / sizeof CASES[0]; i++) {
+        llmlat_reader *rd = llmlat_reader_new(LLMLAT_INPUT_AUTO, NULL);
+        llmlat_request *r = llmlat_request_new();
+        int32_t input, what;
+        assert_int_equal(llmlat_reader_format(rd, &input), LLMLAT_OK);
+        assert_int_equal(input, LLMLAT_INPUT_AUTO);
+        assert_int_equal(llmlat_reader_feed(rd, CASES[i].text, strlen(CASES[i].text)), LLMLAT_OK);
+        assert_int_equal(llmlat_reader_end(rd), LLMLAT_OK);
+        while (llmlat_reader_next(rd, r, &what) == LLMLAT_OK && what != LLMLAT_READ_END)
+            ;
+        assert_int_equal(llmlat_reader_format(rd, &input), LLMLAT_OK);
+        if (input != CASES[i].input)
+            fail_msg("%s: format %d, want %d", CASES[i].text, input, CASES[i].input);
+        llmlat_request_free(r);
+        llmlat_reader_free(rd);
+    }
+    /* a key split across pieces still decides */
+    outcome o = read_in_pieces(LLMLAT_INPUT_AUTO, 0, "{\"experiments\": []}", 19, 1);
+    assert_non_null(strstr(o.text, "error -6: t.json:1:20: the profile export has no experiment"));
+    free(o.text);
+}
+
+/* ------------------------------------------------------------- memory */
+
+/* A long JSON Lines trace fed in 4 KiB pieces: the buffer holds a piece
+ * and one request, whatever the input's length. */
+static void memory_bounded(void **state)
+{
+    (void)state;
+    llmlat_reader *rd = llmlat_reader_new(LLMLAT_INPUT_TRACE, "long");
+    llmlat_agg *a = llmlat_agg_new(LLMLAT_CONV_DEFAULT, LLMLAT_MODE_BOUNDED);
+    char line[8192];
+    size_t max_cap = 0, max_events = 0;
+    int32_t what;
+    for (int i = 0; i < 20000; i++) {
+        int n = snprintf(line, sizeof line, "{\"start\": %d, \"events\": [", i);
+        for (int e = 0; e < 200; e++)
+            n += snprintf(line + n, sizeof line - (size_t)n, "%s[%d.%03d, 1]", e ? ", " : "",
+                          i, e + 1);
+        n += snprintf(line + n, sizeof line - (size_t)n, "]}\n");
+        for (int off = 0; off < n; off += 4096) {
+            int m = n - off < 4096 ? n - off : 4096;
+            assert_int_equal(llmlat_reader_feed(rd, line + off, (size_t)m), LLMLAT_OK);
+            do
+                assert_int_equal(llmlat_reader_add_to(rd, a, &what), LLMLAT_OK);
+            while (what != LLMLAT_READ_MORE);
+        }
+        if (rd->cap > max_cap)
+            max_cap = rd->cap;
+        if (rd->ev.cap > max_events)
+            max_events = rd->ev.cap;
+    }
+    assert_int_equal(llmlat_reader_end(rd), LLMLAT_OK);
+    assert_int_equal(llmlat_reader_add_to(rd, a, &what), LLMLAT_OK);
+    assert_int_equal(what, LLMLAT_READ_END);
+    uint64_t completed;
+    assert_int_equal(llmlat_agg_counter(a, LLMLAT_COUNT_COMPLETED, &completed), LLMLAT_OK);
+    assert_int_equal(completed, 20000);
+    assert_true(max_cap <= 32768);   /* a 4 KiB piece and a ~3 KiB request */
+    assert_true(max_events <= 256);  /* one request's 200 events */
+    llmlat_agg_free(a);
+    llmlat_reader_free(rd);
+}
+
+/* One request longer than any piece: read in time linear in its length
+ * (a starved step waits until its bytes doubled), 100 bytes at a time. */
+static void long_request(void **state)
+{
+    (void)state;
+    const size_t events = 200000;
+    char *text = malloc(events * 16 + 64);
+    assert_non_null(text);
+    size_t n = (size_t)sprintf(text, "[{\"start\": 0, \"events\": [");
+    for (size_t e = 0; e < events; e++)
+        n += (size_t)sprintf(text + n, "%s[%zu.5, 1]", e ? "," : "", e);
+    n += (size_t)sprintf(text + n, "]}]");
+    llmlat_reader *rd = llmlat_reader_new(LLMLAT_INPUT_TRACE, "long");
+    llmlat_agg *a = llmlat_agg_new(LLMLAT_CONV_DEFAULT, LLMLAT_MODE_EXACT);
+    int32_t what;
+    size_t fed = 0, steps = 0;
+    for (;;) {
+        assert_int_equal(llmlat_reader_add_to(rd, a, &what), LLMLAT_OK);
+        if (what == LLMLAT_READ_END)
+            break;
+        assert_int_equal(what, LLMLAT_READ_MORE);
+        if (fed == n) {
+            assert_int_equal(llmlat_reader_end(rd), LLMLAT_OK);
+            continue;
+        }
+        size_t m = n - fed < 100 ? n - fed : 100;
+        assert_int_equal(llmlat_reader_feed(rd, text + fed, m), LLMLAT_OK);
+        fed += m;
+        steps++;
+    }
+    double count;
+    assert_int_equal(llmlat_agg_stat(a, LLMLAT_ICL, LLMLAT_STAT_COUNT, &count), LLMLAT_OK);
+    assert_true(count == (double)(events - 1));
+    assert_true(steps > n / 100 - 1);
+    llmlat_agg_free(a);
+    llmlat_reader_free(rd);
+    free(text);
+}
+
+/* ---------------------------------------------------------------- API */
+
+static void api_rules(void **state)
+{
+    (void)state;
+    int32_t what, input;
+    uint64_t v;
+    double d;
+    assert_null(llmlat_reader_new(99, NULL));
+    assert_null(llmlat_reader_new(-1, NULL));
+    assert_string_equal(llmlat_input_name(LLMLAT_INPUT_GENAI_PERF), "genai-perf");
+    assert_string_equal(llmlat_input_name(LLMLAT_INPUT_AUTO), "auto");
+    assert_null(llmlat_input_name(7));
+    llmlat_reader_free(NULL);
+    assert_int_equal(llmlat_reader_feed(NULL, "x", 1), LLMLAT_EINVAL);
+    assert_string_equal(llmlat_reader_message(NULL), "");
+    assert_string_equal(llmlat_reader_request_id(NULL), "");
+
+    llmlat_reader *rd = llmlat_reader_new(LLMLAT_INPUT_TRACE, NULL);
+    llmlat_request *r = llmlat_request_new();
+    assert_int_equal(llmlat_reader_feed(rd, NULL, 1), LLMLAT_EINVAL);
+    assert_int_equal(llmlat_reader_feed(rd, NULL, 0), LLMLAT_OK);
+    assert_int_equal(llmlat_reader_next(rd, NULL, &what), LLMLAT_EINVAL);
+    assert_int_equal(llmlat_reader_next(rd, r, NULL), LLMLAT_EINVAL);
+    assert_int_equal(llmlat_reader_add_to(rd, NULL, &what), LLMLAT_EINVAL);
+    assert_int_equal(llmlat_reader_counter(rd, 99, &v), LLMLAT_EINVAL);
+    assert_int_equal(llmlat_reader_counter(rd, LLMLAT_READ_COUNT_RUN, &v), LLMLAT_EUNDEFINED);
+    assert_int_equal(llmlat_reader_duration(rd, &d), LLMLAT_EUNDEFINED);
+    assert_true(d != d);
+    assert_int_equal(llmlat_reader_request_position(rd, &v, &v, &v), LLMLAT_ESTATE);
+    assert_int_equal(llmlat_reader_format(rd, &input), LLMLAT_OK);
+    assert_int_equal(input, LLMLAT_INPUT_TRACE);
+    assert_int_equal(llmlat_reader_next(rd, r, &what), LLMLAT_OK);
+    assert_int_equal(what, LLMLAT_READ_MORE);
+
+    /* zero-copy input */
+    void *room;
+    size_t cap;
+    assert_int_equal(llmlat_reader_space(rd, 0, &room, &cap), LLMLAT_EINVAL);
+    assert_int_equal(llmlat_reader_space(rd, 10, &room, &cap), LLMLAT_OK);
+    assert_true(cap >= 10);
+    memcpy(room, "[{\"start\":", 10);
+    assert_int_equal(llmlat_reader_commit(rd, cap + 1), LLMLAT_EINVAL);
+    assert_int_equal(llmlat_reader_commit(rd, 10), LLMLAT_OK);
+    assert_int_equal(llmlat_reader_set_run(rd, 2), LLMLAT_ESTATE); /* bytes were fed */
+    assert_int_equal(llmlat_reader_feed(rd, " 1}]", 4), LLMLAT_OK);
+    assert_int_equal(llmlat_reader_end(rd), LLMLAT_OK);
+    assert_int_equal(llmlat_reader_feed(rd, "x", 1), LLMLAT_ESTATE);
+    assert_int_equal(llmlat_reader_space(rd, 1, &room, &cap), LLMLAT_ESTATE);
+    assert_int_equal(llmlat_reader_next(rd, r, &what), LLMLAT_OK);
+    assert_int_equal(what, LLMLAT_READ_REQUEST);
+    assert_int_equal(llmlat_reader_next(rd, r, &what), LLMLAT_OK);
+    assert_int_equal(what, LLMLAT_READ_END);
+    assert_int_equal(llmlat_reader_next(rd, r, &what), LLMLAT_OK); /* and END again */
+    assert_int_equal(what, LLMLAT_READ_END);
+    llmlat_reader_free(rd);
+
+    /* an error is sticky */
+    rd = llmlat_reader_new(LLMLAT_INPUT_TRACE, "bad");
+    assert_int_equal(llmlat_reader_feed(rd, "[1]", 3), LLMLAT_OK);
+    assert_int_equal(llmlat_reader_next(rd, r, &what), LLMLAT_EFORMAT);
+    assert_string_equal(llmlat_reader_message(rd),
+                        "bad:1:2: expected '{' starting a request, found '1'");
+    assert_int_equal(llmlat_reader_next(rd, r, &what), LLMLAT_EFORMAT);
+    assert_int_equal(llmlat_reader_feed(rd, "x", 1), LLMLAT_EFORMAT);
+    assert_int_equal(llmlat_reader_end(rd), LLMLAT_EFORMAT);
+    llmlat_reader_free(rd);
+    llmlat_request_free(r);
+}
+
+/* add_to gives the aggregator next + llmlat_agg_add would. */
+static void add_to_equals_next(void **state)
+{
+    (void)state;
+    const char *text = INPUTS[3].text;
+    llmlat_agg *a = llmlat_agg_new(LLMLAT_CONV_VLLM, LLMLAT_MODE_EXACT);
+    llmlat_agg *b = llmlat_agg_new(LLMLAT_CONV_VLLM, LLMLAT_MODE_EXACT);
+    llmlat_reader *ra = llmlat_reader_new(LLMLAT_INPUT_AUTO, NULL);
+    llmlat_reader *rb = llmlat_reader_new(LLMLAT_INPUT_AUTO, NULL);
+    llmlat_request *r = llmlat_request_new();
+    assert_int_equal(llmlat_reader_feed(ra, text, strlen(text)), LLMLAT_OK);
+    assert_int_equal(llmlat_reader_feed(rb, text, strlen(text)), LLMLAT_OK);
+    llmlat_reader_end(ra);
+    llmlat_reader_end(rb);
+    int32_t what;
+    do
+        assert_int_equal(llmlat_reader_add_to(ra, a, &what), LLMLAT_OK);
+    while (what != LLMLAT_READ_END);
+    do {
+        assert_int_equal(llmlat_reader_next(rb, r, &what), LLMLAT_OK);
+        if (what == LLMLAT_READ_REQUEST)
+            assert_int_equal(llmlat_agg_add(b, r), LLMLAT_OK);
+    } while (what != LLMLAT_READ_END);
+    char ja[8192], jb[8192];
+    size_t la, lb;
+    assert_int_equal(llmlat_agg_report(a, LLMLAT_FORMAT_JSON, ja, sizeof ja, &la), LLMLAT_OK);
+    assert_int_equal(llmlat_agg_report(b, LLMLAT_FORMAT_JSON, jb, sizeof jb, &lb), LLMLAT_OK);
+    assert_int_equal(la, lb);
+    assert_memory_equal(ja, jb, la);
+    llmlat_request_free(r);
+    llmlat_reader_free(ra);
+    llmlat_reader_free(rb);
+    llmlat_agg_free(a);
+    llmlat_agg_free(b);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(same_in_any_pieces),
+        cmocka_unit_test(trace_values),
+        cmocka_unit_test(rejections),
+        cmocka_unit_test(importers),
+        cmocka_unit_test(malformed_importer_files),
+        cmocka_unit_test(detection),
+        cmocka_unit_test(memory_bounded),
+        cmocka_unit_test(long_request),
+        cmocka_unit_test(api_rules),
+        cmocka_unit_test(add_to_equals_next),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
