@@ -35,6 +35,14 @@ typedef struct measure {
 measure bench_pair(bench_batch subject, double units, bench_batch ref, double ref_units,
                    void *ctx, int repeats);
 
+/* The cost of one step that cannot run alone (finishing a request needs
+ * one recorded): `with` and `without` are the same batch with and without
+ * it, alternating as in bench_pair. value: the median per repeat of
+ * (with - without) / units; ref: the median of without / units; ratio:
+ * the median of their per-repeat quotient. */
+measure bench_difference(bench_batch with, bench_batch without, double units, void *ctx,
+                         int repeats);
+
 double bench_median(double *v, int n); /* sorts v */
 
 /* The deterministic generator every part uses (xorshift64*). */

@@ -129,6 +129,58 @@ static void copy_arrays(void *ctx)
     }
 }
 
+/* A request's 1024 events in one call, then finished, or not: the
+ * difference is llmlat_request_finish, whose summary reads every k. */
+static void bulk_then_finish(void *ctx)
+{
+    rec_ctx *c = ctx;
+    int32_t st = 0;
+    for (size_t j = 0; j < c->requests; j++) {
+        restart(c);
+        st |= llmlat_request_events(c->r, c->t, c->k, c->events);
+        st |= llmlat_request_finish(c->r, c->t[c->events - 1]);
+    }
+    c->status |= st;
+}
+
+static void bulk_unfinished(void *ctx)
+{
+    events_bulk(ctx);
+}
+
+/* The whole per-event path of a request as a host records it: reset,
+ * start, PATH_EVENTS calls of event() with the host's timestamps, finish. */
+#define PATH_EVENTS 500
+
+static void whole_path(void *ctx)
+{
+    rec_ctx *c = ctx;
+    int32_t st = 0;
+    for (size_t j = 0; j < c->requests; j++) {
+        restart(c);
+        int64_t t = STEP;
+        for (size_t i = 0; i < PATH_EVENTS; i++, t += STEP)
+            st |= llmlat_request_event(c->r, t, 1);
+        st |= llmlat_request_finish(c->r, t);
+    }
+    c->status |= st;
+}
+
+/* Floor: the same PATH_EVENTS appends behind an opaque call. */
+static void whole_path_floor(void *ctx)
+{
+    rec_ctx *c = ctx;
+    bench_sink_fn append = bench_sink_append;
+    int32_t st = 0;
+    for (size_t j = 0; j < c->requests; j++) {
+        c->sink.n = 0;
+        int64_t t = STEP;
+        for (size_t i = 0; i < PATH_EVENTS; i++, t += STEP)
+            st |= append(&c->sink, t, 1);
+    }
+    c->status |= st;
+}
+
 static void add(const char *id, const char *label, bench_batch fn, bench_batch ref,
                 const char *ref_label, rec_ctx *c, int repeats, double target_ns)
 {
@@ -174,6 +226,20 @@ void bench_recorder(const bench_opts *o)
         "memcpy of the same t[] and k[]", &c, o->repeats, 0);
     add("events_bulk_vs_plain", "events(r, t[], k[], 1024) per event", events_bulk,
         plain_append, "plain append to an int64 array", &c, o->repeats, 0);
+
+    double tokens = (double)(c.requests * c.events);
+    measure fin = bench_difference(bulk_then_finish, bulk_unfinished, tokens, &c, o->repeats);
+    bench_check(c.status, "finish");
+    bench_row *row = bench_add("recorder (per event)", "finish",
+                               "finish(r, t) per token, 1024 tokens", "ns", fin,
+                               "events(r, t[], k[], 1024) per event");
+    bench_target(row, fin.value <= 0.5, "<= 0.5 ns per token");
+    double path = (double)(c.requests * PATH_EVENTS);
+    measure whole = bench_pair(whole_path, path, whole_path_floor, path, &c, o->repeats);
+    bench_check(c.status, "whole path");
+    bench_add("recorder (per event)", "request_path",
+              "reset + start + 500 event() + finish, per token", "ns", whole,
+              "500 opaque appends (call via pointer)");
 
     llmlat_request_free(c.r);
     free(c.sink.t);

@@ -71,6 +71,38 @@ measure bench_pair(bench_batch subject, double units, bench_batch ref, double re
     return m;
 }
 
+measure bench_difference(bench_batch with, bench_batch without, double units, void *ctx,
+                         int repeats)
+{
+    double *d = bench_alloc((size_t)repeats * 3 * sizeof *d);
+    double *r = d + repeats, *q = r + repeats;
+    with(ctx);
+    without(ctx);
+    for (int i = 0; i < repeats; i++) {
+        double a, b;
+        if (i % 2) {
+            b = time_batch(without, ctx);
+            a = time_batch(with, ctx);
+        } else {
+            a = time_batch(with, ctx);
+            b = time_batch(without, ctx);
+        }
+        d[i] = (a - b) / units;
+        r[i] = b / units;
+        q[i] = d[i] / r[i];
+    }
+    measure m = { 0, 0, 0, d[0], d[0] };
+    for (int i = 1; i < repeats; i++) {
+        m.lo = d[i] < m.lo ? d[i] : m.lo;
+        m.hi = d[i] > m.hi ? d[i] : m.hi;
+    }
+    m.value = bench_median(d, repeats);
+    m.ref = bench_median(r, repeats);
+    m.ratio = bench_median(q, repeats);
+    free(d);
+    return m;
+}
+
 static uint64_t rng_state = 0x9e3779b97f4a7c15u;
 
 void bench_rng_seed(uint64_t seed)

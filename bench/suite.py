@@ -33,6 +33,8 @@ TARGETS = [
     ("bounded query <= 200 ns", ["query_bounded_itl", "query_bounded_ttft"]),
     ("merge <= 200 ns per metric", ["merge_bounded"]),
     ("bounded memory <= 16 KiB per metric (alpha 1%, 1 us..1 h)", ["memory_bounded_metric"]),
+    # issue 18
+    ("finish <= 0.5 ns per token", ["finish"]),
 ]
 
 

@@ -65,7 +65,7 @@ LLMLAT_API const char *llmlat_version_string(void);
 
 /* Status values are fixed forever; a retired value is never reused. */
 #define LLMLAT_OK          0
-#define LLMLAT_EINVAL     (-1) /* bad argument: NULL, unknown id, NaN/inf, out of bounds, overflow */
+#define LLMLAT_EINVAL     (-1) /* bad argument: NULL, unknown id, NaN/inf, out of bounds */
 #define LLMLAT_ENOMEM     (-2) /* allocation failed; the object is unchanged */
 #define LLMLAT_EORDER     (-3) /* timestamp before the previous one of the same request */
 #define LLMLAT_ESTATE     (-4) /* call not valid in this state (event before start, after finish) */
@@ -73,6 +73,7 @@ LLMLAT_API const char *llmlat_version_string(void);
 #define LLMLAT_EFORMAT    (-6) /* malformed bytes or trace */
 #define LLMLAT_EMISMATCH  (-7) /* merging incompatible aggregators */
 #define LLMLAT_ENOSPC     (-8) /* output buffer too small; *len holds the size needed */
+#define LLMLAT_EOVERFLOW  (-9) /* a count, sum or time span would not fit its type (1.1) */
 
 /* A static English description of a status ("unknown status" for values
  * that are not listed above); never NULL. */
@@ -199,9 +200,10 @@ LLMLAT_API int32_t llmlat_request_start(llmlat_request *r, int64_t t_ns);
 
 /* One streamed event (chunk) at t_ns carrying k >= 0 output tokens
  * (k = 0: role chunk, keep-alive, empty delta).
- * Errors: EINVAL (r NULL; t_ns - start does not fit int64; the token sum
- * would overflow), ESTATE (not started, or already finished/failed),
- * EORDER (t_ns before the start or the previous event), ENOMEM.
+ * Errors: EINVAL (r NULL), EOVERFLOW (t_ns - start does not fit int64; a
+ * request holds at most 2^32 - 1 events, so its token sum always fits
+ * uint64), ESTATE (not started, or already finished/failed), EORDER (t_ns
+ * before the start or the previous event), ENOMEM.
  * A rejected event leaves no trace. */
 LLMLAT_API int32_t llmlat_request_event(llmlat_request *r, int64_t t_ns, uint32_t k);
 
@@ -219,9 +221,9 @@ LLMLAT_API int32_t llmlat_request_set_input_tokens(llmlat_request *r, uint64_t n
 LLMLAT_API int32_t llmlat_request_set_output_tokens(llmlat_request *r, uint64_t n);
 
 /* The stream closed normally at t_ns.
- * Errors: EINVAL (r NULL, t_ns - start does not fit int64), ESTATE (not
- * started, or already finished/failed), EORDER (t_ns before the start or
- * the last event). */
+ * Errors: EINVAL (r NULL), EOVERFLOW (t_ns - start does not fit int64),
+ * ESTATE (not started, or already finished/failed), EORDER (t_ns before
+ * the start or the last event). */
 LLMLAT_API int32_t llmlat_request_finish(llmlat_request *r, int64_t t_ns);
 /* The request failed (error, timeout, cancelled) at t_ns. Same errors as
  * llmlat_request_finish. */
@@ -304,12 +306,22 @@ typedef struct llmlat_agg llmlat_agg;
  * LLMLAT_MODE_BOUNDED (docs/bounded.md) allocates everything here and never
  * again: per metric a window of logarithmic buckets, about 9 KiB at the
  * default relative error alpha = 1% (memory grows as 1/alpha), whatever the
- * traffic; adding a request never allocates. COUNT, MEAN, STD, MIN and MAX
- * are exact (sums kept in wide integers); quantiles are within alpha of
- * exact mode's (see llmlat_agg_quantile). It keeps no timeline: the
+ * traffic; adding a request never allocates. COUNT, MIN and MAX are exact.
+ * MEAN and STD come from sums of x and x^2 kept as wide integers of 2^-64
+ * units (ns, tokens, tokens/s): exact for integer samples, but for one cut
+ * at 2^-64 per k-token chunk (the squares g^2 / k of its ITL samples) and
+ * per fractional sample (TPOT, TPS_USER, LLMPerf's ITL); n sum(x^2) -
+ * (sum x)^2 is computed exactly and rounded once. So MEAN and STD are
+ * within 2^-51 (relative) of the mean and std of the samples so kept, and
+ * the same bits whatever the order of adds and merges (docs/bounded.md,
+ * "What COUNT, MEAN and STD are"). Quantiles are within alpha of exact
+ * mode's (see llmlat_agg_quantile). It keeps no timeline: the
  * PEAK rate and counter are EUNDEFINED, and the good count is taken as
  * requests are added (so SLOs, like alpha, are fixed once data arrived). */
 LLMLAT_API llmlat_agg *llmlat_agg_new(int32_t convention, int32_t mode);
+/* The same, telling why it failed: *out is the new aggregator, or NULL on
+ * an error. Errors: EINVAL (unknown convention or mode, out NULL), ENOMEM. */
+LLMLAT_API int32_t llmlat_agg_create(int32_t convention, int32_t mode, llmlat_agg **out);
 /* A new, empty aggregator set up as a is: its convention, mode, params,
  * report quantiles, histogram bounds and labels (a template for
  * per-thread aggregators, or the destination of a window). NULL when a is
@@ -377,8 +389,13 @@ LLMLAT_API int32_t llmlat_agg_get_label(const llmlat_agg *a, size_t i, const cha
                                         const char **value);
 
 /* Folds a finished or failed request into a (the request is not changed
- * and may be reset right after). Errors: EINVAL (NULL; a sum would
- * overflow), ESTATE (request not finished nor failed), ENOMEM. */
+ * and may be reset right after). Both modes accept the same requests:
+ * every counter and count a request adds to must stay below 2^64 (requests
+ * added, input and output tokens, ITL samples = tokens, ICL samples =
+ * events), and its TPS_USER below 2^64 tokens/s (the one sample that can
+ * be that large, with a usage count near 2^64; every time fits anyway).
+ * Errors: EINVAL (NULL), EOVERFLOW (those limits), ESTATE (request not
+ * finished nor failed), ENOMEM. */
 LLMLAT_API int32_t llmlat_agg_add(llmlat_agg *a, const llmlat_request *r);
 
 /* Many requests at once, given as columns (a benchmark harness's arrays,
@@ -408,9 +425,10 @@ LLMLAT_API int32_t llmlat_agg_add_columns(llmlat_agg *a, size_t n, const int64_t
 /* Adds everything src holds to dst: afterwards dst equals an aggregator
  * that was given the requests of both (bounded mode: the same state bit for
  * bit, so merging is associative and commutative). dst's params are kept.
- * src is not changed. Errors: EINVAL (NULL, dst == src; a count would
- * overflow), EMISMATCH (different convention or mode, or bounded
- * aggregators with different relative errors or SLOs), ENOMEM. */
+ * src is not changed. Errors: EINVAL (NULL, dst == src), EOVERFLOW (a
+ * counter or count would pass 2^64 - 1), EMISMATCH (different convention
+ * or mode, or bounded aggregators with different relative errors or SLOs),
+ * ENOMEM. */
 LLMLAT_API int32_t llmlat_agg_merge(llmlat_agg *dst, const llmlat_agg *src);
 
 /* A statistic of a metric's samples (COUNT is the number of samples: of

@@ -105,7 +105,7 @@ LLMLAT_API const char *llmlat_version_string(void);
 
 /* Status values are fixed forever; a retired value is never reused. */
 #define LLMLAT_OK          0
-#define LLMLAT_EINVAL     (-1) /* bad argument: NULL, unknown id, NaN/inf, out of bounds, overflow */
+#define LLMLAT_EINVAL     (-1) /* bad argument: NULL, unknown id, NaN/inf, out of bounds */
 #define LLMLAT_ENOMEM     (-2) /* allocation failed; the object is unchanged */
 #define LLMLAT_EORDER     (-3) /* timestamp before the previous one of the same request */
 #define LLMLAT_ESTATE     (-4) /* call not valid in this state (event before start, after finish) */
@@ -113,6 +113,7 @@ LLMLAT_API const char *llmlat_version_string(void);
 #define LLMLAT_EFORMAT    (-6) /* malformed bytes or trace */
 #define LLMLAT_EMISMATCH  (-7) /* merging incompatible aggregators */
 #define LLMLAT_ENOSPC     (-8) /* output buffer too small; *len holds the size needed */
+#define LLMLAT_EOVERFLOW  (-9) /* a count, sum or time span would not fit its type (1.1) */
 
 /* A static English description of a status ("unknown status" for values
  * that are not listed above); never NULL. */
@@ -239,9 +240,10 @@ LLMLAT_API int32_t llmlat_request_start(llmlat_request *r, int64_t t_ns);
 
 /* One streamed event (chunk) at t_ns carrying k >= 0 output tokens
  * (k = 0: role chunk, keep-alive, empty delta).
- * Errors: EINVAL (r NULL; t_ns - start does not fit int64; the token sum
- * would overflow), ESTATE (not started, or already finished/failed),
- * EORDER (t_ns before the start or the previous event), ENOMEM.
+ * Errors: EINVAL (r NULL), EOVERFLOW (t_ns - start does not fit int64; a
+ * request holds at most 2^32 - 1 events, so its token sum always fits
+ * uint64), ESTATE (not started, or already finished/failed), EORDER (t_ns
+ * before the start or the previous event), ENOMEM.
  * A rejected event leaves no trace. */
 LLMLAT_API int32_t llmlat_request_event(llmlat_request *r, int64_t t_ns, uint32_t k);
 
@@ -259,9 +261,9 @@ LLMLAT_API int32_t llmlat_request_set_input_tokens(llmlat_request *r, uint64_t n
 LLMLAT_API int32_t llmlat_request_set_output_tokens(llmlat_request *r, uint64_t n);
 
 /* The stream closed normally at t_ns.
- * Errors: EINVAL (r NULL, t_ns - start does not fit int64), ESTATE (not
- * started, or already finished/failed), EORDER (t_ns before the start or
- * the last event). */
+ * Errors: EINVAL (r NULL), EOVERFLOW (t_ns - start does not fit int64),
+ * ESTATE (not started, or already finished/failed), EORDER (t_ns before
+ * the start or the last event). */
 LLMLAT_API int32_t llmlat_request_finish(llmlat_request *r, int64_t t_ns);
 /* The request failed (error, timeout, cancelled) at t_ns. Same errors as
  * llmlat_request_finish. */
@@ -344,12 +346,22 @@ typedef struct llmlat_agg llmlat_agg;
  * LLMLAT_MODE_BOUNDED (docs/bounded.md) allocates everything here and never
  * again: per metric a window of logarithmic buckets, about 9 KiB at the
  * default relative error alpha = 1% (memory grows as 1/alpha), whatever the
- * traffic; adding a request never allocates. COUNT, MEAN, STD, MIN and MAX
- * are exact (sums kept in wide integers); quantiles are within alpha of
- * exact mode's (see llmlat_agg_quantile). It keeps no timeline: the
+ * traffic; adding a request never allocates. COUNT, MIN and MAX are exact.
+ * MEAN and STD come from sums of x and x^2 kept as wide integers of 2^-64
+ * units (ns, tokens, tokens/s): exact for integer samples, but for one cut
+ * at 2^-64 per k-token chunk (the squares g^2 / k of its ITL samples) and
+ * per fractional sample (TPOT, TPS_USER, LLMPerf's ITL); n sum(x^2) -
+ * (sum x)^2 is computed exactly and rounded once. So MEAN and STD are
+ * within 2^-51 (relative) of the mean and std of the samples so kept, and
+ * the same bits whatever the order of adds and merges (docs/bounded.md,
+ * "What COUNT, MEAN and STD are"). Quantiles are within alpha of exact
+ * mode's (see llmlat_agg_quantile). It keeps no timeline: the
  * PEAK rate and counter are EUNDEFINED, and the good count is taken as
  * requests are added (so SLOs, like alpha, are fixed once data arrived). */
 LLMLAT_API llmlat_agg *llmlat_agg_new(int32_t convention, int32_t mode);
+/* The same, telling why it failed: *out is the new aggregator, or NULL on
+ * an error. Errors: EINVAL (unknown convention or mode, out NULL), ENOMEM. */
+LLMLAT_API int32_t llmlat_agg_create(int32_t convention, int32_t mode, llmlat_agg **out);
 /* A new, empty aggregator set up as a is: its convention, mode, params,
  * report quantiles, histogram bounds and labels (a template for
  * per-thread aggregators, or the destination of a window). NULL when a is
@@ -417,8 +429,13 @@ LLMLAT_API int32_t llmlat_agg_get_label(const llmlat_agg *a, size_t i, const cha
                                         const char **value);
 
 /* Folds a finished or failed request into a (the request is not changed
- * and may be reset right after). Errors: EINVAL (NULL; a sum would
- * overflow), ESTATE (request not finished nor failed), ENOMEM. */
+ * and may be reset right after). Both modes accept the same requests:
+ * every counter and count a request adds to must stay below 2^64 (requests
+ * added, input and output tokens, ITL samples = tokens, ICL samples =
+ * events), and its TPS_USER below 2^64 tokens/s (the one sample that can
+ * be that large, with a usage count near 2^64; every time fits anyway).
+ * Errors: EINVAL (NULL), EOVERFLOW (those limits), ESTATE (request not
+ * finished nor failed), ENOMEM. */
 LLMLAT_API int32_t llmlat_agg_add(llmlat_agg *a, const llmlat_request *r);
 
 /* Many requests at once, given as columns (a benchmark harness's arrays,
@@ -448,9 +465,10 @@ LLMLAT_API int32_t llmlat_agg_add_columns(llmlat_agg *a, size_t n, const int64_t
 /* Adds everything src holds to dst: afterwards dst equals an aggregator
  * that was given the requests of both (bounded mode: the same state bit for
  * bit, so merging is associative and commutative). dst's params are kept.
- * src is not changed. Errors: EINVAL (NULL, dst == src; a count would
- * overflow), EMISMATCH (different convention or mode, or bounded
- * aggregators with different relative errors or SLOs), ENOMEM. */
+ * src is not changed. Errors: EINVAL (NULL, dst == src), EOVERFLOW (a
+ * counter or count would pass 2^64 - 1), EMISMATCH (different convention
+ * or mode, or bounded aggregators with different relative errors or SLOs),
+ * ENOMEM. */
 LLMLAT_API int32_t llmlat_agg_merge(llmlat_agg *dst, const llmlat_agg *src);
 
 /* A statistic of a metric's samples (COUNT is the number of samples: of
@@ -854,8 +872,8 @@ LLMLAT_PRIVATE void *alloc_realloc(const llmlat_alloc *al, void *ptr, size_t siz
 LLMLAT_PRIVATE void alloc_free(const llmlat_alloc *al, void *ptr);
 
 /* Makes room for at least `need` elements of `elem` bytes in *p (capacity
- * *cap), growing geometrically. On failure (ENOMEM or EINVAL on size
- * overflow) *p and *cap are unchanged. */
+ * *cap), growing geometrically. On failure (ENOMEM, also when the size in
+ * bytes would not fit size_t) *p and *cap are unchanged. */
 LLMLAT_PRIVATE int32_t alloc_grow(const llmlat_alloc *al, void **p, size_t *cap, size_t need,
                                   size_t elem);
 
@@ -935,11 +953,11 @@ LLMLAT_PRIVATE int32_t alloc_grow(const llmlat_alloc *al, void **p, size_t *cap,
     size_t new_cap = *cap ? *cap : 16;
     while (new_cap < need) {
         if (new_cap > SIZE_MAX / 2)
-            return LLMLAT_EINVAL;
+            return LLMLAT_ENOMEM; /* no block that large can exist */
         new_cap *= 2;
     }
     if (new_cap > SIZE_MAX / elem)
-        return LLMLAT_EINVAL;
+        return LLMLAT_ENOMEM;
     void *np = alloc_realloc(al, *p, new_cap * elem);
     if (!np)
         return LLMLAT_ENOMEM;
@@ -1008,17 +1026,19 @@ LLMLAT_PRIVATE uint32_t crc32_of(const void *buf, size_t len)
 
 /* ---------------------- lib/util/fixsum.c --------------------------------- */
 /* Exact fixed-point sums: conversions in, merging, and the two reads. */
-#include <stdbool.h>
 #include <string.h>
 
 /* ---------------------- lib/util/fixsum.h --------------------------------- */
 /* Exact sums for bounded mode: sum(w x) and sum(w x^2) of samples
  * 0 <= x < 2^64 (in a metric's internal unit: ns, tokens, tokens/s) as
- * integers counting 2^-64 units. Integer samples (ns, tokens) land without
- * any rounding; a fractional double is cut at 2^-64 once, when it is added.
- * The sums therefore depend only on the multiset of samples, so shards
- * merged in any order give the same bits, and mean and variance are
- * computed exactly from them (a constant set has std 0).
+ * integers counting 2^-64 units (util/wide.h holds the arithmetic).
+ * Integer samples (ns, tokens) land without any rounding; a fractional
+ * double is cut at 2^-64 once, when it is added, and so is the sum of the
+ * squares of a k-token chunk's samples (g/k each: g^2 / k in all). The
+ * sums therefore depend only on the multiset of samples, so shards merged
+ * in any order give the same bits, and mean and variance are computed
+ * from them with one exact integer step and few roundings (a constant set
+ * has std 0).
  *
  * Exact mode sums its kept samples at query time (gridsum.h); bounded mode
  * keeps no samples, so it sums as they come: an integer sample costs a
@@ -1029,13 +1049,20 @@ LLMLAT_PRIVATE uint32_t crc32_of(const void *buf, size_t len)
 #include <stdint.h>
 
 /* ---------------------- lib/util/wide.h ----------------------------------- */
-/* 64 x 64 -> 128-bit multiplication: one instruction where the compiler
- * has a 128-bit type, four 32-bit products elsewhere. */
+/* Unsigned integers of several 64-bit limbs, little-endian (v[0] lowest):
+ * the arithmetic of the exact sums of both modes (fixsum.h: bounded
+ * mode's running sums; gridsum.h: exact mode's order-independent sums),
+ * and their one conversion to double. The few operations on a request's
+ * path are inline; the rest are in wide.c. Callers size their arrays so
+ * that no result needs a limb they do not have: nothing here checks. */
 #ifndef LLMLAT_WIDE_H
 #define LLMLAT_WIDE_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
+/* 64 x 64 -> 128-bit multiplication: one instruction where the compiler
+ * has a 128-bit type, four 32-bit products elsewhere. */
 static inline void wide_mul(uint64_t a, uint64_t b, uint64_t *lo, uint64_t *hi)
 {
 #if defined(__SIZEOF_INT128__)
@@ -1051,13 +1078,92 @@ static inline void wide_mul(uint64_t a, uint64_t b, uint64_t *lo, uint64_t *hi)
 #endif
 }
 
-/* (hi:lo) += x, the running sum of squares of one request's gaps. */
+/* (hi:lo) += (xhi:xlo), the carry out of hi dropped. */
 static inline void wide_add(uint64_t *lo, uint64_t *hi, uint64_t xlo, uint64_t xhi)
 {
     uint64_t s = *lo + xlo;
     *hi += xhi + (s < xlo);
     *lo = s;
 }
+
+/* acc[0..n) += v[0..3), n being 3 or 4 (the top limb takes the carry).
+ * Straight-line: a loop costs more than the sum on a request's path. */
+static inline void wide_add3(uint64_t *acc, int n, const uint64_t *v)
+{
+    uint64_t a = acc[0] + v[0];
+    uint64_t c = a < v[0];
+    acc[0] = a;
+    uint64_t b = acc[1] + v[1];
+    uint64_t c2 = b < v[1];
+    b += c;
+    c2 += b < c;
+    acc[1] = b;
+    uint64_t d = acc[2] + v[2];
+    uint64_t c3 = d < v[2];
+    d += c2;
+    c3 += d < c2;
+    acc[2] = d;
+    if (n == 4)
+        acc[3] += c3;
+}
+
+/* out[0..3) = floor((hi:lo) * 2^shift), for a result below 2^192 (bits
+ * shifted below 2^0 are cut). */
+static inline void wide_shifted(uint64_t lo, uint64_t hi, int shift, uint64_t *out)
+{
+    out[0] = out[1] = out[2] = 0;
+    if (shift <= -128)
+        return;
+    if (shift < 0) {
+        int b = -shift;
+        if (b >= 64) {
+            out[0] = hi >> (b - 64);
+        } else {
+            out[0] = (lo >> b) | (b ? hi << (64 - b) : 0);
+            out[1] = hi >> b;
+        }
+        return;
+    }
+    int at = shift / 64, b = shift % 64;
+    uint64_t t0 = lo << b, t1 = (hi << b) | (b ? lo >> (64 - b) : 0);
+    uint64_t t2 = b ? hi >> (64 - b) : 0;
+    out[at] = t0;
+    if (at < 2) /* at 2 (shift >= 128), t1 and t2 are bits >= 2^192: zero */
+        out[at + 1] = t1;
+    if (at == 0)
+        out[2] = t2;
+}
+
+/* (*hi:*lo) = floor(m * 2^shift), for a result below 2^128: the
+ * two-limb case, short enough for exact mode's loop over every sample. */
+static inline void wide_shifted2(uint64_t m, int shift, uint64_t *lo, uint64_t *hi)
+{
+    *lo = *hi = 0;
+    if (shift >= 64) {
+        *hi = m << (shift - 64);
+    } else if (shift > 0) {
+        *lo = m << shift;
+        *hi = m >> (64 - shift);
+    } else if (shift > -64) {
+        *lo = m >> -shift;
+    }
+}
+
+/* acc[0..nacc) += v[0..nv) * 2^(64 at). */
+LLMLAT_PRIVATE void wide_add_at(uint64_t *acc, int nacc, const uint64_t *v, int nv, int at);
+/* a[0..n) -= b[0..n), for a >= b. */
+LLMLAT_PRIVATE void wide_sub(uint64_t *a, const uint64_t *b, int n);
+LLMLAT_PRIVATE bool wide_less(const uint64_t *a, const uint64_t *b, int n);
+/* out[0..na + nb) = a[0..na) * b[0..nb). */
+LLMLAT_PRIVATE void wide_mul_n(uint64_t *out, const uint64_t *a, int na, const uint64_t *b,
+                               int nb);
+/* v[0..n) = floor(v / d) for 1 <= d < 2^32; returns v mod d. */
+LLMLAT_PRIVATE uint32_t wide_div32(uint64_t *v, int n, uint32_t d);
+
+/* v[0..n) * 2^exp2 as the nearest double, ties to even: the one rounding
+ * every exact sum goes through. Subnormal results are rounded once, at
+ * their own precision; beyond DBL_MAX the result is +inf. */
+LLMLAT_PRIVATE double wide_to_double(const uint64_t *v, int n, int exp2);
 
 #endif
 
@@ -1071,22 +1177,6 @@ typedef struct fixsum {
     uint64_t s1[3]; /* sum(w x)   * 2^64 */
     uint64_t s2[4]; /* sum(w x^2) * 2^64 */
 } fixsum;
-
-/* Adds the limbs v[0..nv) shifted up by `at` limbs into acc[0..nacc);
- * carries beyond acc are impossible by the bounds above. */
-static inline void fix_add(uint64_t *acc, int nacc, const uint64_t *v, int nv, int at)
-{
-    uint64_t carry = 0;
-    int i = 0;
-    for (; i < nv; i++) {
-        uint64_t s = acc[at + i] + v[i];
-        uint64_t c1 = s < v[i];
-        acc[at + i] = s + carry;
-        carry = c1 | (acc[at + i] < s);
-    }
-    for (i += at; carry && i < nacc; i++)
-        carry = ++acc[i] == 0;
-}
 
 /* A batch of integer samples given by their sum (< 2^64) and sum of squares
  * (< 2^128): what one request's gaps add up to. The limbs are spelled out:
@@ -1116,18 +1206,27 @@ LLMLAT_PRIVATE void fixsum_add_double(fixsum *f, double x);
 /* Adds y >= 0 (< 2^128) to the sum of squares only, cut at 2^-64: the
  * part of a request's per-token squares that is not an integer. */
 LLMLAT_PRIVATE void fixsum_add_square_part(fixsum *f, double y);
+/* Adds floor(g^2 2^64 / k) to the sum of squares only: the squares of a
+ * k-token chunk's k samples g / k (0 <= g < 2^63, k >= 1), exact in
+ * integers but for that one cut. Their sum, g, goes in with
+ * fixsum_add_parts. */
+LLMLAT_PRIVATE void fixsum_add_square_ratio(fixsum *f, uint64_t g, uint32_t k);
 
 LLMLAT_PRIVATE void fixsum_merge(fixsum *dst, const fixsum *src);
 
-/* sum(w x) / n, and the variance sum(w (x - mean)^2) / (n - ddof), both
- * from the exact integers (one rounding each to get there). n > ddof. */
+/* The mean, s1 2^-64 / n: the sum correctly rounded to double (exactly,
+ * when it is one), divided by n in double. */
 LLMLAT_PRIVATE double fixsum_mean(const fixsum *f, uint64_t n);
+/* The variance sum(w (x - mean)^2) / (n - ddof), n > ddof: D = n s2 2^64 -
+ * s1^2 (= n^2 var_0 2^128, var_0 the population variance) is computed
+ * exactly in integers, correctly rounded to double, then divided by n and
+ * by n - ddof in double. */
 LLMLAT_PRIVATE double fixsum_variance(const fixsum *f, uint64_t n, unsigned ddof);
 
 #endif
 
 /* x = m * 2^e for a finite x >= 0 (m < 2^53). */
-static inline void decompose(double x, uint64_t *m, int *e)
+static inline void fixsum_decompose(double x, uint64_t *m, int *e)
 {
     uint64_t b;
     memcpy(&b, &x, sizeof b);
@@ -1138,141 +1237,45 @@ static inline void decompose(double x, uint64_t *m, int *e)
     *e = (field ? field : 1) - 1075;
 }
 
-/* out[0..3) = floor((hi:lo) * 2^shift), the result being below 2^192. */
-static inline void shifted(uint64_t lo, uint64_t hi, int shift, uint64_t *out)
-{
-    out[0] = out[1] = out[2] = 0;
-    if (shift <= -128)
-        return;
-    if (shift < 0) {
-        int b = -shift;
-        if (b >= 64) {
-            out[0] = hi >> (b - 64);
-        } else {
-            out[0] = (lo >> b) | (b ? hi << (64 - b) : 0);
-            out[1] = hi >> b;
-        }
-        return;
-    }
-    int at = shift / 64, b = shift % 64;
-    uint64_t t0 = lo << b, t1 = (hi << b) | (b ? lo >> (64 - b) : 0);
-    uint64_t t2 = b ? hi >> (64 - b) : 0;
-    out[at] = t0;
-    if (at < 2) /* at 2 (shift >= 128), t1 and t2 are bits >= 2^192: zero */
-        out[at + 1] = t1;
-    if (at == 0)
-        out[2] = t2;
-}
-
-/* acc[0..n) += v[0..3): straight-line, as fix_add's loops cost more than
- * the sum on a request's path. n is 3 or 4; the top limb takes the carry. */
-static inline void add3(uint64_t *acc, int n, const uint64_t *v)
-{
-    uint64_t a = acc[0] + v[0];
-    uint64_t c = a < v[0];
-    acc[0] = a;
-    uint64_t b = acc[1] + v[1];
-    uint64_t c2 = b < v[1];
-    b += c;
-    c2 += b < c;
-    acc[1] = b;
-    uint64_t d = acc[2] + v[2];
-    uint64_t c3 = d < v[2];
-    d += c2;
-    c3 += d < c2;
-    acc[2] = d;
-    if (n == 4)
-        acc[3] += c3;
-}
-
 LLMLAT_PRIVATE void fixsum_add_double(fixsum *f, double x)
 {
     uint64_t m, sq[2], v[3];
     int e;
-    decompose(x, &m, &e);
-    shifted(m, 0, e + 64, v);
-    add3(f->s1, 3, v);
+    fixsum_decompose(x, &m, &e);
+    wide_shifted(m, 0, e + 64, v);
+    wide_add3(f->s1, 3, v);
     wide_mul(m, m, &sq[0], &sq[1]); /* x^2 = m^2 2^(2e), exactly */
-    shifted(sq[0], sq[1], 2 * e + 64, v);
-    add3(f->s2, 4, v);
+    wide_shifted(sq[0], sq[1], 2 * e + 64, v);
+    wide_add3(f->s2, 4, v);
 }
 
 LLMLAT_PRIVATE void fixsum_add_square_part(fixsum *f, double y)
 {
     uint64_t m, v[3];
     int e;
-    decompose(y, &m, &e);
-    shifted(m, 0, e + 64, v);
-    add3(f->s2, 4, v);
+    fixsum_decompose(y, &m, &e);
+    wide_shifted(m, 0, e + 64, v);
+    wide_add3(f->s2, 4, v);
+}
+
+LLMLAT_PRIVATE void fixsum_add_square_ratio(fixsum *f, uint64_t g, uint32_t k)
+{
+    uint64_t v[3] = { 0 }; /* g^2 2^64 < 2^190 */
+    wide_mul(g, g, &v[1], &v[2]);
+    if (k > 1)
+        wide_div32(v, 3, k);
+    wide_add3(f->s2, 4, v);
 }
 
 LLMLAT_PRIVATE void fixsum_merge(fixsum *dst, const fixsum *src)
 {
-    fix_add(dst->s1, 3, src->s1, 3, 0);
-    fix_add(dst->s2, 4, src->s2, 4, 0);
-}
-
-/* v[0..n) as the nearest double (ties to even). */
-static double to_double(const uint64_t *v, int n)
-{
-    int top = n - 1;
-    while (top >= 0 && v[top] == 0)
-        top--;
-    if (top < 0)
-        return 0.0;
-    /* the leading 64 bits, from the top limb's highest set bit */
-    int len = bit_length(v[top]);
-    uint64_t below = top > 0 ? v[top - 1] : 0;
-    uint64_t h = len == 64 ? v[top] : (v[top] << (64 - len)) | (below >> len);
-    bool sticky = (h & 0x3ff) != 0 || (len < 64 && (below & ((UINT64_C(1) << len) - 1)));
-    for (int i = top - 2; i >= 0 && !sticky; i--)
-        sticky = v[i] != 0;
-    uint64_t mant = h >> 11;
-    if (((h >> 10) & 1) && (sticky || (mant & 1)))
-        mant++; /* may reach 2^53: still exact as a double */
-    /* times 2^(64 top + len - 53), between 2^-52 and 2^331: a normal power
-     * of two, built from its bits (exact, no libm call) */
-    uint64_t scale_bits = (uint64_t)(64 * top + len - 53 + 1023) << 52;
-    double scale;
-    memcpy(&scale, &scale_bits, sizeof scale);
-    return (double)mant * scale;
+    wide_add_at(dst->s1, 3, src->s1, 3, 0);
+    wide_add_at(dst->s2, 4, src->s2, 4, 0);
 }
 
 LLMLAT_PRIVATE double fixsum_mean(const fixsum *f, uint64_t n)
 {
-    return to_double(f->s1, 3) * 0x1p-64 / (double)n; /* scaling by 2^-64 is exact */
-}
-
-/* acc[0..6) = a[0..3) * b[0..3). */
-static void mul3(uint64_t *acc, const uint64_t *a, const uint64_t *b)
-{
-    memset(acc, 0, 6 * sizeof *acc);
-    for (int i = 0; i < 3; i++)
-        for (int j = 0; j < 3; j++) {
-            uint64_t p[2];
-            wide_mul(a[i], b[j], &p[0], &p[1]);
-            fix_add(acc, 6, p, 2, i + j);
-        }
-}
-
-/* a[0..n) -= b[0..n), a >= b. */
-static void sub_limbs(uint64_t *a, const uint64_t *b, int n)
-{
-    uint64_t borrow = 0;
-    for (int i = 0; i < n; i++) {
-        uint64_t d = a[i] - b[i];
-        uint64_t b1 = a[i] < b[i];
-        a[i] = d - borrow;
-        borrow = b1 | (d < borrow);
-    }
-}
-
-static bool less(const uint64_t *a, const uint64_t *b, int n)
-{
-    for (int i = n - 1; i >= 0; i--)
-        if (a[i] != b[i])
-            return a[i] < b[i];
-    return false;
+    return wide_to_double(f->s1, 3, -64) / (double)n;
 }
 
 /* n var (n - ddof) = n sum(x^2) - (sum x)^2: with s1 = 2^64 sum x and
@@ -1280,18 +1283,14 @@ static bool less(const uint64_t *a, const uint64_t *b, int n)
 LLMLAT_PRIVATE double fixsum_variance(const fixsum *f, uint64_t n, unsigned ddof)
 {
     uint64_t ns2[6] = { 0 }, sq[6];
-    for (int i = 0; i < 4; i++) {
-        uint64_t p[2];
-        wide_mul(f->s2[i], n, &p[0], &p[1]);
-        fix_add(ns2, 6, p, 2, i + 1);
-    }
-    mul3(sq, f->s1, f->s1);
+    wide_mul_n(ns2 + 1, f->s2, 4, &n, 1); /* n s2 2^64 */
+    wide_mul_n(sq, f->s1, 3, f->s1, 3);
     /* Cutting fractional samples at 2^-64 can leave the difference a hair
      * below zero for a constant set. */
-    if (less(ns2, sq, 6))
+    if (wide_less(ns2, sq, 6))
         return 0.0;
-    sub_limbs(ns2, sq, 6);
-    return to_double(ns2, 6) * 0x1p-128 / (double)n / (double)(n - ddof);
+    wide_sub(ns2, sq, 6);
+    return wide_to_double(ns2, 6, -128) / (double)n / (double)(n - ddof);
 }
 
 /* ---------------------- lib/util/gridsum.c -------------------------------- */
@@ -1321,44 +1320,6 @@ LLMLAT_PRIVATE double gridsum(const double *v, const uint32_t *w, size_t n, uint
 
 #endif
 
-/* A 128-bit unsigned integer as two words. */
-typedef struct u128 {
-    uint64_t hi, lo;
-} u128;
-
-/* m * 2^s for a 53-bit m and s <= 74 (so < 2^127); s < 0 truncates. */
-static inline u128 grid_shifted(uint64_t m, int s)
-{
-    u128 r = { 0, 0 };
-    if (s >= 64)
-        r.hi = m << (s - 64);
-    else if (s > 0) {
-        r.lo = m << s;
-        r.hi = m >> (64 - s);
-    } else if (s > -64)
-        r.lo = m >> -s;
-    return r;
-}
-
-static inline void add(u128 *acc, u128 x)
-{
-    acc->lo += x.lo;
-    acc->hi += x.hi + (acc->lo < x.lo);
-}
-
-/* x * 2^s, x correctly rounded to double from 128 bits (round to odd into
- * 64 bits first: the sticky bit then sits below double's rounding bit). */
-static double grid_to_double(u128 x, int s)
-{
-    if (x.hi == 0)
-        return ldexp((double)x.lo, s);
-    int len = bit_length(x.hi); /* the low `len` bits of lo drop out */
-    uint64_t top = len == 64 ? x.hi : (x.hi << (64 - len)) | (x.lo >> len);
-    uint64_t rest = len == 64 ? x.lo : x.lo & ((UINT64_C(1) << len) - 1);
-    top |= rest != 0;
-    return ldexp((double)top, s + len);
-}
-
 LLMLAT_PRIVATE double gridsum(const double *v, const uint32_t *w, size_t n, uint64_t total_weight,
                              double largest, int squares, double center)
 {
@@ -1374,7 +1335,7 @@ LLMLAT_PRIVATE double gridsum(const double *v, const uint32_t *w, size_t n, uint
     e_max += 1022;          /* as a biased exponent of [1, 2) scaling */
     int guard = 74 - bit_length(total_weight);
     int grid = e_max - 1075 - guard;
-    u128 acc = { 0, 0 };
+    uint64_t acc[2] = { 0, 0 };
     for (size_t i = 0; i < n; i++) {
         double x = v[i];
         if (squares) {
@@ -1389,18 +1350,18 @@ LLMLAT_PRIVATE double gridsum(const double *v, const uint32_t *w, size_t n, uint
             m |= UINT64_C(1) << 52;
         else
             e = 1;
-        u128 t = grid_shifted(m, e - 1075 - grid);
+        uint64_t t[2]; /* m 2^(e - 1075 - grid) < 2^(53 + guard) */
+        wide_shifted2(m, e - 1075 - grid, &t[0], &t[1]);
         if (w && w[i] != 1) { /* t * w: t < 2^(53 + guard), w < 2^32 */
             uint64_t wi = w[i];
-            uint64_t a = (t.lo & 0xffffffffu) * wi, b = (t.lo >> 32) * wi;
-            u128 p = { t.hi * wi + (b >> 32), 0 };
-            p.lo = a + (b << 32);
-            p.hi += p.lo < a;
-            t = p;
+            uint64_t a = (t[0] & 0xffffffffu) * wi, b = (t[0] >> 32) * wi;
+            uint64_t lo = a + (b << 32);
+            t[1] = t[1] * wi + (b >> 32) + (lo < a);
+            t[0] = lo;
         }
-        add(&acc, t);
+        wide_add(&acc[0], &acc[1], t[0], t[1]);
     }
-    return grid_to_double(acc, grid);
+    return wide_to_double(acc, 2, grid);
 }
 
 /* ---------------------- lib/util/status.c --------------------------------- */
@@ -1460,6 +1421,7 @@ LLMLAT_API const char *llmlat_strerror(int32_t status)
     case LLMLAT_EFORMAT: return "malformed bytes or trace";
     case LLMLAT_EMISMATCH: return "incompatible aggregators";
     case LLMLAT_ENOSPC: return "output buffer too small";
+    case LLMLAT_EOVERFLOW: return "a count or sum would overflow";
     }
     return "unknown status";
 }
@@ -1479,6 +1441,124 @@ LLMLAT_API int64_t llmlat_now_ns(void)
     if (clock_gettime(CLOCK_MONOTONIC, &ts) != 0)
         return 0;
     return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+/* ---------------------- lib/util/wide.c ----------------------------------- */
+/* The multi-limb operations off the request path, and the conversion. */
+#include <math.h>
+#include <string.h>
+
+LLMLAT_PRIVATE void wide_add_at(uint64_t *acc, int nacc, const uint64_t *v, int nv, int at)
+{
+    uint64_t carry = 0;
+    int i = 0;
+    for (; i < nv; i++) {
+        uint64_t s = acc[at + i] + v[i];
+        uint64_t c1 = s < v[i];
+        acc[at + i] = s + carry;
+        carry = c1 | (acc[at + i] < s);
+    }
+    for (i += at; carry && i < nacc; i++)
+        carry = ++acc[i] == 0;
+}
+
+LLMLAT_PRIVATE void wide_sub(uint64_t *a, const uint64_t *b, int n)
+{
+    uint64_t borrow = 0;
+    for (int i = 0; i < n; i++) {
+        uint64_t d = a[i] - b[i];
+        uint64_t b1 = a[i] < b[i];
+        a[i] = d - borrow;
+        borrow = b1 | (d < borrow);
+    }
+}
+
+LLMLAT_PRIVATE bool wide_less(const uint64_t *a, const uint64_t *b, int n)
+{
+    for (int i = n - 1; i >= 0; i--)
+        if (a[i] != b[i])
+            return a[i] < b[i];
+    return false;
+}
+
+LLMLAT_PRIVATE void wide_mul_n(uint64_t *out, const uint64_t *a, int na, const uint64_t *b,
+                               int nb)
+{
+    memset(out, 0, (size_t)(na + nb) * sizeof *out);
+    for (int i = 0; i < na; i++)
+        for (int j = 0; j < nb; j++) {
+            uint64_t p[2];
+            wide_mul(a[i], b[j], &p[0], &p[1]);
+            wide_add_at(out, na + nb, p, 2, i + j);
+        }
+}
+
+/* Long division by 32-bit digits: each step divides a value below
+ * d * 2^32 <= 2^64, so plain 64-bit division does it on any target. The
+ * top non-zero limb takes one division (nothing is carried into it), each
+ * limb below it two. */
+LLMLAT_PRIVATE uint32_t wide_div32(uint64_t *v, int n, uint32_t d)
+{
+    int i = n - 1;
+    while (i >= 0 && v[i] == 0)
+        i--;
+    if (i < 0)
+        return 0;
+    uint64_t rem = v[i] % d;
+    v[i] /= d;
+    while (--i >= 0) {
+        uint64_t hi = (rem << 32) | (v[i] >> 32);
+        uint64_t qh = hi / d;
+        uint64_t lo = ((hi % d) << 32) | (v[i] & 0xffffffffu);
+        v[i] = (qh << 32) | (lo / d);
+        rem = lo % d;
+    }
+    return (uint32_t)rem;
+}
+
+/* 2^k exactly, for -1074 <= k <= 1023 (subnormal below -1022), from its
+ * bits: no libm call. */
+static double wide_pow2(int k)
+{
+    uint64_t bits = k >= -1022 ? (uint64_t)(k + 1023) << 52 : UINT64_C(1) << (k + 1074);
+    double x;
+    memcpy(&x, &bits, sizeof x);
+    return x;
+}
+
+LLMLAT_PRIVATE double wide_to_double(const uint64_t *v, int n, int exp2)
+{
+    int top = n - 1;
+    while (top >= 0 && v[top] == 0)
+        top--;
+    if (top < 0)
+        return 0.0;
+    /* h: the leading 64 bits, from the top limb's highest set bit; sticky:
+     * whether any bit below them is set, the whole limb under a full top
+     * limb included */
+    int len = bit_length(v[top]);
+    uint64_t below = top > 0 ? v[top - 1] : 0;
+    uint64_t h = len == 64 ? v[top] : (v[top] << (64 - len)) | (below >> len);
+    bool sticky = len == 64 ? below != 0 : (below << (64 - len)) != 0;
+    for (int i = top - 2; i >= 0 && !sticky; i--)
+        sticky = v[i] != 0;
+    /* h's bit 63 is worth 2^e; at that exponent a double keeps `keep` bits
+     * (53, fewer for a subnormal) */
+    long e = 64L * top + len - 1 + exp2;
+    if (e > 1023)
+        return INFINITY;
+    if (e < -1075)
+        return 0.0; /* below half the smallest subnormal */
+    int keep = e >= -1022 ? 53 : (int)(53 - (-1022 - e));
+    int drop = 64 - keep; /* 11 .. 64 */
+    uint64_t mant = drop == 64 ? 0 : h >> drop;
+    uint64_t half = UINT64_C(1) << (drop - 1);
+    bool above_half = (h & (half - 1)) != 0 || sticky;
+    if ((h & half) && (above_half || (mant & 1)))
+        mant++; /* may reach 2^keep: still exact, and inf past DBL_MAX */
+    /* mant (at most 2^53: exact) times the worth of its lowest bit, 2^-1074
+     * (subnormal) up to 2^971; the product is exact, or +inf past DBL_MAX */
+    return (double)mant * wide_pow2((int)(e - 63 + drop));
 }
 
 /* ---------------------- lib/record/convention.c --------------------------- */
@@ -2274,7 +2354,7 @@ static int32_t time_error(const llmlat_request *r, int64_t t_ns)
     if (t_ns < r->last_t)
         return LLMLAT_EORDER;
     if (t_ns > r->max_t)
-        return LLMLAT_EINVAL; /* t - start does not fit int64 */
+        return LLMLAT_EOVERFLOW; /* t - start does not fit int64 */
     return LLMLAT_OK;
 }
 
@@ -2284,7 +2364,7 @@ static int32_t req_reserve(llmlat_request *r, size_t need)
     if (need <= r->cap)
         return LLMLAT_OK;
     if (need > REQ_MAX_EVENTS)
-        return LLMLAT_EINVAL;
+        return LLMLAT_EOVERFLOW;
     void *t = r->t, *k = r->k;
     int32_t st = alloc_grow_pair(&r->al, &t, sizeof *r->t, &k, sizeof *r->k, &r->cap, need);
     r->t = t;
@@ -2340,11 +2420,11 @@ LLMLAT_API int32_t llmlat_request_events(llmlat_request *r, const int64_t *t_ns,
         if (t_ns[i] < prev)
             return LLMLAT_EORDER;
         if (t_ns[i] > r->max_t)
-            return LLMLAT_EINVAL;
+            return LLMLAT_EOVERFLOW;
         prev = t_ns[i];
     }
     if (n > REQ_MAX_EVENTS - r->n)
-        return LLMLAT_EINVAL;
+        return LLMLAT_EOVERFLOW;
     int32_t st = req_reserve(r, r->n + n);
     if (st != LLMLAT_OK)
         return st;
@@ -2374,19 +2454,30 @@ LLMLAT_API int32_t llmlat_request_set_output_tokens(llmlat_request *r, uint64_t 
     return LLMLAT_OK;
 }
 
+/* One pass over k[], in locals: stores into *s inside the loop would make
+ * each iteration wait on the previous one's (s may alias r's fields). The
+ * first and last token-bearing events are found from the ends, so the
+ * loop itself is a plain sum and count that the compiler vectorizes. */
 LLMLAT_PRIVATE void req_summarize(const llmlat_request *r, req_summary *s)
 {
-    *s = (req_summary){ 0, 0, REQ_NONE, REQ_NONE };
-    for (size_t i = 0; i < r->n; i++) {
-        uint32_t k = r->k[i];
-        if (!k)
-            continue;
-        if (s->first_tok == REQ_NONE)
-            s->first_tok = i;
-        s->last_tok = i;
-        s->n_tok++;
-        s->sum_k += k;
+    const uint32_t *k = r->k;
+    const size_t n = r->n;
+    size_t first = 0, last = n;
+    while (first < n && !k[first])
+        first++;
+    if (first == n) {
+        *s = (req_summary){ 0, 0, REQ_NONE, REQ_NONE };
+        return;
     }
+    while (!k[last - 1])
+        last--;
+    uint64_t sum = 0;
+    size_t zeros = 0;
+    for (size_t i = first; i < last; i++) {
+        sum += k[i];
+        zeros += !k[i];
+    }
+    *s = (req_summary){ sum, last - first - zeros, first, last - 1 };
 }
 
 LLMLAT_PRIVATE int32_t req_make_view(llmlat_request *r, const req_spec *s)
@@ -3035,7 +3126,7 @@ LLMLAT_PRIVATE void exact_clear(exact_store *s)
 LLMLAT_PRIVATE int32_t exact_reserve(exact_store *s, const llmlat_alloc *al, size_t extra)
 {
     if (extra > SIZE_MAX - s->n)
-        return LLMLAT_EINVAL;
+        return LLMLAT_EOVERFLOW;
     size_t need = s->n + extra;
     if (need <= s->cap)
         return LLMLAT_OK;
@@ -3193,7 +3284,7 @@ LLMLAT_PRIVATE int32_t radix_sort(const llmlat_alloc *al, enum radix_kind kind, 
         return LLMLAT_OK;
     }
     if (n > SIZE_MAX / sizeof(uint64_t))
-        return LLMLAT_EINVAL;
+        return LLMLAT_ENOMEM; /* scratch beyond size_t */
     size_t counts_bytes = (size_t)PASSES * DIGIT_RANGE * sizeof(size_t);
     size_t *counts = alloc_malloc(al, counts_bytes);
     unsigned char *tv = alloc_malloc(al, n * 8);
@@ -3800,7 +3891,7 @@ LLMLAT_PRIVATE void timeline_clear(timeline *tl)
 static int32_t reserve_events(timeline *tl, const llmlat_alloc *al, size_t events)
 {
     if (events > SIZE_MAX - tl->n_tok)
-        return LLMLAT_EINVAL;
+        return LLMLAT_EOVERFLOW;
     size_t need = tl->n_tok + events;
     if (need <= tl->cap_tok)
         return LLMLAT_OK;
@@ -3815,7 +3906,7 @@ static int32_t reserve_events(timeline *tl, const llmlat_alloc *al, size_t event
 static int32_t reserve_records(timeline *tl, const llmlat_alloc *al, size_t records)
 {
     if (records > SIZE_MAX - tl->n_rec)
-        return LLMLAT_EINVAL;
+        return LLMLAT_EOVERFLOW;
     void *p = tl->rec;
     int32_t st = alloc_grow(al, &p, &tl->cap_rec, tl->n_rec + records, sizeof *tl->rec);
     if (st == LLMLAT_OK)
@@ -4718,13 +4809,11 @@ LLMLAT_PRIVATE int32_t agg_add_reserve(llmlat_agg *a, const agg_pending *p);
 LLMLAT_PRIVATE void agg_add_commit(llmlat_agg *a, const llmlat_request *r, const req_view *v);
 
 /* Bounded mode (bounded_fold.c). setup (re)builds the layout and empty
- * sketches for alpha, all or nothing (ENOMEM leaves a as it was). check
- * says whether a success can be folded in after the pending ones (EINVAL
- * on a sum that would overflow); push then folds it, and cannot fail. */
+ * sketches for alpha, all or nothing (ENOMEM leaves a as it was). push
+ * folds in a success that agg.c's acceptance rule admitted, and cannot
+ * fail. */
 LLMLAT_PRIVATE int32_t agg_bounded_setup(llmlat_agg *a, double alpha);
 LLMLAT_PRIVATE void agg_bounded_free(llmlat_agg *a);
-LLMLAT_PRIVATE int32_t agg_bounded_check(const llmlat_agg *a, const llmlat_request *r,
-                                         const req_view *v, const agg_pending *p);
 LLMLAT_PRIVATE void agg_bounded_push(llmlat_agg *a, const llmlat_request *r, const req_view *v);
 
 #endif
@@ -4750,15 +4839,18 @@ static void clear_data(llmlat_agg *a)
     request_log_clear(&a->log);
 }
 
-LLMLAT_API llmlat_agg *llmlat_agg_new(int32_t convention, int32_t mode)
+LLMLAT_API int32_t llmlat_agg_create(int32_t convention, int32_t mode, llmlat_agg **out)
 {
+    if (!out)
+        return LLMLAT_EINVAL;
+    *out = NULL;
     const conv_rules *c = conv_get(convention);
     if (!c || (mode != LLMLAT_MODE_EXACT && mode != LLMLAT_MODE_BOUNDED))
-        return NULL;
+        return LLMLAT_EINVAL;
     llmlat_alloc al = alloc_current();
     llmlat_agg *a = alloc_malloc(&al, sizeof *a);
     if (!a)
-        return NULL;
+        return LLMLAT_ENOMEM;
     memset(a, 0, sizeof *a);
     a->al = al;
     a->conv = c;
@@ -4768,12 +4860,22 @@ LLMLAT_API llmlat_agg *llmlat_agg_new(int32_t convention, int32_t mode)
         store_init(&a->stores[metric_index(m)], mode, m == LLMLAT_ITL);
     timeline_init(&a->tl);
     request_log_init(&a->log);
-    if (mode == LLMLAT_MODE_BOUNDED &&
-        agg_bounded_setup(a, agg_param(a, LLMLAT_PARAM_RELATIVE_ERROR)) != LLMLAT_OK) {
-        alloc_free(&al, a);
-        return NULL;
+    if (mode == LLMLAT_MODE_BOUNDED) {
+        int32_t st = agg_bounded_setup(a, agg_param(a, LLMLAT_PARAM_RELATIVE_ERROR));
+        if (st != LLMLAT_OK) {
+            alloc_free(&al, a);
+            return st;
+        }
     }
     clear_data(a);
+    *out = a;
+    return LLMLAT_OK;
+}
+
+LLMLAT_API llmlat_agg *llmlat_agg_new(int32_t convention, int32_t mode)
+{
+    llmlat_agg *a; /* NULL on any error */
+    llmlat_agg_create(convention, mode, &a);
     return a;
 }
 
@@ -4944,31 +5046,42 @@ static int64_t last_response(const llmlat_request *r)
     return req_values_only(r) ? r->end_ns : r->n ? r->t[r->n - 1] : r->start_ns;
 }
 
+/* x + y + z fits uint64. */
+static bool sum3_fits(uint64_t x, uint64_t y, uint64_t z)
+{
+    return y <= UINT64_MAX - x && z <= UINT64_MAX - x - y;
+}
+
+/* The acceptance rule, the same in both modes: a request is taken when
+ * every counter and sample count it adds to, with the requests pending
+ * before it, still fits uint64 (requests added, tokens, ITL samples =
+ * tokens, ICL samples = events; the others count requests), and each of
+ * its samples is below 2^64 in its unit (ns, tokens, tokens/s), which
+ * bounded mode's exact sums need (util/fixsum.h). Only TPS_USER can reach
+ * that (N / E2E with a usage count near 2^64). EOVERFLOW otherwise. */
 LLMLAT_PRIVATE int32_t agg_add_check(const llmlat_agg *a, const llmlat_request *r,
                                      const req_view *v, agg_pending *p)
 {
-    /* Requests added (successes + failures) fit a uint64 too, as the
-     * serialized form requires. */
-    if (p->requests >= UINT64_MAX - (a->completed + a->failed))
-        return LLMLAT_EINVAL;
-    if (agg_logs(a, r)) {
-        p->logged++;
-        p->logged_events += r->n;
-    }
+    /* the serialized form needs the requests added to fit too */
+    if (!sum3_fits(a->completed + a->failed, p->requests, 1))
+        return LLMLAT_EOVERFLOW;
     if (v->success) {
-        if (r->input_tokens > UINT64_MAX - a->input_tokens - p->input_tokens ||
-            v->n_out > UINT64_MAX - a->output_tokens - p->output_tokens)
-            return LLMLAT_EINVAL;
-        if (a->mode == LLMLAT_MODE_BOUNDED) {
-            int32_t st = agg_bounded_check(a, r, v, p);
-            if (st != LLMLAT_OK)
-                return st;
-        }
+        if (!sum3_fits(a->input_tokens, p->input_tokens, r->input_tokens) ||
+            !sum3_fits(a->output_tokens, p->output_tokens, v->n_out) ||
+            !sum3_fits(store_count(agg_store(a, LLMLAT_ITL)), p->tokens, r->sum.sum_k) ||
+            !sum3_fits(store_count(agg_store(a, LLMLAT_ICL)), p->events, r->n))
+            return LLMLAT_EOVERFLOW;
+        if (v->has_tps && !(v->tps < FIXSUM_LIMIT))
+            return LLMLAT_EOVERFLOW;
         p->successes++;
         p->input_tokens += r->input_tokens;
         p->output_tokens += v->n_out;
         p->tokens += r->sum.sum_k;
         p->events += r->n;
+    }
+    if (agg_logs(a, r)) {
+        p->logged++;
+        p->logged_events += r->n;
     }
     p->requests++;
     return LLMLAT_OK;
@@ -5066,7 +5179,7 @@ LLMLAT_API int32_t llmlat_agg_merge(llmlat_agg *dst, const llmlat_agg *src)
         add_overflows(dst->tpot_undefined, src->tpot_undefined) ||
         add_overflows(dst->input_tokens, src->input_tokens) ||
         add_overflows(dst->output_tokens, src->output_tokens))
-        return LLMLAT_EINVAL;
+        return LLMLAT_EOVERFLOW;
     for (int i = 0; i < METRIC_COUNT; i++) {
         int32_t st = store_reserve_merge(&dst->stores[i], &dst->al, &src->stores[i]);
         if (st != LLMLAT_OK)
@@ -5565,34 +5678,12 @@ static sketch *sk(llmlat_agg *a, int32_t metric)
     return &a->stores[metric_index(metric)].sk;
 }
 
-static const sketch *ck(const llmlat_agg *a, int32_t metric)
-{
-    return &a->stores[metric_index(metric)].sk;
-}
-
-LLMLAT_PRIVATE int32_t agg_bounded_check(const llmlat_agg *a, const llmlat_request *r,
-                                         const req_view *v, const agg_pending *p)
-{
-    /* The exact sums take samples below 2^64 of their unit: only an absurd
-     * tokens/s (N / E2E) can reach that. */
-    if (v->has_tps && !(v->tps >= 0.0 && v->tps < FIXSUM_LIMIT))
-        return LLMLAT_EINVAL;
-    /* ITL counts tokens, ICL events: bound them by the request's totals
-     * (its summary is valid: it ended). */
-    uint64_t tokens = UINT64_MAX - p->tokens, events = UINT64_MAX - p->events;
-    if (r->sum.sum_k > tokens || ck(a, LLMLAT_ITL)->count > tokens - r->sum.sum_k ||
-        r->n > events || ck(a, LLMLAT_ICL)->count > events - r->n)
-        return LLMLAT_EINVAL;
-    return LLMLAT_OK;
-}
-
 /* What a request's gaps add to one of ITL or ICL besides bucket counts. */
 typedef struct gap_part {
     uint64_t count;       /* samples (ITL: tokens) */
     uint64_t zero;        /* of which 0 */
     uint64_t sum;         /* sum of w x, ns (for ITL: of the gaps) */
     uint64_t sq_lo, sq_hi; /* sum of w x^2 over integer samples */
-    double sq_frac;       /* ITL: sum of g^2 / k over events with k > 1 */
     double min, max;      /* reported (s); +inf / -inf when none */
 } gap_part;
 
@@ -5620,8 +5711,6 @@ static void part_commit(sketch *s, const gap_part *p)
     s->count += p->count;
     s->zero += p->zero;
     fixsum_add_parts(&s->sums, p->sum, p->sq_lo, p->sq_hi);
-    if (p->sq_frac > 0.0)
-        fixsum_add_square_part(&s->sums, p->sq_frac);
     sketch_note_range(s, p->min, p->max);
 }
 
@@ -5649,7 +5738,7 @@ LLMLAT_COLD static void fold_odd_gap(llmlat_agg *a, int64_t g, uint32_t k, bool 
         double v = gs / (double)k; /* the value exact mode keeps */
         itl->count += k;
         itl->sum += (uint64_t)g;
-        itl->sq_frac += (double)g * (double)g / (double)k;
+        fixsum_add_square_ratio(&sk(a, LLMLAT_ITL)->sums, (uint64_t)g, k);
         part_note(itl, v, v);
     }
     if (g)
@@ -6105,7 +6194,7 @@ LLMLAT_PRIVATE int32_t store_reserve_merge(metric_store *dst, const llmlat_alloc
                                            const metric_store *src)
 {
     if (store_count(src) > UINT64_MAX - store_count(dst))
-        return LLMLAT_EINVAL;
+        return LLMLAT_EOVERFLOW;
     return BOUNDED(dst) ? LLMLAT_OK : exact_reserve(&dst->exact, al, src->exact.n);
 }
 

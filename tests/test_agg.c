@@ -75,6 +75,24 @@ static void creation_and_bad_ids(void **state)
     assert_null(llmlat_agg_new(5, LLMLAT_MODE_EXACT));
     assert_null(llmlat_agg_new(LLMLAT_CONV_DEFAULT, -1));
     assert_null(llmlat_agg_new(LLMLAT_CONV_DEFAULT, 2));
+    /* llmlat_agg_create tells a bad id (EINVAL) from no memory (ENOMEM,
+     * test_alloc_failure.c), and clears *out on an error */
+    llmlat_agg *made = (llmlat_agg *)&made;
+    assert_int_equal(llmlat_agg_create(5, LLMLAT_MODE_EXACT, &made), LLMLAT_EINVAL);
+    assert_null(made);
+    made = (llmlat_agg *)&made;
+    assert_int_equal(llmlat_agg_create(LLMLAT_CONV_DEFAULT, 2, &made), LLMLAT_EINVAL);
+    assert_null(made);
+    assert_int_equal(llmlat_agg_create(LLMLAT_CONV_DEFAULT, LLMLAT_MODE_EXACT, NULL),
+                     LLMLAT_EINVAL);
+    for (int32_t mode = LLMLAT_MODE_EXACT; mode <= LLMLAT_MODE_BOUNDED; mode++) {
+        assert_int_equal(llmlat_agg_create(LLMLAT_CONV_VLLM, mode, &made), LLMLAT_OK);
+        assert_non_null(made);
+        int32_t got;
+        assert_int_equal(llmlat_agg_get_mode(made, &got), LLMLAT_OK);
+        assert_int_equal(got, mode);
+        llmlat_agg_free(made);
+    }
     llmlat_agg_free(NULL);
     for (int32_t c = LLMLAT_CONV_DEFAULT; c <= LLMLAT_CONV_LLMPERF; c++) {
         llmlat_agg *a = llmlat_agg_new(c, LLMLAT_MODE_EXACT);

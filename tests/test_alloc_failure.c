@@ -418,6 +418,16 @@ static void constructors(void **state)
                     failed++;
                 }
                 assert_true(failed >= 1);
+                /* llmlat_agg_create says why: ENOMEM at each of the same
+                 * allocations */
+                for (long n = 0; n < failed; n++) {
+                    llmlat_agg *a = (llmlat_agg *)&inj;
+                    arm(n, all);
+                    assert_int_equal(llmlat_agg_create(c, mode, &a), LLMLAT_ENOMEM);
+                    disarm();
+                    assert_null(a);
+                    assert_int_equal(inj.live, 0);
+                }
             }
     }
 }
@@ -920,8 +930,8 @@ static void hook_and_size_limits(void **state)
     llmlat_alloc al = alloc_current();
     size_t cap = 0;
     void *p = NULL;
-    assert_int_equal(alloc_grow(&al, &p, &cap, SIZE_MAX / 2 + 2, 1), LLMLAT_EINVAL);
-    assert_int_equal(alloc_grow(&al, &p, &cap, SIZE_MAX / 8 + 1, 16), LLMLAT_EINVAL);
+    assert_int_equal(alloc_grow(&al, &p, &cap, SIZE_MAX / 2 + 2, 1), LLMLAT_ENOMEM);
+    assert_int_equal(alloc_grow(&al, &p, &cap, SIZE_MAX / 8 + 1, 16), LLMLAT_ENOMEM);
     assert_null(p);
     assert_int_equal(cap, 0);
     assert_int_equal(alloc_grow(&al, &p, &cap, 3, 8), LLMLAT_OK);

@@ -121,13 +121,13 @@ static void overflow_is_rejected(void **state)
     (void)state;
     /* the distance to the start must fit int64 */
     llmlat_request *r = make_request(INT64_MIN, NULL, 0, ENDS_NOT, 0);
-    assert_int_equal(llmlat_request_event(r, INT64_MAX, 1), LLMLAT_EINVAL);
-    assert_int_equal(llmlat_request_event(r, 0, 1), LLMLAT_EINVAL); /* 2^63 ns after */
+    assert_int_equal(llmlat_request_event(r, INT64_MAX, 1), LLMLAT_EOVERFLOW);
+    assert_int_equal(llmlat_request_event(r, 0, 1), LLMLAT_EOVERFLOW); /* 2^63 ns after */
     assert_int_equal(llmlat_request_event(r, -1, 1), LLMLAT_OK);    /* 2^63 - 1: fits */
-    assert_int_equal(llmlat_request_finish(r, INT64_MAX), LLMLAT_EINVAL);
+    assert_int_equal(llmlat_request_finish(r, INT64_MAX), LLMLAT_EOVERFLOW);
     int64_t t[] = { 0, INT64_MAX };
     uint32_t k[] = { 1, 1 };
-    assert_int_equal(llmlat_request_events(r, t, k, 2), LLMLAT_EINVAL);
+    assert_int_equal(llmlat_request_events(r, t, k, 2), LLMLAT_EOVERFLOW);
     llmlat_request_free(r);
 
     /* a request holds at most 2^32 - 1 events, so the sum of their uint32
@@ -139,9 +139,9 @@ static void overflow_is_rejected(void **state)
     assert_int_equal(llmlat_request_events(r, tt, kk, 2), LLMLAT_OK);
     int64_t more[] = { 3, 4 };
     r->n = REQ_MAX_EVENTS - 1; /* nothing reads the buffer past what was stored */
-    assert_int_equal(llmlat_request_events(r, more, kk, 2), LLMLAT_EINVAL);
+    assert_int_equal(llmlat_request_events(r, more, kk, 2), LLMLAT_EOVERFLOW);
     r->n = REQ_MAX_EVENTS;
-    assert_int_equal(llmlat_request_event(r, 3, 1), LLMLAT_EINVAL);
+    assert_int_equal(llmlat_request_event(r, 3, 1), LLMLAT_EOVERFLOW);
     r->n = 2;
     assert_int_equal(llmlat_request_finish(r, 3), LLMLAT_OK);
     assert_close(value_of(r, LLMLAT_CONV_DEFAULT, LLMLAT_OUTPUT_TOKENS), 2.0 * UINT32_MAX, 0);

@@ -27,14 +27,16 @@ static void status_strings(void **state)
     assert_int_equal(LLMLAT_EFORMAT, -6);
     assert_int_equal(LLMLAT_EMISMATCH, -7);
     assert_int_equal(LLMLAT_ENOSPC, -8);
-    for (int32_t s = 0; s >= -8; s--) {
+    assert_int_equal(LLMLAT_EOVERFLOW, -9);
+    for (int32_t s = 0; s >= -9; s--) {
         const char *text = llmlat_strerror(s);
         assert_non_null(text);
         assert_string_not_equal(text, "unknown status");
-        for (int32_t t = s - 1; t >= -8; t--)
+        for (int32_t t = s - 1; t >= -9; t--)
             assert_string_not_equal(text, llmlat_strerror(t));
     }
-    assert_string_equal(llmlat_strerror(-9), "unknown status");
+    assert_string_equal(llmlat_strerror(LLMLAT_EOVERFLOW), "a count or sum would overflow");
+    assert_string_equal(llmlat_strerror(-10), "unknown status");
     assert_string_equal(llmlat_strerror(1), "unknown status");
     assert_string_equal(llmlat_strerror(INT32_MIN), "unknown status");
 }

@@ -26,15 +26,18 @@ static void clear_data(llmlat_agg *a)
     request_log_clear(&a->log);
 }
 
-LLMLAT_API llmlat_agg *llmlat_agg_new(int32_t convention, int32_t mode)
+LLMLAT_API int32_t llmlat_agg_create(int32_t convention, int32_t mode, llmlat_agg **out)
 {
+    if (!out)
+        return LLMLAT_EINVAL;
+    *out = NULL;
     const conv_rules *c = conv_get(convention);
     if (!c || (mode != LLMLAT_MODE_EXACT && mode != LLMLAT_MODE_BOUNDED))
-        return NULL;
+        return LLMLAT_EINVAL;
     llmlat_alloc al = alloc_current();
     llmlat_agg *a = alloc_malloc(&al, sizeof *a);
     if (!a)
-        return NULL;
+        return LLMLAT_ENOMEM;
     memset(a, 0, sizeof *a);
     a->al = al;
     a->conv = c;
@@ -44,12 +47,22 @@ LLMLAT_API llmlat_agg *llmlat_agg_new(int32_t convention, int32_t mode)
         store_init(&a->stores[metric_index(m)], mode, m == LLMLAT_ITL);
     timeline_init(&a->tl);
     request_log_init(&a->log);
-    if (mode == LLMLAT_MODE_BOUNDED &&
-        agg_bounded_setup(a, agg_param(a, LLMLAT_PARAM_RELATIVE_ERROR)) != LLMLAT_OK) {
-        alloc_free(&al, a);
-        return NULL;
+    if (mode == LLMLAT_MODE_BOUNDED) {
+        int32_t st = agg_bounded_setup(a, agg_param(a, LLMLAT_PARAM_RELATIVE_ERROR));
+        if (st != LLMLAT_OK) {
+            alloc_free(&al, a);
+            return st;
+        }
     }
     clear_data(a);
+    *out = a;
+    return LLMLAT_OK;
+}
+
+LLMLAT_API llmlat_agg *llmlat_agg_new(int32_t convention, int32_t mode)
+{
+    llmlat_agg *a; /* NULL on any error */
+    llmlat_agg_create(convention, mode, &a);
     return a;
 }
 
@@ -220,31 +233,42 @@ static int64_t last_response(const llmlat_request *r)
     return req_values_only(r) ? r->end_ns : r->n ? r->t[r->n - 1] : r->start_ns;
 }
 
+/* x + y + z fits uint64. */
+static bool sum3_fits(uint64_t x, uint64_t y, uint64_t z)
+{
+    return y <= UINT64_MAX - x && z <= UINT64_MAX - x - y;
+}
+
+/* The acceptance rule, the same in both modes: a request is taken when
+ * every counter and sample count it adds to, with the requests pending
+ * before it, still fits uint64 (requests added, tokens, ITL samples =
+ * tokens, ICL samples = events; the others count requests), and each of
+ * its samples is below 2^64 in its unit (ns, tokens, tokens/s), which
+ * bounded mode's exact sums need (util/fixsum.h). Only TPS_USER can reach
+ * that (N / E2E with a usage count near 2^64). EOVERFLOW otherwise. */
 LLMLAT_PRIVATE int32_t agg_add_check(const llmlat_agg *a, const llmlat_request *r,
                                      const req_view *v, agg_pending *p)
 {
-    /* Requests added (successes + failures) fit a uint64 too, as the
-     * serialized form requires. */
-    if (p->requests >= UINT64_MAX - (a->completed + a->failed))
-        return LLMLAT_EINVAL;
-    if (agg_logs(a, r)) {
-        p->logged++;
-        p->logged_events += r->n;
-    }
+    /* the serialized form needs the requests added to fit too */
+    if (!sum3_fits(a->completed + a->failed, p->requests, 1))
+        return LLMLAT_EOVERFLOW;
     if (v->success) {
-        if (r->input_tokens > UINT64_MAX - a->input_tokens - p->input_tokens ||
-            v->n_out > UINT64_MAX - a->output_tokens - p->output_tokens)
-            return LLMLAT_EINVAL;
-        if (a->mode == LLMLAT_MODE_BOUNDED) {
-            int32_t st = agg_bounded_check(a, r, v, p);
-            if (st != LLMLAT_OK)
-                return st;
-        }
+        if (!sum3_fits(a->input_tokens, p->input_tokens, r->input_tokens) ||
+            !sum3_fits(a->output_tokens, p->output_tokens, v->n_out) ||
+            !sum3_fits(store_count(agg_store(a, LLMLAT_ITL)), p->tokens, r->sum.sum_k) ||
+            !sum3_fits(store_count(agg_store(a, LLMLAT_ICL)), p->events, r->n))
+            return LLMLAT_EOVERFLOW;
+        if (v->has_tps && !(v->tps < FIXSUM_LIMIT))
+            return LLMLAT_EOVERFLOW;
         p->successes++;
         p->input_tokens += r->input_tokens;
         p->output_tokens += v->n_out;
         p->tokens += r->sum.sum_k;
         p->events += r->n;
+    }
+    if (agg_logs(a, r)) {
+        p->logged++;
+        p->logged_events += r->n;
     }
     p->requests++;
     return LLMLAT_OK;
@@ -342,7 +366,7 @@ LLMLAT_API int32_t llmlat_agg_merge(llmlat_agg *dst, const llmlat_agg *src)
         add_overflows(dst->tpot_undefined, src->tpot_undefined) ||
         add_overflows(dst->input_tokens, src->input_tokens) ||
         add_overflows(dst->output_tokens, src->output_tokens))
-        return LLMLAT_EINVAL;
+        return LLMLAT_EOVERFLOW;
     for (int i = 0; i < METRIC_COUNT; i++) {
         int32_t st = store_reserve_merge(&dst->stores[i], &dst->al, &src->stores[i]);
         if (st != LLMLAT_OK)

@@ -127,13 +127,11 @@ LLMLAT_PRIVATE int32_t agg_add_reserve(llmlat_agg *a, const agg_pending *p);
 LLMLAT_PRIVATE void agg_add_commit(llmlat_agg *a, const llmlat_request *r, const req_view *v);
 
 /* Bounded mode (bounded_fold.c). setup (re)builds the layout and empty
- * sketches for alpha, all or nothing (ENOMEM leaves a as it was). check
- * says whether a success can be folded in after the pending ones (EINVAL
- * on a sum that would overflow); push then folds it, and cannot fail. */
+ * sketches for alpha, all or nothing (ENOMEM leaves a as it was). push
+ * folds in a success that agg.c's acceptance rule admitted, and cannot
+ * fail. */
 LLMLAT_PRIVATE int32_t agg_bounded_setup(llmlat_agg *a, double alpha);
 LLMLAT_PRIVATE void agg_bounded_free(llmlat_agg *a);
-LLMLAT_PRIVATE int32_t agg_bounded_check(const llmlat_agg *a, const llmlat_request *r,
-                                         const req_view *v, const agg_pending *p);
 LLMLAT_PRIVATE void agg_bounded_push(llmlat_agg *a, const llmlat_request *r, const req_view *v);
 
 #endif

@@ -68,34 +68,12 @@ static sketch *sk(llmlat_agg *a, int32_t metric)
     return &a->stores[metric_index(metric)].sk;
 }
 
-static const sketch *ck(const llmlat_agg *a, int32_t metric)
-{
-    return &a->stores[metric_index(metric)].sk;
-}
-
-LLMLAT_PRIVATE int32_t agg_bounded_check(const llmlat_agg *a, const llmlat_request *r,
-                                         const req_view *v, const agg_pending *p)
-{
-    /* The exact sums take samples below 2^64 of their unit: only an absurd
-     * tokens/s (N / E2E) can reach that. */
-    if (v->has_tps && !(v->tps >= 0.0 && v->tps < FIXSUM_LIMIT))
-        return LLMLAT_EINVAL;
-    /* ITL counts tokens, ICL events: bound them by the request's totals
-     * (its summary is valid: it ended). */
-    uint64_t tokens = UINT64_MAX - p->tokens, events = UINT64_MAX - p->events;
-    if (r->sum.sum_k > tokens || ck(a, LLMLAT_ITL)->count > tokens - r->sum.sum_k ||
-        r->n > events || ck(a, LLMLAT_ICL)->count > events - r->n)
-        return LLMLAT_EINVAL;
-    return LLMLAT_OK;
-}
-
 /* What a request's gaps add to one of ITL or ICL besides bucket counts. */
 typedef struct gap_part {
     uint64_t count;       /* samples (ITL: tokens) */
     uint64_t zero;        /* of which 0 */
     uint64_t sum;         /* sum of w x, ns (for ITL: of the gaps) */
     uint64_t sq_lo, sq_hi; /* sum of w x^2 over integer samples */
-    double sq_frac;       /* ITL: sum of g^2 / k over events with k > 1 */
     double min, max;      /* reported (s); +inf / -inf when none */
 } gap_part;
 
@@ -123,8 +101,6 @@ static void part_commit(sketch *s, const gap_part *p)
     s->count += p->count;
     s->zero += p->zero;
     fixsum_add_parts(&s->sums, p->sum, p->sq_lo, p->sq_hi);
-    if (p->sq_frac > 0.0)
-        fixsum_add_square_part(&s->sums, p->sq_frac);
     sketch_note_range(s, p->min, p->max);
 }
 
@@ -152,7 +128,7 @@ LLMLAT_COLD static void fold_odd_gap(llmlat_agg *a, int64_t g, uint32_t k, bool 
         double v = gs / (double)k; /* the value exact mode keeps */
         itl->count += k;
         itl->sum += (uint64_t)g;
-        itl->sq_frac += (double)g * (double)g / (double)k;
+        fixsum_add_square_ratio(&sk(a, LLMLAT_ITL)->sums, (uint64_t)g, k);
         part_note(itl, v, v);
     }
     if (g)

@@ -35,7 +35,7 @@ LLMLAT_PRIVATE int32_t store_reserve_merge(metric_store *dst, const llmlat_alloc
                                            const metric_store *src)
 {
     if (store_count(src) > UINT64_MAX - store_count(dst))
-        return LLMLAT_EINVAL;
+        return LLMLAT_EOVERFLOW;
     return BOUNDED(dst) ? LLMLAT_OK : exact_reserve(&dst->exact, al, src->exact.n);
 }
 

@@ -30,7 +30,7 @@ LLMLAT_PRIVATE void exact_clear(exact_store *s)
 LLMLAT_PRIVATE int32_t exact_reserve(exact_store *s, const llmlat_alloc *al, size_t extra)
 {
     if (extra > SIZE_MAX - s->n)
-        return LLMLAT_EINVAL;
+        return LLMLAT_EOVERFLOW;
     size_t need = s->n + extra;
     if (need <= s->cap)
         return LLMLAT_OK;

@@ -59,7 +59,7 @@ LLMLAT_PRIVATE int32_t radix_sort(const llmlat_alloc *al, enum radix_kind kind, 
         return LLMLAT_OK;
     }
     if (n > SIZE_MAX / sizeof(uint64_t))
-        return LLMLAT_EINVAL;
+        return LLMLAT_ENOMEM; /* scratch beyond size_t */
     size_t counts_bytes = (size_t)PASSES * DIGIT_RANGE * sizeof(size_t);
     size_t *counts = alloc_malloc(al, counts_bytes);
     unsigned char *tv = alloc_malloc(al, n * 8);

@@ -27,7 +27,7 @@ LLMLAT_PRIVATE void timeline_clear(timeline *tl)
 static int32_t reserve_events(timeline *tl, const llmlat_alloc *al, size_t events)
 {
     if (events > SIZE_MAX - tl->n_tok)
-        return LLMLAT_EINVAL;
+        return LLMLAT_EOVERFLOW;
     size_t need = tl->n_tok + events;
     if (need <= tl->cap_tok)
         return LLMLAT_OK;
@@ -42,7 +42,7 @@ static int32_t reserve_events(timeline *tl, const llmlat_alloc *al, size_t event
 static int32_t reserve_records(timeline *tl, const llmlat_alloc *al, size_t records)
 {
     if (records > SIZE_MAX - tl->n_rec)
-        return LLMLAT_EINVAL;
+        return LLMLAT_EOVERFLOW;
     void *p = tl->rec;
     int32_t st = alloc_grow(al, &p, &tl->cap_rec, tl->n_rec + records, sizeof *tl->rec);
     if (st == LLMLAT_OK)

@@ -76,7 +76,7 @@ static int32_t time_error(const llmlat_request *r, int64_t t_ns)
     if (t_ns < r->last_t)
         return LLMLAT_EORDER;
     if (t_ns > r->max_t)
-        return LLMLAT_EINVAL; /* t - start does not fit int64 */
+        return LLMLAT_EOVERFLOW; /* t - start does not fit int64 */
     return LLMLAT_OK;
 }
 
@@ -86,7 +86,7 @@ static int32_t req_reserve(llmlat_request *r, size_t need)
     if (need <= r->cap)
         return LLMLAT_OK;
     if (need > REQ_MAX_EVENTS)
-        return LLMLAT_EINVAL;
+        return LLMLAT_EOVERFLOW;
     void *t = r->t, *k = r->k;
     int32_t st = alloc_grow_pair(&r->al, &t, sizeof *r->t, &k, sizeof *r->k, &r->cap, need);
     r->t = t;
@@ -142,11 +142,11 @@ LLMLAT_API int32_t llmlat_request_events(llmlat_request *r, const int64_t *t_ns,
         if (t_ns[i] < prev)
             return LLMLAT_EORDER;
         if (t_ns[i] > r->max_t)
-            return LLMLAT_EINVAL;
+            return LLMLAT_EOVERFLOW;
         prev = t_ns[i];
     }
     if (n > REQ_MAX_EVENTS - r->n)
-        return LLMLAT_EINVAL;
+        return LLMLAT_EOVERFLOW;
     int32_t st = req_reserve(r, r->n + n);
     if (st != LLMLAT_OK)
         return st;
@@ -176,19 +176,30 @@ LLMLAT_API int32_t llmlat_request_set_output_tokens(llmlat_request *r, uint64_t 
     return LLMLAT_OK;
 }
 
+/* One pass over k[], in locals: stores into *s inside the loop would make
+ * each iteration wait on the previous one's (s may alias r's fields). The
+ * first and last token-bearing events are found from the ends, so the
+ * loop itself is a plain sum and count that the compiler vectorizes. */
 LLMLAT_PRIVATE void req_summarize(const llmlat_request *r, req_summary *s)
 {
-    *s = (req_summary){ 0, 0, REQ_NONE, REQ_NONE };
-    for (size_t i = 0; i < r->n; i++) {
-        uint32_t k = r->k[i];
-        if (!k)
-            continue;
-        if (s->first_tok == REQ_NONE)
-            s->first_tok = i;
-        s->last_tok = i;
-        s->n_tok++;
-        s->sum_k += k;
+    const uint32_t *k = r->k;
+    const size_t n = r->n;
+    size_t first = 0, last = n;
+    while (first < n && !k[first])
+        first++;
+    if (first == n) {
+        *s = (req_summary){ 0, 0, REQ_NONE, REQ_NONE };
+        return;
     }
+    while (!k[last - 1])
+        last--;
+    uint64_t sum = 0;
+    size_t zeros = 0;
+    for (size_t i = first; i < last; i++) {
+        sum += k[i];
+        zeros += !k[i];
+    }
+    *s = (req_summary){ sum, last - first - zeros, first, last - 1 };
 }
 
 LLMLAT_PRIVATE int32_t req_make_view(llmlat_request *r, const req_spec *s)

@@ -69,11 +69,11 @@ LLMLAT_PRIVATE int32_t alloc_grow(const llmlat_alloc *al, void **p, size_t *cap,
     size_t new_cap = *cap ? *cap : 16;
     while (new_cap < need) {
         if (new_cap > SIZE_MAX / 2)
-            return LLMLAT_EINVAL;
+            return LLMLAT_ENOMEM; /* no block that large can exist */
         new_cap *= 2;
     }
     if (new_cap > SIZE_MAX / elem)
-        return LLMLAT_EINVAL;
+        return LLMLAT_ENOMEM;
     void *np = alloc_realloc(al, *p, new_cap * elem);
     if (!np)
         return LLMLAT_ENOMEM;

@@ -24,8 +24,8 @@ LLMLAT_PRIVATE void *alloc_realloc(const llmlat_alloc *al, void *ptr, size_t siz
 LLMLAT_PRIVATE void alloc_free(const llmlat_alloc *al, void *ptr);
 
 /* Makes room for at least `need` elements of `elem` bytes in *p (capacity
- * *cap), growing geometrically. On failure (ENOMEM or EINVAL on size
- * overflow) *p and *cap are unchanged. */
+ * *cap), growing geometrically. On failure (ENOMEM, also when the size in
+ * bytes would not fit size_t) *p and *cap are unchanged. */
 LLMLAT_PRIVATE int32_t alloc_grow(const llmlat_alloc *al, void **p, size_t *cap, size_t need,
                                   size_t elem);
 

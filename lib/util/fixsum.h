@@ -1,10 +1,13 @@
 /* Exact sums for bounded mode: sum(w x) and sum(w x^2) of samples
  * 0 <= x < 2^64 (in a metric's internal unit: ns, tokens, tokens/s) as
- * integers counting 2^-64 units. Integer samples (ns, tokens) land without
- * any rounding; a fractional double is cut at 2^-64 once, when it is added.
- * The sums therefore depend only on the multiset of samples, so shards
- * merged in any order give the same bits, and mean and variance are
- * computed exactly from them (a constant set has std 0).
+ * integers counting 2^-64 units (util/wide.h holds the arithmetic).
+ * Integer samples (ns, tokens) land without any rounding; a fractional
+ * double is cut at 2^-64 once, when it is added, and so is the sum of the
+ * squares of a k-token chunk's samples (g/k each: g^2 / k in all). The
+ * sums therefore depend only on the multiset of samples, so shards merged
+ * in any order give the same bits, and mean and variance are computed
+ * from them with one exact integer step and few roundings (a constant set
+ * has std 0).
  *
  * Exact mode sums its kept samples at query time (gridsum.h); bounded mode
  * keeps no samples, so it sums as they come: an integer sample costs a
@@ -27,22 +30,6 @@ typedef struct fixsum {
     uint64_t s1[3]; /* sum(w x)   * 2^64 */
     uint64_t s2[4]; /* sum(w x^2) * 2^64 */
 } fixsum;
-
-/* Adds the limbs v[0..nv) shifted up by `at` limbs into acc[0..nacc);
- * carries beyond acc are impossible by the bounds above. */
-static inline void fix_add(uint64_t *acc, int nacc, const uint64_t *v, int nv, int at)
-{
-    uint64_t carry = 0;
-    int i = 0;
-    for (; i < nv; i++) {
-        uint64_t s = acc[at + i] + v[i];
-        uint64_t c1 = s < v[i];
-        acc[at + i] = s + carry;
-        carry = c1 | (acc[at + i] < s);
-    }
-    for (i += at; carry && i < nacc; i++)
-        carry = ++acc[i] == 0;
-}
 
 /* A batch of integer samples given by their sum (< 2^64) and sum of squares
  * (< 2^128): what one request's gaps add up to. The limbs are spelled out:
@@ -72,12 +59,21 @@ LLMLAT_PRIVATE void fixsum_add_double(fixsum *f, double x);
 /* Adds y >= 0 (< 2^128) to the sum of squares only, cut at 2^-64: the
  * part of a request's per-token squares that is not an integer. */
 LLMLAT_PRIVATE void fixsum_add_square_part(fixsum *f, double y);
+/* Adds floor(g^2 2^64 / k) to the sum of squares only: the squares of a
+ * k-token chunk's k samples g / k (0 <= g < 2^63, k >= 1), exact in
+ * integers but for that one cut. Their sum, g, goes in with
+ * fixsum_add_parts. */
+LLMLAT_PRIVATE void fixsum_add_square_ratio(fixsum *f, uint64_t g, uint32_t k);
 
 LLMLAT_PRIVATE void fixsum_merge(fixsum *dst, const fixsum *src);
 
-/* sum(w x) / n, and the variance sum(w (x - mean)^2) / (n - ddof), both
- * from the exact integers (one rounding each to get there). n > ddof. */
+/* The mean, s1 2^-64 / n: the sum correctly rounded to double (exactly,
+ * when it is one), divided by n in double. */
 LLMLAT_PRIVATE double fixsum_mean(const fixsum *f, uint64_t n);
+/* The variance sum(w (x - mean)^2) / (n - ddof), n > ddof: D = n s2 2^64 -
+ * s1^2 (= n^2 var_0 2^128, var_0 the population variance) is computed
+ * exactly in integers, correctly rounded to double, then divided by n and
+ * by n - ddof in double. */
 LLMLAT_PRIVATE double fixsum_variance(const fixsum *f, uint64_t n, unsigned ddof);
 
 #endif

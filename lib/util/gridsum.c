@@ -2,44 +2,7 @@
 #include <string.h>
 
 #include "util/gridsum.h"
-
-/* A 128-bit unsigned integer as two words. */
-typedef struct u128 {
-    uint64_t hi, lo;
-} u128;
-
-/* m * 2^s for a 53-bit m and s <= 74 (so < 2^127); s < 0 truncates. */
-static inline u128 grid_shifted(uint64_t m, int s)
-{
-    u128 r = { 0, 0 };
-    if (s >= 64)
-        r.hi = m << (s - 64);
-    else if (s > 0) {
-        r.lo = m << s;
-        r.hi = m >> (64 - s);
-    } else if (s > -64)
-        r.lo = m >> -s;
-    return r;
-}
-
-static inline void add(u128 *acc, u128 x)
-{
-    acc->lo += x.lo;
-    acc->hi += x.hi + (acc->lo < x.lo);
-}
-
-/* x * 2^s, x correctly rounded to double from 128 bits (round to odd into
- * 64 bits first: the sticky bit then sits below double's rounding bit). */
-static double grid_to_double(u128 x, int s)
-{
-    if (x.hi == 0)
-        return ldexp((double)x.lo, s);
-    int len = bit_length(x.hi); /* the low `len` bits of lo drop out */
-    uint64_t top = len == 64 ? x.hi : (x.hi << (64 - len)) | (x.lo >> len);
-    uint64_t rest = len == 64 ? x.lo : x.lo & ((UINT64_C(1) << len) - 1);
-    top |= rest != 0;
-    return ldexp((double)top, s + len);
-}
+#include "util/wide.h"
 
 LLMLAT_PRIVATE double gridsum(const double *v, const uint32_t *w, size_t n, uint64_t total_weight,
                              double largest, int squares, double center)
@@ -56,7 +19,7 @@ LLMLAT_PRIVATE double gridsum(const double *v, const uint32_t *w, size_t n, uint
     e_max += 1022;          /* as a biased exponent of [1, 2) scaling */
     int guard = 74 - bit_length(total_weight);
     int grid = e_max - 1075 - guard;
-    u128 acc = { 0, 0 };
+    uint64_t acc[2] = { 0, 0 };
     for (size_t i = 0; i < n; i++) {
         double x = v[i];
         if (squares) {
@@ -71,16 +34,16 @@ LLMLAT_PRIVATE double gridsum(const double *v, const uint32_t *w, size_t n, uint
             m |= UINT64_C(1) << 52;
         else
             e = 1;
-        u128 t = grid_shifted(m, e - 1075 - grid);
+        uint64_t t[2]; /* m 2^(e - 1075 - grid) < 2^(53 + guard) */
+        wide_shifted2(m, e - 1075 - grid, &t[0], &t[1]);
         if (w && w[i] != 1) { /* t * w: t < 2^(53 + guard), w < 2^32 */
             uint64_t wi = w[i];
-            uint64_t a = (t.lo & 0xffffffffu) * wi, b = (t.lo >> 32) * wi;
-            u128 p = { t.hi * wi + (b >> 32), 0 };
-            p.lo = a + (b << 32);
-            p.hi += p.lo < a;
-            t = p;
+            uint64_t a = (t[0] & 0xffffffffu) * wi, b = (t[0] >> 32) * wi;
+            uint64_t lo = a + (b << 32);
+            t[1] = t[1] * wi + (b >> 32) + (lo < a);
+            t[0] = lo;
         }
-        add(&acc, t);
+        wide_add(&acc[0], &acc[1], t[0], t[1]);
     }
-    return grid_to_double(acc, grid);
+    return wide_to_double(acc, 2, grid);
 }

@@ -32,6 +32,7 @@ LLMLAT_API const char *llmlat_strerror(int32_t status)
     case LLMLAT_EFORMAT: return "malformed bytes or trace";
     case LLMLAT_EMISMATCH: return "incompatible aggregators";
     case LLMLAT_ENOSPC: return "output buffer too small";
+    case LLMLAT_EOVERFLOW: return "a count or sum would overflow";
     }
     return "unknown status";
 }

@@ -275,7 +275,7 @@ static void req_clear_model(mreq *q)
 
 /* The status the library must return for a time at this point (event,
  * finish or fail), from the contract: ESTATE unless started, EORDER before
- * the last time, EINVAL when t - start does not fit int64. */
+ * the last time, EOVERFLOW when t - start does not fit int64. */
 static int32_t time_status(const mreq *q, int64_t t)
 {
     if (q->state != S_STARTED)
@@ -283,7 +283,7 @@ static int32_t time_status(const mreq *q, int64_t t)
     if (t < q->last)
         return LLMLAT_EORDER;
     if (t > q->max_t)
-        return LLMLAT_EINVAL;
+        return LLMLAT_EOVERFLOW;
     return LLMLAT_OK;
 }
 
@@ -494,10 +494,9 @@ static void op_add(magg *g, const mreq *q)
     int32_t want = LLMLAT_OK;
     if (m.success) {
         if (add_overflows(g->in_tok, q->in_tok) || add_overflows(g->out_tok, m.n_out))
-            want = LLMLAT_EINVAL;
-        else if (g->mode == LLMLAT_MODE_BOUNDED && m.has_tps &&
-                 !(m.tps >= 0.0 && m.tps < 18446744073709551616.0))
-            want = LLMLAT_EINVAL; /* bounded sums take samples below 2^64 */
+            want = LLMLAT_EOVERFLOW;
+        else if (m.has_tps && !(m.tps >= 0.0 && m.tps < 18446744073709551616.0))
+            want = LLMLAT_EOVERFLOW; /* samples below 2^64, in both modes */
         for (int i = 0; i < N_LISTS; i++)
             if (g->lists[i].n == MAX_SAMPLES)
                 return; /* beyond the model's room */
@@ -545,7 +544,7 @@ static void op_merge(magg *dst, const magg *src)
         (dst->mode == LLMLAT_MODE_BOUNDED && !same_bounded_params(dst, src)))
         want = LLMLAT_EMISMATCH;
     else if (add_overflows(dst->in_tok, src->in_tok) || add_overflows(dst->out_tok, src->out_tok))
-        want = LLMLAT_EINVAL;
+        want = LLMLAT_EOVERFLOW;
     for (int i = 0; i < N_LISTS; i++)
         if (dst->lists[i].n + src->lists[i].n > MAX_SAMPLES)
             return;

@@ -50,7 +50,7 @@ static inline void fz_read(const uint8_t *data, size_t size, int32_t input, int3
         if (what == LLMLAT_READ_REQUEST) {
             FZ_CHECK(use_next, "add_to handed a request over");
             int32_t added = llmlat_agg_add(a, r);
-            FZ_CHECK(added == LLMLAT_OK || added == LLMLAT_EINVAL, "add: %d", added);
+            FZ_CHECK(added == LLMLAT_OK || added == LLMLAT_EOVERFLOW, "add: %d", added);
             refused += added != LLMLAT_OK;
         } else if (what == LLMLAT_READ_REJECTED) {
             rejected++;

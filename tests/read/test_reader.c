@@ -255,7 +255,7 @@ static void rejections(void **state)
            "rejected: t.json:3:1: request 3 rejected: its end at 0.05 s is before its last "
            "event (1) at 0.1 s\n"
            "rejected: t.json:4:1: request 4 rejected: its end at 1 s is before its start at 2 s\n"
-           "rejected: t.json:5:1: request 5 rejected: the library refused it: invalid argument\n"
+           "rejected: t.json:5:1: request 5 rejected: the library refused it: a count or sum would overflow\n"
            "end\n5 read, 5 rejected\n");
 }
 

@@ -69,16 +69,14 @@ func newAggHandle(c *C.llmlat_agg) *aggHandle {
 // NewAggregator is a new, empty Aggregator under convention c in mode mode.
 // ErrInvalid for an unknown convention or mode, ErrNoMem if out of memory.
 func NewAggregator(c Convention, mode Mode) (*Aggregator, error) {
-	a := C.llmlat_agg_new(C.int32_t(c), C.int32_t(mode))
-	if a == nil {
-		// The library answers NULL to bad ids and to no memory alike.
-		switch {
-		case C.llmlat_convention_name(C.int32_t(c)) == nil:
-			return nil, invalid("new aggregator", "unknown "+c.String())
-		case mode != ModeExact && mode != ModeBounded:
-			return nil, invalid("new aggregator", "unknown "+mode.String())
-		}
-		return nil, &Error{Status: C.LLMLAT_ENOMEM, Op: "new aggregator"}
+	var a *C.llmlat_agg
+	switch status := C.llmlat_agg_create(C.int32_t(c), C.int32_t(mode), &a); {
+	case status == C.LLMLAT_EINVAL && C.llmlat_convention_name(C.int32_t(c)) == nil:
+		return nil, invalid("new aggregator", "unknown "+c.String())
+	case status == C.LLMLAT_EINVAL:
+		return nil, invalid("new aggregator", "unknown "+mode.String())
+	case status != C.LLMLAT_OK:
+		return nil, check(status, "new aggregator")
 	}
 	return &Aggregator{h: newAggHandle(a)}, nil
 }

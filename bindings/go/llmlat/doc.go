@@ -31,7 +31,8 @@
 // An [Aggregator] folds finished requests in ([Aggregator.Add]) under one
 // [Convention] and [Mode], and answers statistics ([Aggregator.Stat],
 // [Aggregator.Quantile]), system rates ([Aggregator.Rate]), counters
-// ([Aggregator.Counter]) and whole reports ([Aggregator.Report]). Aggregators
+// ([Aggregator.Counter]) and whole reports ([Aggregator.Report], or streamed
+// into an io.Writer by [Aggregator.WriteReport]). Aggregators
 // of the same convention and mode merge ([Aggregator.Merge]), and serialize
 // to a documented byte format ([Aggregator.MarshalBinary]) so that
 // aggregators from many processes can be combined.
@@ -40,8 +41,8 @@
 //
 // Every failing call returns an *[Error] carrying the library's status; test
 // it with errors.Is against the sentinels [ErrInvalid], [ErrNoMem],
-// [ErrOrder], [ErrState], [ErrUndefined], [ErrFormat], [ErrMismatch] and
-// [ErrNoSpace]. An undefined value (TPOT of a request with one token, any
+// [ErrOrder], [ErrState], [ErrUndefined], [ErrFormat], [ErrMismatch],
+// [ErrNoSpace] and [ErrOverflow]. An undefined value (TPOT of a request with one token, any
 // statistic of an empty set) is ErrUndefined with NaN, never a silent 0,
 // unless the convention asks for its tool's placeholder (vLLM and SGLang
 // report 0). A failed call leaves its object exactly as it was.
@@ -50,7 +51,7 @@
 //
 // A Request or an Aggregator is changed by one goroutine at a time. Its
 // queries (Value, Stat, Quantile, Quantiles, Rate, Counter, Report,
-// MarshalBinary, and Merge's source) only read, so several goroutines may
+// WriteReport, MarshalBinary, and Merge's source) only read, so several goroutines may
 // query one object while none changes it: the rules of a sync.RWMutex,
 // which is what to guard a shared object with. Different objects may be
 // used from different goroutines freely: the usual pattern is one

@@ -19,7 +19,7 @@ type Error struct {
 // library's own (llmlat_strerror).
 var (
 	// ErrInvalid: a bad argument (unknown id, NaN, q outside [0, 1], a
-	// closed object, an overflow).
+	// closed object).
 	ErrInvalid error = sentinel(C.LLMLAT_EINVAL)
 	// ErrNoMem: an allocation failed; the object is unchanged.
 	ErrNoMem error = sentinel(C.LLMLAT_ENOMEM)
@@ -39,6 +39,11 @@ var (
 	// ErrNoSpace: an output buffer too small. The binding sizes its
 	// buffers itself, so a caller should never see it.
 	ErrNoSpace error = sentinel(C.LLMLAT_ENOSPC)
+	// ErrOverflow: a count, sum or time span would not fit (an event
+	// 2^63 ns or more after the start, an aggregator's counter at
+	// 2^64 - 1, a request's tokens/s of 2^64 or more). Library 1.1;
+	// 1.0 returned ErrInvalid for these.
+	ErrOverflow error = sentinel(C.LLMLAT_EOVERFLOW)
 )
 
 func sentinel(status C.int32_t) *Error {

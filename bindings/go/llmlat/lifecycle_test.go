@@ -84,9 +84,9 @@ func TestFinalizers(t *testing.T) {
 
 func TestErrors(t *testing.T) {
 	sentinels := []error{llmlat.ErrInvalid, llmlat.ErrNoMem, llmlat.ErrOrder, llmlat.ErrState,
-		llmlat.ErrUndefined, llmlat.ErrFormat, llmlat.ErrMismatch, llmlat.ErrNoSpace}
+		llmlat.ErrUndefined, llmlat.ErrFormat, llmlat.ErrMismatch, llmlat.ErrNoSpace, llmlat.ErrOverflow}
 	texts := []string{"invalid argument", "out of memory", "timestamp before", "not valid in this state",
-		"undefined", "malformed", "incompatible", "too small"}
+		"undefined", "malformed", "incompatible", "too small", "would overflow"}
 	for i, s := range sentinels {
 		if !strings.HasPrefix(s.Error(), "llmlat: ") || !strings.Contains(s.Error(), texts[i]) {
 			t.Errorf("sentinel %d reads %q", i, s.Error())

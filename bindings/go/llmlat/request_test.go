@@ -91,4 +91,12 @@ func TestRequestErrors(t *testing.T) {
 	must(t, r.Finish(300))
 	wantErr(t, r.Event(400, 1), llmlat.ErrState)
 	wantErr(t, r.Fail(400), llmlat.ErrState)
+
+	// a time 2^63 ns or more after the start does not fit: ErrOverflow
+	o := newRequest(t)
+	must(t, o.Start(math.MinInt64))
+	wantErr(t, o.Event(math.MaxInt64, 1), llmlat.ErrOverflow)
+	wantErr(t, o.Events([]int64{-1, 0}, []uint32{1, 1}), llmlat.ErrOverflow)
+	must(t, o.Event(-1, 1)) // 2^63 - 1 ns after: fits
+	wantErr(t, o.Finish(0), llmlat.ErrOverflow)
 }

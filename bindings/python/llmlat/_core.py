@@ -15,7 +15,7 @@ from typing import (Any, Dict, Iterable, List, Mapping, NoReturn, Optional, Tupl
 
 from ._errors import Error, InvalidArgumentError, OutOfMemoryError
 from . import _analysis
-from ._native import WRITE_FN, lib, name_table, request_event_fast
+from ._native import WRITE_FN, AggHandle, lib, name_table, request_event_fast
 
 __all__ = [
     "Request",
@@ -497,12 +497,11 @@ class Aggregator(_Owner):
                  quantiles: Optional[Iterable[float]] = None) -> None:
         conv = _id(_CONVENTION_IDS, "convention", convention)
         mode_id = _id(_MODE_IDS, "mode", mode)
-        h = lib.llmlat_agg_new(conv, mode_id)
-        if not h:
-            if lib.llmlat_convention_name(conv) is None or mode_id not in _MODE_IDS.values():
-                raise InvalidArgumentError(where="llmlat_agg_new",
-                                           detail="convention %r, mode %r" % (convention, mode))
-            raise OutOfMemoryError(where="llmlat_agg_new")
+        h = AggHandle()
+        st = lib.llmlat_agg_create(conv, mode_id, byref(h))
+        if st:
+            detail = "convention %r, mode %r" % (convention, mode) if st == _EINVAL else None
+            _raise(st, "llmlat_agg_create", detail)
         self._own(h, lib.llmlat_agg_free)
         try:
             self.set_param("relative_error", relative_error)

@@ -24,6 +24,7 @@ __all__ = [
     "FormatError",
     "MismatchError",
     "NoSpaceError",
+    "LimitError",
     "strerror",
 ]
 
@@ -73,7 +74,7 @@ class Error(Exception):
 
 
 class InvalidArgumentError(Error, ValueError):
-    """``LLMLAT_EINVAL``: unknown name or id, NaN/inf, out of range, overflow."""
+    """``LLMLAT_EINVAL``: unknown name or id, NaN/inf, out of range."""
     STATUS = -1
     NAME = "LLMLAT_EINVAL"
 
@@ -123,8 +124,17 @@ class NoSpaceError(Error, BufferError):
     NAME = "LLMLAT_ENOSPC"
 
 
+class LimitError(Error, OverflowError, ValueError):
+    """``LLMLAT_EOVERFLOW`` (library 1.1): a count, sum or time span would not
+    fit (an event 2^63 ns or more after the start, a counter of an
+    aggregator at 2^64 - 1, a request's tokens/s of 2^64 or more). Also a
+    ValueError, as llmlat 1.0 raised InvalidArgumentError for these."""
+    STATUS = -9
+    NAME = "LLMLAT_EOVERFLOW"
+
+
 _BY_STATUS: Dict[int, Type[Error]] = {
     k.STATUS: k  # type: ignore[misc]
     for k in (InvalidArgumentError, OutOfMemoryError, OrderError, StateError,
-              UndefinedError, FormatError, MismatchError, NoSpaceError)
+              UndefinedError, FormatError, MismatchError, NoSpaceError, LimitError)
 }

@@ -122,6 +122,7 @@ PROTOTYPES: Dict[str, Tuple[object, List[object]]] = {
     "llmlat_request_get_lacks": (c_int32, [RequestHandle, _P_UINT32]),
     # aggregator
     "llmlat_agg_new": (AggHandle, [c_int32, c_int32]),
+    "llmlat_agg_create": (c_int32, [c_int32, c_int32, POINTER(AggHandle)]),
     "llmlat_agg_free": (None, [AggHandle]),
     "llmlat_agg_reset": (c_int32, [AggHandle]),
     "llmlat_agg_get_convention": (c_int32, [AggHandle, _P_INT32]),

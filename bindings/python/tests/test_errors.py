@@ -14,6 +14,7 @@ STATUSES = {
     -6: (llmlat.FormatError, ValueError, "LLMLAT_EFORMAT"),
     -7: (llmlat.MismatchError, ValueError, "LLMLAT_EMISMATCH"),
     -8: (llmlat.NoSpaceError, BufferError, "LLMLAT_ENOSPC"),
+    -9: (llmlat.LimitError, OverflowError, "LLMLAT_EOVERFLOW"),
 }
 
 

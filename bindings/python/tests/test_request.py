@@ -197,9 +197,11 @@ class RequestErrorsTest(unittest.TestCase):
     def test_event_distance_overflows_int64(self):
         r = self.r
         r.start(INT64_MIN)
-        self.assertRaises(llmlat.InvalidArgumentError, r.event, INT64_MAX)
-        self.assertRaises(llmlat.InvalidArgumentError, r.events, [INT64_MAX])
-        self.assertRaises(llmlat.InvalidArgumentError, r.finish, INT64_MAX)
+        self.assertRaises(llmlat.LimitError, r.event, INT64_MAX)
+        self.assertRaises(llmlat.LimitError, r.events, [INT64_MAX])
+        with self.assertRaises(ValueError) as cm:  # as in 1.0, where it was EINVAL
+            r.finish(INT64_MAX)
+        self.assertEqual(cm.exception.status, -9)
         r.event(-1)  # -1 - INT64_MIN = INT64_MAX fits
 
     def test_wrong_types(self):
