@@ -4,45 +4,59 @@
 #include "cli.h"
 #include "llmlat.h"
 
+/* The commands: `llmlat --help` lists them, `llmlat help NAME` and
+ * `llmlat NAME --help` show each one's own help. */
+static const struct {
+    const char *name;
+    const char *summary;
+    int (*run)(int argc, char **argv);
+    void (*usage)(FILE *out);
+} COMMANDS[] = {
+    { "report", "TTFT, TPOT, ITL, E2E, throughput and goodput of a run (or of a window or "
+                "slices of it), as the chosen tool computes them; also as an HTML page, a "
+                "Chrome trace, or one row per request",
+      report_command, report_usage },
+    { "compare", "two runs side by side, with bootstrap intervals of the differences and "
+                 "--fail-if rules for CI",
+      compare_command, compare_usage },
+};
+
+#define N_COMMANDS (sizeof COMMANDS / sizeof COMMANDS[0])
+
 void cli_usage(FILE *out)
 {
     fputs("Usage: llmlat report [OPTIONS] TRACE|-\n"
+          "       llmlat compare [OPTIONS] BASE CAND\n"
+          "       llmlat COMMAND --help\n"
           "       llmlat --help | --version\n"
           "\n"
-          "Reads the timestamps of streamed LLM responses (a trace file, or - for\n"
-          "standard input) and reports TTFT, TPOT, ITL, E2E latency, throughput and\n"
-          "goodput, computed as the chosen tool computes them.\n"
+          "Latency metrics of streamed LLM responses (TTFT, TPOT, ITL, E2E latency,\n"
+          "throughput, goodput) under the conventions of vLLM, AIPerf, SGLang and\n"
+          "LLMPerf.\n"
           "\n"
-          "Options of report:\n"
-          "  --convention NAME    default, vllm, aiperf, sglang or llmperf (default:\n"
-          "                       default)\n"
-          "  --mode MODE          exact or bounded (default: exact)\n"
-          "  --relative-error A   the bounded mode's relative error (default: 0.01)\n"
-          "  --percentiles LIST   percentiles to report, comma-separated (default:\n"
-          "                       50,90,95,99)\n"
-          "  --goodput SLOS       service levels in ms for goodput, comma-separated\n"
-          "                       NAME:MS with NAME ttft, tpot or e2el\n"
-          "  --duration S         benchmark wall time in seconds for the rates (default:\n"
-          "                       the trace's \"duration\", else from its timestamps)\n"
-          "  --format FORMAT      text, json or prometheus (default: text)\n"
-          "  --input FORMAT       what the file is: trace, vllm, aiperf, genai-perf,\n"
-          "                       sglang or llmperf (default: auto, told from the content)\n"
-          "  --run N              the run to read of a file with several (default: the\n"
-          "                       last)\n"
-          "  -h, --help           this help\n"
-          "\n"
-          "A trace is a JSON array of requests, an object {\"requests\": [...],\n"
-          "\"duration\": S}, or JSON Lines with one request per line. A request:\n"
-          "  {\"start\": S, \"events\": [[T, K], ...], \"input_tokens\": N,\n"
-          "   \"output_tokens\": N, \"ok\": true, \"end\": S}\n"
-          "with times in seconds and K the tokens of each streamed chunk. A request\n"
-          "whose times go backwards or that has events after its end is rejected\n"
-          "(named on stderr, counted in the report). Other tools' result files are\n"
-          "read as docs/importers.md says.\n"
-          "\n"
-          "Exit status: 0 success, 1 runtime failure, 2 bad usage or malformed trace.\n"
-          "Details: docs/cli.md, docs/importers.md and docs/report-json.md.\n",
+          "Commands:\n",
           out);
+    for (size_t i = 0; i < N_COMMANDS; i++)
+        fprintf(out, "  %s\n      %s\n", COMMANDS[i].name, COMMANDS[i].summary);
+    fputs("\n"
+          "`llmlat COMMAND --help` (or `llmlat help COMMAND`) shows the options of a\n"
+          "command. Exit status: 0 success, 1 runtime failure (or a broken --fail-if\n"
+          "rule), 2 bad usage or malformed input. Details: docs/cli.md.\n",
+          out);
+}
+
+static int find_command(const char *name)
+{
+    for (size_t i = 0; i < N_COMMANDS; i++)
+        if (strcmp(name, COMMANDS[i].name) == 0)
+            return (int)i;
+    return -1;
+}
+
+static int unknown_command(const char *name)
+{
+    fprintf(stderr, "llmlat: unknown command '%s' (see llmlat --help)\n", name);
+    return EXIT_USAGE;
 }
 
 int main(int argc, char **argv)
@@ -53,6 +67,13 @@ int main(int argc, char **argv)
         return EXIT_USAGE;
     }
     if (strcmp(cmd, "-h") == 0 || strcmp(cmd, "--help") == 0 || strcmp(cmd, "help") == 0) {
+        if (strcmp(cmd, "help") == 0 && argc > 2) {
+            int i = find_command(argv[2]);
+            if (i < 0)
+                return unknown_command(argv[2]);
+            COMMANDS[i].usage(stdout);
+            return EXIT_OK;
+        }
         cli_usage(stdout);
         return EXIT_OK;
     }
@@ -60,8 +81,8 @@ int main(int argc, char **argv)
         printf("llmlat %s\n", llmlat_version_string());
         return EXIT_OK;
     }
-    if (strcmp(cmd, "report") == 0)
-        return report_command(argc - 2, argv + 2);
-    fprintf(stderr, "llmlat: unknown command '%s' (see llmlat --help)\n", cmd);
-    return EXIT_USAGE;
+    int i = find_command(cmd);
+    if (i < 0)
+        return unknown_command(cmd);
+    return COMMANDS[i].run(argc - 2, argv + 2);
 }
