@@ -631,16 +631,20 @@ LLMLAT_API int32_t llmlat_reader_duration(const llmlat_reader *rd, double *secon
 /* ---------------------------------------------------------------- windows */
 
 /* An exact aggregator keeps every request it is given (its start, end, how
- * it ended, token counts and events: about 12 bytes per event and 40 per
- * request, in LLMLAT_COUNT_MEMORY_BYTES), so that parts of a run can be
- * taken out of it: a steady-state window without warm-up and cool-down,
- * consecutive time slices, the bootstrap of llmlat_compare_new, the
- * per-request reports. A bounded aggregator keeps no request, and neither
- * does an exact one into which one without them was merged (one read from
- * version-1 bytes): for those, these calls are EUNDEFINED.
+ * it ended, token counts, what its data lack and its events: about 12
+ * bytes per event and 48 per request, in LLMLAT_COUNT_MEMORY_BYTES), so
+ * that parts of a run can be taken out of it: a steady-state window
+ * without warm-up and cool-down, consecutive time slices, the bootstrap of
+ * llmlat_compare_new, the per-request reports. A bounded aggregator keeps
+ * no request; neither does an exact one given a request known by its
+ * values only (llmlat_request_set_known), or into which one without them
+ * was merged (one read from version-1 bytes): for those, these calls are
+ * EUNDEFINED. Windows, the span and the Chrome trace also need the start
+ * times on one clock: EUNDEFINED when a request lacks them
+ * (LLMLAT_LACKS_START_TIMES).
  *
  * A request's end is its finish or fail time. Rules of
- * llmlat_agg_add_window, for a window [from, to):
+ * llmlat_agg_add_window, for a window from .. to:
  *   START   from <= start < to (each request in exactly one of consecutive
  *           windows: the slices of AIPerf's --slice-duration)
  *   END     from <= end < to
@@ -650,19 +654,21 @@ LLMLAT_API int32_t llmlat_reader_duration(const llmlat_reader *rd, double *secon
 #define LLMLAT_WINDOW_END    2
 #define LLMLAT_WINDOW_INSIDE 3
 
-/* Adds to dst every request of src that the rule keeps in [from_ns,
- * to_ns], as llmlat_agg_add would add it: dst computes them under its own
+/* Adds to dst every request of src that the rule keeps in the window
+ * from_ns .. to_ns, as llmlat_agg_add would add it (with what its data
+ * lack): dst computes them under its own
  * convention, mode and params (its duration param, when set, is its own:
  * leave it 0 to derive a window's duration from its requests). All or
  * nothing: on error dst is unchanged. src is not changed.
- * Errors: EINVAL (NULL, dst == src, unknown rule, from_ns > to_ns; a sum
- * in dst would overflow), EUNDEFINED (src keeps no requests), ENOMEM. */
+ * Errors: EINVAL (NULL, dst == src, unknown rule, from_ns > to_ns),
+ * EOVERFLOW (a count or sum of dst would overflow), EUNDEFINED (src keeps
+ * no requests, or not their start times), ENOMEM. */
 LLMLAT_API int32_t llmlat_agg_add_window(llmlat_agg *dst, const llmlat_agg *src, int64_t from_ns,
                                          int64_t to_ns, int32_t rule);
 
 /* The earliest start and the latest end of the requests a keeps, the
  * origin and end of its windows. Errors: EINVAL (NULL), EUNDEFINED (no
- * request, or a keeps none). */
+ * request, a keeps none, or their start times are not on one clock). */
 LLMLAT_API int32_t llmlat_agg_span(const llmlat_agg *a, int64_t *first_start_ns,
                                    int64_t *last_end_ns);
 

@@ -671,16 +671,20 @@ LLMLAT_API int32_t llmlat_reader_duration(const llmlat_reader *rd, double *secon
 /* ---------------------------------------------------------------- windows */
 
 /* An exact aggregator keeps every request it is given (its start, end, how
- * it ended, token counts and events: about 12 bytes per event and 40 per
- * request, in LLMLAT_COUNT_MEMORY_BYTES), so that parts of a run can be
- * taken out of it: a steady-state window without warm-up and cool-down,
- * consecutive time slices, the bootstrap of llmlat_compare_new, the
- * per-request reports. A bounded aggregator keeps no request, and neither
- * does an exact one into which one without them was merged (one read from
- * version-1 bytes): for those, these calls are EUNDEFINED.
+ * it ended, token counts, what its data lack and its events: about 12
+ * bytes per event and 48 per request, in LLMLAT_COUNT_MEMORY_BYTES), so
+ * that parts of a run can be taken out of it: a steady-state window
+ * without warm-up and cool-down, consecutive time slices, the bootstrap of
+ * llmlat_compare_new, the per-request reports. A bounded aggregator keeps
+ * no request; neither does an exact one given a request known by its
+ * values only (llmlat_request_set_known), or into which one without them
+ * was merged (one read from version-1 bytes): for those, these calls are
+ * EUNDEFINED. Windows, the span and the Chrome trace also need the start
+ * times on one clock: EUNDEFINED when a request lacks them
+ * (LLMLAT_LACKS_START_TIMES).
  *
  * A request's end is its finish or fail time. Rules of
- * llmlat_agg_add_window, for a window [from, to):
+ * llmlat_agg_add_window, for a window from .. to:
  *   START   from <= start < to (each request in exactly one of consecutive
  *           windows: the slices of AIPerf's --slice-duration)
  *   END     from <= end < to
@@ -690,19 +694,21 @@ LLMLAT_API int32_t llmlat_reader_duration(const llmlat_reader *rd, double *secon
 #define LLMLAT_WINDOW_END    2
 #define LLMLAT_WINDOW_INSIDE 3
 
-/* Adds to dst every request of src that the rule keeps in [from_ns,
- * to_ns], as llmlat_agg_add would add it: dst computes them under its own
+/* Adds to dst every request of src that the rule keeps in the window
+ * from_ns .. to_ns, as llmlat_agg_add would add it (with what its data
+ * lack): dst computes them under its own
  * convention, mode and params (its duration param, when set, is its own:
  * leave it 0 to derive a window's duration from its requests). All or
  * nothing: on error dst is unchanged. src is not changed.
- * Errors: EINVAL (NULL, dst == src, unknown rule, from_ns > to_ns; a sum
- * in dst would overflow), EUNDEFINED (src keeps no requests), ENOMEM. */
+ * Errors: EINVAL (NULL, dst == src, unknown rule, from_ns > to_ns),
+ * EOVERFLOW (a count or sum of dst would overflow), EUNDEFINED (src keeps
+ * no requests, or not their start times), ENOMEM. */
 LLMLAT_API int32_t llmlat_agg_add_window(llmlat_agg *dst, const llmlat_agg *src, int64_t from_ns,
                                          int64_t to_ns, int32_t rule);
 
 /* The earliest start and the latest end of the requests a keeps, the
  * origin and end of its windows. Errors: EINVAL (NULL), EUNDEFINED (no
- * request, or a keeps none). */
+ * request, a keeps none, or their start times are not on one clock). */
 LLMLAT_API int32_t llmlat_agg_span(const llmlat_agg *a, int64_t *first_start_ns,
                                    int64_t *last_end_ns);
 
@@ -2703,6 +2709,7 @@ typedef struct logged_request {
     size_t first_event;       /* index of its first event in the log */
     uint32_t n_events;        /* a recorder holds at most 2^32 - 1 */
     uint32_t flags;
+    uint32_t lacks;           /* what its data lack (LLMLAT_LACKS_*, never CHUNKS) */
 } logged_request;
 
 typedef struct request_log {
@@ -2721,7 +2728,9 @@ LLMLAT_PRIVATE void request_log_clear(request_log *g);
  * (but for capacity) on failure. */
 LLMLAT_PRIVATE int32_t request_log_reserve(request_log *g, const llmlat_alloc *al,
                                            size_t requests, size_t events);
-/* Appends an ended request into reserved room (never fails). */
+/* Appends an ended request into reserved room (never fails). One known by
+ * its values only (LLMLAT_LACKS_CHUNKS) is not logged: its events could
+ * not make it again. */
 LLMLAT_PRIVATE void request_log_push(request_log *g, const llmlat_request *r);
 /* Appends src's requests into room reserved for them. */
 LLMLAT_PRIVATE void request_log_append(request_log *dst, const request_log *src);
@@ -2784,6 +2793,7 @@ LLMLAT_PRIVATE void request_log_push(request_log *g, const llmlat_request *r)
         .n_events = (uint32_t)r->n,
         .flags = (r->state == REQ_FAILED ? LOGGED_FAILED : 0u) |
                  (r->has_output_tokens ? LOGGED_HAS_USAGE : 0u),
+        .lacks = r->lacks,
     };
     if (r->n) {
         memcpy(g->t + g->n_ev, r->t, r->n * sizeof *r->t);
@@ -2821,6 +2831,7 @@ LLMLAT_PRIVATE void request_log_view(const request_log *g, size_t i, llmlat_requ
         .input_tokens = q->input_tokens,
         .has_output_tokens = (q->flags & LOGGED_HAS_USAGE) != 0,
         .output_tokens = q->output_tokens,
+        .lacks = q->lacks,
         .checked = true, /* they were when logged (or deserialized) */
     };
     req_make_view(out, &s);
@@ -4762,11 +4773,18 @@ static inline double agg_param(const llmlat_agg *a, int32_t param)
 LLMLAT_PRIVATE const metric_store *agg_store(const llmlat_agg *a, int32_t metric);
 
 /* true when a keeps every request it was given: exact mode, none of them
- * lacking data or known by values only, nothing merged in from an
- * aggregator without a log. What works per request needs it. */
+ * known by its values only, nothing merged in from an aggregator without
+ * a log. What works per request needs it. */
 static inline bool agg_holds_requests(const llmlat_agg *a)
 {
     return a->mode == LLMLAT_MODE_EXACT && a->log.n_req == a->completed + a->failed;
+}
+
+/* ... and when their start times are on one clock, so that their times can
+ * be compared across requests: what windows and timelines need. */
+static inline bool agg_holds_timed_requests(const llmlat_agg *a)
+{
+    return agg_holds_requests(a) && !(a->lacks & LLMLAT_LACKS_START_TIMES);
 }
 
 /* Why a's data cannot support metric, rate or counter `id` (kind
@@ -5021,12 +5039,12 @@ static void push_timeline(llmlat_agg *a, const llmlat_request *r, const req_view
     }
 }
 
-/* Exact mode logs every request whose data is whole: one that lacks
- * something (or is known by its values only) could not be added again
- * from its events as it was (agg_holds_requests then says no). */
+/* Exact mode logs every request that has its events (with what its data
+ * lack); one known by its values only could not be added again from them
+ * (agg_holds_requests then says no). */
 static bool agg_logs(const llmlat_agg *a, const llmlat_request *r)
 {
-    return a->mode == LLMLAT_MODE_EXACT && r->lacks == 0;
+    return a->mode == LLMLAT_MODE_EXACT && !req_values_only(r);
 }
 
 /* What r's data lacks, remembered once r is counted: everything for a
@@ -5569,7 +5587,7 @@ LLMLAT_API int32_t llmlat_agg_add_window(llmlat_agg *dst, const llmlat_agg *src,
     if (!dst || !src || dst == src || rule < LLMLAT_WINDOW_START || rule > LLMLAT_WINDOW_INSIDE ||
         from_ns > to_ns)
         return LLMLAT_EINVAL;
-    if (!agg_holds_requests(src))
+    if (!agg_holds_timed_requests(src))
         return LLMLAT_EUNDEFINED;
     /* Into an empty twin first, then one merge: all or nothing. */
     llmlat_agg *tmp = agg_new_empty_like(dst);
@@ -5594,7 +5612,7 @@ LLMLAT_API int32_t llmlat_agg_span(const llmlat_agg *a, int64_t *first_start_ns,
 {
     if (!a || !first_start_ns || !last_end_ns)
         return LLMLAT_EINVAL;
-    if (!agg_holds_requests(a) || a->log.n_req == 0)
+    if (!agg_holds_timed_requests(a) || a->log.n_req == 0)
         return LLMLAT_EUNDEFINED;
     int64_t lo = INT64_MAX, hi = INT64_MIN;
     for (size_t i = 0; i < a->log.n_req; i++) {
@@ -10794,7 +10812,7 @@ LLMLAT_PRIVATE void report_chrome_trace(report_ctx *c)
 {
     const llmlat_agg *a = c->a;
     rbuf *b = &c->out;
-    if (!agg_holds_requests(a)) {
+    if (!agg_holds_timed_requests(a)) {
         rbuf_fail(b, LLMLAT_EUNDEFINED);
         return;
     }
@@ -12141,6 +12159,16 @@ static const struct {
 };
 #define REQUEST_COLUMN_COUNT (sizeof REQUEST_COLUMNS / sizeof REQUEST_COLUMNS[0])
 
+/* A request's start or end on the run's clock; empty / null when its start
+ * times are not on one clock (a file that keeps them relative). */
+static void request_time(rbuf *b, const logged_request *q, int64_t t, const char *none)
+{
+    if (q->lacks & LLMLAT_LACKS_START_TIMES)
+        rbuf_puts(b, none);
+    else
+        rbuf_scaled(b, t, 9, 9);
+}
+
 /* Request i's values, and whether it is a success under the convention. */
 static bool request_row(const llmlat_agg *a, size_t i, double *v)
 {
@@ -12178,11 +12206,12 @@ LLMLAT_PRIVATE void report_requests_csv(report_ctx *c)
     for (size_t i = 0; i < a->log.n_req && b->status == LLMLAT_OK; i++) {
         double v[REQUEST_COLUMN_COUNT];
         bool ok = request_row(a, i, v);
+        const logged_request *q = &a->log.req[i];
         rbuf_u64(b, i);
         rbuf_puts(b, ",");
-        rbuf_scaled(b, a->log.req[i].start_ns, 9, 9);
+        request_time(b, q, q->start_ns, "");
         rbuf_puts(b, ",");
-        rbuf_scaled(b, a->log.req[i].end_ns, 9, 9);
+        request_time(b, q, q->end_ns, "");
         for (size_t k = 0; k < REQUEST_COLUMN_COUNT; k++) {
             rbuf_puts(b, ",");
             rbuf_double(b, v[k], "");
@@ -12200,12 +12229,13 @@ LLMLAT_PRIVATE void report_requests_jsonl(report_ctx *c)
     for (size_t i = 0; i < a->log.n_req && b->status == LLMLAT_OK; i++) {
         double v[REQUEST_COLUMN_COUNT];
         bool ok = request_row(a, i, v);
+        const logged_request *q = &a->log.req[i];
         rbuf_puts(b, "{\"index\": ");
         rbuf_u64(b, i);
         rbuf_puts(b, ", \"start_s\": ");
-        rbuf_scaled(b, a->log.req[i].start_ns, 9, 9);
+        request_time(b, q, q->start_ns, "null");
         rbuf_puts(b, ", \"end_s\": ");
-        rbuf_scaled(b, a->log.req[i].end_ns, 9, 9);
+        request_time(b, q, q->end_ns, "null");
         for (size_t k = 0; k < REQUEST_COLUMN_COUNT; k++) {
             rbuf_puts(b, ", \"");
             rbuf_puts(b, REQUEST_COLUMNS[k].name);
@@ -13684,6 +13714,7 @@ LLMLAT_PRIVATE void write_request_log(bytes_writer *w, const request_log *g)
         put_i64(w, q->start_ns);
         put_i64(w, q->end_ns);
         put_u32(w, q->flags);
+        put_u32(w, q->lacks);
         put_u64(w, q->input_tokens);
         put_u64(w, q->output_tokens);
         put_u32(w, q->n_events);
@@ -13694,7 +13725,7 @@ LLMLAT_PRIVATE void write_request_log(bytes_writer *w, const request_log *g)
     }
 }
 
-#define LOGGED_REQUEST_BYTES 40 /* without its events */
+#define LOGGED_REQUEST_BYTES 44 /* without its events */
 #define LOGGED_EVENT_BYTES 12
 
 /* One request as the recorder would have accepted it: events in order
@@ -13725,11 +13756,13 @@ LLMLAT_PRIVATE int32_t read_request_log(bytes_reader *r, request_log *g, const l
         q.start_ns = get_i64(r);
         q.end_ns = get_i64(r);
         q.flags = get_u32(r);
+        q.lacks = get_u32(r);
         q.input_tokens = get_u64(r);
         q.output_tokens = get_u64(r);
         q.n_events = get_u32(r);
         q.first_event = g->n_ev;
         if (r->bad || (q.flags & ~(LOGGED_FAILED | LOGGED_HAS_USAGE)) ||
+            (q.lacks & ~(uint32_t)(LLMLAT_LACKS_ALL & ~LLMLAT_LACKS_CHUNKS)) ||
             (!(q.flags & LOGGED_HAS_USAGE) && q.output_tokens) ||
             q.n_events > r->left / LOGGED_EVENT_BYTES)
             return LLMLAT_EFORMAT;

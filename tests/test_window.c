@@ -8,8 +8,8 @@
 #include "helpers.h"
 
 /* Request i: starts every 100 ms, lasts 50 + 10 i ms, 4 chunks, every
- * seventh one fails. */
-static llmlat_request *request_i(int i)
+ * seventh one fails; its data lack `lacks`. */
+static llmlat_request *request_lacking(int i, uint32_t lacks)
 {
     int64_t start = i * 100 * MS, t = start + 20 * MS;
     llmlat_request *r = llmlat_request_new();
@@ -20,12 +20,18 @@ static llmlat_request *request_i(int i)
         t += (5 + i) * MS;
     }
     assert_int_equal(llmlat_request_set_input_tokens(r, (uint64_t)(10 + i)), LLMLAT_OK);
+    assert_int_equal(llmlat_request_set_lacks(r, lacks), LLMLAT_OK);
     int64_t end = start + (50 + 10 * i) * MS;
     if (i % 7 == 6)
         assert_int_equal(llmlat_request_fail(r, end), LLMLAT_OK);
     else
         assert_int_equal(llmlat_request_finish(r, end), LLMLAT_OK);
     return r;
+}
+
+static llmlat_request *request_i(int i)
+{
+    return request_lacking(i, 0);
 }
 
 static void add_range(llmlat_agg *a, int from, int to)
@@ -271,7 +277,7 @@ static void incomplete_log(void **state)
      * count of 0 and dropping those bytes keeps a valid aggregator. */
     size_t log_bytes = 0;
     for (int i = 0; i < 3; i++)
-        log_bytes += 40 + 4 * 12; /* 4 events each */
+        log_bytes += 44 + 4 * 12; /* 4 events each */
     size_t cut = len - 4 - log_bytes;
     unsigned char *b2 = malloc(cut + 4);
     memcpy(b2, buf, cut);
@@ -349,6 +355,59 @@ static void new_like(void **state)
     llmlat_agg_free(b);
 }
 
+/* What a request's data lack travels with it through the log: a window
+ * keeps it, and one without start times on one clock has no window. */
+static void lacks_kept(void **state)
+{
+    (void)state;
+    llmlat_agg *src = llmlat_agg_new(LLMLAT_CONV_DEFAULT, LLMLAT_MODE_EXACT);
+    for (int i = 0; i < 6; i++) {
+        llmlat_request *r = request_lacking(i, LLMLAT_LACKS_CHUNK_TOKENS);
+        assert_int_equal(llmlat_agg_add(src, r), LLMLAT_OK);
+        llmlat_request_free(r);
+    }
+    llmlat_agg *dst = llmlat_agg_new(LLMLAT_CONV_DEFAULT, LLMLAT_MODE_EXACT);
+    assert_int_equal(llmlat_agg_add_window(dst, src, INT64_MIN, INT64_MAX, LLMLAT_WINDOW_START),
+                     LLMLAT_OK);
+    assert_same_report(dst, src); /* "not available" where src says it */
+    const char *why = NULL;
+    assert_int_equal(llmlat_agg_unavailable(dst, LLMLAT_KIND_METRIC, LLMLAT_ITL, &why),
+                     LLMLAT_EUNDEFINED);
+    assert_non_null(why);
+    /* relative starts: no window, no span, no timeline; the table has no
+     * times but its values */
+    llmlat_request *r = request_lacking(7, LLMLAT_LACKS_START_TIMES);
+    assert_int_equal(llmlat_agg_add(src, r), LLMLAT_OK);
+    llmlat_request_free(r);
+    int64_t lo, hi;
+    assert_int_equal(llmlat_agg_span(src, &lo, &hi), LLMLAT_EUNDEFINED);
+    assert_int_equal(llmlat_agg_add_window(dst, src, 0, 1, LLMLAT_WINDOW_START),
+                     LLMLAT_EUNDEFINED);
+    size_t len;
+    assert_int_equal(llmlat_agg_report(src, LLMLAT_FORMAT_CHROME_TRACE, NULL, 0, &len),
+                     LLMLAT_EUNDEFINED);
+    assert_int_equal(llmlat_agg_report(src, LLMLAT_FORMAT_REQUESTS_CSV, NULL, 0, &len),
+                     LLMLAT_ENOSPC);
+    char *csv = malloc(len + 1);
+    assert_int_equal(llmlat_agg_report(src, LLMLAT_FORMAT_REQUESTS_CSV, csv, len, &len),
+                     LLMLAT_OK);
+    csv[len] = '\0';
+    assert_non_null(strstr(csv, "\n6,,,")); /* the 7th request: no start, no end */
+    free(csv);
+    /* a request known by its values only is not kept: no per-request report */
+    r = llmlat_request_new();
+    assert_int_equal(llmlat_request_start(r, 0), LLMLAT_OK);
+    assert_int_equal(llmlat_request_set_known(r, LLMLAT_CONV_DEFAULT, LLMLAT_TTFT, 0.1),
+                     LLMLAT_OK);
+    assert_int_equal(llmlat_request_finish(r, 500 * MS), LLMLAT_OK);
+    assert_int_equal(llmlat_agg_add(dst, r), LLMLAT_OK);
+    llmlat_request_free(r);
+    assert_int_equal(llmlat_agg_report(dst, LLMLAT_FORMAT_REQUESTS_JSONL, NULL, 0, &len),
+                     LLMLAT_EUNDEFINED);
+    llmlat_agg_free(src);
+    llmlat_agg_free(dst);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -359,6 +418,7 @@ int main(void)
         cmocka_unit_test(log_merge_reset_serialize),
         cmocka_unit_test(incomplete_log),
         cmocka_unit_test(new_like),
+        cmocka_unit_test(lacks_kept),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -208,12 +208,12 @@ static void push_timeline(llmlat_agg *a, const llmlat_request *r, const req_view
     }
 }
 
-/* Exact mode logs every request whose data is whole: one that lacks
- * something (or is known by its values only) could not be added again
- * from its events as it was (agg_holds_requests then says no). */
+/* Exact mode logs every request that has its events (with what its data
+ * lack); one known by its values only could not be added again from them
+ * (agg_holds_requests then says no). */
 static bool agg_logs(const llmlat_agg *a, const llmlat_request *r)
 {
-    return a->mode == LLMLAT_MODE_EXACT && r->lacks == 0;
+    return a->mode == LLMLAT_MODE_EXACT && !req_values_only(r);
 }
 
 /* What r's data lacks, remembered once r is counted: everything for a

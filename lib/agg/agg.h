@@ -80,11 +80,18 @@ static inline double agg_param(const llmlat_agg *a, int32_t param)
 LLMLAT_PRIVATE const metric_store *agg_store(const llmlat_agg *a, int32_t metric);
 
 /* true when a keeps every request it was given: exact mode, none of them
- * lacking data or known by values only, nothing merged in from an
- * aggregator without a log. What works per request needs it. */
+ * known by its values only, nothing merged in from an aggregator without
+ * a log. What works per request needs it. */
 static inline bool agg_holds_requests(const llmlat_agg *a)
 {
     return a->mode == LLMLAT_MODE_EXACT && a->log.n_req == a->completed + a->failed;
+}
+
+/* ... and when their start times are on one clock, so that their times can
+ * be compared across requests: what windows and timelines need. */
+static inline bool agg_holds_timed_requests(const llmlat_agg *a)
+{
+    return agg_holds_requests(a) && !(a->lacks & LLMLAT_LACKS_START_TIMES);
 }
 
 /* Why a's data cannot support metric, rate or counter `id` (kind

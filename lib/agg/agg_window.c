@@ -23,7 +23,7 @@ LLMLAT_API int32_t llmlat_agg_add_window(llmlat_agg *dst, const llmlat_agg *src,
     if (!dst || !src || dst == src || rule < LLMLAT_WINDOW_START || rule > LLMLAT_WINDOW_INSIDE ||
         from_ns > to_ns)
         return LLMLAT_EINVAL;
-    if (!agg_holds_requests(src))
+    if (!agg_holds_timed_requests(src))
         return LLMLAT_EUNDEFINED;
     /* Into an empty twin first, then one merge: all or nothing. */
     llmlat_agg *tmp = agg_new_empty_like(dst);
@@ -48,7 +48,7 @@ LLMLAT_API int32_t llmlat_agg_span(const llmlat_agg *a, int64_t *first_start_ns,
 {
     if (!a || !first_start_ns || !last_end_ns)
         return LLMLAT_EINVAL;
-    if (!agg_holds_requests(a) || a->log.n_req == 0)
+    if (!agg_holds_timed_requests(a) || a->log.n_req == 0)
         return LLMLAT_EUNDEFINED;
     int64_t lo = INT64_MAX, hi = INT64_MIN;
     for (size_t i = 0; i < a->log.n_req; i++) {

@@ -197,6 +197,7 @@ LLMLAT_PRIVATE void write_request_log(bytes_writer *w, const request_log *g)
         put_i64(w, q->start_ns);
         put_i64(w, q->end_ns);
         put_u32(w, q->flags);
+        put_u32(w, q->lacks);
         put_u64(w, q->input_tokens);
         put_u64(w, q->output_tokens);
         put_u32(w, q->n_events);
@@ -207,7 +208,7 @@ LLMLAT_PRIVATE void write_request_log(bytes_writer *w, const request_log *g)
     }
 }
 
-#define LOGGED_REQUEST_BYTES 40 /* without its events */
+#define LOGGED_REQUEST_BYTES 44 /* without its events */
 #define LOGGED_EVENT_BYTES 12
 
 /* One request as the recorder would have accepted it: events in order
@@ -238,11 +239,13 @@ LLMLAT_PRIVATE int32_t read_request_log(bytes_reader *r, request_log *g, const l
         q.start_ns = get_i64(r);
         q.end_ns = get_i64(r);
         q.flags = get_u32(r);
+        q.lacks = get_u32(r);
         q.input_tokens = get_u64(r);
         q.output_tokens = get_u64(r);
         q.n_events = get_u32(r);
         q.first_event = g->n_ev;
         if (r->bad || (q.flags & ~(LOGGED_FAILED | LOGGED_HAS_USAGE)) ||
+            (q.lacks & ~(uint32_t)(LLMLAT_LACKS_ALL & ~LLMLAT_LACKS_CHUNKS)) ||
             (!(q.flags & LOGGED_HAS_USAGE) && q.output_tokens) ||
             q.n_events > r->left / LOGGED_EVENT_BYTES)
             return LLMLAT_EFORMAT;

@@ -52,6 +52,7 @@ LLMLAT_PRIVATE void request_log_push(request_log *g, const llmlat_request *r)
         .n_events = (uint32_t)r->n,
         .flags = (r->state == REQ_FAILED ? LOGGED_FAILED : 0u) |
                  (r->has_output_tokens ? LOGGED_HAS_USAGE : 0u),
+        .lacks = r->lacks,
     };
     if (r->n) {
         memcpy(g->t + g->n_ev, r->t, r->n * sizeof *r->t);
@@ -89,6 +90,7 @@ LLMLAT_PRIVATE void request_log_view(const request_log *g, size_t i, llmlat_requ
         .input_tokens = q->input_tokens,
         .has_output_tokens = (q->flags & LOGGED_HAS_USAGE) != 0,
         .output_tokens = q->output_tokens,
+        .lacks = q->lacks,
         .checked = true, /* they were when logged (or deserialized) */
     };
     req_make_view(out, &s);

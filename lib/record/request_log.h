@@ -25,6 +25,7 @@ typedef struct logged_request {
     size_t first_event;       /* index of its first event in the log */
     uint32_t n_events;        /* a recorder holds at most 2^32 - 1 */
     uint32_t flags;
+    uint32_t lacks;           /* what its data lack (LLMLAT_LACKS_*, never CHUNKS) */
 } logged_request;
 
 typedef struct request_log {
@@ -43,7 +44,9 @@ LLMLAT_PRIVATE void request_log_clear(request_log *g);
  * (but for capacity) on failure. */
 LLMLAT_PRIVATE int32_t request_log_reserve(request_log *g, const llmlat_alloc *al,
                                            size_t requests, size_t events);
-/* Appends an ended request into reserved room (never fails). */
+/* Appends an ended request into reserved room (never fails). One known by
+ * its values only (LLMLAT_LACKS_CHUNKS) is not logged: its events could
+ * not make it again. */
 LLMLAT_PRIVATE void request_log_push(request_log *g, const llmlat_request *r);
 /* Appends src's requests into room reserved for them. */
 LLMLAT_PRIVATE void request_log_append(request_log *dst, const request_log *src);

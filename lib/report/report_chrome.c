@@ -300,7 +300,7 @@ LLMLAT_PRIVATE void report_chrome_trace(report_ctx *c)
 {
     const llmlat_agg *a = c->a;
     rbuf *b = &c->out;
-    if (!agg_holds_requests(a)) {
+    if (!agg_holds_timed_requests(a)) {
         rbuf_fail(b, LLMLAT_EUNDEFINED);
         return;
     }

@@ -22,6 +22,16 @@ static const struct {
 };
 #define REQUEST_COLUMN_COUNT (sizeof REQUEST_COLUMNS / sizeof REQUEST_COLUMNS[0])
 
+/* A request's start or end on the run's clock; empty / null when its start
+ * times are not on one clock (a file that keeps them relative). */
+static void request_time(rbuf *b, const logged_request *q, int64_t t, const char *none)
+{
+    if (q->lacks & LLMLAT_LACKS_START_TIMES)
+        rbuf_puts(b, none);
+    else
+        rbuf_scaled(b, t, 9, 9);
+}
+
 /* Request i's values, and whether it is a success under the convention. */
 static bool request_row(const llmlat_agg *a, size_t i, double *v)
 {
@@ -59,11 +69,12 @@ LLMLAT_PRIVATE void report_requests_csv(report_ctx *c)
     for (size_t i = 0; i < a->log.n_req && b->status == LLMLAT_OK; i++) {
         double v[REQUEST_COLUMN_COUNT];
         bool ok = request_row(a, i, v);
+        const logged_request *q = &a->log.req[i];
         rbuf_u64(b, i);
         rbuf_puts(b, ",");
-        rbuf_scaled(b, a->log.req[i].start_ns, 9, 9);
+        request_time(b, q, q->start_ns, "");
         rbuf_puts(b, ",");
-        rbuf_scaled(b, a->log.req[i].end_ns, 9, 9);
+        request_time(b, q, q->end_ns, "");
         for (size_t k = 0; k < REQUEST_COLUMN_COUNT; k++) {
             rbuf_puts(b, ",");
             rbuf_double(b, v[k], "");
@@ -81,12 +92,13 @@ LLMLAT_PRIVATE void report_requests_jsonl(report_ctx *c)
     for (size_t i = 0; i < a->log.n_req && b->status == LLMLAT_OK; i++) {
         double v[REQUEST_COLUMN_COUNT];
         bool ok = request_row(a, i, v);
+        const logged_request *q = &a->log.req[i];
         rbuf_puts(b, "{\"index\": ");
         rbuf_u64(b, i);
         rbuf_puts(b, ", \"start_s\": ");
-        rbuf_scaled(b, a->log.req[i].start_ns, 9, 9);
+        request_time(b, q, q->start_ns, "null");
         rbuf_puts(b, ", \"end_s\": ");
-        rbuf_scaled(b, a->log.req[i].end_ns, 9, 9);
+        request_time(b, q, q->end_ns, "null");
         for (size_t k = 0; k < REQUEST_COLUMN_COUNT; k++) {
             rbuf_puts(b, ", \"");
             rbuf_puts(b, REQUEST_COLUMNS[k].name);
