@@ -890,8 +890,10 @@ class Aggregator(_Owner):
             lo, hi = _analysis.window_bounds(bounds[0], bounds[1], start, end, warmup, cooldown)
             if lo <= hi:
                 out.add_window(self, lo, hi, "inside")
-        elif self.mode == "bounded":
-            self._fail(_EUNDEFINED, "window", "a bounded aggregator keeps no requests")
+        elif self.counter("completed") or self.counter("failed"):
+            out.close()
+            self._fail(_EUNDEFINED, "window", "the requests' times are not kept (bounded mode, "
+                       "per-request values only, or relative start times)")
         return out
 
     def slices(self, seconds: float, start: Optional[float] = None, end: Optional[float] = None,
