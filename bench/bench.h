@@ -114,6 +114,7 @@ void bench_recorder(const bench_opts *o);
 void bench_fold(const bench_opts *o);
 void bench_query(const bench_opts *o);
 void bench_exact_quantiles(const bench_opts *o);
+void bench_expose(const bench_opts *o); /* bench_expose.c */
 
 /* Output of everything added (bench_util.c). */
 void bench_print_table(const bench_opts *o);

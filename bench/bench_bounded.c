@@ -164,6 +164,83 @@ static void bench_fold(int repeats)
     }
 }
 
+/* The reference for the whole path: the least a histogram recorder does
+ * for the same request (as HdrHistogram_c's hdr_record_value: a bucket
+ * from the value's bits, one increment) for TTFT, each gap and E2E, from
+ * timestamps it stored itself. */
+static uint64_t ref_hist[64 * 16];
+
+static void ref_record(int64_t v)
+{
+    uint64_t x = (uint64_t)v | 1;
+    int e = 63 - __builtin_clzll(x);
+    unsigned sub = e >= 4 ? (unsigned)(x >> (e - 4)) & 15 : 0;
+    ref_hist[e * 16 + sub]++;
+}
+
+static int64_t ref_times[512];
+
+static void ref_path(int64_t start, const int64_t *t, size_t n)
+{
+    for (size_t j = 0; j < n; j++) /* as a recorder stores them */
+        ref_times[j] = t[j];
+    ref_record(ref_times[0] - start);
+    for (size_t j = 1; j < n; j++)
+        ref_record(ref_times[j] - ref_times[j - 1]);
+    ref_record(ref_times[n - 1] - start);
+}
+
+/* Reset + start + 500 events + finish + add to a bounded aggregator, per
+ * request, beside the reference recorder given the same timestamps. */
+static void bench_whole_path(int repeats)
+{
+    enum { N = 500, POOL = 64, COUNT = 4000 };
+    static int64_t times[POOL][N];
+    for (int i = 0; i < POOL; i++) {
+        int64_t t = (int64_t)i * 50 * MS + 100 * MS;
+        for (int j = 0; j < N; j++) {
+            times[i][j] = t;
+            t += gap_ns();
+        }
+    }
+    llmlat_agg *a = llmlat_agg_new(LLMLAT_CONV_DEFAULT, LLMLAT_MODE_BOUNDED);
+    llmlat_request *r = llmlat_request_new();
+    double *v = malloc((size_t)repeats * sizeof *v), *w = malloc((size_t)repeats * sizeof *w);
+    if (!a || !r || !v || !w) {
+        fprintf(stderr, "out of memory\n");
+        exit(1);
+    }
+    for (int k = 0; k < repeats; k++) {
+        llmlat_agg_reset(a);
+        int64_t t0 = clock_ns();
+        for (int i = 0; i < COUNT; i++) {
+            const int64_t *t = times[i % POOL];
+            int64_t start = t[0] - 100 * MS;
+            llmlat_request_reset(r);
+            llmlat_request_start(r, start);
+            for (int j = 0; j < N; j++)
+                llmlat_request_event(r, t[j], 1);
+            llmlat_request_finish(r, t[N - 1]);
+            if (llmlat_agg_add(a, r) != LLMLAT_OK) {
+                fprintf(stderr, "add failed\n");
+                exit(1);
+            }
+        }
+        v[k] = (double)(clock_ns() - t0) / COUNT;
+        t0 = clock_ns();
+        for (int i = 0; i < COUNT; i++)
+            ref_path(times[i % POOL][0] - 100 * MS, times[i % POOL], N);
+        w[k] = (double)(clock_ns() - t0) / COUNT;
+    }
+    printf("whole path (reset + start + %d events + finish + add, bounded):\n", N);
+    print_figure("llmlat", summarize(v, repeats));
+    print_figure("reference: bit-bucket recorder", summarize(w, repeats));
+    free(v);
+    free(w);
+    llmlat_request_free(r);
+    llmlat_agg_free(a);
+}
+
 /* An aggregator holding `count` requests of n tokens. */
 static llmlat_agg *filled(size_t count, size_t n)
 {
@@ -276,6 +353,7 @@ int main(int argc, char **argv)
            repeats);
     printf("clock: %.2f GHz (a dependent multiply chain)\n", ghz(repeats));
     bench_fold(repeats);
+    bench_whole_path(repeats);
     bench_query(repeats);
     bench_merge(repeats);
     return 0;

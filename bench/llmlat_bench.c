@@ -4,7 +4,8 @@
  *   llmlat-bench [--json] [--repeats N] [--quick] [--only PARTS]
  *                [--fold-data FILE]
  *
- * PARTS is a comma list of recorder, fold, query, exact (default all).
+ * PARTS is a comma list of recorder, fold, query, exact, expose (default
+ * all).
  * scripts/bench runs it together with the Python references (numpy, vLLM's
  * formulas); see docs/performance.md. Not a test: timings depend on the
  * machine and its load. */
@@ -17,7 +18,7 @@
 static void usage(FILE *f)
 {
     fprintf(f, "usage: llmlat-bench [--json] [--repeats N] [--quick] "
-               "[--only recorder,fold,query,exact] [--fold-data FILE]\n");
+               "[--only recorder,fold,query,exact,expose] [--fold-data FILE]\n");
 }
 
 static int wanted(const char *only, const char *part)
@@ -65,6 +66,8 @@ int main(int argc, char **argv)
         bench_query(&o);
     if (wanted(only, "exact"))
         bench_exact_quantiles(&o);
+    if (wanted(only, "expose"))
+        bench_expose(&o);
     if (o.fold_data && bench_write_fold_data(o.fold_data) != 0) {
         fprintf(stderr, "llmlat-bench: cannot write %s\n", o.fold_data);
         return 1;

@@ -115,6 +115,12 @@ LLMLAT_API const char *llmlat_strerror(int32_t status);
 #define LLMLAT_STAT_MIN      4
 #define LLMLAT_STAT_MAX      5
 #define LLMLAT_STAT_MEDIAN   6 /* numpy.median */
+/* The exact sum of the samples (of w x for ITL's weighted samples), in the
+ * metric's unit, correctly rounded: each sample as kept, cut once at 2^-64
+ * of the internal unit (ns for times in bounded mode), added in integers.
+ * It never decreases as samples are added, in either mode, so it is what
+ * the expositions write as _sum. 0 for an empty set. */
+#define LLMLAT_STAT_SUM      7
 
 /* System rates for llmlat_agg_rate(), per second of the duration D. */
 #define LLMLAT_RATE_REQUESTS           1 /* completed / D */
@@ -140,11 +146,15 @@ LLMLAT_API const char *llmlat_strerror(int32_t status);
 #define LLMLAT_PARAM_SLO_TPOT       4 /* 0 = no SLO (default) */
 #define LLMLAT_PARAM_SLO_E2E        5 /* 0 = no SLO (default) */
 
-/* Report formats for llmlat_agg_report(). */
-#define LLMLAT_FORMAT_TEXT       1 /* readable summary table */
-#define LLMLAT_FORMAT_JSON       2 /* docs/report-json.md */
-#define LLMLAT_FORMAT_PROMETHEUS 3 /* text exposition format 0.0.4 */
-#define LLMLAT_FORMAT_HTML       6 /* one self-contained page: tables, inline SVG charts */
+/* Report formats for llmlat_agg_report(); 3 to 5 are also the formats of
+ * llmlat_expose() (docs/prometheus.md). */
+#define LLMLAT_FORMAT_TEXT                1 /* readable summary table */
+#define LLMLAT_FORMAT_JSON                2 /* docs/report-json.md */
+#define LLMLAT_FORMAT_PROMETHEUS          3 /* Prometheus text exposition format 0.0.4 */
+#define LLMLAT_FORMAT_OPENMETRICS         4 /* OpenMetrics 1.0 text, ending in "# EOF" */
+#define LLMLAT_FORMAT_PROMETHEUS_PROTOBUF 5 /* delimited io.prometheus.client.MetricFamily
+                                               messages, native histograms included */
+#define LLMLAT_FORMAT_HTML                6 /* one self-contained page: tables, inline SVG charts */
 /* Reports of what an exact aggregator keeps of each request (see the
  * windows section; EUNDEFINED for one that keeps none). */
 #define LLMLAT_FORMAT_CHROME_TRACE   7 /* the requests on a timeline: Trace Event Format JSON */
@@ -304,9 +314,12 @@ typedef struct llmlat_agg llmlat_agg;
 /* A new aggregator; NULL on an unknown convention or mode, or no memory.
  *
  * LLMLAT_MODE_BOUNDED (docs/bounded.md) allocates everything here and never
- * again: per metric a window of logarithmic buckets, about 9 KiB at the
- * default relative error alpha = 1% (memory grows as 1/alpha), whatever the
- * traffic; adding a request never allocates. COUNT, MIN and MAX are exact.
+ * again: per metric a Prometheus native histogram of fixed size (a window
+ * of 31 powers of two of uint64 bucket counts below the largest sample,
+ * and a zero bucket), 15.5 KiB at the default relative error alpha = 1%
+ * (schema 6; memory doubles with each finer schema), whatever the
+ * traffic: 152 KiB for a default aggregator in all. Adding a request never
+ * allocates. COUNT, MIN and MAX are exact.
  * MEAN and STD come from sums of x and x^2 kept as wide integers of 2^-64
  * units (ns, tokens, tokens/s): exact for integer samples, but for one cut
  * at 2^-64 per k-token chunk (the squares g^2 / k of its ITL samples) and
@@ -315,7 +328,8 @@ typedef struct llmlat_agg llmlat_agg;
  * within 2^-51 (relative) of the mean and std of the samples so kept, and
  * the same bits whatever the order of adds and merges (docs/bounded.md,
  * "What COUNT, MEAN and STD are"). Quantiles are within alpha of exact
- * mode's (see llmlat_agg_quantile). It keeps no timeline: the
+ * mode's (see llmlat_agg_quantile); llmlat_agg_buckets exports the
+ * buckets. It keeps no timeline: the
  * PEAK rate and counter are EUNDEFINED, and the good count is taken as
  * requests are added (so SLOs, like alpha, are fixed once data arrived). */
 LLMLAT_API llmlat_agg *llmlat_agg_new(int32_t convention, int32_t mode);
@@ -367,13 +381,16 @@ LLMLAT_API int32_t llmlat_agg_set_buckets(llmlat_agg *a, int32_t metric, const d
 
 /* Constant labels (Prometheus): name/value pairs that every exposition
  * and report of a writes beside its figures, e.g. model="llama-3-70b",
- * route="/v1/chat". A name matches [a-zA-Z_][a-zA-Z0-9_]*, does not start
- * with "__" (reserved by Prometheus) and is neither "le" nor "quantile";
- * a value is any valid UTF-8. Setting a name again replaces its value; a
- * NULL or empty value removes the label (Prometheus reads an empty label
- * as an absent one). Labels are kept sorted by name, kept by
- * llmlat_agg_reset, serialized, and not changed by merging (a merge keeps
- * dst's labels, as it keeps dst's params).
+ * route="/v1/chat" (docs/prometheus.md). A name matches
+ * [a-zA-Z_][a-zA-Z0-9_]*, does not start with "__" (reserved by
+ * Prometheus) and is none of the labels the expositions write themselves:
+ * "le", "quantile", and llmlat_info's "version", "convention" and "mode".
+ * A value is any valid UTF-8 (escaped by the text formats). Setting a name
+ * again replaces its value; a NULL or empty value removes the label
+ * (Prometheus reads an empty label as an absent one). Labels are kept
+ * sorted by name, kept by llmlat_agg_reset, serialized, and not changed by
+ * merging (a merge keeps dst's labels, as it keeps dst's params: merge a
+ * label set's per-thread aggregators into the one that carries them).
  * Errors: EINVAL (NULL a or name; an invalid name or value; a name or a
  * value longer than LLMLAT_LABEL_MAX bytes; a new label beyond
  * LLMLAT_MAX_LABELS), ENOMEM; on error a's labels are unchanged. */
@@ -415,7 +432,10 @@ LLMLAT_API int32_t llmlat_agg_add(llmlat_agg *a, const llmlat_request *r);
  * before any is added; on error none is, and *bad (may be NULL) is the
  * index of the first request at fault (SIZE_MAX when the fault is not one
  * request's: NULL arrays, ENOMEM). The result is that of adding the
- * requests one by one, in order. Errors: EINVAL, EORDER, ENOMEM. */
+ * requests one by one, in order. Errors: EINVAL (NULL arrays, offsets
+ * going back, a negative input count), EORDER (times going back),
+ * EOVERFLOW (a span, a count or a sum past the limits of llmlat_agg_add),
+ * ENOMEM. */
 LLMLAT_API int32_t llmlat_agg_add_columns(llmlat_agg *a, size_t n, const int64_t *start_ns,
                                           const int64_t *end_ns, const uint8_t *ok,
                                           const uint64_t *offsets, const int64_t *t_ns,
@@ -441,11 +461,14 @@ LLMLAT_API int32_t llmlat_agg_stat(const llmlat_agg *a, int32_t metric, int32_t 
  * default linear interpolation, the same double as numpy.quantile(x, q) on
  * the same samples (numpy.percentile(x, p) is q = p / 100.0, divided as
  * numpy divides). Bounded mode: a value v with
- * |v - E| <= alpha * E for E the exact-mode value, for every q, provided
- * the non-zero samples lie within a factor 2^32 below the largest (1 us to
- * 71 min, or 1 to 4.3e9 tokens); q = 0 and q = 1 give min and max exactly.
- * Samples further below share the lowest bucket: a quantile landing there
- * is only kept within [min, max] (docs/bounded.md).
+ * |v - E| <= e * E <= alpha * E for E the exact-mode value, for every q,
+ * e the error (base - 1) / (base + 1) of the native-histogram schema
+ * alpha selects (0.54% at alpha 1%), provided the non-zero samples lie in
+ * the sketch's window, within about a factor 2^31 below the largest (28 ns
+ * to 60 s, or 1 to 2.1e9 tokens); q = 0 and q = 1 give min and max
+ * exactly, and zeros are exact. A sample further below is in the zero
+ * bucket: a quantile landing on it is within [min, zero threshold], i.e.
+ * within (z - min) / (z + min) <= 1 of it (docs/bounded.md).
  * Errors: EINVAL (NULL, unknown id, q outside [0, 1] or NaN), EUNDEFINED
  * (empty set; placeholders as for llmlat_agg_stat). */
 LLMLAT_API int32_t llmlat_agg_quantile(const llmlat_agg *a, int32_t metric, double q,
@@ -456,6 +479,41 @@ LLMLAT_API int32_t llmlat_agg_quantile(const llmlat_agg *a, int32_t metric, doub
  * EINVAL for n = 0 or n > 32; on EUNDEFINED every out[i] is NaN. */
 LLMLAT_API int32_t llmlat_agg_quantiles(const llmlat_agg *a, int32_t metric, const double *q,
                                         size_t n, double *out);
+/* The native-histogram buckets of one metric (docs/bounded.md), for
+ * exporters (Prometheus native histograms, OpenTelemetry exponential
+ * histograms): bucket i covers (base^(i-1), base^i] in the metric's
+ * exported unit (seconds for times, tokens, tokens/s), base =
+ * 2^(2^-schema), with exactly the boundaries (doubles) of Prometheus'
+ * client_golang, so a value's bucket is the one client_golang gives the
+ * same float64. *schema is the coarsest whose relative error
+ * (base - 1) / (base + 1) is within the aggregator's relative error:
+ * 1..12 (alpha 1% gives 6). Samples at or below *zero_threshold (0
+ * included) are counted in *zero_count: the zeros, and the samples more
+ * than 2^31 below the largest (the threshold is the lower edge of the
+ * sketch's window, 0 while no sample is above 0; it only rises, and a
+ * bucket's count only grows, as requests are added: Prometheus sees no
+ * counter reset). counts[j] is the count of bucket *offset + j for
+ * j < *len, from the lowest bucket with a count to the highest (empty
+ * buckets between them included); *len is 0 when no sample is above the
+ * threshold. Prometheus 2.x accepts schemas up to 8: for alpha below
+ * 0.135% (schema 9..12), add each 2^(schema-8) consecutive buckets into
+ * one (bucket i goes to ceil(i / 2^(schema-8)), the schemas nest exactly)
+ * and raise the zero threshold to the upper bound of the schema-8 bucket
+ * holding it, adding that bucket's part into the zero count.
+ * Bounded mode: the sketch itself. Exact mode: the samples counted into
+ * the same buckets and window a bounded aggregator of the same relative
+ * error would hold (O(samples) per call).
+ * Buffer rules of llmlat_agg_serialize, counted in elements of counts:
+ * when cap < the count needed (counts may be NULL with cap 0) nothing is
+ * written but *len, set to that count, and ENOSPC is returned; on success
+ * the elements of counts past *len may have been used as scratch.
+ * Errors: EINVAL (NULL a or out parameter, NULL counts with cap > 0,
+ * unknown metric), ENOSPC. */
+LLMLAT_API int32_t llmlat_agg_buckets(const llmlat_agg *a, int32_t metric, int32_t *schema,
+                                      double *zero_threshold, uint64_t *zero_count,
+                                      int32_t *offset, uint64_t *counts, size_t cap,
+                                      size_t *len);
+
 /* A system rate per second of the duration D (docs/metrics.md).
  * Errors: EINVAL (NULL, unknown id), EUNDEFINED (D is 0 or unknown;
  * GOODPUT without an SLO; PEAK with no success unless a placeholder, and
@@ -485,7 +543,7 @@ LLMLAT_API int32_t llmlat_agg_unavailable(const llmlat_agg *a, int32_t kind, int
  * (docs/format.md): little-endian, the magic "LLMLATAG", a format version,
  * the settings (convention, mode, params, report quantiles, histogram
  * bounds), counters and samples, and a CRC-32. Bounded mode needs about
- * 1.2 KiB plus a few bytes per bucket in use; equal states give equal
+ * 1.3 KiB plus a few bytes per bucket in use; equal states give equal
  * bytes. When cap is too small (buf may be NULL with cap 0) nothing is
  * written, *len is set to the size needed and ENOSPC returned; on success
  * *len is the size written. Errors: EINVAL (NULL a or len, NULL buf with
@@ -502,9 +560,12 @@ LLMLAT_API int32_t llmlat_agg_serialize(const llmlat_agg *a, void *buf, size_t c
  * announces are known to be there. */
 LLMLAT_API llmlat_agg *llmlat_agg_deserialize(const void *buf, size_t len, int32_t *status);
 
-/* A report of a in one of the LLMLAT_FORMAT_* formats, as text (not
- * NUL-terminated; *len bytes), docs/report-json.md and
- * docs/report-formats.md. Buffer rules as for llmlat_agg_serialize.
+/* A report of a in one of the LLMLAT_FORMAT_* formats (not NUL-terminated;
+ * *len bytes; text but for PROMETHEUS_PROTOBUF), docs/report-json.md and
+ * docs/report-formats.md. The three exposition formats write what
+ * llmlat_expose(&a, 1, format, ...) writes plus the gauges of a benchmark
+ * run: the duration D and the rates and peaks over it (docs/prometheus.md).
+ * Buffer rules as for llmlat_agg_serialize.
  * The report is made once per call (asking for the size with cap 0 costs
  * as much as the report itself): callers that do not know its size should
  * stream it with llmlat_agg_report_write instead.
@@ -529,6 +590,44 @@ typedef int32_t (*llmlat_write_fn)(void *user, const void *bytes, size_t len);
 LLMLAT_API int32_t llmlat_agg_report_write(const llmlat_agg *a, int32_t format,
                                            llmlat_write_fn fn, void *user);
 
+/* ------------------------------------------------------------- exposition */
+
+/* One Prometheus exposition of n aggregators (docs/prometheus.md), in
+ * format PROMETHEUS (text 0.0.4), OPENMETRICS (1.0, "# EOF" at the end)
+ * or PROMETHEUS_PROTOBUF (delimited MetricFamily messages; histograms
+ * carry native buckets beside the classic ones). Each family's metadata
+ * is written once, then one series per aggregator, labelled with its
+ * constant labels: aggregators of different label sets, conventions or
+ * modes make one valid exposition. Two aggregators with the same label
+ * set (the same pointer twice included) are refused: merge them first
+ * (llmlat_agg_merge), as a server does with its per-thread aggregators.
+ * Every _sum, _count, bucket and counter only grows as requests are added
+ * (reset aside), so rate() and increase() read them. Only cumulative
+ * series are written, none derived from the aggregator's duration (what
+ * a server needs; llmlat_agg_report adds them for a benchmark). n = 0
+ * writes an empty exposition ("# EOF" alone in OpenMetrics). Reads the
+ * aggregators only: other threads may query them meanwhile, none may
+ * change them. Buffer rules as for llmlat_agg_serialize (the exposition
+ * is made once per call: a caller that does not know its size streams it
+ * with llmlat_expose_write).
+ * Errors: EINVAL (NULL len, NULL aggs with n > 0, a NULL aggregator, NULL
+ * buf with cap > 0, another format, two aggregators with the same
+ * labels), ENOSPC, ENOMEM. */
+LLMLAT_API int32_t llmlat_expose(const llmlat_agg *const *aggs, size_t n, int32_t format,
+                                 void *buf, size_t cap, size_t *len);
+
+/* The same exposition, streamed to fn as llmlat_agg_report_write streams
+ * a report (what an HTTP handler writes to its connection). Nothing is
+ * written when the arguments are refused (two aggregators with the same
+ * labels included). Errors: EINVAL (NULL fn, and as llmlat_expose),
+ * ENOMEM, or the first status other than LLMLAT_OK that fn returned. */
+LLMLAT_API int32_t llmlat_expose_write(const llmlat_agg *const *aggs, size_t n, int32_t format,
+                                       llmlat_write_fn fn, void *user);
+
+/* The HTTP Content-Type of a format's bytes, e.g. for PROMETHEUS_PROTOBUF
+ * "application/vnd.google.protobuf; proto=io.prometheus.client.MetricFamily;
+ * encoding=delimited": a static string, NULL for an unknown format. */
+LLMLAT_API const char *llmlat_format_content_type(int32_t format);
 /* ------------------------------------------------------------------ reader */
 
 /* A push reader of traces and of other tools' result files: the host

@@ -155,6 +155,12 @@ LLMLAT_API const char *llmlat_strerror(int32_t status);
 #define LLMLAT_STAT_MIN      4
 #define LLMLAT_STAT_MAX      5
 #define LLMLAT_STAT_MEDIAN   6 /* numpy.median */
+/* The exact sum of the samples (of w x for ITL's weighted samples), in the
+ * metric's unit, correctly rounded: each sample as kept, cut once at 2^-64
+ * of the internal unit (ns for times in bounded mode), added in integers.
+ * It never decreases as samples are added, in either mode, so it is what
+ * the expositions write as _sum. 0 for an empty set. */
+#define LLMLAT_STAT_SUM      7
 
 /* System rates for llmlat_agg_rate(), per second of the duration D. */
 #define LLMLAT_RATE_REQUESTS           1 /* completed / D */
@@ -180,11 +186,15 @@ LLMLAT_API const char *llmlat_strerror(int32_t status);
 #define LLMLAT_PARAM_SLO_TPOT       4 /* 0 = no SLO (default) */
 #define LLMLAT_PARAM_SLO_E2E        5 /* 0 = no SLO (default) */
 
-/* Report formats for llmlat_agg_report(). */
-#define LLMLAT_FORMAT_TEXT       1 /* readable summary table */
-#define LLMLAT_FORMAT_JSON       2 /* docs/report-json.md */
-#define LLMLAT_FORMAT_PROMETHEUS 3 /* text exposition format 0.0.4 */
-#define LLMLAT_FORMAT_HTML       6 /* one self-contained page: tables, inline SVG charts */
+/* Report formats for llmlat_agg_report(); 3 to 5 are also the formats of
+ * llmlat_expose() (docs/prometheus.md). */
+#define LLMLAT_FORMAT_TEXT                1 /* readable summary table */
+#define LLMLAT_FORMAT_JSON                2 /* docs/report-json.md */
+#define LLMLAT_FORMAT_PROMETHEUS          3 /* Prometheus text exposition format 0.0.4 */
+#define LLMLAT_FORMAT_OPENMETRICS         4 /* OpenMetrics 1.0 text, ending in "# EOF" */
+#define LLMLAT_FORMAT_PROMETHEUS_PROTOBUF 5 /* delimited io.prometheus.client.MetricFamily
+                                               messages, native histograms included */
+#define LLMLAT_FORMAT_HTML                6 /* one self-contained page: tables, inline SVG charts */
 /* Reports of what an exact aggregator keeps of each request (see the
  * windows section; EUNDEFINED for one that keeps none). */
 #define LLMLAT_FORMAT_CHROME_TRACE   7 /* the requests on a timeline: Trace Event Format JSON */
@@ -344,9 +354,12 @@ typedef struct llmlat_agg llmlat_agg;
 /* A new aggregator; NULL on an unknown convention or mode, or no memory.
  *
  * LLMLAT_MODE_BOUNDED (docs/bounded.md) allocates everything here and never
- * again: per metric a window of logarithmic buckets, about 9 KiB at the
- * default relative error alpha = 1% (memory grows as 1/alpha), whatever the
- * traffic; adding a request never allocates. COUNT, MIN and MAX are exact.
+ * again: per metric a Prometheus native histogram of fixed size (a window
+ * of 31 powers of two of uint64 bucket counts below the largest sample,
+ * and a zero bucket), 15.5 KiB at the default relative error alpha = 1%
+ * (schema 6; memory doubles with each finer schema), whatever the
+ * traffic: 152 KiB for a default aggregator in all. Adding a request never
+ * allocates. COUNT, MIN and MAX are exact.
  * MEAN and STD come from sums of x and x^2 kept as wide integers of 2^-64
  * units (ns, tokens, tokens/s): exact for integer samples, but for one cut
  * at 2^-64 per k-token chunk (the squares g^2 / k of its ITL samples) and
@@ -355,7 +368,8 @@ typedef struct llmlat_agg llmlat_agg;
  * within 2^-51 (relative) of the mean and std of the samples so kept, and
  * the same bits whatever the order of adds and merges (docs/bounded.md,
  * "What COUNT, MEAN and STD are"). Quantiles are within alpha of exact
- * mode's (see llmlat_agg_quantile). It keeps no timeline: the
+ * mode's (see llmlat_agg_quantile); llmlat_agg_buckets exports the
+ * buckets. It keeps no timeline: the
  * PEAK rate and counter are EUNDEFINED, and the good count is taken as
  * requests are added (so SLOs, like alpha, are fixed once data arrived). */
 LLMLAT_API llmlat_agg *llmlat_agg_new(int32_t convention, int32_t mode);
@@ -407,13 +421,16 @@ LLMLAT_API int32_t llmlat_agg_set_buckets(llmlat_agg *a, int32_t metric, const d
 
 /* Constant labels (Prometheus): name/value pairs that every exposition
  * and report of a writes beside its figures, e.g. model="llama-3-70b",
- * route="/v1/chat". A name matches [a-zA-Z_][a-zA-Z0-9_]*, does not start
- * with "__" (reserved by Prometheus) and is neither "le" nor "quantile";
- * a value is any valid UTF-8. Setting a name again replaces its value; a
- * NULL or empty value removes the label (Prometheus reads an empty label
- * as an absent one). Labels are kept sorted by name, kept by
- * llmlat_agg_reset, serialized, and not changed by merging (a merge keeps
- * dst's labels, as it keeps dst's params).
+ * route="/v1/chat" (docs/prometheus.md). A name matches
+ * [a-zA-Z_][a-zA-Z0-9_]*, does not start with "__" (reserved by
+ * Prometheus) and is none of the labels the expositions write themselves:
+ * "le", "quantile", and llmlat_info's "version", "convention" and "mode".
+ * A value is any valid UTF-8 (escaped by the text formats). Setting a name
+ * again replaces its value; a NULL or empty value removes the label
+ * (Prometheus reads an empty label as an absent one). Labels are kept
+ * sorted by name, kept by llmlat_agg_reset, serialized, and not changed by
+ * merging (a merge keeps dst's labels, as it keeps dst's params: merge a
+ * label set's per-thread aggregators into the one that carries them).
  * Errors: EINVAL (NULL a or name; an invalid name or value; a name or a
  * value longer than LLMLAT_LABEL_MAX bytes; a new label beyond
  * LLMLAT_MAX_LABELS), ENOMEM; on error a's labels are unchanged. */
@@ -455,7 +472,10 @@ LLMLAT_API int32_t llmlat_agg_add(llmlat_agg *a, const llmlat_request *r);
  * before any is added; on error none is, and *bad (may be NULL) is the
  * index of the first request at fault (SIZE_MAX when the fault is not one
  * request's: NULL arrays, ENOMEM). The result is that of adding the
- * requests one by one, in order. Errors: EINVAL, EORDER, ENOMEM. */
+ * requests one by one, in order. Errors: EINVAL (NULL arrays, offsets
+ * going back, a negative input count), EORDER (times going back),
+ * EOVERFLOW (a span, a count or a sum past the limits of llmlat_agg_add),
+ * ENOMEM. */
 LLMLAT_API int32_t llmlat_agg_add_columns(llmlat_agg *a, size_t n, const int64_t *start_ns,
                                           const int64_t *end_ns, const uint8_t *ok,
                                           const uint64_t *offsets, const int64_t *t_ns,
@@ -481,11 +501,14 @@ LLMLAT_API int32_t llmlat_agg_stat(const llmlat_agg *a, int32_t metric, int32_t 
  * default linear interpolation, the same double as numpy.quantile(x, q) on
  * the same samples (numpy.percentile(x, p) is q = p / 100.0, divided as
  * numpy divides). Bounded mode: a value v with
- * |v - E| <= alpha * E for E the exact-mode value, for every q, provided
- * the non-zero samples lie within a factor 2^32 below the largest (1 us to
- * 71 min, or 1 to 4.3e9 tokens); q = 0 and q = 1 give min and max exactly.
- * Samples further below share the lowest bucket: a quantile landing there
- * is only kept within [min, max] (docs/bounded.md).
+ * |v - E| <= e * E <= alpha * E for E the exact-mode value, for every q,
+ * e the error (base - 1) / (base + 1) of the native-histogram schema
+ * alpha selects (0.54% at alpha 1%), provided the non-zero samples lie in
+ * the sketch's window, within about a factor 2^31 below the largest (28 ns
+ * to 60 s, or 1 to 2.1e9 tokens); q = 0 and q = 1 give min and max
+ * exactly, and zeros are exact. A sample further below is in the zero
+ * bucket: a quantile landing on it is within [min, zero threshold], i.e.
+ * within (z - min) / (z + min) <= 1 of it (docs/bounded.md).
  * Errors: EINVAL (NULL, unknown id, q outside [0, 1] or NaN), EUNDEFINED
  * (empty set; placeholders as for llmlat_agg_stat). */
 LLMLAT_API int32_t llmlat_agg_quantile(const llmlat_agg *a, int32_t metric, double q,
@@ -496,6 +519,41 @@ LLMLAT_API int32_t llmlat_agg_quantile(const llmlat_agg *a, int32_t metric, doub
  * EINVAL for n = 0 or n > 32; on EUNDEFINED every out[i] is NaN. */
 LLMLAT_API int32_t llmlat_agg_quantiles(const llmlat_agg *a, int32_t metric, const double *q,
                                         size_t n, double *out);
+/* The native-histogram buckets of one metric (docs/bounded.md), for
+ * exporters (Prometheus native histograms, OpenTelemetry exponential
+ * histograms): bucket i covers (base^(i-1), base^i] in the metric's
+ * exported unit (seconds for times, tokens, tokens/s), base =
+ * 2^(2^-schema), with exactly the boundaries (doubles) of Prometheus'
+ * client_golang, so a value's bucket is the one client_golang gives the
+ * same float64. *schema is the coarsest whose relative error
+ * (base - 1) / (base + 1) is within the aggregator's relative error:
+ * 1..12 (alpha 1% gives 6). Samples at or below *zero_threshold (0
+ * included) are counted in *zero_count: the zeros, and the samples more
+ * than 2^31 below the largest (the threshold is the lower edge of the
+ * sketch's window, 0 while no sample is above 0; it only rises, and a
+ * bucket's count only grows, as requests are added: Prometheus sees no
+ * counter reset). counts[j] is the count of bucket *offset + j for
+ * j < *len, from the lowest bucket with a count to the highest (empty
+ * buckets between them included); *len is 0 when no sample is above the
+ * threshold. Prometheus 2.x accepts schemas up to 8: for alpha below
+ * 0.135% (schema 9..12), add each 2^(schema-8) consecutive buckets into
+ * one (bucket i goes to ceil(i / 2^(schema-8)), the schemas nest exactly)
+ * and raise the zero threshold to the upper bound of the schema-8 bucket
+ * holding it, adding that bucket's part into the zero count.
+ * Bounded mode: the sketch itself. Exact mode: the samples counted into
+ * the same buckets and window a bounded aggregator of the same relative
+ * error would hold (O(samples) per call).
+ * Buffer rules of llmlat_agg_serialize, counted in elements of counts:
+ * when cap < the count needed (counts may be NULL with cap 0) nothing is
+ * written but *len, set to that count, and ENOSPC is returned; on success
+ * the elements of counts past *len may have been used as scratch.
+ * Errors: EINVAL (NULL a or out parameter, NULL counts with cap > 0,
+ * unknown metric), ENOSPC. */
+LLMLAT_API int32_t llmlat_agg_buckets(const llmlat_agg *a, int32_t metric, int32_t *schema,
+                                      double *zero_threshold, uint64_t *zero_count,
+                                      int32_t *offset, uint64_t *counts, size_t cap,
+                                      size_t *len);
+
 /* A system rate per second of the duration D (docs/metrics.md).
  * Errors: EINVAL (NULL, unknown id), EUNDEFINED (D is 0 or unknown;
  * GOODPUT without an SLO; PEAK with no success unless a placeholder, and
@@ -525,7 +583,7 @@ LLMLAT_API int32_t llmlat_agg_unavailable(const llmlat_agg *a, int32_t kind, int
  * (docs/format.md): little-endian, the magic "LLMLATAG", a format version,
  * the settings (convention, mode, params, report quantiles, histogram
  * bounds), counters and samples, and a CRC-32. Bounded mode needs about
- * 1.2 KiB plus a few bytes per bucket in use; equal states give equal
+ * 1.3 KiB plus a few bytes per bucket in use; equal states give equal
  * bytes. When cap is too small (buf may be NULL with cap 0) nothing is
  * written, *len is set to the size needed and ENOSPC returned; on success
  * *len is the size written. Errors: EINVAL (NULL a or len, NULL buf with
@@ -542,9 +600,12 @@ LLMLAT_API int32_t llmlat_agg_serialize(const llmlat_agg *a, void *buf, size_t c
  * announces are known to be there. */
 LLMLAT_API llmlat_agg *llmlat_agg_deserialize(const void *buf, size_t len, int32_t *status);
 
-/* A report of a in one of the LLMLAT_FORMAT_* formats, as text (not
- * NUL-terminated; *len bytes), docs/report-json.md and
- * docs/report-formats.md. Buffer rules as for llmlat_agg_serialize.
+/* A report of a in one of the LLMLAT_FORMAT_* formats (not NUL-terminated;
+ * *len bytes; text but for PROMETHEUS_PROTOBUF), docs/report-json.md and
+ * docs/report-formats.md. The three exposition formats write what
+ * llmlat_expose(&a, 1, format, ...) writes plus the gauges of a benchmark
+ * run: the duration D and the rates and peaks over it (docs/prometheus.md).
+ * Buffer rules as for llmlat_agg_serialize.
  * The report is made once per call (asking for the size with cap 0 costs
  * as much as the report itself): callers that do not know its size should
  * stream it with llmlat_agg_report_write instead.
@@ -569,6 +630,44 @@ typedef int32_t (*llmlat_write_fn)(void *user, const void *bytes, size_t len);
 LLMLAT_API int32_t llmlat_agg_report_write(const llmlat_agg *a, int32_t format,
                                            llmlat_write_fn fn, void *user);
 
+/* ------------------------------------------------------------- exposition */
+
+/* One Prometheus exposition of n aggregators (docs/prometheus.md), in
+ * format PROMETHEUS (text 0.0.4), OPENMETRICS (1.0, "# EOF" at the end)
+ * or PROMETHEUS_PROTOBUF (delimited MetricFamily messages; histograms
+ * carry native buckets beside the classic ones). Each family's metadata
+ * is written once, then one series per aggregator, labelled with its
+ * constant labels: aggregators of different label sets, conventions or
+ * modes make one valid exposition. Two aggregators with the same label
+ * set (the same pointer twice included) are refused: merge them first
+ * (llmlat_agg_merge), as a server does with its per-thread aggregators.
+ * Every _sum, _count, bucket and counter only grows as requests are added
+ * (reset aside), so rate() and increase() read them. Only cumulative
+ * series are written, none derived from the aggregator's duration (what
+ * a server needs; llmlat_agg_report adds them for a benchmark). n = 0
+ * writes an empty exposition ("# EOF" alone in OpenMetrics). Reads the
+ * aggregators only: other threads may query them meanwhile, none may
+ * change them. Buffer rules as for llmlat_agg_serialize (the exposition
+ * is made once per call: a caller that does not know its size streams it
+ * with llmlat_expose_write).
+ * Errors: EINVAL (NULL len, NULL aggs with n > 0, a NULL aggregator, NULL
+ * buf with cap > 0, another format, two aggregators with the same
+ * labels), ENOSPC, ENOMEM. */
+LLMLAT_API int32_t llmlat_expose(const llmlat_agg *const *aggs, size_t n, int32_t format,
+                                 void *buf, size_t cap, size_t *len);
+
+/* The same exposition, streamed to fn as llmlat_agg_report_write streams
+ * a report (what an HTTP handler writes to its connection). Nothing is
+ * written when the arguments are refused (two aggregators with the same
+ * labels included). Errors: EINVAL (NULL fn, and as llmlat_expose),
+ * ENOMEM, or the first status other than LLMLAT_OK that fn returned. */
+LLMLAT_API int32_t llmlat_expose_write(const llmlat_agg *const *aggs, size_t n, int32_t format,
+                                       llmlat_write_fn fn, void *user);
+
+/* The HTTP Content-Type of a format's bytes, e.g. for PROMETHEUS_PROTOBUF
+ * "application/vnd.google.protobuf; proto=io.prometheus.client.MetricFamily;
+ * encoding=delimited": a static string, NULL for an unknown format. */
+LLMLAT_API const char *llmlat_format_content_type(int32_t format);
 /* ------------------------------------------------------------------ reader */
 
 /* A push reader of traces and of other tools' result files: the host
@@ -846,6 +945,14 @@ LLMLAT_API int32_t llmlat_compare_report(const llmlat_compare *c, int32_t format
 #define LLMLAT_COLD
 #endif
 
+/* For a hot loop that needs every register: its own function, so that the
+ * caller's live values do not crowd it. */
+#if defined(__GNUC__) || defined(__clang__)
+#define LLMLAT_NOINLINE __attribute__((noinline))
+#else
+#define LLMLAT_NOINLINE
+#endif
+
 /* The number of significant bits of x (0 for 0). */
 static inline int bit_length(uint64_t x)
 {
@@ -1052,6 +1159,7 @@ LLMLAT_PRIVATE uint32_t crc32_of(const void *buf, size_t len)
 #ifndef LLMLAT_FIXSUM_H
 #define LLMLAT_FIXSUM_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 /* ---------------------- lib/util/wide.h ----------------------------------- */
@@ -1229,6 +1337,21 @@ LLMLAT_PRIVATE double fixsum_mean(const fixsum *f, uint64_t n);
  * by n - ddof in double. */
 LLMLAT_PRIVATE double fixsum_variance(const fixsum *f, uint64_t n, unsigned ddof);
 
+/* The sum itself (LLMLAT_STAT_SUM): the integer acc[0..n) (n <= 4) counting
+ * 2^-64 units, divided by `divisor` (1, or 1e9 for ns to s) and correctly
+ * rounded. It never decreases as the integer grows, which is what makes an
+ * exported _sum a counter. */
+LLMLAT_PRIVATE double fixsum_total(const uint64_t *acc, int n, uint32_t divisor);
+
+/* Exact mode's sum, taken at query time on the same fixed grid: acc[0..4)
+ * = sum of w[i] v[i] (w NULL: weights 1) in 2^-64 units, each v[i] in
+ * [0, 2^64) (what the aggregator admits) cut at 2^-64 once, w[i] < 2^32.
+ * The grid never depends on the data (as gridsum's does), so adding a
+ * sample never lowers the sum. */
+#define FIXSUM_WIDE 4
+LLMLAT_PRIVATE void fixsum_accumulate(uint64_t acc[FIXSUM_WIDE], const double *v,
+                                      const uint32_t *w, size_t n);
+
 #endif
 
 /* x = m * 2^e for a finite x >= 0 (m < 2^53). */
@@ -1299,6 +1422,34 @@ LLMLAT_PRIVATE double fixsum_variance(const fixsum *f, uint64_t n, unsigned ddof
     return wide_to_double(ns2, 6, -128) / (double)n / (double)(n - ddof);
 }
 
+LLMLAT_PRIVATE void fixsum_accumulate(uint64_t acc[FIXSUM_WIDE], const double *v,
+                                      const uint32_t *w, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        uint64_t m, lo, hi = 0, t[3];
+        int e;
+        fixsum_decompose(v[i], &m, &e);
+        if (w)
+            wide_mul(m, w[i], &lo, &hi);
+        else
+            lo = m;
+        wide_shifted(lo, hi, e + 64, t); /* v w < 2^96 (admitted samples), so t < 2^160 */
+        wide_add_at(acc, FIXSUM_WIDE, t, 3, 0);
+    }
+}
+
+/* q = acc * 2^128 / divisor (n + 2 limbs), the remainder's being nonzero
+ * folded into the lowest bit: q >= 2^96 whenever acc > 0, so that bit
+ * lies far below a double's rounding position and acts as the sticky
+ * bit, and rounding q rounds the exact quotient. */
+LLMLAT_PRIVATE double fixsum_total(const uint64_t *acc, int n, uint32_t divisor)
+{
+    uint64_t q[FIXSUM_WIDE + 2] = { 0 };
+    memcpy(q + 2, acc, (size_t)n * sizeof *acc);
+    q[0] |= wide_div32(q, n + 2, divisor) != 0;
+    return wide_to_double(q, n + 2, -192);
+}
+
 /* ---------------------- lib/util/gridsum.c -------------------------------- */
 #include <math.h>
 #include <string.h>
@@ -1326,6 +1477,49 @@ LLMLAT_PRIVATE double gridsum(const double *v, const uint32_t *w, size_t n, uint
 
 #endif
 
+#if defined(__GNUC__) || defined(__clang__)
+#define GRID_INLINE static inline __attribute__((always_inline))
+#else
+#define GRID_INLINE static inline
+#endif
+
+/* The sum on the grid into acc, with `squares` and `weighted` constants in
+ * each of gridsum's four calls, so that the loop tests neither. */
+GRID_INLINE void grid_loop(const double *v, const uint32_t *w, size_t n, int grid, int squares,
+                           double center, int weighted, uint64_t acc[2])
+{
+    for (size_t i = 0; i < n; i++) {
+        double x = v[i];
+        if (squares) {
+            double d = x - center;
+            x = d * d;
+        }
+        uint64_t bits;
+        memcpy(&bits, &x, sizeof bits);
+        int e = (int)((bits >> 52) & 0x7ff); /* terms are >= 0 (-0.0 is 0) */
+        uint64_t m = bits & ((UINT64_C(1) << 52) - 1);
+        if (e)
+            m |= UINT64_C(1) << 52;
+        else
+            e = 1;
+        uint64_t t[2]; /* m 2^(e - 1075 - grid) < 2^(53 + guard) */
+        int s = e - 1075 - grid;
+        if ((unsigned)(s - 1) < 63u) { /* the usual shift: both words */
+            t[0] = m << s;
+            t[1] = m >> (64 - s);
+        } else
+            wide_shifted2(m, s, &t[0], &t[1]);
+        if (weighted) { /* t * w: t < 2^(53 + guard), w < 2^32; no branch on w */
+            uint64_t wi = w[i];
+            uint64_t a = (t[0] & 0xffffffffu) * wi, b = (t[0] >> 32) * wi;
+            uint64_t lo = a + (b << 32);
+            t[1] = t[1] * wi + (b >> 32) + (lo < a);
+            t[0] = lo;
+        }
+        wide_add(&acc[0], &acc[1], t[0], t[1]);
+    }
+}
+
 LLMLAT_PRIVATE double gridsum(const double *v, const uint32_t *w, size_t n, uint64_t total_weight,
                              double largest, int squares, double center)
 {
@@ -1342,30 +1536,16 @@ LLMLAT_PRIVATE double gridsum(const double *v, const uint32_t *w, size_t n, uint
     int guard = 74 - bit_length(total_weight);
     int grid = e_max - 1075 - guard;
     uint64_t acc[2] = { 0, 0 };
-    for (size_t i = 0; i < n; i++) {
-        double x = v[i];
-        if (squares) {
-            double d = x - center;
-            x = d * d;
-        }
-        uint64_t bits;
-        memcpy(&bits, &x, sizeof bits);
-        int e = (int)((bits >> 52) & 0x7ff); /* terms are >= 0 (-0.0 is 0) */
-        uint64_t m = bits & ((UINT64_C(1) << 52) - 1);
-        if (e)
-            m |= UINT64_C(1) << 52;
+    if (squares) {
+        if (w)
+            grid_loop(v, w, n, grid, 1, center, 1, acc);
         else
-            e = 1;
-        uint64_t t[2]; /* m 2^(e - 1075 - grid) < 2^(53 + guard) */
-        wide_shifted2(m, e - 1075 - grid, &t[0], &t[1]);
-        if (w && w[i] != 1) { /* t * w: t < 2^(53 + guard), w < 2^32 */
-            uint64_t wi = w[i];
-            uint64_t a = (t[0] & 0xffffffffu) * wi, b = (t[0] >> 32) * wi;
-            uint64_t lo = a + (b << 32);
-            t[1] = t[1] * wi + (b >> 32) + (lo < a);
-            t[0] = lo;
-        }
-        wide_add(&acc[0], &acc[1], t[0], t[1]);
+            grid_loop(v, w, n, grid, 1, center, 0, acc);
+    } else {
+        if (w)
+            grid_loop(v, w, n, grid, 0, 0.0, 1, acc);
+        else
+            grid_loop(v, w, n, grid, 0, 0.0, 0, acc);
     }
     return wide_to_double(acc, 2, grid);
 }
@@ -1766,7 +1946,8 @@ LLMLAT_PRIVATE void conv_view(const conv_rules *c, const llmlat_request *r, req_
  *
  * gap_step is the rule for one event at a time (a recorder that keeps no
  * events can use it as they come); gap_walk runs it over a recorded
- * request's arrays. */
+ * request's arrays, one gap at a time (gap_walk_next) or in blocks
+ * (gap_walk_block, for the bounded fold's hot loop). */
 #ifndef LLMLAT_GAPS_H
 #define LLMLAT_GAPS_H
 
@@ -1810,6 +1991,7 @@ typedef struct gap_walk {
     const uint32_t *k;
     size_t i;        /* the next event to look at */
     size_t last;     /* the last counting event */
+    bool dense;      /* every event from i to last counts */
     gap_step step;
 } gap_walk;
 
@@ -1827,7 +2009,20 @@ static inline bool gap_walk_begin(gap_walk *w, const conv_rules *c, const llmlat
     w->step = gap_step_begin(c);
     w->step.anchored = true;
     w->step.prev = r->t[v->anchor];
+    w->dense = c->empty_events_count;
     *anchor_k = r->k[v->anchor];
+    return true;
+}
+
+/* The same for an ended request, whose summary counts its token-bearing
+ * events: with no empty event, every event counts under any convention. */
+static inline bool gap_walk_begin_ended(gap_walk *w, const conv_rules *c,
+                                        const llmlat_request *r, const req_view *v,
+                                        uint32_t *anchor_k)
+{
+    if (!gap_walk_begin(w, c, r, v, anchor_k))
+        return false;
+    w->dense = w->dense || r->sum.n_tok == r->n;
     return true;
 }
 
@@ -1842,6 +2037,51 @@ static inline bool gap_walk_next(gap_walk *w, int64_t *gap, uint32_t *k)
         }
     }
     return false;
+}
+
+/* Up to GAP_BLOCK gaps of the walk at once, in order, as the times of
+ * the counting events: gap j runs from at[j] to at[j + 1] (at[0] the
+ * previous counting event), closed by an event of k[j] tokens. When every
+ * event counts, at and k point into the request (nothing is copied),
+ * else into times and ks. */
+#define GAP_BLOCK 128
+
+typedef struct gap_block {
+    size_t n;
+    const int64_t *at;
+    const uint32_t *k;
+    int64_t times[GAP_BLOCK + 1];
+    uint32_t ks[GAP_BLOCK];
+} gap_block;
+
+static inline int64_t gap_block_gap(const gap_block *b, size_t j)
+{
+    return b->at[j + 1] - b->at[j];
+}
+
+/* The next block; false when the walk is done. */
+static inline bool gap_walk_block(gap_walk *w, gap_block *b)
+{
+    if (w->dense) { /* the previous counting event is the previous event */
+        if (w->i > w->last)
+            return false;
+        size_t n = w->last - w->i + 1 < GAP_BLOCK ? w->last - w->i + 1 : GAP_BLOCK;
+        b->at = w->t + w->i - 1;
+        b->k = w->k + w->i;
+        b->n = n;
+        w->i += n;
+        w->step.prev = w->t[w->i - 1];
+        return true;
+    }
+    size_t n = 0;
+    int64_t gap;
+    b->times[0] = w->step.prev;
+    while (n < GAP_BLOCK && gap_walk_next(w, &gap, &b->ks[n]))
+        b->times[++n] = w->step.prev;
+    b->at = b->times;
+    b->k = b->ks;
+    b->n = n;
+    return n > 0;
 }
 
 /* The per-request summary of its gaps (what llmlat_request_value needs). */
@@ -2489,7 +2729,7 @@ LLMLAT_PRIVATE void req_summarize(const llmlat_request *r, req_summary *s)
 LLMLAT_PRIVATE int32_t req_make_view(llmlat_request *r, const req_spec *s)
 {
     if (s->n > REQ_MAX_EVENTS)
-        return LLMLAT_EINVAL;
+        return LLMLAT_EOVERFLOW;
     int64_t max_t = s->start <= 0 ? s->start + INT64_MAX : INT64_MAX;
     int64_t prev = s->n ? s->t[s->n - 1] : s->start;
     if (!s->checked) {
@@ -2499,7 +2739,7 @@ LLMLAT_PRIVATE int32_t req_make_view(llmlat_request *r, const req_spec *s)
             if (t < prev)
                 return LLMLAT_EORDER;
             if (t > max_t)
-                return LLMLAT_EINVAL;
+                return LLMLAT_EOVERFLOW; /* t - start does not fit int64 */
             prev = t;
         }
     }
@@ -2507,7 +2747,7 @@ LLMLAT_PRIVATE int32_t req_make_view(llmlat_request *r, const req_spec *s)
     if (end < prev)
         return LLMLAT_EORDER;
     if (end > max_t)
-        return LLMLAT_EINVAL;
+        return LLMLAT_EOVERFLOW;
     memset(r, 0, sizeof *r);
     r->t = (int64_t *)s->t;  /* read only: a view */
     r->k = (uint32_t *)s->k;
@@ -2988,11 +3228,29 @@ LLMLAT_PRIVATE void exact_append(exact_store *dst, const exact_store *src);
 
 /* Queries of a non-empty store. They allocate scratch, hence ENOMEM. */
 LLMLAT_PRIVATE int32_t exact_mean(const exact_store *s, double *out);
+/* LLMLAT_STAT_SUM: every sample on a fixed 2^-64 grid, summed exactly and
+ * rounded once (fixsum.h), so it never decreases as samples are added
+ * (the mean's grid follows the largest sample, and may coarsen). One pass
+ * at query time keeps the fold as cheap as before. */
+LLMLAT_PRIVATE double exact_sum(const exact_store *s);
 LLMLAT_PRIVATE int32_t exact_std(const exact_store *s, unsigned ddof, double *out);
 LLMLAT_PRIVATE int32_t exact_median(const exact_store *s, const llmlat_alloc *al, double *out);
 /* n quantiles (each in [0, 1], n <= 32) in one selection. */
 LLMLAT_PRIVATE int32_t exact_quantiles(const exact_store *s, const llmlat_alloc *al,
                                        const double *q, size_t n, double *out);
+
+/* What a report asks of a store, with fewer passes than the queries one
+ * by one (the mean computed once, for the std too; the median's ranks in
+ * the quantiles' selection), and the same bits: the mean, the std with
+ * ddof (NaN when the weight is <= ddof), the median and n <= 32
+ * quantiles. */
+typedef struct exact_summary_values {
+    double mean, std, median;
+    double q[32];
+} exact_summary_values;
+LLMLAT_PRIVATE int32_t exact_summary(const exact_store *s, const llmlat_alloc *al,
+                                     unsigned ddof, const double *q, size_t n,
+                                     exact_summary_values *out);
 
 LLMLAT_PRIVATE size_t exact_memory(const exact_store *s);
 
@@ -3179,6 +3437,22 @@ LLMLAT_PRIVATE int32_t exact_mean(const exact_store *s, double *out)
     return LLMLAT_OK;
 }
 
+LLMLAT_PRIVATE double exact_sum(const exact_store *s)
+{
+    uint64_t acc[FIXSUM_WIDE] = { 0 };
+    fixsum_accumulate(acc, s->v, weights_of(s), s->n);
+    return fixsum_total(acc, FIXSUM_WIDE, 1);
+}
+
+/* The squared deviations from the mean (numpy's second pass). */
+static double std_around(const exact_store *s, unsigned ddof, double mean)
+{
+    double lo = s->min - mean, hi = s->max - mean;
+    double largest = lo * lo > hi * hi ? lo * lo : hi * hi;
+    double sq = gridsum(s->v, weights_of(s), s->n, s->total_w, largest, 1, mean);
+    return sqrt(sq / (double)(s->total_w - ddof));
+}
+
 /* Two passes, as numpy does: the mean, then the squared deviations. */
 LLMLAT_PRIVATE int32_t exact_std(const exact_store *s, unsigned ddof, double *out)
 {
@@ -3190,10 +3464,7 @@ LLMLAT_PRIVATE int32_t exact_std(const exact_store *s, unsigned ddof, double *ou
     int32_t st = exact_mean(s, &mean);
     if (st != LLMLAT_OK)
         return st;
-    double lo = s->min - mean, hi = s->max - mean;
-    double largest = lo * lo > hi * hi ? lo * lo : hi * hi;
-    double sq = gridsum(s->v, weights_of(s), s->n, s->total_w, largest, 1, mean);
-    *out = sqrt(sq / (double)(s->total_w - ddof));
+    *out = std_around(s, ddof, mean);
     return LLMLAT_OK;
 }
 
@@ -3204,19 +3475,48 @@ static int32_t at_ranks(const exact_store *s, const llmlat_alloc *al, const uint
                         double_key(s->max), ranks, n, out);
 }
 
-/* All quantiles' ranks go to one selection (ranks.h has the rule). */
-LLMLAT_PRIVATE int32_t exact_quantiles(const exact_store *s, const llmlat_alloc *al,
-                                       const double *q, size_t n, double *out)
+/* The quantiles' ranks (ranks.h has the rule) and the median's in one
+ * selection; median may be NULL (then only the quantiles). */
+static int32_t quantiles_and_median(const exact_store *s, const llmlat_alloc *al, const double *q,
+                                    size_t n, double *out, double *median)
 {
     if (n > RANKS_MAX_Q)
         return LLMLAT_EINVAL;
     quantile_plan p;
     quantile_plan_make(&p, s->total_w, q, n);
-    double at[2 * RANKS_MAX_Q];
-    int32_t st = at_ranks(s, al, p.ranks, p.n_ranks, at);
-    if (st == LLMLAT_OK)
-        quantile_plan_values(&p, at, s->max, out);
-    return st;
+    uint64_t med[2], ranks[2 * RANKS_MAX_Q + 2];
+    size_t n_med = median ? median_ranks(s->total_w, med) : 0, nu = 0;
+    /* the union of the two ascending lists, ascending, each rank once */
+    for (size_t i = 0, j = 0; i < p.n_ranks || j < n_med;) {
+        uint64_t r = j == n_med || (i < p.n_ranks && p.ranks[i] <= med[j]) ? p.ranks[i] : med[j];
+        i += i < p.n_ranks && p.ranks[i] == r;
+        j += j < n_med && med[j] == r;
+        ranks[nu++] = r;
+    }
+    double at[2 * RANKS_MAX_Q + 2], at_q[2 * RANKS_MAX_Q], at_med[2];
+    int32_t st = at_ranks(s, al, ranks, nu, at);
+    if (st != LLMLAT_OK)
+        return st;
+    for (size_t i = 0, k = 0; i < p.n_ranks; i++) {
+        while (ranks[k] != p.ranks[i])
+            k++;
+        at_q[i] = at[k];
+    }
+    quantile_plan_values(&p, at_q, s->max, out);
+    for (size_t i = 0, k = 0; i < n_med; i++) {
+        while (ranks[k] != med[i])
+            k++;
+        at_med[i] = at[k];
+    }
+    if (median)
+        *median = median_of(at_med, n_med);
+    return LLMLAT_OK;
+}
+
+LLMLAT_PRIVATE int32_t exact_quantiles(const exact_store *s, const llmlat_alloc *al,
+                                       const double *q, size_t n, double *out)
+{
+    return quantiles_and_median(s, al, q, n, out, NULL);
 }
 
 LLMLAT_PRIVATE int32_t exact_median(const exact_store *s, const llmlat_alloc *al, double *out)
@@ -3228,6 +3528,18 @@ LLMLAT_PRIVATE int32_t exact_median(const exact_store *s, const llmlat_alloc *al
     if (st == LLMLAT_OK)
         *out = median_of(v, nr);
     return st;
+}
+
+LLMLAT_PRIVATE int32_t exact_summary(const exact_store *s, const llmlat_alloc *al,
+                                     unsigned ddof, const double *q, size_t n,
+                                     exact_summary_values *out)
+{
+    int32_t st = quantiles_and_median(s, al, q, n, out->q, &out->median);
+    if (st != LLMLAT_OK)
+        return st;
+    exact_mean(s, &out->mean);
+    out->std = s->total_w > ddof ? std_around(s, ddof, out->mean) : NAN;
+    return LLMLAT_OK;
 }
 
 LLMLAT_PRIVATE size_t exact_memory(const exact_store *s)
@@ -4075,37 +4387,47 @@ LLMLAT_PRIVATE size_t timeline_memory(const timeline *tl)
 }
 
 /* ---------------------- lib/bounded/sketch.c ------------------------------ */
-/* The bounded sketch: its window, merging, and the queries.
+/* The bounded sketch: its window and zero bucket, merging, and the
+ * queries.
  *
  * The quantile guarantee. Let x(0) <= ... <= x(n-1) be the samples (a
  * sample of weight w counted w times) and E(q) what exact mode returns:
  * numpy's linear interpolation, x(r) + (x(r+1) - x(r)) t with r = floor((n -
- * 1) q), t its fraction. Here x(r) and x(r+1) are each replaced by their
- * bucket's value, which is within alpha of them (exact for 0, for the
- * minimum at rank 0 and the maximum at rank n - 1, and clamped into [min,
- * max], which only brings it closer). Interpolating with the same weights
- * (1 - t, t >= 0) between two values within alpha of x(r) and x(r+1)
- * gives a value within alpha of E(q). This holds for every sample in the
- * window; one more than 2^SKETCH_OCTAVES below the maximum sits in the
- * lowest bucket, and a quantile landing on it is only clamped. */
+ * 1) q), t its fraction. Here x(r) and x(r+1) are each replaced by the
+ * value of their place: exact for 0, for the minimum at rank 0 and the
+ * maximum at rank n - 1; a bucket's representative, within the schema's
+ * error e of everything in it, clamped into [min, max] (which only brings
+ * it closer). Interpolating with the same weights (1 - t, t >= 0) between
+ * two values within e of x(r) and x(r+1) gives a value within e of E(q).
+ * A sample in the zero bucket above 0 (below the window, more than
+ * 2^SKETCH_OCTAVES below the maximum) lies in (0, z], z the threshold,
+ * and stands as 2 min z / (min + z): within (z - min) / (z + min) <= 1
+ * of it. */
 #include <math.h>
 #include <string.h>
 
 /* ---------------------- lib/bounded/sketch.h ------------------------------ */
-/* Bounded mode's samples of one metric: a fixed window of logarithmic
- * bucket counts (sketch_map.h), a count of exact zeros, the exact min and
- * max, and exact sums (fixsum.h) for mean and std.
+/* Bounded mode's samples of one metric: a Prometheus native histogram of
+ * fixed size. A window of bucket counts (sketch_map.h), a zero bucket,
+ * the exact min and max, and exact sums (fixsum.h) for mean and std.
  *
- * The window holds the `width` bucket indices [top - width + 1, top], top
+ * The window holds the `width` bucket indexes [top - width + 1, top], top
  * being the bucket of the largest sample: SKETCH_OCTAVES powers of two
- * below the maximum. A sample further below is counted in the lowest
- * bucket. The state is a function of the multiset of samples only (top is
- * the largest index, and clamping to a rising floor composes), so adding
- * in any order, or merging shards in any order, gives the same bits.
+ * and one bucket below it. The zero bucket counts the samples at or below
+ * the zero threshold, the upper bound of bucket top - width: the exact
+ * zeros, and the samples below the window (`below`). When a larger sample
+ * moves the window up, the buckets it leaves are added to `below` and the
+ * threshold rises to the new lower edge; no counted sample ever moves to
+ * another bucket, so every exported bucket count only grows (Prometheus
+ * reads a risen threshold with its buckets merged into the zero count as
+ * no counter reset). The state is a function of the multiset of samples
+ * only (top is the largest index, and folding below a rising edge
+ * composes), so adding in any order, or merging shards in any order,
+ * gives the same bits.
  *
- * Samples are doubles >= 0 in the metric's internal unit (ns for times,
- * which keeps integer gaps exact); min and max are kept in the unit
- * queries report (`unit` internal units per reported unit). */
+ * Buckets are those of the exported value (seconds for times); sums are
+ * in the metric's internal unit (ns for times, which keeps integer gaps
+ * exact), `unit` internal units per exported unit; min and max exported. */
 #ifndef LLMLAT_SKETCH_H
 #define LLMLAT_SKETCH_H
 
@@ -4114,39 +4436,59 @@ LLMLAT_PRIVATE size_t timeline_memory(const timeline *tl)
 #include <stdint.h>
 
 /* ---------------------- lib/bounded/sketch_map.h -------------------------- */
-/* Bounded mode's bucket layout: which bucket a value falls in, and the
- * value a bucket stands for. One map per relative error alpha, shared by
- * all the sketches of an aggregator.
+/* Bounded mode's bucket layout: the exponential buckets of Prometheus
+ * native histograms (and OpenTelemetry exponential histograms). One map
+ * per relative error alpha, shared by all the sketches of an aggregator.
  *
- * Buckets are logarithmic (DDSketch-style): every bucket [lo, hi) has
- * hi / lo <= (1 + alpha) / (1 - alpha), so its representative 2 lo hi /
- * (lo + hi) is within alpha of every value in it. Each power of two holds
- * the same M buckets, whose edges are placed on a grid of 2^c cells per
- * power of two (c = cell_bits), greedily from the bottom of the octave, in
- * integer arithmetic: the layout is exact, identical on every platform,
- * and indexing is a table lookup on the bits of the double — no log(). */
+ * Schema s (1..12) has N = 2^s buckets per power of two; bucket `index`
+ * covers (base^(index - 1), base^index] with base = 2^(2^-s), in the
+ * metric's exported unit (seconds, tokens, tokens/s). The boundaries are
+ * the doubles client_golang uses (its nativeHistogramBounds table, which
+ * is within 5 ulps of 2^(j/N) but not correctly rounded), so a value's
+ * bucket is exactly the one Prometheus' own client computes for the same
+ * float64: with frexp(x) = frac * 2^exp, index = (exp - 1) N + the
+ * smallest j whose bound is >= frac. Schemas 9..12, beyond Prometheus'
+ * table, refine schema 8's bounds (each schema's bounds are every
+ * 2^(12-s)-th bound of schema 12), so downscaling is exact.
+ *
+ * Finding a bucket needs no log() and no search: the mantissa's top s + 1
+ * bits pick a cell, which holds at most one boundary; one compare with it
+ * finishes the index. */
 #ifndef LLMLAT_SKETCH_MAP_H
 #define LLMLAT_SKETCH_MAP_H
 
 #include <stdint.h>
 #include <string.h>
 
-/* A sketch keeps this many octaves below its largest value (see sketch.h):
- * 2^32 covers 1 us .. 71 min, or 1 .. 4.3e9 tokens. */
-#define SKETCH_OCTAVES 32
+/* A sketch keeps this many powers of two below its largest value's bucket
+ * (see sketch.h): 2^31 covers 28 ns .. 60 s, or 1 .. 2.1e9 tokens. */
+#define SKETCH_OCTAVES 31
+#define SKETCH_SCHEMA_MIN 1
+#define SKETCH_SCHEMA_MAX 12
+
+/* Cells of a layout, two arrays (one index scales both): per cell, the
+ * first boundary at or above the cell's start, as a mantissa shifted to
+ * the top of 64 bits (UINT64_MAX when none), and that boundary's index,
+ * less what the index formula adds (below). */
+typedef struct sketch_cells {
+    const uint64_t *bound;
+    const int64_t *base;
+} sketch_cells;
 
 typedef struct sketch_map {
-    double alpha;        /* the relative error guaranteed */
-    uint32_t per_octave; /* M */
-    uint32_t cell_bits;  /* c */
-    uint32_t cell_shift; /* 52 - c: a double's bits down to its cell */
-    uint64_t cell_mask;  /* 2^c - 1 */
-    uint32_t width;      /* buckets a sketch holds: SKETCH_OCTAVES * M + 1 */
-    uint32_t m_inverse;  /* floor(2^32 / M): index / M without a division */
-    uint16_t *cell;      /* 2^c entries: the bucket (0..M-1) of each cell */
-    uint32_t *first;     /* M + 1 entries: first cell of each bucket, then 2^c */
-    double *value;       /* M entries: each bucket's representative, scaled to
-                            the octave [2^c, 2^(c+1)) */
+    double alpha;        /* the relative error asked for */
+    double error;        /* the schema's own: (base - 1) / (base + 1) <= alpha */
+    int32_t schema;      /* s */
+    uint32_t per_octave; /* N = 2^s */
+    uint32_t cell_shift; /* 52 - (s + 1): a double's bits down to its cell */
+    uint64_t cell_mask;  /* 2^(s + 1) - 1 */
+    uint32_t width;      /* buckets a sketch holds: SKETCH_OCTAVES N + 1 */
+    sketch_cells cell;   /* 2^(s+1) cells over a double's bits */
+    sketch_cells ns_cell; /* 2^(s+1) cells over an integer ns count's
+                            double, for its seconds' bucket */
+    uint64_t *cell_mem;  /* what the cells point into */
+    double *value;       /* N: the representative of bucket j of an octave,
+                            scaled to the octave (0.25, 1] */
 } sketch_map;
 
 /* Builds the map for alpha (within llmlat_param_bounds). ENOMEM leaves m
@@ -4155,32 +4497,70 @@ LLMLAT_PRIVATE int32_t sketch_map_init(sketch_map *m, const llmlat_alloc *al, do
 LLMLAT_PRIVATE void sketch_map_free(sketch_map *m, const llmlat_alloc *al);
 LLMLAT_PRIVATE size_t sketch_map_memory(const sketch_map *m);
 
-/* The bucket index of x > 0 (finite, normal): exponent field times M plus
- * the bucket of the top c bits of the mantissa. Monotone in x. */
-static inline int64_t sketch_map_index(const sketch_map *m, double x)
+/* The coarsest schema whose error is within alpha (in [1e-4, 0.25]). */
+LLMLAT_PRIVATE int32_t sketch_schema_for(double alpha);
+
+/* The bucket index of x > 0, finite and normal (x >= 2^-1022), from the
+ * cells: u = bits >> shift is the exponent field times 2^(s+1) plus the
+ * cell, so u / 2 is the exponent's share of the index plus cell / 2 (which
+ * the cell's base takes back), and one compare with the cell's boundary
+ * finishes it. Monotone in x. Shared with the fold's loop, which keeps
+ * the layout in registers. */
+static inline int64_t sketch_cells_index(const uint64_t *bound, const int64_t *base,
+                                         unsigned shift, uint64_t mask, double x)
 {
     uint64_t b;
     memcpy(&b, &x, sizeof b);
-    return (int64_t)(b >> 52) * m->per_octave + m->cell[(b >> m->cell_shift) & m->cell_mask];
+    uint64_t u = b >> shift, c = u & mask;
+    return (int64_t)(u >> 1) + base[c] + ((b << 12) > bound[c]);
 }
 
-/* The representative of bucket `index`: within alpha of every value the
- * bucket holds. */
+static inline int64_t sketch_map_index(const sketch_map *m, double x)
+{
+    return sketch_cells_index(m->cell.bound, m->cell.base, m->cell_shift, m->cell_mask, x);
+}
+
+/* The bucket of ns_to_s(ns) for an integer 0 < ns < 2^53 (104 days),
+ * without the division: cells over (double)ns, whose thresholds are the
+ * integers at which RN(ns / 1e9) passes a boundary (sketch_map.c). */
+#define SKETCH_NS_EXACT (INT64_C(1) << 53)
+
+static inline int64_t sketch_map_index_ns(const sketch_map *m, int64_t ns)
+{
+    return sketch_cells_index(m->ns_cell.bound, m->ns_cell.base, m->cell_shift, m->cell_mask,
+                              (double)ns);
+}
+
+/* The same for any x > 0 (subnormals too). */
+LLMLAT_PRIVATE int64_t sketch_map_index_any(const sketch_map *m, double x);
+
+/* The index of x > 0 (finite) in a schema, without a map: a binary
+ * search over the bounds (exact mode's buckets are found at query time,
+ * from the samples), equal to sketch_map_index. */
+LLMLAT_PRIVATE int64_t sketch_schema_index(int32_t schema, double x);
+/* Bucket `index`'s upper bound in a schema, equal to sketch_map_upper. */
+LLMLAT_PRIVATE double sketch_schema_upper(int32_t schema, int64_t index);
+
+/* Bucket `index`'s upper bound (base^index, as client_golang's getLe),
+ * and its representative 2 lo hi / (lo + hi): within the schema's error
+ * of every value the bucket holds. */
+LLMLAT_PRIVATE double sketch_map_upper(const sketch_map *m, int64_t index);
 LLMLAT_PRIVATE double sketch_map_value(const sketch_map *m, int64_t index);
 
 #endif
 
-#define SKETCH_NO_TOP (-1) /* top while no sample is above 0 */
+#define SKETCH_NO_TOP INT64_MIN /* top while no sample is above 0 */
 
 typedef struct sketch {
-    uint64_t *bucket;  /* map->width counts: bucket[j] counts index base + j */
+    uint64_t *bucket;  /* map->width counts: bucket[p] counts index base + p */
     int64_t base;      /* top - width + 1 */
     int64_t top;       /* highest index counted, SKETCH_NO_TOP if none */
-    int64_t low;       /* lowest index counted (>= base), if top != NO_TOP */
-    uint64_t count;    /* sum of weights: COUNT = zero + sum of bucket[] */
-    uint64_t zero;     /* weight of samples equal to 0 */
-    double min, max;   /* exact, reported unit; +inf / -inf while empty */
-    double unit;       /* internal units per reported unit */
+    int64_t low;       /* lowest index with a count (>= base), if top != NO_TOP */
+    uint64_t count;    /* sum of weights: zero + below + sum of bucket[] */
+    uint64_t zero;     /* weight of the samples equal to 0 */
+    uint64_t below;    /* weight of the samples > 0 below the window */
+    double min, max;   /* exact, exported unit; +inf / -inf while empty */
+    double unit;       /* internal units per exported unit */
     fixsum sums;       /* internal unit */
 } sketch;
 
@@ -4193,16 +4573,28 @@ LLMLAT_PRIVATE void sketch_clear(sketch *s);
 /* Moves the window up so that its top is `index`. */
 LLMLAT_PRIVATE LLMLAT_COLD void sketch_raise(sketch *s, const sketch_map *m, int64_t index);
 
-/* Adds w to the bucket of index (> SKETCH_NO_TOP); count, sums and min/max
- * are the caller's (one request's samples are summed first). */
+/* Adds w to the bucket of index; count, sums and min/max are the
+ * caller's (one request's samples are summed first). */
 static inline void sketch_bump(sketch *s, const sketch_map *m, int64_t index, uint64_t w)
 {
     if (index > s->top)
         sketch_raise(s, m, index);
+    if (index < s->base) {
+        s->below += w;
+        return;
+    }
     if (index < s->low)
-        s->low = index < s->base ? s->base : index;
-    int64_t j = index - s->base;
-    s->bucket[j < 0 ? 0 : j] += w;
+        s->low = index;
+    s->bucket[index - s->base] += w;
+}
+
+/* Counts w samples of the exported value x >= 0 (0 in the zero bucket). */
+static inline void sketch_count(sketch *s, const sketch_map *m, double x, uint64_t w)
+{
+    if (x > 0.0)
+        sketch_bump(s, m, sketch_map_index(m, x), w);
+    else
+        s->zero += w;
 }
 
 static inline void sketch_note_range(sketch *s, double lo, double hi)
@@ -4214,39 +4606,61 @@ static inline void sketch_note_range(sketch *s, double lo, double hi)
 }
 
 /* One whole sample of weight 1: x >= 0 internal (an integer for
- * sketch_add_int), `reported` the same value as queries report it. Inline:
- * each request adds several. */
-static inline void sketch_add_int(sketch *s, const sketch_map *m, uint64_t x, double reported)
+ * sketch_add_int), `exported` the same value as queries report it and
+ * buckets count it. Inline: each request adds several. */
+static inline void sketch_add_int(sketch *s, const sketch_map *m, uint64_t x, double exported)
 {
     s->count++;
-    if (x)
-        sketch_bump(s, m, sketch_map_index(m, (double)x), 1);
-    else
-        s->zero++;
+    sketch_count(s, m, exported, 1);
     fixsum_add_int(&s->sums, x);
-    sketch_note_range(s, reported, reported);
+    sketch_note_range(s, exported, exported);
 }
 
-static inline void sketch_add_double(sketch *s, const sketch_map *m, double x, double reported)
+/* One time sample of ns >= 0 nanoseconds, weight 1: its bucket found from
+ * the integer (no division) below 2^53. */
+static inline void sketch_add_ns(sketch *s, const sketch_map *m, int64_t ns)
+{
+    double exported = ns_to_s(ns);
+    s->count++;
+    if ((uint64_t)ns - 1 < (uint64_t)SKETCH_NS_EXACT - 1)
+        sketch_bump(s, m, sketch_map_index_ns(m, ns), 1);
+    else
+        sketch_count(s, m, exported, 1);
+    fixsum_add_int(&s->sums, (uint64_t)ns);
+    sketch_note_range(s, exported, exported);
+}
+
+static inline void sketch_add_double(sketch *s, const sketch_map *m, double x, double exported)
 {
     s->count++;
-    if (x > 0.0)
-        sketch_bump(s, m, sketch_map_index(m, x), 1);
-    else
-        s->zero++;
+    sketch_count(s, m, exported, 1);
     fixsum_add_double(&s->sums, x);
-    sketch_note_range(s, reported, reported);
+    sketch_note_range(s, exported, exported);
 }
 
 /* Adds src (same map) into dst; the caller checked the counts' sum fits. */
 LLMLAT_PRIVATE void sketch_merge(sketch *dst, const sketch *src, const sketch_map *m);
 
-/* Queries of a non-empty sketch, in reported units. */
+/* The zero threshold: samples at or below it are in the zero bucket (0
+ * while no sample is above 0). */
+LLMLAT_PRIVATE double sketch_zero_threshold(const sketch *s, const sketch_map *m);
+
+/* The buckets in use: indexes offset .. offset + len - 1 (len 0 when no
+ * sample is in the window), the zero bucket's count and threshold;
+ * counts (room for len) may be NULL to ask for len only. */
+LLMLAT_PRIVATE void sketch_buckets(const sketch *s, const sketch_map *m, double *zero_threshold,
+                                   uint64_t *zero_count, int64_t *offset, size_t *len,
+                                   uint64_t *counts);
+
+/* Queries of a non-empty sketch, in exported units. */
 LLMLAT_PRIVATE double sketch_mean(const sketch *s);
+/* LLMLAT_STAT_SUM: the exact sum, reported unit, correctly rounded. */
+LLMLAT_PRIVATE double sketch_sum(const sketch *s);
 /* EUNDEFINED (NaN) when count <= ddof. */
 LLMLAT_PRIVATE int32_t sketch_std(const sketch *s, unsigned ddof, double *out);
-/* Within alpha of numpy.percentile(samples, 100 q), see sketch.c; n <=
- * SKETCH_MAX_QUANTILES of them in one pass over the buckets. */
+/* Within the schema's error of numpy.percentile(samples, 100 q), see
+ * sketch.c; n <= SKETCH_MAX_QUANTILES of them in one pass over the
+ * buckets. */
 #define SKETCH_MAX_QUANTILES 32
 LLMLAT_PRIVATE double sketch_quantile(const sketch *s, const sketch_map *m, double q);
 LLMLAT_PRIVATE void sketch_quantiles(const sketch *s, const sketch_map *m, const double *q,
@@ -4260,7 +4674,7 @@ static void clear_state(sketch *s)
     s->top = SKETCH_NO_TOP;
     s->base = 0;
     s->low = INT64_MAX;
-    s->count = s->zero = 0;
+    s->count = s->zero = s->below = 0;
     s->min = INFINITY;
     s->max = -INFINITY;
     memset(&s->sums, 0, sizeof s->sums);
@@ -4307,25 +4721,26 @@ LLMLAT_PRIVATE void sketch_raise(sketch *s, const sketch_map *m, int64_t index)
         s->base = index - (width - 1);
         return;
     }
-    /* Positions lo..hi are in use; each moves down by d, those reaching
-     * position 0 or below fold into it. */
+    /* Positions lo..hi are in use; each moves down by d, those going
+     * below position 0 leave the window for the zero bucket. */
     int64_t d = index - s->top, lo = s->low - s->base, hi = s->top - s->base;
-    uint64_t *b = s->bucket, folded = 0;
+    uint64_t *b = s->bucket, left = 0;
     int64_t p = lo;
-    for (; p <= hi && p <= d; p++) {
-        folded += b[p];
+    for (; p <= hi && p < d; p++) {
+        left += b[p];
         b[p] = 0;
     }
+    while (p <= hi && !b[p]) /* the new lowest count */
+        p++;
     if (p <= hi) {
         memmove(b + (p - d), b + p, (size_t)(hi - p + 1) * sizeof *b);
         int64_t z = hi - d + 1 > p ? hi - d + 1 : p; /* vacated tail */
         memset(b + z, 0, (size_t)(hi - z + 1) * sizeof *b);
     }
-    b[0] += folded;
+    s->below += left;
     s->base += d;
     s->top = index;
-    if (folded)
-        s->low = s->base;
+    s->low = p <= hi ? s->base + (p - d) : INT64_MAX;
 }
 
 LLMLAT_PRIVATE void sketch_merge(sketch *dst, const sketch *src, const sketch_map *m)
@@ -4334,28 +4749,57 @@ LLMLAT_PRIVATE void sketch_merge(sketch *dst, const sketch *src, const sketch_ma
         if (src->top > dst->top)
             sketch_raise(dst, m, src->top);
         /* src position p is dst position p - shift (shift >= 0: dst's
-         * window is at least as high); at or below 0 it folds into 0. */
+         * window is at least as high); below 0 it is below the window. */
         int64_t shift = dst->base - src->base, p = src->low - src->base;
         int64_t hi = src->top - src->base;
-        uint64_t folded = 0;
-        for (; p <= hi && p <= shift; p++)
-            folded += src->bucket[p];
-        dst->bucket[0] += folded;
+        uint64_t left = 0;
+        for (; p <= hi && p < shift; p++)
+            left += src->bucket[p];
+        dst->below += left;
         for (; p <= hi; p++)
             dst->bucket[p - shift] += src->bucket[p];
-        int64_t low = src->low < dst->base ? dst->base : src->low;
+        int64_t low = src->low - src->base >= shift ? src->low : INT64_MAX;
+        if (low == INT64_MAX) { /* src's lowest count left: find its next */
+            for (p = shift; p <= hi && !src->bucket[p]; p++)
+                ;
+            low = p <= hi ? src->base + p : INT64_MAX;
+        }
         if (low < dst->low)
             dst->low = low;
     }
     dst->count += src->count;
     dst->zero += src->zero;
+    dst->below += src->below;
     sketch_note_range(dst, src->min, src->max);
     fixsum_merge(&dst->sums, &src->sums);
+}
+
+LLMLAT_PRIVATE double sketch_zero_threshold(const sketch *s, const sketch_map *m)
+{
+    return s->top == SKETCH_NO_TOP ? 0.0 : sketch_map_upper(m, s->base - 1);
+}
+
+LLMLAT_PRIVATE void sketch_buckets(const sketch *s, const sketch_map *m, double *zero_threshold,
+                                   uint64_t *zero_count, int64_t *offset, size_t *len,
+                                   uint64_t *counts)
+{
+    *zero_threshold = sketch_zero_threshold(s, m);
+    *zero_count = s->zero + s->below;
+    bool any = s->top != SKETCH_NO_TOP;
+    *offset = any ? s->low : 0;
+    *len = any ? (size_t)(s->top - s->low + 1) : 0;
+    if (counts && *len)
+        memcpy(counts, s->bucket + (s->low - s->base), *len * sizeof *counts);
 }
 
 LLMLAT_PRIVATE double sketch_mean(const sketch *s)
 {
     return fixsum_mean(&s->sums, s->count) / s->unit;
+}
+
+LLMLAT_PRIVATE double sketch_sum(const sketch *s)
+{
+    return fixsum_total(s->sums.s1, 3, (uint32_t)s->unit);
 }
 
 LLMLAT_PRIVATE int32_t sketch_std(const sketch *s, unsigned ddof, double *out)
@@ -4368,20 +4812,31 @@ LLMLAT_PRIVATE int32_t sketch_std(const sketch *s, unsigned ddof, double *out)
     return LLMLAT_OK;
 }
 
-/* A place in the sorted samples: bucket position p (-1 for the zeros)
- * holding the ranks [end - its count, end). */
+/* A place in the sorted samples: bucket position p, or PLACE_ZERO (the
+ * exact zeros) or PLACE_BELOW (above 0, below the window), holding the
+ * ranks [end - its count, end). */
+#define PLACE_ZERO (-2)
+#define PLACE_BELOW (-1)
+
 typedef struct cursor {
     int64_t p;
     uint64_t end;
 } cursor;
 
+static uint64_t place_count(const sketch *s, int64_t p)
+{
+    return p == PLACE_ZERO ? s->zero : p == PLACE_BELOW ? s->below : s->bucket[p];
+}
+
 /* Moves c up to the place holding rank r < count, eight buckets at a time
- * while r is beyond them. Starts below everything: { -2, 0 }. */
+ * while r is beyond them. Starts below everything: { PLACE_ZERO - 1, 0 }. */
 static inline void advance(const sketch *s, cursor *c, uint64_t r)
 {
-    if (c->p < -1) { /* first the zeros */
-        c->p = -1;
-        c->end = s->zero;
+    while (c->p < PLACE_BELOW) { /* first the zero bucket */
+        if (r < c->end)
+            return;
+        c->p++;
+        c->end += place_count(s, c->p);
     }
     if (r < c->end)
         return;
@@ -4408,33 +4863,50 @@ static inline void advance(const sketch *s, cursor *c, uint64_t r)
  * everything: { top position + 1, count }. */
 static inline void retreat(const sketch *s, cursor *c, uint64_t r)
 {
-    int64_t p = c->p, lo = s->low - s->base;
+    int64_t p = c->p, top = s->top == SKETCH_NO_TOP ? -1 : s->top - s->base;
     uint64_t end = c->end;
-    if (p <= s->top - s->base) { /* a place: r in it, or below it */
-        uint64_t here = p < 0 ? s->zero : s->bucket[p];
+    if (p <= top) { /* a place: r in it, or below it */
+        uint64_t here = place_count(s, p);
         if (r >= end - here)
             return;
         end -= here;
     }
-    /* end counts the ranks up to place p - 1: test p - 1, p - 2, ... */
-    const uint64_t *b = s->bucket;
-    for (; p - 8 >= lo; p -= 8) {
-        uint64_t sum = (b[p - 1] + b[p - 2]) + (b[p - 3] + b[p - 4]) + (b[p - 5] + b[p - 6]) +
-                       (b[p - 7] + b[p - 8]);
-        if (r >= end - sum)
-            break;
-        end -= sum;
+    if (p >= 0) { /* end counts the ranks up to place p - 1 */
+        const uint64_t *b = s->bucket;
+        int64_t lo = s->low - s->base;
+        for (; p - 8 >= lo; p -= 8) {
+            uint64_t sum = (b[p - 1] + b[p - 2]) + (b[p - 3] + b[p - 4]) +
+                           (b[p - 5] + b[p - 6]) + (b[p - 7] + b[p - 8]);
+            if (r >= end - sum)
+                break;
+            end -= sum;
+        }
+        for (p--; p >= lo; p--) {
+            if (r >= end - b[p])
+                break;
+            end -= b[p];
+        }
+        if (p >= lo) {
+            c->p = p;
+            c->end = end;
+            return;
+        }
+        p = 0;
     }
-    for (p--; p >= lo; p--) {
-        if (r >= end - b[p])
-            break;
-        end -= b[p];
+    /* the zero bucket: below the window, then the zeros */
+    if (p > PLACE_BELOW) {
+        if (r >= end - s->below) {
+            c->p = PLACE_BELOW;
+            c->end = end;
+            return;
+        }
+        end -= s->below;
     }
-    c->p = p >= lo ? p : -1; /* below low: the zeros */
+    c->p = PLACE_ZERO;
     c->end = end;
 }
 
-/* The value of rank r, at place p: exact at both ends, else its bucket's
+/* The value of rank r, at place p: exact at both ends, else its place's
  * value clamped into [min, max]. */
 static double rank_value(const sketch *s, const sketch_map *m, uint64_t r, int64_t p)
 {
@@ -4442,9 +4914,15 @@ static double rank_value(const sketch *s, const sketch_map *m, uint64_t r, int64
         return s->min;
     if (r == s->count - 1)
         return s->max;
-    if (p < 0)
+    if (p == PLACE_ZERO)
         return 0.0;
-    double v = sketch_map_value(m, s->base + p) / s->unit;
+    double v;
+    if (p == PLACE_BELOW) {
+        double z = sketch_zero_threshold(s, m);
+        v = 2.0 * s->min * z / (s->min + z);
+    } else {
+        v = sketch_map_value(m, s->base + p);
+    }
     return v < s->min ? s->min : v > s->max ? s->max : v;
 }
 
@@ -4478,7 +4956,7 @@ LLMLAT_PRIVATE void sketch_quantiles(const sketch *s, const sketch_map *m, const
     size_t split = 0;
     while (split < n && q[order[split]] <= 0.5)
         split++;
-    cursor up = { -2, 0 };
+    cursor up = { PLACE_ZERO - 1, 0 };
     for (size_t k = 0; k < split; k++) {
         double vi = (double)last * q[order[k]]; /* numpy's virtual index */
         if (vi >= (double)last) { /* n = 1 */
@@ -4491,7 +4969,7 @@ LLMLAT_PRIVATE void sketch_quantiles(const sketch *s, const sketch_map *m, const
         advance(s, &next, r + 1);
         out[order[k]] = interpolate(s, m, vi, r, up, next);
     }
-    cursor down = { s->top == SKETCH_NO_TOP ? -1 : s->top - s->base + 1, s->count };
+    cursor down = { s->top == SKETCH_NO_TOP ? 0 : s->top - s->base + 1, s->count };
     for (size_t k = n; k > split; k--) {
         size_t i = order[k - 1];
         double vi = (double)last * q[i];
@@ -4520,130 +4998,313 @@ LLMLAT_PRIVATE size_t sketch_memory(const sketch *s, const sketch_map *m)
 }
 
 /* ---------------------- lib/bounded/sketch_map.c -------------------------- */
-/* Building the bucket layout for a relative error, and reading a bucket's
- * value back. Only IEEE basic operations (exactly rounded everywhere) and
+/* The native-histogram bucket layout: its boundaries, the cell table that
+ * finds a value's bucket, and a bucket's bounds and value. Only the
+ * constants below, IEEE basic operations (exactly rounded everywhere) and
  * integers decide the layout, so a sketch serialized on one machine means
  * the same on another. */
+#include <float.h>
 #include <math.h>
 
-/* Buckets are built for alpha shrunk by 2^-30 of itself: the few roundings
- * between a bucket and a reported quantile (1e-15 relative) then cannot push
- * the error past alpha. */
-#define ALPHA_MARGIN (1.0 / 1073741824.0)
+/* Prometheus client_golang 1.14's nativeHistogramBounds[8] (also
+ * Prometheus' own exponentialBounds[8]): 2^(j/256 - 1) for j < 256 as
+ * Prometheus computed them, within 5 ulps of the exact values but not
+ * correctly rounded (341 of the 511 bounds of schemas 1..8 differ from
+ * it). They are copied, not recomputed, because a bucket is only
+ * Prometheus' bucket if its boundary is the same double. Schema s <= 8
+ * takes every 2^(8-s)-th of them (Prometheus' schemas nest so);
+ * tests/bounded/test_schema_bounds.py compares them with the Debian
+ * package's file. */
+static const double SKETCH_BOUNDS_8[256] = {
+    0x1.0000000000000p-1, 0x1.00b1afa5abcbfp-1, 0x1.0163da9fb3335p-1, 0x1.02168143b0281p-1,
+    0x1.02c9a3e778061p-1, 0x1.037d42e11bbccp-1, 0x1.04315e86e7f84p-1, 0x1.04e5f72f654b1p-1,
+    0x1.059b0d3158574p-1, 0x1.0650a0e3c1f89p-1, 0x1.0706b29ddf6ddp-1, 0x1.07bd42b72a836p-1,
+    0x1.0874518759bc8p-1, 0x1.092bdf66607e0p-1, 0x1.09e3ecac6f383p-1, 0x1.0a9c79b1f3919p-1,
+    0x1.0b5586cf9890fp-1, 0x1.0c0f145e46c85p-1, 0x1.0cc922b7247f6p-1, 0x1.0d83b23395deap-1,
+    0x1.0e3ec32d3d1a2p-1, 0x1.0efa55fdfa9c5p-1, 0x1.0fb66affed31ap-1, 0x1.1073028d7233dp-1,
+    0x1.11301d0125b50p-1, 0x1.11edbab5e2ab5p-1, 0x1.12abdc06c31cbp-1, 0x1.136a814f204aap-1,
+    0x1.1429aaea92ddfp-1, 0x1.14e95934f312dp-1, 0x1.15a98c8a58e50p-1, 0x1.166a45471c3c1p-1,
+    0x1.172b83c7d517bp-1, 0x1.17ed48695bbc0p-1, 0x1.18af9388c8de9p-1, 0x1.1972658375d2fp-1,
+    0x1.1a35beb6fcb75p-1, 0x1.1af99f8138a1cp-1, 0x1.1bbe084045cd3p-1, 0x1.1c82f95281c6bp-1,
+    0x1.1d4873168b9aap-1, 0x1.1e0e75eb44026p-1, 0x1.1ed5022fcd91cp-1, 0x1.1f9c18438ce4cp-1,
+    0x1.2063b88628cd6p-1, 0x1.212be3578a819p-1, 0x1.21f49917ddc95p-1, 0x1.22bdda27912d0p-1,
+    0x1.2387a6e756238p-1, 0x1.2451ffb82140ap-1, 0x1.251ce4fb2a63ep-1, 0x1.25e85711ece74p-1,
+    0x1.26b4565e27cddp-1, 0x1.2780e341ddf2ap-1, 0x1.284dfe1f56380p-1, 0x1.291ba7591bb6fp-1,
+    0x1.29e9df51fdee1p-1, 0x1.2ab8a66d10f13p-1, 0x1.2b87fd0dad98fp-1, 0x1.2c57e39771b2ep-1,
+    0x1.2d285a6e4030bp-1, 0x1.2df961f641589p-1, 0x1.2ecafa93e2f55p-1, 0x1.2f9d24abd886ap-1,
+    0x1.306fe0a31b715p-1, 0x1.31432edeeb2fdp-1, 0x1.32170fc4cd831p-1, 0x1.32eb83ba8ea32p-1,
+    0x1.33c08b26416ffp-1, 0x1.3496266e3fa2dp-1, 0x1.356c55f929ff0p-1, 0x1.36431a2de883ap-1,
+    0x1.371a7373aa9cap-1, 0x1.37f26231e7549p-1, 0x1.38cae6d05d864p-1, 0x1.39a401b7140edp-1,
+    0x1.3a7db34e59ff6p-1, 0x1.3b57fbfec6cf4p-1, 0x1.3c32dc313a8e3p-1, 0x1.3d0e544ede172p-1,
+    0x1.3dea64c123422p-1, 0x1.3ec70df1c5175p-1, 0x1.3fa4504ac801bp-1, 0x1.40822c367a024p-1,
+    0x1.4160a21f72e2ap-1, 0x1.423fb2709468ap-1, 0x1.431f5d950a896p-1, 0x1.43ffa3f84b9d4p-1,
+    0x1.44e086061892dp-1, 0x1.45c2042a7d232p-1, 0x1.46a41ed1d0057p-1, 0x1.4786d668b3236p-1,
+    0x1.486a2b5c13cd0p-1, 0x1.494e1e192aed2p-1, 0x1.4a32af0d7d3dep-1, 0x1.4b17dea6db7d7p-1,
+    0x1.4bfdad5362a27p-1, 0x1.4ce41b817c114p-1, 0x1.4dcb299fddd0dp-1, 0x1.4eb2d81d8abfep-1,
+    0x1.4f9b2769d2ca7p-1, 0x1.508417f4531efp-1, 0x1.516daa2cf6642p-1, 0x1.5257de83f4eefp-1,
+    0x1.5342b569d4f81p-1, 0x1.542e2f4f6ad27p-1, 0x1.551a4ca5d920dp-1, 0x1.56070dde910d0p-1,
+    0x1.56f4736b527dap-1, 0x1.57e27dbe2c4cfp-1, 0x1.58d12d497c7fcp-1, 0x1.59c0827ff07cbp-1,
+    0x1.5ab07dd485429p-1, 0x1.5ba11fba87a02p-1, 0x1.5c9268a5946b6p-1, 0x1.5d84590998b92p-1,
+    0x1.5e76f15ad2148p-1, 0x1.5f6a320dceb71p-1, 0x1.605e1b976dc08p-1, 0x1.6152ae6cdf6f4p-1,
+    0x1.6247eb03a5584p-1, 0x1.633dd1d1929fdp-1, 0x1.6434634ccc31ep-1, 0x1.652b9febc8fb5p-1,
+    0x1.6623882552224p-1, 0x1.671c1c70833f5p-1, 0x1.68155d44ca972p-1, 0x1.690f4b19e9537p-1,
+    0x1.6a09e667f3bccp-1, 0x1.6b052fa75173ep-1, 0x1.6c012750bdabep-1, 0x1.6cfdcddd47645p-1,
+    0x1.6dfb23c651a2ep-1, 0x1.6ef9298593ae4p-1, 0x1.6ff7df9519482p-1, 0x1.70f7466f42e85p-1,
+    0x1.71f75e8ec5f73p-1, 0x1.72f8286ead089p-1, 0x1.73f9a48a58172p-1, 0x1.74fbd35d7cbfcp-1,
+    0x1.75feb564267c8p-1, 0x1.77024b1ab6e09p-1, 0x1.780694fde5d3ep-1, 0x1.790b938ac1cf5p-1,
+    0x1.7a11473eb0186p-1, 0x1.7b17b0976cfdap-1, 0x1.7c1ed0130c131p-1, 0x1.7d26a62ff86efp-1,
+    0x1.7e2f336cf4e61p-1, 0x1.7f3878491c490p-1, 0x1.80427543e1a10p-1, 0x1.814d2add106d8p-1,
+    0x1.82589994cce11p-1, 0x1.8364c1eb941f6p-1, 0x1.8471a4623c7abp-1, 0x1.857f4179f5b1fp-1,
+    0x1.868d99b4492ebp-1, 0x1.879cad931a435p-1, 0x1.88ac7d98a6697p-1, 0x1.89bd0a478580dp-1,
+    0x1.8ace5422aa0dbp-1, 0x1.8be05bad61778p-1, 0x1.8cf3216b5448bp-1, 0x1.8e06a5e0866d8p-1,
+    0x1.8f1ae99157736p-1, 0x1.902fed0282c8ap-1, 0x1.9145b0b91ffc5p-1, 0x1.925c353aa2fe2p-1,
+    0x1.93737b0cdc5e4p-1, 0x1.948b82b5f98e4p-1, 0x1.95a44cbc8520dp-1, 0x1.96bdd9a7670b1p-1,
+    0x1.97d829fde4e4fp-1, 0x1.98f33e47a22a2p-1, 0x1.9a0f170ca07b8p-1, 0x1.9b2bb4d53fe0bp-1,
+    0x1.9c49182a3f08fp-1, 0x1.9d674194bb8d4p-1, 0x1.9e86319e32321p-1, 0x1.9fa5e8d07f29cp-1,
+    0x1.a0c667b5de564p-1, 0x1.a1e7aed8eb8bbp-1, 0x1.a309bec4a2d32p-1, 0x1.a42c980460ad7p-1,
+    0x1.a5503b23e255bp-1, 0x1.a674a8af46051p-1, 0x1.a799e1330b356p-1, 0x1.a8bfe53c12e57p-1,
+    0x1.a9e6b5579fdbep-1, 0x1.ab0e521356eb9p-1, 0x1.ac36bbfd3f378p-1, 0x1.ad5ff3a3c2773p-1,
+    0x1.ae89f995ad3acp-1, 0x1.afb4ce622f2fep-1, 0x1.b0e07298db663p-1, 0x1.b20ce6c9a8950p-1,
+    0x1.b33a2b84f15fap-1, 0x1.b468415b749b0p-1, 0x1.b59728de55938p-1, 0x1.b6c6e29f1c529p-1,
+    0x1.b7f76f2fb5e45p-1, 0x1.b928cf22749e2p-1, 0x1.ba5b030a10647p-1, 0x1.bb8e0b79a6f1dp-1,
+    0x1.bcc1e904bc1d0p-1, 0x1.bdf69c3f3a205p-1, 0x1.bf2c25bd71e06p-1, 0x1.c06286141b33bp-1,
+    0x1.c199bdd85529ap-1, 0x1.c2d1cd9fa652ap-1, 0x1.c40ab5fffd078p-1, 0x1.c544778fafb20p-1,
+    0x1.c67f12e57d149p-1, 0x1.c7ba88988c931p-1, 0x1.c8f6d9406e7b2p-1, 0x1.ca3405751c4d8p-1,
+    0x1.cb720dcef9066p-1, 0x1.ccb0f2e6d1672p-1, 0x1.cdf0b555dc3f6p-1, 0x1.cf3155b5bab70p-1,
+    0x1.d072d4a078979p-1, 0x1.d1b532b08c966p-1, 0x1.d2f87080d89eep-1, 0x1.d43c8eacaa1d3p-1,
+    0x1.d5818dcfba486p-1, 0x1.d6c76e862e6d2p-1, 0x1.d80e316c98396p-1, 0x1.d955d71ff6074p-1,
+    0x1.da9e603db3284p-1, 0x1.dbe7cd63a8313p-1, 0x1.dd321f301b45ep-1, 0x1.de7d5641c0656p-1,
+    0x1.dfc97337b9b5dp-1, 0x1.e11676b197d16p-1, 0x1.e264614f5a126p-1, 0x1.e3b333b16ee0fp-1,
+    0x1.e502ee78b3ff5p-1, 0x1.e653924676d75p-1, 0x1.e7a51fbc74c81p-1, 0x1.e8f7977cdb73ep-1,
+    0x1.ea4afa2a490d8p-1, 0x1.eb9f4867cca6dp-1, 0x1.ecf482d8e67eep-1, 0x1.ee4aaa218850ep-1,
+    0x1.efa1bee615a26p-1, 0x1.f0f9c1cb64129p-1, 0x1.f252b376bba95p-1, 0x1.f3ac948dd7272p-1,
+    0x1.f50765b6e453ep-1, 0x1.f6632798844f6p-1, 0x1.f7bfdad9cbe10p-1, 0x1.f91d802243c86p-1,
+    0x1.fa7c1819e90d6p-1, 0x1.fbdba3692d512p-1, 0x1.fd3c22b8f71eep-1, 0x1.fe9d96b2a23d6p-1,
+};
 
-/* The widest ratio hi / lo a bucket may span. */
-static double max_ratio(double alpha)
+/* 2^(m/4096) for m < 16, correctly rounded: schemas 9..12 put bound j at
+ * SKETCH_BOUNDS_8[j >> (s - 8)] times the fine step of its remainder (one
+ * rounding, so within 6 ulps of 2^(j/N - 1), and schema 8's bounds
+ * unchanged). */
+static const double SKETCH_FINE_STEP[16] = {
+    0x1.0000000000000p+0, 0x1.000b175effdc7p+0, 0x1.00162f3904052p+0, 0x1.0021478e11ce6p+0,
+    0x1.002c605e2e8cfp+0, 0x1.003779a95f959p+0, 0x1.0042936faa3d8p+0, 0x1.004dadb113da0p+0,
+    0x1.0058c86da1c0ap+0, 0x1.0063e3a559473p+0, 0x1.006eff583fc3dp+0, 0x1.007a1b865a8cap+0,
+    0x1.0085382faef83p+0, 0x1.00905554425d4p+0, 0x1.009b72f41a12bp+0, 0x1.00a6910f3b6fdp+0,
+};
+
+/* (base - 1) / (base + 1) for base = 2^(2^-s), s = 1..12, rounded to
+ * nearest: the relative error of a bucket's representative. */
+static const double SKETCH_SCHEMA_ERROR[SKETCH_SCHEMA_MAX + 1] = {
+    0.0,
+    0.1715728752538099,     0.0864272337258898,     0.043294617499389176,
+    0.02165746232622629,    0.010830001253373642,   0.005415159415902569,
+    0.002707599557476328,   0.0013538022599560793,  0.0006769014401311318,
+    0.00033845075883472906, 0.00016922538426351075, 8.461269273752368e-05,
+};
+
+/* A schema is taken for alpha when its error is within alpha shrunk by
+ * 2^-30 of itself: the bounds' few ulps and the roundings between a
+ * bucket and a reported quantile (1e-15 relative) then stay inside alpha. */
+#define SKETCH_ALPHA_MARGIN (1.0 / 1073741824.0)
+
+LLMLAT_PRIVATE int32_t sketch_schema_for(double alpha)
 {
-    double a = alpha - alpha * ALPHA_MARGIN;
-    return (1.0 + a) / (1.0 - a);
+    double a = alpha - alpha * SKETCH_ALPHA_MARGIN;
+    int32_t s = SKETCH_SCHEMA_MIN;
+    while (s < SKETCH_SCHEMA_MAX && SKETCH_SCHEMA_ERROR[s] > a)
+        s++;
+    return s;
 }
 
-/* Cells per octave: 2^c >= 22 / (gamma - 1) ~ 32 buckets' worth of cells
- * for each bucket, so snapping edges to cells costs about 1% of buckets
- * (M is within 1 of the optimum ln 2 / ln gamma from alpha = 1% down). */
-static uint32_t cell_bits_for(double gamma)
+/* Bound j of schema s, in [0.5, 1). */
+static double map_bound(int32_t s, uint32_t j)
 {
-    uint32_t c = 4;
-    while (c < 20 && ldexp(gamma - 1.0, (int)c) < 22.0)
-        c++;
-    return c;
+    if (s <= 8)
+        return SKETCH_BOUNDS_8[j << (8 - s)];
+    uint32_t fine = j & ((UINT32_C(1) << (s - 8)) - 1);
+    return SKETCH_BOUNDS_8[j >> (s - 8)] * SKETCH_FINE_STEP[fine << (12 - s)];
 }
 
-/* Greedy edges from the bottom of the octave: each bucket reaches as far as
- * hi <= gamma lo allows. Cell i starts at value (2^c + i) 2^(e - c). Writes
- * first[] when it is not NULL; returns M. */
-static uint32_t place_edges(double gamma, uint32_t c, uint32_t *first)
+/* The mantissa's 52 bits at the top of 64. */
+static uint64_t map_mantissa(double x)
 {
-    uint32_t n = UINT32_C(1) << c, m = 0, start = 0;
-    for (;;) {
-        if (first)
-            first[m] = start;
-        m++;
-        double lim = floor(gamma * (double)(n + start)) - (double)n;
-        if (lim >= (double)n)
-            break;
-        start = (uint32_t)lim;
+    uint64_t b;
+    memcpy(&b, &x, sizeof b);
+    return b << 12;
+}
+
+/* Fills the cells of a layout from the thresholds of one reference
+ * octave (exponent field e_ref): thr[0..n) increasing, left-aligned
+ * mantissas, a value of that octave being in bucket first + #{thr <
+ * its mantissa}. Every other octave repeats the pattern N indexes apart.
+ * The index formula adds (E 2^(s+1) + c) / 2 = E N + c / 2 for cell c,
+ * which the base takes back. Thresholds are at least 0.69 / N apart in
+ * the mantissa's [0, 1) and cells 0.5 / N wide: at most one falls in a
+ * cell. */
+static void map_fill_cells(uint64_t *bound, int64_t *base, int32_t s, int64_t e_ref,
+                           int64_t first, const uint64_t *thr, uint32_t n)
+{
+    uint32_t cells = UINT32_C(2) << s, j = 0;
+    for (uint32_t c = 0; c < cells; c++) {
+        uint64_t start = (uint64_t)c << (64 - (s + 1));
+        while (j < n && thr[j] < start)
+            j++;
+        bound[c] = j < n ? thr[j] : UINT64_MAX;
+        base[c] = first + (int64_t)j - (e_ref << s) - (int64_t)(c >> 1);
     }
-    if (first)
-        first[m] = n;
-    return m;
+}
+
+/* The integer ns thresholds of the reference octave [2^52, 2^53): RN(g /
+ * 1e9) <= B, B a bucket's upper bound in seconds, exactly when g <
+ * 1e9 (B + ulp(B) / 2) (never an integer here: no ties), i.e. g <= its
+ * floor. B = M 2^q with M < 2^53, so that is ((2M + 1) 1e9) >> (1 - q),
+ * in 128-bit integers. As B and its ulp double from one octave to the
+ * next, so does the threshold: the pattern holds in every octave of
+ * doubles that are integers (g < 2^53). */
+static uint32_t map_ns_thresholds(const sketch_map *m, int64_t first, uint64_t *thr)
+{
+    uint32_t n = 0;
+    for (int64_t i = first; n <= m->per_octave; i++) {
+        double b = sketch_map_upper(m, i);
+        int e;
+        double f = frexp(b, &e); /* b = f 2^e, f in [0.5, 1) */
+        uint64_t mant = (uint64_t)ldexp(f, 53);
+        int shift = 1 - (e - 53); /* q = e - 53 */
+        uint64_t lo, hi;
+        wide_mul(2 * mant + 1, UINT64_C(1000000000), &lo, &hi);
+        uint64_t g = shift >= 64 ? hi >> (shift - 64) : (lo >> shift) | (hi << (64 - shift));
+        if (g >= (UINT64_C(1) << 53))
+            break;
+        thr[n++] = (g - (UINT64_C(1) << 52)) << 12;
+    }
+    return n;
 }
 
 LLMLAT_PRIVATE int32_t sketch_map_init(sketch_map *m, const llmlat_alloc *al, double alpha)
 {
-    double gamma = max_ratio(alpha);
-    uint32_t c = cell_bits_for(gamma);
-    uint32_t per_octave = place_edges(gamma, c, NULL);
-    uint32_t n = UINT32_C(1) << c;
-    uint16_t *cell = alloc_malloc(al, n * sizeof *cell);
-    uint32_t *first = alloc_malloc(al, (per_octave + 1) * sizeof *first);
-    double *value = alloc_malloc(al, per_octave * sizeof *value);
-    if (!cell || !first || !value) {
+    int32_t s = sketch_schema_for(alpha);
+    uint32_t n = UINT32_C(1) << s, cells = n << 1;
+    uint64_t *cell = alloc_malloc(al, 4 * (size_t)cells * sizeof *cell);
+    double *value = alloc_malloc(al, n * sizeof *value);
+    uint64_t *thr = alloc_malloc(al, (n + 1) * sizeof *thr);
+    if (!cell || !value || !thr) {
         alloc_free(al, cell);
-        alloc_free(al, first);
         alloc_free(al, value);
+        alloc_free(al, thr);
         return LLMLAT_ENOMEM;
     }
-    place_edges(gamma, c, first);
-    for (uint32_t j = 0; j < per_octave; j++) {
-        for (uint32_t i = first[j]; i < first[j + 1]; i++)
-            cell[i] = (uint16_t)j;
-        /* The harmonic mean: relative error (hi - lo) / (hi + lo) <= alpha
-         * on both sides. lo, hi < 2^21, so 2 lo hi is exact. */
-        double lo = (double)(n + first[j]), hi = (double)(n + first[j + 1]);
+    /* Bucket j of an octave covers (bound j - 1, bound j], bucket 0
+     * (bound n - 1 / 2, 0.5]; the value is their harmonic mean, whose
+     * relative error (hi - lo) / (hi + lo) is the same on both sides. */
+    for (uint32_t j = 0; j < n; j++) {
+        double lo = j ? map_bound(s, j - 1) : map_bound(s, n - 1) / 2.0;
+        double hi = map_bound(s, j);
         value[j] = 2.0 * lo * hi / (lo + hi);
+        thr[j] = map_mantissa(hi); /* in [1, 2): the bound 2 hi, bucket j */
     }
     *m = (sketch_map){
         .alpha = alpha,
-        .per_octave = per_octave,
-        .cell_bits = c,
-        .cell_shift = 52 - c,
-        .cell_mask = n - 1,
-        .width = SKETCH_OCTAVES * per_octave + 1,
-        .m_inverse = (uint32_t)((UINT64_C(1) << 32) / per_octave),
-        .cell = cell,
-        .first = first,
+        .error = SKETCH_SCHEMA_ERROR[s],
+        .schema = s,
+        .per_octave = n,
+        .cell_shift = 52 - (uint32_t)(s + 1),
+        .cell_mask = cells - 1,
+        .width = SKETCH_OCTAVES * n + 1,
+        .cell_mem = cell,
         .value = value,
     };
+    /* four arrays of `cells` 64-bit words: bounds and bases of each */
+    uint64_t *sb = cell, *nb = cell + 2 * cells;
+    int64_t *sa = (int64_t *)(cell + cells), *na = (int64_t *)(cell + 3 * cells);
+    m->cell = (sketch_cells){ sb, sa };
+    m->ns_cell = (sketch_cells){ nb, na };
+    /* 1.0 = 2^0 ends bucket 0 */
+    map_fill_cells(sb, sa, s, 1023, 0, thr, n);
+    int64_t first = sketch_map_index(m, 0x1p52 / 1e9); /* g = 2^52 ns */
+    map_fill_cells(nb, na, s, 1075, first, thr, map_ns_thresholds(m, first, thr));
+    alloc_free(al, thr);
     return LLMLAT_OK;
 }
 
 LLMLAT_PRIVATE void sketch_map_free(sketch_map *m, const llmlat_alloc *al)
 {
-    alloc_free(al, m->cell);
-    alloc_free(al, m->first);
+    alloc_free(al, m->cell_mem);
     alloc_free(al, m->value);
-    m->cell = NULL;
-    m->first = NULL;
+    m->cell_mem = NULL;
     m->value = NULL;
 }
 
 LLMLAT_PRIVATE size_t sketch_map_memory(const sketch_map *m)
 {
-    return ((size_t)1 << m->cell_bits) * sizeof *m->cell +
-           (m->per_octave + 1) * sizeof *m->first + m->per_octave * sizeof *m->value;
+    return ((size_t)m->per_octave << 3) * sizeof *m->cell_mem +
+           m->per_octave * sizeof *m->value;
+}
+
+LLMLAT_PRIVATE int64_t sketch_map_index_any(const sketch_map *m, double x)
+{
+    if (x >= DBL_MIN)
+        return sketch_map_index(m, x);
+    /* a subnormal, scaled up by 2^128 exactly */
+    return sketch_map_index(m, x * 0x1p128) - ((int64_t)128 << m->schema);
+}
+
+LLMLAT_PRIVATE int64_t sketch_schema_index(int32_t schema, double x)
+{
+    int exp;
+    double frac = frexp(x, &exp); /* exact: x = frac 2^exp, frac in [0.5, 1) */
+    uint32_t lo = 0, hi = UINT32_C(1) << schema; /* the first bound >= frac */
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (map_bound(schema, mid) < frac)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return (int64_t)(exp - 1) * ((int64_t)1 << schema) + lo;
+}
+
+/* x 2^e, exactly: a power of two built from its bits where it is normal
+ * (no libm call on the query path). */
+static double map_times_pow2(double x, int64_t e)
+{
+    if (e < -1022 || e > 1023)
+        return ldexp(x, (int)(e < -2000 ? -2000 : e > 2000 ? 2000 : e));
+    uint64_t bits = (uint64_t)(e + 1023) << 52;
+    double scale;
+    memcpy(&scale, &bits, sizeof scale);
+    return x * scale;
+}
+
+/* index = q N + j with 0 <= j < N: values of bucket j scaled by 2^(q+1).
+ * Indexes stay above -1200 N (the smallest subnormal's), so the biased
+ * shift is of a non-negative number. */
+static void map_split_index(int32_t schema, int64_t index, int64_t *q, uint32_t *j)
+{
+    uint64_t biased = (uint64_t)(index + ((int64_t)2048 << schema));
+    *j = (uint32_t)(biased & ((UINT64_C(1) << schema) - 1));
+    *q = (int64_t)(biased >> schema) - 2048;
+}
+
+LLMLAT_PRIVATE double sketch_schema_upper(int32_t schema, int64_t index)
+{
+    int64_t q;
+    uint32_t j;
+    map_split_index(schema, index, &q, &j);
+    return map_times_pow2(map_bound(schema, j), q + 1);
+}
+
+LLMLAT_PRIVATE double sketch_map_upper(const sketch_map *m, int64_t index)
+{
+    return sketch_schema_upper(m->schema, index);
 }
 
 LLMLAT_PRIVATE double sketch_map_value(const sketch_map *m, int64_t index)
 {
-    /* index / M by multiplying with floor(2^32 / M): short by at most one
-     * for index < 2^32 (indices stay below 2^11 M), which one step mends */
-    uint64_t octave = ((uint64_t)index * m->m_inverse) >> 32;
-    uint64_t j = (uint64_t)index - octave * m->per_octave;
-    if (j >= m->per_octave) {
-        octave++;
-        j -= m->per_octave;
-    }
-    double v = m->value[j];
-    /* times 2^(octave - 1023 - c): a power of two built from its bits
-     * (exact, and no libm call on the query path) */
-    int64_t field = (int64_t)octave - (int64_t)m->cell_bits;
-    if (field < 1 || field > 2046)
-        return ldexp(v, (int)(field - 1023));
-    uint64_t bits = (uint64_t)field << 52;
-    double scale;
-    memcpy(&scale, &bits, sizeof scale);
-    return v * scale;
+    int64_t q;
+    uint32_t j;
+    map_split_index(m->schema, index, &q, &j);
+    return map_times_pow2(m->value[j], q + 1);
 }
 
 /* ---------------------- lib/agg/agg.c ------------------------------------- */
@@ -4665,7 +5326,7 @@ LLMLAT_PRIVATE double sketch_map_value(const sketch_map *m, int64_t index)
 /* The samples of one metric, in the aggregator's mode. The aggregator
  * talks to this interface only; each mode's structure lives in its own
  * file (exact_store.c, sketch.c). Bounded mode folds requests straight
- * into the sketches (agg_bounded.c); everything else goes through here. */
+ * into the sketches (bounded_fold.c); everything else goes through here. */
 #ifndef LLMLAT_STORE_H
 #define LLMLAT_STORE_H
 
@@ -5064,30 +5725,27 @@ static int64_t last_response(const llmlat_request *r)
     return req_values_only(r) ? r->end_ns : r->n ? r->t[r->n - 1] : r->start_ns;
 }
 
-/* x + y + z fits uint64. */
-static bool sum3_fits(uint64_t x, uint64_t y, uint64_t z)
-{
-    return y <= UINT64_MAX - x && z <= UINT64_MAX - x - y;
-}
-
 /* The acceptance rule, the same in both modes: a request is taken when
- * every counter and sample count it adds to, with the requests pending
- * before it, still fits uint64 (requests added, tokens, ITL samples =
- * tokens, ICL samples = events; the others count requests), and each of
- * its samples is below 2^64 in its unit (ns, tokens, tokens/s), which
- * bounded mode's exact sums need (util/fixsum.h). Only TPS_USER can reach
- * that (N / E2E with a usage count near 2^64). EOVERFLOW otherwise. */
+ * every counter and sample count it adds to still fits uint64 (requests
+ * added, tokens, ITL samples = tokens, ICL samples = events; the others
+ * count requests), and each of its samples is below 2^64 in its unit (ns,
+ * tokens, tokens/s), which bounded mode's exact sums need (util/fixsum.h).
+ * Only TPS_USER can reach that (N / E2E with a usage count near 2^64).
+ * EOVERFLOW otherwise. The requests `p` sums up (checked, not yet added)
+ * count as added; r is then added to p. */
 LLMLAT_PRIVATE int32_t agg_add_check(const llmlat_agg *a, const llmlat_request *r,
                                      const req_view *v, agg_pending *p)
 {
     /* the serialized form needs the requests added to fit too */
-    if (!sum3_fits(a->completed + a->failed, p->requests, 1))
+    if (p->requests >= UINT64_MAX - (a->completed + a->failed))
         return LLMLAT_EOVERFLOW;
     if (v->success) {
-        if (!sum3_fits(a->input_tokens, p->input_tokens, r->input_tokens) ||
-            !sum3_fits(a->output_tokens, p->output_tokens, v->n_out) ||
-            !sum3_fits(store_count(agg_store(a, LLMLAT_ITL)), p->tokens, r->sum.sum_k) ||
-            !sum3_fits(store_count(agg_store(a, LLMLAT_ICL)), p->events, r->n))
+        uint64_t tokens = UINT64_MAX - p->tokens, events = UINT64_MAX - p->events;
+        if (r->input_tokens > UINT64_MAX - a->input_tokens - p->input_tokens ||
+            v->n_out > UINT64_MAX - a->output_tokens - p->output_tokens ||
+            r->sum.sum_k > tokens ||
+            store_count(agg_store(a, LLMLAT_ITL)) > tokens - r->sum.sum_k ||
+            r->n > events || store_count(agg_store(a, LLMLAT_ICL)) > events - r->n)
             return LLMLAT_EOVERFLOW;
         if (v->has_tps && !(v->tps < FIXSUM_LIMIT))
             return LLMLAT_EOVERFLOW;
@@ -5228,6 +5886,122 @@ LLMLAT_API int32_t llmlat_agg_merge(llmlat_agg *dst, const llmlat_agg *src)
     return LLMLAT_OK;
 }
 
+/* ---------------------- lib/agg/agg_buckets.c ----------------------------- */
+/* llmlat_agg_buckets: one metric's native-histogram buckets, for
+ * exporters. Bounded mode hands out its sketch; exact mode counts its
+ * samples into the buckets the same sketch would hold (the schema of its
+ * relative error, the same window below the largest sample), so both
+ * modes export the same histogram for the same samples. */
+#include <string.h>
+
+/* Exact mode: the sketch's window over the samples of e, in one pass over
+ * the samples when the caller's buffer can hold the whole window, else
+ * two (the first finds the buckets in use). */
+typedef struct buckets_hist {
+    int32_t schema;
+    int64_t base, top; /* the window */
+    double zero_threshold;
+    uint64_t zero_count;
+    int64_t low;       /* lowest index in use, INT64_MAX when none */
+} buckets_hist;
+
+static uint32_t buckets_weight(const exact_store *e, size_t i)
+{
+    return e->weighted ? e->w[i] : 1;
+}
+
+static void buckets_window(const exact_store *e, int32_t schema, buckets_hist *h)
+{
+    *h = (buckets_hist){ .schema = schema, .low = INT64_MAX };
+    if (e->n == 0 || !(e->max > 0.0))
+        return;
+    h->top = sketch_schema_index(schema, e->max);
+    h->base = h->top - ((int64_t)SKETCH_OCTAVES << schema);
+    h->zero_threshold = sketch_schema_upper(schema, h->base - 1);
+}
+
+/* Adds the samples into counts[index - at] for the indexes in [from, top]
+ * (counts NULL: only finds low); the rest into the zero count. */
+static void buckets_count(const exact_store *e, buckets_hist *h, uint64_t *counts, int64_t at)
+{
+    h->zero_count = 0;
+    for (size_t i = 0; i < e->n; i++) {
+        double v = e->v[i];
+        int64_t x = v > 0.0 ? sketch_schema_index(h->schema, v) : INT64_MIN;
+        if (x < h->base) {
+            h->zero_count += buckets_weight(e, i);
+            continue;
+        }
+        if (x < h->low)
+            h->low = x;
+        if (counts)
+            counts[x - at] += buckets_weight(e, i);
+    }
+}
+
+static int32_t buckets_exact(const exact_store *e, int32_t schema, double *zero_threshold,
+                             uint64_t *zero_count, int64_t *offset, uint64_t *counts,
+                             size_t cap, size_t *len)
+{
+    buckets_hist h;
+    buckets_window(e, schema, &h);
+    size_t width = ((size_t)SKETCH_OCTAVES << schema) + 1, n = 0;
+    bool any = e->n && e->max > 0.0;
+    if (any && cap >= width) { /* count at index - base, then move down */
+        memset(counts, 0, width * sizeof *counts);
+        buckets_count(e, &h, counts, h.base);
+        n = (size_t)(h.top - h.low + 1);
+        memmove(counts, counts + (h.low - h.base), n * sizeof *counts);
+    } else {
+        buckets_count(e, &h, NULL, 0);
+        n = h.low == INT64_MAX ? 0 : (size_t)(h.top - h.low + 1);
+        if (cap < n) {
+            *len = n;
+            return LLMLAT_ENOSPC;
+        }
+        if (n) {
+            memset(counts, 0, n * sizeof *counts);
+            buckets_count(e, &h, counts, h.low);
+        }
+    }
+    *len = n;
+    *zero_threshold = h.zero_threshold;
+    *zero_count = h.zero_count;
+    *offset = n ? h.low : 0;
+    return LLMLAT_OK;
+}
+
+LLMLAT_API int32_t llmlat_agg_buckets(const llmlat_agg *a, int32_t metric, int32_t *schema,
+                                      double *zero_threshold, uint64_t *zero_count,
+                                      int32_t *offset, uint64_t *counts, size_t cap, size_t *len)
+{
+    if (!a || !metric_valid(metric) || !schema || !zero_threshold || !zero_count || !offset ||
+        !len || (!counts && cap > 0))
+        return LLMLAT_EINVAL;
+    const metric_store *s = agg_store(a, metric);
+    int64_t at;
+    if (a->mode == LLMLAT_MODE_BOUNDED) {
+        size_t n;
+        double zt;
+        uint64_t zc;
+        sketch_buckets(&s->sk, s->map, &zt, &zc, &at, &n, NULL);
+        *len = n;
+        if (cap < n)
+            return LLMLAT_ENOSPC;
+        sketch_buckets(&s->sk, s->map, zero_threshold, zero_count, &at, &n, counts);
+        *schema = s->map->schema;
+    } else {
+        int32_t sch = sketch_schema_for(agg_param(a, LLMLAT_PARAM_RELATIVE_ERROR));
+        int32_t st = buckets_exact(&s->exact, sch, zero_threshold, zero_count, &at, counts, cap,
+                                   len);
+        if (st != LLMLAT_OK)
+            return st;
+        *schema = sch;
+    }
+    *offset = (int32_t)at; /* indexes of finite doubles fit: |index| < 2^23 */
+    return LLMLAT_OK;
+}
+
 /* ---------------------- lib/agg/agg_params.c ------------------------------ */
 /* Numbered parameters with queryable bounds, and the report quantiles. */
 #include <math.h>
@@ -5359,7 +6133,7 @@ LLMLAT_API int32_t llmlat_agg_unavailable(const llmlat_agg *a, int32_t kind, int
 
 static bool stat_valid(int32_t stat)
 {
-    return stat >= LLMLAT_STAT_COUNT && stat <= LLMLAT_STAT_MEDIAN;
+    return stat >= LLMLAT_STAT_COUNT && stat <= LLMLAT_STAT_SUM;
 }
 
 LLMLAT_API int32_t llmlat_agg_stat(const llmlat_agg *a, int32_t metric, int32_t stat,
@@ -5373,6 +6147,10 @@ LLMLAT_API int32_t llmlat_agg_stat(const llmlat_agg *a, int32_t metric, int32_t 
     uint64_t n = store_count(s);
     if (stat == LLMLAT_STAT_COUNT) {
         *out = (double)n;
+        return LLMLAT_OK;
+    }
+    if (n == 0 && stat == LLMLAT_STAT_SUM) { /* the sum of nothing */
+        *out = 0.0;
         return LLMLAT_OK;
     }
     if (n == 0)
@@ -5629,14 +6407,14 @@ LLMLAT_API int32_t llmlat_agg_span(const llmlat_agg *a, int64_t *first_start_ns,
 
 /* ---------------------- lib/agg/bounded_fold.c ---------------------------- */
 /* Bounded mode's side of the aggregator: building its sketches, and
- * folding a request into them. This is a server's hot path, so a request's
- * gaps are walked once, summed in integers first, and each token costs a
- * bucket lookup and two increments (ITL and ICL share the index when the
- * event carries one token). */
+ * folding a request into them. This is a server's hot path: a request's
+ * gaps come from the gap rule's walk (record/gaps.h), are summed in
+ * integers first, and each costs a bucket lookup and a count in ITL and
+ * ICL. */
 #include <math.h>
 #include <string.h>
 
-/* Times are kept in ns inside the sketches (integer gaps stay exact). */
+/* Times are summed in ns inside the sketches (integer gaps stay exact). */
 static double unit_of(int32_t metric)
 {
     switch (metric) {
@@ -5696,21 +6474,20 @@ static sketch *sk(llmlat_agg *a, int32_t metric)
     return &a->stores[metric_index(metric)].sk;
 }
 
-/* What a request's gaps add to one of ITL or ICL besides bucket counts. */
+/* What a request's gaps add to one of ITL or ICL besides bucket counts.
+ * Their sum needs no work per gap: the gaps of a request add up to the
+ * span from its anchor to its last counting event. A chunk's squares go
+ * straight to the sketch's exact sums (fixsum_add_square_ratio). */
 typedef struct gap_part {
-    uint64_t count;       /* samples (ITL: tokens) */
-    uint64_t zero;        /* of which 0 */
-    uint64_t sum;         /* sum of w x, ns (for ITL: of the gaps) */
-    uint64_t sq_lo, sq_hi; /* sum of w x^2 over integer samples */
-    double min, max;      /* reported (s); +inf / -inf when none */
+    uint64_t count;        /* samples (ITL: tokens) */
+    uint64_t sq_lo, sq_hi; /* sum of w x^2 over integer samples, ns^2 */
+    double min, max;       /* exported (s); +inf / -inf when none */
 } gap_part;
 
-static void part_add_gap(gap_part *p, int64_t g)
+static void part_add_square(gap_part *p, int64_t g)
 {
     uint64_t lo, hi;
     wide_mul((uint64_t)g, (uint64_t)g, &lo, &hi);
-    p->count++;
-    p->sum += (uint64_t)g;
     wide_add(&p->sq_lo, &p->sq_hi, lo, hi);
 }
 
@@ -5722,231 +6499,220 @@ static void part_note(gap_part *p, double lo, double hi)
         p->max = hi;
 }
 
-static void part_commit(sketch *s, const gap_part *p)
+/* Adds the part to s, with `sum` the sum of its samples (ns). */
+static void part_commit(sketch *s, const gap_part *p, uint64_t sum)
 {
     if (!p->count)
         return;
     s->count += p->count;
-    s->zero += p->zero;
-    fixsum_add_parts(&s->sums, p->sum, p->sq_lo, p->sq_hi);
+    fixsum_add_parts(&s->sums, sum, p->sq_lo, p->sq_hi);
     sketch_note_range(s, p->min, p->max);
 }
 
-/* An event that is not the common case (one token, a positive gap, ICL
- * kept): its ICL sample (when kept) and ITL samples go to the parts. */
+/* A gap's one sample in a part, counted in sketch x. */
+static void fold_sample(sketch *x, const sketch_map *m, gap_part *p, int64_t g)
+{
+    double gs = ns_to_s(g);
+    p->count++;
+    part_add_square(p, g);
+    part_note(p, gs, gs);
+    sketch_count(x, m, gs, 1);
+}
+
+/* The k > 1 tokens of a chunk closing gap g: k ITL samples of g / k (the
+ * value exact mode keeps), which sum to g and whose squares sum to
+ * g^2 / k, added exactly but for the cut at 2^-64. The one place a
+ * chunk's tokens are split. */
+static void fold_chunk(llmlat_agg *a, gap_part *itl, int64_t g, uint32_t k)
+{
+    double v = ns_to_s(g) / (double)k;
+    sketch *s = sk(a, LLMLAT_ITL);
+    itl->count += k;
+    fixsum_add_square_ratio(&s->sums, (uint64_t)g, k);
+    part_note(itl, v, v);
+    sketch_count(s, &a->map, v, k);
+}
+
+/* A gap the common path does not take (not one token, a gap of 0 or of
+ * 2^53 ns and more, or ICL dropped): its ICL sample (when kept) and ITL
+ * samples, one by one. */
 LLMLAT_COLD static void fold_odd_gap(llmlat_agg *a, int64_t g, uint32_t k, bool icl_on,
                                      gap_part *icl, gap_part *itl)
 {
-    const sketch_map *m = &a->map;
-    double gs = ns_to_s(g);
-    if (icl_on) {
-        part_add_gap(icl, g);
-        part_note(icl, gs, gs);
-        if (g)
-            sketch_bump(sk(a, LLMLAT_ICL), m, sketch_map_index(m, (double)g), 1);
-        else
-            icl->zero++;
-    }
-    if (!k)
-        return;
-    if (k == 1) {
-        part_add_gap(itl, g);
-        part_note(itl, gs, gs);
-    } else { /* k samples of g / k: they sum to g, their squares to g^2 / k */
-        double v = gs / (double)k; /* the value exact mode keeps */
-        itl->count += k;
-        itl->sum += (uint64_t)g;
-        fixsum_add_square_ratio(&sk(a, LLMLAT_ITL)->sums, (uint64_t)g, k);
-        part_note(itl, v, v);
-    }
-    if (g)
-        sketch_bump(sk(a, LLMLAT_ITL), m, sketch_map_index(m, (double)g / (double)k), k);
-    else
-        itl->zero += k;
+    if (icl_on)
+        fold_sample(sk(a, LLMLAT_ICL), &a->map, icl, g);
+    if (k == 1)
+        fold_sample(sk(a, LLMLAT_ITL), &a->map, itl, g);
+    else if (k > 1)
+        fold_chunk(a, itl, g, k);
 }
 
-/* The layout's fields in locals for the gap loop (bucket stores could
- * alias them, and the compiler would reload them after each). */
-typedef struct layout {
-    const uint16_t *cell;
-    int64_t per_octave;
-    unsigned cell_shift;
-    uint64_t cell_mask;
-} layout;
-
-static inline int64_t layout_index(const layout *l, double x)
-{
-    uint64_t b;
-    memcpy(&b, &x, sizeof b);
-    return (int64_t)(b >> 52) * l->per_octave + l->cell[(b >> l->cell_shift) & l->cell_mask];
-}
-
-/* Counts one sample at each of idx[0..n) in both sketches (ITL and ICL).
- * An index inside both used ranges [low, top] needs neither a move nor a
- * clamp: that is the loop, with the windows in registers; the rest take
- * sketch_bump. */
-static void bump_pair(sketch *x, sketch *y, const sketch_map *m, const int64_t *idx, size_t n)
-{
-    size_t j = 0;
-    while (j < n) {
-        if (x->top == SKETCH_NO_TOP || y->top == SKETCH_NO_TOP) {
-            sketch_bump(x, m, idx[j], 1);
-            sketch_bump(y, m, idx[j++], 1);
-            continue;
-        }
-        uint64_t xlow = (uint64_t)x->low, xspan = (uint64_t)(x->top - x->low);
-        uint64_t ylow = (uint64_t)y->low, yspan = (uint64_t)(y->top - y->low);
-        uint64_t *xb = x->bucket + (x->low - x->base), *yb = y->bucket + (y->low - y->base);
-        for (; j < n; j++) {
-            uint64_t ox = (uint64_t)idx[j] - xlow, oy = (uint64_t)idx[j] - ylow;
-            if (ox > xspan || oy > yspan)
-                break;
-            xb[ox]++;
-            yb[oy]++;
-        }
-        if (j < n) {
-            sketch_bump(x, m, idx[j], 1);
-            sketch_bump(y, m, idx[j++], 1);
-        }
-    }
-}
-
-/* The common gaps (one token, gap > 0, ICL kept) are taken in blocks of
- * up to GAP_BLOCK: found and summed in one loop, then counted in both
- * sketches by bump_pair. Split so, each loop keeps its state in
- * registers. */
-#define GAP_BLOCK 128
-
+/* A run of common gaps: one token, 0 < gap < 2^53 ns, ICL kept; each one
+ * sample of the same value in ITL and ICL. Their squares and extremes. */
 typedef struct common_gaps {
-    uint64_t n, sum, sq_lo, sq_hi;
+    uint64_t n, sq_lo, sq_hi;
     int64_t min, max;
 } common_gaps;
 
-/* A block of a request whose events all carry one token: every event
- * counts and no k need be read. From event *i (previous: *i - 1) to end,
- * stopping before a gap <= 0. Returns the block's size. */
-static inline size_t take_plain(const int64_t *t, size_t *i, size_t end, const layout *lay,
-                                common_gaps *c, int64_t *idx)
+/* The ns cells in locals for the gap loop (bucket stores could alias
+ * them, and the compiler would reload them after each). */
+typedef struct layout {
+    sketch_cells cell;
+    unsigned shift;
+    uint64_t mask;
+} layout;
+
+static inline int64_t layout_index_ns(const layout *l, int64_t ns)
 {
-    uint64_t sum = 0, sq_lo = 0, sq_hi = 0;
-    int64_t min = c->min, max = c->max;
-    size_t n = 0, j = *i;
-    for (; j <= end; j++) {
-        int64_t gap = t[j] - t[j - 1];
-        if (gap <= 0)
+    return sketch_cells_index(l->cell.bound, l->cell.base, l->shift, l->mask, (double)ns);
+}
+
+/* From gap j of b, the common gaps up to the first other one: their
+ * bucket indexes into idx, their squares and extremes into *c. Returns
+ * where it stopped. `plain` (every k is 1) is a constant at each call, so
+ * the loop reads no k when it is. */
+static inline size_t take_common(const gap_block *b, size_t j, bool plain, const layout *lay,
+                                 common_gaps *c, int64_t *idx)
+{
+    const uint64_t *bound = lay->cell.bound;
+    const int64_t *base = lay->cell.base;
+    const unsigned shift = lay->shift;
+    const uint64_t mask = lay->mask;
+    const uint32_t *k = b->k;
+    uint64_t sq_lo = 0, sq_hi = 0;
+    double min = INFINITY, max = 0.0; /* exact: the gaps are below 2^53 */
+    int64_t *out = idx;
+    const size_t end = b->n;
+    for (; j < end; j++) {
+        int64_t g = gap_block_gap(b, j);
+        if ((uint64_t)g - 1 >= (uint64_t)SKETCH_NS_EXACT - 1 || (!plain && k[j] != 1))
             break;
         uint64_t lo, hi;
-        wide_mul((uint64_t)gap, (uint64_t)gap, &lo, &hi);
+        wide_mul((uint64_t)g, (uint64_t)g, &lo, &hi);
         wide_add(&sq_lo, &sq_hi, lo, hi);
-        sum += (uint64_t)gap;
-        min = gap < min ? gap : min;
-        max = gap > max ? gap : max;
-        idx[n++] = layout_index(lay, (double)gap);
+        double x = (double)g;
+        min = x < min ? x : min;
+        max = x > max ? x : max;
+        *out++ = sketch_cells_index(bound, base, shift, mask, x);
     }
-    *i = j;
-    c->n += n;
-    c->sum += sum;
-    wide_add(&c->sq_lo, &c->sq_hi, sq_lo, sq_hi);
-    c->min = min;
-    c->max = max;
-    return n;
+    size_t n = (size_t)(out - idx);
+    *c = (common_gaps){ n, sq_lo, sq_hi, n ? (int64_t)min : 0, (int64_t)max };
+    return j;
 }
 
-/* The same for any request, reading k: stops before an event that is not
- * a one-token event with a gap > 0 from *prev. */
-static inline size_t take_general(const int64_t *t, const uint32_t *k, size_t *i, size_t end,
-                                  int64_t *prev, const layout *lay, common_gaps *c,
-                                  int64_t *idx)
+/* The two shapes of a run, each its own function: the loop then has the
+ * registers to itself. */
+LLMLAT_NOINLINE static size_t take_plain(const gap_block *b, size_t j, const layout *lay,
+                                         common_gaps *c, int64_t *idx)
 {
-    size_t n = 0, j = *i;
-    for (; j <= end; j++) {
-        int64_t gap = t[j] - *prev;
-        if (k[j] != 1 || gap <= 0)
-            break;
-        uint64_t lo, hi;
-        wide_mul((uint64_t)gap, (uint64_t)gap, &lo, &hi);
-        wide_add(&c->sq_lo, &c->sq_hi, lo, hi);
-        c->sum += (uint64_t)gap;
-        c->min = gap < c->min ? gap : c->min;
-        c->max = gap > c->max ? gap : c->max;
-        idx[n++] = layout_index(lay, (double)gap);
-        *prev = t[j];
-    }
-    *i = j;
-    c->n += n;
-    return n;
+    return take_common(b, j, true, lay, c, idx);
 }
 
-/* ICL, ITL and ITL_MAX of one request. */
-static void fold_gaps(llmlat_agg *a, const llmlat_request *r, const req_view *v)
+LLMLAT_NOINLINE static size_t take_general(const gap_block *b, size_t j, const layout *lay,
+                                           common_gaps *c, int64_t *idx)
 {
-    if (v->anchor == REQ_NONE || (v->last == v->anchor && r->k[v->anchor] <= 1))
-        return; /* no gap, no extra token */
+    return take_common(b, j, false, lay, c, idx);
+}
+
+/* Counts one sample at each of idx[0..n) in both x and y, the indexes
+ * lying in [lo, hi] (those of the run's extremes). Once both windows reach
+ * hi and lo is inside both, no index needs a check. */
+static void bump_both(sketch *x, sketch *y, const sketch_map *m, const int64_t *idx, size_t n,
+                      int64_t lo, int64_t hi)
+{
+    if (hi > x->top)
+        sketch_raise(x, m, hi);
+    if (hi > y->top)
+        sketch_raise(y, m, hi);
+    if (lo < x->base || lo < y->base) { /* some below a window: rare */
+        for (size_t j = 0; j < n; j++) {
+            sketch_bump(x, m, idx[j], 1);
+            sketch_bump(y, m, idx[j], 1);
+        }
+        return;
+    }
+    if (lo < x->low)
+        x->low = lo;
+    if (lo < y->low)
+        y->low = lo;
+    uint64_t *xb = x->bucket, *yb = y->bucket;
+    const int64_t xo = x->base, yo = y->base;
+    for (size_t j = 0; j < n; j++) {
+        xb[idx[j] - xo]++;
+        yb[idx[j] - yo]++;
+    }
+}
+
+/* What a run of common gaps adds to a part. */
+static void part_add_common(gap_part *p, const common_gaps *c)
+{
+    p->count += c->n;
+    wide_add(&p->sq_lo, &p->sq_hi, c->sq_lo, c->sq_hi);
+    part_note(p, ns_to_s(c->min), ns_to_s(c->max));
+}
+
+/* ICL, ITL and ITL_MAX of one request, by the gap rule (record/gaps.h):
+ * block after block, each split into runs of common gaps (counted in both
+ * sketches at once) and the odd gaps between them. Out of line: a request
+ * of one token has no gap, and needs none of this frame. */
+LLMLAT_NOINLINE static void fold_gaps(llmlat_agg *a, const llmlat_request *r, const req_view *v)
+{
+    gap_walk w;
+    uint32_t k0;
+    if (!gap_walk_begin_ended(&w, a->conv, r, v, &k0))
+        return;
     const sketch_map *m = &a->map;
-    const layout lay = { m->cell, m->per_octave, m->cell_shift, m->cell_mask };
+    const layout lay = { m->ns_cell, m->cell_shift, m->cell_mask };
     sketch *itl_sk = sk(a, LLMLAT_ITL), *icl_sk = sk(a, LLMLAT_ICL);
-    const bool every_event = a->conv->empty_events_count, icl_on = !v->icl_dropped;
+    const bool icl_on = !v->icl_dropped;
+    const bool plain = r->sum.n_tok == r->n && r->sum.sum_k == r->n; /* every k is 1 */
     gap_part icl = { .min = INFINITY, .max = -INFINITY }, itl = icl;
-    common_gaps common = { 0, 0, 0, 0, INT64_MAX, 0 };
-    int64_t odd_max = -1;
-
-    uint32_t k0 = r->k[v->anchor];
     if (k0 > 1) { /* the first chunk's extra tokens arrived with no gap */
         itl.count += k0 - 1;
-        itl.zero += k0 - 1;
+        itl_sk->zero += k0 - 1;
         part_note(&itl, 0.0, 0.0);
     }
-    const int64_t *t = r->t;
-    const size_t last = v->last;
-    /* With only one-token events (the usual stream), no k need be read. */
-    const bool plain = r->sum.n_tok == r->n && r->sum.sum_k == r->n;
-    int64_t prev = t[v->anchor], idx[GAP_BLOCK];
-    for (size_t i = v->anchor + 1; i <= last;) {
-        size_t nb = 0, end = last - i < GAP_BLOCK ? last : i + GAP_BLOCK - 1;
-        if (icl_on) { /* else every event is odd */
-            nb = plain ? take_plain(t, &i, end, &lay, &common, idx)
-                       : take_general(t, r->k, &i, end, &prev, &lay, &common, idx);
-            if (plain)
-                prev = t[i - 1];
-            bump_pair(itl_sk, icl_sk, m, idx, nb);
-            if (i > end) /* the block is full, or the request done */
-                continue;
-        }
-        /* an event the blocks do not take */
-        uint32_t k = r->k[i];
-        int64_t ti = t[i++];
-        if (!k && !every_event)
-            continue;
-        int64_t gap = ti - prev;
-        prev = ti;
-        if (gap > odd_max)
-            odd_max = gap;
-        fold_odd_gap(a, gap, k, icl_on, &icl, &itl);
-    }
-    if (common.n) { /* the common samples, into both parts */
-        double lo = ns_to_s(common.min), hi = ns_to_s(common.max);
-        gap_part *both[2] = { &icl, &itl };
-        for (int j = 0; j < 2; j++) {
-            both[j]->count += common.n;
-            both[j]->sum += common.sum;
-            wide_add(&both[j]->sq_lo, &both[j]->sq_hi, common.sq_lo, common.sq_hi);
-            part_note(both[j], lo, hi);
+    int64_t max_gap = -1, idx[GAP_BLOCK];
+    uint64_t empty_sum = 0; /* of the gaps closed by empty events */
+    gap_block blk;
+    while (gap_walk_block(&w, &blk)) {
+        for (size_t j = 0; j < blk.n;) {
+            if (icl_on) { /* else every gap is odd */
+                common_gaps c;
+                j = plain ? take_plain(&blk, j, &lay, &c, idx)
+                          : take_general(&blk, j, &lay, &c, idx);
+                if (c.n) {
+                    bump_both(itl_sk, icl_sk, m, idx, c.n, layout_index_ns(&lay, c.min),
+                              layout_index_ns(&lay, c.max));
+                    part_add_common(&icl, &c);
+                    part_add_common(&itl, &c);
+                    max_gap = c.max > max_gap ? c.max : max_gap;
+                }
+                if (j == blk.n)
+                    break;
+            }
+            int64_t g = gap_block_gap(&blk, j);
+            uint32_t k = blk.k[j];
+            fold_odd_gap(a, g, k, icl_on, &icl, &itl);
+            empty_sum += k ? 0 : (uint64_t)g;
+            max_gap = g > max_gap ? g : max_gap;
+            j++;
         }
     }
-    part_commit(icl_sk, &icl);
-    part_commit(itl_sk, &itl);
-    int64_t max_gap = common.n && common.max > odd_max ? common.max : odd_max;
+    uint64_t span = (uint64_t)(r->t[v->last] - r->t[v->anchor]); /* the sum of the gaps */
+    part_commit(icl_sk, &icl, span);
+    part_commit(itl_sk, &itl, span - empty_sum);
     if (max_gap >= 0)
-        sketch_add_int(sk(a, LLMLAT_ITL_MAX), m, (uint64_t)max_gap, ns_to_s(max_gap));
+        sketch_add_ns(sk(a, LLMLAT_ITL_MAX), m, max_gap);
 }
 
 LLMLAT_PRIVATE void agg_bounded_push(llmlat_agg *a, const llmlat_request *r, const req_view *v)
 {
     const sketch_map *m = &a->map;
     if (v->has_ttft)
-        sketch_add_int(sk(a, LLMLAT_TTFT), m, (uint64_t)v->ttft_ns, ns_to_s(v->ttft_ns));
+        sketch_add_ns(sk(a, LLMLAT_TTFT), m, v->ttft_ns);
     if (v->has_e2e)
-        sketch_add_int(sk(a, LLMLAT_E2E), m, (uint64_t)v->e2e_ns, ns_to_s(v->e2e_ns));
+        sketch_add_ns(sk(a, LLMLAT_E2E), m, v->e2e_ns);
     if (v->has_tpot)
         sketch_add_double(sk(a, LLMLAT_TPOT), m, v->tpot_s * 1e9, v->tpot_s);
     if (v->has_tps)
@@ -5955,7 +6721,9 @@ LLMLAT_PRIVATE void agg_bounded_push(llmlat_agg *a, const llmlat_request *r, con
         sketch_add_double(sk(a, LLMLAT_TOOL_ITL), m, v->tool_itl_s * 1e9, v->tool_itl_s);
     sketch_add_int(sk(a, LLMLAT_OUTPUT_TOKENS), m, v->n_out, (double)v->n_out);
     sketch_add_int(sk(a, LLMLAT_INPUT_TOKENS), m, r->input_tokens, (double)r->input_tokens);
-    fold_gaps(a, r, v);
+    /* a gap, or tokens beyond the anchor's first */
+    if (v->anchor != REQ_NONE && (v->last != v->anchor || r->k[v->anchor] > 1))
+        fold_gaps(a, r, v);
     if (agg_any_slo(a))
         a->good += agg_meets_slos(a, v->has_ttft ? ns_to_s(v->ttft_ns) : NAN,
                                   v->has_tpot ? v->tpot_s : NAN,
@@ -6068,9 +6836,15 @@ static bool label_name_valid(const char *s, size_t n)
               c == '_'))
             return false;
     }
-    /* "__" is Prometheus's own; le and quantile name buckets and quantiles */
-    return !(n >= 2 && s[0] == '_' && s[1] == '_') && strcmp(s, "le") != 0 &&
-           strcmp(s, "quantile") != 0;
+    if (n >= 2 && s[0] == '_' && s[1] == '_') /* Prometheus's own */
+        return false;
+    /* The labels the expositions write themselves: a constant label of
+     * the same name would give a series the name twice. */
+    static const char *const OWN[] = { "le", "quantile", "version", "convention", "mode" };
+    for (size_t i = 0; i < sizeof OWN / sizeof OWN[0]; i++)
+        if (strcmp(s, OWN[i]) == 0)
+            return false;
+    return true;
 }
 
 /* Well-formed UTF-8: no overlong form, no surrogate, nothing above
@@ -6246,6 +7020,9 @@ static int32_t sketch_stat(const metric_store *s, int32_t stat, unsigned ddof, d
     case LLMLAT_STAT_MEDIAN: /* numpy.median is the 0.5 quantile */
         *out = sketch_quantile(&s->sk, s->map, 0.5);
         return LLMLAT_OK;
+    case LLMLAT_STAT_SUM:
+        *out = sketch_sum(&s->sk);
+        return LLMLAT_OK;
     }
     return LLMLAT_EINVAL;
 }
@@ -6269,6 +7046,9 @@ LLMLAT_PRIVATE int32_t store_stat(const metric_store *s, const llmlat_alloc *al,
         return LLMLAT_OK;
     case LLMLAT_STAT_MEDIAN:
         return exact_median(e, al, out);
+    case LLMLAT_STAT_SUM:
+        *out = exact_sum(e);
+        return LLMLAT_OK;
     }
     return LLMLAT_EINVAL;
 }
@@ -7865,7 +8645,7 @@ static int32_t rd_advance(llmlat_reader *rd, int32_t *what)
 
 /* ---------------------------------------------------------- delivering */
 
-/* p.cur as the recorder r; EINVAL when the library refuses it. */
+/* p.cur as the recorder r; the library's status when it refuses it. */
 static int32_t rd_record(const llmlat_reader *rd, llmlat_request *r)
 {
     const rd_req *q = &rd->p.cur;
@@ -9960,27 +10740,45 @@ LLMLAT_PRIVATE const import_ops *import_llmperf_ops(void)
     return &LLMPERF_OPS;
 }
 
-/* ---------------------- lib/report/report.c ------------------------------- */
-/* llmlat_agg_report_write: one writer per format streaming into the
- * caller's write function; llmlat_agg_report: the buffer contract on top of
- * it; and the value queries the writers share. */
+/* ---------------------- lib/report/expose.c ------------------------------- */
+/* What the exposition writes: the metric families, and the point of each
+ * aggregator in each family (expose.h); llmlat_expose. Series names are
+ * in docs/prometheus.md. */
+#include <float.h>
 #include <math.h>
 #include <string.h>
 
-/* ---------------------- lib/report/report.h ------------------------------- */
-/* What the report writers share: the aggregator being reported, the
- * output, and queries that give NaN for an undefined value (a statistic of
- * an empty set, a rate without duration) while stopping the output at a
- * real error (ENOMEM while sorting, see rbuf_fail) so that a writer never
- * checks after each call.
+/* ---------------------- lib/report/expose.h ------------------------------- */
+/* The exposition: many aggregators as one set of metric families, in
+ * three encodings (docs/prometheus.md).
  *
- * report.c: llmlat_agg_report_write, llmlat_agg_report and these queries; report_text.c,
- * report_json.c (+ report_tool.c, the `tool` object), report_prom.c
- * (+ report_hist.c, histogram buckets) write one format each. */
-#ifndef LLMLAT_REPORT_H
-#define LLMLAT_REPORT_H
+ * expose.c knows *what* is exposed: the families (name, type, unit, help)
+ * and, for each aggregator, the point of a family — a counter's or a
+ * gauge's value, a summary's quantiles, a histogram's classic and native
+ * buckets, and for the last two the exact count and sum. expose_text.c
+ * (text 0.0.4, OpenMetrics 1.0) and expose_pb.c (delimited protobuf) know
+ * *how* to write them: an encoder is three calls, family / point /
+ * end, so every format writes the same families, series and values. */
+#ifndef LLMLAT_EXPOSE_H
+#define LLMLAT_EXPOSE_H
 
 #include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* ---------------------- lib/report/pbwire.h ------------------------------- */
+/* The protocol-buffers wire format, as much as the exposition writes:
+ * varints, zigzag integers, little-endian doubles, and length-delimited
+ * fields (strings, nested messages, packed repeated integers), into a
+ * growable message buffer. A nested message is written in place and its
+ * length inserted in front of it when it closes, so a message is built in
+ * one pass; pbuf_emit then streams it, length first (the "delimited"
+ * framing of a stream of messages). Appends never fail one by one: the
+ * first allocation failure is kept in `status`. */
+#ifndef LLMLAT_PBWIRE_H
+#define LLMLAT_PBWIRE_H
+
+#include <stddef.h>
 #include <stdint.h>
 
 /* ---------------------- lib/report/report_buf.h --------------------------- */
@@ -9994,6 +10792,7 @@ LLMLAT_PRIVATE const import_ops *import_llmperf_ops(void)
 #ifndef LLMLAT_REPORT_BUF_H
 #define LLMLAT_REPORT_BUF_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -10015,12 +10814,21 @@ LLMLAT_PRIVATE void rbuf_fail(rbuf *b, int32_t st);
 
 LLMLAT_PRIVATE void rbuf_putn(rbuf *b, const char *s, size_t n);
 LLMLAT_PRIVATE void rbuf_puts(rbuf *b, const char *s);
+/* s with '\\' and newline written as \\ and \n, and '"' as \" when `quote`:
+ * Prometheus' escapes for label values (quote) and HELP text. */
+LLMLAT_PRIVATE void rbuf_escaped(rbuf *b, const char *s, bool quote);
+/* s as the inside of a JSON string: '"', '\\' and control characters
+ * escaped (UTF-8 passes through). */
+LLMLAT_PRIVATE void rbuf_json_escaped(rbuf *b, const char *s);
 /* s followed by spaces up to `width` bytes (nothing added when longer). */
 LLMLAT_PRIVATE void rbuf_pad(rbuf *b, const char *s, size_t width);
 LLMLAT_PRIVATE void rbuf_u64(rbuf *b, uint64_t v);
 /* The shortest text that reads back as the same double ("0.1", "1e-05");
  * NaN and infinities as `nan_text` / "+Inf" / "-Inf". */
 LLMLAT_PRIVATE void rbuf_double(rbuf *b, double v, const char *nan_text);
+/* The same text of a finite v, NUL-terminated in out; its length. */
+#define DOUBLE_TEXT_MAX 40
+LLMLAT_PRIVATE size_t double_text(double v, char out[DOUBLE_TEXT_MAX]);
 /* Fixed-point with `decimals` digits after the point, right-aligned in
  * `width` bytes; NaN as `nan_text`. */
 LLMLAT_PRIVATE void rbuf_fixed(rbuf *b, double v, int decimals, size_t width, const char *nan_text);
@@ -10035,6 +10843,145 @@ LLMLAT_PRIVATE void rbuf_scaled(rbuf *b, int64_t ns, int digits, int decimals);
 LLMLAT_PRIVATE void percent_text(double q, char *out);
 
 #endif
+
+typedef struct pbuf {
+    const llmlat_alloc *al;
+    unsigned char *p;
+    size_t len, cap;
+    int32_t status; /* LLMLAT_OK, or ENOMEM */
+} pbuf;
+
+LLMLAT_PRIVATE void pbuf_init(pbuf *b, const llmlat_alloc *al);
+LLMLAT_PRIVATE void pbuf_free(pbuf *b);
+/* The message's length as a varint, then its bytes, to out. */
+LLMLAT_PRIVATE void pbuf_emit(const pbuf *b, rbuf *out);
+
+/* Field `field` of wire type 0 (varint): uint64 / uint32 / enum. */
+LLMLAT_PRIVATE void pb_uint(pbuf *b, uint32_t field, uint64_t v);
+/* sint32 / sint64 (zigzag). */
+LLMLAT_PRIVATE void pb_sint(pbuf *b, uint32_t field, int64_t v);
+/* double (wire type 1). */
+LLMLAT_PRIVATE void pb_double(pbuf *b, uint32_t field, double v);
+/* string / bytes (wire type 2). */
+LLMLAT_PRIVATE void pb_string(pbuf *b, uint32_t field, const char *s);
+/* A nested message or packed field: pb_open writes its tag and returns
+ * where its content starts; pb_close puts the content's length there. */
+LLMLAT_PRIVATE size_t pb_open(pbuf *b, uint32_t field);
+LLMLAT_PRIVATE void pb_close(pbuf *b, size_t start);
+/* One element of a packed sint64 field, between pb_open and pb_close. */
+LLMLAT_PRIVATE void pb_packed_sint(pbuf *b, int64_t v);
+
+#endif
+
+typedef enum expose_type {
+    EXPOSE_COUNTER,
+    EXPOSE_GAUGE,
+    EXPOSE_SUMMARY,
+    EXPOSE_HISTOGRAM,
+} expose_type;
+
+/* What a family's points are read from. */
+typedef enum expose_source {
+    FROM_INFO,      /* llmlat_info: 1, with version, convention and mode */
+    FROM_COUNTER,   /* llmlat_agg_counter(id) */
+    FROM_DURATION,  /* the duration D (a run gauge) */
+    FROM_RATE,      /* llmlat_agg_rate(id) (a run gauge) */
+    FROM_PEAK,      /* the peak-concurrency counter, as a gauge (a run gauge) */
+    FROM_SUMMARY,   /* quantiles, sum and count of metric id */
+    FROM_HISTOGRAM, /* classic and native buckets, sum and count of metric id */
+} expose_source;
+
+typedef struct expose_family {
+    /* The family's name as text 0.0.4 and protobuf write it (counters
+     * with their "_total"; OpenMetrics drops it from the family name). */
+    const char *name;
+    expose_type type;
+    const char *unit; /* OpenMetrics' # UNIT (a suffix of the name), or NULL */
+    const char *help;
+    expose_source source;
+    int32_t id; /* counter, rate or metric id */
+} expose_family;
+
+/* The labels llmlat writes itself on llmlat_info. */
+#define EXPOSE_INFO_LABELS 3
+
+/* One aggregator's point of one family. Arrays point into the
+ * exposition's scratch and live until the next point. */
+typedef struct expose_point {
+    const llmlat_agg *a; /* its constant labels are the series' labels */
+    const char *info_name[EXPOSE_INFO_LABELS], *info_value[EXPOSE_INFO_LABELS]; /* FROM_INFO */
+    double value;        /* counter, gauge */
+    uint64_t count;      /* summary, histogram: exact */
+    double sum;          /* summary, histogram: LLMLAT_STAT_SUM */
+    /* summary: the quantiles (repeats dropped) and their values */
+    size_t n_q;
+    const double *q, *qv;
+    /* histogram: classic bounds le[i] < +Inf and cumulative counts (the
+     * +Inf bucket is `count`) */
+    size_t n_le;
+    const double *le;
+    const uint64_t *cum;
+    /* histogram: the native buckets (llmlat_agg_buckets), when has_native */
+    bool has_native;
+    int32_t schema;
+    double zero_threshold;
+    uint64_t zero_count;
+    int32_t offset;
+    const uint64_t *counts; /* counts[j]: bucket offset + j */
+    size_t n_counts;
+} expose_point;
+
+typedef struct expose_encoder expose_encoder;
+
+/* An encoder writes families to `out`. The protobuf encoder assembles a
+ * family in `msg` first: a message's length precedes it. */
+struct expose_encoder {
+    void (*family)(expose_encoder *e, const expose_family *f);
+    void (*point)(expose_encoder *e, const expose_family *f, const expose_point *p);
+    void (*family_end)(expose_encoder *e, const expose_family *f);
+    void (*end)(expose_encoder *e);
+    rbuf *out;
+    pbuf msg;
+    bool openmetrics; /* the text encoder's dialect */
+    /* The text encoder's: the bucket bounds last written, as text (a
+     * fleet's aggregators mostly share the default ones). */
+    const double *le_of;
+    size_t n_le_of;
+    char le_text[MAX_BUCKET_BOUNDS + 1][DOUBLE_TEXT_MAX];
+};
+
+/* Sets e up for a format (PROMETHEUS, OPENMETRICS, PROMETHEUS_PROTOBUF);
+ * false for another. */
+LLMLAT_PRIVATE bool expose_text_encoder(expose_encoder *e, int32_t format);
+LLMLAT_PRIVATE bool expose_pb_encoder(expose_encoder *e, int32_t format);
+
+/* The exposition of aggs[0..n) in `format` to out. `run_gauges` adds the
+ * gauges derived from each aggregator's duration (what a benchmark's
+ * report shows; meaningless for a server, whose rates come from rate()).
+ * An error stops out (rbuf_fail): EINVAL for two aggregators with the
+ * same labels (before anything is written), ENOMEM. The caller validated
+ * the arguments; al serves the scratch. */
+LLMLAT_PRIVATE void expose_run(rbuf *out, const llmlat_agg *const *aggs, size_t n,
+                               int32_t format, bool run_gauges, const llmlat_alloc *al);
+
+#endif
+
+/* ---------------------- lib/report/report.h ------------------------------- */
+/* What the report writers share: the aggregator being reported, the
+ * output, and queries that give NaN for an undefined value (a statistic of
+ * an empty set, a rate without duration) while stopping the output at a
+ * real error (ENOMEM while sorting, see rbuf_fail) so that a writer never
+ * checks after each call.
+ *
+ * report.c: llmlat_agg_report_write, llmlat_agg_report and these
+ * queries; report_text.c and report_json.c (+ report_tool.c, the `tool`
+ * object) write one format each; the exposition formats are expose.h's
+ * (+ report_hist.c, the classic histogram buckets). */
+#ifndef LLMLAT_REPORT_H
+#define LLMLAT_REPORT_H
+
+#include <stdbool.h>
+#include <stdint.h>
 
 /* ---------------------- lib/report/report_words.h ------------------------- */
 /* The words of each convention's tool, shared by every report a person
@@ -10088,6 +11035,7 @@ typedef struct metric_values {
 
 typedef struct report_ctx {
     const llmlat_agg *a;
+    int32_t format;
     rbuf out; /* its status is the report's: the first error of a query or the sink */
     /* Each store's statistics, computed once: a report asks for a metric in
      * several places (and TOOL_ITL shares a store), and in exact mode every
@@ -10130,11 +11078,13 @@ LLMLAT_PRIVATE bool report_quantile_repeats(const double *q, size_t i);
 
 LLMLAT_PRIVATE void report_text(report_ctx *c);
 LLMLAT_PRIVATE void report_json(report_ctx *c);
-LLMLAT_PRIVATE void report_prometheus(report_ctx *c);
 LLMLAT_PRIVATE void report_chrome_trace(report_ctx *c);
 LLMLAT_PRIVATE void report_requests_csv(report_ctx *c);
 LLMLAT_PRIVATE void report_requests_jsonl(report_ctx *c);
 LLMLAT_PRIVATE void report_html(report_ctx *c);
+/* The exposition formats: the exposition of c->a alone (expose.h), with
+ * the gauges of its run. */
+LLMLAT_PRIVATE void report_exposition(report_ctx *c);
 
 /* The sink of the buffer-writing calls (llmlat_agg_report, llmlat_expose).
  * A too-small buffer must receive nothing, and the size is only known at
@@ -10154,6 +11104,922 @@ LLMLAT_PRIVATE int32_t report_collect_end(report_collect *k, int32_t st, void *b
 
 #endif
 
+/* ---------------------- lib/report/report_hist.h -------------------------- */
+/* The classic histograms of the Prometheus report: the bucket bounds of
+ * each time metric (vLLM server's by default, settable with
+ * llmlat_agg_set_buckets) and the samples counted into them. */
+#ifndef LLMLAT_REPORT_HIST_H
+#define LLMLAT_REPORT_HIST_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* The bounds of the metric's histogram; NULL (and *n = 0) when the metric
+ * has no histogram. */
+LLMLAT_PRIVATE const double *hist_bounds(const llmlat_agg *a, int32_t metric, size_t *n);
+
+/* cum[i] = weight of the samples <= bounds[i] for i < n, and cum[n] = the
+ * weight of all of them (n + 1 entries). */
+LLMLAT_PRIVATE int32_t hist_cumulative(const llmlat_agg *a, int32_t metric, const double *bounds,
+                                       size_t n, uint64_t *cum);
+
+#endif
+
+static const expose_family FAMILIES[] = {
+    { "llmlat_info", EXPOSE_GAUGE, NULL,
+      "The llmlat version, convention and mode behind these series (value 1).", FROM_INFO, 0 },
+    { "llmlat_requests_completed_total", EXPOSE_COUNTER, NULL,
+      "Requests that succeeded under the convention.", FROM_COUNTER, LLMLAT_COUNT_COMPLETED },
+    { "llmlat_requests_failed_total", EXPOSE_COUNTER, NULL,
+      "Requests that did not succeed under the convention.", FROM_COUNTER, LLMLAT_COUNT_FAILED },
+    { "llmlat_requests_tpot_undefined_total", EXPOSE_COUNTER, NULL,
+      "Successful requests without a TPOT (one output token or none).", FROM_COUNTER,
+      LLMLAT_COUNT_TPOT_UNDEFINED },
+    { "llmlat_requests_good_total", EXPOSE_COUNTER, NULL,
+      "Successful requests that met every SLO.", FROM_COUNTER, LLMLAT_COUNT_GOOD },
+    { "llmlat_input_tokens_total", EXPOSE_COUNTER, "tokens",
+      "Prompt tokens of successful requests.", FROM_COUNTER, LLMLAT_COUNT_INPUT_TOKENS },
+    { "llmlat_output_tokens_total", EXPOSE_COUNTER, "tokens",
+      "Output tokens of successful requests.", FROM_COUNTER, LLMLAT_COUNT_OUTPUT_TOKENS },
+    /* The run gauges: reports only (expose.h). */
+    { "llmlat_duration_seconds", EXPOSE_GAUGE, "seconds",
+      "The duration the rates are computed over.", FROM_DURATION, 0 },
+    { "llmlat_request_throughput_requests_per_second", EXPOSE_GAUGE, "requests_per_second",
+      "Successful requests per second of the duration.", FROM_RATE, LLMLAT_RATE_REQUESTS },
+    { "llmlat_output_throughput_tokens_per_second", EXPOSE_GAUGE, "tokens_per_second",
+      "Output tokens per second of the duration.", FROM_RATE, LLMLAT_RATE_OUTPUT_TOKENS },
+    { "llmlat_total_throughput_tokens_per_second", EXPOSE_GAUGE, "tokens_per_second",
+      "Prompt and output tokens per second of the duration.", FROM_RATE,
+      LLMLAT_RATE_TOTAL_TOKENS },
+    { "llmlat_goodput_requests_per_second", EXPOSE_GAUGE, "requests_per_second",
+      "Requests meeting every SLO per second of the duration.", FROM_RATE, LLMLAT_RATE_GOODPUT },
+    { "llmlat_peak_output_tokens_per_second", EXPOSE_GAUGE, "tokens_per_second",
+      "Most output tokens (chunks under vLLM) in one 1-second bucket.", FROM_RATE,
+      LLMLAT_RATE_PEAK_OUTPUT_TOKENS },
+    { "llmlat_peak_concurrent_requests", EXPOSE_GAUGE, "requests",
+      "Most successful requests in flight at once.", FROM_PEAK, LLMLAT_COUNT_PEAK_CONCURRENCY },
+    /* Per metric: the summary (the report's quantiles), then for times the
+     * histogram (classic buckets; native ones in protobuf). A summary and
+     * a histogram cannot share a name, and promtool rejects a type in a
+     * name: hence llmlat_ttft_seconds and llmlat_ttft_hist_seconds. */
+#define TIME_METRIC(m, name, help)                                                     \
+    { "llmlat_" name "_seconds", EXPOSE_SUMMARY, "seconds", help, FROM_SUMMARY, m },   \
+    { "llmlat_" name "_hist_seconds", EXPOSE_HISTOGRAM, "seconds", help, FROM_HISTOGRAM, m }
+    TIME_METRIC(LLMLAT_TTFT, "ttft", "Time to first token."),
+    TIME_METRIC(LLMLAT_TPOT, "tpot",
+                "Time per output token after the first, one sample per request."),
+    TIME_METRIC(LLMLAT_ITL, "itl", "Inter-token latency, one sample per token."),
+    TIME_METRIC(LLMLAT_ICL, "icl", "Inter-chunk latency, one sample per gap between events."),
+    TIME_METRIC(LLMLAT_E2E, "e2e", "End-to-end latency."),
+    TIME_METRIC(LLMLAT_ITL_MAX, "itl_max", "Largest gap between events of a request."),
+#undef TIME_METRIC
+    { "llmlat_tps_user_tokens_per_second", EXPOSE_SUMMARY, "tokens_per_second",
+      "Output tokens per second of each request.", FROM_SUMMARY, LLMLAT_TPS_USER },
+};
+
+#define FAMILY_COUNT (sizeof FAMILIES / sizeof FAMILIES[0])
+
+static bool is_run_gauge(const expose_family *f)
+{
+    return f->source == FROM_DURATION || f->source == FROM_RATE || f->source == FROM_PEAK;
+}
+
+/* The exposition's state: the output (a hard error stops it), and
+ * scratch for points. */
+typedef struct expose_ctx {
+    const llmlat_alloc *al;
+    rbuf *out;
+    double q[MAX_QUANTILES], qv[MAX_QUANTILES];
+    uint64_t cum[MAX_BUCKET_BOUNDS + 1];
+    uint64_t *counts; /* native buckets */
+    size_t counts_cap;
+} expose_ctx;
+
+/* A query's status: true for a value, false for an undefined one, and a
+ * hard error (ENOMEM while selecting ranks) kept. */
+static bool expose_ok(expose_ctx *x, int32_t st)
+{
+    if (st == LLMLAT_OK)
+        return true;
+    if (st != LLMLAT_EUNDEFINED)
+        rbuf_fail(x->out, st);
+    return false;
+}
+
+/* A counter's or a gauge's value; false when it has none (GOOD without an
+ * SLO, a rate without a duration, the peaks in bounded mode). */
+static bool scalar_of(expose_ctx *x, const expose_family *f, const llmlat_agg *a,
+                      expose_point *p)
+{
+    uint64_t u;
+    switch (f->source) {
+    case FROM_INFO:
+        p->value = 1.0;
+        return true;
+    case FROM_COUNTER:
+    case FROM_PEAK:
+        if (!expose_ok(x, llmlat_agg_counter(a, f->id, &u)))
+            return false;
+        p->count = u;
+        p->value = (double)u;
+        return true;
+    case FROM_DURATION:
+        return agg_duration(a, &p->value);
+    case FROM_RATE:
+        return expose_ok(x, llmlat_agg_rate(a, f->id, &p->value));
+    default:
+        return false;
+    }
+}
+
+static void summary_of(expose_ctx *x, int32_t metric, const llmlat_agg *a, expose_point *p)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < a->n_quantiles; i++)
+        if (!report_quantile_repeats(a->quantiles, i))
+            x->q[n++] = a->quantiles[i];
+    p->q = x->q;
+    p->qv = x->qv;
+    p->n_q = n;
+    for (size_t i = 0; i < n; i++)
+        x->qv[i] = NAN; /* an empty set has no quantile, whatever the convention prints */
+    if (p->count > 0 && !expose_ok(x, llmlat_agg_quantiles(a, metric, x->q, n, x->qv)))
+        for (size_t i = 0; i < n; i++)
+            x->qv[i] = NAN;
+}
+
+/* Prometheus 2.x reads schemas up to 8. A finer one (alpha below 0.135%)
+ * nests in it exactly (llmlat_agg_buckets): each 2^(schema - 8)
+ * consecutive buckets add into one, bucket i going to ceil(i / 2^(schema
+ * - 8)), and the zero threshold rises to the upper bound of the schema-8
+ * bucket holding it, whose part joins the zero count. */
+#define EXPOSE_SCHEMA_MAX 8
+
+static int64_t expose_ceil_div(int64_t i, int64_t f)
+{
+    return i >= 0 ? (i + f - 1) / f : -((-i) / f);
+}
+
+static void expose_downscale(expose_point *p, uint64_t *counts)
+{
+    if (p->schema <= EXPOSE_SCHEMA_MAX)
+        return;
+    int64_t f = INT64_C(1) << (p->schema - EXPOSE_SCHEMA_MAX);
+    int64_t zero_at = INT64_MIN; /* schema-8 bucket holding the threshold */
+    if (p->zero_threshold > 0.0) {
+        zero_at = expose_ceil_div(sketch_schema_index(p->schema, p->zero_threshold), f);
+        p->zero_threshold = sketch_schema_upper(EXPOSE_SCHEMA_MAX, zero_at);
+    }
+    /* in place: bucket j goes to at - first <= j, read before written */
+    size_t n = 0;
+    int64_t first = 0;
+    for (size_t j = 0; j < p->n_counts; j++) {
+        uint64_t c = counts[j];
+        int64_t at = expose_ceil_div(p->offset + (int64_t)j, f);
+        if (at <= zero_at) {
+            p->zero_count += c;
+            continue;
+        }
+        if (n == 0)
+            first = at;
+        for (; (int64_t)n <= at - first; n++)
+            counts[n] = 0;
+        counts[at - first] += c;
+    }
+    p->schema = EXPOSE_SCHEMA_MAX;
+    p->offset = (int32_t)first;
+    p->n_counts = n;
+}
+
+/* The native buckets, in the counts scratch (grown to fit). */
+static void expose_native(expose_ctx *x, int32_t metric, const llmlat_agg *a, expose_point *p)
+{
+    size_t n = 0;
+    int32_t st;
+    while ((st = llmlat_agg_buckets(a, metric, &p->schema, &p->zero_threshold, &p->zero_count,
+                                    &p->offset, x->counts, x->counts_cap, &n)) == LLMLAT_ENOSPC) {
+        void *grown = x->counts;
+        st = alloc_grow(x->al, &grown, &x->counts_cap, n, sizeof *x->counts);
+        if (st != LLMLAT_OK)
+            break;
+        x->counts = grown;
+    }
+    if (!expose_ok(x, st))
+        return;
+    p->n_counts = n;
+    expose_downscale(p, x->counts);
+    /* Prometheus 2.x reads a histogram with no bucket, no zero count and
+     * a zero threshold of 0 as a classic one: while no sample is above 0
+     * the threshold is the smallest normal double instead, which holds
+     * just the zeros too, and only rises when the first sample does. */
+    if (p->zero_threshold == 0.0)
+        p->zero_threshold = DBL_MIN;
+    p->counts = x->counts;
+    p->has_native = true;
+}
+
+static void histogram_of(expose_ctx *x, int32_t metric, const llmlat_agg *a, expose_point *p)
+{
+    p->le = hist_bounds(a, metric, &p->n_le);
+    p->cum = x->cum;
+    if (!expose_ok(x, hist_cumulative(a, metric, p->le, p->n_le, x->cum)))
+        memset(x->cum, 0, (p->n_le + 1) * sizeof *x->cum);
+    expose_native(x, metric, a, p);
+}
+
+/* The point of a summary or a histogram: always there (count 0 when
+ * empty). */
+static void distribution_of(expose_ctx *x, const expose_family *f, const llmlat_agg *a,
+                            expose_point *p)
+{
+    p->count = store_count(agg_store(a, f->id));
+    if (!expose_ok(x, llmlat_agg_stat(a, f->id, LLMLAT_STAT_SUM, &p->sum)))
+        p->sum = 0.0;
+    if (f->source == FROM_SUMMARY)
+        summary_of(x, f->id, a, p);
+    else
+        histogram_of(x, f->id, a, p);
+}
+
+/* Whether a's requests cannot support the family (rebuilt from a file
+ * that lacks what it needs, docs/importers.md): it then has no series. */
+static bool lacks_family(const expose_family *f, const llmlat_agg *a)
+{
+    switch (f->source) {
+    case FROM_COUNTER:
+    case FROM_PEAK:
+        return agg_lacks_reason(a, LLMLAT_KIND_COUNTER, f->id) != NULL;
+    case FROM_RATE:
+        return agg_lacks_reason(a, LLMLAT_KIND_RATE, f->id) != NULL;
+    case FROM_SUMMARY:
+    case FROM_HISTOGRAM:
+        return agg_lacks_reason(a, LLMLAT_KIND_METRIC, f->id) != NULL;
+    default:
+        return false;
+    }
+}
+
+static void point_init(expose_point *p, const llmlat_agg *a)
+{
+    memset(p, 0, sizeof *p);
+    p->a = a;
+    p->info_name[0] = "version";
+    p->info_value[0] = llmlat_version_string();
+    p->info_name[1] = "convention";
+    p->info_value[1] = a->conv->name;
+    p->info_name[2] = "mode";
+    p->info_value[2] = a->mode == LLMLAT_MODE_BOUNDED ? "bounded" : "exact";
+}
+
+/* One family: its metadata before the first point, so that a family none
+ * of whose aggregators has a value (GOOD without an SLO, the peaks in
+ * bounded mode) is left out, and each value is read once. */
+static void expose_family_of(expose_ctx *x, expose_encoder *e, const expose_family *f,
+                             const llmlat_agg *const *aggs, size_t n)
+{
+    bool distribution = f->type == EXPOSE_SUMMARY || f->type == EXPOSE_HISTOGRAM;
+    bool started = false;
+    for (size_t i = 0; i < n; i++) {
+        if (lacks_family(f, aggs[i]))
+            continue;
+        expose_point p;
+        point_init(&p, aggs[i]);
+        if (distribution)
+            distribution_of(x, f, aggs[i], &p);
+        else if (!scalar_of(x, f, aggs[i], &p))
+            continue;
+        if (!started)
+            e->family(e, f);
+        started = true;
+        e->point(e, f, &p);
+    }
+    if (started)
+        e->family_end(e, f);
+}
+
+static bool same_labels(const llmlat_agg *x, const llmlat_agg *y)
+{
+    if (x->n_labels != y->n_labels)
+        return false;
+    for (size_t i = 0; i < x->n_labels; i++)
+        if (strcmp(x->labels[i].name, y->labels[i].name) != 0 ||
+            strcmp(x->labels[i].value, y->labels[i].value) != 0)
+            return false;
+    return true;
+}
+
+LLMLAT_PRIVATE void expose_run(rbuf *out, const llmlat_agg *const *aggs, size_t n,
+                               int32_t format, bool run_gauges, const llmlat_alloc *al)
+{
+    /* Two aggregators with the same labels would write the same series
+     * twice: the exposition is refused (merge them first). */
+    for (size_t i = 0; i < n; i++)
+        for (size_t j = 0; j < i; j++)
+            if (same_labels(aggs[i], aggs[j])) {
+                rbuf_fail(out, LLMLAT_EINVAL);
+                return;
+            }
+    expose_encoder e;
+    if (!expose_text_encoder(&e, format) && !expose_pb_encoder(&e, format)) {
+        rbuf_fail(out, LLMLAT_EINVAL);
+        return;
+    }
+    e.out = out;
+    pbuf_init(&e.msg, al);
+    expose_ctx x = { .al = al, .out = out };
+    for (size_t i = 0; i < FAMILY_COUNT && out->status == LLMLAT_OK; i++)
+        if (run_gauges || !is_run_gauge(&FAMILIES[i]))
+            expose_family_of(&x, &e, &FAMILIES[i], aggs, n);
+    e.end(&e);
+    if (e.msg.status != LLMLAT_OK)
+        rbuf_fail(out, e.msg.status);
+    pbuf_free(&e.msg);
+    alloc_free(al, x.counts);
+}
+
+static bool expose_format(int32_t format)
+{
+    return format == LLMLAT_FORMAT_PROMETHEUS || format == LLMLAT_FORMAT_OPENMETRICS ||
+           format == LLMLAT_FORMAT_PROMETHEUS_PROTOBUF;
+}
+
+static bool expose_args_valid(const llmlat_agg *const *aggs, size_t n, int32_t format)
+{
+    if ((!aggs && n > 0) || !expose_format(format))
+        return false;
+    for (size_t i = 0; i < n; i++)
+        if (!aggs[i])
+            return false;
+    return true;
+}
+
+/* The scratch's allocator: the first aggregator's (there is no other). */
+static llmlat_alloc expose_alloc(const llmlat_agg *const *aggs, size_t n)
+{
+    return n > 0 ? aggs[0]->al : alloc_current();
+}
+
+LLMLAT_API int32_t llmlat_expose_write(const llmlat_agg *const *aggs, size_t n, int32_t format,
+                                       llmlat_write_fn fn, void *user)
+{
+    if (!fn || !expose_args_valid(aggs, n, format))
+        return LLMLAT_EINVAL;
+    llmlat_alloc al = expose_alloc(aggs, n);
+    rbuf out;
+    rbuf_init(&out, fn, user);
+    expose_run(&out, aggs, n, format, false, &al);
+    return rbuf_flush(&out);
+}
+
+LLMLAT_API int32_t llmlat_expose(const llmlat_agg *const *aggs, size_t n, int32_t format,
+                                 void *buf, size_t cap, size_t *len)
+{
+    if (!len || (!buf && cap > 0) || !expose_args_valid(aggs, n, format))
+        return LLMLAT_EINVAL;
+    llmlat_alloc al = expose_alloc(aggs, n);
+    report_collect k = { .al = &al, .limit = cap };
+    rbuf out;
+    rbuf_init(&out, report_collect_write, &k);
+    expose_run(&out, aggs, n, format, false, &al);
+    return report_collect_end(&k, rbuf_flush(&out), buf, cap, len);
+}
+
+LLMLAT_API const char *llmlat_format_content_type(int32_t format)
+{
+    switch (format) {
+    case LLMLAT_FORMAT_TEXT: return "text/plain; charset=utf-8";
+    case LLMLAT_FORMAT_JSON: return "application/json";
+    case LLMLAT_FORMAT_PROMETHEUS: return "text/plain; version=0.0.4; charset=utf-8";
+    case LLMLAT_FORMAT_OPENMETRICS:
+        return "application/openmetrics-text; version=1.0.0; charset=utf-8";
+    case LLMLAT_FORMAT_PROMETHEUS_PROTOBUF:
+        return "application/vnd.google.protobuf; proto=io.prometheus.client.MetricFamily; "
+               "encoding=delimited";
+    case LLMLAT_FORMAT_HTML: return "text/html; charset=utf-8";
+    case LLMLAT_FORMAT_CHROME_TRACE: return "application/json";
+    case LLMLAT_FORMAT_REQUESTS_CSV: return "text/csv; charset=utf-8";
+    case LLMLAT_FORMAT_REQUESTS_JSONL: return "application/x-ndjson";
+    }
+    return NULL;
+}
+
+/* ---------------------- lib/report/expose_pb.c ---------------------------- */
+/* The protobuf encoding of the exposition: a stream of
+ * io.prometheus.client.MetricFamily messages, each preceded by its length
+ * as a varint (client_model's metrics.proto; content type
+ * application/vnd.google.protobuf; proto=io.prometheus.client.MetricFamily;
+ * encoding=delimited). Histograms carry their classic buckets and, where
+ * the aggregator has them, the native ones (schema, zero bucket, positive
+ * spans and deltas), which Prometheus 2.x reads only from this format.
+ *
+ * A family is assembled in the encoder's message buffer, then its length
+ * and bytes go to the output. */
+#include <string.h>
+
+/* metrics.proto's field numbers. */
+enum {
+    MF_NAME = 1, MF_HELP = 2, MF_TYPE = 3, MF_METRIC = 4,
+    M_LABEL = 1, M_GAUGE = 2, M_COUNTER = 3, M_SUMMARY = 4, M_HISTOGRAM = 7,
+    LP_NAME = 1, LP_VALUE = 2,
+    VALUE = 1, /* of Gauge and Counter */
+    S_COUNT = 1, S_SUM = 2, S_QUANTILE = 3, Q_QUANTILE = 1, Q_VALUE = 2,
+    H_COUNT = 1, H_SUM = 2, H_BUCKET = 3, H_SCHEMA = 5, H_ZERO_THRESHOLD = 6,
+    H_ZERO_COUNT = 7, H_POSITIVE_SPAN = 12, H_POSITIVE_DELTA = 13,
+    B_CUMULATIVE = 1, B_UPPER_BOUND = 2,
+    SPAN_OFFSET = 1, SPAN_LENGTH = 2,
+};
+
+/* MetricType */
+static const uint64_t PB_TYPES[] = {
+    [EXPOSE_COUNTER] = 0, [EXPOSE_GAUGE] = 1, [EXPOSE_SUMMARY] = 2, [EXPOSE_HISTOGRAM] = 4,
+};
+
+static void pb_family(expose_encoder *e, const expose_family *f)
+{
+    pbuf *b = &e->msg;
+    b->len = 0;
+    pb_string(b, MF_NAME, f->name);
+    pb_string(b, MF_HELP, f->help);
+    pb_uint(b, MF_TYPE, PB_TYPES[f->type]);
+}
+
+static void pb_label(pbuf *b, const char *name, const char *value)
+{
+    size_t at = pb_open(b, M_LABEL);
+    pb_string(b, LP_NAME, name);
+    pb_string(b, LP_VALUE, value);
+    pb_close(b, at);
+}
+
+/* The constant labels and (llmlat_info) llmlat's own, merged in name
+ * order, as client_golang writes them. */
+static void pb_labels(pbuf *b, const expose_family *f, const expose_point *p)
+{
+    const char *name[LLMLAT_MAX_LABELS + EXPOSE_INFO_LABELS];
+    const char *value[LLMLAT_MAX_LABELS + EXPOSE_INFO_LABELS];
+    size_t n = 0;
+    for (size_t i = 0; i < p->a->n_labels; i++) {
+        name[n] = p->a->labels[i].name;
+        value[n++] = p->a->labels[i].value;
+    }
+    if (f->source == FROM_INFO)
+        for (int i = 0; i < EXPOSE_INFO_LABELS; i++) {
+            size_t j = n++;
+            for (; j > 0 && strcmp(name[j - 1], p->info_name[i]) > 0; j--) {
+                name[j] = name[j - 1];
+                value[j] = value[j - 1];
+            }
+            name[j] = p->info_name[i];
+            value[j] = p->info_value[i];
+        }
+    for (size_t i = 0; i < n; i++)
+        pb_label(b, name[i], value[i]);
+}
+
+/* Spans over the non-empty buckets, a gap of up to two empty buckets
+ * kept inside a span (client_golang's rule). The set of non-empty
+ * buckets only grows as samples are added, so no bucket ever leaves the
+ * spans: Prometheus would read that as a counter reset. */
+#define PB_GAP_IN_SPAN 2
+
+/* The last bucket of the span that starts at the non-empty counts[j]. */
+static size_t pb_span_last(const uint64_t *counts, size_t n, size_t j)
+{
+    size_t last = j;
+    for (size_t k = j + 1; k < n && k - last <= PB_GAP_IN_SPAN + 1; k++)
+        if (counts[k])
+            last = k;
+    return last;
+}
+
+static void pb_span(pbuf *b, int64_t offset, uint64_t length)
+{
+    size_t at = pb_open(b, H_POSITIVE_SPAN);
+    pb_sint(b, SPAN_OFFSET, offset);
+    pb_uint(b, SPAN_LENGTH, length);
+    pb_close(b, at);
+}
+
+static void pb_native(pbuf *b, const expose_point *p)
+{
+    pb_sint(b, H_SCHEMA, p->schema);
+    pb_double(b, H_ZERO_THRESHOLD, p->zero_threshold);
+    pb_uint(b, H_ZERO_COUNT, p->zero_count);
+    const uint64_t *c = p->counts;
+    size_t n = p->n_counts;
+    /* the spans: each offset counts from the end of the previous span */
+    int64_t next = p->offset;
+    size_t spans = 0;
+    for (size_t j = 0; j < n; j++) {
+        if (!c[j])
+            continue;
+        size_t last = pb_span_last(c, n, j);
+        int64_t index = (int64_t)p->offset + (int64_t)j;
+        pb_span(b, spans++ ? index - next : index, last - j + 1);
+        next = (int64_t)p->offset + (int64_t)last + 1;
+        j = last;
+    }
+    if (spans == 0) {
+        /* No bucket yet: a span of length 0 says "native" to the
+         * Prometheus versions that look for spans. */
+        pb_span(b, 0, 0);
+        return;
+    }
+    /* the deltas, bucket by bucket along the spans */
+    size_t at = pb_open(b, H_POSITIVE_DELTA);
+    int64_t prev = 0;
+    for (size_t j = 0; j < n; j++) {
+        if (!c[j])
+            continue;
+        size_t last = pb_span_last(c, n, j);
+        for (; j <= last; j++) {
+            pb_packed_sint(b, (int64_t)c[j] - prev);
+            prev = (int64_t)c[j];
+        }
+        j = last;
+    }
+    pb_close(b, at);
+}
+
+static void pb_histogram(pbuf *b, const expose_point *p)
+{
+    size_t at = pb_open(b, M_HISTOGRAM);
+    pb_uint(b, H_COUNT, p->count);
+    pb_double(b, H_SUM, p->sum);
+    for (size_t i = 0; i < p->n_le; i++) { /* +Inf is implicit: the count */
+        size_t bucket = pb_open(b, H_BUCKET);
+        pb_uint(b, B_CUMULATIVE, p->cum[i]);
+        pb_double(b, B_UPPER_BOUND, p->le[i]);
+        pb_close(b, bucket);
+    }
+    if (p->has_native)
+        pb_native(b, p);
+    pb_close(b, at);
+}
+
+static void pb_summary(pbuf *b, const expose_point *p)
+{
+    size_t at = pb_open(b, M_SUMMARY);
+    pb_uint(b, S_COUNT, p->count);
+    pb_double(b, S_SUM, p->sum);
+    for (size_t i = 0; i < p->n_q; i++) {
+        size_t q = pb_open(b, S_QUANTILE);
+        pb_double(b, Q_QUANTILE, p->q[i]);
+        pb_double(b, Q_VALUE, p->qv[i]);
+        pb_close(b, q);
+    }
+    pb_close(b, at);
+}
+
+static void pb_point(expose_encoder *e, const expose_family *f, const expose_point *p)
+{
+    pbuf *b = &e->msg;
+    size_t metric = pb_open(b, MF_METRIC);
+    pb_labels(b, f, p);
+    size_t at;
+    switch (f->type) {
+    case EXPOSE_COUNTER:
+        at = pb_open(b, M_COUNTER);
+        pb_double(b, VALUE, p->value);
+        pb_close(b, at);
+        break;
+    case EXPOSE_GAUGE:
+        at = pb_open(b, M_GAUGE);
+        pb_double(b, VALUE, p->value);
+        pb_close(b, at);
+        break;
+    case EXPOSE_SUMMARY:
+        pb_summary(b, p);
+        break;
+    case EXPOSE_HISTOGRAM:
+        pb_histogram(b, p);
+        break;
+    }
+    pb_close(b, metric);
+}
+
+static void pb_family_end(expose_encoder *e, const expose_family *f)
+{
+    (void)f;
+    if (e->msg.status == LLMLAT_OK)
+        pbuf_emit(&e->msg, e->out);
+}
+
+static void pb_end(expose_encoder *e)
+{
+    (void)e;
+}
+
+LLMLAT_PRIVATE bool expose_pb_encoder(expose_encoder *e, int32_t format)
+{
+    if (format != LLMLAT_FORMAT_PROMETHEUS_PROTOBUF)
+        return false;
+    *e = (expose_encoder){
+        .family = pb_family, .point = pb_point, .family_end = pb_family_end, .end = pb_end,
+    };
+    return true;
+}
+
+/* ---------------------- lib/report/expose_text.c -------------------------- */
+/* The text encodings of the exposition: Prometheus text 0.0.4 and
+ * OpenMetrics 1.0. They differ in four things only: OpenMetrics names a
+ * counter family without its "_total" (the samples keep it), writes
+ * # UNIT where the name ends in a unit, escapes '"' in HELP, and ends with
+ * "# EOF". */
+#include <string.h>
+
+/* The family's name in this dialect: OpenMetrics drops a counter's
+ * "_total". */
+static void text_family_name(const expose_encoder *e, const expose_family *f)
+{
+    size_t n = strlen(f->name);
+    if (e->openmetrics && f->type == EXPOSE_COUNTER)
+        n -= strlen("_total");
+    rbuf_putn(e->out, f->name, n);
+}
+
+static void text_meta(expose_encoder *e, const expose_family *f, const char *what,
+                      const char *text, bool escape)
+{
+    rbuf_puts(e->out, what);
+    text_family_name(e, f);
+    rbuf_puts(e->out, " ");
+    if (escape)
+        rbuf_escaped(e->out, text, e->openmetrics);
+    else
+        rbuf_puts(e->out, text);
+    rbuf_puts(e->out, "\n");
+}
+
+static void text_family(expose_encoder *e, const expose_family *f)
+{
+    static const char *const TYPES[] = {
+        [EXPOSE_COUNTER] = "counter", [EXPOSE_GAUGE] = "gauge",
+        [EXPOSE_SUMMARY] = "summary", [EXPOSE_HISTOGRAM] = "histogram",
+    };
+    text_meta(e, f, "# HELP ", f->help, true);
+    text_meta(e, f, "# TYPE ", TYPES[f->type], false);
+    if (e->openmetrics && f->unit)
+        text_meta(e, f, "# UNIT ", f->unit, false);
+}
+
+/* `{name="` before the first label, `,name="` before the others. */
+static void text_label_start(rbuf *b, bool *first, const char *name)
+{
+    rbuf_puts(b, *first ? "{" : ",");
+    *first = false;
+    rbuf_puts(b, name);
+    rbuf_puts(b, "=\"");
+}
+
+static void text_label(rbuf *b, bool *first, const char *name, const char *value)
+{
+    text_label_start(b, first, name);
+    rbuf_escaped(b, value, true);
+    rbuf_puts(b, "\"");
+}
+
+/* "<name><suffix>{labels} ": the aggregator's constant labels, then
+ * llmlat's own (info's, or `extra` = "le" / "quantile" with the number
+ * `at` as text); no braces without a label. The value follows. */
+static void text_sample(expose_encoder *e, const expose_family *f, const char *suffix,
+                        const expose_point *p, const char *extra, const char *at)
+{
+    rbuf *b = e->out;
+    rbuf_puts(b, f->name);
+    rbuf_puts(b, suffix);
+    bool first = true;
+    const llmlat_agg *a = p->a;
+    for (size_t i = 0; i < a->n_labels; i++)
+        text_label(b, &first, a->labels[i].name, a->labels[i].value);
+    if (f->source == FROM_INFO)
+        for (int i = 0; i < EXPOSE_INFO_LABELS; i++)
+            text_label(b, &first, p->info_name[i], p->info_value[i]);
+    if (extra) {
+        text_label_start(b, &first, extra);
+        rbuf_puts(b, at);
+        rbuf_puts(b, "\"");
+    }
+    if (!first)
+        rbuf_puts(b, "}");
+    rbuf_puts(b, " ");
+}
+
+static void text_end_double(rbuf *b, double v)
+{
+    rbuf_double(b, v, "NaN");
+    rbuf_puts(b, "\n");
+}
+
+static void text_end_u64(rbuf *b, uint64_t v)
+{
+    rbuf_u64(b, v);
+    rbuf_puts(b, "\n");
+}
+
+/* The bounds' text, made again only when the point's bounds are not the
+ * last point's. */
+static void text_bounds(expose_encoder *e, const expose_point *p)
+{
+    if (e->le_of == p->le && e->n_le_of == p->n_le)
+        return;
+    for (size_t i = 0; i < p->n_le; i++)
+        double_text(p->le[i], e->le_text[i]);
+    strcpy(e->le_text[p->n_le], "+Inf");
+    e->le_of = p->le;
+    e->n_le_of = p->n_le;
+}
+
+static void text_point(expose_encoder *e, const expose_family *f, const expose_point *p)
+{
+    rbuf *b = e->out;
+    switch (f->type) {
+    case EXPOSE_COUNTER:
+        text_sample(e, f, "", p, NULL, NULL);
+        text_end_u64(b, p->count);
+        return;
+    case EXPOSE_GAUGE:
+        text_sample(e, f, "", p, NULL, NULL);
+        text_end_double(b, p->value);
+        return;
+    case EXPOSE_SUMMARY:
+        for (size_t i = 0; i < p->n_q; i++) {
+            char q[DOUBLE_TEXT_MAX];
+            double_text(p->q[i], q);
+            text_sample(e, f, "", p, "quantile", q);
+            text_end_double(b, p->qv[i]);
+        }
+        break;
+    case EXPOSE_HISTOGRAM:
+        text_bounds(e, p);
+        for (size_t i = 0; i <= p->n_le; i++) {
+            text_sample(e, f, "_bucket", p, "le", e->le_text[i]);
+            text_end_u64(b, i < p->n_le ? p->cum[i] : p->count);
+        }
+        break;
+    }
+    text_sample(e, f, "_sum", p, NULL, NULL);
+    text_end_double(b, p->sum);
+    text_sample(e, f, "_count", p, NULL, NULL);
+    text_end_u64(b, p->count);
+}
+
+static void text_family_end(expose_encoder *e, const expose_family *f)
+{
+    (void)e;
+    (void)f;
+}
+
+static void text_end(expose_encoder *e)
+{
+    if (e->openmetrics)
+        rbuf_puts(e->out, "# EOF\n");
+}
+
+LLMLAT_PRIVATE bool expose_text_encoder(expose_encoder *e, int32_t format)
+{
+    if (format != LLMLAT_FORMAT_PROMETHEUS && format != LLMLAT_FORMAT_OPENMETRICS)
+        return false;
+    *e = (expose_encoder){
+        .family = text_family, .point = text_point, .family_end = text_family_end,
+        .end = text_end, .openmetrics = format == LLMLAT_FORMAT_OPENMETRICS,
+        .n_le_of = SIZE_MAX, /* no bounds written yet */
+    };
+    return true;
+}
+
+/* ---------------------- lib/report/pbwire.c ------------------------------- */
+#include <string.h>
+
+enum { PB_VARINT = 0, PB_FIXED64 = 1, PB_LEN = 2 };
+
+/* 64 bits in 7-bit groups: at most 10 bytes. */
+#define PB_VARINT_MAX 10
+
+LLMLAT_PRIVATE void pbuf_init(pbuf *b, const llmlat_alloc *al)
+{
+    *b = (pbuf){ .al = al, .status = LLMLAT_OK };
+}
+
+LLMLAT_PRIVATE void pbuf_free(pbuf *b)
+{
+    alloc_free(b->al, b->p);
+    pbuf_init(b, b->al);
+}
+
+/* n bytes inserted at offset `at` <= len. */
+static void pbuf_insert(pbuf *b, size_t at, const unsigned char *s, size_t n)
+{
+    if (b->status != LLMLAT_OK)
+        return;
+    void *p = b->p;
+    int32_t st = n > SIZE_MAX - b->len ? LLMLAT_ENOMEM
+                                       : alloc_grow(b->al, &p, &b->cap, b->len + n, 1);
+    if (st != LLMLAT_OK) {
+        b->status = LLMLAT_ENOMEM;
+        return;
+    }
+    b->p = p;
+    memmove(b->p + at + n, b->p + at, b->len - at);
+    memcpy(b->p + at, s, n);
+    b->len += n;
+}
+
+static void pbuf_put(pbuf *b, const unsigned char *s, size_t n)
+{
+    pbuf_insert(b, b->len, s, n);
+}
+
+static size_t pb_varint_bytes(uint64_t v, unsigned char *out)
+{
+    size_t n = 0;
+    while (v >= 0x80) {
+        out[n++] = (unsigned char)(v | 0x80);
+        v >>= 7;
+    }
+    out[n++] = (unsigned char)v;
+    return n;
+}
+
+static void pb_varint(pbuf *b, uint64_t v)
+{
+    unsigned char tmp[PB_VARINT_MAX];
+    pbuf_put(b, tmp, pb_varint_bytes(v, tmp));
+}
+
+LLMLAT_PRIVATE void pbuf_emit(const pbuf *b, rbuf *out)
+{
+    unsigned char tmp[PB_VARINT_MAX];
+    rbuf_putn(out, (const char *)tmp, pb_varint_bytes(b->len, tmp));
+    rbuf_putn(out, (const char *)b->p, b->len);
+}
+
+static void pb_tag(pbuf *b, uint32_t field, unsigned wire)
+{
+    pb_varint(b, (uint64_t)field << 3 | wire);
+}
+
+LLMLAT_PRIVATE void pb_uint(pbuf *b, uint32_t field, uint64_t v)
+{
+    pb_tag(b, field, PB_VARINT);
+    pb_varint(b, v);
+}
+
+static uint64_t pb_zigzag(int64_t v)
+{
+    return ((uint64_t)v << 1) ^ (v < 0 ? UINT64_MAX : 0);
+}
+
+LLMLAT_PRIVATE void pb_sint(pbuf *b, uint32_t field, int64_t v)
+{
+    pb_uint(b, field, pb_zigzag(v));
+}
+
+LLMLAT_PRIVATE void pb_packed_sint(pbuf *b, int64_t v)
+{
+    pb_varint(b, pb_zigzag(v));
+}
+
+LLMLAT_PRIVATE void pb_double(pbuf *b, uint32_t field, double v)
+{
+    uint64_t bits;
+    memcpy(&bits, &v, sizeof bits);
+    unsigned char le[8];
+    for (int i = 0; i < 8; i++)
+        le[i] = (unsigned char)(bits >> (8 * i));
+    pb_tag(b, field, PB_FIXED64);
+    pbuf_put(b, le, sizeof le);
+}
+
+LLMLAT_PRIVATE void pb_string(pbuf *b, uint32_t field, const char *s)
+{
+    size_t n = strlen(s);
+    pb_tag(b, field, PB_LEN);
+    pb_varint(b, n);
+    pbuf_put(b, (const unsigned char *)s, n);
+}
+
+LLMLAT_PRIVATE size_t pb_open(pbuf *b, uint32_t field)
+{
+    pb_tag(b, field, PB_LEN);
+    return b->len;
+}
+
+LLMLAT_PRIVATE void pb_close(pbuf *b, size_t start)
+{
+    if (b->status != LLMLAT_OK)
+        return; /* len may be short of start */
+    unsigned char tmp[PB_VARINT_MAX];
+    pbuf_insert(b, start, tmp, pb_varint_bytes(b->len - start, tmp));
+}
+
+/* ---------------------- lib/report/report.c ------------------------------- */
+/* llmlat_agg_report_write: one writer per format streaming into the
+ * caller's write function; llmlat_agg_report: the buffer contract on top of
+ * it; and the value queries the writers share. */
+#include <math.h>
+#include <string.h>
+
 typedef void (*report_writer)(report_ctx *c);
 
 static report_writer writer_for(int32_t format)
@@ -10161,20 +12027,22 @@ static report_writer writer_for(int32_t format)
     switch (format) {
     case LLMLAT_FORMAT_TEXT: return report_text;
     case LLMLAT_FORMAT_JSON: return report_json;
-    case LLMLAT_FORMAT_PROMETHEUS: return report_prometheus;
     case LLMLAT_FORMAT_HTML: return report_html;
     case LLMLAT_FORMAT_CHROME_TRACE: return report_chrome_trace;
     case LLMLAT_FORMAT_REQUESTS_CSV: return report_requests_csv;
     case LLMLAT_FORMAT_REQUESTS_JSONL: return report_requests_jsonl;
+    case LLMLAT_FORMAT_PROMETHEUS:
+    case LLMLAT_FORMAT_OPENMETRICS:
+    case LLMLAT_FORMAT_PROMETHEUS_PROTOBUF: return report_exposition;
     }
     return NULL;
 }
 
 /* The report, written once, through fn: the one place a report is made. */
-static int32_t report_stream(const llmlat_agg *a, report_writer write, llmlat_write_fn fn,
-                             void *user)
+static int32_t report_stream(const llmlat_agg *a, int32_t format, report_writer write,
+                             llmlat_write_fn fn, void *user)
 {
-    report_ctx c = { .a = a }; /* nothing cached yet */
+    report_ctx c = { .a = a, .format = format }; /* nothing cached yet */
     rbuf_init(&c.out, fn, user);
     write(&c);
     return rbuf_flush(&c.out);
@@ -10186,7 +12054,7 @@ LLMLAT_API int32_t llmlat_agg_report_write(const llmlat_agg *a, int32_t format,
     report_writer write = writer_for(format);
     if (!a || !fn || !write)
         return LLMLAT_EINVAL;
-    return report_stream(a, write, fn, user);
+    return report_stream(a, format, write, fn, user);
 }
 
 LLMLAT_PRIVATE int32_t report_collect_write(void *user, const void *bytes, size_t n)
@@ -10213,7 +12081,7 @@ LLMLAT_API int32_t llmlat_agg_report(const llmlat_agg *a, int32_t format, void *
     if (!a || !len || (!buf && cap > 0) || !write)
         return LLMLAT_EINVAL;
     report_collect k = { .al = &a->al, .limit = cap };
-    int32_t st = report_stream(a, write, report_collect_write, &k);
+    int32_t st = report_stream(a, format, write, report_collect_write, &k);
     return report_collect_end(&k, st, buf, cap, len);
 }
 
@@ -10229,6 +12097,11 @@ LLMLAT_PRIVATE int32_t report_collect_end(report_collect *k, int32_t st, void *b
     }
     alloc_free(k->al, k->p);
     return st;
+}
+
+LLMLAT_PRIVATE void report_exposition(report_ctx *c)
+{
+    expose_run(&c->out, &c->a, 1, c->format, true, &c->a->al);
 }
 
 /* A query's status: its value, NaN when undefined, and a hard error kept. */
@@ -10251,11 +12124,29 @@ static double query_stat(report_ctx *c, int32_t metric, int32_t which)
 LLMLAT_PRIVATE void report_metric(report_ctx *c, int32_t metric, const double *q, size_t n,
                                   metric_values *v)
 {
-    int i = (int)(agg_store(c->a, metric) - c->a->stores);
+    const metric_store *s = agg_store(c->a, metric);
+    int i = (int)(s - c->a->stores);
     metric_values *m = &c->cache[i];
+    if (!c->known[i] && s->mode == LLMLAT_MODE_EXACT && store_count(s) > 0 &&
+        !agg_lacks_reason(c->a, LLMLAT_KIND_METRIC, metric)) {
+        /* the same values as the queries below, in fewer passes */
+        exact_summary_values e = { 0 };
+        int32_t st = exact_summary(&s->exact, &c->a->al, c->a->conv->ddof, q, n, &e);
+        c->known[i] = true;
+        m->count = store_count(s);
+        m->mean = value_or_nan(c, st, e.mean);
+        m->std = value_or_nan(c, st, e.std);
+        m->min = s->exact.min;
+        m->max = s->exact.max;
+        m->median = value_or_nan(c, st, e.median);
+        for (size_t j = 0; j < n; j++)
+            m->q[j] = value_or_nan(c, st, e.q[j]);
+        memcpy(c->cache_q[i], q, n * sizeof *q);
+        m->n_q = n;
+    }
     if (!c->known[i]) {
         c->known[i] = true;
-        m->count = store_count(&c->a->stores[i]);
+        m->count = store_count(s);
         m->mean = query_stat(c, metric, LLMLAT_STAT_MEAN);
         m->std = query_stat(c, metric, LLMLAT_STAT_STD);
         m->min = query_stat(c, metric, LLMLAT_STAT_MIN);
@@ -10408,6 +12299,42 @@ LLMLAT_PRIVATE void rbuf_puts(rbuf *b, const char *s)
     rbuf_putn(b, s, strlen(s));
 }
 
+LLMLAT_PRIVATE void rbuf_escaped(rbuf *b, const char *s, bool quote)
+{
+    const char *run = s;
+    for (; *s; s++) {
+        const char *esc = *s == '\\' ? "\\\\" : *s == '\n' ? "\\n"
+                          : (*s == '"' && quote) ? "\\\"" : NULL;
+        if (!esc)
+            continue;
+        rbuf_putn(b, run, (size_t)(s - run));
+        rbuf_puts(b, esc);
+        run = s + 1;
+    }
+    rbuf_puts(b, run);
+}
+
+LLMLAT_PRIVATE void rbuf_json_escaped(rbuf *b, const char *s)
+{
+    const char *run = s;
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c >= 0x20 && c != '"' && c != '\\')
+            continue;
+        rbuf_putn(b, run, (size_t)(s - run));
+        char esc[8];
+        if (c == '"' || c == '\\')
+            snprintf(esc, sizeof esc, "\\%c", c);
+        else if (c == '\n')
+            snprintf(esc, sizeof esc, "\\n");
+        else
+            snprintf(esc, sizeof esc, "\\u%04x", c);
+        rbuf_puts(b, esc);
+        run = s + 1;
+    }
+    rbuf_puts(b, run);
+}
+
 static void spaces(rbuf *b, size_t n)
 {
     static const char SPACES[] = "                                ";
@@ -10429,8 +12356,12 @@ LLMLAT_PRIVATE void rbuf_pad(rbuf *b, const char *s, size_t width)
 LLMLAT_PRIVATE void rbuf_u64(rbuf *b, uint64_t v)
 {
     char tmp[24];
-    int n = snprintf(tmp, sizeof tmp, "%" PRIu64, v);
-    rbuf_putn(b, tmp, (size_t)n);
+    size_t at = sizeof tmp; /* digits from the end: no snprintf on every count */
+    do {
+        tmp[--at] = (char)('0' + v % 10);
+        v /= 10;
+    } while (v);
+    rbuf_putn(b, tmp + at, sizeof tmp - at);
 }
 
 /* snprintf and strtod follow the C locale's decimal point, which may be ','
@@ -10466,19 +12397,41 @@ static bool non_finite(rbuf *b, double v, const char *nan_text)
     return true;
 }
 
+LLMLAT_PRIVATE size_t double_text(double v, char out[DOUBLE_TEXT_MAX])
+{
+    /* An integer below 10^15 is what %.15g writes for it, without the
+     * formatting and the read-back (counts, bucket bounds). */
+    if (v > -1e15 && v < 1e15 && v == (double)(int64_t)v && !(v == 0.0 && signbit(v))) {
+        uint64_t u = (uint64_t)(v < 0 ? -v : v);
+        char tmp[24];
+        size_t at = sizeof tmp, n = 0;
+        do {
+            tmp[--at] = (char)('0' + u % 10);
+            u /= 10;
+        } while (u);
+        if (v < 0)
+            out[n++] = '-';
+        memcpy(out + n, tmp + at, sizeof tmp - at);
+        n += sizeof tmp - at;
+        out[n] = '\0';
+        return n;
+    }
+    /* %.15g is exact for most values and drops trailing zeros; 17 digits
+     * always read back as the same double. */
+    for (int digits = 15; digits <= 17; digits++) {
+        snprintf(out, DOUBLE_TEXT_MAX, "%.*g", digits, v);
+        if (strtod(out, NULL) == v)
+            break;
+    }
+    return with_dot(out);
+}
+
 LLMLAT_PRIVATE void rbuf_double(rbuf *b, double v, const char *nan_text)
 {
     if (non_finite(b, v, nan_text))
         return;
-    /* %.15g is exact for most values and drops trailing zeros; 17 digits
-     * always read back as the same double. */
-    char tmp[40];
-    for (int digits = 15; digits <= 17; digits++) {
-        snprintf(tmp, sizeof tmp, "%.*g", digits, v);
-        if (strtod(tmp, NULL) == v)
-            break;
-    }
-    rbuf_putn(b, tmp, with_dot(tmp));
+    char tmp[DOUBLE_TEXT_MAX];
+    rbuf_putn(b, tmp, double_text(v, tmp));
 }
 
 LLMLAT_PRIVATE void rbuf_fixed(rbuf *b, double v, int decimals, size_t width, const char *nan_text)
@@ -10857,27 +12810,6 @@ LLMLAT_PRIVATE void report_chrome_trace(report_ctx *c)
 #include <math.h>
 #include <string.h>
 
-/* ---------------------- lib/report/report_hist.h -------------------------- */
-/* The classic histograms of the Prometheus report: the bucket bounds of
- * each time metric (vLLM server's by default, settable with
- * llmlat_agg_set_buckets) and the samples counted into them. */
-#ifndef LLMLAT_REPORT_HIST_H
-#define LLMLAT_REPORT_HIST_H
-
-#include <stddef.h>
-#include <stdint.h>
-
-/* The bounds of the metric's histogram; NULL (and *n = 0) when the metric
- * has no histogram. */
-LLMLAT_PRIVATE const double *hist_bounds(const llmlat_agg *a, int32_t metric, size_t *n);
-
-/* cum[i] = weight of the samples <= bounds[i] for i < n, and cum[n] = the
- * weight of all of them (n + 1 entries). */
-LLMLAT_PRIVATE int32_t hist_cumulative(const llmlat_agg *a, int32_t metric, const double *bounds,
-                                       size_t n, uint64_t *cum);
-
-#endif
-
 /* vllm/v1/metrics/loggers.py, PrometheusStatLogger: the buckets of
  * vllm:time_to_first_token_seconds, of vllm:time_per_output_token_seconds
  * (also its inter-token latency) and of vllm:e2e_request_latency_seconds. */
@@ -10968,18 +12900,30 @@ static void count_exact(const exact_store *e, const double *bounds, size_t n, ui
 }
 
 /* Bounded mode: each sketch bucket counted at its representative value,
- * which is within alpha of every sample in it (so a sample within alpha of
- * a bound may land on either side of it). */
+ * which is within the schema's error of every sample in it (so a sample
+ * that close to a bound may land on either side of it); the zero bucket
+ * (zeros, and the samples more than 2^31 below the largest) at 0. A
+ * sample keeps its bucket until the window leaves it behind, and then
+ * moves to 0, below any representative: counts only ever move down, so
+ * no cumulative count drops. (At the minimum instead, a sample could move
+ * up across a bound, from its bucket's representative to a minimum above
+ * it in the same bucket.) */
 static void count_sketch(const sketch *s, const sketch_map *m, const double *bounds,
                          size_t n, uint64_t *cum)
 {
-    cum[hist_bucket_of(bounds, n, 0.0)] += s->zero;
+    size_t k = hist_bucket_of(bounds, n, 0.0);
+    cum[k] += s->zero + s->below;
     if (s->top == SKETCH_NO_TOP)
         return;
+    /* representatives ascend with the index: one walk along the bounds */
     for (int64_t i = s->low; i <= s->top; i++) {
         uint64_t w = s->bucket[i - s->base];
-        if (w)
-            cum[hist_bucket_of(bounds, n, sketch_map_value(m, i) / s->unit)] += w;
+        if (!w)
+            continue;
+        double v = sketch_map_value(m, i);
+        while (k < n && bounds[k] < v)
+            k++;
+        cum[k] += w;
     }
 }
 
@@ -11070,7 +13014,7 @@ LLMLAT_PRIVATE void svg_bars(svg_plot *p, const char *cls, const double *edge, c
 LLMLAT_PRIVATE void svg_note(svg_plot *p, const char *text);
 
 /* Text with &, <, >, " and ' escaped, for HTML and SVG alike. */
-LLMLAT_PRIVATE void rbuf_escaped(rbuf *b, const char *s);
+LLMLAT_PRIVATE void rbuf_html_escaped(rbuf *b, const char *s);
 
 #endif
 
@@ -11144,14 +13088,14 @@ static void html_head(report_ctx *c, const text_words *w)
                  "<meta name=\"generator\" content=\"llmlat ");
     rbuf_puts(b, llmlat_version_string());
     rbuf_puts(b, "\">\n<title>llmlat report: ");
-    rbuf_escaped(b, w->tool);
+    rbuf_html_escaped(b, w->tool);
     rbuf_puts(b, "</title>\n<style>\n");
     rbuf_puts(b, HTML_STYLE);
     rbuf_puts(b, "</style>\n</head>\n<body>\n<main>\n<header>\n<h1>llmlat report</h1>\n"
                  "<p class=\"meta\">convention <b>");
-    rbuf_escaped(b, a->conv->name);
+    rbuf_html_escaped(b, a->conv->name);
     rbuf_puts(b, "</b> (");
-    rbuf_escaped(b, w->tool);
+    rbuf_html_escaped(b, w->tool);
     rbuf_puts(b, ") &middot; mode <b>");
     rbuf_puts(b, a->mode == LLMLAT_MODE_BOUNDED ? "bounded" : "exact");
     rbuf_puts(b, "</b> &middot; llmlat ");
@@ -11161,9 +13105,9 @@ static void html_head(report_ctx *c, const text_words *w)
         rbuf_puts(b, "<p class=\"meta labels\">");
         for (size_t i = 0; i < a->n_labels; i++) {
             rbuf_puts(b, i ? " &middot; " : "");
-            rbuf_escaped(b, a->labels[i].name);
+            rbuf_html_escaped(b, a->labels[i].name);
             rbuf_puts(b, " = <b>");
-            rbuf_escaped(b, a->labels[i].value);
+            rbuf_html_escaped(b, a->labels[i].value);
             rbuf_puts(b, "</b>");
         }
         rbuf_puts(b, "</p>\n");
@@ -11181,11 +13125,11 @@ static void html_conditions(report_ctx *c, const text_words *w)
                  "<tr><th>Requests added</th><td>");
     rbuf_u64(b, added);
     rbuf_puts(b, "</td></tr>\n<tr><th>");
-    rbuf_escaped(b, report_item_label(w, REPORT_ITEM_COMPLETED));
+    rbuf_html_escaped(b, report_item_label(w, REPORT_ITEM_COMPLETED));
     rbuf_puts(b, "</th><td>");
     rbuf_u64(b, a->completed);
     rbuf_puts(b, "</td></tr>\n<tr><th>");
-    rbuf_escaped(b, report_item_label(w, REPORT_ITEM_FAILED));
+    rbuf_html_escaped(b, report_item_label(w, REPORT_ITEM_FAILED));
     rbuf_puts(b, "</th><td>");
     rbuf_u64(b, a->failed);
     rbuf_puts(b, added ? " (" : "");
@@ -11194,7 +13138,7 @@ static void html_conditions(report_ctx *c, const text_words *w)
         rbuf_puts(b, "%)");
     }
     rbuf_puts(b, "</td></tr>\n<tr><th>");
-    rbuf_escaped(b, report_item_label(w, REPORT_ITEM_DURATION));
+    rbuf_html_escaped(b, report_item_label(w, REPORT_ITEM_DURATION));
     rbuf_puts(b, "</th>");
     html_td(b, report_duration(c), 2);
     rbuf_puts(b, "</tr>\n</table>\n<table class=\"lengths\">\n<tr><th>tokens per request"
@@ -11238,11 +13182,11 @@ static void html_summary(report_ctx *c, const text_words *w)
         if (!report_item_value(c, (enum report_item)i, &v, &count, &why))
             continue;
         rbuf_puts(b, "<tr><th>");
-        rbuf_escaped(b, report_item_label(w, (enum report_item)i));
+        rbuf_html_escaped(b, report_item_label(w, (enum report_item)i));
         rbuf_puts(b, "</th>");
         if (why) {
             rbuf_puts(b, "<td class=\"na\">not available: ");
-            rbuf_escaped(b, why);
+            rbuf_html_escaped(b, why);
             rbuf_puts(b, "</td>");
         } else {
             html_td(b, v, count ? 0 : 2);
@@ -11269,7 +13213,7 @@ static void html_summary(report_ctx *c, const text_words *w)
         report_metric(c, w->rows[r].metric, a->quantiles, a->n_quantiles, &v);
         double scale = html_is_time(w->rows[r].metric) ? 1000.0 : 1.0;
         rbuf_puts(b, "<tr><td>");
-        rbuf_escaped(b, w->rows[r].label);
+        rbuf_html_escaped(b, w->rows[r].label);
         rbuf_puts(b, "</td><td>");
         rbuf_u64(b, v.count);
         rbuf_puts(b, "</td>");
@@ -11282,7 +13226,7 @@ static void html_summary(report_ctx *c, const text_words *w)
         rbuf_puts(b, "</tr>\n");
     }
     rbuf_puts(b, "</table>\n</div>\n<p class=\"note\">");
-    rbuf_escaped(b, w->note);
+    rbuf_html_escaped(b, w->note);
     rbuf_puts(b, " Times in ms.</p>\n</section>\n");
 }
 
@@ -11310,7 +13254,7 @@ static void html_no_data(svg_plot *p, const char *why)
     rbuf_puts(b, "\" y=\"");
     rbuf_fixed(b, p->top + p->height / 2, 1, 0, "0");
     rbuf_puts(b, "\" text-anchor=\"middle\">");
-    rbuf_escaped(b, why);
+    rbuf_html_escaped(b, why);
     rbuf_puts(b, "</text>\n");
 }
 
@@ -11662,8 +13606,9 @@ LLMLAT_PRIVATE void report_html(report_ctx *c)
 
 /* ---------------------- lib/report/report_jsonw.h ------------------------- */
 /* A small JSON writer for the JSON report: objects nested a few levels,
- * one member per line, two-space indent, NaN (and inf) written as null. Keys are
- * the report's own ASCII names, written as given. */
+ * one member per line, two-space indent, NaN (and inf) written as null.
+ * Keys are the report's own ASCII names (and label names), written as
+ * given; string values are escaped. */
 #ifndef LLMLAT_REPORT_JSONW_H
 #define LLMLAT_REPORT_JSONW_H
 
@@ -11806,6 +13751,10 @@ LLMLAT_PRIVATE void report_json(report_ctx *c)
     jw_string(&w, "llmlat_version", llmlat_version_string());
     jw_string(&w, "convention", a->conv->name);
     jw_string(&w, "mode", bounded ? "bounded" : "exact");
+    jw_object(&w, "labels");
+    for (size_t i = 0; i < a->n_labels; i++)
+        jw_string(&w, a->labels[i].name, a->labels[i].value);
+    jw_close(&w);
     jw_number(&w, "relative_error",
               bounded ? agg_param(a, LLMLAT_PARAM_RELATIVE_ERROR) : NAN);
     jw_object(&w, "slo");
@@ -11915,7 +13864,7 @@ LLMLAT_PRIVATE void jw_string(jsonw *w, const char *key, const char *v)
 {
     member(w, key);
     rbuf_putn(w->b, "\"", 1);
-    rbuf_puts(w->b, v);
+    rbuf_json_escaped(w->b, v);
     rbuf_putn(w->b, "\"", 1);
 }
 
@@ -11929,212 +13878,6 @@ LLMLAT_PRIVATE void jw_bool(jsonw *w, const char *key, bool v)
 {
     member(w, key);
     rbuf_puts(w->b, v ? "true" : "false");
-}
-
-/* ---------------------- lib/report/report_prom.c -------------------------- */
-/* The Prometheus report: text exposition format 0.0.4. Counters and gauges
- * for the totals and rates, and per metric a summary (the report's
- * quantiles) and, for times, a classic histogram (report_hist.c). Names
- * are in docs/report-json.md's Prometheus section. */
-#include <math.h>
-#include <stdio.h>
-
-typedef struct prom_metric {
-    int32_t id;
-    const char *unit; /* base unit, the name's suffix */
-    const char *help;
-} prom_metric;
-
-static const prom_metric PROM_METRICS[] = {
-    { LLMLAT_TTFT, "seconds", "Time to first token." },
-    { LLMLAT_TPOT, "seconds", "Time per output token after the first, one sample per request." },
-    { LLMLAT_ITL, "seconds", "Inter-token latency, one sample per token." },
-    { LLMLAT_ICL, "seconds", "Inter-chunk latency, one sample per gap between events." },
-    { LLMLAT_E2E, "seconds", "End-to-end latency." },
-    { LLMLAT_ITL_MAX, "seconds", "Largest gap between events of a request." },
-    { LLMLAT_TPS_USER, "tokens_per_second", "Output tokens per second of each request." },
-};
-
-/* "# HELP llmlat_<name> help\n# TYPE llmlat_<name> type\n" */
-static void header(rbuf *b, const char *name, const char *type, const char *help)
-{
-    for (int line = 0; line < 2; line++) {
-        rbuf_puts(b, line == 0 ? "# HELP llmlat_" : "# TYPE llmlat_");
-        rbuf_puts(b, name);
-        rbuf_puts(b, " ");
-        rbuf_puts(b, line == 0 ? help : type);
-        rbuf_puts(b, "\n");
-    }
-}
-
-/* "llmlat_<name><suffix>"; labels and the value follow. */
-static void series(rbuf *b, const char *name, const char *suffix)
-{
-    rbuf_puts(b, "llmlat_");
-    rbuf_puts(b, name);
-    rbuf_puts(b, suffix);
-}
-
-static void value(rbuf *b, double v)
-{
-    rbuf_puts(b, " ");
-    rbuf_double(b, v, "NaN");
-    rbuf_puts(b, "\n");
-}
-
-static void value_u64(rbuf *b, uint64_t v)
-{
-    rbuf_puts(b, " ");
-    rbuf_u64(b, v);
-    rbuf_puts(b, "\n");
-}
-
-static void counter(report_ctx *c, const char *name, int32_t id, const char *help)
-{
-    uint64_t v;
-    if (!report_counter(c, id, &v))
-        return; /* undefined (GOOD without SLO): no series at all */
-    header(&c->out, name, "counter", help);
-    series(&c->out, name, "");
-    value_u64(&c->out, v);
-}
-
-/* An undefined value (no duration yet, no SLO, bounded mode's peaks) has
- * no series at all. */
-static void gauge(report_ctx *c, const char *name, double v, const char *help)
-{
-    if (isnan(v))
-        return;
-    header(&c->out, name, "gauge", help);
-    series(&c->out, name, "");
-    value(&c->out, v);
-}
-
-/* "{quantile=\"0.99\"}" or "{le=\"0.25\"}" */
-static void label(rbuf *b, const char *key, double v)
-{
-    rbuf_puts(b, "{");
-    rbuf_puts(b, key);
-    rbuf_puts(b, "=\"");
-    rbuf_double(b, v, "NaN");
-    rbuf_puts(b, "\"}");
-}
-
-/* The series name: "<metric><infix>_<unit>". A summary and a histogram
- * cannot share a name, and promtool rejects a type in a name: the summary
- * is llmlat_ttft_seconds, the histogram llmlat_ttft_hist_seconds. */
-static void series_name(char *out, size_t cap, const prom_metric *m, const char *infix)
-{
-    snprintf(out, cap, "%s%s_%s", llmlat_metric_name(m->id), infix, m->unit);
-}
-
-static void sum_and_count(rbuf *b, const char *name, uint64_t count, double sum)
-{
-    series(b, name, "_sum");
-    value(b, sum);
-    series(b, name, "_count");
-    value_u64(b, count);
-}
-
-static void prom_summary(report_ctx *c, const prom_metric *m, const metric_values *v, double sum)
-{
-    const llmlat_agg *a = c->a;
-    rbuf *b = &c->out;
-    char name[64];
-    series_name(name, sizeof name, m, "");
-    header(b, name, "summary", m->help);
-    for (size_t i = 0; i < a->n_quantiles; i++) {
-        if (report_quantile_repeats(a->quantiles, i))
-            continue;
-        double q = a->quantiles[i];
-        series(b, name, "");
-        label(b, "quantile", q);
-        /* an empty set has no quantile, whatever the convention prints */
-        value(b, v->count ? v->q[i] : NAN);
-    }
-    sum_and_count(b, name, v->count, sum);
-}
-
-static void histogram(report_ctx *c, const prom_metric *m, uint64_t count, double sum)
-{
-    size_t n;
-    const double *bounds = hist_bounds(c->a, m->id, &n);
-    if (!bounds)
-        return;
-    uint64_t cum[MAX_BUCKET_BOUNDS + 1];
-    int32_t st = hist_cumulative(c->a, m->id, bounds, n, cum);
-    if (st != LLMLAT_OK) {
-        rbuf_fail(&c->out, st);
-        return;
-    }
-    rbuf *b = &c->out;
-    char name[64];
-    series_name(name, sizeof name, m, "_hist");
-    header(b, name, "histogram", m->help);
-    for (size_t i = 0; i <= n; i++) {
-        series(b, name, "_bucket");
-        label(b, "le", i < n ? bounds[i] : INFINITY);
-        value_u64(b, cum[i]);
-    }
-    sum_and_count(b, name, count, sum);
-}
-
-static void info(report_ctx *c)
-{
-    rbuf *b = &c->out;
-    header(b, "info", "gauge",
-           "The llmlat version, convention and mode behind these series (value 1).");
-    rbuf_puts(b, "llmlat_info{version=\"");
-    rbuf_puts(b, llmlat_version_string());
-    rbuf_puts(b, "\",convention=\"");
-    rbuf_puts(b, c->a->conv->name);
-    rbuf_puts(b, "\",mode=\"");
-    rbuf_puts(b, c->a->mode == LLMLAT_MODE_BOUNDED ? "bounded" : "exact");
-    rbuf_puts(b, "\"} 1\n");
-}
-
-LLMLAT_PRIVATE void report_prometheus(report_ctx *c)
-{
-    info(c);
-    counter(c, "requests_completed_total", LLMLAT_COUNT_COMPLETED,
-            "Requests that succeeded under the convention.");
-    counter(c, "requests_failed_total", LLMLAT_COUNT_FAILED,
-            "Requests that did not succeed under the convention.");
-    counter(c, "requests_tpot_undefined_total", LLMLAT_COUNT_TPOT_UNDEFINED,
-            "Successful requests without a TPOT (one output token or none).");
-    counter(c, "requests_good_total", LLMLAT_COUNT_GOOD,
-            "Successful requests that met every SLO.");
-    counter(c, "input_tokens_total", LLMLAT_COUNT_INPUT_TOKENS,
-            "Prompt tokens of successful requests.");
-    counter(c, "output_tokens_total", LLMLAT_COUNT_OUTPUT_TOKENS,
-            "Output tokens of successful requests.");
-    gauge(c, "duration_seconds", report_duration(c),
-          "The duration the rates are computed over.");
-    gauge(c, "request_throughput_requests_per_second", report_rate(c, LLMLAT_RATE_REQUESTS),
-          "Successful requests per second of the duration.");
-    gauge(c, "output_throughput_tokens_per_second", report_rate(c, LLMLAT_RATE_OUTPUT_TOKENS),
-          "Output tokens per second of the duration.");
-    gauge(c, "total_throughput_tokens_per_second", report_rate(c, LLMLAT_RATE_TOTAL_TOKENS),
-          "Prompt and output tokens per second of the duration.");
-    gauge(c, "goodput_requests_per_second", report_rate(c, LLMLAT_RATE_GOODPUT),
-          "Requests meeting every SLO per second of the duration.");
-    gauge(c, "peak_output_tokens_per_second", report_rate(c, LLMLAT_RATE_PEAK_OUTPUT_TOKENS),
-          "Most output tokens (chunks under vLLM) in one 1-second bucket.");
-    uint64_t peak;
-    bool has_peak = report_counter(c, LLMLAT_COUNT_PEAK_CONCURRENCY, &peak);
-    gauge(c, "peak_concurrent_requests", has_peak ? (double)peak : NAN,
-          "Most successful requests in flight at once.");
-
-    for (size_t i = 0; i < sizeof PROM_METRICS / sizeof PROM_METRICS[0]; i++) {
-        const prom_metric *m = &PROM_METRICS[i];
-        if (report_unavailable(c, LLMLAT_KIND_METRIC, m->id))
-            continue; /* the data cannot support it: no series */
-        metric_values v;
-        report_metric(c, m->id, c->a->quantiles, c->a->n_quantiles, &v);
-        double sum = v.count ? v.mean * (double)v.count : 0.0;
-        prom_summary(c, m, &v, sum);
-        histogram(c, m, v.count, sum);
-    }
 }
 
 /* ---------------------- lib/report/report_requests.c ---------------------- */
@@ -12368,7 +14111,15 @@ LLMLAT_PRIVATE void report_text(report_ctx *c)
     rbuf_puts(b, w->tool);
     rbuf_puts(b, "), mode: ");
     rbuf_puts(b, a->mode == LLMLAT_MODE_BOUNDED ? "bounded" : "exact");
-    rbuf_puts(b, "\n\n");
+    rbuf_puts(b, "\n");
+    for (size_t i = 0; i < a->n_labels; i++) { /* as the exposition writes them */
+        rbuf_puts(b, i == 0 ? "labels: " : ", ");
+        rbuf_puts(b, a->labels[i].name);
+        rbuf_puts(b, "=\"");
+        rbuf_escaped(b, a->labels[i].value, true);
+        rbuf_puts(b, "\"");
+    }
+    rbuf_puts(b, a->n_labels ? "\n\n" : "\n");
     text_summary(c, w);
     rbuf_puts(b, "\n");
     size_t width = label_width(w) + 2;
@@ -12731,7 +14482,7 @@ LLMLAT_PRIVATE const char *report_metric_label(const text_words *w, int32_t metr
 #define SVG_BOTTOM 48
 #define SVG_MAX_TICKS 12
 
-LLMLAT_PRIVATE void rbuf_escaped(rbuf *b, const char *s)
+LLMLAT_PRIVATE void rbuf_html_escaped(rbuf *b, const char *s)
 {
     for (; *s; s++) {
         switch (*s) {
@@ -12849,7 +14600,7 @@ static void svg_text(rbuf *b, const char *cls, double x, double y, const char *a
     rbuf_puts(b, "\" text-anchor=\"");
     rbuf_puts(b, anchor);
     rbuf_puts(b, "\">");
-    rbuf_escaped(b, text);
+    rbuf_html_escaped(b, text);
     rbuf_puts(b, "</text>\n");
 }
 
@@ -12894,7 +14645,7 @@ static void svg_axes(svg_plot *p)
     rbuf_puts(b, "<text class=\"axis-label\" transform=\"translate(16 ");
     svg_num(b, p->top + p->height / 2);
     rbuf_puts(b, ") rotate(-90)\" text-anchor=\"middle\">");
-    rbuf_escaped(b, p->y.label);
+    rbuf_html_escaped(b, p->y.label);
     rbuf_puts(b, "</text>\n");
 }
 
@@ -12908,9 +14659,9 @@ LLMLAT_PRIVATE void svg_begin(svg_plot *p, rbuf *b, const char *id, const char *
     rbuf_puts(b, id);
     rbuf_puts(b, "\" xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 520 300\" "
                  "role=\"img\" aria-label=\"");
-    rbuf_escaped(b, title);
+    rbuf_html_escaped(b, title);
     rbuf_puts(b, "\">\n<title>");
-    rbuf_escaped(b, title);
+    rbuf_html_escaped(b, title);
     rbuf_puts(b, "</title>\n");
     svg_text(b, "chart-title", SVG_LEFT, 20, "start", title);
     svg_axes(p);
@@ -13160,7 +14911,7 @@ static inline uint64_t get_varint(bytes_reader *r)
 #endif
 
 LLMLAT_PRIVATE void write_exact_store(bytes_writer *w, const exact_store *e);
-LLMLAT_PRIVATE void write_sketch(bytes_writer *w, const sketch *s);
+LLMLAT_PRIVATE void write_sketch(bytes_writer *w, const sketch *s, const sketch_map *map);
 LLMLAT_PRIVATE void write_timeline(bytes_writer *w, const timeline *tl);
 LLMLAT_PRIVATE void write_request_log(bytes_writer *w, const request_log *g);
 
@@ -13173,6 +14924,21 @@ LLMLAT_PRIVATE int32_t read_exact_store(bytes_reader *r, exact_store *e, const l
 LLMLAT_PRIVATE int32_t read_sketch(bytes_reader *r, sketch *s, const sketch_map *map);
 LLMLAT_PRIVATE int32_t read_timeline(bytes_reader *r, timeline *tl, const llmlat_alloc *al);
 LLMLAT_PRIVATE int32_t read_request_log(bytes_reader *r, request_log *g, const llmlat_alloc *al);
+/* The same sketch section in version 1's layout (serialize_v1.c): its
+ * buckets converted into map's, at their values. */
+LLMLAT_PRIVATE int32_t read_sketch_v1(bytes_reader *r, sketch *s, const sketch_map *map,
+                                      const llmlat_alloc *al);
+
+/* What a sketch's buckets allow its sums to be, exported unit: the sum
+ * between sum_lo and sum_hi, the sum of squares at most sq_hi. */
+typedef struct sketch_range {
+    double sum_lo, sum_hi, sq_hi;
+} sketch_range;
+
+LLMLAT_PRIVATE void sketch_range_add(sketch_range *r, uint64_t c, double lo, double hi);
+/* Whether the count, extremes and sums of s hold together, and with the
+ * buckets' range r. */
+LLMLAT_PRIVATE bool sketch_holds_together(const sketch *s, const sketch_range *r);
 
 #endif
 
@@ -13247,7 +15013,7 @@ static void write_all(bytes_writer *w, const llmlat_agg *a, uint64_t size)
     write_lacks(w, a);
     for (int m = 0; m < METRIC_COUNT; m++) {
         if (a->mode == LLMLAT_MODE_BOUNDED)
-            write_sketch(w, &a->stores[m].sk);
+            write_sketch(w, &a->stores[m].sk, &a->map);
         else
             write_exact_store(w, &a->stores[m].exact);
     }
@@ -13441,8 +15207,9 @@ static int32_t read_samples(bytes_reader *r, llmlat_agg *a, uint32_t version)
 {
     for (int m = 0; m < METRIC_COUNT; m++) {
         metric_store *s = &a->stores[m];
-        int32_t st = a->mode == LLMLAT_MODE_BOUNDED ? read_sketch(r, &s->sk, &a->map)
-                                                     : read_exact_store(r, &s->exact, &a->al);
+        int32_t st = a->mode == LLMLAT_MODE_EXACT ? read_exact_store(r, &s->exact, &a->al)
+                     : version >= 2               ? read_sketch(r, &s->sk, &a->map)
+                                                  : read_sketch_v1(r, &s->sk, &a->map, &a->al);
         if (st != LLMLAT_OK)
             return st;
     }
@@ -13557,87 +15324,145 @@ LLMLAT_PRIVATE int32_t read_exact_store(bytes_reader *r, exact_store *e, const l
     return r->bad ? LLMLAT_EFORMAT : LLMLAT_OK;
 }
 
-LLMLAT_PRIVATE void write_sketch(bytes_writer *w, const sketch *s)
+LLMLAT_PRIVATE void write_sketch(bytes_writer *w, const sketch *s, const sketch_map *map)
 {
+    put_u32(w, (uint32_t)map->schema);
     put_u64(w, s->count);
     put_u64(w, s->zero);
+    put_u64(w, s->below);
     put_f64(w, s->min);
     put_f64(w, s->max);
     for (int i = 0; i < 3; i++)
         put_u64(w, s->sums.s1[i]);
     for (int i = 0; i < 4; i++)
         put_u64(w, s->sums.s2[i]);
-    put_i64(w, s->top);
-    if (s->top == SKETCH_NO_TOP)
+    if (s->top == SKETCH_NO_TOP) {
+        put_u64(w, 0);
         return;
+    }
+    put_u64(w, (uint64_t)(s->top - s->low + 1));
     put_i64(w, s->low);
     for (int64_t i = s->low; i <= s->top; i++)
         put_varint(w, s->bucket[i - s->base]);
 }
 
-/* The extremes of a sketch holding `count` samples, `zero` of them 0. */
-static bool extremes_valid(const sketch *s)
+/* The sums as doubles (a few roundings: the checks below allow for
+ * them): sum(w x) and sum(w x^2) in the internal unit. */
+static double limbs_value(const uint64_t *l, int n)
 {
-    if (s->count == 0)
-        return s->min == INFINITY && s->max == -INFINITY;
+    double v = 0;
+    for (int i = n - 1; i >= 0; i--)
+        v = v * 0x1p64 + (double)l[i];
+    return v * 0x1p-64;
+}
+
+/* Slack of the checks that compare sums with what the buckets allow:
+ * far above the roundings of honest data (1e-15), far below any real
+ * contradiction. */
+#define SUMS_SLACK 1e-9
+
+LLMLAT_PRIVATE bool sketch_holds_together(const sketch *s, const sketch_range *r)
+{
+    if (s->count == 0) {
+        uint64_t any = 0;
+        for (int i = 0; i < 3; i++)
+            any |= s->sums.s1[i];
+        for (int i = 0; i < 4; i++)
+            any |= s->sums.s2[i];
+        return !any && s->min == INFINITY && s->max == -INFINITY;
+    }
     if (!(s->min >= 0.0 && s->min <= s->max && isfinite(s->max)))
         return false;
     /* 0 is the minimum exactly when some sample is 0 */
-    return (s->min == 0.0) == (s->zero > 0);
+    if ((s->min == 0.0) != (s->zero > 0))
+        return false;
+    double n = (double)s->count, u = s->unit;
+    double sum = limbs_value(s->sums.s1, 3), sq = limbs_value(s->sums.s2, 4);
+    /* Sums of fractional samples, and a chunk's squares, are cut down to
+     * 2^-64 once per sample: lower bounds allow n such cuts. */
+    double cut = n * 0x1p-64;
+    double lo = s->min * u * (1 - SUMS_SLACK), hi = s->max * u * (1 + SUMS_SLACK);
+    /* the mean within [min, max], the sum within what the buckets allow,
+     * the mean square between mean^2 (variance >= 0) and what they allow */
+    if (!(sum >= lo * n - cut && sum <= hi * n))
+        return false;
+    if (!(sum >= r->sum_lo * u * (1 - SUMS_SLACK) - cut &&
+          sum <= r->sum_hi * u * (1 + SUMS_SLACK)))
+        return false;
+    double mean = sum / n;
+    return sq >= mean * mean * n * (1 - SUMS_SLACK) - cut &&
+           sq <= r->sq_hi * u * u * (1 + SUMS_SLACK);
 }
 
-static bool sums_empty(const fixsum *f)
+/* Adds c samples in (lo, hi] (exported unit) to what r allows. */
+LLMLAT_PRIVATE void sketch_range_add(sketch_range *r, uint64_t c, double lo, double hi)
 {
-    uint64_t any = 0;
-    for (int i = 0; i < 3; i++)
-        any |= f->s1[i];
-    for (int i = 0; i < 4; i++)
-        any |= f->s2[i];
-    return !any;
+    r->sum_lo += (double)c * lo;
+    r->sum_hi += (double)c * hi;
+    r->sq_hi += (double)c * hi * hi;
 }
 
-/* Bucket counts from low to top, the shortest canonical form: both ends
- * non-zero, and all adding up to count - zero. */
-static int32_t read_buckets(bytes_reader *r, sketch *s, const sketch_map *map)
+/* The buckets, low..top, and what they say of the window, the zero bucket
+ * and the extremes: top is the maximum's bucket, both ends non-zero,
+ * everything adding up to count; the minimum is the lowest bucket's when
+ * nothing lies below it, else 0 (zeros) or at most the threshold. */
+static int32_t read_buckets(bytes_reader *r, sketch *s, const sketch_map *map, uint64_t n)
 {
     int64_t low = get_i64(r);
-    /* every index a finite double can have */
-    int64_t max_index = (int64_t)2047 * map->per_octave - 1;
-    if (r->bad || s->top < 0 || s->top > max_index || low > s->top ||
-        low < s->top - (int64_t)map->width + 1 || low < 0)
+    if (r->bad || n > map->width || !(s->max > 0.0) ||
+        low != sketch_map_index(map, s->max) - (int64_t)n + 1)
         return LLMLAT_EFORMAT;
+    s->top = low + (int64_t)n - 1;
     s->base = s->top - (int64_t)map->width + 1;
     s->low = low;
     uint64_t total = s->zero;
+    if (s->below > UINT64_MAX - total)
+        return LLMLAT_EFORMAT;
+    total += s->below;
+    double z = sketch_zero_threshold(s, map);
+    sketch_range range = { 0, 0, 0 };
+    sketch_range_add(&range, s->below, 0.0, z);
     for (int64_t i = low; i <= s->top; i++) {
         uint64_t c = get_varint(r);
         if (r->bad || c > UINT64_MAX - total || (c == 0 && (i == low || i == s->top)))
             return LLMLAT_EFORMAT;
         s->bucket[i - s->base] = c;
         total += c;
+        sketch_range_add(&range, c, sketch_map_upper(map, i - 1), sketch_map_upper(map, i));
     }
-    return total == s->count ? LLMLAT_OK : LLMLAT_EFORMAT;
+    if (total != s->count)
+        return LLMLAT_EFORMAT;
+    bool min_placed = s->zero ? true
+                    : s->below ? s->min > 0.0 && s->min <= z
+                               : sketch_map_index(map, s->min) == low;
+    return min_placed && sketch_holds_together(s, &range) ? LLMLAT_OK : LLMLAT_EFORMAT;
 }
 
 LLMLAT_PRIVATE int32_t read_sketch(bytes_reader *r, sketch *s, const sketch_map *map)
 {
+    uint32_t schema = get_u32(r);
     s->count = get_u64(r);
     s->zero = get_u64(r);
+    s->below = get_u64(r);
     s->min = get_f64(r);
     s->max = get_f64(r);
     for (int i = 0; i < 3; i++)
         s->sums.s1[i] = get_u64(r);
     for (int i = 0; i < 4; i++)
         s->sums.s2[i] = get_u64(r);
-    s->top = get_i64(r);
-    if (r->bad || s->zero > s->count || !extremes_valid(s) ||
-        (s->count == 0 && !sums_empty(&s->sums)))
+    uint64_t n = get_u64(r);
+    if (r->bad || schema != (uint32_t)map->schema || s->zero > s->count ||
+        s->below > s->count - s->zero)
         return LLMLAT_EFORMAT;
-    if (s->top == SKETCH_NO_TOP) /* no sample above 0 */
-        return s->zero == s->count ? LLMLAT_OK : LLMLAT_EFORMAT;
+    if (n == 0) { /* no sample above 0 */
+        sketch_range none = { 0, 0, 0 };
+        return s->below == 0 && s->zero == s->count && sketch_holds_together(s, &none)
+                   ? LLMLAT_OK
+                   : LLMLAT_EFORMAT;
+    }
     if (!s->bucket) /* a metric without samples of its own */
         return LLMLAT_EFORMAT;
-    return read_buckets(r, s, map);
+    return read_buckets(r, s, map, n);
 }
 
 LLMLAT_PRIVATE void write_timeline(bytes_writer *w, const timeline *tl)
@@ -13779,6 +15604,155 @@ LLMLAT_PRIVATE int32_t read_request_log(bytes_reader *r, request_log *g, const l
         g->req[g->n_req++] = q;
     }
     return LLMLAT_OK;
+}
+
+/* ---------------------- lib/format/serialize_v1.c ------------------------- */
+/* Version 1's sketch sections (llmlat 1.0), read into version 2's
+ * sketches. Version 1 counted samples in DDSketch-style buckets of the
+ * internal unit (docs/format.md, "Version 1's bucket layout"); each is
+ * converted at its representative value into the native-histogram buckets
+ * of the same relative error, and the counts, sums, min and max are
+ * carried exactly. A quantile of the copy is then within
+ * alpha + e + alpha e of exact mode's (e the schema's error): the v1 value
+ * was within alpha of its samples, the new bucket's within e of that value
+ * (docs/bounded.md). */
+#include <math.h>
+
+/* Version 1's layout for alpha: M buckets per power of two, their edges on
+ * a grid of 2^c cells per power of two. */
+typedef struct v1_layout {
+    uint32_t per_octave, cell_bits;
+    uint32_t *first; /* M + 1 edges, in cells from the octave's start */
+} v1_layout;
+
+#define V1_OCTAVES 32
+#define V1_ALPHA_MARGIN (1.0 / 1073741824.0)
+
+/* Greedy edges from the bottom of the octave: each bucket reaches as far as
+ * hi <= gamma lo allows (cell i starts at (2^c + i) 2^(e - c)). Writes
+ * first[] when it is not NULL; returns M. */
+static uint32_t v1_place_edges(double gamma, uint32_t c, uint32_t *first)
+{
+    uint32_t n = UINT32_C(1) << c, m = 0, start = 0;
+    for (;;) {
+        if (first)
+            first[m] = start;
+        m++;
+        double lim = floor(gamma * (double)(n + start)) - (double)n;
+        if (lim >= (double)n)
+            break;
+        start = (uint32_t)lim;
+    }
+    if (first)
+        first[m] = n;
+    return m;
+}
+
+static int32_t v1_layout_init(v1_layout *l, const llmlat_alloc *al, double alpha)
+{
+    double a = alpha - alpha * V1_ALPHA_MARGIN, gamma = (1.0 + a) / (1.0 - a);
+    uint32_t c = 4;
+    while (c < 20 && ldexp(gamma - 1.0, (int)c) < 22.0)
+        c++;
+    l->cell_bits = c;
+    l->per_octave = v1_place_edges(gamma, c, NULL);
+    l->first = alloc_malloc(al, (l->per_octave + 1) * sizeof *l->first);
+    if (!l->first)
+        return LLMLAT_ENOMEM;
+    v1_place_edges(gamma, c, l->first);
+    return LLMLAT_OK;
+}
+
+/* Bucket `index`'s edges [lo, hi) and value, internal unit. */
+static void v1_bucket(const v1_layout *l, int64_t index, double *lo, double *hi, double *value)
+{
+    uint32_t j = (uint32_t)(index % l->per_octave);
+    int e = (int)(index / l->per_octave) - 1023 - (int)l->cell_bits;
+    double n = ldexp(1.0, (int)l->cell_bits);
+    double a = n + l->first[j], b = n + l->first[j + 1];
+    *lo = ldexp(a, e);
+    *hi = ldexp(b, e);
+    *value = ldexp(2.0 * a * b / (a + b), e);
+}
+
+/* Counts w samples of exported value x > 0 (any double: v1's smallest
+ * buckets are subnormal once scaled). */
+static void v1_count(sketch *s, const sketch_map *map, double x, uint64_t w)
+{
+    if (w)
+        sketch_bump(s, map, sketch_map_index_any(map, x > 0.0 ? x : 0x1p-1074), w);
+}
+
+/* The buckets low..top, converted. The maximum (and, without zeros, the
+ * minimum) is a sample of the top (lowest) bucket: it is counted at its
+ * own value, so that the copy's top and lowest buckets are those of its
+ * extremes, as a sketch built from the samples has them. */
+static int32_t v1_read_buckets(bytes_reader *r, sketch *s, const sketch_map *map,
+                               const v1_layout *l, int64_t top)
+{
+    int64_t low = get_i64(r);
+    int64_t width = (int64_t)V1_OCTAVES * l->per_octave + 1;
+    int64_t max_index = (int64_t)2047 * l->per_octave - 1;
+    if (r->bad || top > max_index || low > top || low < top - width + 1 || low < 0 ||
+        !(s->max > 0.0))
+        return LLMLAT_EFORMAT;
+    uint64_t total = s->zero, positive = 0;
+    sketch_range range = { 0, 0, 0 };
+    for (int64_t i = low; i <= top; i++) {
+        uint64_t c = get_varint(r);
+        if (r->bad || c > UINT64_MAX - total || (c == 0 && (i == low || i == top)))
+            return LLMLAT_EFORMAT;
+        total += c;
+        positive += c;
+        double lo, hi, v;
+        v1_bucket(l, i, &lo, &hi, &v);
+        sketch_range_add(&range, c, lo / s->unit, hi / s->unit);
+        v /= s->unit;
+        v = v < s->min ? s->min : v > s->max ? s->max : v;
+        if (i == top) {
+            v1_count(s, map, s->max, 1);
+            c--;
+        }
+        if (i == low && !s->zero && c) {
+            v1_count(s, map, s->min, 1);
+            c--;
+        }
+        v1_count(s, map, v, c);
+    }
+    /* one positive sample is the minimum too */
+    if (total != s->count || (positive == 1 && !s->zero && s->min != s->max))
+        return LLMLAT_EFORMAT;
+    return sketch_holds_together(s, &range) ? LLMLAT_OK : LLMLAT_EFORMAT;
+}
+
+LLMLAT_PRIVATE int32_t read_sketch_v1(bytes_reader *r, sketch *s, const sketch_map *map,
+                                      const llmlat_alloc *al)
+{
+    s->count = get_u64(r);
+    s->zero = get_u64(r);
+    s->min = get_f64(r);
+    s->max = get_f64(r);
+    for (int i = 0; i < 3; i++)
+        s->sums.s1[i] = get_u64(r);
+    for (int i = 0; i < 4; i++)
+        s->sums.s2[i] = get_u64(r);
+    int64_t top = get_i64(r);
+    if (r->bad || s->zero > s->count || top < -1)
+        return LLMLAT_EFORMAT;
+    if (top == -1) { /* no sample above 0 */
+        sketch_range none = { 0, 0, 0 };
+        return s->zero == s->count && sketch_holds_together(s, &none) ? LLMLAT_OK
+                                                                      : LLMLAT_EFORMAT;
+    }
+    if (!s->bucket) /* a metric without samples of its own */
+        return LLMLAT_EFORMAT;
+    v1_layout l;
+    int32_t st = v1_layout_init(&l, al, map->alpha);
+    if (st != LLMLAT_OK)
+        return st;
+    st = v1_read_buckets(r, s, map, &l, top);
+    alloc_free(al, l.first);
+    return st;
 }
 
 /* ---------------------- lib/analysis/compare.c ---------------------------- */
@@ -14699,7 +16673,10 @@ LLMLAT_API int32_t llmlat_compare_report(const llmlat_compare *c, int32_t format
 /* Internal macros end with the implementation. */
 #undef LLMLAT_PRIVATE
 #undef LLMLAT_COLD
+#undef LLMLAT_NOINLINE
 #undef FIXSUM_LIMIT
+#undef FIXSUM_WIDE
+#undef GRID_INLINE
 #undef STR2
 #undef STR
 #undef METRIC_FIRST
@@ -14707,6 +16684,7 @@ LLMLAT_API int32_t llmlat_compare_report(const llmlat_compare *c, int32_t format
 #undef METRIC_COUNT
 #undef REQ_NONE
 #undef REQ_MAX_EVENTS
+#undef GAP_BLOCK
 #undef LR_START
 #undef LR_DURATION
 #undef LR_END
@@ -14734,17 +16712,21 @@ LLMLAT_API int32_t llmlat_compare_report(const llmlat_compare *c, int32_t format
 #undef MAX_WINDOWS
 #undef SIGN_BIT
 #undef NS_PER_S
+#undef PLACE_ZERO
+#undef PLACE_BELOW
 #undef SKETCH_NO_TOP
 #undef SKETCH_MAX_QUANTILES
 #undef SKETCH_OCTAVES
-#undef ALPHA_MARGIN
+#undef SKETCH_SCHEMA_MIN
+#undef SKETCH_SCHEMA_MAX
+#undef SKETCH_NS_EXACT
+#undef SKETCH_ALPHA_MARGIN
 #undef PARAM_FIRST
 #undef PARAM_LAST
 #undef PARAM_COUNT
 #undef MAX_QUANTILES
 #undef MAX_BUCKET_BOUNDS
 #undef SPAN_EMPTY
-#undef GAP_BLOCK
 #undef BOUNDED
 #undef DEC_EXPONENT_CLAMP
 #undef DEC_DIGITS_MAX
@@ -14770,8 +16752,15 @@ LLMLAT_API int32_t llmlat_compare_report(const llmlat_compare *c, int32_t format
 #undef IMPORT_TOP
 #undef VS_HAVE
 #undef AI_UNIT_MAX
+#undef TIME_METRIC
+#undef FAMILY_COUNT
+#undef EXPOSE_SCHEMA_MAX
+#undef EXPOSE_INFO_LABELS
 #undef RBUF_CHUNK
+#undef DOUBLE_TEXT_MAX
 #undef PERCENT_TEXT_MAX
+#undef PB_GAP_IN_SPAN
+#undef PB_VARINT_MAX
 #undef COUNT_OF
 #undef CDF_POINTS
 #undef ITL_BINS
@@ -14799,8 +16788,11 @@ LLMLAT_API int32_t llmlat_compare_report(const llmlat_compare *c, int32_t format
 #undef HEADER_BYTES
 #undef TRAILER_BYTES
 #undef SAMPLE_LIMIT
+#undef SUMS_SLACK
 #undef LOGGED_REQUEST_BYTES
 #undef LOGGED_EVENT_BYTES
+#undef V1_OCTAVES
+#undef V1_ALPHA_MARGIN
 #undef COMPARE_FIELDS
 #undef COMPARE_NAME_MAX
 #undef COMPARE_RATES

@@ -32,6 +32,40 @@ static void tpot_versus_itl(void **state)
     llmlat_agg_free(a);
 }
 
+/* LLMLAT_STAT_SUM: the exact sum in both modes, 0 for an empty set (under
+ * every convention), weighted for ITL, and never decreasing as requests
+ * are added, even where mean x count would drop (0.1 s steps). */
+static void sums(void **state)
+{
+    (void)state;
+    for (int32_t mode = LLMLAT_MODE_EXACT; mode <= LLMLAT_MODE_BOUNDED; mode++) {
+        llmlat_agg *a = llmlat_agg_new(LLMLAT_CONV_DEFAULT, mode);
+        double v = -1;
+        assert_int_equal(llmlat_agg_stat(a, LLMLAT_TTFT, LLMLAT_STAT_SUM, &v), LLMLAT_OK);
+        assert_true(v == 0.0);
+        /* TTFT 100 ms; 3 tokens in the second chunk 30 ms later: ITL 10 ms x 3 */
+        add_request(a, 0, EVS({ 100 * MS, 1 }, { 130 * MS, 3 }), ENDS_FINISHED, 130 * MS, 7);
+        assert_close(stat_of(a, LLMLAT_TTFT, LLMLAT_STAT_SUM), 0.1, 1e-15);
+        assert_close(stat_of(a, LLMLAT_ITL, LLMLAT_STAT_SUM), 0.03, 1e-15);
+        assert_close(stat_of(a, LLMLAT_ICL, LLMLAT_STAT_SUM), 0.03, 1e-15);
+        assert_close(stat_of(a, LLMLAT_OUTPUT_TOKENS, LLMLAT_STAT_SUM), 4, 0);
+        assert_close(stat_of(a, LLMLAT_INPUT_TOKENS, LLMLAT_STAT_SUM), 7, 0);
+        double prev = stat_of(a, LLMLAT_TTFT, LLMLAT_STAT_SUM);
+        for (int i = 1; i <= 300; i++) {
+            add_request(a, 0, EVS({ 100 * MS + i * 7919, 1 }), ENDS_FINISHED, 200 * MS, 0);
+            double sum = stat_of(a, LLMLAT_TTFT, LLMLAT_STAT_SUM);
+            assert_true(sum >= prev);
+            prev = sum;
+        }
+        /* 301 x 0.1 s plus 7919 ns x (1 + ... + 300) */
+        assert_close(prev, 30.1 + 7919e-9 * 300 * 301 / 2, 1e-12);
+        llmlat_agg_free(a);
+    }
+    llmlat_agg *vllm = llmlat_agg_new(LLMLAT_CONV_VLLM, LLMLAT_MODE_EXACT);
+    assert_close(stat_of(vllm, LLMLAT_TPOT, LLMLAT_STAT_SUM), 0.0, 0);
+    llmlat_agg_free(vllm);
+}
+
 static void bad_arguments(void **state)
 {
     (void)state;
@@ -44,7 +78,7 @@ static void bad_arguments(void **state)
     assert_int_equal(llmlat_agg_stat(a, 0, LLMLAT_STAT_MEAN, &v), LLMLAT_EINVAL);
     assert_int_equal(llmlat_agg_stat(a, 11, LLMLAT_STAT_MEAN, &v), LLMLAT_EINVAL);
     assert_int_equal(llmlat_agg_stat(a, LLMLAT_TTFT, 0, &v), LLMLAT_EINVAL);
-    assert_int_equal(llmlat_agg_stat(a, LLMLAT_TTFT, 7, &v), LLMLAT_EINVAL);
+    assert_int_equal(llmlat_agg_stat(a, LLMLAT_TTFT, 8, &v), LLMLAT_EINVAL);
     assert_int_equal(llmlat_agg_quantile(NULL, LLMLAT_TTFT, 0.5, &v), LLMLAT_EINVAL);
     assert_int_equal(llmlat_agg_quantile(a, LLMLAT_TTFT, 0.5, NULL), LLMLAT_EINVAL);
     assert_int_equal(llmlat_agg_quantile(a, 42, 0.5, &v), LLMLAT_EINVAL);
@@ -168,6 +202,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(tpot_versus_itl),  cmocka_unit_test(bad_arguments),
+        cmocka_unit_test(sums),
         cmocka_unit_test(goodput_and_slos), cmocka_unit_test(duration_rules),
         cmocka_unit_test(peaks),            cmocka_unit_test(memory_is_reported),
     };

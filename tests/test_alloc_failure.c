@@ -749,8 +749,20 @@ static int32_t call_report(void *ctx)
     return st;
 }
 
+static int32_t call_expose(void *ctx)
+{
+    report_ctx *c = ctx;
+    memset(c->buf, 0x5a, c->cap);
+    int32_t st = llmlat_expose(&c->a, 1, c->format, c->buf, c->cap, &c->len);
+    if (st == LLMLAT_ENOMEM) /* nothing written on failure */
+        for (size_t i = 0; i < c->cap; i++)
+            assert_int_equal((unsigned char)c->buf[i], 0x5a);
+    return st;
+}
+
 /* Reports build their text in a growing buffer and query the aggregator
- * (scratch for quantiles): each allocation may fail. */
+ * (scratch for quantiles), the protobuf exposition assembles each family
+ * and reads the native buckets into scratch: each allocation may fail. */
 static void reports_fail_cleanly(void **state)
 {
     (void)state;
@@ -761,7 +773,7 @@ static void reports_fail_cleanly(void **state)
                     continue;
                 llmlat_agg *a = configured(conv, mode);
                 add_varied(a, 0, 30, 6);
-                for (int32_t f = LLMLAT_FORMAT_TEXT; f <= LLMLAT_FORMAT_PROMETHEUS; f++) {
+                for (int32_t f = LLMLAT_FORMAT_TEXT; f <= LLMLAT_FORMAT_PROMETHEUS_PROTOBUF; f++) {
                     size_t need = 0;
                     assert_int_equal(llmlat_agg_report(a, f, NULL, 0, &need), LLMLAT_ENOSPC);
                     report_ctx c = { a, f, malloc(need), need, 0 };
@@ -772,6 +784,15 @@ static void reports_fail_cleanly(void **state)
                                 mode, failed);
                     assert_true(failed >= 1);
                     assert_int_equal(c.len, need);
+                    if (f >= LLMLAT_FORMAT_PROMETHEUS) { /* the exposition alone, too */
+                        assert_int_equal(llmlat_expose((const llmlat_agg *const *)&a, 1, f,
+                                                       NULL, 0, &need),
+                                         LLMLAT_ENOSPC);
+                        c.cap = need;
+                        c.buf = realloc(c.buf, need);
+                        assert_true(fail_each(call_expose, &c, a, &AGG, all) >= 1);
+                        assert_int_equal(c.len, need);
+                    }
                     free(c.buf);
                 }
                 llmlat_agg_free(a);

@@ -194,7 +194,7 @@ static void all_or_nothing(void **state)
     broken.end[5] = INT64_MAX;
     assert_int_equal(llmlat_agg_add_columns(a, N, broken.start, broken.end, broken.ok, broken.off,
                                             broken.t, broken.k, broken.input, broken.output, &bad),
-                     LLMLAT_EINVAL);
+                     LLMLAT_EOVERFLOW);
     assert_int_equal(bad, 5);
     same_bytes(a, before);
     /* NULL arrays that are needed */

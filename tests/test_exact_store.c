@@ -1,6 +1,8 @@
 /* Exact mode against numpy, through the public API: quantiles are the same
  * doubles as numpy.percentile (bit for bit), median as numpy.median; mean
  * and std agree to the last few bits. Fixtures: scripts/gen-percentile-fixtures. */
+#include <stdio.h>
+
 #include "helpers.h"
 
 #include "data/percentile_fixtures.h"
@@ -124,6 +126,65 @@ static void numpy_linear_by_hand(void **state)
     llmlat_agg_free(a);
 }
 
+/* The number after `"key": ` in the object of a metric of a JSON report. */
+static double json_member(const char *json, const char *metric, const char *key)
+{
+    char want[64];
+    snprintf(want, sizeof want, "\"%s\": {", metric);
+    const char *obj = strstr(json, want);
+    assert_non_null(obj);
+    snprintf(want, sizeof want, "\"%s\": ", key);
+    const char *at = strstr(obj, want);
+    assert_non_null(at);
+    at += strlen(want);
+    return strncmp(at, "null", 4) == 0 ? NAN : strtod(at, NULL);
+}
+
+static void same_or_both_nan(double got, double want, const char *what, const char *set)
+{
+    if (!(isnan(got) && isnan(want)))
+        same_bits(got, want, what, set, 0);
+}
+
+/* A report computes each metric's statistics together (the mean once,
+ * the median among the quantiles' ranks): the same bits as the queries. */
+static void report_matches_queries(void **state)
+{
+    (void)state;
+    const double q[] = { 0.01, 0.25, 0.5, 0.75, 0.9, 0.999 };
+    const char *keys[] = { "p1", "p25", "p50", "p75", "p90", "p99.9" };
+    for (int32_t conv = LLMLAT_CONV_DEFAULT; conv <= LLMLAT_CONV_LLMPERF; conv += 4)
+        for (size_t i = 0; i < sizeof fixtures / sizeof fixtures[0]; i++) {
+            const fixture *f = &fixtures[i];
+            llmlat_agg *a = feed(f, conv);
+            assert_int_equal(llmlat_agg_set_quantiles(a, q, 6), LLMLAT_OK);
+            size_t len = 0;
+            assert_int_equal(llmlat_agg_report(a, LLMLAT_FORMAT_JSON, NULL, 0, &len),
+                             LLMLAT_ENOSPC);
+            char *json = malloc(len + 1);
+            assert_non_null(json);
+            assert_int_equal(llmlat_agg_report(a, LLMLAT_FORMAT_JSON, json, len, &len),
+                             LLMLAT_OK);
+            json[len] = 0;
+            const char *m = f->k ? "itl" : "ttft";
+            int32_t id = f->k ? LLMLAT_ITL : LLMLAT_TTFT;
+            const int32_t stats[] = { LLMLAT_STAT_MEAN, LLMLAT_STAT_STD, LLMLAT_STAT_MEDIAN,
+                                      LLMLAT_STAT_MIN, LLMLAT_STAT_MAX };
+            const char *names[] = { "mean", "std", "median", "min", "max" };
+            for (int s = 0; s < 5; s++) {
+                double v;
+                int32_t st = llmlat_agg_stat(a, id, stats[s], &v);
+                same_or_both_nan(json_member(json, m, names[s]), st ? NAN : v, names[s],
+                                 f->name);
+            }
+            for (int j = 0; j < 6; j++)
+                same_or_both_nan(json_member(json, m, keys[j]), quantile_of(a, id, q[j]),
+                                 keys[j], f->name);
+            free(json);
+            llmlat_agg_free(a);
+        }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -131,6 +192,7 @@ int main(void)
         cmocka_unit_test(std_ddof1_matches_numpy),
         cmocka_unit_test(order_does_not_matter),
         cmocka_unit_test(numpy_linear_by_hand),
+        cmocka_unit_test(report_matches_queries),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

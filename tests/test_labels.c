@@ -29,10 +29,13 @@ static void names_follow_prometheus(void **state)
 {
     (void)state;
     llmlat_agg *a = llmlat_agg_new(LLMLAT_CONV_DEFAULT, LLMLAT_MODE_BOUNDED);
-    const char *good[] = { "model", "_x", "A9_b", "route_2", "l", "leq", "quantiles" };
+    const char *good[] = { "model", "_x", "A9_b", "route_2", "l", "leq", "quantiles",
+                           "model_version", "modes" };
     for (size_t i = 0; i < sizeof good / sizeof good[0]; i++)
         assert_int_equal(llmlat_agg_set_label(a, good[i], "v"), LLMLAT_OK);
-    const char *bad[] = { "", "9a", "a-b", "a b", "é", "__name__", "__x", "le", "quantile" };
+    /* ... and the ones the expositions write themselves */
+    const char *bad[] = { "", "9a", "a-b", "a b", "é", "__name__", "__x",
+                          "le", "quantile", "version", "convention", "mode" };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
         assert_int_equal(llmlat_agg_set_label(a, bad[i], "v"), LLMLAT_EINVAL);
     assert_int_equal(llmlat_agg_set_label(NULL, "a", "v"), LLMLAT_EINVAL);

@@ -47,6 +47,15 @@ void stdout_json_reopen(const stdout_sink *s)
     put(s->tail, body);
 }
 
+void stdout_openmetrics_reopen(const stdout_sink *s)
+{
+    static const char eof[] = "# EOF\n";
+    size_t body = s->n_tail, n = sizeof eof - 1;
+    if (body >= n && memcmp(s->tail + body - n, eof, n) == 0)
+        body -= n;
+    put(s->tail, body);
+}
+
 int stdout_finish(const char *prog)
 {
     if (fflush(stdout) != 0 || ferror(stdout)) {

@@ -1,6 +1,7 @@
 /* The command's output: reports stream to stdout as the library writes
- * them. A JSON object takes more members before its closing brace, so its
- * last bytes are held back until the end. */
+ * them. A JSON object takes more members before its closing brace, and an
+ * OpenMetrics exposition more families before its "# EOF", so their last
+ * bytes are held back until the end. */
 #ifndef LLMLAT_OUTPUT_H
 #define LLMLAT_OUTPUT_H
 
@@ -24,6 +25,10 @@ int32_t stdout_write(void *user, const void *bytes, size_t len);
  * before it): the caller writes its members, each after ",\n", then
  * "\n}\n". */
 void stdout_json_reopen(const stdout_sink *s);
+
+/* Writes the held tail without the exposition's final "# EOF\n": the
+ * caller writes its families, then "# EOF\n". */
+void stdout_openmetrics_reopen(const stdout_sink *s);
 
 /* s as a JSON string, quotes and escapes included. */
 void stdout_json_string(const char *s);

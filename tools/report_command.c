@@ -15,6 +15,8 @@
 #include "report_options.h"
 #include "selection.h"
 
+#define REJECTED_HELP "Requests of the trace that llmlat report rejected."
+
 static bool per_request(int32_t format)
 {
     return format == LLMLAT_FORMAT_CHROME_TRACE || format == LLMLAT_FORMAT_REQUESTS_CSV ||
@@ -32,7 +34,8 @@ static int write_report(llmlat_agg *a, const report_options *o, const reading *g
         selection_text(o, sel, window, sizeof window);
     if (sel && format == LLMLAT_FORMAT_HTML) /* the page shows its labels */
         llmlat_agg_set_label(a, "window", window);
-    stdout_sink sink = { .hold_tail = format == LLMLAT_FORMAT_JSON };
+    stdout_sink sink = { .hold_tail = format == LLMLAT_FORMAT_JSON ||
+                                      format == LLMLAT_FORMAT_OPENMETRICS };
     if (format == LLMLAT_FORMAT_TEXT) {
         input_heading(NULL, g);
         if (sel)
@@ -55,11 +58,18 @@ static int write_report(llmlat_agg *a, const report_options *o, const reading *g
             selection_json(o, sel);
         input_json_members("", g);
         printf("\n}\n");
+    } else if (st == LLMLAT_OK && format == LLMLAT_FORMAT_OPENMETRICS) {
+        /* the counter goes before the "# EOF"; OpenMetrics has no comments
+         * to carry the window in */
+        stdout_openmetrics_reopen(&sink);
+        printf("# HELP llmlat_trace_requests_rejected " REJECTED_HELP "\n"
+               "# TYPE llmlat_trace_requests_rejected counter\n"
+               "llmlat_trace_requests_rejected_total %llu\n# EOF\n",
+               (unsigned long long)g->rejected);
     } else if (st == LLMLAT_OK && format == LLMLAT_FORMAT_PROMETHEUS) {
         if (sel)
             printf("# llmlat window: %s\n", window);
-        printf("# HELP llmlat_trace_requests_rejected_total Requests of the trace that "
-               "llmlat report rejected.\n"
+        printf("# HELP llmlat_trace_requests_rejected_total " REJECTED_HELP "\n"
                "# TYPE llmlat_trace_requests_rejected_total counter\n"
                "llmlat_trace_requests_rejected_total %llu\n",
                (unsigned long long)g->rejected);

@@ -85,6 +85,7 @@ static const struct {
     { "text", LLMLAT_FORMAT_TEXT, COMMAND_REPORT | COMMAND_COMPARE },
     { "json", LLMLAT_FORMAT_JSON, COMMAND_REPORT | COMMAND_COMPARE },
     { "prometheus", LLMLAT_FORMAT_PROMETHEUS, COMMAND_REPORT },
+    { "openmetrics", LLMLAT_FORMAT_OPENMETRICS, COMMAND_REPORT },
     { "html", LLMLAT_FORMAT_HTML, COMMAND_REPORT },
     { "chrome-trace", LLMLAT_FORMAT_CHROME_TRACE, COMMAND_REPORT },
     { "csv", FORMAT_SLICES_CSV, COMMAND_REPORT },
@@ -101,8 +102,8 @@ static bool set_format(report_options *o, const char *flag, const char *v)
     }
     return bad(flag, v, o->command == COMMAND_COMPARE
                             ? "is not a format (text, json)"
-                            : "is not a format (text, json, prometheus, html, chrome-trace; "
-                              "csv with --slice)");
+                            : "is not a format (text, json, prometheus, openmetrics, html, "
+                              "chrome-trace; csv with --slice)");
 }
 
 static bool set_per_request(report_options *o, const char *flag, const char *v)
@@ -326,8 +327,8 @@ static const struct {
       "else from its timestamps)",
       COMMAND_REPORT, set_duration },
     { "--format", "FORMAT",
-      "text, json, prometheus, html or chrome-trace; with --slice text, json or csv "
-      "(default: text)",
+      "text, json, prometheus, openmetrics, html or chrome-trace; with --slice text, json "
+      "or csv (default: text)",
       COMMAND_REPORT, set_format },
     { "--format", "FORMAT", "text or json (default: text)", COMMAND_COMPARE, set_format },
     { "--per-request", "FORMAT",
@@ -411,9 +412,9 @@ static bool options_consistent(report_options *o)
                        o->format == LLMLAT_FORMAT_REQUESTS_JSONL;
     if (o->per_request_set && o->format_set)
         return refuse("--per-request and --format: choose one");
-    if (o->slice_s > 0 && (per_request || o->format == LLMLAT_FORMAT_PROMETHEUS ||
-                           o->format == LLMLAT_FORMAT_HTML ||
-                           o->format == LLMLAT_FORMAT_CHROME_TRACE))
+    if (o->slice_s > 0 && (per_request || !(o->format == LLMLAT_FORMAT_TEXT ||
+                                            o->format == LLMLAT_FORMAT_JSON ||
+                                            o->format == FORMAT_SLICES_CSV)))
         return refuse("--slice writes text, json or csv");
     if (o->format == FORMAT_SLICES_CSV && o->slice_s == 0)
         return refuse("--format csv is the slices' table: it needs --slice");

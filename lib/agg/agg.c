@@ -233,30 +233,27 @@ static int64_t last_response(const llmlat_request *r)
     return req_values_only(r) ? r->end_ns : r->n ? r->t[r->n - 1] : r->start_ns;
 }
 
-/* x + y + z fits uint64. */
-static bool sum3_fits(uint64_t x, uint64_t y, uint64_t z)
-{
-    return y <= UINT64_MAX - x && z <= UINT64_MAX - x - y;
-}
-
 /* The acceptance rule, the same in both modes: a request is taken when
- * every counter and sample count it adds to, with the requests pending
- * before it, still fits uint64 (requests added, tokens, ITL samples =
- * tokens, ICL samples = events; the others count requests), and each of
- * its samples is below 2^64 in its unit (ns, tokens, tokens/s), which
- * bounded mode's exact sums need (util/fixsum.h). Only TPS_USER can reach
- * that (N / E2E with a usage count near 2^64). EOVERFLOW otherwise. */
+ * every counter and sample count it adds to still fits uint64 (requests
+ * added, tokens, ITL samples = tokens, ICL samples = events; the others
+ * count requests), and each of its samples is below 2^64 in its unit (ns,
+ * tokens, tokens/s), which bounded mode's exact sums need (util/fixsum.h).
+ * Only TPS_USER can reach that (N / E2E with a usage count near 2^64).
+ * EOVERFLOW otherwise. The requests `p` sums up (checked, not yet added)
+ * count as added; r is then added to p. */
 LLMLAT_PRIVATE int32_t agg_add_check(const llmlat_agg *a, const llmlat_request *r,
                                      const req_view *v, agg_pending *p)
 {
     /* the serialized form needs the requests added to fit too */
-    if (!sum3_fits(a->completed + a->failed, p->requests, 1))
+    if (p->requests >= UINT64_MAX - (a->completed + a->failed))
         return LLMLAT_EOVERFLOW;
     if (v->success) {
-        if (!sum3_fits(a->input_tokens, p->input_tokens, r->input_tokens) ||
-            !sum3_fits(a->output_tokens, p->output_tokens, v->n_out) ||
-            !sum3_fits(store_count(agg_store(a, LLMLAT_ITL)), p->tokens, r->sum.sum_k) ||
-            !sum3_fits(store_count(agg_store(a, LLMLAT_ICL)), p->events, r->n))
+        uint64_t tokens = UINT64_MAX - p->tokens, events = UINT64_MAX - p->events;
+        if (r->input_tokens > UINT64_MAX - a->input_tokens - p->input_tokens ||
+            v->n_out > UINT64_MAX - a->output_tokens - p->output_tokens ||
+            r->sum.sum_k > tokens ||
+            store_count(agg_store(a, LLMLAT_ITL)) > tokens - r->sum.sum_k ||
+            r->n > events || store_count(agg_store(a, LLMLAT_ICL)) > events - r->n)
             return LLMLAT_EOVERFLOW;
         if (v->has_tps && !(v->tps < FIXSUM_LIMIT))
             return LLMLAT_EOVERFLOW;

@@ -48,7 +48,7 @@ LLMLAT_API int32_t llmlat_agg_unavailable(const llmlat_agg *a, int32_t kind, int
 
 static bool stat_valid(int32_t stat)
 {
-    return stat >= LLMLAT_STAT_COUNT && stat <= LLMLAT_STAT_MEDIAN;
+    return stat >= LLMLAT_STAT_COUNT && stat <= LLMLAT_STAT_SUM;
 }
 
 LLMLAT_API int32_t llmlat_agg_stat(const llmlat_agg *a, int32_t metric, int32_t stat,
@@ -62,6 +62,10 @@ LLMLAT_API int32_t llmlat_agg_stat(const llmlat_agg *a, int32_t metric, int32_t 
     uint64_t n = store_count(s);
     if (stat == LLMLAT_STAT_COUNT) {
         *out = (double)n;
+        return LLMLAT_OK;
+    }
+    if (n == 0 && stat == LLMLAT_STAT_SUM) { /* the sum of nothing */
+        *out = 0.0;
         return LLMLAT_OK;
     }
     if (n == 0)

@@ -1,14 +1,15 @@
 /* Bounded mode's side of the aggregator: building its sketches, and
- * folding a request into them. This is a server's hot path, so a request's
- * gaps are walked once, summed in integers first, and each token costs a
- * bucket lookup and two increments (ITL and ICL share the index when the
- * event carries one token). */
+ * folding a request into them. This is a server's hot path: a request's
+ * gaps come from the gap rule's walk (record/gaps.h), are summed in
+ * integers first, and each costs a bucket lookup and a count in ITL and
+ * ICL. */
 #include <math.h>
 #include <string.h>
 
 #include "agg/agg.h"
+#include "record/gaps.h"
 
-/* Times are kept in ns inside the sketches (integer gaps stay exact). */
+/* Times are summed in ns inside the sketches (integer gaps stay exact). */
 static double unit_of(int32_t metric)
 {
     switch (metric) {
@@ -68,21 +69,20 @@ static sketch *sk(llmlat_agg *a, int32_t metric)
     return &a->stores[metric_index(metric)].sk;
 }
 
-/* What a request's gaps add to one of ITL or ICL besides bucket counts. */
+/* What a request's gaps add to one of ITL or ICL besides bucket counts.
+ * Their sum needs no work per gap: the gaps of a request add up to the
+ * span from its anchor to its last counting event. A chunk's squares go
+ * straight to the sketch's exact sums (fixsum_add_square_ratio). */
 typedef struct gap_part {
-    uint64_t count;       /* samples (ITL: tokens) */
-    uint64_t zero;        /* of which 0 */
-    uint64_t sum;         /* sum of w x, ns (for ITL: of the gaps) */
-    uint64_t sq_lo, sq_hi; /* sum of w x^2 over integer samples */
-    double min, max;      /* reported (s); +inf / -inf when none */
+    uint64_t count;        /* samples (ITL: tokens) */
+    uint64_t sq_lo, sq_hi; /* sum of w x^2 over integer samples, ns^2 */
+    double min, max;       /* exported (s); +inf / -inf when none */
 } gap_part;
 
-static void part_add_gap(gap_part *p, int64_t g)
+static void part_add_square(gap_part *p, int64_t g)
 {
     uint64_t lo, hi;
     wide_mul((uint64_t)g, (uint64_t)g, &lo, &hi);
-    p->count++;
-    p->sum += (uint64_t)g;
     wide_add(&p->sq_lo, &p->sq_hi, lo, hi);
 }
 
@@ -94,231 +94,220 @@ static void part_note(gap_part *p, double lo, double hi)
         p->max = hi;
 }
 
-static void part_commit(sketch *s, const gap_part *p)
+/* Adds the part to s, with `sum` the sum of its samples (ns). */
+static void part_commit(sketch *s, const gap_part *p, uint64_t sum)
 {
     if (!p->count)
         return;
     s->count += p->count;
-    s->zero += p->zero;
-    fixsum_add_parts(&s->sums, p->sum, p->sq_lo, p->sq_hi);
+    fixsum_add_parts(&s->sums, sum, p->sq_lo, p->sq_hi);
     sketch_note_range(s, p->min, p->max);
 }
 
-/* An event that is not the common case (one token, a positive gap, ICL
- * kept): its ICL sample (when kept) and ITL samples go to the parts. */
+/* A gap's one sample in a part, counted in sketch x. */
+static void fold_sample(sketch *x, const sketch_map *m, gap_part *p, int64_t g)
+{
+    double gs = ns_to_s(g);
+    p->count++;
+    part_add_square(p, g);
+    part_note(p, gs, gs);
+    sketch_count(x, m, gs, 1);
+}
+
+/* The k > 1 tokens of a chunk closing gap g: k ITL samples of g / k (the
+ * value exact mode keeps), which sum to g and whose squares sum to
+ * g^2 / k, added exactly but for the cut at 2^-64. The one place a
+ * chunk's tokens are split. */
+static void fold_chunk(llmlat_agg *a, gap_part *itl, int64_t g, uint32_t k)
+{
+    double v = ns_to_s(g) / (double)k;
+    sketch *s = sk(a, LLMLAT_ITL);
+    itl->count += k;
+    fixsum_add_square_ratio(&s->sums, (uint64_t)g, k);
+    part_note(itl, v, v);
+    sketch_count(s, &a->map, v, k);
+}
+
+/* A gap the common path does not take (not one token, a gap of 0 or of
+ * 2^53 ns and more, or ICL dropped): its ICL sample (when kept) and ITL
+ * samples, one by one. */
 LLMLAT_COLD static void fold_odd_gap(llmlat_agg *a, int64_t g, uint32_t k, bool icl_on,
                                      gap_part *icl, gap_part *itl)
 {
-    const sketch_map *m = &a->map;
-    double gs = ns_to_s(g);
-    if (icl_on) {
-        part_add_gap(icl, g);
-        part_note(icl, gs, gs);
-        if (g)
-            sketch_bump(sk(a, LLMLAT_ICL), m, sketch_map_index(m, (double)g), 1);
-        else
-            icl->zero++;
-    }
-    if (!k)
-        return;
-    if (k == 1) {
-        part_add_gap(itl, g);
-        part_note(itl, gs, gs);
-    } else { /* k samples of g / k: they sum to g, their squares to g^2 / k */
-        double v = gs / (double)k; /* the value exact mode keeps */
-        itl->count += k;
-        itl->sum += (uint64_t)g;
-        fixsum_add_square_ratio(&sk(a, LLMLAT_ITL)->sums, (uint64_t)g, k);
-        part_note(itl, v, v);
-    }
-    if (g)
-        sketch_bump(sk(a, LLMLAT_ITL), m, sketch_map_index(m, (double)g / (double)k), k);
-    else
-        itl->zero += k;
+    if (icl_on)
+        fold_sample(sk(a, LLMLAT_ICL), &a->map, icl, g);
+    if (k == 1)
+        fold_sample(sk(a, LLMLAT_ITL), &a->map, itl, g);
+    else if (k > 1)
+        fold_chunk(a, itl, g, k);
 }
 
-/* The layout's fields in locals for the gap loop (bucket stores could
- * alias them, and the compiler would reload them after each). */
-typedef struct layout {
-    const uint16_t *cell;
-    int64_t per_octave;
-    unsigned cell_shift;
-    uint64_t cell_mask;
-} layout;
-
-static inline int64_t layout_index(const layout *l, double x)
-{
-    uint64_t b;
-    memcpy(&b, &x, sizeof b);
-    return (int64_t)(b >> 52) * l->per_octave + l->cell[(b >> l->cell_shift) & l->cell_mask];
-}
-
-/* Counts one sample at each of idx[0..n) in both sketches (ITL and ICL).
- * An index inside both used ranges [low, top] needs neither a move nor a
- * clamp: that is the loop, with the windows in registers; the rest take
- * sketch_bump. */
-static void bump_pair(sketch *x, sketch *y, const sketch_map *m, const int64_t *idx, size_t n)
-{
-    size_t j = 0;
-    while (j < n) {
-        if (x->top == SKETCH_NO_TOP || y->top == SKETCH_NO_TOP) {
-            sketch_bump(x, m, idx[j], 1);
-            sketch_bump(y, m, idx[j++], 1);
-            continue;
-        }
-        uint64_t xlow = (uint64_t)x->low, xspan = (uint64_t)(x->top - x->low);
-        uint64_t ylow = (uint64_t)y->low, yspan = (uint64_t)(y->top - y->low);
-        uint64_t *xb = x->bucket + (x->low - x->base), *yb = y->bucket + (y->low - y->base);
-        for (; j < n; j++) {
-            uint64_t ox = (uint64_t)idx[j] - xlow, oy = (uint64_t)idx[j] - ylow;
-            if (ox > xspan || oy > yspan)
-                break;
-            xb[ox]++;
-            yb[oy]++;
-        }
-        if (j < n) {
-            sketch_bump(x, m, idx[j], 1);
-            sketch_bump(y, m, idx[j++], 1);
-        }
-    }
-}
-
-/* The common gaps (one token, gap > 0, ICL kept) are taken in blocks of
- * up to GAP_BLOCK: found and summed in one loop, then counted in both
- * sketches by bump_pair. Split so, each loop keeps its state in
- * registers. */
-#define GAP_BLOCK 128
-
+/* A run of common gaps: one token, 0 < gap < 2^53 ns, ICL kept; each one
+ * sample of the same value in ITL and ICL. Their squares and extremes. */
 typedef struct common_gaps {
-    uint64_t n, sum, sq_lo, sq_hi;
+    uint64_t n, sq_lo, sq_hi;
     int64_t min, max;
 } common_gaps;
 
-/* A block of a request whose events all carry one token: every event
- * counts and no k need be read. From event *i (previous: *i - 1) to end,
- * stopping before a gap <= 0. Returns the block's size. */
-static inline size_t take_plain(const int64_t *t, size_t *i, size_t end, const layout *lay,
-                                common_gaps *c, int64_t *idx)
+/* The ns cells in locals for the gap loop (bucket stores could alias
+ * them, and the compiler would reload them after each). */
+typedef struct layout {
+    sketch_cells cell;
+    unsigned shift;
+    uint64_t mask;
+} layout;
+
+static inline int64_t layout_index_ns(const layout *l, int64_t ns)
 {
-    uint64_t sum = 0, sq_lo = 0, sq_hi = 0;
-    int64_t min = c->min, max = c->max;
-    size_t n = 0, j = *i;
-    for (; j <= end; j++) {
-        int64_t gap = t[j] - t[j - 1];
-        if (gap <= 0)
+    return sketch_cells_index(l->cell.bound, l->cell.base, l->shift, l->mask, (double)ns);
+}
+
+/* From gap j of b, the common gaps up to the first other one: their
+ * bucket indexes into idx, their squares and extremes into *c. Returns
+ * where it stopped. `plain` (every k is 1) is a constant at each call, so
+ * the loop reads no k when it is. */
+static inline size_t take_common(const gap_block *b, size_t j, bool plain, const layout *lay,
+                                 common_gaps *c, int64_t *idx)
+{
+    const uint64_t *bound = lay->cell.bound;
+    const int64_t *base = lay->cell.base;
+    const unsigned shift = lay->shift;
+    const uint64_t mask = lay->mask;
+    const uint32_t *k = b->k;
+    uint64_t sq_lo = 0, sq_hi = 0;
+    double min = INFINITY, max = 0.0; /* exact: the gaps are below 2^53 */
+    int64_t *out = idx;
+    const size_t end = b->n;
+    for (; j < end; j++) {
+        int64_t g = gap_block_gap(b, j);
+        if ((uint64_t)g - 1 >= (uint64_t)SKETCH_NS_EXACT - 1 || (!plain && k[j] != 1))
             break;
         uint64_t lo, hi;
-        wide_mul((uint64_t)gap, (uint64_t)gap, &lo, &hi);
+        wide_mul((uint64_t)g, (uint64_t)g, &lo, &hi);
         wide_add(&sq_lo, &sq_hi, lo, hi);
-        sum += (uint64_t)gap;
-        min = gap < min ? gap : min;
-        max = gap > max ? gap : max;
-        idx[n++] = layout_index(lay, (double)gap);
+        double x = (double)g;
+        min = x < min ? x : min;
+        max = x > max ? x : max;
+        *out++ = sketch_cells_index(bound, base, shift, mask, x);
     }
-    *i = j;
-    c->n += n;
-    c->sum += sum;
-    wide_add(&c->sq_lo, &c->sq_hi, sq_lo, sq_hi);
-    c->min = min;
-    c->max = max;
-    return n;
+    size_t n = (size_t)(out - idx);
+    *c = (common_gaps){ n, sq_lo, sq_hi, n ? (int64_t)min : 0, (int64_t)max };
+    return j;
 }
 
-/* The same for any request, reading k: stops before an event that is not
- * a one-token event with a gap > 0 from *prev. */
-static inline size_t take_general(const int64_t *t, const uint32_t *k, size_t *i, size_t end,
-                                  int64_t *prev, const layout *lay, common_gaps *c,
-                                  int64_t *idx)
+/* The two shapes of a run, each its own function: the loop then has the
+ * registers to itself. */
+LLMLAT_NOINLINE static size_t take_plain(const gap_block *b, size_t j, const layout *lay,
+                                         common_gaps *c, int64_t *idx)
 {
-    size_t n = 0, j = *i;
-    for (; j <= end; j++) {
-        int64_t gap = t[j] - *prev;
-        if (k[j] != 1 || gap <= 0)
-            break;
-        uint64_t lo, hi;
-        wide_mul((uint64_t)gap, (uint64_t)gap, &lo, &hi);
-        wide_add(&c->sq_lo, &c->sq_hi, lo, hi);
-        c->sum += (uint64_t)gap;
-        c->min = gap < c->min ? gap : c->min;
-        c->max = gap > c->max ? gap : c->max;
-        idx[n++] = layout_index(lay, (double)gap);
-        *prev = t[j];
-    }
-    *i = j;
-    c->n += n;
-    return n;
+    return take_common(b, j, true, lay, c, idx);
 }
 
-/* ICL, ITL and ITL_MAX of one request. */
-static void fold_gaps(llmlat_agg *a, const llmlat_request *r, const req_view *v)
+LLMLAT_NOINLINE static size_t take_general(const gap_block *b, size_t j, const layout *lay,
+                                           common_gaps *c, int64_t *idx)
 {
-    if (v->anchor == REQ_NONE || (v->last == v->anchor && r->k[v->anchor] <= 1))
-        return; /* no gap, no extra token */
+    return take_common(b, j, false, lay, c, idx);
+}
+
+/* Counts one sample at each of idx[0..n) in both x and y, the indexes
+ * lying in [lo, hi] (those of the run's extremes). Once both windows reach
+ * hi and lo is inside both, no index needs a check. */
+static void bump_both(sketch *x, sketch *y, const sketch_map *m, const int64_t *idx, size_t n,
+                      int64_t lo, int64_t hi)
+{
+    if (hi > x->top)
+        sketch_raise(x, m, hi);
+    if (hi > y->top)
+        sketch_raise(y, m, hi);
+    if (lo < x->base || lo < y->base) { /* some below a window: rare */
+        for (size_t j = 0; j < n; j++) {
+            sketch_bump(x, m, idx[j], 1);
+            sketch_bump(y, m, idx[j], 1);
+        }
+        return;
+    }
+    if (lo < x->low)
+        x->low = lo;
+    if (lo < y->low)
+        y->low = lo;
+    uint64_t *xb = x->bucket, *yb = y->bucket;
+    const int64_t xo = x->base, yo = y->base;
+    for (size_t j = 0; j < n; j++) {
+        xb[idx[j] - xo]++;
+        yb[idx[j] - yo]++;
+    }
+}
+
+/* What a run of common gaps adds to a part. */
+static void part_add_common(gap_part *p, const common_gaps *c)
+{
+    p->count += c->n;
+    wide_add(&p->sq_lo, &p->sq_hi, c->sq_lo, c->sq_hi);
+    part_note(p, ns_to_s(c->min), ns_to_s(c->max));
+}
+
+/* ICL, ITL and ITL_MAX of one request, by the gap rule (record/gaps.h):
+ * block after block, each split into runs of common gaps (counted in both
+ * sketches at once) and the odd gaps between them. Out of line: a request
+ * of one token has no gap, and needs none of this frame. */
+LLMLAT_NOINLINE static void fold_gaps(llmlat_agg *a, const llmlat_request *r, const req_view *v)
+{
+    gap_walk w;
+    uint32_t k0;
+    if (!gap_walk_begin_ended(&w, a->conv, r, v, &k0))
+        return;
     const sketch_map *m = &a->map;
-    const layout lay = { m->cell, m->per_octave, m->cell_shift, m->cell_mask };
+    const layout lay = { m->ns_cell, m->cell_shift, m->cell_mask };
     sketch *itl_sk = sk(a, LLMLAT_ITL), *icl_sk = sk(a, LLMLAT_ICL);
-    const bool every_event = a->conv->empty_events_count, icl_on = !v->icl_dropped;
+    const bool icl_on = !v->icl_dropped;
+    const bool plain = r->sum.n_tok == r->n && r->sum.sum_k == r->n; /* every k is 1 */
     gap_part icl = { .min = INFINITY, .max = -INFINITY }, itl = icl;
-    common_gaps common = { 0, 0, 0, 0, INT64_MAX, 0 };
-    int64_t odd_max = -1;
-
-    uint32_t k0 = r->k[v->anchor];
     if (k0 > 1) { /* the first chunk's extra tokens arrived with no gap */
         itl.count += k0 - 1;
-        itl.zero += k0 - 1;
+        itl_sk->zero += k0 - 1;
         part_note(&itl, 0.0, 0.0);
     }
-    const int64_t *t = r->t;
-    const size_t last = v->last;
-    /* With only one-token events (the usual stream), no k need be read. */
-    const bool plain = r->sum.n_tok == r->n && r->sum.sum_k == r->n;
-    int64_t prev = t[v->anchor], idx[GAP_BLOCK];
-    for (size_t i = v->anchor + 1; i <= last;) {
-        size_t nb = 0, end = last - i < GAP_BLOCK ? last : i + GAP_BLOCK - 1;
-        if (icl_on) { /* else every event is odd */
-            nb = plain ? take_plain(t, &i, end, &lay, &common, idx)
-                       : take_general(t, r->k, &i, end, &prev, &lay, &common, idx);
-            if (plain)
-                prev = t[i - 1];
-            bump_pair(itl_sk, icl_sk, m, idx, nb);
-            if (i > end) /* the block is full, or the request done */
-                continue;
-        }
-        /* an event the blocks do not take */
-        uint32_t k = r->k[i];
-        int64_t ti = t[i++];
-        if (!k && !every_event)
-            continue;
-        int64_t gap = ti - prev;
-        prev = ti;
-        if (gap > odd_max)
-            odd_max = gap;
-        fold_odd_gap(a, gap, k, icl_on, &icl, &itl);
-    }
-    if (common.n) { /* the common samples, into both parts */
-        double lo = ns_to_s(common.min), hi = ns_to_s(common.max);
-        gap_part *both[2] = { &icl, &itl };
-        for (int j = 0; j < 2; j++) {
-            both[j]->count += common.n;
-            both[j]->sum += common.sum;
-            wide_add(&both[j]->sq_lo, &both[j]->sq_hi, common.sq_lo, common.sq_hi);
-            part_note(both[j], lo, hi);
+    int64_t max_gap = -1, idx[GAP_BLOCK];
+    uint64_t empty_sum = 0; /* of the gaps closed by empty events */
+    gap_block blk;
+    while (gap_walk_block(&w, &blk)) {
+        for (size_t j = 0; j < blk.n;) {
+            if (icl_on) { /* else every gap is odd */
+                common_gaps c;
+                j = plain ? take_plain(&blk, j, &lay, &c, idx)
+                          : take_general(&blk, j, &lay, &c, idx);
+                if (c.n) {
+                    bump_both(itl_sk, icl_sk, m, idx, c.n, layout_index_ns(&lay, c.min),
+                              layout_index_ns(&lay, c.max));
+                    part_add_common(&icl, &c);
+                    part_add_common(&itl, &c);
+                    max_gap = c.max > max_gap ? c.max : max_gap;
+                }
+                if (j == blk.n)
+                    break;
+            }
+            int64_t g = gap_block_gap(&blk, j);
+            uint32_t k = blk.k[j];
+            fold_odd_gap(a, g, k, icl_on, &icl, &itl);
+            empty_sum += k ? 0 : (uint64_t)g;
+            max_gap = g > max_gap ? g : max_gap;
+            j++;
         }
     }
-    part_commit(icl_sk, &icl);
-    part_commit(itl_sk, &itl);
-    int64_t max_gap = common.n && common.max > odd_max ? common.max : odd_max;
+    uint64_t span = (uint64_t)(r->t[v->last] - r->t[v->anchor]); /* the sum of the gaps */
+    part_commit(icl_sk, &icl, span);
+    part_commit(itl_sk, &itl, span - empty_sum);
     if (max_gap >= 0)
-        sketch_add_int(sk(a, LLMLAT_ITL_MAX), m, (uint64_t)max_gap, ns_to_s(max_gap));
+        sketch_add_ns(sk(a, LLMLAT_ITL_MAX), m, max_gap);
 }
 
 LLMLAT_PRIVATE void agg_bounded_push(llmlat_agg *a, const llmlat_request *r, const req_view *v)
 {
     const sketch_map *m = &a->map;
     if (v->has_ttft)
-        sketch_add_int(sk(a, LLMLAT_TTFT), m, (uint64_t)v->ttft_ns, ns_to_s(v->ttft_ns));
+        sketch_add_ns(sk(a, LLMLAT_TTFT), m, v->ttft_ns);
     if (v->has_e2e)
-        sketch_add_int(sk(a, LLMLAT_E2E), m, (uint64_t)v->e2e_ns, ns_to_s(v->e2e_ns));
+        sketch_add_ns(sk(a, LLMLAT_E2E), m, v->e2e_ns);
     if (v->has_tpot)
         sketch_add_double(sk(a, LLMLAT_TPOT), m, v->tpot_s * 1e9, v->tpot_s);
     if (v->has_tps)
@@ -327,7 +316,9 @@ LLMLAT_PRIVATE void agg_bounded_push(llmlat_agg *a, const llmlat_request *r, con
         sketch_add_double(sk(a, LLMLAT_TOOL_ITL), m, v->tool_itl_s * 1e9, v->tool_itl_s);
     sketch_add_int(sk(a, LLMLAT_OUTPUT_TOKENS), m, v->n_out, (double)v->n_out);
     sketch_add_int(sk(a, LLMLAT_INPUT_TOKENS), m, r->input_tokens, (double)r->input_tokens);
-    fold_gaps(a, r, v);
+    /* a gap, or tokens beyond the anchor's first */
+    if (v->anchor != REQ_NONE && (v->last != v->anchor || r->k[v->anchor] > 1))
+        fold_gaps(a, r, v);
     if (agg_any_slo(a))
         a->good += agg_meets_slos(a, v->has_ttft ? ns_to_s(v->ttft_ns) : NAN,
                                   v->has_tpot ? v->tpot_s : NAN,

@@ -14,9 +14,15 @@ static bool label_name_valid(const char *s, size_t n)
               c == '_'))
             return false;
     }
-    /* "__" is Prometheus's own; le and quantile name buckets and quantiles */
-    return !(n >= 2 && s[0] == '_' && s[1] == '_') && strcmp(s, "le") != 0 &&
-           strcmp(s, "quantile") != 0;
+    if (n >= 2 && s[0] == '_' && s[1] == '_') /* Prometheus's own */
+        return false;
+    /* The labels the expositions write themselves: a constant label of
+     * the same name would give a series the name twice. */
+    static const char *const OWN[] = { "le", "quantile", "version", "convention", "mode" };
+    for (size_t i = 0; i < sizeof OWN / sizeof OWN[0]; i++)
+        if (strcmp(s, OWN[i]) == 0)
+            return false;
+    return true;
 }
 
 /* Well-formed UTF-8: no overlong form, no surrogate, nothing above

@@ -69,6 +69,9 @@ static int32_t sketch_stat(const metric_store *s, int32_t stat, unsigned ddof, d
     case LLMLAT_STAT_MEDIAN: /* numpy.median is the 0.5 quantile */
         *out = sketch_quantile(&s->sk, s->map, 0.5);
         return LLMLAT_OK;
+    case LLMLAT_STAT_SUM:
+        *out = sketch_sum(&s->sk);
+        return LLMLAT_OK;
     }
     return LLMLAT_EINVAL;
 }
@@ -92,6 +95,9 @@ LLMLAT_PRIVATE int32_t store_stat(const metric_store *s, const llmlat_alloc *al,
         return LLMLAT_OK;
     case LLMLAT_STAT_MEDIAN:
         return exact_median(e, al, out);
+    case LLMLAT_STAT_SUM:
+        *out = exact_sum(e);
+        return LLMLAT_OK;
     }
     return LLMLAT_EINVAL;
 }

@@ -1,7 +1,7 @@
 /* The samples of one metric, in the aggregator's mode. The aggregator
  * talks to this interface only; each mode's structure lives in its own
  * file (exact_store.c, sketch.c). Bounded mode folds requests straight
- * into the sketches (agg_bounded.c); everything else goes through here. */
+ * into the sketches (bounded_fold.c); everything else goes through here. */
 #ifndef LLMLAT_STORE_H
 #define LLMLAT_STORE_H
 

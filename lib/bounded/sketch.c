@@ -1,16 +1,19 @@
-/* The bounded sketch: its window, merging, and the queries.
+/* The bounded sketch: its window and zero bucket, merging, and the
+ * queries.
  *
  * The quantile guarantee. Let x(0) <= ... <= x(n-1) be the samples (a
  * sample of weight w counted w times) and E(q) what exact mode returns:
  * numpy's linear interpolation, x(r) + (x(r+1) - x(r)) t with r = floor((n -
- * 1) q), t its fraction. Here x(r) and x(r+1) are each replaced by their
- * bucket's value, which is within alpha of them (exact for 0, for the
- * minimum at rank 0 and the maximum at rank n - 1, and clamped into [min,
- * max], which only brings it closer). Interpolating with the same weights
- * (1 - t, t >= 0) between two values within alpha of x(r) and x(r+1)
- * gives a value within alpha of E(q). This holds for every sample in the
- * window; one more than 2^SKETCH_OCTAVES below the maximum sits in the
- * lowest bucket, and a quantile landing on it is only clamped. */
+ * 1) q), t its fraction. Here x(r) and x(r+1) are each replaced by the
+ * value of their place: exact for 0, for the minimum at rank 0 and the
+ * maximum at rank n - 1; a bucket's representative, within the schema's
+ * error e of everything in it, clamped into [min, max] (which only brings
+ * it closer). Interpolating with the same weights (1 - t, t >= 0) between
+ * two values within e of x(r) and x(r+1) gives a value within e of E(q).
+ * A sample in the zero bucket above 0 (below the window, more than
+ * 2^SKETCH_OCTAVES below the maximum) lies in (0, z], z the threshold,
+ * and stands as 2 min z / (min + z): within (z - min) / (z + min) <= 1
+ * of it. */
 #include <math.h>
 #include <string.h>
 
@@ -22,7 +25,7 @@ static void clear_state(sketch *s)
     s->top = SKETCH_NO_TOP;
     s->base = 0;
     s->low = INT64_MAX;
-    s->count = s->zero = 0;
+    s->count = s->zero = s->below = 0;
     s->min = INFINITY;
     s->max = -INFINITY;
     memset(&s->sums, 0, sizeof s->sums);
@@ -69,25 +72,26 @@ LLMLAT_PRIVATE void sketch_raise(sketch *s, const sketch_map *m, int64_t index)
         s->base = index - (width - 1);
         return;
     }
-    /* Positions lo..hi are in use; each moves down by d, those reaching
-     * position 0 or below fold into it. */
+    /* Positions lo..hi are in use; each moves down by d, those going
+     * below position 0 leave the window for the zero bucket. */
     int64_t d = index - s->top, lo = s->low - s->base, hi = s->top - s->base;
-    uint64_t *b = s->bucket, folded = 0;
+    uint64_t *b = s->bucket, left = 0;
     int64_t p = lo;
-    for (; p <= hi && p <= d; p++) {
-        folded += b[p];
+    for (; p <= hi && p < d; p++) {
+        left += b[p];
         b[p] = 0;
     }
+    while (p <= hi && !b[p]) /* the new lowest count */
+        p++;
     if (p <= hi) {
         memmove(b + (p - d), b + p, (size_t)(hi - p + 1) * sizeof *b);
         int64_t z = hi - d + 1 > p ? hi - d + 1 : p; /* vacated tail */
         memset(b + z, 0, (size_t)(hi - z + 1) * sizeof *b);
     }
-    b[0] += folded;
+    s->below += left;
     s->base += d;
     s->top = index;
-    if (folded)
-        s->low = s->base;
+    s->low = p <= hi ? s->base + (p - d) : INT64_MAX;
 }
 
 LLMLAT_PRIVATE void sketch_merge(sketch *dst, const sketch *src, const sketch_map *m)
@@ -96,28 +100,57 @@ LLMLAT_PRIVATE void sketch_merge(sketch *dst, const sketch *src, const sketch_ma
         if (src->top > dst->top)
             sketch_raise(dst, m, src->top);
         /* src position p is dst position p - shift (shift >= 0: dst's
-         * window is at least as high); at or below 0 it folds into 0. */
+         * window is at least as high); below 0 it is below the window. */
         int64_t shift = dst->base - src->base, p = src->low - src->base;
         int64_t hi = src->top - src->base;
-        uint64_t folded = 0;
-        for (; p <= hi && p <= shift; p++)
-            folded += src->bucket[p];
-        dst->bucket[0] += folded;
+        uint64_t left = 0;
+        for (; p <= hi && p < shift; p++)
+            left += src->bucket[p];
+        dst->below += left;
         for (; p <= hi; p++)
             dst->bucket[p - shift] += src->bucket[p];
-        int64_t low = src->low < dst->base ? dst->base : src->low;
+        int64_t low = src->low - src->base >= shift ? src->low : INT64_MAX;
+        if (low == INT64_MAX) { /* src's lowest count left: find its next */
+            for (p = shift; p <= hi && !src->bucket[p]; p++)
+                ;
+            low = p <= hi ? src->base + p : INT64_MAX;
+        }
         if (low < dst->low)
             dst->low = low;
     }
     dst->count += src->count;
     dst->zero += src->zero;
+    dst->below += src->below;
     sketch_note_range(dst, src->min, src->max);
     fixsum_merge(&dst->sums, &src->sums);
+}
+
+LLMLAT_PRIVATE double sketch_zero_threshold(const sketch *s, const sketch_map *m)
+{
+    return s->top == SKETCH_NO_TOP ? 0.0 : sketch_map_upper(m, s->base - 1);
+}
+
+LLMLAT_PRIVATE void sketch_buckets(const sketch *s, const sketch_map *m, double *zero_threshold,
+                                   uint64_t *zero_count, int64_t *offset, size_t *len,
+                                   uint64_t *counts)
+{
+    *zero_threshold = sketch_zero_threshold(s, m);
+    *zero_count = s->zero + s->below;
+    bool any = s->top != SKETCH_NO_TOP;
+    *offset = any ? s->low : 0;
+    *len = any ? (size_t)(s->top - s->low + 1) : 0;
+    if (counts && *len)
+        memcpy(counts, s->bucket + (s->low - s->base), *len * sizeof *counts);
 }
 
 LLMLAT_PRIVATE double sketch_mean(const sketch *s)
 {
     return fixsum_mean(&s->sums, s->count) / s->unit;
+}
+
+LLMLAT_PRIVATE double sketch_sum(const sketch *s)
+{
+    return fixsum_total(s->sums.s1, 3, (uint32_t)s->unit);
 }
 
 LLMLAT_PRIVATE int32_t sketch_std(const sketch *s, unsigned ddof, double *out)
@@ -130,20 +163,31 @@ LLMLAT_PRIVATE int32_t sketch_std(const sketch *s, unsigned ddof, double *out)
     return LLMLAT_OK;
 }
 
-/* A place in the sorted samples: bucket position p (-1 for the zeros)
- * holding the ranks [end - its count, end). */
+/* A place in the sorted samples: bucket position p, or PLACE_ZERO (the
+ * exact zeros) or PLACE_BELOW (above 0, below the window), holding the
+ * ranks [end - its count, end). */
+#define PLACE_ZERO (-2)
+#define PLACE_BELOW (-1)
+
 typedef struct cursor {
     int64_t p;
     uint64_t end;
 } cursor;
 
+static uint64_t place_count(const sketch *s, int64_t p)
+{
+    return p == PLACE_ZERO ? s->zero : p == PLACE_BELOW ? s->below : s->bucket[p];
+}
+
 /* Moves c up to the place holding rank r < count, eight buckets at a time
- * while r is beyond them. Starts below everything: { -2, 0 }. */
+ * while r is beyond them. Starts below everything: { PLACE_ZERO - 1, 0 }. */
 static inline void advance(const sketch *s, cursor *c, uint64_t r)
 {
-    if (c->p < -1) { /* first the zeros */
-        c->p = -1;
-        c->end = s->zero;
+    while (c->p < PLACE_BELOW) { /* first the zero bucket */
+        if (r < c->end)
+            return;
+        c->p++;
+        c->end += place_count(s, c->p);
     }
     if (r < c->end)
         return;
@@ -170,33 +214,50 @@ static inline void advance(const sketch *s, cursor *c, uint64_t r)
  * everything: { top position + 1, count }. */
 static inline void retreat(const sketch *s, cursor *c, uint64_t r)
 {
-    int64_t p = c->p, lo = s->low - s->base;
+    int64_t p = c->p, top = s->top == SKETCH_NO_TOP ? -1 : s->top - s->base;
     uint64_t end = c->end;
-    if (p <= s->top - s->base) { /* a place: r in it, or below it */
-        uint64_t here = p < 0 ? s->zero : s->bucket[p];
+    if (p <= top) { /* a place: r in it, or below it */
+        uint64_t here = place_count(s, p);
         if (r >= end - here)
             return;
         end -= here;
     }
-    /* end counts the ranks up to place p - 1: test p - 1, p - 2, ... */
-    const uint64_t *b = s->bucket;
-    for (; p - 8 >= lo; p -= 8) {
-        uint64_t sum = (b[p - 1] + b[p - 2]) + (b[p - 3] + b[p - 4]) + (b[p - 5] + b[p - 6]) +
-                       (b[p - 7] + b[p - 8]);
-        if (r >= end - sum)
-            break;
-        end -= sum;
+    if (p >= 0) { /* end counts the ranks up to place p - 1 */
+        const uint64_t *b = s->bucket;
+        int64_t lo = s->low - s->base;
+        for (; p - 8 >= lo; p -= 8) {
+            uint64_t sum = (b[p - 1] + b[p - 2]) + (b[p - 3] + b[p - 4]) +
+                           (b[p - 5] + b[p - 6]) + (b[p - 7] + b[p - 8]);
+            if (r >= end - sum)
+                break;
+            end -= sum;
+        }
+        for (p--; p >= lo; p--) {
+            if (r >= end - b[p])
+                break;
+            end -= b[p];
+        }
+        if (p >= lo) {
+            c->p = p;
+            c->end = end;
+            return;
+        }
+        p = 0;
     }
-    for (p--; p >= lo; p--) {
-        if (r >= end - b[p])
-            break;
-        end -= b[p];
+    /* the zero bucket: below the window, then the zeros */
+    if (p > PLACE_BELOW) {
+        if (r >= end - s->below) {
+            c->p = PLACE_BELOW;
+            c->end = end;
+            return;
+        }
+        end -= s->below;
     }
-    c->p = p >= lo ? p : -1; /* below low: the zeros */
+    c->p = PLACE_ZERO;
     c->end = end;
 }
 
-/* The value of rank r, at place p: exact at both ends, else its bucket's
+/* The value of rank r, at place p: exact at both ends, else its place's
  * value clamped into [min, max]. */
 static double rank_value(const sketch *s, const sketch_map *m, uint64_t r, int64_t p)
 {
@@ -204,9 +265,15 @@ static double rank_value(const sketch *s, const sketch_map *m, uint64_t r, int64
         return s->min;
     if (r == s->count - 1)
         return s->max;
-    if (p < 0)
+    if (p == PLACE_ZERO)
         return 0.0;
-    double v = sketch_map_value(m, s->base + p) / s->unit;
+    double v;
+    if (p == PLACE_BELOW) {
+        double z = sketch_zero_threshold(s, m);
+        v = 2.0 * s->min * z / (s->min + z);
+    } else {
+        v = sketch_map_value(m, s->base + p);
+    }
     return v < s->min ? s->min : v > s->max ? s->max : v;
 }
 
@@ -240,7 +307,7 @@ LLMLAT_PRIVATE void sketch_quantiles(const sketch *s, const sketch_map *m, const
     size_t split = 0;
     while (split < n && q[order[split]] <= 0.5)
         split++;
-    cursor up = { -2, 0 };
+    cursor up = { PLACE_ZERO - 1, 0 };
     for (size_t k = 0; k < split; k++) {
         double vi = (double)last * q[order[k]]; /* numpy's virtual index */
         if (vi >= (double)last) { /* n = 1 */
@@ -253,7 +320,7 @@ LLMLAT_PRIVATE void sketch_quantiles(const sketch *s, const sketch_map *m, const
         advance(s, &next, r + 1);
         out[order[k]] = interpolate(s, m, vi, r, up, next);
     }
-    cursor down = { s->top == SKETCH_NO_TOP ? -1 : s->top - s->base + 1, s->count };
+    cursor down = { s->top == SKETCH_NO_TOP ? 0 : s->top - s->base + 1, s->count };
     for (size_t k = n; k > split; k--) {
         size_t i = order[k - 1];
         double vi = (double)last * q[i];

@@ -5,6 +5,7 @@
 #include "exact/radix.h"
 #include "exact/ranks.h"
 #include "exact/select.h"
+#include "util/fixsum.h"
 #include "util/gridsum.h"
 
 LLMLAT_PRIVATE void exact_init(exact_store *s, bool weighted)
@@ -72,6 +73,22 @@ LLMLAT_PRIVATE int32_t exact_mean(const exact_store *s, double *out)
     return LLMLAT_OK;
 }
 
+LLMLAT_PRIVATE double exact_sum(const exact_store *s)
+{
+    uint64_t acc[FIXSUM_WIDE] = { 0 };
+    fixsum_accumulate(acc, s->v, weights_of(s), s->n);
+    return fixsum_total(acc, FIXSUM_WIDE, 1);
+}
+
+/* The squared deviations from the mean (numpy's second pass). */
+static double std_around(const exact_store *s, unsigned ddof, double mean)
+{
+    double lo = s->min - mean, hi = s->max - mean;
+    double largest = lo * lo > hi * hi ? lo * lo : hi * hi;
+    double sq = gridsum(s->v, weights_of(s), s->n, s->total_w, largest, 1, mean);
+    return sqrt(sq / (double)(s->total_w - ddof));
+}
+
 /* Two passes, as numpy does: the mean, then the squared deviations. */
 LLMLAT_PRIVATE int32_t exact_std(const exact_store *s, unsigned ddof, double *out)
 {
@@ -83,10 +100,7 @@ LLMLAT_PRIVATE int32_t exact_std(const exact_store *s, unsigned ddof, double *ou
     int32_t st = exact_mean(s, &mean);
     if (st != LLMLAT_OK)
         return st;
-    double lo = s->min - mean, hi = s->max - mean;
-    double largest = lo * lo > hi * hi ? lo * lo : hi * hi;
-    double sq = gridsum(s->v, weights_of(s), s->n, s->total_w, largest, 1, mean);
-    *out = sqrt(sq / (double)(s->total_w - ddof));
+    *out = std_around(s, ddof, mean);
     return LLMLAT_OK;
 }
 
@@ -97,19 +111,48 @@ static int32_t at_ranks(const exact_store *s, const llmlat_alloc *al, const uint
                         double_key(s->max), ranks, n, out);
 }
 
-/* All quantiles' ranks go to one selection (ranks.h has the rule). */
-LLMLAT_PRIVATE int32_t exact_quantiles(const exact_store *s, const llmlat_alloc *al,
-                                       const double *q, size_t n, double *out)
+/* The quantiles' ranks (ranks.h has the rule) and the median's in one
+ * selection; median may be NULL (then only the quantiles). */
+static int32_t quantiles_and_median(const exact_store *s, const llmlat_alloc *al, const double *q,
+                                    size_t n, double *out, double *median)
 {
     if (n > RANKS_MAX_Q)
         return LLMLAT_EINVAL;
     quantile_plan p;
     quantile_plan_make(&p, s->total_w, q, n);
-    double at[2 * RANKS_MAX_Q];
-    int32_t st = at_ranks(s, al, p.ranks, p.n_ranks, at);
-    if (st == LLMLAT_OK)
-        quantile_plan_values(&p, at, s->max, out);
-    return st;
+    uint64_t med[2], ranks[2 * RANKS_MAX_Q + 2];
+    size_t n_med = median ? median_ranks(s->total_w, med) : 0, nu = 0;
+    /* the union of the two ascending lists, ascending, each rank once */
+    for (size_t i = 0, j = 0; i < p.n_ranks || j < n_med;) {
+        uint64_t r = j == n_med || (i < p.n_ranks && p.ranks[i] <= med[j]) ? p.ranks[i] : med[j];
+        i += i < p.n_ranks && p.ranks[i] == r;
+        j += j < n_med && med[j] == r;
+        ranks[nu++] = r;
+    }
+    double at[2 * RANKS_MAX_Q + 2], at_q[2 * RANKS_MAX_Q], at_med[2];
+    int32_t st = at_ranks(s, al, ranks, nu, at);
+    if (st != LLMLAT_OK)
+        return st;
+    for (size_t i = 0, k = 0; i < p.n_ranks; i++) {
+        while (ranks[k] != p.ranks[i])
+            k++;
+        at_q[i] = at[k];
+    }
+    quantile_plan_values(&p, at_q, s->max, out);
+    for (size_t i = 0, k = 0; i < n_med; i++) {
+        while (ranks[k] != med[i])
+            k++;
+        at_med[i] = at[k];
+    }
+    if (median)
+        *median = median_of(at_med, n_med);
+    return LLMLAT_OK;
+}
+
+LLMLAT_PRIVATE int32_t exact_quantiles(const exact_store *s, const llmlat_alloc *al,
+                                       const double *q, size_t n, double *out)
+{
+    return quantiles_and_median(s, al, q, n, out, NULL);
 }
 
 LLMLAT_PRIVATE int32_t exact_median(const exact_store *s, const llmlat_alloc *al, double *out)
@@ -121,6 +164,18 @@ LLMLAT_PRIVATE int32_t exact_median(const exact_store *s, const llmlat_alloc *al
     if (st == LLMLAT_OK)
         *out = median_of(v, nr);
     return st;
+}
+
+LLMLAT_PRIVATE int32_t exact_summary(const exact_store *s, const llmlat_alloc *al,
+                                     unsigned ddof, const double *q, size_t n,
+                                     exact_summary_values *out)
+{
+    int32_t st = quantiles_and_median(s, al, q, n, out->q, &out->median);
+    if (st != LLMLAT_OK)
+        return st;
+    exact_mean(s, &out->mean);
+    out->std = s->total_w > ddof ? std_around(s, ddof, out->mean) : NAN;
+    return LLMLAT_OK;
 }
 
 LLMLAT_PRIVATE size_t exact_memory(const exact_store *s)

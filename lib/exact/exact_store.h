@@ -48,11 +48,29 @@ LLMLAT_PRIVATE void exact_append(exact_store *dst, const exact_store *src);
 
 /* Queries of a non-empty store. They allocate scratch, hence ENOMEM. */
 LLMLAT_PRIVATE int32_t exact_mean(const exact_store *s, double *out);
+/* LLMLAT_STAT_SUM: every sample on a fixed 2^-64 grid, summed exactly and
+ * rounded once (fixsum.h), so it never decreases as samples are added
+ * (the mean's grid follows the largest sample, and may coarsen). One pass
+ * at query time keeps the fold as cheap as before. */
+LLMLAT_PRIVATE double exact_sum(const exact_store *s);
 LLMLAT_PRIVATE int32_t exact_std(const exact_store *s, unsigned ddof, double *out);
 LLMLAT_PRIVATE int32_t exact_median(const exact_store *s, const llmlat_alloc *al, double *out);
 /* n quantiles (each in [0, 1], n <= 32) in one selection. */
 LLMLAT_PRIVATE int32_t exact_quantiles(const exact_store *s, const llmlat_alloc *al,
                                        const double *q, size_t n, double *out);
+
+/* What a report asks of a store, with fewer passes than the queries one
+ * by one (the mean computed once, for the std too; the median's ranks in
+ * the quantiles' selection), and the same bits: the mean, the std with
+ * ddof (NaN when the weight is <= ddof), the median and n <= 32
+ * quantiles. */
+typedef struct exact_summary_values {
+    double mean, std, median;
+    double q[32];
+} exact_summary_values;
+LLMLAT_PRIVATE int32_t exact_summary(const exact_store *s, const llmlat_alloc *al,
+                                     unsigned ddof, const double *q, size_t n,
+                                     exact_summary_values *out);
 
 LLMLAT_PRIVATE size_t exact_memory(const exact_store *s);
 

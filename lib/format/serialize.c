@@ -78,7 +78,7 @@ static void write_all(bytes_writer *w, const llmlat_agg *a, uint64_t size)
     write_lacks(w, a);
     for (int m = 0; m < METRIC_COUNT; m++) {
         if (a->mode == LLMLAT_MODE_BOUNDED)
-            write_sketch(w, &a->stores[m].sk);
+            write_sketch(w, &a->stores[m].sk, &a->map);
         else
             write_exact_store(w, &a->stores[m].exact);
     }
@@ -272,8 +272,9 @@ static int32_t read_samples(bytes_reader *r, llmlat_agg *a, uint32_t version)
 {
     for (int m = 0; m < METRIC_COUNT; m++) {
         metric_store *s = &a->stores[m];
-        int32_t st = a->mode == LLMLAT_MODE_BOUNDED ? read_sketch(r, &s->sk, &a->map)
-                                                     : read_exact_store(r, &s->exact, &a->al);
+        int32_t st = a->mode == LLMLAT_MODE_EXACT ? read_exact_store(r, &s->exact, &a->al)
+                     : version >= 2               ? read_sketch(r, &s->sk, &a->map)
+                                                  : read_sketch_v1(r, &s->sk, &a->map, &a->al);
         if (st != LLMLAT_OK)
             return st;
     }

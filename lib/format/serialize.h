@@ -8,7 +8,7 @@
 #include "format/bytes.h"
 
 LLMLAT_PRIVATE void write_exact_store(bytes_writer *w, const exact_store *e);
-LLMLAT_PRIVATE void write_sketch(bytes_writer *w, const sketch *s);
+LLMLAT_PRIVATE void write_sketch(bytes_writer *w, const sketch *s, const sketch_map *map);
 LLMLAT_PRIVATE void write_timeline(bytes_writer *w, const timeline *tl);
 LLMLAT_PRIVATE void write_request_log(bytes_writer *w, const request_log *g);
 
@@ -21,5 +21,20 @@ LLMLAT_PRIVATE int32_t read_exact_store(bytes_reader *r, exact_store *e, const l
 LLMLAT_PRIVATE int32_t read_sketch(bytes_reader *r, sketch *s, const sketch_map *map);
 LLMLAT_PRIVATE int32_t read_timeline(bytes_reader *r, timeline *tl, const llmlat_alloc *al);
 LLMLAT_PRIVATE int32_t read_request_log(bytes_reader *r, request_log *g, const llmlat_alloc *al);
+/* The same sketch section in version 1's layout (serialize_v1.c): its
+ * buckets converted into map's, at their values. */
+LLMLAT_PRIVATE int32_t read_sketch_v1(bytes_reader *r, sketch *s, const sketch_map *map,
+                                      const llmlat_alloc *al);
+
+/* What a sketch's buckets allow its sums to be, exported unit: the sum
+ * between sum_lo and sum_hi, the sum of squares at most sq_hi. */
+typedef struct sketch_range {
+    double sum_lo, sum_hi, sq_hi;
+} sketch_range;
+
+LLMLAT_PRIVATE void sketch_range_add(sketch_range *r, uint64_t c, double lo, double hi);
+/* Whether the count, extremes and sums of s hold together, and with the
+ * buckets' range r. */
+LLMLAT_PRIVATE bool sketch_holds_together(const sketch *s, const sketch_range *r);
 
 #endif

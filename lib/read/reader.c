@@ -494,7 +494,7 @@ static int32_t rd_advance(llmlat_reader *rd, int32_t *what)
 
 /* ---------------------------------------------------------- delivering */
 
-/* p.cur as the recorder r; EINVAL when the library refuses it. */
+/* p.cur as the recorder r; the library's status when it refuses it. */
 static int32_t rd_record(const llmlat_reader *rd, llmlat_request *r)
 {
     const rd_req *q = &rd->p.cur;

@@ -15,7 +15,8 @@
  *
  * gap_step is the rule for one event at a time (a recorder that keeps no
  * events can use it as they come); gap_walk runs it over a recorded
- * request's arrays. */
+ * request's arrays, one gap at a time (gap_walk_next) or in blocks
+ * (gap_walk_block, for the bounded fold's hot loop). */
 #ifndef LLMLAT_GAPS_H
 #define LLMLAT_GAPS_H
 
@@ -61,6 +62,7 @@ typedef struct gap_walk {
     const uint32_t *k;
     size_t i;        /* the next event to look at */
     size_t last;     /* the last counting event */
+    bool dense;      /* every event from i to last counts */
     gap_step step;
 } gap_walk;
 
@@ -78,7 +80,20 @@ static inline bool gap_walk_begin(gap_walk *w, const conv_rules *c, const llmlat
     w->step = gap_step_begin(c);
     w->step.anchored = true;
     w->step.prev = r->t[v->anchor];
+    w->dense = c->empty_events_count;
     *anchor_k = r->k[v->anchor];
+    return true;
+}
+
+/* The same for an ended request, whose summary counts its token-bearing
+ * events: with no empty event, every event counts under any convention. */
+static inline bool gap_walk_begin_ended(gap_walk *w, const conv_rules *c,
+                                        const llmlat_request *r, const req_view *v,
+                                        uint32_t *anchor_k)
+{
+    if (!gap_walk_begin(w, c, r, v, anchor_k))
+        return false;
+    w->dense = w->dense || r->sum.n_tok == r->n;
     return true;
 }
 
@@ -93,6 +108,51 @@ static inline bool gap_walk_next(gap_walk *w, int64_t *gap, uint32_t *k)
         }
     }
     return false;
+}
+
+/* Up to GAP_BLOCK gaps of the walk at once, in order, as the times of
+ * the counting events: gap j runs from at[j] to at[j + 1] (at[0] the
+ * previous counting event), closed by an event of k[j] tokens. When every
+ * event counts, at and k point into the request (nothing is copied),
+ * else into times and ks. */
+#define GAP_BLOCK 128
+
+typedef struct gap_block {
+    size_t n;
+    const int64_t *at;
+    const uint32_t *k;
+    int64_t times[GAP_BLOCK + 1];
+    uint32_t ks[GAP_BLOCK];
+} gap_block;
+
+static inline int64_t gap_block_gap(const gap_block *b, size_t j)
+{
+    return b->at[j + 1] - b->at[j];
+}
+
+/* The next block; false when the walk is done. */
+static inline bool gap_walk_block(gap_walk *w, gap_block *b)
+{
+    if (w->dense) { /* the previous counting event is the previous event */
+        if (w->i > w->last)
+            return false;
+        size_t n = w->last - w->i + 1 < GAP_BLOCK ? w->last - w->i + 1 : GAP_BLOCK;
+        b->at = w->t + w->i - 1;
+        b->k = w->k + w->i;
+        b->n = n;
+        w->i += n;
+        w->step.prev = w->t[w->i - 1];
+        return true;
+    }
+    size_t n = 0;
+    int64_t gap;
+    b->times[0] = w->step.prev;
+    while (n < GAP_BLOCK && gap_walk_next(w, &gap, &b->ks[n]))
+        b->times[++n] = w->step.prev;
+    b->at = b->times;
+    b->k = b->ks;
+    b->n = n;
+    return n > 0;
 }
 
 /* The per-request summary of its gaps (what llmlat_request_value needs). */

@@ -205,7 +205,7 @@ LLMLAT_PRIVATE void req_summarize(const llmlat_request *r, req_summary *s)
 LLMLAT_PRIVATE int32_t req_make_view(llmlat_request *r, const req_spec *s)
 {
     if (s->n > REQ_MAX_EVENTS)
-        return LLMLAT_EINVAL;
+        return LLMLAT_EOVERFLOW;
     int64_t max_t = s->start <= 0 ? s->start + INT64_MAX : INT64_MAX;
     int64_t prev = s->n ? s->t[s->n - 1] : s->start;
     if (!s->checked) {
@@ -215,7 +215,7 @@ LLMLAT_PRIVATE int32_t req_make_view(llmlat_request *r, const req_spec *s)
             if (t < prev)
                 return LLMLAT_EORDER;
             if (t > max_t)
-                return LLMLAT_EINVAL;
+                return LLMLAT_EOVERFLOW; /* t - start does not fit int64 */
             prev = t;
         }
     }
@@ -223,7 +223,7 @@ LLMLAT_PRIVATE int32_t req_make_view(llmlat_request *r, const req_spec *s)
     if (end < prev)
         return LLMLAT_EORDER;
     if (end > max_t)
-        return LLMLAT_EINVAL;
+        return LLMLAT_EOVERFLOW;
     memset(r, 0, sizeof *r);
     r->t = (int64_t *)s->t;  /* read only: a view */
     r->k = (uint32_t *)s->k;

@@ -4,6 +4,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "report/expose.h"
 #include "report/report.h"
 
 typedef void (*report_writer)(report_ctx *c);
@@ -13,20 +14,22 @@ static report_writer writer_for(int32_t format)
     switch (format) {
     case LLMLAT_FORMAT_TEXT: return report_text;
     case LLMLAT_FORMAT_JSON: return report_json;
-    case LLMLAT_FORMAT_PROMETHEUS: return report_prometheus;
     case LLMLAT_FORMAT_HTML: return report_html;
     case LLMLAT_FORMAT_CHROME_TRACE: return report_chrome_trace;
     case LLMLAT_FORMAT_REQUESTS_CSV: return report_requests_csv;
     case LLMLAT_FORMAT_REQUESTS_JSONL: return report_requests_jsonl;
+    case LLMLAT_FORMAT_PROMETHEUS:
+    case LLMLAT_FORMAT_OPENMETRICS:
+    case LLMLAT_FORMAT_PROMETHEUS_PROTOBUF: return report_exposition;
     }
     return NULL;
 }
 
 /* The report, written once, through fn: the one place a report is made. */
-static int32_t report_stream(const llmlat_agg *a, report_writer write, llmlat_write_fn fn,
-                             void *user)
+static int32_t report_stream(const llmlat_agg *a, int32_t format, report_writer write,
+                             llmlat_write_fn fn, void *user)
 {
-    report_ctx c = { .a = a }; /* nothing cached yet */
+    report_ctx c = { .a = a, .format = format }; /* nothing cached yet */
     rbuf_init(&c.out, fn, user);
     write(&c);
     return rbuf_flush(&c.out);
@@ -38,7 +41,7 @@ LLMLAT_API int32_t llmlat_agg_report_write(const llmlat_agg *a, int32_t format,
     report_writer write = writer_for(format);
     if (!a || !fn || !write)
         return LLMLAT_EINVAL;
-    return report_stream(a, write, fn, user);
+    return report_stream(a, format, write, fn, user);
 }
 
 LLMLAT_PRIVATE int32_t report_collect_write(void *user, const void *bytes, size_t n)
@@ -65,7 +68,7 @@ LLMLAT_API int32_t llmlat_agg_report(const llmlat_agg *a, int32_t format, void *
     if (!a || !len || (!buf && cap > 0) || !write)
         return LLMLAT_EINVAL;
     report_collect k = { .al = &a->al, .limit = cap };
-    int32_t st = report_stream(a, write, report_collect_write, &k);
+    int32_t st = report_stream(a, format, write, report_collect_write, &k);
     return report_collect_end(&k, st, buf, cap, len);
 }
 
@@ -81,6 +84,11 @@ LLMLAT_PRIVATE int32_t report_collect_end(report_collect *k, int32_t st, void *b
     }
     alloc_free(k->al, k->p);
     return st;
+}
+
+LLMLAT_PRIVATE void report_exposition(report_ctx *c)
+{
+    expose_run(&c->out, &c->a, 1, c->format, true, &c->a->al);
 }
 
 /* A query's status: its value, NaN when undefined, and a hard error kept. */
@@ -103,11 +111,29 @@ static double query_stat(report_ctx *c, int32_t metric, int32_t which)
 LLMLAT_PRIVATE void report_metric(report_ctx *c, int32_t metric, const double *q, size_t n,
                                   metric_values *v)
 {
-    int i = (int)(agg_store(c->a, metric) - c->a->stores);
+    const metric_store *s = agg_store(c->a, metric);
+    int i = (int)(s - c->a->stores);
     metric_values *m = &c->cache[i];
+    if (!c->known[i] && s->mode == LLMLAT_MODE_EXACT && store_count(s) > 0 &&
+        !agg_lacks_reason(c->a, LLMLAT_KIND_METRIC, metric)) {
+        /* the same values as the queries below, in fewer passes */
+        exact_summary_values e = { 0 };
+        int32_t st = exact_summary(&s->exact, &c->a->al, c->a->conv->ddof, q, n, &e);
+        c->known[i] = true;
+        m->count = store_count(s);
+        m->mean = value_or_nan(c, st, e.mean);
+        m->std = value_or_nan(c, st, e.std);
+        m->min = s->exact.min;
+        m->max = s->exact.max;
+        m->median = value_or_nan(c, st, e.median);
+        for (size_t j = 0; j < n; j++)
+            m->q[j] = value_or_nan(c, st, e.q[j]);
+        memcpy(c->cache_q[i], q, n * sizeof *q);
+        m->n_q = n;
+    }
     if (!c->known[i]) {
         c->known[i] = true;
-        m->count = store_count(&c->a->stores[i]);
+        m->count = store_count(s);
         m->mean = query_stat(c, metric, LLMLAT_STAT_MEAN);
         m->std = query_stat(c, metric, LLMLAT_STAT_STD);
         m->min = query_stat(c, metric, LLMLAT_STAT_MIN);

@@ -4,9 +4,10 @@
  * real error (ENOMEM while sorting, see rbuf_fail) so that a writer never
  * checks after each call.
  *
- * report.c: llmlat_agg_report_write, llmlat_agg_report and these queries; report_text.c,
- * report_json.c (+ report_tool.c, the `tool` object), report_prom.c
- * (+ report_hist.c, histogram buckets) write one format each. */
+ * report.c: llmlat_agg_report_write, llmlat_agg_report and these
+ * queries; report_text.c and report_json.c (+ report_tool.c, the `tool`
+ * object) write one format each; the exposition formats are expose.h's
+ * (+ report_hist.c, the classic histogram buckets). */
 #ifndef LLMLAT_REPORT_H
 #define LLMLAT_REPORT_H
 
@@ -28,6 +29,7 @@ typedef struct metric_values {
 
 typedef struct report_ctx {
     const llmlat_agg *a;
+    int32_t format;
     rbuf out; /* its status is the report's: the first error of a query or the sink */
     /* Each store's statistics, computed once: a report asks for a metric in
      * several places (and TOOL_ITL shares a store), and in exact mode every
@@ -70,11 +72,13 @@ LLMLAT_PRIVATE bool report_quantile_repeats(const double *q, size_t i);
 
 LLMLAT_PRIVATE void report_text(report_ctx *c);
 LLMLAT_PRIVATE void report_json(report_ctx *c);
-LLMLAT_PRIVATE void report_prometheus(report_ctx *c);
 LLMLAT_PRIVATE void report_chrome_trace(report_ctx *c);
 LLMLAT_PRIVATE void report_requests_csv(report_ctx *c);
 LLMLAT_PRIVATE void report_requests_jsonl(report_ctx *c);
 LLMLAT_PRIVATE void report_html(report_ctx *c);
+/* The exposition formats: the exposition of c->a alone (expose.h), with
+ * the gauges of its run. */
+LLMLAT_PRIVATE void report_exposition(report_ctx *c);
 
 /* The sink of the buffer-writing calls (llmlat_agg_report, llmlat_expose).
  * A too-small buffer must receive nothing, and the size is only known at

@@ -50,6 +50,42 @@ LLMLAT_PRIVATE void rbuf_puts(rbuf *b, const char *s)
     rbuf_putn(b, s, strlen(s));
 }
 
+LLMLAT_PRIVATE void rbuf_escaped(rbuf *b, const char *s, bool quote)
+{
+    const char *run = s;
+    for (; *s; s++) {
+        const char *esc = *s == '\\' ? "\\\\" : *s == '\n' ? "\\n"
+                          : (*s == '"' && quote) ? "\\\"" : NULL;
+        if (!esc)
+            continue;
+        rbuf_putn(b, run, (size_t)(s - run));
+        rbuf_puts(b, esc);
+        run = s + 1;
+    }
+    rbuf_puts(b, run);
+}
+
+LLMLAT_PRIVATE void rbuf_json_escaped(rbuf *b, const char *s)
+{
+    const char *run = s;
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c >= 0x20 && c != '"' && c != '\\')
+            continue;
+        rbuf_putn(b, run, (size_t)(s - run));
+        char esc[8];
+        if (c == '"' || c == '\\')
+            snprintf(esc, sizeof esc, "\\%c", c);
+        else if (c == '\n')
+            snprintf(esc, sizeof esc, "\\n");
+        else
+            snprintf(esc, sizeof esc, "\\u%04x", c);
+        rbuf_puts(b, esc);
+        run = s + 1;
+    }
+    rbuf_puts(b, run);
+}
+
 static void spaces(rbuf *b, size_t n)
 {
     static const char SPACES[] = "                                ";
@@ -71,8 +107,12 @@ LLMLAT_PRIVATE void rbuf_pad(rbuf *b, const char *s, size_t width)
 LLMLAT_PRIVATE void rbuf_u64(rbuf *b, uint64_t v)
 {
     char tmp[24];
-    int n = snprintf(tmp, sizeof tmp, "%" PRIu64, v);
-    rbuf_putn(b, tmp, (size_t)n);
+    size_t at = sizeof tmp; /* digits from the end: no snprintf on every count */
+    do {
+        tmp[--at] = (char)('0' + v % 10);
+        v /= 10;
+    } while (v);
+    rbuf_putn(b, tmp + at, sizeof tmp - at);
 }
 
 /* snprintf and strtod follow the C locale's decimal point, which may be ','
@@ -108,19 +148,41 @@ static bool non_finite(rbuf *b, double v, const char *nan_text)
     return true;
 }
 
+LLMLAT_PRIVATE size_t double_text(double v, char out[DOUBLE_TEXT_MAX])
+{
+    /* An integer below 10^15 is what %.15g writes for it, without the
+     * formatting and the read-back (counts, bucket bounds). */
+    if (v > -1e15 && v < 1e15 && v == (double)(int64_t)v && !(v == 0.0 && signbit(v))) {
+        uint64_t u = (uint64_t)(v < 0 ? -v : v);
+        char tmp[24];
+        size_t at = sizeof tmp, n = 0;
+        do {
+            tmp[--at] = (char)('0' + u % 10);
+            u /= 10;
+        } while (u);
+        if (v < 0)
+            out[n++] = '-';
+        memcpy(out + n, tmp + at, sizeof tmp - at);
+        n += sizeof tmp - at;
+        out[n] = '\0';
+        return n;
+    }
+    /* %.15g is exact for most values and drops trailing zeros; 17 digits
+     * always read back as the same double. */
+    for (int digits = 15; digits <= 17; digits++) {
+        snprintf(out, DOUBLE_TEXT_MAX, "%.*g", digits, v);
+        if (strtod(out, NULL) == v)
+            break;
+    }
+    return with_dot(out);
+}
+
 LLMLAT_PRIVATE void rbuf_double(rbuf *b, double v, const char *nan_text)
 {
     if (non_finite(b, v, nan_text))
         return;
-    /* %.15g is exact for most values and drops trailing zeros; 17 digits
-     * always read back as the same double. */
-    char tmp[40];
-    for (int digits = 15; digits <= 17; digits++) {
-        snprintf(tmp, sizeof tmp, "%.*g", digits, v);
-        if (strtod(tmp, NULL) == v)
-            break;
-    }
-    rbuf_putn(b, tmp, with_dot(tmp));
+    char tmp[DOUBLE_TEXT_MAX];
+    rbuf_putn(b, tmp, double_text(v, tmp));
 }
 
 LLMLAT_PRIVATE void rbuf_fixed(rbuf *b, double v, int decimals, size_t width, const char *nan_text)

@@ -8,6 +8,7 @@
 #ifndef LLMLAT_REPORT_BUF_H
 #define LLMLAT_REPORT_BUF_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -32,12 +33,21 @@ LLMLAT_PRIVATE void rbuf_fail(rbuf *b, int32_t st);
 
 LLMLAT_PRIVATE void rbuf_putn(rbuf *b, const char *s, size_t n);
 LLMLAT_PRIVATE void rbuf_puts(rbuf *b, const char *s);
+/* s with '\\' and newline written as \\ and \n, and '"' as \" when `quote`:
+ * Prometheus' escapes for label values (quote) and HELP text. */
+LLMLAT_PRIVATE void rbuf_escaped(rbuf *b, const char *s, bool quote);
+/* s as the inside of a JSON string: '"', '\\' and control characters
+ * escaped (UTF-8 passes through). */
+LLMLAT_PRIVATE void rbuf_json_escaped(rbuf *b, const char *s);
 /* s followed by spaces up to `width` bytes (nothing added when longer). */
 LLMLAT_PRIVATE void rbuf_pad(rbuf *b, const char *s, size_t width);
 LLMLAT_PRIVATE void rbuf_u64(rbuf *b, uint64_t v);
 /* The shortest text that reads back as the same double ("0.1", "1e-05");
  * NaN and infinities as `nan_text` / "+Inf" / "-Inf". */
 LLMLAT_PRIVATE void rbuf_double(rbuf *b, double v, const char *nan_text);
+/* The same text of a finite v, NUL-terminated in out; its length. */
+#define DOUBLE_TEXT_MAX 40
+LLMLAT_PRIVATE size_t double_text(double v, char out[DOUBLE_TEXT_MAX]);
 /* Fixed-point with `decimals` digits after the point, right-aligned in
  * `width` bytes; NaN as `nan_text`. */
 LLMLAT_PRIVATE void rbuf_fixed(rbuf *b, double v, int decimals, size_t width, const char *nan_text);

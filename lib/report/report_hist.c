@@ -93,18 +93,30 @@ static void count_exact(const exact_store *e, const double *bounds, size_t n, ui
 }
 
 /* Bounded mode: each sketch bucket counted at its representative value,
- * which is within alpha of every sample in it (so a sample within alpha of
- * a bound may land on either side of it). */
+ * which is within the schema's error of every sample in it (so a sample
+ * that close to a bound may land on either side of it); the zero bucket
+ * (zeros, and the samples more than 2^31 below the largest) at 0. A
+ * sample keeps its bucket until the window leaves it behind, and then
+ * moves to 0, below any representative: counts only ever move down, so
+ * no cumulative count drops. (At the minimum instead, a sample could move
+ * up across a bound, from its bucket's representative to a minimum above
+ * it in the same bucket.) */
 static void count_sketch(const sketch *s, const sketch_map *m, const double *bounds,
                          size_t n, uint64_t *cum)
 {
-    cum[hist_bucket_of(bounds, n, 0.0)] += s->zero;
+    size_t k = hist_bucket_of(bounds, n, 0.0);
+    cum[k] += s->zero + s->below;
     if (s->top == SKETCH_NO_TOP)
         return;
+    /* representatives ascend with the index: one walk along the bounds */
     for (int64_t i = s->low; i <= s->top; i++) {
         uint64_t w = s->bucket[i - s->base];
-        if (w)
-            cum[hist_bucket_of(bounds, n, sketch_map_value(m, i) / s->unit)] += w;
+        if (!w)
+            continue;
+        double v = sketch_map_value(m, i);
+        while (k < n && bounds[k] < v)
+            k++;
+        cum[k] += w;
     }
 }
 

@@ -86,14 +86,14 @@ static void html_head(report_ctx *c, const text_words *w)
                  "<meta name=\"generator\" content=\"llmlat ");
     rbuf_puts(b, llmlat_version_string());
     rbuf_puts(b, "\">\n<title>llmlat report: ");
-    rbuf_escaped(b, w->tool);
+    rbuf_html_escaped(b, w->tool);
     rbuf_puts(b, "</title>\n<style>\n");
     rbuf_puts(b, HTML_STYLE);
     rbuf_puts(b, "</style>\n</head>\n<body>\n<main>\n<header>\n<h1>llmlat report</h1>\n"
                  "<p class=\"meta\">convention <b>");
-    rbuf_escaped(b, a->conv->name);
+    rbuf_html_escaped(b, a->conv->name);
     rbuf_puts(b, "</b> (");
-    rbuf_escaped(b, w->tool);
+    rbuf_html_escaped(b, w->tool);
     rbuf_puts(b, ") &middot; mode <b>");
     rbuf_puts(b, a->mode == LLMLAT_MODE_BOUNDED ? "bounded" : "exact");
     rbuf_puts(b, "</b> &middot; llmlat ");
@@ -103,9 +103,9 @@ static void html_head(report_ctx *c, const text_words *w)
         rbuf_puts(b, "<p class=\"meta labels\">");
         for (size_t i = 0; i < a->n_labels; i++) {
             rbuf_puts(b, i ? " &middot; " : "");
-            rbuf_escaped(b, a->labels[i].name);
+            rbuf_html_escaped(b, a->labels[i].name);
             rbuf_puts(b, " = <b>");
-            rbuf_escaped(b, a->labels[i].value);
+            rbuf_html_escaped(b, a->labels[i].value);
             rbuf_puts(b, "</b>");
         }
         rbuf_puts(b, "</p>\n");
@@ -123,11 +123,11 @@ static void html_conditions(report_ctx *c, const text_words *w)
                  "<tr><th>Requests added</th><td>");
     rbuf_u64(b, added);
     rbuf_puts(b, "</td></tr>\n<tr><th>");
-    rbuf_escaped(b, report_item_label(w, REPORT_ITEM_COMPLETED));
+    rbuf_html_escaped(b, report_item_label(w, REPORT_ITEM_COMPLETED));
     rbuf_puts(b, "</th><td>");
     rbuf_u64(b, a->completed);
     rbuf_puts(b, "</td></tr>\n<tr><th>");
-    rbuf_escaped(b, report_item_label(w, REPORT_ITEM_FAILED));
+    rbuf_html_escaped(b, report_item_label(w, REPORT_ITEM_FAILED));
     rbuf_puts(b, "</th><td>");
     rbuf_u64(b, a->failed);
     rbuf_puts(b, added ? " (" : "");
@@ -136,7 +136,7 @@ static void html_conditions(report_ctx *c, const text_words *w)
         rbuf_puts(b, "%)");
     }
     rbuf_puts(b, "</td></tr>\n<tr><th>");
-    rbuf_escaped(b, report_item_label(w, REPORT_ITEM_DURATION));
+    rbuf_html_escaped(b, report_item_label(w, REPORT_ITEM_DURATION));
     rbuf_puts(b, "</th>");
     html_td(b, report_duration(c), 2);
     rbuf_puts(b, "</tr>\n</table>\n<table class=\"lengths\">\n<tr><th>tokens per request"
@@ -180,11 +180,11 @@ static void html_summary(report_ctx *c, const text_words *w)
         if (!report_item_value(c, (enum report_item)i, &v, &count, &why))
             continue;
         rbuf_puts(b, "<tr><th>");
-        rbuf_escaped(b, report_item_label(w, (enum report_item)i));
+        rbuf_html_escaped(b, report_item_label(w, (enum report_item)i));
         rbuf_puts(b, "</th>");
         if (why) {
             rbuf_puts(b, "<td class=\"na\">not available: ");
-            rbuf_escaped(b, why);
+            rbuf_html_escaped(b, why);
             rbuf_puts(b, "</td>");
         } else {
             html_td(b, v, count ? 0 : 2);
@@ -211,7 +211,7 @@ static void html_summary(report_ctx *c, const text_words *w)
         report_metric(c, w->rows[r].metric, a->quantiles, a->n_quantiles, &v);
         double scale = html_is_time(w->rows[r].metric) ? 1000.0 : 1.0;
         rbuf_puts(b, "<tr><td>");
-        rbuf_escaped(b, w->rows[r].label);
+        rbuf_html_escaped(b, w->rows[r].label);
         rbuf_puts(b, "</td><td>");
         rbuf_u64(b, v.count);
         rbuf_puts(b, "</td>");
@@ -224,7 +224,7 @@ static void html_summary(report_ctx *c, const text_words *w)
         rbuf_puts(b, "</tr>\n");
     }
     rbuf_puts(b, "</table>\n</div>\n<p class=\"note\">");
-    rbuf_escaped(b, w->note);
+    rbuf_html_escaped(b, w->note);
     rbuf_puts(b, " Times in ms.</p>\n</section>\n");
 }
 
@@ -252,7 +252,7 @@ static void html_no_data(svg_plot *p, const char *why)
     rbuf_puts(b, "\" y=\"");
     rbuf_fixed(b, p->top + p->height / 2, 1, 0, "0");
     rbuf_puts(b, "\" text-anchor=\"middle\">");
-    rbuf_escaped(b, why);
+    rbuf_html_escaped(b, why);
     rbuf_puts(b, "</text>\n");
 }
 

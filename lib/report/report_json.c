@@ -107,6 +107,10 @@ LLMLAT_PRIVATE void report_json(report_ctx *c)
     jw_string(&w, "llmlat_version", llmlat_version_string());
     jw_string(&w, "convention", a->conv->name);
     jw_string(&w, "mode", bounded ? "bounded" : "exact");
+    jw_object(&w, "labels");
+    for (size_t i = 0; i < a->n_labels; i++)
+        jw_string(&w, a->labels[i].name, a->labels[i].value);
+    jw_close(&w);
     jw_number(&w, "relative_error",
               bounded ? agg_param(a, LLMLAT_PARAM_RELATIVE_ERROR) : NAN);
     jw_object(&w, "slo");

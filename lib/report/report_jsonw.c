@@ -75,7 +75,7 @@ LLMLAT_PRIVATE void jw_string(jsonw *w, const char *key, const char *v)
 {
     member(w, key);
     rbuf_putn(w->b, "\"", 1);
-    rbuf_puts(w->b, v);
+    rbuf_json_escaped(w->b, v);
     rbuf_putn(w->b, "\"", 1);
 }
 

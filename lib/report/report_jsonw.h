@@ -1,6 +1,7 @@
 /* A small JSON writer for the JSON report: objects nested a few levels,
- * one member per line, two-space indent, NaN (and inf) written as null. Keys are
- * the report's own ASCII names, written as given. */
+ * one member per line, two-space indent, NaN (and inf) written as null.
+ * Keys are the report's own ASCII names (and label names), written as
+ * given; string values are escaped. */
 #ifndef LLMLAT_REPORT_JSONW_H
 #define LLMLAT_REPORT_JSONW_H
 

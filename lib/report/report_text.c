@@ -122,7 +122,15 @@ LLMLAT_PRIVATE void report_text(report_ctx *c)
     rbuf_puts(b, w->tool);
     rbuf_puts(b, "), mode: ");
     rbuf_puts(b, a->mode == LLMLAT_MODE_BOUNDED ? "bounded" : "exact");
-    rbuf_puts(b, "\n\n");
+    rbuf_puts(b, "\n");
+    for (size_t i = 0; i < a->n_labels; i++) { /* as the exposition writes them */
+        rbuf_puts(b, i == 0 ? "labels: " : ", ");
+        rbuf_puts(b, a->labels[i].name);
+        rbuf_puts(b, "=\"");
+        rbuf_escaped(b, a->labels[i].value, true);
+        rbuf_puts(b, "\"");
+    }
+    rbuf_puts(b, a->n_labels ? "\n\n" : "\n");
     text_summary(c, w);
     rbuf_puts(b, "\n");
     size_t width = label_width(w) + 2;

@@ -12,7 +12,7 @@
 #define SVG_BOTTOM 48
 #define SVG_MAX_TICKS 12
 
-LLMLAT_PRIVATE void rbuf_escaped(rbuf *b, const char *s)
+LLMLAT_PRIVATE void rbuf_html_escaped(rbuf *b, const char *s)
 {
     for (; *s; s++) {
         switch (*s) {
@@ -130,7 +130,7 @@ static void svg_text(rbuf *b, const char *cls, double x, double y, const char *a
     rbuf_puts(b, "\" text-anchor=\"");
     rbuf_puts(b, anchor);
     rbuf_puts(b, "\">");
-    rbuf_escaped(b, text);
+    rbuf_html_escaped(b, text);
     rbuf_puts(b, "</text>\n");
 }
 
@@ -175,7 +175,7 @@ static void svg_axes(svg_plot *p)
     rbuf_puts(b, "<text class=\"axis-label\" transform=\"translate(16 ");
     svg_num(b, p->top + p->height / 2);
     rbuf_puts(b, ") rotate(-90)\" text-anchor=\"middle\">");
-    rbuf_escaped(b, p->y.label);
+    rbuf_html_escaped(b, p->y.label);
     rbuf_puts(b, "</text>\n");
 }
 
@@ -189,9 +189,9 @@ LLMLAT_PRIVATE void svg_begin(svg_plot *p, rbuf *b, const char *id, const char *
     rbuf_puts(b, id);
     rbuf_puts(b, "\" xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 520 300\" "
                  "role=\"img\" aria-label=\"");
-    rbuf_escaped(b, title);
+    rbuf_html_escaped(b, title);
     rbuf_puts(b, "\">\n<title>");
-    rbuf_escaped(b, title);
+    rbuf_html_escaped(b, title);
     rbuf_puts(b, "</title>\n");
     svg_text(b, "chart-title", SVG_LEFT, 20, "start", title);
     svg_axes(p);

@@ -52,6 +52,6 @@ LLMLAT_PRIVATE void svg_bars(svg_plot *p, const char *cls, const double *edge, c
 LLMLAT_PRIVATE void svg_note(svg_plot *p, const char *text);
 
 /* Text with &, <, >, " and ' escaped, for HTML and SVG alike. */
-LLMLAT_PRIVATE void rbuf_escaped(rbuf *b, const char *s);
+LLMLAT_PRIVATE void rbuf_html_escaped(rbuf *b, const char *s);
 
 #endif

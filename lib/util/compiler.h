@@ -21,6 +21,14 @@
 #define LLMLAT_COLD
 #endif
 
+/* For a hot loop that needs every register: its own function, so that the
+ * caller's live values do not crowd it. */
+#if defined(__GNUC__) || defined(__clang__)
+#define LLMLAT_NOINLINE __attribute__((noinline))
+#else
+#define LLMLAT_NOINLINE
+#endif
+
 /* The number of significant bits of x (0 for 0). */
 static inline int bit_length(uint64_t x)
 {

@@ -70,3 +70,31 @@ LLMLAT_PRIVATE double fixsum_variance(const fixsum *f, uint64_t n, unsigned ddof
     wide_sub(ns2, sq, 6);
     return wide_to_double(ns2, 6, -128) / (double)n / (double)(n - ddof);
 }
+
+LLMLAT_PRIVATE void fixsum_accumulate(uint64_t acc[FIXSUM_WIDE], const double *v,
+                                      const uint32_t *w, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        uint64_t m, lo, hi = 0, t[3];
+        int e;
+        fixsum_decompose(v[i], &m, &e);
+        if (w)
+            wide_mul(m, w[i], &lo, &hi);
+        else
+            lo = m;
+        wide_shifted(lo, hi, e + 64, t); /* v w < 2^96 (admitted samples), so t < 2^160 */
+        wide_add_at(acc, FIXSUM_WIDE, t, 3, 0);
+    }
+}
+
+/* q = acc * 2^128 / divisor (n + 2 limbs), the remainder's being nonzero
+ * folded into the lowest bit: q >= 2^96 whenever acc > 0, so that bit
+ * lies far below a double's rounding position and acts as the sticky
+ * bit, and rounding q rounds the exact quotient. */
+LLMLAT_PRIVATE double fixsum_total(const uint64_t *acc, int n, uint32_t divisor)
+{
+    uint64_t q[FIXSUM_WIDE + 2] = { 0 };
+    memcpy(q + 2, acc, (size_t)n * sizeof *acc);
+    q[0] |= wide_div32(q, n + 2, divisor) != 0;
+    return wide_to_double(q, n + 2, -192);
+}

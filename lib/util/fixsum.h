@@ -15,6 +15,7 @@
 #ifndef LLMLAT_FIXSUM_H
 #define LLMLAT_FIXSUM_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "util/compiler.h"
@@ -75,5 +76,20 @@ LLMLAT_PRIVATE double fixsum_mean(const fixsum *f, uint64_t n);
  * exactly in integers, correctly rounded to double, then divided by n and
  * by n - ddof in double. */
 LLMLAT_PRIVATE double fixsum_variance(const fixsum *f, uint64_t n, unsigned ddof);
+
+/* The sum itself (LLMLAT_STAT_SUM): the integer acc[0..n) (n <= 4) counting
+ * 2^-64 units, divided by `divisor` (1, or 1e9 for ns to s) and correctly
+ * rounded. It never decreases as the integer grows, which is what makes an
+ * exported _sum a counter. */
+LLMLAT_PRIVATE double fixsum_total(const uint64_t *acc, int n, uint32_t divisor);
+
+/* Exact mode's sum, taken at query time on the same fixed grid: acc[0..4)
+ * = sum of w[i] v[i] (w NULL: weights 1) in 2^-64 units, each v[i] in
+ * [0, 2^64) (what the aggregator admits) cut at 2^-64 once, w[i] < 2^32.
+ * The grid never depends on the data (as gridsum's does), so adding a
+ * sample never lowers the sum. */
+#define FIXSUM_WIDE 4
+LLMLAT_PRIVATE void fixsum_accumulate(uint64_t acc[FIXSUM_WIDE], const double *v,
+                                      const uint32_t *w, size_t n);
 
 #endif

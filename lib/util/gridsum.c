@@ -4,6 +4,49 @@
 #include "util/gridsum.h"
 #include "util/wide.h"
 
+#if defined(__GNUC__) || defined(__clang__)
+#define GRID_INLINE static inline __attribute__((always_inline))
+#else
+#define GRID_INLINE static inline
+#endif
+
+/* The sum on the grid into acc, with `squares` and `weighted` constants in
+ * each of gridsum's four calls, so that the loop tests neither. */
+GRID_INLINE void grid_loop(const double *v, const uint32_t *w, size_t n, int grid, int squares,
+                           double center, int weighted, uint64_t acc[2])
+{
+    for (size_t i = 0; i < n; i++) {
+        double x = v[i];
+        if (squares) {
+            double d = x - center;
+            x = d * d;
+        }
+        uint64_t bits;
+        memcpy(&bits, &x, sizeof bits);
+        int e = (int)((bits >> 52) & 0x7ff); /* terms are >= 0 (-0.0 is 0) */
+        uint64_t m = bits & ((UINT64_C(1) << 52) - 1);
+        if (e)
+            m |= UINT64_C(1) << 52;
+        else
+            e = 1;
+        uint64_t t[2]; /* m 2^(e - 1075 - grid) < 2^(53 + guard) */
+        int s = e - 1075 - grid;
+        if ((unsigned)(s - 1) < 63u) { /* the usual shift: both words */
+            t[0] = m << s;
+            t[1] = m >> (64 - s);
+        } else
+            wide_shifted2(m, s, &t[0], &t[1]);
+        if (weighted) { /* t * w: t < 2^(53 + guard), w < 2^32; no branch on w */
+            uint64_t wi = w[i];
+            uint64_t a = (t[0] & 0xffffffffu) * wi, b = (t[0] >> 32) * wi;
+            uint64_t lo = a + (b << 32);
+            t[1] = t[1] * wi + (b >> 32) + (lo < a);
+            t[0] = lo;
+        }
+        wide_add(&acc[0], &acc[1], t[0], t[1]);
+    }
+}
+
 LLMLAT_PRIVATE double gridsum(const double *v, const uint32_t *w, size_t n, uint64_t total_weight,
                              double largest, int squares, double center)
 {
@@ -20,30 +63,16 @@ LLMLAT_PRIVATE double gridsum(const double *v, const uint32_t *w, size_t n, uint
     int guard = 74 - bit_length(total_weight);
     int grid = e_max - 1075 - guard;
     uint64_t acc[2] = { 0, 0 };
-    for (size_t i = 0; i < n; i++) {
-        double x = v[i];
-        if (squares) {
-            double d = x - center;
-            x = d * d;
-        }
-        uint64_t bits;
-        memcpy(&bits, &x, sizeof bits);
-        int e = (int)((bits >> 52) & 0x7ff); /* terms are >= 0 (-0.0 is 0) */
-        uint64_t m = bits & ((UINT64_C(1) << 52) - 1);
-        if (e)
-            m |= UINT64_C(1) << 52;
+    if (squares) {
+        if (w)
+            grid_loop(v, w, n, grid, 1, center, 1, acc);
         else
-            e = 1;
-        uint64_t t[2]; /* m 2^(e - 1075 - grid) < 2^(53 + guard) */
-        wide_shifted2(m, e - 1075 - grid, &t[0], &t[1]);
-        if (w && w[i] != 1) { /* t * w: t < 2^(53 + guard), w < 2^32 */
-            uint64_t wi = w[i];
-            uint64_t a = (t[0] & 0xffffffffu) * wi, b = (t[0] >> 32) * wi;
-            uint64_t lo = a + (b << 32);
-            t[1] = t[1] * wi + (b >> 32) + (lo < a);
-            t[0] = lo;
-        }
-        wide_add(&acc[0], &acc[1], t[0], t[1]);
+            grid_loop(v, w, n, grid, 1, center, 0, acc);
+    } else {
+        if (w)
+            grid_loop(v, w, n, grid, 0, 0.0, 1, acc);
+        else
+            grid_loop(v, w, n, grid, 0, 0.0, 0, acc);
     }
     return wide_to_double(acc, 2, grid);
 }

@@ -122,6 +122,15 @@ class Windows(unittest.TestCase):
         # the other formats carry the window too
         p = run("report", "--window", "60:120", "--format", "prometheus", SAMPLE)
         self.assertIn("# llmlat window: requests wholly inside 60.000 s", p.stdout)
+        # OpenMetrics has no free comments: the window's figures, then its EOF
+        p = run("report", "--window", "60:120", "--format", "openmetrics", SAMPLE)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertNotIn("# llmlat", p.stdout)
+        self.assertTrue(p.stdout.endswith("llmlat_trace_requests_rejected_total 0\n# EOF\n"))
+        values = dict(line.rsplit(" ", 1) for line in p.stdout.splitlines()
+                      if not line.startswith("#"))
+        self.assertEqual(int(values["llmlat_requests_completed_total"]) +
+                         int(values["llmlat_requests_failed_total"]), len(want))
         p = run("report", "--window", "60:120", "--format", "html", SAMPLE)
         self.assertIn("window = <b>requests wholly inside 60.000 s", p.stdout)
 
@@ -141,6 +150,7 @@ class Windows(unittest.TestCase):
                 (["--slice", "0"], "seconds > 0"),
                 (["--format", "csv"], "it needs --slice"),
                 (["--slice", "10", "--format", "html"], "--slice writes text, json or csv"),
+                (["--slice", "10", "--format", "openmetrics"], "--slice writes text, json or csv"),
                 (["--per-request", "xml"], "is not a table format"),
                 (["--per-request", "csv", "--format", "json"], "choose one"),
                 (["--mode", "bounded", "--per-request", "csv"], "use --mode exact"),

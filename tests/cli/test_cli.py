@@ -379,6 +379,19 @@ class Prometheus(unittest.TestCase):
                     self.assertIn("# TYPE llmlat_ttft_hist_seconds histogram", p.stdout)
                     self.assertIn("# TYPE llmlat_ttft_seconds summary", p.stdout)
 
+    def test_openmetrics(self):
+        # the library's exposition, then the command's counter, then # EOF
+        p = run("report", "--format", "openmetrics", SAMPLE)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        prom = run("report", "--format", "prometheus", SAMPLE).stdout
+        self.assertTrue(p.stdout.endswith("# TYPE llmlat_trace_requests_rejected counter\n"
+                                          "llmlat_trace_requests_rejected_total 0\n# EOF\n"))
+        self.assertEqual(p.stdout.count("# EOF"), 1)
+        self.assertIn("# TYPE llmlat_requests_completed counter\n", p.stdout)
+        self.assertIn("# UNIT llmlat_ttft_hist_seconds seconds\n", p.stdout)
+        samples = [line for line in p.stdout.splitlines() if not line.startswith("#")]
+        self.assertEqual(samples, [line for line in prom.splitlines() if not line.startswith("#")])
+
     def test_counts_agree_with_json(self):
         prom = run("report", "--format", "prometheus", SAMPLE).stdout
         r = json.loads(run("report", "--format", "json", SAMPLE).stdout)

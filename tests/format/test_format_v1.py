@@ -24,9 +24,25 @@ METRICS = ["ttft", "tpot", "itl", "icl", "e2e", "tps_user", "itl_max",
            "output_tokens", "input_tokens", "tool_itl"]
 STATS = ["count", "mean", "std", "min", "max", "median"]
 QUANTILES = [0.1, 0.5, 0.9, 0.99]
-# How far a bounded quantile of the copy may be from 1.0.0's (relative):
-# 0 while the sketch's buckets are those of version 1.
-REBUCKET_TOL = 0.0
+
+
+def schema_error(alpha):
+    """The error e of the coarsest native-histogram schema within alpha
+    (docs/bounded.md): (base - 1) / (base + 1), base = 2^(2^-schema)."""
+    for schema in range(1, 13):
+        base = 2.0 ** (2.0 ** -schema)
+        e = (base - 1) / (base + 1)
+        if e <= alpha * (1 - 2.0 ** -30):
+            return e
+    raise ValueError(alpha)
+
+
+def rebucket_bound(alpha):
+    """How far a quantile of a version-1 bounded copy may be from exact
+    mode's (relative): the v1 bucket's value was within alpha of its
+    samples, the native bucket it is counted in within e of that value."""
+    e = schema_error(alpha)
+    return alpha + e + alpha * e
 
 
 def ns(x):
@@ -75,6 +91,10 @@ class FormatV1(unittest.TestCase):
             self.assertEqual(int.from_bytes(head[8:12], "little"), 1, path)
 
     def test_answers_kept(self):
+        """Counters, count, mean, std, min and max as 1.0.0 answered;
+        exact-mode quantiles too; bounded quantiles, whose buckets were
+        converted, within rebucket_bound of exact mode's, quantile by
+        quantile."""
         for path in self.files():
             name = os.path.basename(path)[:-4]
             conv, mode = name.split("-")
@@ -85,18 +105,29 @@ class FormatV1(unittest.TestCase):
                 want = json.load(f)
             got = answers(a)
             self.assertEqual(got["counters"], want["counters"], name)
+            if mode == "bounded":
+                exact = llmlat.Aggregator(conv, "exact")
+                for r in requests():
+                    exact.add(r)
+                    r.close()
+                truth = answers(exact)
+                bound = rebucket_bound(a.get_param("relative_error"))
             for m in METRICS:
                 for s in STATS:
                     w, g = want[m][s], got[m][s]
                     if s == "median" and mode == "bounded":
-                        self.assertTrue(w is None and g is None or
-                                        abs(g - w) <= REBUCKET_TOL * abs(w), (name, m, s, g, w))
+                        e = truth[m][s]
+                        self.assertTrue(e is None and g is None or
+                                        abs(g - e) <= bound * abs(e), (name, m, s, g, e))
                     else:
                         self.assertEqual(g, w, (name, m, s))
-                for g, w in zip(got[m]["quantiles"], want[m]["quantiles"]):
-                    tol = REBUCKET_TOL if mode == "bounded" else 0.0
-                    self.assertTrue(w is None and g is None or abs(g - w) <= tol * abs(w),
-                                    (name, m, g, w))
+                if mode == "bounded":
+                    pairs = zip(got[m]["quantiles"], truth[m]["quantiles"])
+                    for q, (g, e) in zip(QUANTILES, pairs):
+                        self.assertTrue(e is None and g is None or abs(g - e) <= bound * abs(e),
+                                        (name, m, q, g, e, bound))
+                else:
+                    self.assertEqual(got[m]["quantiles"], want[m]["quantiles"], (name, m))
 
     def test_exact_copies_equal_a_fresh_aggregator(self):
         for path in self.files():

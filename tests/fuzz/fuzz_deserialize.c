@@ -61,6 +61,33 @@ static void ask(const llmlat_agg *a, answers *x)
     }
 }
 
+/* The native buckets of every metric: they count every sample. */
+static void buckets(const llmlat_agg *a)
+{
+    for (int32_t m = LLMLAT_TTFT; m <= LLMLAT_TOOL_ITL; m++) {
+        int32_t schema, offset;
+        double zt;
+        uint64_t zc;
+        size_t len = 0;
+        int32_t st = llmlat_agg_buckets(a, m, &schema, &zt, &zc, &offset, NULL, 0, &len);
+        FZ_CHECK(st == LLMLAT_OK || st == LLMLAT_ENOSPC, "buckets %d sizing: %d", m, st);
+        uint64_t *c = malloc((len ? len : 1) * sizeof *c);
+        FZ_CHECK(c, "test allocation");
+        st = llmlat_agg_buckets(a, m, &schema, &zt, &zc, &offset, c, len, &len);
+        FZ_CHECK(st == LLMLAT_OK, "buckets %d: %d", m, st);
+        uint64_t total = zc;
+        for (size_t i = 0; i < len; i++)
+            total += c[i];
+        double count;
+        FZ_CHECK(llmlat_agg_stat(a, m, LLMLAT_STAT_COUNT, &count) == LLMLAT_OK, "count");
+        FZ_CHECK((double)total == count, "buckets %d count %.17g of %.17g", m, (double)total,
+                 count);
+        FZ_CHECK(!len || (c[0] && c[len - 1]), "buckets %d: empty end bucket", m);
+        FZ_CHECK(schema >= 1 && schema <= 12 && zt >= 0.0, "buckets %d schema %d", m, schema);
+        free(c);
+    }
+}
+
 static void reports(const llmlat_agg *a)
 {
     static const int32_t FORMATS[] = { LLMLAT_FORMAT_TEXT, LLMLAT_FORMAT_JSON,
@@ -135,6 +162,7 @@ static uint8_t *serialized(const llmlat_agg *a, size_t *len)
 
 static void check_parsed(llmlat_agg *a, const uint8_t *data, size_t size)
 {
+    buckets(a);
     /* the one encoding of this state: the input itself when it is of the
      * current version; bytes of an older one are rewritten in the current
      * version, whose reading gives the same bytes again */

@@ -810,9 +810,15 @@ static int32_t fz_stream_write(void *user, const void *bytes, size_t n)
 static void op_report(fz_input *in, const magg *g)
 {
     /* 0: unknown; the per-request formats need an exact aggregator */
-    static const int32_t FORMATS[] = { 0, LLMLAT_FORMAT_TEXT, LLMLAT_FORMAT_JSON,
-                                       LLMLAT_FORMAT_PROMETHEUS, LLMLAT_FORMAT_HTML,
-                                       LLMLAT_FORMAT_CHROME_TRACE, LLMLAT_FORMAT_REQUESTS_CSV,
+    static const int32_t FORMATS[] = { 0,
+                                       LLMLAT_FORMAT_TEXT,
+                                       LLMLAT_FORMAT_JSON,
+                                       LLMLAT_FORMAT_PROMETHEUS,
+                                       LLMLAT_FORMAT_OPENMETRICS,
+                                       LLMLAT_FORMAT_PROMETHEUS_PROTOBUF,
+                                       LLMLAT_FORMAT_HTML,
+                                       LLMLAT_FORMAT_CHROME_TRACE,
+                                       LLMLAT_FORMAT_REQUESTS_CSV,
                                        LLMLAT_FORMAT_REQUESTS_JSONL };
     int32_t format = FORMATS[fz_u8(in) % (sizeof FORMATS / sizeof FORMATS[0])];
     if (!g->a)

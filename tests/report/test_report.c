@@ -78,8 +78,8 @@ static void buffer_contract(void **state)
     assert_int_equal(llmlat_agg_report(a, LLMLAT_FORMAT_JSON, NULL, 0, NULL), LLMLAT_EINVAL);
     assert_int_equal(llmlat_agg_report(a, LLMLAT_FORMAT_JSON, NULL, 8, &len), LLMLAT_EINVAL);
     assert_int_equal(llmlat_agg_report(a, 0, small, sizeof small, &len), LLMLAT_EINVAL);
-    assert_int_equal(llmlat_agg_report(a, 4, small, sizeof small, &len), LLMLAT_EINVAL);
-    for (int32_t f = LLMLAT_FORMAT_TEXT; f <= LLMLAT_FORMAT_PROMETHEUS; f++) {
+    assert_int_equal(llmlat_agg_report(a, 100, small, sizeof small, &len), LLMLAT_EINVAL);
+    for (int32_t f = LLMLAT_FORMAT_TEXT; f <= LLMLAT_FORMAT_PROMETHEUS_PROTOBUF; f++) {
         assert_int_equal(llmlat_agg_report(a, f, NULL, 0, &need), LLMLAT_ENOSPC);
         char *buf = malloc(need + 16);
         assert_non_null(buf);

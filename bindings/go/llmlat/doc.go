@@ -37,6 +37,17 @@
 // to a documented byte format ([Aggregator.MarshalBinary]) so that
 // aggregators from many processes can be combined.
 //
+// # Prometheus
+//
+// [Expose] writes one Prometheus exposition of several aggregators (text
+// 0.0.4, OpenMetrics, or protobuf with native histograms), each labelled
+// with its constant labels ([Aggregator.SetLabel]); [Handler] serves it
+// at /metrics in the format the scraper asks for. Every _sum, _count,
+// bucket and counter only grows, so PromQL's rate() makes the windows and
+// histogram_quantile over sum() of the native histograms is the fleet's
+// quantile, within one bucket (docs/prometheus.md). [Aggregator.Buckets]
+// hands the native buckets to other exporters.
+//
 // # Errors
 //
 // Every failing call returns an *[Error] carrying the library's status; test

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"log"
+	"net/http/httptest"
+	"strings"
 	"sync"
 
 	"example.invalid/llmlat/bindings/go/llmlat"
@@ -205,4 +207,74 @@ func ExampleAggregator_MarshalBinary() {
 	fmt.Println(received.Mode(), n)
 	// Output:
 	// bounded 2
+}
+
+// A server's /metrics: each label set (here one per route) has one
+// aggregator per worker goroutine, each guarded by its own lock; a scrape
+// merges them into the label set's aggregator, which carries the labels,
+// and Handler serves them in the format the scraper asks for. Prometheus
+// then computes the fleet's P99 TTFT as
+//
+//	histogram_quantile(0.99, sum(rate(llmlat_ttft_hist_seconds[5m])))
+func ExampleHandler() {
+	routes := []string{"/v1/chat", "/v1/completions"}
+	type worker struct {
+		sync.Mutex
+		aggs []*llmlat.Aggregator // one per route
+	}
+	workers := make([]*worker, 2)
+	for i := range workers {
+		w := &worker{}
+		for range routes {
+			a, _ := llmlat.NewAggregator(llmlat.ConvDefault, llmlat.ModeBounded)
+			w.aggs = append(w.aggs, a)
+		}
+		workers[i] = w
+	}
+	scraped := make([]*llmlat.Aggregator, len(routes))
+	for i, route := range routes {
+		scraped[i], _ = llmlat.NewAggregator(llmlat.ConvDefault, llmlat.ModeBounded)
+		scraped[i].SetLabel("model", "llama-3-70b")
+		scraped[i].SetLabel("route", route)
+	}
+	var scrapeLock sync.Mutex // one scrape at a time owns scraped
+	handler := llmlat.Handler(func() ([]*llmlat.Aggregator, error) {
+		scrapeLock.Lock()
+		defer scrapeLock.Unlock()
+		for i, s := range scraped {
+			s.Reset() // keeps the labels
+			for _, w := range workers {
+				w.Lock()
+				err := s.Merge(w.aggs[i])
+				w.Unlock()
+				if err != nil {
+					return nil, err
+				}
+			}
+		}
+		return scraped, nil
+	})
+
+	// A worker records a request on route 0 (a real one: llmlat.Now()).
+	r, _ := llmlat.NewRequest()
+	r.Start(0)
+	r.Events([]int64{120 * msec, 140 * msec}, []uint32{1, 1})
+	r.Finish(140 * msec)
+	workers[0].Lock()
+	workers[0].aggs[0].Add(r)
+	workers[0].Unlock()
+	r.Close()
+
+	rec := httptest.NewRecorder()
+	handler.ServeHTTP(rec, httptest.NewRequest("GET", "/metrics?format=text", nil))
+	for _, line := range strings.Split(rec.Body.String(), "\n") {
+		if strings.HasPrefix(line, "llmlat_requests_completed_total") {
+			fmt.Println(line)
+		}
+	}
+	fmt.Println(rec.Header().Get("Content-Type"))
+	// Output:
+	// llmlat_requests_completed_total{model="llama-3-70b",route="/v1/chat"} 1
+	// llmlat_requests_completed_total{model="llama-3-70b",route="/v1/completions"} 0
+	// text/plain; version=0.0.4; charset=utf-8
 }

@@ -101,6 +101,7 @@ const (
 	StatMin    Stat = 4
 	StatMax    Stat = 5
 	StatMedian Stat = 6 // numpy.median
+	StatSum    Stat = 7 // exact, never decreasing as samples are added; 0 for an empty set
 )
 
 // Rate is a system rate per second of the duration, for Aggregator.Rate.
@@ -143,14 +144,17 @@ const (
 	ParamSLOE2E        Param = 5 // E2E SLO for goodput, s; 0 = none (default)
 )
 
-// Format is the format of Aggregator.Report.
+// Format is the format of Aggregator.Report, and (the last three) of
+// Expose.
 type Format int32
 
 // The report formats. Their values are the C API's LLMLAT_FORMAT_* ids.
 const (
-	FormatText       Format = 1 // a readable summary table
-	FormatJSON       Format = 2 // one object, docs/report-json.md
-	FormatPrometheus Format = 3 // text exposition format 0.0.4
+	FormatText               Format = 1 // a readable summary table
+	FormatJSON               Format = 2 // one object, docs/report-json.md
+	FormatPrometheus         Format = 3 // Prometheus text exposition format 0.0.4
+	FormatOpenMetrics        Format = 4 // OpenMetrics 1.0 text
+	FormatPrometheusProtobuf Format = 5 // delimited MetricFamily protobuf, native histograms
 )
 
 // The Go values above are written out so that go doc shows them. This
@@ -181,6 +185,7 @@ func _() {
 	_ = x[StatMin-C.LLMLAT_STAT_MIN]
 	_ = x[StatMax-C.LLMLAT_STAT_MAX]
 	_ = x[StatMedian-C.LLMLAT_STAT_MEDIAN]
+	_ = x[StatSum-C.LLMLAT_STAT_SUM]
 	_ = x[RateRequests-C.LLMLAT_RATE_REQUESTS]
 	_ = x[RateOutputTokens-C.LLMLAT_RATE_OUTPUT_TOKENS]
 	_ = x[RateTotalTokens-C.LLMLAT_RATE_TOTAL_TOKENS]
@@ -202,4 +207,6 @@ func _() {
 	_ = x[FormatText-C.LLMLAT_FORMAT_TEXT]
 	_ = x[FormatJSON-C.LLMLAT_FORMAT_JSON]
 	_ = x[FormatPrometheus-C.LLMLAT_FORMAT_PROMETHEUS]
+	_ = x[FormatOpenMetrics-C.LLMLAT_FORMAT_OPENMETRICS]
+	_ = x[FormatPrometheusProtobuf-C.LLMLAT_FORMAT_PROMETHEUS_PROTOBUF]
 }

@@ -230,7 +230,7 @@ def add_window(dst: "Aggregator", src: "Aggregator", from_ns: int, to_ns: int,
 
 
 def requests_table(agg: "Aggregator") -> List[Dict[str, Any]]:
-    lines = agg._report_bytes("requests_jsonl").decode("utf-8").splitlines()
+    lines = agg.report_bytes("requests_jsonl").decode("utf-8").splitlines()
     return [json.loads(line) for line in lines]
 
 

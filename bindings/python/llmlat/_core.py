@@ -10,8 +10,8 @@ import sys
 import weakref
 from array import array
 from ctypes import byref, c_double, c_int32, c_int64, c_size_t, c_uint32, c_uint64
-from typing import (Any, Dict, Iterable, List, Mapping, NoReturn, Optional, Tuple, TypeVar,
-                    Union)
+from typing import (Any, Dict, Iterable, List, Mapping, NamedTuple, NoReturn, Optional,
+                    Sequence, Tuple, TypeVar, Union)
 
 from ._errors import Error, InvalidArgumentError, OutOfMemoryError
 from . import _analysis
@@ -20,6 +20,9 @@ from ._native import WRITE_FN, AggHandle, lib, name_table, request_event_fast
 __all__ = [
     "Request",
     "Aggregator",
+    "NativeBuckets",
+    "expose",
+    "content_type",
     "now_ns",
     "param_bounds",
     "METRICS",
@@ -43,7 +46,7 @@ _METRIC_IDS: Dict[str, int] = name_table(lib.llmlat_metric_name, 1)
 #: "aiperf", "sglang", "llmperf".
 _CONVENTION_IDS: Dict[str, int] = name_table(lib.llmlat_convention_name, 0)
 _MODE_IDS = {"exact": 0, "bounded": 1}
-_STAT_IDS = {"count": 1, "mean": 2, "std": 3, "min": 4, "max": 5, "median": 6}
+_STAT_IDS = {"count": 1, "mean": 2, "std": 3, "min": 4, "max": 5, "median": 6, "sum": 7}
 _RATE_IDS = {
     "requests": 1,
     "output_tokens": 2,
@@ -68,8 +71,8 @@ _PARAM_IDS = {
     "slo_tpot": 4,
     "slo_e2e": 5,
 }
-_FORMAT_IDS = {"text": 1, "json": 2, "prometheus": 3, "html": 6, "chrome_trace": 7,
-               "requests_csv": 8, "requests_jsonl": 9}
+_FORMAT_IDS = {"text": 1, "json": 2, "prometheus": 3, "openmetrics": 4, "prometheus_protobuf": 5,
+               "html": 6, "chrome_trace": 7, "requests_csv": 8, "requests_jsonl": 9}
 #: What a request rebuilt from another tool's file lacks (``LLMLAT_LACKS_*``,
 #: docs/importers.md): a mask of these bits.
 LACKS = {
@@ -482,6 +485,8 @@ class Aggregator(_Owner):
     ``slo``: ``{"ttft": s, "tpot": s, "e2e": s}``, thresholds for goodput.
     ``quantiles``: the quantiles ``report()``/``summary()`` print (default
     0.5, 0.9, 0.95, 0.99).
+    ``labels``: constant labels for the expositions and reports, e.g.
+    ``{"model": "llama-3-70b", "route": "/v1/chat"}`` (``set_label``).
 
     Queries return None for an undefined value (empty set, no SLO...).
     Changed by one thread at a time; queries only read, so several threads
@@ -494,7 +499,8 @@ class Aggregator(_Owner):
     def __init__(self, convention: Name = "default", mode: Name = "exact",
                  relative_error: float = 0.01, *, duration: Optional[float] = None,
                  slo: Optional[Mapping[str, float]] = None,
-                 quantiles: Optional[Iterable[float]] = None) -> None:
+                 quantiles: Optional[Iterable[float]] = None,
+                 labels: Optional[Mapping[str, str]] = None) -> None:
         conv = _id(_CONVENTION_IDS, "convention", convention)
         mode_id = _id(_MODE_IDS, "mode", mode)
         h = AggHandle()
@@ -511,6 +517,8 @@ class Aggregator(_Owner):
                 self.set_param("slo_" + key if isinstance(key, str) else key, seconds)
             if quantiles is not None:
                 self.set_quantiles(quantiles)
+            for name, value in (labels or {}).items():
+                self.set_label(name, value)
         except BaseException:
             self.close()
             raise
@@ -618,6 +626,35 @@ class Aggregator(_Owner):
 
     # -- feeding
 
+    def set_label(self, name: str, value: Optional[str]) -> None:
+        """Sets a constant label (every exposition and report writes it):
+        a Prometheus label name ([a-zA-Z_][a-zA-Z0-9_]*, not "__..." and
+        none of "le", "quantile", "version", "convention", "mode"), any
+        str value; None or "" removes it. InvalidArgumentError otherwise.
+        Kept by ``reset`` and serialized; ``merge`` keeps this aggregator's."""
+        if not isinstance(name, str) or not (value is None or isinstance(value, str)):
+            raise TypeError("label names and values are str")
+        st = lib.llmlat_agg_set_label(self._h, name.encode("utf-8"),
+                                      value.encode("utf-8") if value else None)
+        if st:
+            self._fail(st, "llmlat_agg_set_label", "label %r=%r" % (name, value))
+
+    @property
+    def labels(self) -> Dict[str, str]:
+        """The constant labels, name -> value, in name order."""
+        n = c_size_t()
+        st = lib.llmlat_agg_label_count(self._h, byref(n))
+        if st:
+            self._fail(st, "llmlat_agg_label_count")
+        out = {}
+        for i in range(n.value):
+            name, value = ctypes.c_char_p(), ctypes.c_char_p()
+            st = lib.llmlat_agg_get_label(self._h, i, byref(name), byref(value))
+            if st:
+                self._fail(st, "llmlat_agg_get_label")
+            out[(name.value or b"").decode("utf-8")] = (value.value or b"").decode("utf-8")
+        return out
+
     def add(self, request: Request) -> None:
         """Folds a finished or failed request in (the request is unchanged and
         may be reset right after). StateError if it has not ended."""
@@ -657,7 +694,7 @@ class Aggregator(_Owner):
         numpy arrays are handed to C without a copy when their dtypes are
         the C ones: int64 ``starts``, ``ends``, ``times``, counts and
         ``offsets`` (uint64 too), bool or uint8 ``ok``, uint32 ``tokens``.
-        Errors: the C library's (OrderError, InvalidArgumentError...), whose
+        Errors: the C library's (OrderError, InvalidArgumentError, LimitError...), whose
         ``detail`` names the first request at fault; nothing is added then.
         """
         start_p, n = _column(starts, c_int64, "q", "ql", "starts")
@@ -720,9 +757,10 @@ class Aggregator(_Owner):
     # -- queries
 
     def stat(self, metric: Name, stat: Name = "mean") -> Optional[float]:
-        """A statistic ("count", "mean", "std", "min", "max", "median") of a
-        metric's samples, or None when undefined (empty set, unless the
-        convention reports 0.0 as vLLM and SGLang do). "count" is an int."""
+        """A statistic ("count", "mean", "std", "min", "max", "median",
+        "sum") of a metric's samples, or None when undefined (empty set,
+        unless the convention reports 0.0 as vLLM and SGLang do). "count" is
+        an int; "sum" is exact, never decreasing, 0.0 for an empty set."""
         out = c_double()
         stat_id = _id(_STAT_IDS, "stat", stat)
         st = lib.llmlat_agg_stat(self._h, _id(_METRIC_IDS, "metric", metric), stat_id,
@@ -790,6 +828,28 @@ class Aggregator(_Owner):
             self._fail(st, "llmlat_agg_counter")
         return out.value
 
+    def buckets(self, metric: Name) -> "NativeBuckets":
+        """A metric's native-histogram buckets (``llmlat_agg_buckets``): for
+        exporters (OpenTelemetry exponential histograms, a database), in
+        either mode. Bucket i covers (base**(i-1), base**i], base =
+        2**(2**-schema), in the metric's unit; counts[j] is bucket offset + j."""
+        metric_id = _id(_METRIC_IDS, "metric", metric)
+        schema, offset = c_int32(), c_int32()
+        zt, zc, n = c_double(), c_uint64(), c_size_t()
+        counts = None
+        cap = 0
+        while True:
+            st = lib.llmlat_agg_buckets(self._h, metric_id, byref(schema), byref(zt), byref(zc),
+                                        byref(offset), counts, cap, byref(n))
+            if st != _ENOSPC:
+                break
+            cap = n.value
+            counts = (c_uint64 * cap)()
+        if st:
+            self._fail(st, "llmlat_agg_buckets")
+        return NativeBuckets(schema.value, zt.value, zc.value, offset.value,
+                             list(counts[:n.value]) if counts else [])
+
     # -- output
 
     def _buffer_call(self, fn: Any, where: str, *args: Any) -> bytes:
@@ -804,33 +864,26 @@ class Aggregator(_Owner):
             self._fail(st, where)
         return b""
 
-    def _report_bytes(self, format: Name) -> bytes:
-        """The report, made once: streamed by ``llmlat_agg_report_write``
-        into a list of pieces (asking for the size first would make it
-        twice)."""
+    def report_bytes(self, format: Name = "text") -> bytes:
+        """The report in any format, as bytes: the text formats' UTF-8, or
+        "prometheus_protobuf"'s delimited MetricFamily messages. Made once:
+        streamed by ``llmlat_agg_report_write`` into a list of pieces
+        (asking for the size first would make it twice)."""
         fmt = _id(_FORMAT_IDS, "format", format)
-        pieces: List[bytes] = []
-        raised: List[BaseException] = []
-
-        def write(user: Any, data: int, size: int) -> int:
-            try:
-                pieces.append(ctypes.string_at(data, size))
-                return 0
-            except BaseException as exc:  # an exception must not cross into C
-                raised.append(exc)
-                return _ENOMEM
-
-        st = lib.llmlat_agg_report_write(self._h, fmt, WRITE_FN(write), None)
-        if raised:
-            raise raised[0]
+        st, out = _stream(lib.llmlat_agg_report_write, self._h, fmt)
         if st:
             self._fail(st, "llmlat_agg_report_write")
-        return b"".join(pieces)
+        return out
 
     def report(self, format: Name = "text") -> str:
         """The report as text: "text" (a readable table), "json"
-        (docs/report-json.md) or "prometheus" (exposition format 0.0.4)."""
-        return self._report_bytes(format).decode("utf-8")
+        (docs/report-json.md), "prometheus" (exposition format 0.0.4),
+        "openmetrics" (docs/prometheus.md), "html", "chrome_trace",
+        "requests_csv" or "requests_jsonl" (docs/report-formats.md). The
+        binary "prometheus_protobuf" is ``report_bytes``'s."""
+        if format in (_FORMAT_IDS["prometheus_protobuf"], "prometheus_protobuf"):
+            raise InvalidArgumentError(detail="prometheus_protobuf is binary: use report_bytes()")
+        return self.report_bytes(format).decode("utf-8")
 
     def summary(self) -> Dict[str, Any]:
         """The JSON report as a dict (schema: docs/report-json.md): times in
@@ -936,3 +989,63 @@ class Aggregator(_Owner):
             return "<llmlat.Aggregator (closed)>"
         return "<llmlat.Aggregator convention=%r mode=%r completed=%d failed=%d>" % (
             self.convention, self.mode, self.counter("completed"), self.counter("failed"))
+
+
+class NativeBuckets(NamedTuple):
+    """One metric's native-histogram buckets (``Aggregator.buckets``)."""
+
+    schema: int           # base = 2 ** (2 ** -schema)
+    zero_threshold: float  # samples at or below it are in zero_count
+    zero_count: int
+    offset: int           # counts[j] is bucket offset + j
+    counts: List[int]
+
+
+def _stream(call: Any, *args: Any) -> Tuple[int, bytes]:
+    """The status and the bytes of a streaming call (``..._write(..., fn,
+    user)``); an exception of the sink is raised."""
+    pieces: List[bytes] = []
+    raised: List[BaseException] = []
+
+    def write(user: Any, data: int, size: int) -> int:
+        try:
+            pieces.append(ctypes.string_at(data, size))
+            return 0
+        except BaseException as exc:  # an exception must not cross into C
+            raised.append(exc)
+            return _ENOMEM
+
+    st = call(*args, WRITE_FN(write), None)
+    if raised:
+        raise raised[0]
+    return st, b"".join(pieces)
+
+
+def expose(aggregators: Sequence[Aggregator], format: Name = "prometheus") -> bytes:
+    """One Prometheus exposition of several aggregators (``llmlat_expose``):
+    each family's metadata once, one series per aggregator, labelled with its
+    constant labels. ``format``: "prometheus" (text 0.0.4), "openmetrics" or
+    "prometheus_protobuf" (native histograms); serve it with
+    ``content_type(format)``. InvalidArgumentError for two aggregators with
+    the same labels (merge them first)."""
+    aggs = list(aggregators)
+    for a in aggs:
+        if not isinstance(a, Aggregator):
+            raise TypeError("expose needs llmlat.Aggregator objects, not %s" % type(a).__name__)
+        if a._h is None:
+            raise a._closed_error()
+    handles = (AggHandle * max(len(aggs), 1))(*[a._h for a in aggs])
+    fmt = _id(_FORMAT_IDS, "format", format)
+    # aggs holds the aggregators (and so their handles) until the call returns
+    st, out = _stream(lib.llmlat_expose_write, handles, len(aggs), fmt)
+    if st:
+        _raise(st, "llmlat_expose_write")
+    return out
+
+
+def content_type(format: Name) -> str:
+    """The HTTP Content-Type of a format's bytes."""
+    ct = lib.llmlat_format_content_type(_id(_FORMAT_IDS, "format", format))
+    if ct is None:
+        raise InvalidArgumentError(detail="unknown format %r" % (format,))
+    return ct.decode("ascii")

@@ -143,6 +143,11 @@ PROTOTYPES: Dict[str, Tuple[object, List[object]]] = {
     "llmlat_agg_stat": (c_int32, [AggHandle, c_int32, c_int32, _P_DOUBLE]),
     "llmlat_agg_quantile": (c_int32, [AggHandle, c_int32, c_double, _P_DOUBLE]),
     "llmlat_agg_quantiles": (c_int32, [AggHandle, c_int32, _P_DOUBLE, c_size_t, _P_DOUBLE]),
+    "llmlat_agg_buckets": (
+        c_int32,
+        [AggHandle, c_int32, _P_INT32, _P_DOUBLE, POINTER(c_uint64), _P_INT32,
+         POINTER(c_uint64), c_size_t, _P_SIZE],
+    ),
     "llmlat_agg_rate": (c_int32, [AggHandle, c_int32, _P_DOUBLE]),
     "llmlat_agg_counter": (c_int32, [AggHandle, c_int32, POINTER(c_uint64)]),
     "llmlat_agg_serialize": (c_int32, [AggHandle, c_void_p, c_size_t, _P_SIZE]),
@@ -182,6 +187,10 @@ PROTOTYPES: Dict[str, Tuple[object, List[object]]] = {
     "llmlat_compare_figure": (c_char_p, [CompareHandle, c_size_t]),
     "llmlat_compare_get": (c_int32, [CompareHandle, c_char_p, c_int32, _P_DOUBLE]),
     "llmlat_compare_report": (c_int32, [CompareHandle, c_int32, c_void_p, c_size_t, _P_SIZE]),
+    # exposition
+    "llmlat_expose": (c_int32, [POINTER(AggHandle), c_size_t, c_int32, c_void_p, c_size_t, _P_SIZE]),
+    "llmlat_expose_write": (c_int32, [POINTER(AggHandle), c_size_t, c_int32, WRITE_FN, c_void_p]),
+    "llmlat_format_content_type": (c_char_p, [c_int32]),
 }
 
 

@@ -31,13 +31,15 @@ def filled(convention="default", mode="exact", **kw):
 
 #: The formats of what an exact aggregator keeps of each request.
 PER_REQUEST_FORMATS = ("chrome_trace", "requests_csv", "requests_jsonl")
+#: Every format but the binary protobuf one.
+TEXT_FORMATS = [f for f in llmlat.FORMATS if f != "prometheus_protobuf"]
 
 
 class ReportTest(unittest.TestCase):
     def test_every_format_is_text(self):
         for conv in llmlat.CONVENTIONS:
             with filled(conv) as a:
-                for fmt in llmlat.FORMATS:
+                for fmt in TEXT_FORMATS:
                     with self.subTest(convention=conv, format=fmt):
                         text = a.report(fmt)
                         self.assertIsInstance(text, str)
@@ -48,9 +50,10 @@ class ReportTest(unittest.TestCase):
 
     def test_empty_aggregator_reports(self):
         with llmlat.Aggregator() as a:
-            for fmt in llmlat.FORMATS:
+            for fmt in TEXT_FORMATS:
                 # no request: no line of JSON Lines
                 self.assertEqual(bool(a.report(fmt)), fmt != "requests_jsonl", fmt)
+            self.assertTrue(a.report_bytes("prometheus_protobuf"))
             s = a.summary()
             self.assertEqual(s["completed"], 0)
             self.assertIsNone(s["metrics"]["ttft"]["mean"])
@@ -61,7 +64,7 @@ class ReportTest(unittest.TestCase):
             for fmt in llmlat.FORMATS:
                 with self.subTest(format=fmt):
                     # the same bytes as the buffer call, made in one call
-                    streamed = a._report_bytes(fmt)
+                    streamed = a.report_bytes(fmt)
                     fmt_id = llmlat._core._FORMAT_IDS[fmt]
                     buffered = a._buffer_call(llmlat._core.lib.llmlat_agg_report,
                                               "llmlat_agg_report", fmt_id)
@@ -223,9 +226,9 @@ class SerializationTest(unittest.TestCase):
                         self.assertEqual(b.get_param(param), a.get_param(param), param)
                     for fmt in llmlat.FORMATS:
                         if mode == "bounded" and fmt in PER_REQUEST_FORMATS:
-                            self.assertRaises(llmlat.UndefinedError, b.report, fmt)
+                            self.assertRaises(llmlat.UndefinedError, b.report_bytes, fmt)
                             continue
-                        self.assertEqual(b.report(fmt), a.report(fmt), fmt)
+                        self.assertEqual(b.report_bytes(fmt), a.report_bytes(fmt), fmt)
                     self.assertIn("p99.9", b.summary()["metrics"]["ttft"])
 
     def test_empty_round_trip(self):

@@ -35,10 +35,10 @@ def read_header():
 def c_type(decl):
     """ctypes type of a parameter or return declaration ('const int64_t *t_ns')."""
     decl = re.sub(r"\bconst\b", " ", decl).strip()
-    m = re.match(r"^([A-Za-z_][A-Za-z0-9_]*)\s*(\**)\s*([A-Za-z_][A-Za-z0-9_]*)?$", decl)
+    m = re.match(r"^([A-Za-z_][A-Za-z0-9_]*)([\s*]*?)([A-Za-z_][A-Za-z0-9_]*)?$", decl)
     if not m:
         raise AssertionError("cannot read C declaration %r" % decl)
-    base, stars = m.group(1), len(m.group(2))
+    base, stars = m.group(1), m.group(2).count("*")
     if base in ("llmlat_malloc_fn", "llmlat_realloc_fn", "llmlat_free_fn", "llmlat_write_fn"):
         return POINTERS[base]
     if stars == 0:
@@ -130,8 +130,9 @@ class PrototypesTest(unittest.TestCase):
                          ("ttft", "tpot", "itl", "icl", "e2e", "tps_user", "itl_max"))
         self.assertEqual(llmlat.CONVENTIONS, ("default", "vllm", "aiperf", "sglang", "llmperf"))
         self.assertEqual(llmlat.MODES, ("exact", "bounded"))
-        self.assertEqual(llmlat.STATS, ("count", "mean", "std", "min", "max", "median"))
-        self.assertEqual(llmlat.FORMATS, ("text", "json", "prometheus", "html", "chrome_trace",
+        self.assertEqual(llmlat.STATS, ("count", "mean", "std", "min", "max", "median", "sum"))
+        self.assertEqual(llmlat.FORMATS, ("text", "json", "prometheus", "openmetrics",
+                                          "prometheus_protobuf", "html", "chrome_trace",
                                           "requests_csv", "requests_jsonl"))
 
     def test_version(self):
