@@ -169,7 +169,8 @@ static int32_t compare_store_fill(compare_store *s, const exact_store *e, const 
         }
         for (size_t j = 0; j < e->n; j++)
             index[j] = (uint32_t)j;
-        memcpy(v, e->v, e->n * sizeof *v);
+        if (e->n) /* an empty store's values may be NULL */
+            memcpy(v, e->v, e->n * sizeof *v);
         st = radix_sort(al, RADIX_DOUBLE, v, index, e->n);
     }
     for (size_t j = 0; j < e->n && st == LLMLAT_OK; j++) {
