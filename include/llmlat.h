@@ -157,14 +157,20 @@ LLMLAT_API const char *llmlat_strerror(int32_t status);
 #define LLMLAT_PARAM_SLO_TPOT       4 /* 0 = no SLO (default) */
 #define LLMLAT_PARAM_SLO_E2E        5 /* 0 = no SLO (default) */
 
-/* Report formats for llmlat_agg_report(); the last three are also the
- * formats of llmlat_expose() (docs/prometheus.md). */
+/* Report formats for llmlat_agg_report(); 3 to 5 are also the formats of
+ * llmlat_expose() (docs/prometheus.md). */
 #define LLMLAT_FORMAT_TEXT                1 /* readable summary table */
 #define LLMLAT_FORMAT_JSON                2 /* docs/report-json.md */
 #define LLMLAT_FORMAT_PROMETHEUS          3 /* Prometheus text exposition format 0.0.4 */
 #define LLMLAT_FORMAT_OPENMETRICS         4 /* OpenMetrics 1.0 text, ending in "# EOF" */
 #define LLMLAT_FORMAT_PROMETHEUS_PROTOBUF 5 /* delimited io.prometheus.client.MetricFamily
                                                messages, native histograms included */
+#define LLMLAT_FORMAT_HTML                6 /* one self-contained page: tables, inline SVG charts */
+/* Reports of what an exact aggregator keeps of each request (see the
+ * windows section; EUNDEFINED for one that keeps none). */
+#define LLMLAT_FORMAT_CHROME_TRACE   7 /* the requests on a timeline: Trace Event Format JSON */
+#define LLMLAT_FORMAT_REQUESTS_CSV   8 /* one row per request: its values under the convention */
+#define LLMLAT_FORMAT_REQUESTS_JSONL 9 /* the same, one JSON object per line */
 
 /* Lower-case names of ids ("ttft", "vllm", "mean", ...): static strings,
  * NULL for an unknown id. The same names are used by the CLI, the JSON
@@ -349,6 +355,11 @@ LLMLAT_API llmlat_agg *llmlat_agg_new(int32_t convention, int32_t mode);
 /* The same, telling why it failed: *out is the new aggregator, or NULL on
  * an error. Errors: EINVAL (unknown convention or mode, out NULL), ENOMEM. */
 LLMLAT_API int32_t llmlat_agg_create(int32_t convention, int32_t mode, llmlat_agg **out);
+/* A new, empty aggregator set up as a is: its convention, mode, params,
+ * report quantiles, histogram bounds and labels (a template for
+ * per-thread aggregators, or the destination of a window). NULL when a is
+ * NULL or memory runs out. */
+LLMLAT_API llmlat_agg *llmlat_agg_new_like(const llmlat_agg *a);
 /* Frees a and everything it holds; NULL is a no-op. */
 LLMLAT_API void llmlat_agg_free(llmlat_agg *a);
 /* Drops every sample and counter, keeping the convention, mode, params and
@@ -580,14 +591,16 @@ LLMLAT_API int32_t llmlat_agg_serialize(const llmlat_agg *a, void *buf, size_t c
 LLMLAT_API llmlat_agg *llmlat_agg_deserialize(const void *buf, size_t len, int32_t *status);
 
 /* A report of a in one of the LLMLAT_FORMAT_* formats (not NUL-terminated;
- * *len bytes; text but for PROMETHEUS_PROTOBUF). The three exposition
- * formats write what llmlat_expose(&a, 1, format, ...) writes plus the
- * gauges of a benchmark run: the duration D and the rates and peaks over
- * it (docs/prometheus.md). Buffer rules as for llmlat_agg_serialize.
+ * *len bytes; text but for PROMETHEUS_PROTOBUF), docs/report-json.md and
+ * docs/report-formats.md. The three exposition formats write what
+ * llmlat_expose(&a, 1, format, ...) writes plus the gauges of a benchmark
+ * run: the duration D and the rates and peaks over it (docs/prometheus.md).
+ * Buffer rules as for llmlat_agg_serialize.
  * The report is made once per call (asking for the size with cap 0 costs
  * as much as the report itself): callers that do not know its size should
  * stream it with llmlat_agg_report_write instead.
- * Errors: EINVAL (NULL, unknown format), ENOSPC, ENOMEM. */
+ * Errors: EINVAL (NULL, unknown format), ENOSPC, ENOMEM, EUNDEFINED (a
+ * per-request format of an aggregator that keeps no requests). */
 LLMLAT_API int32_t llmlat_agg_report(const llmlat_agg *a, int32_t format, void *buf,
                                      size_t cap, size_t *len);
 
@@ -924,6 +937,115 @@ LLMLAT_API int32_t llmlat_reader_format(const llmlat_reader *rd, int32_t *input)
  * SGLang run's "duration"), in seconds, once read. Errors: EINVAL,
  * EUNDEFINED (none: *seconds NaN). */
 LLMLAT_API int32_t llmlat_reader_duration(const llmlat_reader *rd, double *seconds);
+
+/* ---------------------------------------------------------------- windows */
+
+/* An exact aggregator keeps every request it is given (its start, end, how
+ * it ended, token counts, what its data lack and its events: about 12
+ * bytes per event and 48 per request, in LLMLAT_COUNT_MEMORY_BYTES), so
+ * that parts of a run can be taken out of it: a steady-state window
+ * without warm-up and cool-down, consecutive time slices, the bootstrap of
+ * llmlat_compare_new, the per-request reports. A bounded aggregator keeps
+ * no request; neither does an exact one given a request known by its
+ * values only (llmlat_request_set_known), or into which one without them
+ * was merged (one read from version-1 bytes): for those, these calls are
+ * EUNDEFINED. Windows, the span and the Chrome trace also need the start
+ * times on one clock: EUNDEFINED when a request lacks them
+ * (LLMLAT_LACKS_START_TIMES).
+ *
+ * A request's end is its finish or fail time. Rules of
+ * llmlat_agg_add_window, for a window from .. to:
+ *   START   from <= start < to (each request in exactly one of consecutive
+ *           windows: the slices of AIPerf's --slice-duration)
+ *   END     from <= end < to
+ *   INSIDE  from <= start and end <= to (the whole request in the window:
+ *           what --window, --warmup and --cooldown keep) */
+#define LLMLAT_WINDOW_START  1
+#define LLMLAT_WINDOW_END    2
+#define LLMLAT_WINDOW_INSIDE 3
+
+/* Adds to dst every request of src that the rule keeps in the window
+ * from_ns .. to_ns, as llmlat_agg_add would add it (with what its data
+ * lack): dst computes them under its own
+ * convention, mode and params (its duration param, when set, is its own:
+ * leave it 0 to derive a window's duration from its requests). All or
+ * nothing: on error dst is unchanged. src is not changed.
+ * Errors: EINVAL (NULL, dst == src, unknown rule, from_ns > to_ns),
+ * EOVERFLOW (a count or sum of dst would overflow), EUNDEFINED (src keeps
+ * no requests, or not their start times), ENOMEM. */
+LLMLAT_API int32_t llmlat_agg_add_window(llmlat_agg *dst, const llmlat_agg *src, int64_t from_ns,
+                                         int64_t to_ns, int32_t rule);
+
+/* The earliest start and the latest end of the requests a keeps, the
+ * origin and end of its windows. Errors: EINVAL (NULL), EUNDEFINED (no
+ * request, a keeps none, or their start times are not on one clock). */
+LLMLAT_API int32_t llmlat_agg_span(const llmlat_agg *a, int64_t *first_start_ns,
+                                   int64_t *last_end_ns);
+
+/* ---------------------------------------------------------- comparison */
+
+/* Two runs side by side: each figure of a base and a candidate run, the
+ * difference candidate - base, its relative difference (candidate - base)
+ * / base, and a 95% bootstrap confidence interval of both. docs/compare.md
+ * has the method and its limits; in short: B resamples of each run, each
+ * drawing as many requests as the run has, with replacement, from the
+ * requests the aggregator keeps (all of a drawn request's samples come
+ * along), every figure computed as the aggregator computes it with the
+ * run's duration held fixed; the interval is the 2.5% and 97.5% quantiles
+ * (numpy-linear) of the B differences. A difference whose interval
+ * excludes 0 is one the resampling of requests does not explain.
+ *
+ * The figures, named as the CLI's --fail-if names them: for each metric
+ * (its llmlat_metric_name: "ttft", "tpot", "itl", "icl", "e2e",
+ * "tool_itl", ...) "mean_M", "median_M" and "pP_M" for each quantile of
+ * the base's reports other than 0.5 ("p90_ttft", "p99.9_itl"); then
+ * "request_throughput", "output_throughput", "total_token_throughput" and
+ * "request_goodput" (the rates, per second). Values are in the unit
+ * queries give (seconds, tokens, tokens/s). */
+typedef struct llmlat_compare llmlat_compare;
+
+#define LLMLAT_COMPARE_MAX_RESAMPLES 100000
+
+/* Fields of a figure for llmlat_compare_get. */
+#define LLMLAT_COMPARE_BASE      1 /* the base run's value */
+#define LLMLAT_COMPARE_CAND      2 /* the candidate's */
+#define LLMLAT_COMPARE_DIFF      3 /* CAND - BASE */
+#define LLMLAT_COMPARE_REL_DIFF  4 /* (CAND - BASE) / BASE; undefined when BASE is 0 */
+#define LLMLAT_COMPARE_DIFF_LOW  5 /* the interval of DIFF */
+#define LLMLAT_COMPARE_DIFF_HIGH 6
+#define LLMLAT_COMPARE_REL_LOW   7 /* the interval of REL_DIFF */
+#define LLMLAT_COMPARE_REL_HIGH  8
+
+/* Compares cand with base, which must have the same convention; the
+ * quantile figures are those of base's llmlat_agg_set_quantiles. The work
+ * is all done here: about `resamples` times a report of each run. With
+ * resamples 0, or when a run keeps no requests (bounded mode; see the
+ * windows section), there are no intervals (their fields are EUNDEFINED).
+ * The same inputs and seed give the same result on every machine.
+ * Returns NULL on error with *status set (status may be NULL): EINVAL
+ * (NULL, resamples > LLMLAT_COMPARE_MAX_RESAMPLES), EMISMATCH (different
+ * conventions), ENOMEM. base and cand are only read, and may be freed
+ * afterwards. Memory: about 16 x resamples bytes per figure while it
+ * runs. */
+LLMLAT_API llmlat_compare *llmlat_compare_new(const llmlat_agg *base, const llmlat_agg *cand,
+                                              uint32_t resamples, uint64_t seed,
+                                              int32_t *status);
+/* Frees c; NULL is a no-op. */
+LLMLAT_API void llmlat_compare_free(llmlat_compare *c);
+/* The name of figure i, in a fixed order (metrics by id, then rates); NULL
+ * past the last (and for a NULL c). Owned by c. */
+LLMLAT_API const char *llmlat_compare_figure(const llmlat_compare *c, size_t i);
+/* A field of a figure. Errors: EINVAL (NULL, an unknown figure or field),
+ * EUNDEFINED (*out NaN: a figure undefined in a run, an interval not
+ * computed or undefined in a resample). */
+LLMLAT_API int32_t llmlat_compare_get(const llmlat_compare *c, const char *figure, int32_t field,
+                                      double *out);
+/* The comparison as TEXT (a table, times in ms, significant differences
+ * marked) or JSON (docs/compare.md), with the buffer rules of
+ * llmlat_agg_serialize. Errors: EINVAL (NULL, another format), ENOSPC,
+ * ENOMEM. Only reads c. */
+LLMLAT_API int32_t llmlat_compare_report(const llmlat_compare *c, int32_t format, void *buf,
+                                         size_t cap, size_t *len);
 
 #ifdef __cplusplus
 }

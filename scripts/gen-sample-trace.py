@@ -1,8 +1,11 @@
 #!/usr/bin/env python3
 """Writes the bundled example traces (standard library only, fixed seed):
 
-  examples/sample-trace.json   3000 requests of a simulated benchmark run
-  examples/tiny-trace.jsonl    5 hand-written requests for the docs
+  examples/sample-trace.json      3000 requests of a simulated benchmark run
+  examples/sample-candidate.json  1000 requests of the same server with its
+                                  prefill 20% slower (another seed): the
+                                  candidate of `llmlat compare`'s examples
+  examples/tiny-trace.jsonl       5 hand-written requests for the docs
 
 The simulation is a Poisson arrival of chat and completion requests against
 one server: a queue delay (with bursts), a prefill time growing with the
@@ -22,6 +25,9 @@ import random
 
 SEED = 20261130
 N_REQUESTS = 3000
+CANDIDATE_SEED = 20261201
+CANDIDATE_REQUESTS = 1000
+CANDIDATE_PREFILL = 1.2  # the regression the comparison should find
 ARRIVAL_RATE = 10.0  # requests per second
 NS = 1_000_000_000
 MS = 1_000_000
@@ -48,7 +54,7 @@ def clamp(x, lo, hi):
     return max(lo, min(hi, x))
 
 
-def simulate_request(rng, index, start):
+def simulate_request(rng, index, start, prefill_factor=1.0):
     chat = rng.random() < 0.7
     speculative = rng.random() < 0.35
     input_tokens = clamp(int(rng.lognormvariate(math.log(600), 0.8)), 16, 8192)
@@ -60,7 +66,7 @@ def simulate_request(rng, index, start):
     queue = rng.expovariate(1 / 0.02)
     if rng.random() < 0.05:
         queue += rng.uniform(0.5, 3.0)  # a burst fills the batch
-    prefill = 0.015 + input_tokens * 0.00004
+    prefill = (0.015 + input_tokens * 0.00004) * prefill_factor
     t = start + int((queue + prefill + rng.uniform(0.001, 0.003)) * NS)
 
     fate = rng.random()
@@ -150,14 +156,14 @@ def dumps(obj):
     return json.dumps(obj)
 
 
-def sample_trace():
-    rng = random.Random(SEED)
+def sample_trace(seed=SEED, n=N_REQUESTS, prefill_factor=1.0):
+    rng = random.Random(seed)
     bench_start = 0
     t = bench_start + int(0.05 * NS)
     requests = []
-    for i in range(N_REQUESTS):
+    for i in range(n):
         t += int(rng.expovariate(ARRIVAL_RATE) * NS)
-        requests.append(simulate_request(rng, i, t))
+        requests.append(simulate_request(rng, i, t, prefill_factor))
     # the host's wall time: from before the first send to after the last
     # response, as a benchmark client measures it
     wall_end = max(last_time(r) for r in requests) + 0.02
@@ -194,6 +200,8 @@ def main():
     examples = os.path.join(root, "examples")
     with open(os.path.join(examples, "sample-trace.json"), "w") as f:
         f.write(sample_trace())
+    with open(os.path.join(examples, "sample-candidate.json"), "w") as f:
+        f.write(sample_trace(CANDIDATE_SEED, CANDIDATE_REQUESTS, CANDIDATE_PREFILL))
     with open(os.path.join(examples, "tiny-trace.jsonl"), "w") as f:
         f.write(tiny_trace())
 

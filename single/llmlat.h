@@ -197,14 +197,20 @@ LLMLAT_API const char *llmlat_strerror(int32_t status);
 #define LLMLAT_PARAM_SLO_TPOT       4 /* 0 = no SLO (default) */
 #define LLMLAT_PARAM_SLO_E2E        5 /* 0 = no SLO (default) */
 
-/* Report formats for llmlat_agg_report(); the last three are also the
- * formats of llmlat_expose() (docs/prometheus.md). */
+/* Report formats for llmlat_agg_report(); 3 to 5 are also the formats of
+ * llmlat_expose() (docs/prometheus.md). */
 #define LLMLAT_FORMAT_TEXT                1 /* readable summary table */
 #define LLMLAT_FORMAT_JSON                2 /* docs/report-json.md */
 #define LLMLAT_FORMAT_PROMETHEUS          3 /* Prometheus text exposition format 0.0.4 */
 #define LLMLAT_FORMAT_OPENMETRICS         4 /* OpenMetrics 1.0 text, ending in "# EOF" */
 #define LLMLAT_FORMAT_PROMETHEUS_PROTOBUF 5 /* delimited io.prometheus.client.MetricFamily
                                                messages, native histograms included */
+#define LLMLAT_FORMAT_HTML                6 /* one self-contained page: tables, inline SVG charts */
+/* Reports of what an exact aggregator keeps of each request (see the
+ * windows section; EUNDEFINED for one that keeps none). */
+#define LLMLAT_FORMAT_CHROME_TRACE   7 /* the requests on a timeline: Trace Event Format JSON */
+#define LLMLAT_FORMAT_REQUESTS_CSV   8 /* one row per request: its values under the convention */
+#define LLMLAT_FORMAT_REQUESTS_JSONL 9 /* the same, one JSON object per line */
 
 /* Lower-case names of ids ("ttft", "vllm", "mean", ...): static strings,
  * NULL for an unknown id. The same names are used by the CLI, the JSON
@@ -389,6 +395,11 @@ LLMLAT_API llmlat_agg *llmlat_agg_new(int32_t convention, int32_t mode);
 /* The same, telling why it failed: *out is the new aggregator, or NULL on
  * an error. Errors: EINVAL (unknown convention or mode, out NULL), ENOMEM. */
 LLMLAT_API int32_t llmlat_agg_create(int32_t convention, int32_t mode, llmlat_agg **out);
+/* A new, empty aggregator set up as a is: its convention, mode, params,
+ * report quantiles, histogram bounds and labels (a template for
+ * per-thread aggregators, or the destination of a window). NULL when a is
+ * NULL or memory runs out. */
+LLMLAT_API llmlat_agg *llmlat_agg_new_like(const llmlat_agg *a);
 /* Frees a and everything it holds; NULL is a no-op. */
 LLMLAT_API void llmlat_agg_free(llmlat_agg *a);
 /* Drops every sample and counter, keeping the convention, mode, params and
@@ -620,14 +631,16 @@ LLMLAT_API int32_t llmlat_agg_serialize(const llmlat_agg *a, void *buf, size_t c
 LLMLAT_API llmlat_agg *llmlat_agg_deserialize(const void *buf, size_t len, int32_t *status);
 
 /* A report of a in one of the LLMLAT_FORMAT_* formats (not NUL-terminated;
- * *len bytes; text but for PROMETHEUS_PROTOBUF). The three exposition
- * formats write what llmlat_expose(&a, 1, format, ...) writes plus the
- * gauges of a benchmark run: the duration D and the rates and peaks over
- * it (docs/prometheus.md). Buffer rules as for llmlat_agg_serialize.
+ * *len bytes; text but for PROMETHEUS_PROTOBUF), docs/report-json.md and
+ * docs/report-formats.md. The three exposition formats write what
+ * llmlat_expose(&a, 1, format, ...) writes plus the gauges of a benchmark
+ * run: the duration D and the rates and peaks over it (docs/prometheus.md).
+ * Buffer rules as for llmlat_agg_serialize.
  * The report is made once per call (asking for the size with cap 0 costs
  * as much as the report itself): callers that do not know its size should
  * stream it with llmlat_agg_report_write instead.
- * Errors: EINVAL (NULL, unknown format), ENOSPC, ENOMEM. */
+ * Errors: EINVAL (NULL, unknown format), ENOSPC, ENOMEM, EUNDEFINED (a
+ * per-request format of an aggregator that keeps no requests). */
 LLMLAT_API int32_t llmlat_agg_report(const llmlat_agg *a, int32_t format, void *buf,
                                      size_t cap, size_t *len);
 
@@ -964,6 +977,115 @@ LLMLAT_API int32_t llmlat_reader_format(const llmlat_reader *rd, int32_t *input)
  * SGLang run's "duration"), in seconds, once read. Errors: EINVAL,
  * EUNDEFINED (none: *seconds NaN). */
 LLMLAT_API int32_t llmlat_reader_duration(const llmlat_reader *rd, double *seconds);
+
+/* ---------------------------------------------------------------- windows */
+
+/* An exact aggregator keeps every request it is given (its start, end, how
+ * it ended, token counts, what its data lack and its events: about 12
+ * bytes per event and 48 per request, in LLMLAT_COUNT_MEMORY_BYTES), so
+ * that parts of a run can be taken out of it: a steady-state window
+ * without warm-up and cool-down, consecutive time slices, the bootstrap of
+ * llmlat_compare_new, the per-request reports. A bounded aggregator keeps
+ * no request; neither does an exact one given a request known by its
+ * values only (llmlat_request_set_known), or into which one without them
+ * was merged (one read from version-1 bytes): for those, these calls are
+ * EUNDEFINED. Windows, the span and the Chrome trace also need the start
+ * times on one clock: EUNDEFINED when a request lacks them
+ * (LLMLAT_LACKS_START_TIMES).
+ *
+ * A request's end is its finish or fail time. Rules of
+ * llmlat_agg_add_window, for a window from .. to:
+ *   START   from <= start < to (each request in exactly one of consecutive
+ *           windows: the slices of AIPerf's --slice-duration)
+ *   END     from <= end < to
+ *   INSIDE  from <= start and end <= to (the whole request in the window:
+ *           what --window, --warmup and --cooldown keep) */
+#define LLMLAT_WINDOW_START  1
+#define LLMLAT_WINDOW_END    2
+#define LLMLAT_WINDOW_INSIDE 3
+
+/* Adds to dst every request of src that the rule keeps in the window
+ * from_ns .. to_ns, as llmlat_agg_add would add it (with what its data
+ * lack): dst computes them under its own
+ * convention, mode and params (its duration param, when set, is its own:
+ * leave it 0 to derive a window's duration from its requests). All or
+ * nothing: on error dst is unchanged. src is not changed.
+ * Errors: EINVAL (NULL, dst == src, unknown rule, from_ns > to_ns),
+ * EOVERFLOW (a count or sum of dst would overflow), EUNDEFINED (src keeps
+ * no requests, or not their start times), ENOMEM. */
+LLMLAT_API int32_t llmlat_agg_add_window(llmlat_agg *dst, const llmlat_agg *src, int64_t from_ns,
+                                         int64_t to_ns, int32_t rule);
+
+/* The earliest start and the latest end of the requests a keeps, the
+ * origin and end of its windows. Errors: EINVAL (NULL), EUNDEFINED (no
+ * request, a keeps none, or their start times are not on one clock). */
+LLMLAT_API int32_t llmlat_agg_span(const llmlat_agg *a, int64_t *first_start_ns,
+                                   int64_t *last_end_ns);
+
+/* ---------------------------------------------------------- comparison */
+
+/* Two runs side by side: each figure of a base and a candidate run, the
+ * difference candidate - base, its relative difference (candidate - base)
+ * / base, and a 95% bootstrap confidence interval of both. docs/compare.md
+ * has the method and its limits; in short: B resamples of each run, each
+ * drawing as many requests as the run has, with replacement, from the
+ * requests the aggregator keeps (all of a drawn request's samples come
+ * along), every figure computed as the aggregator computes it with the
+ * run's duration held fixed; the interval is the 2.5% and 97.5% quantiles
+ * (numpy-linear) of the B differences. A difference whose interval
+ * excludes 0 is one the resampling of requests does not explain.
+ *
+ * The figures, named as the CLI's --fail-if names them: for each metric
+ * (its llmlat_metric_name: "ttft", "tpot", "itl", "icl", "e2e",
+ * "tool_itl", ...) "mean_M", "median_M" and "pP_M" for each quantile of
+ * the base's reports other than 0.5 ("p90_ttft", "p99.9_itl"); then
+ * "request_throughput", "output_throughput", "total_token_throughput" and
+ * "request_goodput" (the rates, per second). Values are in the unit
+ * queries give (seconds, tokens, tokens/s). */
+typedef struct llmlat_compare llmlat_compare;
+
+#define LLMLAT_COMPARE_MAX_RESAMPLES 100000
+
+/* Fields of a figure for llmlat_compare_get. */
+#define LLMLAT_COMPARE_BASE      1 /* the base run's value */
+#define LLMLAT_COMPARE_CAND      2 /* the candidate's */
+#define LLMLAT_COMPARE_DIFF      3 /* CAND - BASE */
+#define LLMLAT_COMPARE_REL_DIFF  4 /* (CAND - BASE) / BASE; undefined when BASE is 0 */
+#define LLMLAT_COMPARE_DIFF_LOW  5 /* the interval of DIFF */
+#define LLMLAT_COMPARE_DIFF_HIGH 6
+#define LLMLAT_COMPARE_REL_LOW   7 /* the interval of REL_DIFF */
+#define LLMLAT_COMPARE_REL_HIGH  8
+
+/* Compares cand with base, which must have the same convention; the
+ * quantile figures are those of base's llmlat_agg_set_quantiles. The work
+ * is all done here: about `resamples` times a report of each run. With
+ * resamples 0, or when a run keeps no requests (bounded mode; see the
+ * windows section), there are no intervals (their fields are EUNDEFINED).
+ * The same inputs and seed give the same result on every machine.
+ * Returns NULL on error with *status set (status may be NULL): EINVAL
+ * (NULL, resamples > LLMLAT_COMPARE_MAX_RESAMPLES), EMISMATCH (different
+ * conventions), ENOMEM. base and cand are only read, and may be freed
+ * afterwards. Memory: about 16 x resamples bytes per figure while it
+ * runs. */
+LLMLAT_API llmlat_compare *llmlat_compare_new(const llmlat_agg *base, const llmlat_agg *cand,
+                                              uint32_t resamples, uint64_t seed,
+                                              int32_t *status);
+/* Frees c; NULL is a no-op. */
+LLMLAT_API void llmlat_compare_free(llmlat_compare *c);
+/* The name of figure i, in a fixed order (metrics by id, then rates); NULL
+ * past the last (and for a NULL c). Owned by c. */
+LLMLAT_API const char *llmlat_compare_figure(const llmlat_compare *c, size_t i);
+/* A field of a figure. Errors: EINVAL (NULL, an unknown figure or field),
+ * EUNDEFINED (*out NaN: a figure undefined in a run, an interval not
+ * computed or undefined in a resample). */
+LLMLAT_API int32_t llmlat_compare_get(const llmlat_compare *c, const char *figure, int32_t field,
+                                      double *out);
+/* The comparison as TEXT (a table, times in ms, significant differences
+ * marked) or JSON (docs/compare.md), with the buffer rules of
+ * llmlat_agg_serialize. Errors: EINVAL (NULL, another format), ENOSPC,
+ * ENOMEM. Only reads c. */
+LLMLAT_API int32_t llmlat_compare_report(const llmlat_compare *c, int32_t format, void *buf,
+                                         size_t cap, size_t *len);
 
 #ifdef __cplusplus
 }
@@ -1957,6 +2079,8 @@ static inline int64_t req_first_time(const llmlat_request *r)
     return r->folder ? r->t_first : r->t[0];
 }
 
+/* The summary of r's events, computed. */
+LLMLAT_PRIVATE void req_summarize(const llmlat_request *r, req_summary *s);
 /* The summary of r's events: the stored one once ended, else computed into
  * *scratch. */
 LLMLAT_PRIVATE const req_summary *req_summary_of(const llmlat_request *r, req_summary *scratch);
@@ -3112,7 +3236,7 @@ LLMLAT_API int32_t llmlat_request_set_output_tokens(llmlat_request *r, uint64_t 
  * each iteration wait on the previous one's (s may alias r's fields). The
  * first and last token-bearing events are found from the ends, so the
  * loop itself is a plain sum and count that the compiler vectorizes. */
-static void summarize(const llmlat_request *r, req_summary *s)
+LLMLAT_PRIVATE void req_summarize(const llmlat_request *r, req_summary *s)
 {
     const uint32_t *k = r->k;
     const size_t n = r->n;
@@ -3169,7 +3293,7 @@ LLMLAT_PRIVATE int32_t req_make_view(llmlat_request *r, const req_spec *s)
     r->has_output_tokens = s->has_output_tokens;
     r->output_tokens = s->output_tokens;
     r->lacks = s->lacks & ~LLMLAT_LACKS_CHUNKS;
-    summarize(r, &r->sum);
+    req_summarize(r, &r->sum);
     return LLMLAT_OK;
 }
 
@@ -3177,7 +3301,7 @@ LLMLAT_PRIVATE const req_summary *req_summary_of(const llmlat_request *r, req_su
 {
     if (req_ended(r) || r->folder) /* a folder keeps it as events come */
         return &r->sum;
-    summarize(r, scratch);
+    req_summarize(r, scratch);
     return scratch;
 }
 
@@ -3191,7 +3315,7 @@ static int32_t end(llmlat_request *r, int64_t t_ns, enum req_state how)
     if (st != LLMLAT_OK)
         return st;
     if (!r->folder)
-        summarize(r, &r->sum);
+        req_summarize(r, &r->sum);
     r->state = how;
     r->end_ns = t_ns;
     r->room = r->fold_room = 0; /* no more events */
@@ -3335,6 +3459,170 @@ LLMLAT_API int32_t llmlat_request_get_lacks(const llmlat_request *r, uint32_t *l
         return LLMLAT_EINVAL;
     *lacks = r->lacks;
     return LLMLAT_OK;
+}
+
+/* ---------------------- lib/record/request_log.c -------------------------- */
+#include <string.h>
+
+/* ---------------------- lib/record/request_log.h -------------------------- */
+/* Exact mode's log of the requests themselves: for each request added,
+ * what it takes to rebuild it (start, end, how it ended, token counts and
+ * every event), in the order they were added. It is what works per request
+ * rests on: windows and slices (llmlat_agg_add_window), the bootstrap of
+ * llmlat_compare_new, the per-request tables and the Chrome trace. A logged
+ * request is read back as a read-only recorder (request_log_view), so the
+ * conventions and the gap rule read it as they read a live one. */
+#ifndef LLMLAT_REQUEST_LOG_H
+#define LLMLAT_REQUEST_LOG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define LOGGED_FAILED 1u      /* ended by llmlat_request_fail */
+#define LOGGED_HAS_USAGE 2u   /* output_tokens is the server's usage count */
+#define LOGGED_CANCELLED 4u   /* ended by llmlat_request_cancel */
+
+typedef struct logged_request {
+    int64_t start_ns, end_ns;
+    uint64_t input_tokens;
+    uint64_t output_tokens;   /* the usage count, when LOGGED_HAS_USAGE */
+    size_t first_event;       /* index of its first event in the log */
+    uint32_t n_events;        /* a recorder holds at most 2^32 - 1 */
+    uint32_t flags;
+    uint32_t lacks;           /* what its data lack (LLMLAT_LACKS_*, never CHUNKS) */
+} logged_request;
+
+typedef struct request_log {
+    logged_request *req;
+    size_t n_req, cap_req;
+    int64_t *t;               /* the events of every request, in order */
+    uint32_t *k;
+    size_t n_ev, cap_ev;
+} request_log;
+
+LLMLAT_PRIVATE void request_log_init(request_log *g);
+LLMLAT_PRIVATE void request_log_free(request_log *g, const llmlat_alloc *al);
+LLMLAT_PRIVATE void request_log_clear(request_log *g);
+
+/* Room for `requests` more requests and `events` more events; unchanged
+ * (but for capacity) on failure. */
+LLMLAT_PRIVATE int32_t request_log_reserve(request_log *g, const llmlat_alloc *al,
+                                           size_t requests, size_t events);
+/* Appends an ended request into reserved room (never fails). One known by
+ * its values only (LLMLAT_LACKS_CHUNKS) is not logged: its events could
+ * not make it again. */
+LLMLAT_PRIVATE void request_log_push(request_log *g, const llmlat_request *r);
+/* Appends src's requests into room reserved for them. */
+LLMLAT_PRIVATE void request_log_append(request_log *dst, const request_log *src);
+
+/* Request i as a read-only recorder: its arrays point into the log, its
+ * summary is computed, it is ended. Valid until the log changes. */
+LLMLAT_PRIVATE void request_log_view(const request_log *g, size_t i, llmlat_request *out);
+
+LLMLAT_PRIVATE size_t request_log_memory(const request_log *g);
+
+#endif
+
+LLMLAT_PRIVATE void request_log_init(request_log *g)
+{
+    memset(g, 0, sizeof *g);
+}
+
+LLMLAT_PRIVATE void request_log_free(request_log *g, const llmlat_alloc *al)
+{
+    alloc_free(al, g->req);
+    alloc_free(al, g->t);
+    alloc_free(al, g->k);
+    request_log_init(g);
+}
+
+LLMLAT_PRIVATE void request_log_clear(request_log *g)
+{
+    g->n_req = 0;
+    g->n_ev = 0;
+}
+
+LLMLAT_PRIVATE int32_t request_log_reserve(request_log *g, const llmlat_alloc *al,
+                                           size_t requests, size_t events)
+{
+    if (requests > SIZE_MAX - g->n_req || events > SIZE_MAX - g->n_ev)
+        return LLMLAT_EINVAL;
+    void *p = g->req;
+    int32_t st = alloc_grow(al, &p, &g->cap_req, g->n_req + requests, sizeof *g->req);
+    if (st != LLMLAT_OK)
+        return st;
+    g->req = p;
+    if (g->n_ev + events <= g->cap_ev)
+        return LLMLAT_OK;
+    void *t = g->t, *k = g->k;
+    st = alloc_grow_pair(al, &t, sizeof *g->t, &k, sizeof *g->k, &g->cap_ev, g->n_ev + events);
+    g->t = t;
+    g->k = k;
+    return st;
+}
+
+LLMLAT_PRIVATE void request_log_push(request_log *g, const llmlat_request *r)
+{
+    logged_request *q = &g->req[g->n_req++];
+    *q = (logged_request){
+        .start_ns = r->start_ns,
+        .end_ns = r->end_ns,
+        .input_tokens = r->input_tokens,
+        .output_tokens = r->output_tokens,
+        .first_event = g->n_ev,
+        .n_events = (uint32_t)r->n,
+        .flags = (r->state == REQ_FAILED ? LOGGED_FAILED : 0u) |
+                 (r->state == REQ_CANCELLED ? LOGGED_CANCELLED : 0u) |
+                 (r->has_output_tokens ? LOGGED_HAS_USAGE : 0u),
+        .lacks = r->lacks,
+    };
+    if (r->n) {
+        memcpy(g->t + g->n_ev, r->t, r->n * sizeof *r->t);
+        memcpy(g->k + g->n_ev, r->k, r->n * sizeof *r->k);
+    }
+    g->n_ev += r->n;
+}
+
+LLMLAT_PRIVATE void request_log_append(request_log *dst, const request_log *src)
+{
+    for (size_t i = 0; i < src->n_req; i++) {
+        logged_request q = src->req[i];
+        q.first_event += dst->n_ev; /* src's events land after dst's */
+        dst->req[dst->n_req + i] = q;
+    }
+    if (src->n_ev) {
+        memcpy(dst->t + dst->n_ev, src->t, src->n_ev * sizeof *src->t);
+        memcpy(dst->k + dst->n_ev, src->k, src->n_ev * sizeof *src->k);
+    }
+    dst->n_req += src->n_req;
+    dst->n_ev += src->n_ev;
+}
+
+LLMLAT_PRIVATE void request_log_view(const request_log *g, size_t i, llmlat_request *out)
+{
+    const logged_request *q = &g->req[i];
+    req_spec s = {
+        .start = q->start_ns,
+        .t = g->t + q->first_event,
+        .k = g->k + q->first_event,
+        .n = q->n_events,
+        .has_end = true,
+        .end = q->end_ns,
+        .failed = (q->flags & LOGGED_FAILED) != 0,
+        .cancelled = (q->flags & LOGGED_CANCELLED) != 0,
+        .input_tokens = q->input_tokens,
+        .has_output_tokens = (q->flags & LOGGED_HAS_USAGE) != 0,
+        .output_tokens = q->output_tokens,
+        .lacks = q->lacks,
+        .checked = true, /* they were when logged (or deserialized) */
+    };
+    req_make_view(out, &s);
+}
+
+LLMLAT_PRIVATE size_t request_log_memory(const request_log *g)
+{
+    return g->cap_req * sizeof *g->req + g->cap_ev * (sizeof *g->t + sizeof *g->k);
 }
 
 /* ---------------------- lib/record/request_value.c ------------------------ */
@@ -3564,6 +3852,58 @@ LLMLAT_PRIVATE int32_t radix_sort(const llmlat_alloc *al, enum radix_kind kind, 
 
 #endif
 
+/* ---------------------- lib/exact/ranks.h --------------------------------- */
+/* Which order statistics numpy's quantiles and median are made of, and how
+ * they combine: the rule written once, for exact mode's store (which
+ * finds the values by radix select) and for the comparison's bootstrap
+ * (which walks presorted samples under resampled weights). Ranks are
+ * 0-based in the samples expanded by their weights, total weight n >= 1. */
+#ifndef LLMLAT_RANKS_H
+#define LLMLAT_RANKS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define RANKS_MAX_Q 32
+
+/* numpy's 'linear' method for q[0..nq): virtual index (n - 1) q, its floor
+ * and the next rank interpolated by numpy_lerp; at the last rank or above,
+ * the maximum. */
+typedef struct quantile_plan {
+    uint64_t ranks[2 * RANKS_MAX_Q]; /* ascending, each once */
+    size_t n_ranks;
+    size_t nq;
+    size_t lo[RANKS_MAX_Q];      /* index in ranks of q[i]'s floor; SIZE_MAX: the maximum */
+    double gamma[RANKS_MAX_Q];
+} quantile_plan;
+
+/* nq <= RANKS_MAX_Q quantiles, each in [0, 1]. */
+LLMLAT_PRIVATE void quantile_plan_make(quantile_plan *p, uint64_t n, const double *q, size_t nq);
+/* The quantiles from the values at the plan's ranks and the maximum. */
+LLMLAT_PRIVATE void quantile_plan_values(const quantile_plan *p, const double *at, double max,
+                                         double *out);
+
+/* numpy.median: the middle rank, or the mean of the two middle ones.
+ * Returns how many ranks (1 or 2) it put in r. */
+static inline size_t median_ranks(uint64_t n, uint64_t r[2])
+{
+    if (n % 2) {
+        r[0] = n / 2;
+        return 1;
+    }
+    r[0] = n / 2 - 1;
+    r[1] = n / 2;
+    return 2;
+}
+
+static inline double median_of(const double *at, size_t nr)
+{
+    return nr == 1 ? at[0] : (at[0] + at[1]) / 2.0;
+}
+
+#endif
+
 /* ---------------------- lib/exact/select.h -------------------------------- */
 /* Values at given ranks of a sample array, without sorting it: radix
  * select on the order-preserving bits of the doubles. Per level, a
@@ -3586,26 +3926,6 @@ LLMLAT_PRIVATE int32_t radix_sort(const llmlat_alloc *al, enum radix_kind kind, 
 LLMLAT_PRIVATE int32_t select_ranks(const llmlat_alloc *al, const double *v, const uint32_t *w,
                                     size_t n, uint64_t kmin, uint64_t kmax, const uint64_t *ranks,
                                     size_t nr, double *out);
-
-#endif
-
-/* ---------------------- lib/util/lerp.h ----------------------------------- */
-/* numpy's linear interpolation between two order statistics, shared by
- * both modes so that they interpolate alike. */
-#ifndef LLMLAT_LERP_H
-#define LLMLAT_LERP_H
-
-/* numpy.lib.function_base._lerp: a + (b - a) * t, or from b when t >= 0.5.
- * Separate operations, never fused: the build disables FP contraction
- * (and the single header sets the pragmas), so the result is numpy's
- * double to the bit. */
-static inline double numpy_lerp(double a, double b, double t)
-{
-    double diff = b - a;
-    if (t >= 0.5)
-        return b - diff * (1.0 - t);
-    return a + diff * t;
-}
 
 #endif
 
@@ -3704,98 +4024,55 @@ static int32_t at_ranks(const exact_store *s, const llmlat_alloc *al, const uint
                         double_key(s->max), ranks, n, out);
 }
 
-/* numpy.median's ranks: the middle one, or the two around the middle. */
-static size_t median_ranks(const exact_store *s, uint64_t r[2])
+/* The quantiles' ranks (ranks.h has the rule) and the median's in one
+ * selection; median may be NULL (then only the quantiles). */
+static int32_t quantiles_and_median(const exact_store *s, const llmlat_alloc *al, const double *q,
+                                    size_t n, double *out, double *median)
 {
-    uint64_t n = s->total_w, half = n / 2;
-    if (n % 2) {
-        r[0] = half;
-        return 1;
-    }
-    r[0] = half - 1;
-    r[1] = half;
-    return 2;
-}
-
-/* numpy.median: the middle value, or the mean (a + b) / 2 of the two. */
-static double median_of(const double *v, size_t n)
-{
-    return n == 1 ? v[0] : (v[0] + v[1]) / 2.0;
-}
-
-/* numpy's 'linear' method: virtual index (n - 1) * q (clamped to the last
- * rank), interpolating between the values at its floor and the next rank.
- * All quantiles' ranks, and `n_extra` more (ascending or not), go to one
- * selection; extra_out gets the values at the extra ranks. */
-static int32_t quantiles_and(const exact_store *s, const llmlat_alloc *al, const double *q,
-                             size_t n, double *out, const uint64_t *extra, size_t n_extra,
-                             double *extra_out)
-{
-    uint64_t last = s->total_w - 1;
-    uint64_t ranks[SELECT_MAX_RANKS];
-    double at[SELECT_MAX_RANKS], gamma[32];
-    size_t lo_index[32], nr = 0;
-    if (n > 32 || n_extra > 2)
+    if (n > RANKS_MAX_Q)
         return LLMLAT_EINVAL;
-    /* ranks must ascend: collect, then sort the (few) of them */
-    for (size_t i = 0; i < n; i++) {
-        double vi = (double)last * q[i];
-        if (vi >= (double)last) {
-            lo_index[i] = SIZE_MAX; /* the maximum */
-            continue;
-        }
-        double lo = floor(vi);
-        gamma[i] = vi - lo;
-        ranks[nr++] = (uint64_t)lo;
-        ranks[nr++] = (uint64_t)lo + 1;
-        lo_index[i] = 0;
+    quantile_plan p;
+    quantile_plan_make(&p, s->total_w, q, n);
+    uint64_t med[2], ranks[2 * RANKS_MAX_Q + 2];
+    size_t n_med = median ? median_ranks(s->total_w, med) : 0, nu = 0;
+    /* the union of the two ascending lists, ascending, each rank once */
+    for (size_t i = 0, j = 0; i < p.n_ranks || j < n_med;) {
+        uint64_t r = j == n_med || (i < p.n_ranks && p.ranks[i] <= med[j]) ? p.ranks[i] : med[j];
+        i += i < p.n_ranks && p.ranks[i] == r;
+        j += j < n_med && med[j] == r;
+        ranks[nu++] = r;
     }
-    for (size_t i = 0; i < n_extra; i++)
-        ranks[nr++] = extra[i];
-    for (size_t i = 1; i < nr; i++) /* insertion sort + dedupe below */
-        for (size_t j = i; j > 0 && ranks[j - 1] > ranks[j]; j--) {
-            uint64_t tmp = ranks[j];
-            ranks[j] = ranks[j - 1];
-            ranks[j - 1] = tmp;
-        }
-    size_t nu = 0;
-    for (size_t i = 0; i < nr; i++)
-        if (nu == 0 || ranks[nu - 1] != ranks[i])
-            ranks[nu++] = ranks[i];
+    double at[2 * RANKS_MAX_Q + 2], at_q[2 * RANKS_MAX_Q], at_med[2];
     int32_t st = at_ranks(s, al, ranks, nu, at);
     if (st != LLMLAT_OK)
         return st;
-    for (size_t i = 0; i < n; i++) {
-        if (lo_index[i] == SIZE_MAX) {
-            out[i] = s->max;
-            continue;
-        }
-        uint64_t lo = (uint64_t)floor((double)last * q[i]);
-        size_t k = 0;
-        while (ranks[k] != lo)
+    for (size_t i = 0, k = 0; i < p.n_ranks; i++) {
+        while (ranks[k] != p.ranks[i])
             k++;
-        out[i] = numpy_lerp(at[k], at[k + 1], gamma[i]);
+        at_q[i] = at[k];
     }
-    for (size_t i = 0; i < n_extra; i++) {
-        size_t k = 0;
-        while (ranks[k] != extra[i])
+    quantile_plan_values(&p, at_q, s->max, out);
+    for (size_t i = 0, k = 0; i < n_med; i++) {
+        while (ranks[k] != med[i])
             k++;
-        extra_out[i] = at[k];
+        at_med[i] = at[k];
     }
+    if (median)
+        *median = median_of(at_med, n_med);
     return LLMLAT_OK;
 }
 
 LLMLAT_PRIVATE int32_t exact_quantiles(const exact_store *s, const llmlat_alloc *al,
                                        const double *q, size_t n, double *out)
 {
-    return quantiles_and(s, al, q, n, out, NULL, 0, NULL);
+    return quantiles_and_median(s, al, q, n, out, NULL);
 }
 
 LLMLAT_PRIVATE int32_t exact_median(const exact_store *s, const llmlat_alloc *al, double *out)
 {
     uint64_t r[2];
     double v[2];
-    size_t nr = median_ranks(s, r);
+    size_t nr = median_ranks(s->total_w, r);
     int32_t st = at_ranks(s, al, r, nr, v);
     if (st == LLMLAT_OK)
         *out = median_of(v, nr);
@@ -3806,13 +4083,9 @@ LLMLAT_PRIVATE int32_t exact_summary(const exact_store *s, const llmlat_alloc *a
                                      unsigned ddof, const double *q, size_t n,
                                      exact_summary_values *out)
 {
-    uint64_t r[2];
-    double v[2];
-    size_t nr = median_ranks(s, r);
-    int32_t st = quantiles_and(s, al, q, n, out->q, r, nr, v);
+    int32_t st = quantiles_and_median(s, al, q, n, out->q, &out->median);
     if (st != LLMLAT_OK)
         return st;
-    out->median = median_of(v, nr);
     exact_mean(s, &out->mean);
     out->std = s->total_w > ddof ? std_around(s, ddof, out->mean) : NAN;
     return LLMLAT_OK;
@@ -4015,6 +4288,77 @@ LLMLAT_PRIVATE int32_t radix_sort(const llmlat_alloc *al, enum radix_kind kind, 
     alloc_free(al, tv);
     alloc_free(al, tp);
     return LLMLAT_OK;
+}
+
+/* ---------------------- lib/exact/ranks.c --------------------------------- */
+#include <math.h>
+
+/* ---------------------- lib/util/lerp.h ----------------------------------- */
+/* numpy's linear interpolation between two order statistics, shared by
+ * both modes so that they interpolate alike. */
+#ifndef LLMLAT_LERP_H
+#define LLMLAT_LERP_H
+
+/* numpy.lib.function_base._lerp: a + (b - a) * t, or from b when t >= 0.5.
+ * Separate operations, never fused: the build disables FP contraction
+ * (and the single header sets the pragmas), so the result is numpy's
+ * double to the bit. */
+static inline double numpy_lerp(double a, double b, double t)
+{
+    double diff = b - a;
+    if (t >= 0.5)
+        return b - diff * (1.0 - t);
+    return a + diff * t;
+}
+
+#endif
+
+LLMLAT_PRIVATE void quantile_plan_make(quantile_plan *p, uint64_t n, const double *q, size_t nq)
+{
+    uint64_t last = n - 1;
+    p->nq = nq;
+    p->n_ranks = 0;
+    for (size_t i = 0; i < nq; i++) {
+        double vi = (double)last * q[i];
+        if (vi >= (double)last) {
+            p->lo[i] = SIZE_MAX;
+            continue;
+        }
+        double lo = floor(vi);
+        p->lo[i] = 0; /* its index, found below */
+        p->gamma[i] = vi - lo;
+        p->ranks[p->n_ranks++] = (uint64_t)lo;
+        p->ranks[p->n_ranks++] = (uint64_t)lo + 1;
+    }
+    /* the (few) ranks ascending, each once */
+    for (size_t i = 1; i < p->n_ranks; i++)
+        for (size_t j = i; j > 0 && p->ranks[j - 1] > p->ranks[j]; j--) {
+            uint64_t tmp = p->ranks[j];
+            p->ranks[j] = p->ranks[j - 1];
+            p->ranks[j - 1] = tmp;
+        }
+    size_t nu = 0;
+    for (size_t i = 0; i < p->n_ranks; i++)
+        if (nu == 0 || p->ranks[nu - 1] != p->ranks[i])
+            p->ranks[nu++] = p->ranks[i];
+    p->n_ranks = nu;
+    for (size_t i = 0; i < nq; i++) {
+        if (p->lo[i] == SIZE_MAX)
+            continue;
+        uint64_t lo = (uint64_t)floor((double)last * q[i]);
+        size_t k = 0;
+        while (p->ranks[k] != lo)
+            k++;
+        p->lo[i] = k;
+    }
+}
+
+LLMLAT_PRIVATE void quantile_plan_values(const quantile_plan *p, const double *at, double max,
+                                         double *out)
+{
+    for (size_t i = 0; i < p->nq; i++)
+        out[i] = p->lo[i] == SIZE_MAX ? max
+                                      : numpy_lerp(at[p->lo[i]], at[p->lo[i] + 1], p->gamma[i]);
 }
 
 /* ---------------------- lib/exact/select.c -------------------------------- */
@@ -6141,6 +6485,10 @@ struct llmlat_agg {
     /* The other status groups (conv->status_groups), indexed by
      * group - GROUP_INCOMPLETE: see agg_failed_group. */
     agg_group failures[FAILED_GROUPS];
+    /* Exact mode: every request added, in order (record/request_log.h).
+     * Complete unless some were merged from an aggregator that had none
+     * (one read from version-1 bytes): see agg_holds_requests. */
+    request_log log;
 
     /* Bounded mode (bounded_fold.c): the sketches' bucket layout, and the
      * successes that met the SLOs set when they were added. */
@@ -6159,6 +6507,21 @@ static inline double agg_param(const llmlat_agg *a, int32_t param)
 
 /* The store behind a metric id under a's convention (TOOL_ITL aliases). */
 LLMLAT_PRIVATE const metric_store *agg_store(const llmlat_agg *a, int32_t metric);
+
+/* true when a keeps every request it was given: exact mode, none of them
+ * known by its values only, nothing merged in from an aggregator without
+ * a log. What works per request needs it. */
+static inline bool agg_holds_requests(const llmlat_agg *a)
+{
+    return a->mode == LLMLAT_MODE_EXACT && a->log.n_req == a->completed + a->failed;
+}
+
+/* ... and when their start times are on one clock, so that their times can
+ * be compared across requests: what windows and timelines need. */
+static inline bool agg_holds_timed_requests(const llmlat_agg *a)
+{
+    return agg_holds_requests(a) && !(a->lacks & LLMLAT_LACKS_START_TIMES);
+}
 
 /* Why a's data cannot support metric, rate or counter `id` (kind
  * LLMLAT_KIND_*), NULL when it can (record/lacks.h). */
@@ -6205,6 +6568,9 @@ LLMLAT_PRIVATE void agg_default_params(llmlat_agg *a);
  * must know before they change other state. */
 LLMLAT_PRIVATE int32_t agg_can_add(llmlat_agg *a, const llmlat_request *r);
 LLMLAT_PRIVATE int32_t agg_can_merge(const llmlat_agg *dst, const llmlat_agg *src);
+/* A new, empty aggregator with a's convention, mode and params (so that it
+ * merges into a), NULL when out of memory. */
+LLMLAT_PRIVATE llmlat_agg *agg_new_empty_like(const llmlat_agg *a);
 
 /* true when an SLO is set; then whether values (NaN = missing) meet them
  * all (agg_query.c). */
@@ -6231,6 +6597,7 @@ typedef struct agg_pending {
     /* by enum req_group: the successes, and the other groups' requests
      * where the convention keeps them */
     agg_pending_group group[GROUP_COUNT];
+    size_t logged, logged_events; /* the requests exact mode logs, and their events */
 } agg_pending;
 
 LLMLAT_PRIVATE int32_t agg_add_check(const llmlat_agg *a, const llmlat_request *r,
@@ -6339,6 +6706,7 @@ static void clear_data(llmlat_agg *a)
         f->tokens = SPAN_EMPTY;
         stores_clear(f->stores);
     }
+    request_log_clear(&a->log);
 }
 
 LLMLAT_API int32_t llmlat_agg_create(int32_t convention, int32_t mode, llmlat_agg **out)
@@ -6363,6 +6731,7 @@ LLMLAT_API int32_t llmlat_agg_create(int32_t convention, int32_t mode, llmlat_ag
     for (int g = 0; g < FAILED_GROUPS; g++)
         stores_init(a->failures[g].stores, c, mode);
     timeline_init(&a->tl);
+    request_log_init(&a->log);
     if (mode == LLMLAT_MODE_BOUNDED) {
         int32_t st = agg_bounded_setup(a, agg_param(a, LLMLAT_PARAM_RELATIVE_ERROR));
         if (st != LLMLAT_OK) {
@@ -6382,27 +6751,33 @@ LLMLAT_API llmlat_agg *llmlat_agg_new(int32_t convention, int32_t mode)
     return a;
 }
 
-/* Every setting of a: what llmlat_agg_reset keeps. */
+LLMLAT_PRIVATE llmlat_agg *agg_new_empty_like(const llmlat_agg *a)
+{
+    llmlat_agg *b = llmlat_agg_new(a->conv->id, a->mode);
+    for (int32_t p = PARAM_FIRST; b && p <= PARAM_LAST; p++) {
+        if (llmlat_agg_set_param(b, p, agg_param(a, p)) != LLMLAT_OK) {
+            llmlat_agg_free(b);
+            b = NULL;
+        }
+    }
+    return b;
+}
+
 LLMLAT_API llmlat_agg *llmlat_agg_new_like(const llmlat_agg *a)
 {
-    if (!a)
-        return NULL;
-    llmlat_agg *b = llmlat_agg_new(a->conv->id, a->mode);
+    llmlat_agg *b = a ? agg_new_empty_like(a) : NULL;
     if (!b)
         return NULL;
-    int32_t st = LLMLAT_OK;
-    for (int32_t p = PARAM_FIRST; p <= PARAM_LAST && st == LLMLAT_OK; p++)
-        st = llmlat_agg_set_param(b, p, agg_param(a, p));
-    for (size_t i = 0; i < a->n_labels && st == LLMLAT_OK; i++)
-        st = llmlat_agg_set_label(b, a->labels[i].name, a->labels[i].value);
-    if (st != LLMLAT_OK) {
-        llmlat_agg_free(b);
-        return NULL;
-    }
-    memcpy(b->quantiles, a->quantiles, sizeof b->quantiles);
+    memcpy(b->quantiles, a->quantiles, sizeof a->quantiles);
     b->n_quantiles = a->n_quantiles;
-    memcpy(b->bucket_bounds, a->bucket_bounds, sizeof b->bucket_bounds);
-    memcpy(b->n_bucket_bounds, a->n_bucket_bounds, sizeof b->n_bucket_bounds);
+    memcpy(b->bucket_bounds, a->bucket_bounds, sizeof a->bucket_bounds);
+    memcpy(b->n_bucket_bounds, a->n_bucket_bounds, sizeof a->n_bucket_bounds);
+    for (size_t i = 0; i < a->n_labels; i++) {
+        if (llmlat_agg_set_label(b, a->labels[i].name, a->labels[i].value) != LLMLAT_OK) {
+            llmlat_agg_free(b);
+            return NULL;
+        }
+    }
     return b;
 }
 
@@ -6415,6 +6790,7 @@ LLMLAT_API void llmlat_agg_free(llmlat_agg *a)
     for (int g = 0; g < FAILED_GROUPS; g++)
         stores_free(a->failures[g].stores, &al);
     timeline_free(&a->tl, &al);
+    request_log_free(&a->log, &al);
     sketch_map_free(&a->map, &al);
     stream_layout_forget(a);
     agg_labels_free(a);
@@ -6560,6 +6936,14 @@ static void push_timeline(llmlat_agg *a, const llmlat_request *r, const req_view
     }
 }
 
+/* Exact mode logs every request that has its events (with what its data
+ * lack); one known by its values only could not be added again from them
+ * (agg_holds_requests then says no). */
+static bool agg_logs(const llmlat_agg *a, const llmlat_request *r)
+{
+    return a->mode == LLMLAT_MODE_EXACT && !req_values_only(r);
+}
+
 /* What r's data lacks, remembered once r is counted: everything for a
  * request whose samples are kept (a success, or a request in a status
  * group); for a failure that adds only a count and its span to the
@@ -6619,21 +7003,24 @@ LLMLAT_PRIVATE int32_t agg_add_check(const llmlat_agg *a, const llmlat_request *
         q->tokens += r->sum.sum_k;
         q->events += r->n;
     }
+    if (agg_logs(a, r)) {
+        p->logged++;
+        p->logged_events += r->n;
+    }
     p->requests++;
     return LLMLAT_OK;
 }
 
 LLMLAT_PRIVATE int32_t agg_add_reserve(llmlat_agg *a, const agg_pending *p)
 {
-    if (a->mode == LLMLAT_MODE_BOUNDED)
-        return LLMLAT_OK;
-    for (int g = 0; g < GROUP_COUNT; g++)
+    for (int g = 0; g < GROUP_COUNT && a->mode == LLMLAT_MODE_EXACT; g++)
         if (p->group[g].requests) {
             int32_t st = reserve_for(a, (enum req_group)g, &p->group[g]);
             if (st != LLMLAT_OK)
                 return st;
         }
-    return LLMLAT_OK;
+    return p->logged ? request_log_reserve(&a->log, &a->al, p->logged, p->logged_events)
+                     : LLMLAT_OK;
 }
 
 /* A request that is not a success, into its status group (admitted, room
@@ -6654,6 +7041,8 @@ static void add_to_group(llmlat_agg *a, const llmlat_request *r, const req_view 
 
 LLMLAT_PRIVATE void agg_add_commit(llmlat_agg *a, const llmlat_request *r, const req_view *v)
 {
+    if (agg_logs(a, r))
+        request_log_push(&a->log, r);
     bool grouped = v->success || a->conv->status_groups; /* its samples are kept */
     note_lacks(a, r, grouped);
     span_add(&a->all, r->start_ns, a->conv->span_to_end ? r->end_ns : last_response(r));
@@ -6792,12 +7181,15 @@ LLMLAT_API int32_t llmlat_agg_merge(llmlat_agg *dst, const llmlat_agg *src)
         st = stores_reserve_merge(dst, dst->failures[g].stores, src->failures[g].stores);
     if (st == LLMLAT_OK)
         st = timeline_reserve(&dst->tl, &dst->al, src->tl.n_rec, src->tl.n_tok);
+    if (st == LLMLAT_OK)
+        st = request_log_reserve(&dst->log, &dst->al, src->log.n_req, src->log.n_ev);
     if (st != LLMLAT_OK)
         return st;
 
     /* From here on nothing can fail. */
     stores_append(dst->stores, src->stores);
     timeline_append(&dst->tl, &src->tl);
+    request_log_append(&dst->log, &src->log);
     dst->completed += src->completed;
     dst->failed += src->failed;
     dst->tpot_undefined += src->tpot_undefined;
@@ -7246,7 +7638,8 @@ LLMLAT_API int32_t llmlat_agg_rate(const llmlat_agg *a, int32_t rate, double *ou
 
 static size_t memory_bytes(const llmlat_agg *a)
 {
-    size_t bytes = sizeof *a + timeline_memory(&a->tl) + agg_labels_memory(a);
+    size_t bytes = sizeof *a + timeline_memory(&a->tl) + request_log_memory(&a->log) +
+                   agg_labels_memory(a);
     if (a->mode == LLMLAT_MODE_BOUNDED)
         bytes += sketch_map_memory(&a->map);
     for (int i = 0; i < METRIC_COUNT; i++) {
@@ -7299,6 +7692,71 @@ LLMLAT_API int32_t llmlat_agg_counter(const llmlat_agg *a, int32_t counter, uint
         return LLMLAT_OK;
     }
     return LLMLAT_EINVAL;
+}
+
+/* ---------------------- lib/agg/agg_window.c ------------------------------ */
+/* Selections of an exact aggregator's requests by time: windows and
+ * slices (llmlat_agg_add_window), and the span they are measured from
+ * (llmlat_agg_span). Each selected request is read back from the log and
+ * added again, so dst computes it under its own convention and settings. */
+
+static bool window_keeps(const logged_request *q, int64_t from, int64_t to, int32_t rule)
+{
+    switch (rule) {
+    case LLMLAT_WINDOW_START:
+        return q->start_ns >= from && q->start_ns < to;
+    case LLMLAT_WINDOW_END:
+        return q->end_ns >= from && q->end_ns < to;
+    case LLMLAT_WINDOW_INSIDE:
+        return q->start_ns >= from && q->end_ns <= to;
+    }
+    return false;
+}
+
+LLMLAT_API int32_t llmlat_agg_add_window(llmlat_agg *dst, const llmlat_agg *src, int64_t from_ns,
+                                         int64_t to_ns, int32_t rule)
+{
+    if (!dst || !src || dst == src || rule < LLMLAT_WINDOW_START || rule > LLMLAT_WINDOW_INSIDE ||
+        from_ns > to_ns)
+        return LLMLAT_EINVAL;
+    if (!agg_holds_timed_requests(src))
+        return LLMLAT_EUNDEFINED;
+    /* Into an empty twin first, then one merge: all or nothing. */
+    llmlat_agg *tmp = agg_new_empty_like(dst);
+    if (!tmp)
+        return LLMLAT_ENOMEM;
+    int32_t st = LLMLAT_OK;
+    for (size_t i = 0; i < src->log.n_req && st == LLMLAT_OK; i++) {
+        if (!window_keeps(&src->log.req[i], from_ns, to_ns, rule))
+            continue;
+        llmlat_request q;
+        request_log_view(&src->log, i, &q);
+        st = llmlat_agg_add(tmp, &q);
+    }
+    if (st == LLMLAT_OK)
+        st = llmlat_agg_merge(dst, tmp);
+    llmlat_agg_free(tmp);
+    return st;
+}
+
+LLMLAT_API int32_t llmlat_agg_span(const llmlat_agg *a, int64_t *first_start_ns,
+                                   int64_t *last_end_ns)
+{
+    if (!a || !first_start_ns || !last_end_ns)
+        return LLMLAT_EINVAL;
+    if (!agg_holds_timed_requests(a) || a->log.n_req == 0)
+        return LLMLAT_EUNDEFINED;
+    int64_t lo = INT64_MAX, hi = INT64_MIN;
+    for (size_t i = 0; i < a->log.n_req; i++) {
+        const logged_request *q = &a->log.req[i];
+        if (q->start_ns < lo)
+            lo = q->start_ns;
+        if (q->end_ns > hi)
+            hi = q->end_ns;
+    }
+    *first_start_ns = lo;
+    *last_end_ns = hi;
+    return LLMLAT_OK;
 }
 
 /* ---------------------- lib/agg/bounded_fold.c ---------------------------- */
@@ -12338,6 +12796,11 @@ LLMLAT_PRIVATE size_t double_text(double v, char out[DOUBLE_TEXT_MAX]);
 /* Fixed-point with `decimals` digits after the point, right-aligned in
  * `width` bytes; NaN as `nan_text`. */
 LLMLAT_PRIVATE void rbuf_fixed(rbuf *b, double v, int decimals, size_t width, const char *nan_text);
+/* ns / 10^digits as an exact decimal, sign and all, with `decimals`
+ * digits after the point (decimals <= digits <= 9; cut, not rounded, when
+ * fewer): rbuf_scaled(b, t, 9, 9) writes seconds, (b, t, 3, 3) microseconds
+ * with ns precision. */
+LLMLAT_PRIVATE void rbuf_scaled(rbuf *b, int64_t ns, int digits, int decimals);
 /* A quantile q in [0, 1] as a percentage, NUL-terminated in out (at least
  * PERCENT_TEXT_MAX bytes): 0.5 -> "50", 0.999 -> "99.9". */
 #define PERCENT_TEXT_MAX 32
@@ -12484,6 +12947,47 @@ LLMLAT_PRIVATE void expose_run(rbuf *out, const llmlat_agg *const *aggs, size_t 
 #include <stdbool.h>
 #include <stdint.h>
 
+/* ---------------------- lib/report/report_words.h ------------------------- */
+/* The words of each convention's tool, shared by every report a person
+ * reads (text, HTML, the comparison): the summary labels, the metric rows
+ * in the tool's order and names, and what its "ITL" is. */
+#ifndef LLMLAT_REPORT_WORDS_H
+#define LLMLAT_REPORT_WORDS_H
+
+#include <stdint.h>
+
+/* The lines of the summary block. */
+enum report_item {
+    REPORT_ITEM_COMPLETED, REPORT_ITEM_FAILED, REPORT_ITEM_TPOT_UNDEFINED, REPORT_ITEM_DURATION,
+    REPORT_ITEM_INPUT_TOKENS, REPORT_ITEM_OUTPUT_TOKENS, REPORT_ITEM_REQUEST_RATE, REPORT_ITEM_GOODPUT,
+    REPORT_ITEM_GOOD, REPORT_ITEM_OUTPUT_RATE, REPORT_ITEM_TOTAL_RATE, REPORT_ITEM_PEAK_TOKENS,
+    REPORT_ITEM_PEAK_CONCURRENCY, REPORT_ITEM_COUNT
+};
+
+typedef struct text_row {
+    int32_t metric;
+    const char *label;
+} text_row;
+
+/* A convention's words: summary labels where its tool has its own (NULL:
+ * llmlat's), the table rows in its order, and what its ITL is. */
+typedef struct text_words {
+    const char *tool;
+    const char *items[REPORT_ITEM_COUNT];
+    text_row rows[8];
+    const char *note;
+} text_words;
+
+/* The words of a convention id (which must be valid). */
+LLMLAT_PRIVATE const text_words *report_words(int32_t convention);
+/* A summary line's label in those words. */
+LLMLAT_PRIVATE const char *report_item_label(const text_words *w, enum report_item i);
+/* The row label of a metric in those words ("TTFT (ms)"), or llmlat's
+ * own when the tool has no row for it. */
+LLMLAT_PRIVATE const char *report_metric_label(const text_words *w, int32_t metric);
+
+#endif
+
 /* Every statistic of one metric, each NaN when undefined (a convention's
  * placeholder, such as vLLM's 0.0 for an empty set, is a value). */
 typedef struct metric_values {
@@ -12529,6 +13033,13 @@ LLMLAT_PRIVATE double report_duration(const report_ctx *c);
 /* false when the counter is undefined (GOOD without an SLO). */
 LLMLAT_PRIVATE bool report_counter(report_ctx *c, int32_t counter, uint64_t *out);
 
+/* A line of the summary a person reads (text, HTML): its value (NaN when
+ * undefined; *count says whether it is an integer count), and *why the
+ * data cannot support it (NULL when they can). false for a line that does
+ * not apply: goodput and good requests without an SLO. */
+LLMLAT_PRIVATE bool report_item_value(report_ctx *c, enum report_item item, double *v,
+                                      bool *count, const char **why);
+
 /* Why a's data cannot support metric, rate or counter `id` (kind
  * LLMLAT_KIND_*), NULL when it can: reports write "not available" and the
  * reason where the value would be. The duration has the reason of the
@@ -12540,6 +13051,10 @@ LLMLAT_PRIVATE bool report_quantile_repeats(const double *q, size_t i);
 
 LLMLAT_PRIVATE void report_text(report_ctx *c);
 LLMLAT_PRIVATE void report_json(report_ctx *c);
+LLMLAT_PRIVATE void report_chrome_trace(report_ctx *c);
+LLMLAT_PRIVATE void report_requests_csv(report_ctx *c);
+LLMLAT_PRIVATE void report_requests_jsonl(report_ctx *c);
+LLMLAT_PRIVATE void report_html(report_ctx *c);
 /* The exposition formats: the exposition of c->a alone (expose.h), with
  * the gauges of its run. */
 LLMLAT_PRIVATE void report_exposition(report_ctx *c);
@@ -12954,6 +13469,10 @@ LLMLAT_API const char *llmlat_format_content_type(int32_t format)
     case LLMLAT_FORMAT_PROMETHEUS_PROTOBUF:
         return "application/vnd.google.protobuf; proto=io.prometheus.client.MetricFamily; "
                "encoding=delimited";
+    case LLMLAT_FORMAT_HTML: return "text/html; charset=utf-8";
+    case LLMLAT_FORMAT_CHROME_TRACE: return "application/json";
+    case LLMLAT_FORMAT_REQUESTS_CSV: return "text/csv; charset=utf-8";
+    case LLMLAT_FORMAT_REQUESTS_JSONL: return "application/x-ndjson";
     }
     return NULL;
 }
@@ -13482,6 +14001,10 @@ static report_writer writer_for(int32_t format)
     switch (format) {
     case LLMLAT_FORMAT_TEXT: return report_text;
     case LLMLAT_FORMAT_JSON: return report_json;
+    case LLMLAT_FORMAT_HTML: return report_html;
+    case LLMLAT_FORMAT_CHROME_TRACE: return report_chrome_trace;
+    case LLMLAT_FORMAT_REQUESTS_CSV: return report_requests_csv;
+    case LLMLAT_FORMAT_REQUESTS_JSONL: return report_requests_jsonl;
     case LLMLAT_FORMAT_PROMETHEUS:
     case LLMLAT_FORMAT_OPENMETRICS:
     case LLMLAT_FORMAT_PROMETHEUS_PROTOBUF: return report_exposition;
@@ -13726,6 +14249,47 @@ LLMLAT_PRIVATE bool report_counter(report_ctx *c, int32_t counter, uint64_t *out
     return c->counter_defined[counter];
 }
 
+static double counter_or_nan(report_ctx *c, int32_t counter)
+{
+    uint64_t v;
+    return report_counter(c, counter, &v) ? (double)v : NAN;
+}
+
+LLMLAT_PRIVATE bool report_item_value(report_ctx *c, enum report_item item, double *v,
+                                      bool *count, const char **why)
+{
+    static const int32_t COUNTERS[REPORT_ITEM_COUNT] = {
+        [REPORT_ITEM_COMPLETED] = LLMLAT_COUNT_COMPLETED,
+        [REPORT_ITEM_FAILED] = LLMLAT_COUNT_FAILED,
+        [REPORT_ITEM_TPOT_UNDEFINED] = LLMLAT_COUNT_TPOT_UNDEFINED,
+        [REPORT_ITEM_INPUT_TOKENS] = LLMLAT_COUNT_INPUT_TOKENS,
+        [REPORT_ITEM_OUTPUT_TOKENS] = LLMLAT_COUNT_OUTPUT_TOKENS,
+        [REPORT_ITEM_GOOD] = LLMLAT_COUNT_GOOD,
+        [REPORT_ITEM_PEAK_CONCURRENCY] = LLMLAT_COUNT_PEAK_CONCURRENCY,
+    };
+    /* the duration has the reason of the requests rate */
+    static const int32_t RATES[REPORT_ITEM_COUNT] = {
+        [REPORT_ITEM_DURATION] = LLMLAT_RATE_REQUESTS,
+        [REPORT_ITEM_REQUEST_RATE] = LLMLAT_RATE_REQUESTS,
+        [REPORT_ITEM_GOODPUT] = LLMLAT_RATE_GOODPUT,
+        [REPORT_ITEM_OUTPUT_RATE] = LLMLAT_RATE_OUTPUT_TOKENS,
+        [REPORT_ITEM_TOTAL_RATE] = LLMLAT_RATE_TOTAL_TOKENS,
+        [REPORT_ITEM_PEAK_TOKENS] = LLMLAT_RATE_PEAK_OUTPUT_TOKENS,
+    };
+    if ((item == REPORT_ITEM_GOODPUT || item == REPORT_ITEM_GOOD) && !agg_any_slo(c->a) &&
+        !report_unavailable(c, LLMLAT_KIND_COUNTER, LLMLAT_COUNT_GOOD))
+        return false;
+    *count = COUNTERS[item] != 0;
+    if (*count) {
+        *why = report_unavailable(c, LLMLAT_KIND_COUNTER, COUNTERS[item]);
+        *v = counter_or_nan(c, COUNTERS[item]);
+    } else {
+        *why = report_unavailable(c, LLMLAT_KIND_RATE, RATES[item]);
+        *v = item == REPORT_ITEM_DURATION ? report_duration(c) : report_rate(c, RATES[item]);
+    }
+    return true;
+}
+
 LLMLAT_PRIVATE bool report_quantile_repeats(const double *q, size_t i)
 {
     for (size_t j = 0; j < i; j++)
@@ -13740,6 +14304,7 @@ LLMLAT_PRIVATE const char *report_unavailable(const report_ctx *c, int32_t kind,
 }
 
 /* ---------------------- lib/report/report_buf.c --------------------------- */
+#include <inttypes.h>
 #include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -13937,11 +14502,363 @@ LLMLAT_PRIVATE void rbuf_fixed(rbuf *b, double v, int decimals, size_t width, co
     rbuf_putn(b, tmp, n);
 }
 
+LLMLAT_PRIVATE void rbuf_scaled(rbuf *b, int64_t ns, int digits, int decimals)
+{
+    uint64_t mag = ns < 0 ? 0 - (uint64_t)ns : (uint64_t)ns, unit = 1;
+    for (int i = 0; i < digits; i++)
+        unit *= 10;
+    char tmp[48];
+    int n = snprintf(tmp, sizeof tmp, "%s%" PRIu64 ".%0*" PRIu64, ns < 0 ? "-" : "", mag / unit,
+                     digits, mag % unit);
+    rbuf_putn(b, tmp, (size_t)n - (size_t)(digits - decimals));
+}
+
 LLMLAT_PRIVATE void percent_text(double q, char *out)
 {
     /* 15 digits hide the rounding of q * 100 (0.999 * 100 = 99.899...). */
     snprintf(out, PERCENT_TEXT_MAX, "%.15g", q * 100.0);
     with_dot(out);
+}
+
+/* ---------------------- lib/report/report_chrome.c ------------------------ */
+/* The run as a Chrome / Perfetto timeline (Trace Event Format JSON,
+ * docs/report-formats.md): each request a span on a track, tracks reused
+ * as soon as free (the concurrency sweep's rule: a request that ends when
+ * another starts frees its track for it), its wait for the first token
+ * and its decoding as nested spans, each chunk an instant event, a
+ * failure marked. Times are microseconds from the first start, written
+ * exactly from the nanoseconds; every event is written in time order. */
+#include <stdio.h>
+#include <string.h>
+
+enum chrome_kind {
+    CHROME_REQUEST_BEGIN, CHROME_WAIT_BEGIN, CHROME_WAIT_END, CHROME_DECODE_BEGIN,
+    CHROME_CHUNK, CHROME_DECODE_END, CHROME_FAILED, CHROME_REQUEST_END,
+};
+
+/* One event to write: which request, what, and for a chunk which event. */
+typedef struct chrome_ref {
+    uint32_t req;
+    uint32_t kind;
+    uint32_t chunk;
+} chrome_ref;
+
+/* Where each request's phases change. */
+typedef struct chrome_phases {
+    bool has_first;     /* a first token (the convention's TTFT anchor) */
+    int64_t first_ns;
+    int64_t decode_end_ns; /* the end of its E2E */
+} chrome_phases;
+
+static chrome_phases chrome_phases_of(const llmlat_agg *a, size_t i)
+{
+    llmlat_request q;
+    req_view v;
+    request_log_view(&a->log, i, &q);
+    conv_view(a->conv, &q, &v);
+    chrome_phases p = { .has_first = v.anchor != REQ_NONE };
+    if (p.has_first) {
+        p.first_ns = q.t[v.anchor];
+        p.decode_end_ns = v.has_e2e ? q.start_ns + v.e2e_ns : q.t[v.last];
+        if (p.decode_end_ns < p.first_ns)
+            p.decode_end_ns = p.first_ns;
+    }
+    return p;
+}
+
+/* The events of all requests, as (time, ref) pairs sorted by time; at
+ * equal times, in the order made: each request's own in order, and
+ * requests by start, so a track's previous request ends before the next
+ * begins. */
+typedef struct chrome_events {
+    int64_t *t;        /* ns from the origin, sorted */
+    uint32_t *order;   /* index into ref, permuted along */
+    chrome_ref *ref;
+    size_t n, cap;
+    uint32_t *track;   /* per request, from 1 */
+    uint32_t n_tracks;
+} chrome_events;
+
+static void chrome_push(chrome_events *e, int64_t t, uint32_t req, uint32_t kind, uint32_t chunk)
+{
+    e->t[e->n] = t;
+    e->order[e->n] = (uint32_t)e->n;
+    e->ref[e->n++] = (chrome_ref){ req, kind, chunk };
+}
+
+/* Requests in start order (ties by index): the order tracks are handed
+ * out and events made in. */
+static int32_t chrome_by_start(const llmlat_agg *a, uint32_t *idx)
+{
+    size_t n = a->log.n_req;
+    int64_t *start = alloc_malloc(&a->al, (n ? n : 1) * sizeof *start);
+    if (!start)
+        return LLMLAT_ENOMEM;
+    for (size_t i = 0; i < n; i++) {
+        start[i] = a->log.req[i].start_ns;
+        idx[i] = (uint32_t)i;
+    }
+    int32_t st = radix_sort(&a->al, RADIX_INT64, start, idx, n);
+    alloc_free(&a->al, start);
+    return st;
+}
+
+/* A binary min-heap of busy tracks by the time they free up. */
+typedef struct chrome_heap {
+    int64_t *end;
+    uint32_t *track;
+    size_t n;
+} chrome_heap;
+
+static void chrome_heap_swap(chrome_heap *h, size_t i, size_t j)
+{
+    int64_t e = h->end[i];
+    uint32_t t = h->track[i];
+    h->end[i] = h->end[j];
+    h->track[i] = h->track[j];
+    h->end[j] = e;
+    h->track[j] = t;
+}
+
+static bool chrome_heap_less(const chrome_heap *h, size_t i, size_t j)
+{
+    return h->end[i] < h->end[j] || (h->end[i] == h->end[j] && h->track[i] < h->track[j]);
+}
+
+static void chrome_heap_push(chrome_heap *h, int64_t end, uint32_t track)
+{
+    size_t i = h->n++;
+    h->end[i] = end;
+    h->track[i] = track;
+    while (i > 0 && chrome_heap_less(h, i, (i - 1) / 2)) {
+        chrome_heap_swap(h, i, (i - 1) / 2);
+        i = (i - 1) / 2;
+    }
+}
+
+static void chrome_heap_pop(chrome_heap *h)
+{
+    chrome_heap_swap(h, 0, --h->n);
+    for (size_t i = 0;;) {
+        size_t l = 2 * i + 1, r = l + 1, m = i;
+        if (l < h->n && chrome_heap_less(h, l, m))
+            m = l;
+        if (r < h->n && chrome_heap_less(h, r, m))
+            m = r;
+        if (m == i)
+            break;
+        chrome_heap_swap(h, i, m);
+        i = m;
+    }
+}
+
+/* Each request's track: the earliest freed one whose request ended at or
+ * before this one's start, else a new one. */
+static int32_t chrome_tracks(const llmlat_agg *a, const uint32_t *by_start, chrome_events *e)
+{
+    size_t n = a->log.n_req;
+    chrome_heap h = { alloc_malloc(&a->al, (n ? n : 1) * sizeof *h.end),
+                      alloc_malloc(&a->al, (n ? n : 1) * sizeof *h.track), 0 };
+    int32_t st = h.end && h.track ? LLMLAT_OK : LLMLAT_ENOMEM;
+    for (size_t j = 0; j < n && st == LLMLAT_OK; j++) {
+        const logged_request *q = &a->log.req[by_start[j]];
+        uint32_t track;
+        if (h.n && h.end[0] <= q->start_ns) {
+            track = h.track[0];
+            chrome_heap_pop(&h);
+        } else {
+            track = ++e->n_tracks;
+        }
+        e->track[by_start[j]] = track;
+        chrome_heap_push(&h, q->end_ns, track);
+    }
+    alloc_free(&a->al, h.end);
+    alloc_free(&a->al, h.track);
+    return st;
+}
+
+static int32_t chrome_collect(const llmlat_agg *a, int64_t origin, chrome_events *e)
+{
+    const request_log *g = &a->log;
+    size_t n = g->n_req;
+    if (n > UINT32_MAX || g->n_ev > UINT32_MAX - 8 * (uint64_t)n)
+        return LLMLAT_ENOMEM; /* refs are 32-bit */
+    e->cap = g->n_ev + 8 * n;
+    e->t = alloc_malloc(&a->al, (e->cap ? e->cap : 1) * sizeof *e->t);
+    e->order = alloc_malloc(&a->al, (e->cap ? e->cap : 1) * sizeof *e->order);
+    e->ref = alloc_malloc(&a->al, (e->cap ? e->cap : 1) * sizeof *e->ref);
+    e->track = alloc_malloc(&a->al, (n ? n : 1) * sizeof *e->track);
+    uint32_t *by_start = alloc_malloc(&a->al, (n ? n : 1) * sizeof *by_start);
+    int32_t st = e->t && e->order && e->ref && e->track && by_start ? LLMLAT_OK : LLMLAT_ENOMEM;
+    if (st == LLMLAT_OK)
+        st = chrome_by_start(a, by_start);
+    if (st == LLMLAT_OK)
+        st = chrome_tracks(a, by_start, e);
+    for (size_t j = 0; j < n && st == LLMLAT_OK; j++) {
+        uint32_t i = by_start[j];
+        const logged_request *q = &g->req[i];
+        chrome_phases p = chrome_phases_of(a, i);
+        int64_t wait_end = p.has_first ? p.first_ns : q->end_ns;
+        chrome_push(e, q->start_ns - origin, i, CHROME_REQUEST_BEGIN, 0);
+        chrome_push(e, q->start_ns - origin, i, CHROME_WAIT_BEGIN, 0);
+        bool waiting = true;
+        for (uint32_t k = 0; k < q->n_events; k++) {
+            int64_t t = g->t[q->first_event + k];
+            if (waiting && p.has_first && t >= p.first_ns) {
+                chrome_push(e, wait_end - origin, i, CHROME_WAIT_END, 0);
+                chrome_push(e, p.first_ns - origin, i, CHROME_DECODE_BEGIN, 0);
+                waiting = false;
+            }
+            chrome_push(e, t - origin, i, CHROME_CHUNK, k);
+        }
+        if (waiting) /* no first token: the wait lasts to the end */
+            chrome_push(e, wait_end - origin, i, CHROME_WAIT_END, 0);
+        else
+            chrome_push(e, p.decode_end_ns - origin, i, CHROME_DECODE_END, 0);
+        if (q->flags & LOGGED_FAILED)
+            chrome_push(e, q->end_ns - origin, i, CHROME_FAILED, 0);
+        chrome_push(e, q->end_ns - origin, i, CHROME_REQUEST_END, 0);
+    }
+    alloc_free(&a->al, by_start);
+    if (st == LLMLAT_OK)
+        st = radix_sort(&a->al, RADIX_INT64, e->t, e->order, e->n);
+    return st;
+}
+
+static void chrome_events_free(const llmlat_agg *a, chrome_events *e)
+{
+    alloc_free(&a->al, e->t);
+    alloc_free(&a->al, e->order);
+    alloc_free(&a->al, e->ref);
+    alloc_free(&a->al, e->track);
+}
+
+/* The fields every event has: "ph", "ts" (µs), "pid", "tid", "name". */
+static void chrome_head(rbuf *b, const char *ph, int64_t t_ns, uint32_t tid, const char *name)
+{
+    rbuf_puts(b, ",\n{\"ph\": \"");
+    rbuf_puts(b, ph);
+    rbuf_puts(b, "\", \"ts\": ");
+    rbuf_scaled(b, t_ns, 3, 3);
+    rbuf_puts(b, ", \"pid\": 1, \"tid\": ");
+    rbuf_u64(b, tid);
+    rbuf_puts(b, ", \"name\": \"");
+    rbuf_puts(b, name);
+    rbuf_puts(b, "\"");
+}
+
+static void chrome_request_args(rbuf *b, const llmlat_agg *a, uint32_t i)
+{
+    const logged_request *q = &a->log.req[i];
+    llmlat_request r;
+    req_view v;
+    request_log_view(&a->log, i, &r);
+    conv_view(a->conv, &r, &v);
+    rbuf_puts(b, ", \"cat\": \"request\", \"args\": {\"index\": ");
+    rbuf_u64(b, i);
+    rbuf_puts(b, v.success ? ", \"success\": true" : ", \"success\": false");
+    rbuf_puts(b, (q->flags & LOGGED_FAILED) ? ", \"failed\": true" : ", \"failed\": false");
+    rbuf_puts(b, ", \"output_tokens\": ");
+    rbuf_u64(b, v.n_out);
+    rbuf_puts(b, ", \"input_tokens\": ");
+    rbuf_u64(b, q->input_tokens);
+    rbuf_puts(b, ", \"events\": ");
+    rbuf_u64(b, q->n_events);
+    rbuf_puts(b, "}");
+    if (q->flags & LOGGED_FAILED)
+        rbuf_puts(b, ", \"cname\": \"terrible\"");
+}
+
+static void chrome_event(rbuf *b, const llmlat_agg *a, const chrome_events *e, size_t j)
+{
+    const chrome_ref *r = &e->ref[e->order[j]];
+    int64_t t = e->t[j];
+    uint32_t tid = e->track[r->req];
+    switch (r->kind) {
+    case CHROME_REQUEST_BEGIN: {
+        char name[40];
+        snprintf(name, sizeof name, "request %u%s", r->req,
+                 (a->log.req[r->req].flags & LOGGED_FAILED) ? " (failed)" : "");
+        chrome_head(b, "B", t, tid, name);
+        chrome_request_args(b, a, r->req);
+        break;
+    }
+    case CHROME_REQUEST_END:
+        chrome_head(b, "E", t, tid, "request");
+        break;
+    case CHROME_WAIT_BEGIN:
+        chrome_head(b, "B", t, tid, "waiting for first token");
+        rbuf_puts(b, ", \"cat\": \"phase\"");
+        break;
+    case CHROME_WAIT_END:
+        chrome_head(b, "E", t, tid, "waiting for first token");
+        break;
+    case CHROME_DECODE_BEGIN:
+        chrome_head(b, "B", t, tid, "decoding");
+        rbuf_puts(b, ", \"cat\": \"phase\"");
+        break;
+    case CHROME_DECODE_END:
+        chrome_head(b, "E", t, tid, "decoding");
+        break;
+    case CHROME_CHUNK: {
+        const logged_request *q = &a->log.req[r->req];
+        chrome_head(b, "i", t, tid, "chunk");
+        rbuf_puts(b, ", \"s\": \"t\", \"cat\": \"chunk\", \"args\": {\"tokens\": ");
+        rbuf_u64(b, a->log.k[q->first_event + r->chunk]);
+        rbuf_puts(b, "}");
+        break;
+    }
+    case CHROME_FAILED:
+        chrome_head(b, "i", t, tid, "failed");
+        rbuf_puts(b, ", \"s\": \"t\", \"cat\": \"failure\", \"cname\": \"terrible\"");
+        break;
+    }
+    rbuf_puts(b, "}");
+}
+
+LLMLAT_PRIVATE void report_chrome_trace(report_ctx *c)
+{
+    const llmlat_agg *a = c->a;
+    rbuf *b = &c->out;
+    if (!agg_holds_timed_requests(a)) {
+        rbuf_fail(b, LLMLAT_EUNDEFINED);
+        return;
+    }
+    int64_t origin = 0, last;
+    if (a->log.n_req)
+        llmlat_agg_span(a, &origin, &last);
+    chrome_events e;
+    memset(&e, 0, sizeof e);
+    int32_t st = chrome_collect(a, origin, &e);
+    if (st != LLMLAT_OK) {
+        rbuf_fail(b, st);
+        chrome_events_free(a, &e);
+        return;
+    }
+    rbuf_puts(b, "{\"displayTimeUnit\": \"ms\",\n\"otherData\": {\"generator\": \"llmlat ");
+    rbuf_puts(b, llmlat_version_string());
+    rbuf_puts(b, "\", \"convention\": \"");
+    rbuf_puts(b, a->conv->name);
+    rbuf_puts(b, "\", \"origin_s\": ");
+    rbuf_scaled(b, origin, 9, 9);
+    rbuf_puts(b, ", \"tracks\": ");
+    rbuf_u64(b, e.n_tracks);
+    rbuf_puts(b, "},\n\"traceEvents\": [\n{\"ph\": \"M\", \"ts\": 0, \"pid\": 1, \"tid\": 0, "
+                 "\"name\": \"process_name\", \"args\": {\"name\": \"llmlat run (");
+    rbuf_puts(b, a->conv->name);
+    rbuf_puts(b, ")\"}}");
+    for (uint32_t t = 1; t <= e.n_tracks; t++) {
+        char name[32];
+        snprintf(name, sizeof name, "track %u", t);
+        chrome_head(b, "M", 0, t, "thread_name");
+        rbuf_puts(b, ", \"args\": {\"name\": \"");
+        rbuf_puts(b, name);
+        rbuf_puts(b, "\"}}");
+    }
+    for (size_t j = 0; j < e.n && b->status == LLMLAT_OK; j++)
+        chrome_event(b, a, &e, j);
+    rbuf_puts(b, "\n]}\n");
+    chrome_events_free(a, &e);
 }
 
 /* ---------------------- lib/report/report_hist.c -------------------------- */
@@ -14086,6 +15003,652 @@ LLMLAT_PRIVATE int32_t hist_cumulative(const llmlat_agg *a, int32_t metric, cons
     return LLMLAT_OK;
 }
 
+/* ---------------------- lib/report/report_html.c -------------------------- */
+/* The HTML report: one self-contained page (no script, no font, nothing
+ * fetched; charts are inline SVG drawn here, svg.c) that a person reads on
+ * a laptop or prints: the summary and statistics in the convention's
+ * words, the run's conditions (request counts, duration, failures, input
+ * and output lengths), CDFs of TTFT, TPOT, ITL and E2E with P50, P90 and
+ * P99 marked, a histogram of ITL on a log axis, and output tokens/s and
+ * concurrency over time. Charts come from the aggregator's queries, so a
+ * bounded one draws them from its buckets; it keeps no timeline, so the
+ * run over time is left out (docs/report-formats.md). */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+/* ---------------------- lib/report/svg.h ---------------------------------- */
+/* Charts as inline SVG, drawn by the HTML report (report_html.c): a plot
+ * area with linear or logarithmic axes, "nice" ticks (1, 2, 5 times a
+ * power of ten; decades on a log axis), and the marks the report uses:
+ * polylines, vertical markers with a label, bars. Every element carries a
+ * class naming what it is (the stylesheet colours them, the tests count
+ * them). Coordinates are written with 0.1 px precision. */
+#ifndef LLMLAT_SVG_H
+#define LLMLAT_SVG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+typedef struct svg_axis {
+    double lo, hi;   /* data range (lo < hi; > 0 on a log axis) */
+    bool log;
+    double scale;    /* tick labels show value * scale (1000: s as ms) */
+    const char *label;
+} svg_axis;
+
+typedef struct svg_plot {
+    rbuf *b;
+    svg_axis x, y;
+    double left, top, width, height; /* the plot area, px */
+} svg_plot;
+
+/* Opens <svg class="chart" id="ID"> of the standard size with its title
+ * and the plot area, axes, grid, ticks and axis labels. */
+LLMLAT_PRIVATE void svg_begin(svg_plot *p, rbuf *b, const char *id, const char *title,
+                              svg_axis x, svg_axis y);
+LLMLAT_PRIVATE void svg_end(svg_plot *p);
+
+/* Data to px (values outside the range are clamped to the plot area). */
+LLMLAT_PRIVATE double svg_x(const svg_plot *p, double v);
+LLMLAT_PRIVATE double svg_y(const svg_plot *p, double v);
+
+/* The points (x[i], y[i]) joined, NaN points skipped. */
+LLMLAT_PRIVATE void svg_polyline(svg_plot *p, const char *cls, const double *x, const double *y,
+                                 size_t n);
+/* The points joined as a step function: y[i] holds from x[i] to x[i+1]. */
+LLMLAT_PRIVATE void svg_steps(svg_plot *p, const char *cls, const double *x, const double *y,
+                              size_t n);
+/* A vertical line at x across the plot, labelled at the top (row 0, 1, 2
+ * stagger labels that would overlap). */
+LLMLAT_PRIVATE void svg_marker(svg_plot *p, const char *cls, double x, const char *label,
+                               int row);
+/* Bars: bar i spans [edge[i], edge[i+1]] up to h[i]. */
+LLMLAT_PRIVATE void svg_bars(svg_plot *p, const char *cls, const double *edge, const double *h,
+                             size_t n);
+/* A note under the title, at the right. */
+LLMLAT_PRIVATE void svg_note(svg_plot *p, const char *text);
+
+/* Text with &, <, >, " and ' escaped, for HTML and SVG alike. */
+LLMLAT_PRIVATE void rbuf_html_escaped(rbuf *b, const char *s);
+
+#endif
+
+#define CDF_POINTS 201       /* quantiles 0, 0.005, ..., 1 */
+#define ITL_BINS 48
+#define LENGTH_BINS 30
+#define TIME_BUCKETS_MAX 240 /* the run over time in at most this many buckets */
+
+static const char HTML_STYLE[] =
+    ":root{--fg:#1d2330;--muted:#5b6472;--line:#d9dde3}\n"
+    "body{margin:0;color:var(--fg);background:#fff;font:14px/1.45 system-ui,-apple-system,"
+    "'Segoe UI',Roboto,Helvetica,Arial,sans-serif}\n"
+    "main{max-width:1180px;margin:0 auto;padding:20px 28px}\n"
+    "h1{font-size:22px;margin:0 0 4px}\n"
+    "h2{font-size:17px;margin:28px 0 10px;padding-bottom:4px;border-bottom:1px solid var(--line)}\n"
+    "p.meta,p.note{color:var(--muted);margin:4px 0}\n"
+    "table{border-collapse:collapse;font-variant-numeric:tabular-nums;margin:6px 0}\n"
+    "th,td{padding:3px 10px;text-align:right;border-bottom:1px solid #eef0f3;white-space:nowrap}\n"
+    "th{font-weight:600;background:#f6f7f9}\n"
+    "th:first-child,td:first-child{text-align:left}\n"
+    ".cols{display:grid;grid-template-columns:repeat(auto-fit,minmax(430px,1fr));gap:14px;"
+    "align-items:start}\n"
+    ".cols>table,.cols>div{justify-self:start}\n"
+    ".scroll{overflow-x:auto}\n"
+    "svg.chart{width:100%;height:auto;border:1px solid var(--line);border-radius:6px}\n"
+    "svg text{font-family:inherit}\n"
+    ".chart-title{font-size:14px;font-weight:600;fill:var(--fg)}\n"
+    ".tick{font-size:11px;fill:var(--muted)}\n"
+    ".axis-label{font-size:12px;fill:var(--fg)}\n"
+    ".note{font-size:11px;fill:var(--muted)}\n"
+    ".gridline{stroke:#eef0f3}\n"
+    ".axis{stroke:#8a93a1}\n"
+    ".cdf{fill:none;stroke:#2563eb;stroke-width:2}\n"
+    ".bar{fill:#60a5fa}\n"
+    ".tokens{fill:none;stroke:#7c3aed;stroke-width:1.5}\n"
+    ".concurrency{fill:none;stroke:#0891b2;stroke-width:1.5}\n"
+    ".marker-line{stroke-width:1.5;stroke-dasharray:5 3}\n"
+    ".marker-label{font-size:11px;font-weight:600}\n"
+    ".p50 .marker-line{stroke:#16a34a}.p50 .marker-label{fill:#15803d}\n"
+    ".p90 .marker-line{stroke:#d97706}.p90 .marker-label{fill:#b45309}\n"
+    ".p99 .marker-line{stroke:#dc2626}.p99 .marker-label{fill:#b91c1c}\n"
+    ".empty{fill:var(--muted);font-size:13px}\n"
+    "@media print{body{font-size:10pt}main{max-width:none;padding:0}"
+    ".cols{grid-template-columns:1fr 1fr}section,svg.chart,table{break-inside:avoid}"
+    "h2{break-after:avoid}}\n";
+
+static bool html_is_time(int32_t metric)
+{
+    return metric != LLMLAT_TPS_USER && metric != LLMLAT_OUTPUT_TOKENS &&
+           metric != LLMLAT_INPUT_TOKENS;
+}
+
+static void html_number(rbuf *b, double v, int decimals)
+{
+    rbuf_fixed(b, v, decimals, 0, "&ndash;");
+}
+
+static void html_td(rbuf *b, double v, int decimals)
+{
+    rbuf_puts(b, "<td>");
+    html_number(b, v, decimals);
+    rbuf_puts(b, "</td>");
+}
+
+static void html_head(report_ctx *c, const text_words *w)
+{
+    const llmlat_agg *a = c->a;
+    rbuf *b = &c->out;
+    rbuf_puts(b, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+                 "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+                 "<meta name=\"generator\" content=\"llmlat ");
+    rbuf_puts(b, llmlat_version_string());
+    rbuf_puts(b, "\">\n<title>llmlat report: ");
+    rbuf_html_escaped(b, w->tool);
+    rbuf_puts(b, "</title>\n<style>\n");
+    rbuf_puts(b, HTML_STYLE);
+    rbuf_puts(b, "</style>\n</head>\n<body>\n<main>\n<header>\n<h1>llmlat report</h1>\n"
+                 "<p class=\"meta\">convention <b>");
+    rbuf_html_escaped(b, a->conv->name);
+    rbuf_puts(b, "</b> (");
+    rbuf_html_escaped(b, w->tool);
+    rbuf_puts(b, ") &middot; mode <b>");
+    rbuf_puts(b, a->mode == LLMLAT_MODE_BOUNDED ? "bounded" : "exact");
+    rbuf_puts(b, "</b> &middot; llmlat ");
+    rbuf_puts(b, llmlat_version_string());
+    rbuf_puts(b, "</p>\n");
+    if (a->n_labels) {
+        rbuf_puts(b, "<p class=\"meta labels\">");
+        for (size_t i = 0; i < a->n_labels; i++) {
+            rbuf_puts(b, i ? " &middot; " : "");
+            rbuf_html_escaped(b, a->labels[i].name);
+            rbuf_puts(b, " = <b>");
+            rbuf_html_escaped(b, a->labels[i].value);
+            rbuf_puts(b, "</b>");
+        }
+        rbuf_puts(b, "</p>\n");
+    }
+    rbuf_puts(b, "</header>\n");
+}
+
+/* The run's conditions: what was asked of the server, what came back. */
+static void html_conditions(report_ctx *c, const text_words *w)
+{
+    const llmlat_agg *a = c->a;
+    rbuf *b = &c->out;
+    uint64_t added = a->completed + a->failed;
+    rbuf_puts(b, "<div id=\"conditions\">\n<table class=\"conditions\">\n"
+                 "<tr><th>Requests added</th><td>");
+    rbuf_u64(b, added);
+    rbuf_puts(b, "</td></tr>\n<tr><th>");
+    rbuf_html_escaped(b, report_item_label(w, REPORT_ITEM_COMPLETED));
+    rbuf_puts(b, "</th><td>");
+    rbuf_u64(b, a->completed);
+    rbuf_puts(b, "</td></tr>\n<tr><th>");
+    rbuf_html_escaped(b, report_item_label(w, REPORT_ITEM_FAILED));
+    rbuf_puts(b, "</th><td>");
+    rbuf_u64(b, a->failed);
+    rbuf_puts(b, added ? " (" : "");
+    if (added) {
+        html_number(b, 100.0 * (double)a->failed / (double)added, 1);
+        rbuf_puts(b, "%)");
+    }
+    rbuf_puts(b, "</td></tr>\n<tr><th>");
+    rbuf_html_escaped(b, report_item_label(w, REPORT_ITEM_DURATION));
+    rbuf_puts(b, "</th>");
+    html_td(b, report_duration(c), 2);
+    rbuf_puts(b, "</tr>\n</table>\n<table class=\"lengths\">\n<tr><th>tokens per request"
+                 "</th><th>mean</th><th>min</th><th>p50</th><th>p90</th><th>p99</th>"
+                 "<th>max</th></tr>\n");
+    static const struct {
+        int32_t metric;
+        const char *name;
+    } LENGTHS[] = { { LLMLAT_INPUT_TOKENS, "input (prompt)" },
+                    { LLMLAT_OUTPUT_TOKENS, "output (N)" } };
+    for (int i = 0; i < 2; i++) {
+        static const double Q[] = { 0.5, 0.9, 0.99 };
+        metric_values v;
+        report_metric(c, LENGTHS[i].metric, Q, 3, &v);
+        rbuf_puts(b, "<tr><td>");
+        rbuf_puts(b, LENGTHS[i].name);
+        rbuf_puts(b, "</td>");
+        html_td(b, v.mean, 1);
+        html_td(b, v.min, 0);
+        for (int k = 0; k < 3; k++)
+            html_td(b, v.q[k], 1);
+        html_td(b, v.max, 0);
+        rbuf_puts(b, "</tr>\n");
+    }
+    rbuf_puts(b, "</table>\n<p class=\"note\">Lengths and latencies are those of successful "
+                 "requests; a failed one is only counted.</p>\n</div>\n");
+}
+
+/* The summary lines and the statistics table, as the text report has
+ * them. */
+static void html_summary(report_ctx *c, const text_words *w)
+{
+    const llmlat_agg *a = c->a;
+    rbuf *b = &c->out;
+    rbuf_puts(b, "<section id=\"summary\">\n<h2>Summary</h2>\n<div class=\"cols\">\n"
+                 "<table class=\"summary\">\n");
+    for (int i = 0; i < REPORT_ITEM_COUNT; i++) {
+        double v;
+        bool count;
+        const char *why;
+        if (!report_item_value(c, (enum report_item)i, &v, &count, &why))
+            continue;
+        rbuf_puts(b, "<tr><th>");
+        rbuf_html_escaped(b, report_item_label(w, (enum report_item)i));
+        rbuf_puts(b, "</th>");
+        if (why) {
+            rbuf_puts(b, "<td class=\"na\">not available: ");
+            rbuf_html_escaped(b, why);
+            rbuf_puts(b, "</td>");
+        } else {
+            html_td(b, v, count ? 0 : 2);
+        }
+        rbuf_puts(b, "</tr>\n");
+    }
+    rbuf_puts(b, "</table>\n");
+    html_conditions(c, w);
+    rbuf_puts(b, "</div>\n<div class=\"scroll\">\n<table class=\"stats\">\n<tr>"
+                 "<th>metric</th><th>count</th><th>mean</th><th>median</th><th>std</th>"
+                 "<th>min</th><th>max</th>");
+    for (size_t i = 0; i < a->n_quantiles; i++) {
+        if (report_quantile_repeats(a->quantiles, i))
+            continue;
+        char pct[PERCENT_TEXT_MAX];
+        percent_text(a->quantiles[i], pct);
+        rbuf_puts(b, "<th>p");
+        rbuf_puts(b, pct);
+        rbuf_puts(b, "</th>");
+    }
+    rbuf_puts(b, "</tr>\n");
+    for (size_t r = 0; r < sizeof w->rows / sizeof w->rows[0] && w->rows[r].label; r++) {
+        metric_values v;
+        report_metric(c, w->rows[r].metric, a->quantiles, a->n_quantiles, &v);
+        double scale = html_is_time(w->rows[r].metric) ? 1000.0 : 1.0;
+        rbuf_puts(b, "<tr><td>");
+        rbuf_html_escaped(b, w->rows[r].label);
+        rbuf_puts(b, "</td><td>");
+        rbuf_u64(b, v.count);
+        rbuf_puts(b, "</td>");
+        const double stats[] = { v.mean, v.median, v.std, v.min, v.max };
+        for (size_t i = 0; i < 5; i++)
+            html_td(b, stats[i] * scale, 2);
+        for (size_t i = 0; i < a->n_quantiles; i++)
+            if (!report_quantile_repeats(a->quantiles, i))
+                html_td(b, v.q[i] * scale, 2);
+        rbuf_puts(b, "</tr>\n");
+    }
+    rbuf_puts(b, "</table>\n</div>\n<p class=\"note\">");
+    rbuf_html_escaped(b, w->note);
+    rbuf_puts(b, " Times in ms.</p>\n</section>\n");
+}
+
+/* Quantiles q[0..n) of a metric (any n), NaN when undefined. */
+static void html_quantiles(report_ctx *c, int32_t metric, const double *q, size_t n,
+                           double *out)
+{
+    for (size_t i = 0; i < n; i += MAX_QUANTILES) {
+        size_t k = n - i < MAX_QUANTILES ? n - i : MAX_QUANTILES;
+        int32_t st = llmlat_agg_quantiles(c->a, metric, q + i, k, out + i);
+        if (st != LLMLAT_OK) {
+            if (st != LLMLAT_EUNDEFINED)
+                rbuf_fail(&c->out, st);
+            for (size_t j = 0; j < k; j++)
+                out[i + j] = NAN;
+        }
+    }
+}
+
+static void html_no_data(svg_plot *p, const char *why)
+{
+    rbuf *b = p->b;
+    rbuf_puts(b, "<text class=\"empty\" x=\"");
+    rbuf_fixed(b, p->left + p->width / 2, 1, 0, "0");
+    rbuf_puts(b, "\" y=\"");
+    rbuf_fixed(b, p->top + p->height / 2, 1, 0, "0");
+    rbuf_puts(b, "\" text-anchor=\"middle\">");
+    rbuf_html_escaped(b, why);
+    rbuf_puts(b, "</text>\n");
+}
+
+/* The smallest sample above 0 of a metric (NaN when none). */
+static double html_min_positive(const llmlat_agg *a, int32_t metric)
+{
+    const metric_store *s = agg_store(a, metric);
+    double lo = NAN;
+    if (s->mode == LLMLAT_MODE_EXACT) {
+        for (size_t i = 0; i < s->exact.n; i++)
+            if (s->exact.v[i] > 0.0 && !(s->exact.v[i] >= lo))
+                lo = s->exact.v[i];
+    } else if (s->sk.top != SKETCH_NO_TOP) {
+        lo = s->sk.min > 0.0 ? s->sk.min : sketch_map_value(s->map, s->sk.low) / s->sk.unit;
+    }
+    return lo;
+}
+
+/* A log axis from lo to hi (0 < lo <= hi), widened to a decade at least. */
+static void html_log_range(double lo, double hi, svg_axis *a)
+{
+    double e0 = log10(lo) - 0.02, e1 = log10(hi) + 0.02;
+    if (e1 - e0 < 1.0) {
+        double mid = (e0 + e1) / 2;
+        e0 = mid - 0.5;
+        e1 = mid + 0.5;
+    }
+    a->lo = pow(10.0, e0);
+    a->hi = pow(10.0, e1);
+}
+
+/* The CDF of a metric from CDF_POINTS quantiles, its P50, P90 and P99
+ * marked, on a log axis from the smallest sample above 0 to the largest
+ * (a body and a tail decades apart both show; samples of 0 sit on the
+ * left edge). */
+static void html_cdf(report_ctx *c, const text_words *w, int32_t metric, const char *id)
+{
+    double q[CDF_POINTS], x[CDF_POINTS], y[CDF_POINTS];
+    for (int i = 0; i < CDF_POINTS; i++)
+        q[i] = y[i] = i / (double)(CDF_POINTS - 1);
+    html_quantiles(c, metric, q, CDF_POINTS, x);
+    static const double MARKS[] = { 0.5, 0.9, 0.99 };
+    double m[3];
+    html_quantiles(c, metric, MARKS, 3, m);
+    double max = x[CDF_POINTS - 1], lo = html_min_positive(c->a, metric);
+    char title[96];
+    snprintf(title, sizeof title, "CDF of %s", report_metric_label(w, metric));
+    svg_axis xa = { 1e-3, 1.0, true, 1000.0, report_metric_label(w, metric) };
+    if (lo > 0.0 && max >= lo)
+        html_log_range(lo, max, &xa);
+    svg_axis ya = { 0.0, 1.0, false, 1.0, "fraction of samples" };
+    svg_plot p;
+    svg_begin(&p, &c->out, id, title, xa, ya);
+    if (!(lo > 0.0)) {
+        html_no_data(&p, isnan(max) ? "no samples" : "every sample is 0");
+    } else {
+        svg_polyline(&p, "cdf", x, y, CDF_POINTS);
+        static const char *const NAMES[] = { "p50", "p90", "p99" };
+        for (int i = 0; i < 3; i++) {
+            char label[64];
+            snprintf(label, sizeof label, "P%s %.2f ms", NAMES[i] + 1, m[i] * 1000.0);
+            for (char *s = label; *s; s++)
+                if (*s == ',')
+                    *s = '.';
+            svg_marker(&p, NAMES[i], m[i], label, i);
+        }
+    }
+    svg_end(&p);
+}
+
+/* bins counts of a metric's samples in (edge[i], edge[i + 1]], as shares
+ * in percent of all its samples; the weight at or below edge[0] in *below. */
+static bool html_histogram(report_ctx *c, int32_t metric, const double *edge, size_t bins,
+                           double *share, uint64_t *below)
+{
+    uint64_t cum[ITL_BINS + LENGTH_BINS + 2];
+    int32_t st = hist_cumulative(c->a, metric, edge, bins + 1, cum);
+    if (st != LLMLAT_OK) {
+        rbuf_fail(&c->out, st);
+        return false;
+    }
+    uint64_t total = cum[bins + 1];
+    for (size_t i = 0; i < bins; i++)
+        share[i] = total ? 100.0 * (double)(cum[i + 1] - cum[i]) / (double)total : 0.0;
+    *below = cum[0];
+    return total > 0;
+}
+
+static double html_max_of(const double *v, size_t n)
+{
+    double m = 0.0;
+    for (size_t i = 0; i < n; i++)
+        if (v[i] > m)
+            m = v[i];
+    return m;
+}
+
+/* ITL (per token) on a log axis: where the decode time goes. */
+static void html_itl_histogram(report_ctx *c, const text_words *w)
+{
+    double lo = html_min_positive(c->a, LLMLAT_ITL), hi = NAN;
+    double max;
+    if (llmlat_agg_stat(c->a, LLMLAT_ITL, LLMLAT_STAT_MAX, &max) == LLMLAT_OK)
+        hi = max;
+    char title[96];
+    snprintf(title, sizeof title, "Histogram of %s, log scale",
+             report_metric_label(w, LLMLAT_ITL));
+    svg_plot p;
+    if (!(lo > 0.0 && hi >= lo)) {
+        svg_axis xa = { 1e-3, 1.0, true, 1000.0, report_metric_label(w, LLMLAT_ITL) };
+        svg_axis ya = { 0.0, 1.0, false, 1.0, "% of tokens" };
+        svg_begin(&p, &c->out, "itl-histogram", title, xa, ya);
+        html_no_data(&p, "no gap between tokens");
+        svg_end(&p);
+        return;
+    }
+    svg_axis xa = { 0, 0, true, 1000.0, report_metric_label(w, LLMLAT_ITL) };
+    html_log_range(lo, hi, &xa);
+    double e0 = log10(xa.lo), e1 = log10(xa.hi);
+    double edge[ITL_BINS + 1], share[ITL_BINS];
+    for (int i = 0; i <= ITL_BINS; i++)
+        edge[i] = pow(10.0, e0 + (e1 - e0) * i / ITL_BINS);
+    uint64_t zero = 0;
+    html_histogram(c, LLMLAT_ITL, edge, ITL_BINS, share, &zero);
+    double top = html_max_of(share, ITL_BINS);
+    svg_axis ya = { 0.0, top > 0.0 ? top * 1.1 : 1.0, false, 1.0, "% of tokens" };
+    svg_begin(&p, &c->out, "itl-histogram", title, xa, ya);
+    svg_bars(&p, "bar", edge, share, ITL_BINS);
+    if (zero) {
+        char note[80];
+        snprintf(note, sizeof note, "%llu zero gaps (a first chunk's extra tokens) not shown",
+                 (unsigned long long)zero);
+        svg_note(&p, note);
+    }
+    svg_end(&p);
+}
+
+/* A length distribution (INPUT_TOKENS, OUTPUT_TOKENS) in linear bins. */
+static void html_lengths(report_ctx *c, int32_t metric, const char *id, const char *title)
+{
+    double max = NAN;
+    llmlat_agg_stat(c->a, metric, LLMLAT_STAT_MAX, &max);
+    double hi = max > 0.0 ? ceil(max * 1.02 + 1.0) : 1.0;
+    double edge[LENGTH_BINS + 1], share[LENGTH_BINS];
+    for (int i = 0; i <= LENGTH_BINS; i++)
+        edge[i] = -0.5 + (hi + 0.5) * i / LENGTH_BINS;
+    uint64_t below = 0;
+    bool any = !isnan(max) && html_histogram(c, metric, edge, LENGTH_BINS, share, &below);
+    double top = any ? html_max_of(share, LENGTH_BINS) : 1.0;
+    svg_axis xa = { edge[0], edge[LENGTH_BINS], false, 1.0, "tokens" };
+    svg_axis ya = { 0.0, top * 1.1, false, 1.0, "% of requests" };
+    svg_plot p;
+    svg_begin(&p, &c->out, id, title, xa, ya);
+    if (any)
+        svg_bars(&p, "bar", edge, share, LENGTH_BINS);
+    else
+        html_no_data(&p, "no successful request");
+    svg_end(&p);
+}
+
+static void html_latency(report_ctx *c, const text_words *w)
+{
+    rbuf *b = &c->out;
+    rbuf_puts(b, "<section id=\"latency\">\n<h2>Latency distributions</h2>\n<div class=\"cols\">\n");
+    html_cdf(c, w, LLMLAT_TTFT, "cdf-ttft");
+    html_cdf(c, w, LLMLAT_TPOT, "cdf-tpot");
+    html_cdf(c, w, LLMLAT_ITL, "cdf-itl");
+    html_cdf(c, w, LLMLAT_E2E, "cdf-e2e");
+    html_itl_histogram(c, w);
+    rbuf_puts(b, "</div>\n");
+    if (c->a->mode == LLMLAT_MODE_BOUNDED)
+        rbuf_puts(b, "<p class=\"note\">Bounded mode: the curves are drawn from its buckets; "
+                     "every quantile is within the relative error of the exact one.</p>\n");
+    rbuf_puts(b, "</section>\n");
+}
+
+/* ------------------------------------------------------ the run over time */
+
+/* Output per second and concurrency in buckets of `width` seconds from the
+ * earliest successful start (the peaks' origin): tokens[i] / width, and
+ * conc[i] the most requests in flight during bucket i, by the sweep of
+ * the peak concurrency ([start, start + E2E) of successes, departures
+ * first). */
+typedef struct html_timeline {
+    size_t n;
+    double width;       /* seconds */
+    double *t, *tokens, *conc;
+} html_timeline;
+
+static int32_t html_timeline_make(const llmlat_agg *a, html_timeline *h)
+{
+    const timeline *tl = &a->tl;
+    const llmlat_alloc *al = &a->al;
+    int64_t origin = INT64_MAX, last = INT64_MIN;
+    size_t n = 0;
+    for (size_t i = 0; i < tl->n_rec; i++) {
+        const success_record *r = &tl->rec[i];
+        if (r->start_ns < origin)
+            origin = r->start_ns;
+        int64_t end = r->e2e_ns >= 0 ? r->start_ns + r->e2e_ns : r->start_ns;
+        if (end > last)
+            last = end;
+        n += r->e2e_ns >= 0;
+    }
+    for (size_t i = 0; i < tl->n_tok; i++)
+        if (tl->tok_t[i] > last)
+            last = tl->tok_t[i];
+    double span = (double)((uint64_t)last - (uint64_t)origin) / 1e9;
+    h->width = ceil(span / TIME_BUCKETS_MAX);
+    if (h->width < 1.0)
+        h->width = 1.0;
+    int64_t w_ns = (int64_t)(h->width * 1e9);
+    h->n = (size_t)(((uint64_t)last - (uint64_t)origin) / (uint64_t)w_ns) + 1;
+    h->t = alloc_malloc(al, (h->n + 1) * sizeof *h->t);
+    h->tokens = alloc_malloc(al, (h->n + 1) * sizeof *h->tokens);
+    h->conc = alloc_malloc(al, (h->n + 1) * sizeof *h->conc);
+    int64_t *starts = alloc_malloc(al, (n ? n : 1) * sizeof *starts);
+    int64_t *ends = alloc_malloc(al, (n ? n : 1) * sizeof *ends);
+    int32_t st = h->t && h->tokens && h->conc && starts && ends ? LLMLAT_OK : LLMLAT_ENOMEM;
+    if (st == LLMLAT_OK) {
+        for (size_t i = 0; i <= h->n; i++) {
+            h->t[i] = (double)i * h->width;
+            h->tokens[i] = h->conc[i] = 0.0;
+        }
+        for (size_t i = 0; i < tl->n_tok; i++)
+            h->tokens[(uint64_t)(tl->tok_t[i] - origin) / (uint64_t)w_ns] += tl->tok_k[i];
+        for (size_t i = 0; i < h->n; i++)
+            h->tokens[i] /= h->width;
+        size_t j = 0;
+        for (size_t i = 0; i < tl->n_rec; i++) {
+            const success_record *r = &tl->rec[i];
+            if (r->e2e_ns < 0)
+                continue;
+            starts[j] = r->start_ns - origin;
+            ends[j++] = r->start_ns - origin + r->e2e_ns;
+        }
+        st = radix_sort(al, RADIX_INT64, starts, NULL, n);
+        if (st == LLMLAT_OK)
+            st = radix_sort(al, RADIX_INT64, ends, NULL, n);
+    }
+    if (st == LLMLAT_OK) {
+        /* the sweep: each bucket gets the level it opens with and every
+         * level reached inside it */
+        double cur = 0.0;
+        size_t i = 0, k = 0, bucket = 0;
+        while (i < n) {
+            bool leave = k < n && ends[k] <= starts[i];
+            int64_t t = leave ? ends[k] : starts[i];
+            size_t b = (size_t)((uint64_t)t / (uint64_t)w_ns);
+            for (; bucket < b && bucket < h->n; bucket++)
+                if (h->conc[bucket + 1] < cur)
+                    h->conc[bucket + 1] = cur;
+            cur += leave ? -1.0 : 1.0;
+            if (leave)
+                k++;
+            else
+                i++;
+            if (b < h->n && h->conc[b] < cur)
+                h->conc[b] = cur;
+        }
+    }
+    alloc_free(al, starts);
+    alloc_free(al, ends);
+    return st;
+}
+
+static void html_timeline_free(const llmlat_agg *a, html_timeline *h)
+{
+    alloc_free(&a->al, h->t);
+    alloc_free(&a->al, h->tokens);
+    alloc_free(&a->al, h->conc);
+}
+
+static void html_over_time(report_ctx *c)
+{
+    const llmlat_agg *a = c->a;
+    rbuf *b = &c->out;
+    rbuf_puts(b, "<section id=\"over-time\">\n<h2>The run over time</h2>\n");
+    if (a->mode == LLMLAT_MODE_BOUNDED || a->tl.n_rec == 0) {
+        rbuf_puts(b, a->mode == LLMLAT_MODE_BOUNDED
+                         ? "<p class=\"note\">Bounded mode keeps no timeline: output per "
+                           "second and concurrency over time are not known.</p>\n"
+                         : "<p class=\"note\">No successful request.</p>\n");
+        rbuf_puts(b, "</section>\n");
+        return;
+    }
+    html_timeline h = { 0 };
+    int32_t st = html_timeline_make(a, &h);
+    if (st != LLMLAT_OK) {
+        rbuf_fail(b, st);
+        html_timeline_free(a, &h);
+        return;
+    }
+    bool chunks = a->conv->peak_counts_events;
+    char title[96], xlabel[64];
+    snprintf(title, sizeof title, "Output %s per second", chunks ? "chunks" : "tokens");
+    if (h.width > 1.0)
+        snprintf(xlabel, sizeof xlabel, "time since the first start (s; %.0f-s buckets)", h.width);
+    else
+        snprintf(xlabel, sizeof xlabel, "time since the first start (s)");
+    rbuf_puts(b, "<div class=\"cols\">\n");
+    svg_axis xa = { 0.0, h.t[h.n], false, 1.0, xlabel };
+    double top = html_max_of(h.tokens, h.n);
+    svg_axis ya = { 0.0, top > 0.0 ? top * 1.1 : 1.0, false, 1.0,
+                    chunks ? "chunks/s" : "tokens/s" };
+    svg_plot p;
+    svg_begin(&p, b, "tokens-over-time", title, xa, ya);
+    svg_steps(&p, "tokens", h.t, h.tokens, h.n + 1);
+    svg_end(&p);
+    top = html_max_of(h.conc, h.n);
+    ya = (svg_axis){ 0.0, top > 0.0 ? top * 1.1 : 1.0, false, 1.0, "requests in flight" };
+    svg_begin(&p, b, "concurrency-over-time", "Concurrency (most in flight per bucket)", xa, ya);
+    svg_steps(&p, "concurrency", h.t, h.conc, h.n + 1);
+    svg_end(&p);
+    rbuf_puts(b, "</div>\n<p class=\"note\">Buckets start at the earliest successful start, as "
+                 "the peaks do; a request is in flight from its start to the end of its E2E.</p>\n"
+                 "</section>\n");
+    html_timeline_free(a, &h);
+}
+
+LLMLAT_PRIVATE void report_html(report_ctx *c)
+{
+    const text_words *w = report_words(c->a->conv->id);
+    html_head(c, w);
+    html_summary(c, w);
+    html_latency(c, w);
+    rbuf_puts(&c->out, "<section id=\"lengths\">\n<h2>Input and output lengths</h2>\n"
+                       "<div class=\"cols\">\n");
+    html_lengths(c, LLMLAT_INPUT_TOKENS, "input-lengths", "Input length (prompt tokens)");
+    html_lengths(c, LLMLAT_OUTPUT_TOKENS, "output-lengths", "Output length (N tokens)");
+    rbuf_puts(&c->out, "</div>\n</section>\n");
+    html_over_time(c);
+    rbuf_puts(&c->out, "<footer>\n<p class=\"note\">Made by llmlat ");
+    rbuf_puts(&c->out, llmlat_version_string());
+    rbuf_puts(&c->out, ": definitions of every figure in its docs/metrics.md.</p>\n</footer>\n"
+                       "</main>\n</body>\n</html>\n");
+}
+
 /* ---------------------- lib/report/report_json.c -------------------------- */
 /* The JSON report: docs/report-json.md describes every member. */
 #include <math.h>
@@ -14127,6 +15690,7 @@ LLMLAT_PRIVATE void jw_number(jsonw *w, const char *key, double v);
 LLMLAT_PRIVATE void jw_u64(jsonw *w, const char *key, uint64_t v);
 LLMLAT_PRIVATE void jw_string(jsonw *w, const char *key, const char *v);
 LLMLAT_PRIVATE void jw_null(jsonw *w, const char *key);
+LLMLAT_PRIVATE void jw_bool(jsonw *w, const char *key, bool v);
 
 #endif
 
@@ -14366,6 +15930,121 @@ LLMLAT_PRIVATE void jw_null(jsonw *w, const char *key)
     rbuf_puts(w->b, "null");
 }
 
+LLMLAT_PRIVATE void jw_bool(jsonw *w, const char *key, bool v)
+{
+    member(w, key);
+    rbuf_puts(w->b, v ? "true" : "false");
+}
+
+/* ---------------------- lib/report/report_requests.c ---------------------- */
+/* The per-request tables: one row per request the aggregator keeps, in
+ * the order they were added, with its own values under the convention
+ * (llmlat_request_value), as CSV or JSON Lines (docs/report-formats.md). */
+#include <math.h>
+
+/* The columns after index and start: a value of the request under the
+ * convention, in seconds (tokens for the counts), empty / null when it has
+ * none. */
+static const struct {
+    const char *name;
+    int32_t metric;
+} REQUEST_COLUMNS[] = {
+    { "ttft_s", LLMLAT_TTFT },
+    { "tpot_s", LLMLAT_TPOT },
+    { "e2e_s", LLMLAT_E2E },
+    { "itl_max_s", LLMLAT_ITL_MAX },
+    { "output_tokens", LLMLAT_OUTPUT_TOKENS },
+    { "input_tokens", LLMLAT_INPUT_TOKENS },
+};
+#define REQUEST_COLUMN_COUNT (sizeof REQUEST_COLUMNS / sizeof REQUEST_COLUMNS[0])
+
+/* A request's start or end on the run's clock; empty / null when its start
+ * times are not on one clock (a file that keeps them relative). */
+static void request_time(rbuf *b, const logged_request *q, int64_t t, const char *none)
+{
+    if (q->lacks & LLMLAT_LACKS_START_TIMES)
+        rbuf_puts(b, none);
+    else
+        rbuf_scaled(b, t, 9, 9);
+}
+
+/* Request i's values, and whether it is a success under the convention. */
+static bool request_row(const llmlat_agg *a, size_t i, double *v)
+{
+    llmlat_request q;
+    req_view view;
+    request_log_view(&a->log, i, &q);
+    conv_view(a->conv, &q, &view);
+    for (size_t c = 0; c < REQUEST_COLUMN_COUNT; c++)
+        if (llmlat_request_value(&q, a->conv->id, REQUEST_COLUMNS[c].metric, &v[c]) != LLMLAT_OK)
+            v[c] = NAN;
+    return view.success;
+}
+
+/* The rows need the requests: an aggregator without them has no table. */
+static bool has_requests(report_ctx *c)
+{
+    if (agg_holds_requests(c->a))
+        return true;
+    rbuf_fail(&c->out, LLMLAT_EUNDEFINED);
+    return false;
+}
+
+LLMLAT_PRIVATE void report_requests_csv(report_ctx *c)
+{
+    if (!has_requests(c))
+        return;
+    const llmlat_agg *a = c->a;
+    rbuf *b = &c->out;
+    rbuf_puts(b, "index,start_s,end_s");
+    for (size_t k = 0; k < REQUEST_COLUMN_COUNT; k++) {
+        rbuf_puts(b, ",");
+        rbuf_puts(b, REQUEST_COLUMNS[k].name);
+    }
+    rbuf_puts(b, ",success\n");
+    for (size_t i = 0; i < a->log.n_req && b->status == LLMLAT_OK; i++) {
+        double v[REQUEST_COLUMN_COUNT];
+        bool ok = request_row(a, i, v);
+        const logged_request *q = &a->log.req[i];
+        rbuf_u64(b, i);
+        rbuf_puts(b, ",");
+        request_time(b, q, q->start_ns, "");
+        rbuf_puts(b, ",");
+        request_time(b, q, q->end_ns, "");
+        for (size_t k = 0; k < REQUEST_COLUMN_COUNT; k++) {
+            rbuf_puts(b, ",");
+            rbuf_double(b, v[k], "");
+        }
+        rbuf_puts(b, ok ? ",true\n" : ",false\n");
+    }
+}
+
+LLMLAT_PRIVATE void report_requests_jsonl(report_ctx *c)
+{
+    if (!has_requests(c))
+        return;
+    const llmlat_agg *a = c->a;
+    rbuf *b = &c->out;
+    for (size_t i = 0; i < a->log.n_req && b->status == LLMLAT_OK; i++) {
+        double v[REQUEST_COLUMN_COUNT];
+        bool ok = request_row(a, i, v);
+        const logged_request *q = &a->log.req[i];
+        rbuf_puts(b, "{\"index\": ");
+        rbuf_u64(b, i);
+        rbuf_puts(b, ", \"start_s\": ");
+        request_time(b, q, q->start_ns, "null");
+        rbuf_puts(b, ", \"end_s\": ");
+        request_time(b, q, q->end_ns, "null");
+        for (size_t k = 0; k < REQUEST_COLUMN_COUNT; k++) {
+            rbuf_puts(b, ", \"");
+            rbuf_puts(b, REQUEST_COLUMNS[k].name);
+            rbuf_puts(b, "\": ");
+            rbuf_double(b, isfinite(v[k]) ? v[k] : NAN, "null");
+        }
+        rbuf_puts(b, ok ? ", \"success\": true}\n" : ", \"success\": false}\n");
+    }
+}
+
 /* ---------------------- lib/report/report_text.c -------------------------- */
 /* The TEXT report: a summary block and a table of statistics in ms,
  * labelled in the words of the convention's tool (its "ITL" row shows what
@@ -14374,225 +16053,40 @@ LLMLAT_PRIVATE void jw_null(jsonw *w, const char *key)
 #include <stdio.h>
 #include <string.h>
 
-/* The lines of the summary block. */
-enum item {
-    ITEM_COMPLETED, ITEM_FAILED, ITEM_TPOT_UNDEFINED, ITEM_DURATION,
-    ITEM_INPUT_TOKENS, ITEM_OUTPUT_TOKENS, ITEM_REQUEST_RATE, ITEM_GOODPUT,
-    ITEM_GOOD, ITEM_OUTPUT_RATE, ITEM_TOTAL_RATE, ITEM_PEAK_TOKENS,
-    ITEM_PEAK_CONCURRENCY, ITEM_COUNT
-};
-
-static const char *const DEFAULT_ITEMS[ITEM_COUNT] = {
-    [ITEM_COMPLETED] = "Successful requests",
-    [ITEM_FAILED] = "Failed requests",
-    [ITEM_TPOT_UNDEFINED] = "Successes without TPOT (N <= 1)",
-    [ITEM_DURATION] = "Duration (s)",
-    [ITEM_INPUT_TOKENS] = "Total input tokens",
-    [ITEM_OUTPUT_TOKENS] = "Total output tokens",
-    [ITEM_REQUEST_RATE] = "Request throughput (req/s)",
-    [ITEM_GOODPUT] = "Request goodput (req/s)",
-    [ITEM_GOOD] = "Good requests",
-    [ITEM_OUTPUT_RATE] = "Output token throughput (tok/s)",
-    [ITEM_TOTAL_RATE] = "Total token throughput (tok/s)",
-    [ITEM_PEAK_TOKENS] = "Peak output tokens in 1 s",
-    [ITEM_PEAK_CONCURRENCY] = "Peak concurrent requests",
-};
-
-typedef struct text_row {
-    int32_t metric;
-    const char *label;
-} text_row;
-
-/* A convention's words: summary labels where its tool has its own (NULL:
- * DEFAULT_ITEMS), the table rows in its order, and what its ITL is. */
-typedef struct text_words {
-    const char *tool;
-    const char *items[ITEM_COUNT];
-    text_row rows[8];
-    const char *note;
-} text_words;
-
-#define ROW_PER_TOKEN_ITL { LLMLAT_ITL, "per-token ITL (ms)" }
-#define ROW_ITL_MAX { LLMLAT_ITL_MAX, "ITL max (ms)" }
-#define ROW_TPS { LLMLAT_TPS_USER, "TPS per user (tok/s)" }
-
-static const text_words WORDS[] = {
-    [LLMLAT_CONV_DEFAULT] = {
-        .tool = "llmlat default",
-        .rows = { { LLMLAT_TTFT, "TTFT (ms)" }, { LLMLAT_TPOT, "TPOT (ms)" },
-                  { LLMLAT_ITL, "ITL (ms)" }, { LLMLAT_ICL, "ICL (ms)" },
-                  { LLMLAT_E2E, "E2E (ms)" }, ROW_ITL_MAX, ROW_TPS,
-                  { LLMLAT_NTPOT, "NTPOT (ms)" } },
-        .note = "ITL: one sample per token; ICL: one sample per gap between events; "
-                "NTPOT: E2E / N.",
-    },
-    [LLMLAT_CONV_VLLM] = {
-        .tool = "vLLM bench serve",
-        .items = { [ITEM_DURATION] = "Benchmark duration (s)",
-                   [ITEM_OUTPUT_TOKENS] = "Total generated tokens",
-                   [ITEM_PEAK_TOKENS] = "Peak output token throughput (tok/s)" },
-        .rows = { { LLMLAT_TTFT, "TTFT (ms)" }, { LLMLAT_TPOT, "TPOT (ms)" },
-                  { LLMLAT_TOOL_ITL, "ITL (ms)" }, { LLMLAT_E2E, "E2EL (ms)" },
-                  ROW_PER_TOKEN_ITL, ROW_ITL_MAX, ROW_TPS },
-        .note = "ITL is vLLM's: one sample per gap between chunks, empty ones included.",
-    },
-    [LLMLAT_CONV_AIPERF] = {
-        .tool = "AIPerf",
-        .items = { [ITEM_COMPLETED] = "Request Count",
-                   [ITEM_FAILED] = "Error Request Count",
-                   [ITEM_DURATION] = "Benchmark Duration (sec)",
-                   [ITEM_INPUT_TOKENS] = "Total ISL (tokens)",
-                   [ITEM_OUTPUT_TOKENS] = "Total OSL (tokens)",
-                   [ITEM_REQUEST_RATE] = "Request Throughput (requests/sec)",
-                   [ITEM_GOODPUT] = "Goodput (requests/sec)",
-                   [ITEM_GOOD] = "Good Request Count",
-                   [ITEM_OUTPUT_RATE] = "Output Token Throughput (tokens/sec)" },
-        .rows = { { LLMLAT_TTFT, "Time to First Token (ms)" },
-                  { LLMLAT_TOOL_ITL, "Inter Token Latency (ms)" },
-                  { LLMLAT_ICL, "Inter Chunk Latency (ms)" },
-                  { LLMLAT_E2E, "Request Latency (ms)" },
-                  { LLMLAT_TPS_USER, "Output Token Throughput Per User (tok/s)" },
-                  ROW_PER_TOKEN_ITL, ROW_ITL_MAX },
-        .note = "Inter Token Latency is AIPerf's: (E2E - TTFT) / (N - 1) per request.",
-    },
-    [LLMLAT_CONV_SGLANG] = {
-        .tool = "SGLang bench_serving",
-        .items = { [ITEM_DURATION] = "Benchmark duration (s)",
-                   [ITEM_OUTPUT_TOKENS] = "Total generated tokens" },
-        .rows = { { LLMLAT_TTFT, "TTFT (ms)" }, { LLMLAT_TPOT, "TPOT (ms)" },
-                  { LLMLAT_TOOL_ITL, "ITL (ms)" }, { LLMLAT_E2E, "E2E Latency (ms)" },
-                  ROW_PER_TOKEN_ITL, ROW_ITL_MAX, ROW_TPS },
-        .note = "ITL is SGLang's: one sample per gap between non-empty chunks.",
-    },
-    [LLMLAT_CONV_LLMPERF] = {
-        .tool = "LLMPerf",
-        .items = { [ITEM_COMPLETED] = "num_completed_requests",
-                   [ITEM_FAILED] = "number_errors",
-                   [ITEM_OUTPUT_RATE] = "mean_output_throughput_token_per_s" },
-        .rows = { { LLMLAT_TTFT, "ttft (ms)" },
-                  { LLMLAT_TOOL_ITL, "inter_token_latency (ms)" },
-                  { LLMLAT_E2E, "end_to_end_latency (ms)" },
-                  { LLMLAT_TPS_USER, "request_output_throughput (tok/s)" },
-                  { LLMLAT_TPOT, "TPOT (ms)" }, ROW_PER_TOKEN_ITL, ROW_ITL_MAX },
-        .note = "inter_token_latency is LLMPerf's: per request, (last token - start) / chunks.",
-    },
-    [LLMLAT_CONV_GUIDELLM] = {
-        .tool = "GuideLLM",
-        .items = { [ITEM_COMPLETED] = "Requests successful",
-                   [ITEM_FAILED] = "Requests incomplete + errored",
-                   [ITEM_DURATION] = "Benchmark duration (s)",
-                   [ITEM_INPUT_TOKENS] = "Input tokens (successful)",
-                   [ITEM_OUTPUT_TOKENS] = "Output tokens (successful)",
-                   [ITEM_REQUEST_RATE] = "Requests per second (successful)",
-                   [ITEM_OUTPUT_RATE] = "Output tokens per second (successful)",
-                   [ITEM_TOTAL_RATE] = "Total tokens per second (successful)" },
-        .rows = { { LLMLAT_TTFT, "TTFT (ms)" }, { LLMLAT_TOOL_ITL, "ITL (ms)" },
-                  { LLMLAT_NTPOT, "TPOT (ms)" }, { LLMLAT_E2E, "Request Latency (ms)" },
-                  ROW_PER_TOKEN_ITL, ROW_ITL_MAX, ROW_TPS },
-        .note = "GuideLLM's ITL is (last - first token) / (N - 1), weighted by N - 1; its "
-                "TPOT (last token - start) / N, weighted by N; percentiles are its inverse "
-                "CDF.",
-    },
-    [LLMLAT_CONV_INFERENCE_PERF] = {
-        .tool = "inference-perf",
-        .items = { [ITEM_COMPLETED] = "successes.count",
-                   [ITEM_FAILED] = "failures.count",
-                   [ITEM_DURATION] = "benchmark_time_seconds",
-                   [ITEM_INPUT_TOKENS] = "prompt_tokens.total",
-                   [ITEM_OUTPUT_TOKENS] = "output_tokens.total",
-                   [ITEM_REQUEST_RATE] = "requests_per_sec",
-                   [ITEM_OUTPUT_RATE] = "output_tokens_per_sec",
-                   [ITEM_TOTAL_RATE] = "total_tokens_per_sec" },
-        .rows = { { LLMLAT_TTFT, "time_to_first_token (ms)" },
-                  { LLMLAT_TPOT, "time_per_output_token (ms)" },
-                  { LLMLAT_NTPOT, "normalized_time_per_output_token (ms)" },
-                  { LLMLAT_TOOL_ITL, "inter_token_latency (ms)" },
-                  { LLMLAT_E2E, "request_latency (ms)" }, { LLMLAT_ICL, "ICL (ms)" },
-                  ROW_ITL_MAX, ROW_TPS },
-        .note = "inter_token_latency is inference-perf's: every token of a chunk has the "
-                "chunk's time, so 0 inside a chunk.",
-    },
-};
-
 #define NUMBER_WIDTH 11
 #define DASH "-"
 
-static const char *item_label(const text_words *words, enum item i)
-{
-    return words->items[i] ? words->items[i] : DEFAULT_ITEMS[i];
-}
-
 /* "Label:" padded to the value column, as vLLM prints its summary. */
-static void item_start(rbuf *b, const text_words *words, enum item i)
+static void item_start(rbuf *b, const text_words *words, enum report_item i)
 {
     char label[64];
-    snprintf(label, sizeof label, "%s:", item_label(words, i));
+    snprintf(label, sizeof label, "%s:", report_item_label(words, i));
     rbuf_pad(b, label, 41);
 }
 
 #define NOT_AVAILABLE "not available: "
 
-/* "not available: <reason>" in place of the value, when it is not. */
-static bool item_unavailable(report_ctx *c, const text_words *words, enum item i, int32_t kind,
-                             int32_t id)
-{
-    const char *why = report_unavailable(c, kind, id);
-    if (!why)
-        return false;
-    item_start(&c->out, words, i);
-    rbuf_puts(&c->out, NOT_AVAILABLE);
-    rbuf_puts(&c->out, why);
-    rbuf_puts(&c->out, "\n");
-    return true;
-}
-
-static void item_u64(report_ctx *c, const text_words *words, enum item i, int32_t counter)
-{
-    if (item_unavailable(c, words, i, LLMLAT_KIND_COUNTER, counter))
-        return;
-    uint64_t v;
-    bool defined = report_counter(c, counter, &v);
-    item_start(&c->out, words, i);
-    if (defined)
-        rbuf_u64(&c->out, v);
-    else
-        rbuf_puts(&c->out, DASH);
-    rbuf_puts(&c->out, "\n");
-}
-
-/* A rate (or, for the duration, the rate it takes its reason from). */
-static void item_rate(report_ctx *c, const text_words *words, enum item i, int32_t rate,
-                      double v)
-{
-    if (item_unavailable(c, words, i, LLMLAT_KIND_RATE, rate))
-        return;
-    item_start(&c->out, words, i);
-    rbuf_fixed(&c->out, v, 2, 0, DASH);
-    rbuf_puts(&c->out, "\n");
-}
-
 static void text_summary(report_ctx *c, const text_words *w)
 {
-    uint64_t good;
-    bool has_slo = report_counter(c, LLMLAT_COUNT_GOOD, &good);
-    item_u64(c, w, ITEM_COMPLETED, LLMLAT_COUNT_COMPLETED);
-    item_u64(c, w, ITEM_FAILED, LLMLAT_COUNT_FAILED);
-    item_u64(c, w, ITEM_TPOT_UNDEFINED, LLMLAT_COUNT_TPOT_UNDEFINED);
-    item_rate(c, w, ITEM_DURATION, LLMLAT_RATE_REQUESTS, report_duration(c));
-    item_u64(c, w, ITEM_INPUT_TOKENS, LLMLAT_COUNT_INPUT_TOKENS);
-    item_u64(c, w, ITEM_OUTPUT_TOKENS, LLMLAT_COUNT_OUTPUT_TOKENS);
-    item_rate(c, w, ITEM_REQUEST_RATE, LLMLAT_RATE_REQUESTS, report_rate(c, LLMLAT_RATE_REQUESTS));
-    if (has_slo || report_unavailable(c, LLMLAT_KIND_COUNTER, LLMLAT_COUNT_GOOD)) {
-        item_rate(c, w, ITEM_GOODPUT, LLMLAT_RATE_GOODPUT, report_rate(c, LLMLAT_RATE_GOODPUT));
-        item_u64(c, w, ITEM_GOOD, LLMLAT_COUNT_GOOD);
+    for (int i = 0; i < REPORT_ITEM_COUNT; i++) {
+        double v;
+        bool count;
+        const char *why;
+        if (!report_item_value(c, (enum report_item)i, &v, &count, &why))
+            continue;
+        item_start(&c->out, w, (enum report_item)i);
+        if (why) { /* "not available: <reason>" in place of the value */
+            rbuf_puts(&c->out, NOT_AVAILABLE);
+            rbuf_puts(&c->out, why);
+        } else if (isnan(v)) {
+            rbuf_puts(&c->out, DASH);
+        } else if (count) {
+            rbuf_u64(&c->out, (uint64_t)v);
+        } else {
+            rbuf_fixed(&c->out, v, 2, 0, DASH);
+        }
+        rbuf_puts(&c->out, "\n");
     }
-    item_rate(c, w, ITEM_OUTPUT_RATE, LLMLAT_RATE_OUTPUT_TOKENS,
-              report_rate(c, LLMLAT_RATE_OUTPUT_TOKENS));
-    item_rate(c, w, ITEM_TOTAL_RATE, LLMLAT_RATE_TOTAL_TOKENS,
-              report_rate(c, LLMLAT_RATE_TOTAL_TOKENS));
-    item_rate(c, w, ITEM_PEAK_TOKENS, LLMLAT_RATE_PEAK_OUTPUT_TOKENS,
-              report_rate(c, LLMLAT_RATE_PEAK_OUTPUT_TOKENS));
-    item_u64(c, w, ITEM_PEAK_CONCURRENCY, LLMLAT_COUNT_PEAK_CONCURRENCY);
 }
 
 static size_t label_width(const text_words *w)
@@ -14663,7 +16157,7 @@ static void table_row(report_ctx *c, const text_row *row, size_t width)
 LLMLAT_PRIVATE void report_text(report_ctx *c)
 {
     const llmlat_agg *a = c->a;
-    const text_words *w = &WORDS[a->conv->id];
+    const text_words *w = report_words(a->conv->id);
     rbuf *b = &c->out;
     rbuf_puts(b, "llmlat ");
     rbuf_puts(b, llmlat_version_string());
@@ -15165,7 +16659,449 @@ LLMLAT_PRIVATE void json_tool(report_ctx *c, jsonw *w)
     jw_close(w);
 }
 
+/* ---------------------- lib/report/report_words.c ------------------------- */
+#include <stddef.h>
+
+static const char *const DEFAULT_ITEMS[REPORT_ITEM_COUNT] = {
+    [REPORT_ITEM_COMPLETED] = "Successful requests",
+    [REPORT_ITEM_FAILED] = "Failed requests",
+    [REPORT_ITEM_TPOT_UNDEFINED] = "Successes without TPOT (N <= 1)",
+    [REPORT_ITEM_DURATION] = "Duration (s)",
+    [REPORT_ITEM_INPUT_TOKENS] = "Total input tokens",
+    [REPORT_ITEM_OUTPUT_TOKENS] = "Total output tokens",
+    [REPORT_ITEM_REQUEST_RATE] = "Request throughput (req/s)",
+    [REPORT_ITEM_GOODPUT] = "Request goodput (req/s)",
+    [REPORT_ITEM_GOOD] = "Good requests",
+    [REPORT_ITEM_OUTPUT_RATE] = "Output token throughput (tok/s)",
+    [REPORT_ITEM_TOTAL_RATE] = "Total token throughput (tok/s)",
+    [REPORT_ITEM_PEAK_TOKENS] = "Peak output tokens in 1 s",
+    [REPORT_ITEM_PEAK_CONCURRENCY] = "Peak concurrent requests",
+};
+
+#define ROW_PER_TOKEN_ITL { LLMLAT_ITL, "per-token ITL (ms)" }
+#define ROW_ITL_MAX { LLMLAT_ITL_MAX, "ITL max (ms)" }
+#define ROW_TPS { LLMLAT_TPS_USER, "TPS per user (tok/s)" }
+
+static const text_words WORDS[] = {
+    [LLMLAT_CONV_DEFAULT] = {
+        .tool = "llmlat default",
+        .rows = { { LLMLAT_TTFT, "TTFT (ms)" }, { LLMLAT_TPOT, "TPOT (ms)" },
+                  { LLMLAT_ITL, "ITL (ms)" }, { LLMLAT_ICL, "ICL (ms)" },
+                  { LLMLAT_E2E, "E2E (ms)" }, ROW_ITL_MAX, ROW_TPS,
+                  { LLMLAT_NTPOT, "NTPOT (ms)" } },
+        .note = "ITL: one sample per token; ICL: one sample per gap between events; "
+                "NTPOT: E2E / N.",
+    },
+    [LLMLAT_CONV_VLLM] = {
+        .tool = "vLLM bench serve",
+        .items = { [REPORT_ITEM_DURATION] = "Benchmark duration (s)",
+                   [REPORT_ITEM_OUTPUT_TOKENS] = "Total generated tokens",
+                   [REPORT_ITEM_PEAK_TOKENS] = "Peak output token throughput (tok/s)" },
+        .rows = { { LLMLAT_TTFT, "TTFT (ms)" }, { LLMLAT_TPOT, "TPOT (ms)" },
+                  { LLMLAT_TOOL_ITL, "ITL (ms)" }, { LLMLAT_E2E, "E2EL (ms)" },
+                  ROW_PER_TOKEN_ITL, ROW_ITL_MAX, ROW_TPS },
+        .note = "ITL is vLLM's: one sample per gap between chunks, empty ones included.",
+    },
+    [LLMLAT_CONV_AIPERF] = {
+        .tool = "AIPerf",
+        .items = { [REPORT_ITEM_COMPLETED] = "Request Count",
+                   [REPORT_ITEM_FAILED] = "Error Request Count",
+                   [REPORT_ITEM_DURATION] = "Benchmark Duration (sec)",
+                   [REPORT_ITEM_INPUT_TOKENS] = "Total ISL (tokens)",
+                   [REPORT_ITEM_OUTPUT_TOKENS] = "Total OSL (tokens)",
+                   [REPORT_ITEM_REQUEST_RATE] = "Request Throughput (requests/sec)",
+                   [REPORT_ITEM_GOODPUT] = "Goodput (requests/sec)",
+                   [REPORT_ITEM_GOOD] = "Good Request Count",
+                   [REPORT_ITEM_OUTPUT_RATE] = "Output Token Throughput (tokens/sec)" },
+        .rows = { { LLMLAT_TTFT, "Time to First Token (ms)" },
+                  { LLMLAT_TOOL_ITL, "Inter Token Latency (ms)" },
+                  { LLMLAT_ICL, "Inter Chunk Latency (ms)" },
+                  { LLMLAT_E2E, "Request Latency (ms)" },
+                  { LLMLAT_TPS_USER, "Output Token Throughput Per User (tok/s)" },
+                  ROW_PER_TOKEN_ITL, ROW_ITL_MAX },
+        .note = "Inter Token Latency is AIPerf's: (E2E - TTFT) / (N - 1) per request.",
+    },
+    [LLMLAT_CONV_SGLANG] = {
+        .tool = "SGLang bench_serving",
+        .items = { [REPORT_ITEM_DURATION] = "Benchmark duration (s)",
+                   [REPORT_ITEM_OUTPUT_TOKENS] = "Total generated tokens" },
+        .rows = { { LLMLAT_TTFT, "TTFT (ms)" }, { LLMLAT_TPOT, "TPOT (ms)" },
+                  { LLMLAT_TOOL_ITL, "ITL (ms)" }, { LLMLAT_E2E, "E2E Latency (ms)" },
+                  ROW_PER_TOKEN_ITL, ROW_ITL_MAX, ROW_TPS },
+        .note = "ITL is SGLang's: one sample per gap between non-empty chunks.",
+    },
+    [LLMLAT_CONV_LLMPERF] = {
+        .tool = "LLMPerf",
+        .items = { [REPORT_ITEM_COMPLETED] = "num_completed_requests",
+                   [REPORT_ITEM_FAILED] = "number_errors",
+                   [REPORT_ITEM_OUTPUT_RATE] = "mean_output_throughput_token_per_s" },
+        .rows = { { LLMLAT_TTFT, "ttft (ms)" },
+                  { LLMLAT_TOOL_ITL, "inter_token_latency (ms)" },
+                  { LLMLAT_E2E, "end_to_end_latency (ms)" },
+                  { LLMLAT_TPS_USER, "request_output_throughput (tok/s)" },
+                  { LLMLAT_TPOT, "TPOT (ms)" }, ROW_PER_TOKEN_ITL, ROW_ITL_MAX },
+        .note = "inter_token_latency is LLMPerf's: per request, (last token - start) / chunks.",
+    },
+    [LLMLAT_CONV_GUIDELLM] = {
+        .tool = "GuideLLM",
+        .items = { [REPORT_ITEM_COMPLETED] = "Requests successful",
+                   [REPORT_ITEM_FAILED] = "Requests incomplete + errored",
+                   [REPORT_ITEM_DURATION] = "Benchmark duration (s)",
+                   [REPORT_ITEM_INPUT_TOKENS] = "Input tokens (successful)",
+                   [REPORT_ITEM_OUTPUT_TOKENS] = "Output tokens (successful)",
+                   [REPORT_ITEM_REQUEST_RATE] = "Requests per second (successful)",
+                   [REPORT_ITEM_OUTPUT_RATE] = "Output tokens per second (successful)",
+                   [REPORT_ITEM_TOTAL_RATE] = "Total tokens per second (successful)" },
+        .rows = { { LLMLAT_TTFT, "TTFT (ms)" }, { LLMLAT_TOOL_ITL, "ITL (ms)" },
+                  { LLMLAT_NTPOT, "TPOT (ms)" }, { LLMLAT_E2E, "Request Latency (ms)" },
+                  ROW_PER_TOKEN_ITL, ROW_ITL_MAX, ROW_TPS },
+        .note = "GuideLLM's ITL is (last - first token) / (N - 1), weighted by N - 1; its "
+                "TPOT (last token - start) / N, weighted by N; percentiles are its inverse "
+                "CDF.",
+    },
+    [LLMLAT_CONV_INFERENCE_PERF] = {
+        .tool = "inference-perf",
+        .items = { [REPORT_ITEM_COMPLETED] = "successes.count",
+                   [REPORT_ITEM_FAILED] = "failures.count",
+                   [REPORT_ITEM_DURATION] = "benchmark_time_seconds",
+                   [REPORT_ITEM_INPUT_TOKENS] = "prompt_tokens.total",
+                   [REPORT_ITEM_OUTPUT_TOKENS] = "output_tokens.total",
+                   [REPORT_ITEM_REQUEST_RATE] = "requests_per_sec",
+                   [REPORT_ITEM_OUTPUT_RATE] = "output_tokens_per_sec",
+                   [REPORT_ITEM_TOTAL_RATE] = "total_tokens_per_sec" },
+        .rows = { { LLMLAT_TTFT, "time_to_first_token (ms)" },
+                  { LLMLAT_TPOT, "time_per_output_token (ms)" },
+                  { LLMLAT_NTPOT, "normalized_time_per_output_token (ms)" },
+                  { LLMLAT_TOOL_ITL, "inter_token_latency (ms)" },
+                  { LLMLAT_E2E, "request_latency (ms)" }, { LLMLAT_ICL, "ICL (ms)" },
+                  ROW_ITL_MAX, ROW_TPS },
+        .note = "inter_token_latency is inference-perf's: every token of a chunk has the "
+                "chunk's time, so 0 inside a chunk.",
+    },
+};
+
+/* llmlat's own row labels, for a metric a tool has no row for. */
+static const char *const DEFAULT_LABELS[] = {
+    [LLMLAT_TTFT] = "TTFT (ms)",
+    [LLMLAT_TPOT] = "TPOT (ms)",
+    [LLMLAT_ITL] = "per-token ITL (ms)",
+    [LLMLAT_ICL] = "ICL (ms)",
+    [LLMLAT_E2E] = "E2E (ms)",
+    [LLMLAT_TPS_USER] = "TPS per user (tok/s)",
+    [LLMLAT_ITL_MAX] = "ITL max (ms)",
+    [LLMLAT_OUTPUT_TOKENS] = "output tokens",
+    [LLMLAT_INPUT_TOKENS] = "input tokens",
+    [LLMLAT_TOOL_ITL] = "ITL (ms)",
+    [LLMLAT_NTPOT] = "NTPOT (ms)",
+};
+
+LLMLAT_PRIVATE const text_words *report_words(int32_t convention)
+{
+    return &WORDS[convention];
+}
+
+LLMLAT_PRIVATE const char *report_item_label(const text_words *w, enum report_item i)
+{
+    return w->items[i] ? w->items[i] : DEFAULT_ITEMS[i];
+}
+
+LLMLAT_PRIVATE const char *report_metric_label(const text_words *w, int32_t metric)
+{
+    for (size_t i = 0; i < sizeof w->rows / sizeof w->rows[0] && w->rows[i].label; i++)
+        if (w->rows[i].metric == metric)
+            return w->rows[i].label;
+    return DEFAULT_LABELS[metric];
+}
+
+/* ---------------------- lib/report/svg.c ---------------------------------- */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#define SVG_WIDTH 520
+#define SVG_HEIGHT 300
+#define SVG_LEFT 64
+#define SVG_RIGHT 16
+#define SVG_TOP 44
+#define SVG_BOTTOM 48
+#define SVG_MAX_TICKS 12
+
+LLMLAT_PRIVATE void rbuf_html_escaped(rbuf *b, const char *s)
+{
+    for (; *s; s++) {
+        switch (*s) {
+        case '&': rbuf_puts(b, "&amp;"); break;
+        case '<': rbuf_puts(b, "&lt;"); break;
+        case '>': rbuf_puts(b, "&gt;"); break;
+        case '"': rbuf_puts(b, "&quot;"); break;
+        case '\'': rbuf_puts(b, "&#39;"); break;
+        default: rbuf_putn(b, s, 1);
+        }
+    }
+}
+
+/* A coordinate, 0.1 px. */
+static void svg_num(rbuf *b, double v)
+{
+    rbuf_fixed(b, v, 1, 0, "0");
+}
+
+static double svg_frac(const svg_axis *a, double v)
+{
+    double f = a->log ? (log10(v) - log10(a->lo)) / (log10(a->hi) - log10(a->lo))
+                      : (v - a->lo) / (a->hi - a->lo);
+    if (!(f >= 0.0))
+        return 0.0; /* below, NaN, or log of 0 */
+    return f > 1.0 ? 1.0 : f;
+}
+
+LLMLAT_PRIVATE double svg_x(const svg_plot *p, double v)
+{
+    return p->left + svg_frac(&p->x, v) * p->width;
+}
+
+LLMLAT_PRIVATE double svg_y(const svg_plot *p, double v)
+{
+    return p->top + (1.0 - svg_frac(&p->y, v)) * p->height;
+}
+
+/* Ticks of a linear axis: multiples of the 1-2-5 step that gives at most
+ * 6 of them; *decimals is what their labels need. */
+static size_t svg_linear_ticks(const svg_axis *a, double *t, int *decimals)
+{
+    double span = (a->hi - a->lo) * a->scale, raw = span / 6.0;
+    double e = floor(log10(raw)), base = pow(10.0, e), step = base;
+    if (raw > 5 * base)
+        step = 10 * base;
+    else if (raw > 2 * base)
+        step = 5 * base;
+    else if (raw > base)
+        step = 2 * base;
+    if (step >= 10 * base)
+        e += 1;
+    *decimals = e < 0 ? (int)-e : 0;
+    size_t n = 0;
+    for (double k = ceil(a->lo * a->scale / step); n < SVG_MAX_TICKS; k++) {
+        double v = k * step + 0.0; /* no -0 */
+        if (v > a->hi * a->scale * (1 + 1e-12))
+            break;
+        t[n++] = v / a->scale;
+    }
+    return n;
+}
+
+/* Ticks of a log axis: the powers of ten inside it, and 2 and 5 times
+ * them when it spans less than three decades. */
+static size_t svg_log_ticks(const svg_axis *a, double *t, int *decimals)
+{
+    size_t n = 0;
+    double lo = a->lo * a->scale, hi = a->hi * a->scale;
+    bool fine = log10(hi) - log10(lo) < 3.0;
+    *decimals = -1; /* each tick its own */
+    for (int e = (int)floor(log10(lo)); n < SVG_MAX_TICKS && pow(10.0, e) <= hi; e++) {
+        static const double STEPS[] = { 1.0, 2.0, 5.0 };
+        for (int s = 0; s < (fine ? 3 : 1) && n < SVG_MAX_TICKS; s++) {
+            double v = STEPS[s] * pow(10.0, e);
+            if (v < lo * (1 - 1e-9) || v > hi * (1 + 1e-9))
+                continue;
+            t[n++] = v / a->scale;
+        }
+    }
+    return n;
+}
+
+static size_t svg_ticks(const svg_axis *a, double *t, int *decimals)
+{
+    if (!(a->hi > a->lo))
+        return 0;
+    return a->log ? svg_log_ticks(a, t, decimals) : svg_linear_ticks(a, t, decimals);
+}
+
+static void svg_line(rbuf *b, const char *cls, double x1, double y1, double x2, double y2)
+{
+    rbuf_puts(b, "<line class=\"");
+    rbuf_puts(b, cls);
+    rbuf_puts(b, "\" x1=\"");
+    svg_num(b, x1);
+    rbuf_puts(b, "\" y1=\"");
+    svg_num(b, y1);
+    rbuf_puts(b, "\" x2=\"");
+    svg_num(b, x2);
+    rbuf_puts(b, "\" y2=\"");
+    svg_num(b, y2);
+    rbuf_puts(b, "\"/>\n");
+}
+
+static void svg_text(rbuf *b, const char *cls, double x, double y, const char *anchor,
+                     const char *text)
+{
+    rbuf_puts(b, "<text class=\"");
+    rbuf_puts(b, cls);
+    rbuf_puts(b, "\" x=\"");
+    svg_num(b, x);
+    rbuf_puts(b, "\" y=\"");
+    svg_num(b, y);
+    rbuf_puts(b, "\" text-anchor=\"");
+    rbuf_puts(b, anchor);
+    rbuf_puts(b, "\">");
+    rbuf_html_escaped(b, text);
+    rbuf_puts(b, "</text>\n");
+}
+
+/* A tick's label: decimals digits, or on a log axis (decimals < 0) as
+ * many as the tick's own power of ten needs. */
+static void svg_tick_label(double v, int decimals, char *out, size_t cap)
+{
+    if (decimals < 0) {
+        double e = floor(log10(v) + 1e-9);
+        decimals = e < 0 ? (int)-e : 0;
+    }
+    snprintf(out, cap, "%.*f", decimals, v);
+    for (char *c = out; *c; c++) /* '.' whatever the locale */
+        if (*c == ',')
+            *c = '.';
+}
+
+static void svg_axes(svg_plot *p)
+{
+    rbuf *b = p->b;
+    double t[SVG_MAX_TICKS];
+    int dec;
+    char label[64];
+    double bottom = p->top + p->height, right = p->left + p->width;
+    size_t n = svg_ticks(&p->x, t, &dec);
+    for (size_t i = 0; i < n; i++) {
+        double x = svg_x(p, t[i]);
+        svg_line(b, "gridline", x, p->top, x, bottom);
+        svg_tick_label(t[i] * p->x.scale, dec, label, sizeof label);
+        svg_text(b, "tick", x, bottom + 16, "middle", label);
+    }
+    n = svg_ticks(&p->y, t, &dec);
+    for (size_t i = 0; i < n; i++) {
+        double y = svg_y(p, t[i]);
+        svg_line(b, "gridline", p->left, y, right, y);
+        svg_tick_label(t[i] * p->y.scale, dec, label, sizeof label);
+        svg_text(b, "tick", p->left - 6, y + 4, "end", label);
+    }
+    svg_line(b, "axis", p->left, bottom, right, bottom);
+    svg_line(b, "axis", p->left, p->top, p->left, bottom);
+    svg_text(b, "axis-label", p->left + p->width / 2, bottom + 36, "middle", p->x.label);
+    rbuf_puts(b, "<text class=\"axis-label\" transform=\"translate(16 ");
+    svg_num(b, p->top + p->height / 2);
+    rbuf_puts(b, ") rotate(-90)\" text-anchor=\"middle\">");
+    rbuf_html_escaped(b, p->y.label);
+    rbuf_puts(b, "</text>\n");
+}
+
+LLMLAT_PRIVATE void svg_begin(svg_plot *p, rbuf *b, const char *id, const char *title,
+                              svg_axis x, svg_axis y)
+{
+    *p = (svg_plot){ .b = b, .x = x, .y = y, .left = SVG_LEFT, .top = SVG_TOP,
+                     .width = SVG_WIDTH - SVG_LEFT - SVG_RIGHT,
+                     .height = SVG_HEIGHT - SVG_TOP - SVG_BOTTOM };
+    rbuf_puts(b, "<svg class=\"chart\" id=\"");
+    rbuf_puts(b, id);
+    rbuf_puts(b, "\" xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 520 300\" "
+                 "role=\"img\" aria-label=\"");
+    rbuf_html_escaped(b, title);
+    rbuf_puts(b, "\">\n<title>");
+    rbuf_html_escaped(b, title);
+    rbuf_puts(b, "</title>\n");
+    svg_text(b, "chart-title", SVG_LEFT, 20, "start", title);
+    svg_axes(p);
+}
+
+LLMLAT_PRIVATE void svg_end(svg_plot *p)
+{
+    rbuf_puts(p->b, "</svg>\n");
+}
+
+static void svg_point(rbuf *b, double x, double y, bool first)
+{
+    if (!first)
+        rbuf_puts(b, " ");
+    svg_num(b, x);
+    rbuf_puts(b, ",");
+    svg_num(b, y);
+}
+
+LLMLAT_PRIVATE void svg_polyline(svg_plot *p, const char *cls, const double *x, const double *y,
+                                 size_t n)
+{
+    rbuf *b = p->b;
+    rbuf_puts(b, "<polyline class=\"");
+    rbuf_puts(b, cls);
+    rbuf_puts(b, "\" points=\"");
+    bool first = true;
+    for (size_t i = 0; i < n; i++) {
+        if (isnan(x[i]) || isnan(y[i]))
+            continue;
+        svg_point(b, svg_x(p, x[i]), svg_y(p, y[i]), first);
+        first = false;
+    }
+    rbuf_puts(b, "\"/>\n");
+}
+
+LLMLAT_PRIVATE void svg_steps(svg_plot *p, const char *cls, const double *x, const double *y,
+                              size_t n)
+{
+    rbuf *b = p->b;
+    rbuf_puts(b, "<polyline class=\"");
+    rbuf_puts(b, cls);
+    rbuf_puts(b, "\" points=\"");
+    for (size_t i = 0; i < n; i++) {
+        double py = svg_y(p, y[i]);
+        svg_point(b, svg_x(p, x[i]), py, i == 0);
+        if (i + 1 < n)
+            svg_point(b, svg_x(p, x[i + 1]), py, false);
+    }
+    rbuf_puts(b, "\"/>\n");
+}
+
+LLMLAT_PRIVATE void svg_marker(svg_plot *p, const char *cls, double x, const char *label, int row)
+{
+    rbuf *b = p->b;
+    double px = svg_x(p, x);
+    rbuf_puts(b, "<g class=\"marker ");
+    rbuf_puts(b, cls);
+    rbuf_puts(b, "\">\n");
+    svg_line(b, "marker-line", px, p->top, px, p->top + p->height);
+    bool right_half = px > p->left + p->width * 0.75;
+    svg_text(b, "marker-label", right_half ? px - 3 : px + 3, p->top + 12 + 13 * row,
+             right_half ? "end" : "start", label);
+    rbuf_puts(b, "</g>\n");
+}
+
+LLMLAT_PRIVATE void svg_bars(svg_plot *p, const char *cls, const double *edge, const double *h,
+                             size_t n)
+{
+    rbuf *b = p->b;
+    double base = svg_y(p, p->y.lo);
+    for (size_t i = 0; i < n; i++) {
+        if (!(h[i] > 0.0))
+            continue;
+        double x0 = svg_x(p, edge[i]), x1 = svg_x(p, edge[i + 1]), top = svg_y(p, h[i]);
+        rbuf_puts(b, "<rect class=\"");
+        rbuf_puts(b, cls);
+        rbuf_puts(b, "\" x=\"");
+        svg_num(b, x0);
+        rbuf_puts(b, "\" y=\"");
+        svg_num(b, top);
+        rbuf_puts(b, "\" width=\"");
+        svg_num(b, x1 - x0 > 0.6 ? x1 - x0 - 0.3 : 0.3);
+        rbuf_puts(b, "\" height=\"");
+        svg_num(b, base - top);
+        rbuf_puts(b, "\"/>\n");
+    }
+}
+
+LLMLAT_PRIVATE void svg_note(svg_plot *p, const char *text)
+{
+    svg_text(p->b, "note", p->left + p->width, 34, "end", text);
+}
+
 /* ---------------------- lib/format/serialize.c ---------------------------- */
+#include <stdio.h>
 /* llmlat_agg_serialize / llmlat_agg_deserialize: the versioned,
  * little-endian byte format of docs/format.md. The header, the settings
  * and counters, and the checks that tie sections together live here; the
@@ -15322,6 +17258,7 @@ static inline uint64_t get_varint(bytes_reader *r)
 LLMLAT_PRIVATE void write_exact_store(bytes_writer *w, const exact_store *e);
 LLMLAT_PRIVATE void write_sketch(bytes_writer *w, const sketch *s, const sketch_map *map);
 LLMLAT_PRIVATE void write_timeline(bytes_writer *w, const timeline *tl);
+LLMLAT_PRIVATE void write_request_log(bytes_writer *w, const request_log *g);
 
 /* Readers fill an empty store, sketch (allocated for map, or without
  * buckets: then only an empty one is accepted) or timeline. They return
@@ -15331,6 +17268,7 @@ LLMLAT_PRIVATE void write_timeline(bytes_writer *w, const timeline *tl);
 LLMLAT_PRIVATE int32_t read_exact_store(bytes_reader *r, exact_store *e, const llmlat_alloc *al);
 LLMLAT_PRIVATE int32_t read_sketch(bytes_reader *r, sketch *s, const sketch_map *map);
 LLMLAT_PRIVATE int32_t read_timeline(bytes_reader *r, timeline *tl, const llmlat_alloc *al);
+LLMLAT_PRIVATE int32_t read_request_log(bytes_reader *r, request_log *g, const llmlat_alloc *al);
 /* The same sketch section in version 1's layout (serialize_v1.c): its
  * buckets converted into map's, at their values. */
 LLMLAT_PRIVATE int32_t read_sketch_v1(bytes_reader *r, sketch *s, const sketch_map *map,
@@ -15352,8 +17290,8 @@ LLMLAT_PRIVATE bool sketch_holds_together(const sketch *s, const sketch_range *r
 static const uint8_t MAGIC[8] = { 'L', 'L', 'M', 'L', 'A', 'T', 'A', 'G' };
 /* Version 2 (llmlat 1.1) adds the labels, the lacks, the NTPOT metric,
  * the GuideLLM and inference-perf conventions and their status groups,
- * and bounded sketches in native-histogram buckets; version 1 still
- * reads. */
+ * bounded sketches in native-histogram buckets and exact mode's request
+ * log; version 1 still reads. */
 #define FORMAT_VERSION 2
 #define FORMAT_VERSION_OLDEST 1
 #define HEADER_BYTES 24 /* magic, version, flags, total size */
@@ -15463,8 +17401,10 @@ static void write_all(bytes_writer *w, const llmlat_agg *a, uint64_t size)
     write_stores(w, a, a->stores);
     if (a->conv->status_groups)
         write_groups(w, a);
-    if (a->mode == LLMLAT_MODE_EXACT)
+    if (a->mode == LLMLAT_MODE_EXACT) {
         write_timeline(w, &a->tl);
+        write_request_log(w, &a->log);
+    }
 }
 
 LLMLAT_API int32_t llmlat_agg_serialize(const llmlat_agg *a, void *buf, size_t cap,
@@ -15657,6 +17597,26 @@ static bool counts_consistent(const llmlat_agg *a)
     return a->mode == LLMLAT_MODE_BOUNDED || a->tl.n_rec == a->completed;
 }
 
+/* The log holds at most the requests the counters count, and when it holds
+ * them all, its successes under the convention are the completed count. */
+static bool log_consistent(const llmlat_agg *a)
+{
+    const request_log *g = &a->log;
+    if (g->n_req > a->completed + a->failed)
+        return false;
+    if (!agg_holds_requests(a))
+        return true;
+    uint64_t successes = 0;
+    for (size_t i = 0; i < g->n_req; i++) {
+        llmlat_request q;
+        req_view v;
+        request_log_view(g, i, &q);
+        conv_view(a->conv, &q, &v);
+        successes += v.success;
+    }
+    return successes == a->completed;
+}
+
 static int32_t read_stores(bytes_reader *r, llmlat_agg *a, metric_store *stores,
                            uint32_t version)
 {
@@ -15711,9 +17671,11 @@ static int32_t read_samples(bytes_reader *r, llmlat_agg *a, uint32_t version)
         st = read_groups(r, a);
     if (st == LLMLAT_OK && a->mode == LLMLAT_MODE_EXACT)
         st = read_timeline(r, &a->tl, &a->al);
+    if (st == LLMLAT_OK && a->mode == LLMLAT_MODE_EXACT && version >= 2)
+        st = read_request_log(r, &a->log, &a->al);
     if (st != LLMLAT_OK)
         return st;
-    return counts_consistent(a) ? LLMLAT_OK : LLMLAT_EFORMAT;
+    { bool c1=counts_consistent(a), c2=log_consistent(a); if(!c1||!c2) fprintf(stderr,"DBG counts %d log %d completed %llu failed %llu\n",c1,c2,(unsigned long long)a->completed,(unsigned long long)a->failed); return c1&&c2 ? LLMLAT_OK : LLMLAT_EFORMAT; }
 }
 
 /* The header and trailer; on success *body is the reader between them. */
@@ -16023,6 +17985,82 @@ LLMLAT_PRIVATE int32_t read_timeline(bytes_reader *r, timeline *tl, const llmlat
         timeline_push_event(tl, t, k);
     }
     return r->bad ? LLMLAT_EFORMAT : LLMLAT_OK;
+}
+
+LLMLAT_PRIVATE void write_request_log(bytes_writer *w, const request_log *g)
+{
+    put_u64(w, g->n_req);
+    for (size_t i = 0; i < g->n_req; i++) {
+        const logged_request *q = &g->req[i];
+        put_i64(w, q->start_ns);
+        put_i64(w, q->end_ns);
+        put_u32(w, q->flags);
+        put_u32(w, q->lacks);
+        put_u64(w, q->input_tokens);
+        put_u64(w, q->output_tokens);
+        put_u32(w, q->n_events);
+        for (size_t j = 0; j < q->n_events; j++) {
+            put_i64(w, g->t[q->first_event + j]);
+            put_u32(w, g->k[q->first_event + j]);
+        }
+    }
+}
+
+#define LOGGED_REQUEST_BYTES 44 /* without its events */
+#define LOGGED_EVENT_BYTES 12
+
+/* One request as the recorder would have accepted it: events in order
+ * from the start, the end after the last, every time within INT64_MAX of
+ * the start. */
+static bool logged_times_valid(const logged_request *q, const int64_t *t)
+{
+    int64_t max_t = q->start_ns <= 0 ? q->start_ns + INT64_MAX : INT64_MAX;
+    int64_t prev = q->start_ns;
+    for (uint32_t j = 0; j < q->n_events; j++) {
+        if (t[j] < prev || t[j] > max_t)
+            return false;
+        prev = t[j];
+    }
+    return q->end_ns >= prev && q->end_ns <= max_t;
+}
+
+LLMLAT_PRIVATE int32_t read_request_log(bytes_reader *r, request_log *g, const llmlat_alloc *al)
+{
+    uint64_t n = get_u64(r);
+    if (r->bad || n > r->left / LOGGED_REQUEST_BYTES)
+        return LLMLAT_EFORMAT;
+    int32_t st = request_log_reserve(g, al, (size_t)n, 0);
+    if (st != LLMLAT_OK)
+        return st;
+    for (uint64_t i = 0; i < n; i++) {
+        logged_request q;
+        q.start_ns = get_i64(r);
+        q.end_ns = get_i64(r);
+        q.flags = get_u32(r);
+        q.lacks = get_u32(r);
+        q.input_tokens = get_u64(r);
+        q.output_tokens = get_u64(r);
+        q.n_events = get_u32(r);
+        q.first_event = g->n_ev;
+        if (r->bad || (q.flags & ~(LOGGED_FAILED | LOGGED_HAS_USAGE | LOGGED_CANCELLED)) ||
+            ((q.flags & LOGGED_FAILED) && (q.flags & LOGGED_CANCELLED)) ||
+            (q.lacks & ~(uint32_t)(LLMLAT_LACKS_ALL & ~LLMLAT_LACKS_CHUNKS)) ||
+            (!(q.flags & LOGGED_HAS_USAGE) && q.output_tokens) ||
+            q.n_events > r->left / LOGGED_EVENT_BYTES)
+            return LLMLAT_EFORMAT;
+        st = request_log_reserve(g, al, 0, q.n_events);
+        if (st != LLMLAT_OK)
+            return st;
+        for (uint32_t j = 0; j < q.n_events; j++) {
+            g->t[g->n_ev + j] = get_i64(r);
+            g->k[g->n_ev + j] = get_u32(r);
+        }
+        if (r->bad || !logged_times_valid(&q, g->t + g->n_ev))
+            return LLMLAT_EFORMAT;
+        g->n_ev += q.n_events;
+        g->req[g->n_req++] = q;
+    }
+    return LLMLAT_OK;
 }
 
 /* ---------------------- lib/format/serialize_v1.c ------------------------- */
@@ -16724,6 +18762,922 @@ LLMLAT_API int32_t llmlat_window_view(const llmlat_window *w, const llmlat_agg *
     return LLMLAT_OK;
 }
 
+/* ---------------------- lib/analysis/compare.c ---------------------------- */
+/* llmlat_compare_new: two runs' figures, their difference, and a
+ * percentile-bootstrap interval of it. A resample draws as many requests
+ * as a run has, with replacement (requests are the unit: all the samples
+ * of a drawn request come along), and computes every figure as the
+ * aggregator would on those requests, with the run's duration held fixed.
+ * Each resample of the candidate is paired with one of the base, and the
+ * interval of a difference is the 2.5 % and 97.5 % quantiles of its B
+ * resampled values (docs/compare.md). */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+/* ---------------------- lib/analysis/compare.h ---------------------------- */
+/* A comparison of two runs (llmlat_compare_new): each figure of both, the
+ * difference, and a bootstrap interval of it. compare.c computes it,
+ * compare_report.c writes it. docs/compare.md has the method. */
+#ifndef LLMLAT_COMPARE_H
+#define LLMLAT_COMPARE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define COMPARE_FIELDS LLMLAT_COMPARE_REL_HIGH /* fields are 1 .. this */
+#define COMPARE_NAME_MAX 48
+/* Per metric: mean, median and the other quantiles; then the rates
+ * (requests, output tokens, total tokens, goodput). */
+#define COMPARE_RATES 4
+#define COMPARE_MAX_FIGURES (METRIC_COUNT * (2 + MAX_QUANTILES) + COMPARE_RATES)
+#define COMPARE_CONFIDENCE 0.95
+
+typedef struct compare_figure {
+    char name[COMPARE_NAME_MAX]; /* "mean_ttft", "p99_ttft", "output_throughput" */
+    int32_t metric;              /* a metric id, or 0 for a rate */
+    int32_t rate;                /* the rate id when metric is 0 */
+    int32_t stat;                /* STAT_MEAN, STAT_MEDIAN, or 0 for quantile q */
+    double q;
+    size_t qi;                   /* q's index in the comparison's q[] */
+    double v[COMPARE_FIELDS + 1]; /* indexed by field (0 unused), NaN when undefined */
+} compare_figure;
+
+/* What the report says about each run. */
+typedef struct compare_side {
+    uint64_t completed, failed;
+    double duration_s;  /* NaN when undefined */
+    bool holds;         /* it keeps its requests: it can be resampled */
+} compare_side;
+
+struct llmlat_compare {
+    llmlat_alloc al;
+    const conv_rules *conv;
+    uint32_t resamples;
+    uint64_t seed;
+    bool intervals;             /* both sides resampled */
+    compare_side side[2];       /* base, candidate */
+    double q[MAX_QUANTILES];    /* the quantile figures' q (0.5 is the median) */
+    size_t nq;
+    size_t n_fig;
+    compare_figure fig[COMPARE_MAX_FIGURES];
+};
+
+LLMLAT_PRIVATE const compare_figure *compare_find(const llmlat_compare *c, const char *name);
+
+/* Every figure of a, in c's order, into out[n_fig]; NaN where undefined. */
+LLMLAT_PRIVATE int32_t compare_figures_of(const llmlat_compare *c, const llmlat_agg *a,
+                                          double *out);
+
+/* ------------------------------------------------ the bootstrap's view */
+
+/* A sample, its weight and the request it belongs to: one 16-byte record,
+ * so that a resample's walk streams one array. */
+typedef struct compare_sample {
+    double v;
+    uint32_t w;
+    uint32_t req;
+} compare_sample;
+
+/* One store's samples, sorted; and per request its weight and sum there
+ * (for COUNT and MEAN by request). */
+typedef struct compare_store {
+    size_t n;
+    compare_sample *sample;
+    uint64_t *req_w;
+    double *req_sum;
+} compare_store;
+
+/* What a request brought to the rates. */
+typedef struct compare_part {
+    uint64_t input_tokens, output_tokens;
+    bool success, good;
+} compare_part;
+
+/* One run, ready to be resampled. */
+typedef struct compare_run {
+    size_t n;                          /* requests */
+    compare_part *part;
+    compare_store st[METRIC_COUNT];
+    bool any_slo;
+    double duration_s;                 /* NaN when undefined */
+    bool zero_when_empty;              /* the convention's placeholder */
+    uint32_t *mult;                    /* the current resample */
+} compare_run;
+
+/* a's requests (a keeps them), ready to be resampled; free it even on
+ * error. */
+LLMLAT_PRIVATE int32_t compare_run_prepare(compare_run *r, const llmlat_agg *a,
+                                           const llmlat_alloc *al);
+LLMLAT_PRIVATE void compare_run_free(compare_run *r, const llmlat_alloc *al);
+/* Every figure of the multiset r->mult stands for (request i r->mult[i]
+ * times), as compare_figures_of would give them for an aggregator of those
+ * requests but for the last bits of the means; `like` is the run's
+ * aggregator (for its convention's store aliases). */
+LLMLAT_PRIVATE void compare_run_figures(const llmlat_compare *c, const compare_run *r,
+                                        const llmlat_agg *like, double *out);
+
+#endif
+
+/* ---------------------- lib/util/rng.h ------------------------------------ */
+/* A seeded pseudo-random generator for the bootstrap: xoshiro256**
+ * (Blackman and Vigna), its state filled by splitmix64 from the seed, and
+ * unbiased draws below n by Lemire's multiply-and-reject. Integer
+ * arithmetic only, so one seed gives the same draws on every machine. */
+#ifndef LLMLAT_RNG_H
+#define LLMLAT_RNG_H
+
+#include <stdint.h>
+
+typedef struct rng {
+    uint64_t s[4];
+} rng;
+
+static inline uint64_t rng_splitmix(uint64_t *x)
+{
+    uint64_t z = (*x += UINT64_C(0x9e3779b97f4a7c15));
+    z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
+    z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
+    return z ^ (z >> 31);
+}
+
+static inline void rng_seed(rng *g, uint64_t seed)
+{
+    for (int i = 0; i < 4; i++)
+        g->s[i] = rng_splitmix(&seed);
+}
+
+static inline uint64_t rng_rotl(uint64_t x, int k)
+{
+    return (x << k) | (x >> (64 - k));
+}
+
+static inline uint64_t rng_next(rng *g)
+{
+    uint64_t *s = g->s;
+    uint64_t out = rng_rotl(s[1] * 5, 7) * 9, t = s[1] << 17;
+    s[2] ^= s[0];
+    s[3] ^= s[1];
+    s[1] ^= s[2];
+    s[0] ^= s[3];
+    s[2] ^= t;
+    s[3] = rng_rotl(s[3], 45);
+    return out;
+}
+
+/* Uniform in [0, n), n >= 1. */
+static inline uint64_t rng_below(rng *g, uint64_t n)
+{
+    uint64_t lo, hi;
+    wide_mul(rng_next(g), n, &lo, &hi);
+    if (lo < n) {
+        uint64_t floor = (0 - n) % n; /* 2^64 mod n: the draws to reject */
+        while (lo < floor)
+            wide_mul(rng_next(g), n, &lo, &hi);
+    }
+    return hi;
+}
+
+#endif
+
+/* ------------------------------------------------------------ figures */
+
+static void compare_add_figure(llmlat_compare *c, const char *name, int32_t metric, int32_t rate,
+                       int32_t stat, size_t qi)
+{
+    compare_figure *f = &c->fig[c->n_fig++];
+    double q = stat == 0 && metric ? c->q[qi] : NAN;
+    snprintf(f->name, sizeof f->name, "%s", name);
+    f->metric = metric;
+    f->rate = rate;
+    f->stat = stat;
+    f->q = q;
+    f->qi = qi;
+    for (int i = 0; i <= COMPARE_FIELDS; i++)
+        f->v[i] = NAN;
+}
+
+/* The quantiles of the base's reports, each once, but 0.5 (the median's). */
+static void compare_take_quantiles(llmlat_compare *c, const llmlat_agg *base)
+{
+    c->nq = 0;
+    for (size_t i = 0; i < base->n_quantiles; i++) {
+        double q = base->quantiles[i];
+        bool seen = q == 0.5;
+        for (size_t j = 0; j < c->nq; j++)
+            seen |= c->q[j] == q;
+        if (!seen)
+            c->q[c->nq++] = q;
+    }
+}
+
+static void compare_list_figures(llmlat_compare *c)
+{
+    char name[COMPARE_NAME_MAX];
+    for (int32_t m = METRIC_FIRST; m <= METRIC_LAST; m++) {
+        const char *metric = llmlat_metric_name(m);
+        snprintf(name, sizeof name, "mean_%s", metric);
+        compare_add_figure(c, name, m, 0, LLMLAT_STAT_MEAN, 0);
+        snprintf(name, sizeof name, "median_%s", metric);
+        compare_add_figure(c, name, m, 0, LLMLAT_STAT_MEDIAN, 0);
+        for (size_t i = 0; i < c->nq; i++) {
+            char pct[PERCENT_TEXT_MAX];
+            percent_text(c->q[i], pct);
+            snprintf(name, sizeof name, "p%s_%s", pct, metric);
+            compare_add_figure(c, name, m, 0, 0, i);
+        }
+    }
+    compare_add_figure(c, "request_throughput", 0, LLMLAT_RATE_REQUESTS, 0, 0);
+    compare_add_figure(c, "output_throughput", 0, LLMLAT_RATE_OUTPUT_TOKENS, 0, 0);
+    compare_add_figure(c, "total_token_throughput", 0, LLMLAT_RATE_TOTAL_TOKENS, 0, 0);
+    compare_add_figure(c, "request_goodput", 0, LLMLAT_RATE_GOODPUT, 0, 0);
+}
+
+LLMLAT_PRIVATE const compare_figure *compare_find(const llmlat_compare *c, const char *name)
+{
+    for (size_t i = 0; i < c->n_fig; i++)
+        if (strcmp(c->fig[i].name, name) == 0)
+            return &c->fig[i];
+    return NULL;
+}
+
+/* A query's value, NaN when undefined; a hard error is kept in *st. */
+static double compare_value_or_nan(int32_t qst, double v, int32_t *st)
+{
+    if (qst == LLMLAT_OK)
+        return v;
+    if (qst != LLMLAT_EUNDEFINED && *st == LLMLAT_OK)
+        *st = qst;
+    return NAN;
+}
+
+/* Every figure of a, in c's order, into out[n_fig]. */
+LLMLAT_PRIVATE int32_t compare_figures_of(const llmlat_compare *c, const llmlat_agg *a,
+                                          double *out)
+{
+    int32_t st = LLMLAT_OK;
+    for (size_t i = 0; i < c->n_fig;) {
+        const compare_figure *f = &c->fig[i];
+        double v = NAN;
+        if (f->metric && f->stat == 0) { /* this metric's quantiles, in one pass */
+            double qv[MAX_QUANTILES];
+            int32_t qst = llmlat_agg_quantiles(a, f->metric, c->q, c->nq, qv);
+            for (size_t j = 0; j < c->nq; j++)
+                out[i + j] = compare_value_or_nan(qst, qv[j], &st);
+            i += c->nq;
+            continue;
+        }
+        int32_t qst = f->metric ? llmlat_agg_stat(a, f->metric, f->stat, &v)
+                                : llmlat_agg_rate(a, f->rate, &v);
+        out[i++] = compare_value_or_nan(qst, v, &st);
+    }
+    return st;
+}
+
+/* ---------------------------------------------------------- resampling */
+
+/* A resample is a multiplicity per request: how many times it was drawn.
+ * Every figure of the resample is then a weighted pass over the run's
+ * samples sorted once, each weighted by its own weight times its
+ * request's multiplicity: the multiset the aggregator would hold had it
+ * been given the drawn requests, without building it. */
+
+LLMLAT_PRIVATE void compare_run_free(compare_run *r, const llmlat_alloc *al)
+{
+    alloc_free(al, r->part);
+    alloc_free(al, r->mult);
+    for (int m = 0; m < METRIC_COUNT; m++) {
+        compare_store *s = &r->st[m];
+        alloc_free(al, s->sample);
+        alloc_free(al, s->req_w);
+        alloc_free(al, s->req_sum);
+    }
+}
+
+static void *compare_array(const llmlat_alloc *al, size_t n, size_t size)
+{
+    if (n > SIZE_MAX / size)
+        return NULL;
+    return alloc_malloc(al, n * size);
+}
+
+/* Store m of ord (whose samples sit in request order, request i's from
+ * first[i * METRIC_COUNT] on) sorted, each sample tagged with its request. */
+static int32_t compare_store_fill(compare_store *s, const exact_store *e, const size_t *first,
+                                  size_t n_req, const llmlat_alloc *al)
+{
+    s->n = e->n;
+    if (e->n > UINT32_MAX)
+        return LLMLAT_ENOMEM; /* the sort's payload indexes samples */
+    s->sample = compare_array(al, e->n, sizeof *s->sample);
+    s->req_w = compare_array(al, n_req, sizeof *s->req_w);
+    s->req_sum = compare_array(al, n_req, sizeof *s->req_sum);
+    double *v = compare_array(al, e->n, sizeof *v);
+    uint32_t *index = compare_array(al, e->n, sizeof *index);
+    uint32_t *req = compare_array(al, e->n, sizeof *req);
+    int32_t st = s->sample && s->req_w && s->req_sum && v && index && req ? LLMLAT_OK
+                                                                          : LLMLAT_ENOMEM;
+    if (st == LLMLAT_OK) {
+        for (size_t i = 0; i < n_req; i++) {
+            uint64_t w = 0;
+            double sum = 0.0;
+            for (size_t j = first[i * METRIC_COUNT]; j < first[(i + 1) * METRIC_COUNT]; j++) {
+                uint32_t wj = e->weighted ? e->w[j] : 1;
+                w += wj;
+                sum += e->v[j] * (double)wj;
+                req[j] = (uint32_t)i;
+            }
+            s->req_w[i] = w;
+            s->req_sum[i] = sum;
+        }
+        for (size_t j = 0; j < e->n; j++)
+            index[j] = (uint32_t)j;
+        if (e->n) /* an empty store's values may be NULL */
+            memcpy(v, e->v, e->n * sizeof *v);
+        st = radix_sort(al, RADIX_DOUBLE, v, index, e->n);
+    }
+    for (size_t j = 0; j < e->n && st == LLMLAT_OK; j++) {
+        uint32_t from = index[j];
+        s->sample[j] = (compare_sample){ v[j], e->weighted ? e->w[from] : 1, req[from] };
+    }
+    alloc_free(al, v);
+    alloc_free(al, index);
+    alloc_free(al, req);
+    return st;
+}
+
+/* The run's requests added again, in log order, into an empty twin: each
+ * one's samples then sit together in every store, and its part of every
+ * counter is the change it made. */
+LLMLAT_PRIVATE int32_t compare_run_prepare(compare_run *r, const llmlat_agg *a,
+                                           const llmlat_alloc *al)
+{
+    memset(r, 0, sizeof *r);
+    r->n = a->log.n_req;
+    r->any_slo = agg_any_slo(a);
+    double d;
+    r->duration_s = agg_duration(a, &d) ? d : NAN;
+    r->zero_when_empty = a->conv->empty == EMPTY_ZERO;
+    llmlat_agg *ord = agg_new_empty_like(a);
+    size_t *first = compare_array(al, r->n + 1, METRIC_COUNT * sizeof *first);
+    r->part = compare_array(al, r->n + 1, sizeof *r->part);
+    r->mult = compare_array(al, r->n + 1, sizeof *r->mult);
+    int32_t st = ord && first && r->part && r->mult ? LLMLAT_OK : LLMLAT_ENOMEM;
+    for (size_t i = 0; i <= r->n && st == LLMLAT_OK; i++) {
+        for (int m = 0; m < METRIC_COUNT; m++)
+            first[i * METRIC_COUNT + m] = ord->stores[m].exact.n;
+        if (i == r->n)
+            break;
+        uint64_t completed = ord->completed, in = ord->input_tokens, out = ord->output_tokens;
+        size_t record = ord->tl.n_rec;
+        llmlat_request q;
+        request_log_view(&a->log, i, &q);
+        st = llmlat_agg_add(ord, &q);
+        compare_part *p = &r->part[i];
+        p->success = ord->completed != completed;
+        p->good = false;
+        p->input_tokens = ord->input_tokens - in;
+        p->output_tokens = ord->output_tokens - out;
+        if (p->success) {
+            const success_record *rec = &ord->tl.rec[record];
+            p->good = agg_meets_slos(ord, rec->ttft_s, rec->tpot_s, rec->e2e_s);
+        }
+    }
+    for (int m = 0; m < METRIC_COUNT && st == LLMLAT_OK; m++)
+        st = compare_store_fill(&r->st[m], &ord->stores[m].exact, first + m, r->n, al);
+    llmlat_agg_free(ord);
+    alloc_free(al, first);
+    return st;
+}
+
+/* A figure of an empty set, as the aggregator gives it. */
+static double compare_empty(const compare_run *r)
+{
+    return r->zero_when_empty ? 0.0 : NAN;
+}
+
+/* Mean, median and the quantiles q of store s under the multiplicities,
+ * into out[0], out[1], out[2 ..]: the median's and the quantiles' ranks
+ * found in one walk up the sorted samples. */
+static void compare_store_stats(const compare_run *r, const compare_store *s, const double *q,
+                                size_t nq, double *out)
+{
+    uint64_t total = 0;
+    double sum = 0.0;
+    for (size_t i = 0; i < r->n; i++) {
+        total += r->mult[i] * s->req_w[i];
+        sum += (double)r->mult[i] * s->req_sum[i];
+    }
+    if (total == 0) {
+        for (size_t i = 0; i < 2 + nq; i++)
+            out[i] = compare_empty(r);
+        return;
+    }
+    quantile_plan p;
+    quantile_plan_make(&p, total, q, nq);
+    uint64_t med[2];
+    size_t n_med = median_ranks(total, med);
+    /* every rank wanted, ascending: the plan's, the median's, the last */
+    uint64_t want[2 * RANKS_MAX_Q + 3];
+    double at[2 * RANKS_MAX_Q + 3];
+    size_t nw = 0, iq = 0, im = 0;
+    while (iq < p.n_ranks || im < n_med) {
+        bool from_q = im == n_med || (iq < p.n_ranks && p.ranks[iq] <= med[im]);
+        want[nw++] = from_q ? p.ranks[iq++] : med[im++];
+    }
+    want[nw++] = total - 1; /* the maximum */
+    uint64_t below = 0;     /* weight of the samples before j */
+    size_t k = 0;
+    for (size_t j = 0; j < s->n && k < nw; j++) {
+        const compare_sample *x = &s->sample[j];
+        uint64_t wj = (uint64_t)x->w * r->mult[x->req];
+        while (k < nw && want[k] < below + wj)
+            at[k++] = x->v;
+        below += wj;
+    }
+    /* back to each list's own order */
+    double at_q[2 * RANKS_MAX_Q], at_med[2];
+    iq = im = 0;
+    for (size_t i = 0; i + 1 < nw; i++) {
+        bool from_q = im == n_med || (iq < p.n_ranks && p.ranks[iq] <= med[im]);
+        if (from_q)
+            at_q[iq++] = at[i];
+        else
+            at_med[im++] = at[i];
+    }
+    out[0] = sum / (double)total;
+    out[1] = median_of(at_med, n_med);
+    quantile_plan_values(&p, at_q, at[nw - 1], out + 2);
+}
+
+LLMLAT_PRIVATE void compare_run_figures(const llmlat_compare *c, const compare_run *r,
+                                        const llmlat_agg *like, double *out)
+{
+    double stats[METRIC_COUNT][2 + MAX_QUANTILES];
+    bool done[METRIC_COUNT] = { false };
+    uint64_t completed = 0, good = 0, in = 0, tokens = 0;
+    for (size_t i = 0; i < r->n; i++) {
+        const compare_part *p = &r->part[i];
+        completed += r->mult[i] * p->success;
+        good += r->mult[i] * p->good;
+        in += r->mult[i] * p->input_tokens;
+        tokens += r->mult[i] * p->output_tokens;
+    }
+    for (size_t i = 0; i < c->n_fig; i++) {
+        const compare_figure *f = &c->fig[i];
+        if (!f->metric) {
+            double d = r->duration_s, x = NAN;
+            switch (f->rate) {
+            case LLMLAT_RATE_REQUESTS: x = (double)completed; break;
+            case LLMLAT_RATE_OUTPUT_TOKENS: x = (double)tokens; break;
+            case LLMLAT_RATE_TOTAL_TOKENS: x = (double)in + (double)tokens; break;
+            case LLMLAT_RATE_GOODPUT: x = r->any_slo ? (double)good : NAN; break;
+            }
+            out[i] = x / d;
+            continue;
+        }
+        /* the store the metric reads under the convention (TOOL_ITL aliases) */
+        int m = (int)(agg_store(like, f->metric) - like->stores);
+        if (!done[m]) {
+            compare_store_stats(r, &r->st[m], c->q, c->nq, stats[m]);
+            done[m] = true;
+        }
+        out[i] = f->stat == LLMLAT_STAT_MEAN     ? stats[m][0]
+                 : f->stat == LLMLAT_STAT_MEDIAN ? stats[m][1]
+                                                 : stats[m][2 + f->qi];
+    }
+}
+
+/* Draws a resample of r: as many requests as it has, with replacement. */
+static void compare_draw(compare_run *r, rng *g)
+{
+    memset(r->mult, 0, r->n * sizeof *r->mult);
+    for (size_t i = 0; i < r->n; i++)
+        r->mult[rng_below(g, r->n)]++;
+}
+
+/* numpy.quantile(x, q) of x sorted ascending (n >= 1). */
+static double compare_sorted_quantile(const double *x, size_t n, double q)
+{
+    double h = q * (double)(n - 1);
+    size_t i = (size_t)h;
+    if (i >= n - 1)
+        return x[n - 1];
+    return numpy_lerp(x[i], x[i + 1], h - (double)i);
+}
+
+/* The interval of the B values x of one figure (NaN when any is). */
+static int32_t compare_interval(const llmlat_alloc *al, double *x, size_t n, double *lo, double *hi)
+{
+    for (size_t i = 0; i < n; i++)
+        if (isnan(x[i]))
+            return LLMLAT_OK;
+    int32_t st = radix_sort(al, RADIX_DOUBLE, x, NULL, n);
+    if (st == LLMLAT_OK) {
+        *lo = compare_sorted_quantile(x, n, (1.0 - COMPARE_CONFIDENCE) / 2);
+        *hi = compare_sorted_quantile(x, n, 1.0 - (1.0 - COMPARE_CONFIDENCE) / 2);
+    }
+    return st;
+}
+
+/* The B resamples of both runs, then every figure's intervals. */
+static int32_t compare_bootstrap(llmlat_compare *c, const llmlat_agg *base, const llmlat_agg *cand)
+{
+    const llmlat_alloc *al = &c->al;
+    size_t nf = c->n_fig, b = c->resamples;
+    compare_run run[2];
+    int32_t st = compare_run_prepare(&run[0], base, al);
+    if (st == LLMLAT_OK)
+        st = compare_run_prepare(&run[1], cand, al);
+    else
+        memset(&run[1], 0, sizeof run[1]);
+    double *diff = compare_array(al, nf * b, sizeof *diff);
+    double *rel = compare_array(al, nf * b, sizeof *rel);
+    double *fb = compare_array(al, nf, sizeof *fb), *fc = compare_array(al, nf, sizeof *fc);
+    if (st == LLMLAT_OK && (!diff || !rel || !fb || !fc))
+        st = LLMLAT_ENOMEM;
+    rng g;
+    rng_seed(&g, c->seed);
+    for (size_t r = 0; r < b && st == LLMLAT_OK; r++) {
+        compare_draw(&run[0], &g);
+        compare_run_figures(c, &run[0], base, fb);
+        compare_draw(&run[1], &g);
+        compare_run_figures(c, &run[1], cand, fc);
+        for (size_t f = 0; f < nf; f++) {
+            diff[f * b + r] = fc[f] - fb[f];
+            rel[f * b + r] = fb[f] != 0.0 ? (fc[f] - fb[f]) / fb[f] : NAN;
+        }
+    }
+    for (size_t f = 0; f < nf && st == LLMLAT_OK; f++) {
+        double *v = c->fig[f].v;
+        st = compare_interval(al, diff + f * b, b, &v[LLMLAT_COMPARE_DIFF_LOW],
+                              &v[LLMLAT_COMPARE_DIFF_HIGH]);
+        if (st == LLMLAT_OK)
+            st = compare_interval(al, rel + f * b, b, &v[LLMLAT_COMPARE_REL_LOW],
+                                  &v[LLMLAT_COMPARE_REL_HIGH]);
+    }
+    alloc_free(al, diff);
+    alloc_free(al, rel);
+    alloc_free(al, fb);
+    alloc_free(al, fc);
+    compare_run_free(&run[0], al);
+    compare_run_free(&run[1], al);
+    return st;
+}
+
+/* ---------------------------------------------------------------- API */
+
+static void compare_describe(compare_side *s, const llmlat_agg *a)
+{
+    s->completed = a->completed;
+    s->failed = a->failed;
+    s->holds = agg_holds_requests(a);
+    double d;
+    s->duration_s = agg_duration(a, &d) ? d : NAN;
+}
+
+/* The figures of both runs, and their differences. */
+static int32_t compare_points(llmlat_compare *c, const llmlat_agg *base, const llmlat_agg *cand)
+{
+    double *fb = alloc_malloc(&c->al, c->n_fig * sizeof *fb);
+    double *fc = alloc_malloc(&c->al, c->n_fig * sizeof *fc);
+    int32_t st = fb && fc ? LLMLAT_OK : LLMLAT_ENOMEM;
+    if (st == LLMLAT_OK)
+        st = compare_figures_of(c, base, fb);
+    if (st == LLMLAT_OK)
+        st = compare_figures_of(c, cand, fc);
+    for (size_t f = 0; f < c->n_fig && st == LLMLAT_OK; f++) {
+        double *v = c->fig[f].v;
+        v[LLMLAT_COMPARE_BASE] = fb[f];
+        v[LLMLAT_COMPARE_CAND] = fc[f];
+        v[LLMLAT_COMPARE_DIFF] = fc[f] - fb[f];
+        v[LLMLAT_COMPARE_REL_DIFF] = fb[f] != 0.0 ? (fc[f] - fb[f]) / fb[f] : NAN;
+    }
+    alloc_free(&c->al, fb);
+    alloc_free(&c->al, fc);
+    return st;
+}
+
+static llmlat_compare *compare_fail(llmlat_compare *c, int32_t st, int32_t *status)
+{
+    llmlat_compare_free(c);
+    if (status)
+        *status = st;
+    return NULL;
+}
+
+LLMLAT_API llmlat_compare *llmlat_compare_new(const llmlat_agg *base, const llmlat_agg *cand,
+                                              uint32_t resamples, uint64_t seed,
+                                              int32_t *status)
+{
+    if (!base || !cand || resamples > LLMLAT_COMPARE_MAX_RESAMPLES)
+        return compare_fail(NULL, LLMLAT_EINVAL, status);
+    if (base->conv != cand->conv)
+        return compare_fail(NULL, LLMLAT_EMISMATCH, status);
+    llmlat_alloc al = alloc_current();
+    llmlat_compare *c = alloc_malloc(&al, sizeof *c);
+    if (!c)
+        return compare_fail(NULL, LLMLAT_ENOMEM, status);
+    memset(c, 0, sizeof *c);
+    c->al = al;
+    c->conv = base->conv;
+    c->resamples = resamples;
+    c->seed = seed;
+    compare_describe(&c->side[0], base);
+    compare_describe(&c->side[1], cand);
+    c->intervals = resamples > 0 && c->side[0].holds && c->side[1].holds;
+    compare_take_quantiles(c, base);
+    compare_list_figures(c);
+    int32_t st = compare_points(c, base, cand);
+    if (st == LLMLAT_OK && c->intervals)
+        st = compare_bootstrap(c, base, cand);
+    if (st != LLMLAT_OK)
+        return compare_fail(c, st, status);
+    if (status)
+        *status = LLMLAT_OK;
+    return c;
+}
+
+LLMLAT_API void llmlat_compare_free(llmlat_compare *c)
+{
+    if (!c)
+        return;
+    llmlat_alloc al = c->al;
+    alloc_free(&al, c);
+}
+
+LLMLAT_API const char *llmlat_compare_figure(const llmlat_compare *c, size_t i)
+{
+    return c && i < c->n_fig ? c->fig[i].name : NULL;
+}
+
+LLMLAT_API int32_t llmlat_compare_get(const llmlat_compare *c, const char *figure, int32_t field,
+                                      double *out)
+{
+    if (!c || !figure || !out || field < LLMLAT_COMPARE_BASE || field > COMPARE_FIELDS)
+        return LLMLAT_EINVAL;
+    const compare_figure *f = compare_find(c, figure);
+    if (!f)
+        return LLMLAT_EINVAL;
+    *out = f->v[field];
+    return isnan(*out) ? LLMLAT_EUNDEFINED : LLMLAT_OK;
+}
+
+/* ---------------------- lib/analysis/compare_report.c --------------------- */
+/* llmlat_compare_report: a comparison as a table a person reads (TEXT),
+ * or as the object of docs/compare.md (JSON). */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#define COMPARE_SCHEMA_VERSION 1
+#define CMP_LABEL_WIDTH 34
+#define CMP_NUMBER_WIDTH 12
+#define CMP_DASH "-"
+
+/* The metrics of the text table: what the convention's tool shows, each
+ * store once (under AIPerf its ITL is TPOT, under the default ITL). */
+static const int32_t CMP_TEXT_METRICS[] = { LLMLAT_TTFT, LLMLAT_TPOT, LLMLAT_ITL, LLMLAT_TOOL_ITL,
+                                        LLMLAT_E2E };
+
+/* TOOL_ITL names the ITL or TPOT store (a row already), or its own. */
+static bool cmp_shown_already(const llmlat_compare *c, int32_t m)
+{
+    if (m != LLMLAT_TOOL_ITL)
+        return false;
+    switch (c->conv->tool_itl) {
+    case TOOL_ITL_IS_ITL:
+    case TOOL_ITL_IS_TPOT:
+        return true;
+    case TOOL_ITL_IS_ICL:
+    case TOOL_ITL_LLMPERF:
+        return false;
+    }
+    return false;
+}
+
+/* Seconds as ms, tokens/s and tokens as they are. */
+static double cmp_display_scale(const compare_figure *f)
+{
+    switch (f->metric) {
+    case 0:
+    case LLMLAT_TPS_USER:
+    case LLMLAT_OUTPUT_TOKENS:
+    case LLMLAT_INPUT_TOKENS:
+        return 1.0;
+    }
+    return 1000.0;
+}
+
+static bool cmp_significant(const compare_figure *f)
+{
+    return f->v[LLMLAT_COMPARE_DIFF_LOW] > 0.0 || f->v[LLMLAT_COMPARE_DIFF_HIGH] < 0.0;
+}
+
+static void cmp_cell(rbuf *b, const char *s)
+{
+    size_t n = strlen(s);
+    for (size_t i = n; i < CMP_NUMBER_WIDTH; i++)
+        rbuf_puts(b, " ");
+    rbuf_puts(b, s);
+}
+
+static void cmp_text_header(rbuf *b, const llmlat_compare *c)
+{
+    const text_words *w = report_words(c->conv->id);
+    rbuf_puts(b, "llmlat ");
+    rbuf_puts(b, llmlat_version_string());
+    rbuf_puts(b, " compare - convention: ");
+    rbuf_puts(b, c->conv->name);
+    rbuf_puts(b, " (");
+    rbuf_puts(b, w->tool);
+    rbuf_puts(b, ")\n");
+    if (c->intervals) {
+        char line[160];
+        snprintf(line, sizeof line,
+                 "intervals: %.0f%% percentile bootstrap of candidate - base, %u resamples of "
+                 "each run's requests, seed %llu\n",
+                 COMPARE_CONFIDENCE * 100, c->resamples, (unsigned long long)c->seed);
+        rbuf_puts(b, line);
+    } else if (c->resamples == 0) {
+        rbuf_puts(b, "intervals: none (0 resamples)\n");
+    } else {
+        rbuf_puts(b, "intervals: none (a run keeps no requests to resample: bounded mode)\n");
+    }
+    rbuf_puts(b, "\n");
+    rbuf_pad(b, "", CMP_LABEL_WIDTH);
+    cmp_cell(b, "base");
+    cmp_cell(b, "candidate");
+    rbuf_puts(b, "\n");
+    static const enum report_item ITEMS[] = { REPORT_ITEM_COMPLETED, REPORT_ITEM_FAILED,
+                                              REPORT_ITEM_DURATION };
+    for (size_t i = 0; i < 3; i++) {
+        rbuf_pad(b, report_item_label(w, ITEMS[i]), CMP_LABEL_WIDTH);
+        for (int s = 0; s < 2; s++) {
+            const compare_side *sd = &c->side[s];
+            if (ITEMS[i] == REPORT_ITEM_DURATION) {
+                rbuf_fixed(b, sd->duration_s, 2, CMP_NUMBER_WIDTH, CMP_DASH);
+            } else {
+                char n[24];
+                snprintf(n, sizeof n, "%llu",
+                         (unsigned long long)(i == 0 ? sd->completed : sd->failed));
+                cmp_cell(b, n);
+            }
+        }
+        rbuf_puts(b, "\n");
+    }
+    rbuf_puts(b, "\n");
+    rbuf_pad(b, "figure", CMP_LABEL_WIDTH);
+    static const char *const TITLES[] = { "base", "candidate", "diff", "diff %", "low", "high" };
+    for (size_t i = 0; i < 6; i++)
+        cmp_cell(b, TITLES[i]);
+    rbuf_puts(b, "\n");
+}
+
+static void cmp_text_figure(rbuf *b, const compare_figure *f)
+{
+    char label[COMPARE_NAME_MAX + 4];
+    snprintf(label, sizeof label, "  %s", f->name);
+    rbuf_pad(b, label, CMP_LABEL_WIDTH);
+    double scale = cmp_display_scale(f);
+    static const int32_t FIELDS[] = { LLMLAT_COMPARE_BASE, LLMLAT_COMPARE_CAND,
+                                      LLMLAT_COMPARE_DIFF };
+    for (size_t i = 0; i < 3; i++)
+        rbuf_fixed(b, f->v[FIELDS[i]] * scale, 2, CMP_NUMBER_WIDTH, CMP_DASH);
+    double rel = f->v[LLMLAT_COMPARE_REL_DIFF];
+    char pct[40];
+    if (isnan(rel))
+        snprintf(pct, sizeof pct, CMP_DASH);
+    else
+        snprintf(pct, sizeof pct, "%+.2f%%", rel * 100);
+    for (char *p = pct; *p; p++) /* '.' whatever the locale */
+        if (*p == ',')
+            *p = '.';
+    cmp_cell(b, pct);
+    rbuf_fixed(b, f->v[LLMLAT_COMPARE_DIFF_LOW] * scale, 2, CMP_NUMBER_WIDTH, CMP_DASH);
+    rbuf_fixed(b, f->v[LLMLAT_COMPARE_DIFF_HIGH] * scale, 2, CMP_NUMBER_WIDTH, CMP_DASH);
+    rbuf_puts(b, cmp_significant(f) ? "  *\n" : "\n");
+}
+
+static void cmp_text(const llmlat_compare *c, rbuf *b)
+{
+    const text_words *w = report_words(c->conv->id);
+    cmp_text_header(b, c);
+    for (size_t i = 0; i < sizeof CMP_TEXT_METRICS / sizeof CMP_TEXT_METRICS[0]; i++) {
+        int32_t m = CMP_TEXT_METRICS[i];
+        if (cmp_shown_already(c, m))
+            continue;
+        rbuf_puts(b, report_metric_label(w, m));
+        rbuf_puts(b, "\n");
+        for (size_t f = 0; f < c->n_fig; f++)
+            if (c->fig[f].metric == m)
+                cmp_text_figure(b, &c->fig[f]);
+    }
+    static const enum report_item RATE_ITEMS[COMPARE_RATES] = {
+        REPORT_ITEM_REQUEST_RATE, REPORT_ITEM_OUTPUT_RATE, REPORT_ITEM_TOTAL_RATE,
+        REPORT_ITEM_GOODPUT };
+    size_t r = 0;
+    for (size_t f = 0; f < c->n_fig; f++) {
+        const compare_figure *fig = &c->fig[f];
+        if (fig->metric)
+            continue;
+        if (fig->rate == LLMLAT_RATE_GOODPUT && isnan(fig->v[LLMLAT_COMPARE_BASE]) &&
+            isnan(fig->v[LLMLAT_COMPARE_CAND])) {
+            r++;
+            continue; /* no SLO */
+        }
+        rbuf_puts(b, report_item_label(w, RATE_ITEMS[r++]));
+        rbuf_puts(b, "\n");
+        cmp_text_figure(b, fig);
+    }
+    rbuf_puts(b, "\n");
+    if (c->intervals)
+        rbuf_puts(b, "* the interval excludes 0: a difference the resampling does not explain.\n");
+    rbuf_puts(b, "Figure names are those of --fail-if; times in ms, diff % = diff / base.\n");
+}
+
+static const char *cmp_unit_of(const compare_figure *f)
+{
+    switch (f->metric) {
+    case 0:
+        return "1/s";
+    case LLMLAT_TPS_USER:
+        return "tokens/s";
+    case LLMLAT_OUTPUT_TOKENS:
+    case LLMLAT_INPUT_TOKENS:
+        return "tokens";
+    }
+    return "s";
+}
+
+static void cmp_json_side(jsonw *w, const char *key, const compare_side *s)
+{
+    jw_object(w, key);
+    jw_u64(w, "completed", s->completed);
+    jw_u64(w, "failed", s->failed);
+    jw_number(w, "duration_s", s->duration_s);
+    jw_bool(w, "resampled", s->holds);
+    jw_close(w);
+}
+
+static void cmp_json(const llmlat_compare *c, rbuf *b)
+{
+    jsonw w;
+    jw_begin(&w, b);
+    jw_u64(&w, "schema_version", COMPARE_SCHEMA_VERSION);
+    jw_string(&w, "llmlat_version", llmlat_version_string());
+    jw_string(&w, "convention", c->conv->name);
+    jw_u64(&w, "resamples", c->intervals ? c->resamples : 0);
+    jw_u64(&w, "seed", c->seed);
+    jw_number(&w, "confidence", COMPARE_CONFIDENCE);
+    cmp_json_side(&w, "base", &c->side[0]);
+    cmp_json_side(&w, "candidate", &c->side[1]);
+    jw_object(&w, "figures");
+    static const struct {
+        int32_t field;
+        const char *key;
+    } FIELDS[] = {
+        { LLMLAT_COMPARE_BASE, "base" },
+        { LLMLAT_COMPARE_CAND, "candidate" },
+        { LLMLAT_COMPARE_DIFF, "diff" },
+        { LLMLAT_COMPARE_REL_DIFF, "rel_diff" },
+        { LLMLAT_COMPARE_DIFF_LOW, "diff_low" },
+        { LLMLAT_COMPARE_DIFF_HIGH, "diff_high" },
+        { LLMLAT_COMPARE_REL_LOW, "rel_diff_low" },
+        { LLMLAT_COMPARE_REL_HIGH, "rel_diff_high" },
+    };
+    for (size_t i = 0; i < c->n_fig; i++) {
+        const compare_figure *f = &c->fig[i];
+        jw_object(&w, f->name);
+        jw_string(&w, "unit", cmp_unit_of(f));
+        for (size_t j = 0; j < sizeof FIELDS / sizeof FIELDS[0]; j++)
+            jw_number(&w, FIELDS[j].key, f->v[FIELDS[j].field]);
+        if (isnan(f->v[LLMLAT_COMPARE_DIFF_LOW]))
+            jw_null(&w, "significant");
+        else
+            jw_bool(&w, "significant", cmp_significant(f));
+        jw_close(&w);
+    }
+    jw_close(&w);
+    jw_end(&w);
+}
+
+LLMLAT_API int32_t llmlat_compare_report(const llmlat_compare *c, int32_t format, void *buf,
+                                         size_t cap, size_t *len)
+{
+    if (!c || !len || (!buf && cap > 0) ||
+        (format != LLMLAT_FORMAT_TEXT && format != LLMLAT_FORMAT_JSON))
+        return LLMLAT_EINVAL;
+    report_collect k = { .al = &c->al, .limit = cap };
+    rbuf b;
+    rbuf_init(&b, report_collect_write, &k);
+    if (format == LLMLAT_FORMAT_TEXT)
+        cmp_text(c, &b);
+    else
+        cmp_json(c, &b);
+    return report_collect_end(&k, rbuf_flush(&b), buf, cap, len);
+}
+
 /* Internal macros end with the implementation. */
 #undef LLMLAT_PRIVATE
 #undef LLMLAT_COLD
@@ -16750,6 +19704,10 @@ LLMLAT_API int32_t llmlat_window_view(const llmlat_window *w, const llmlat_agg *
 #undef LR_TTFT
 #undef LR_E2E
 #undef LR_TOOL_ITL
+#undef LOGGED_FAILED
+#undef LOGGED_HAS_USAGE
+#undef LOGGED_CANCELLED
+#undef RANKS_MAX_Q
 #undef SELECT_MAX_RANKS
 #undef ICDF_MAX_QUANTILES
 #undef DIGIT_BITS
@@ -16820,17 +19778,29 @@ LLMLAT_API int32_t llmlat_window_view(const llmlat_window *w, const llmlat_agg *
 #undef PB_GAP_IN_SPAN
 #undef PB_VARINT_MAX
 #undef COUNT_OF
+#undef CDF_POINTS
+#undef ITL_BINS
+#undef LENGTH_BINS
+#undef TIME_BUCKETS_MAX
 #undef SCHEMA_VERSION
 #undef JSONW_MAX_DEPTH
-#undef ROW_PER_TOKEN_ITL
-#undef ROW_ITL_MAX
-#undef ROW_TPS
+#undef REQUEST_COLUMN_COUNT
 #undef NUMBER_WIDTH
 #undef DASH
 #undef NOT_AVAILABLE
 #undef MS_PER_S
 #undef GUIDELLM_GROUP_COUNT
 #undef IP_NQ
+#undef ROW_PER_TOKEN_ITL
+#undef ROW_ITL_MAX
+#undef ROW_TPS
+#undef SVG_WIDTH
+#undef SVG_HEIGHT
+#undef SVG_LEFT
+#undef SVG_RIGHT
+#undef SVG_TOP
+#undef SVG_BOTTOM
+#undef SVG_MAX_TICKS
 #undef FORMAT_VERSION
 #undef FORMAT_VERSION_OLDEST
 #undef HEADER_BYTES
@@ -16839,6 +19809,8 @@ LLMLAT_API int32_t llmlat_window_view(const llmlat_window *w, const llmlat_agg *
 #undef V1_CONVENTION_LAST
 #undef SAMPLE_LIMIT
 #undef SUMS_SLACK
+#undef LOGGED_REQUEST_BYTES
+#undef LOGGED_EVENT_BYTES
 #undef V1_OCTAVES
 #undef V1_ALPHA_MARGIN
 #undef PHASER_YIELD
@@ -16846,6 +19818,15 @@ LLMLAT_API int32_t llmlat_window_view(const llmlat_window *w, const llmlat_agg *
 #undef PHASER_SPINS
 #undef PHASER_YIELDS
 #undef LIVE_LINE
+#undef COMPARE_FIELDS
+#undef COMPARE_NAME_MAX
+#undef COMPARE_RATES
+#undef COMPARE_MAX_FIGURES
+#undef COMPARE_CONFIDENCE
+#undef COMPARE_SCHEMA_VERSION
+#undef CMP_LABEL_WIDTH
+#undef CMP_NUMBER_WIDTH
+#undef CMP_DASH
 
 #if defined(__clang__)
 #  pragma STDC FP_CONTRACT DEFAULT

@@ -381,6 +381,12 @@ static int32_t call_merge(void *ctx)
     return llmlat_agg_merge(c->a, c->src);
 }
 
+static int32_t call_window(void *ctx)
+{
+    agg_ctx *c = ctx;
+    return llmlat_agg_add_window(c->a, c->src, 100 * MS, 900 * MS, c->which);
+}
+
 /* ------------------------------------------------------------ the tests */
 
 /* Constructors: NULL (and no leak) until memory suffices. */
@@ -841,6 +847,95 @@ static void deserialize_fails_cleanly(void **state)
         }
 }
 
+/* A window goes through a twin of dst and one merge: every failure leaves
+ * dst as it was, the retry equals a dst that never failed. */
+static void window_fails_cleanly(void **state)
+{
+    (void)state;
+    llmlat_agg *src = configured(LLMLAT_CONV_DEFAULT, LLMLAT_MODE_EXACT);
+    add_varied(src, 0, 50, 6);
+    for (int all = 0; all <= 1; all++)
+        for (int32_t mode = LLMLAT_MODE_EXACT; mode <= LLMLAT_MODE_BOUNDED; mode++)
+            for (int32_t conv = LLMLAT_CONV_DEFAULT; conv <= LLMLAT_CONV_LLMPERF; conv++) {
+                llmlat_agg *a = configured(conv, mode), *twin = configured(conv, mode);
+                add_varied(a, 60, 64, 4);
+                add_varied(twin, 60, 64, 4);
+                agg_ctx c = { .a = a, .src = src, .which = LLMLAT_WINDOW_START };
+                long failed = fail_each(call_window, &c, a, &AGG, all);
+                assert_true(failed >= 1);
+                assert_int_equal(llmlat_agg_add_window(twin, src, 100 * MS, 900 * MS,
+                                                       LLMLAT_WINDOW_START), LLMLAT_OK);
+                bytes x = { 0 }, y = { 0 };
+                snap_agg(a, &x);
+                snap_agg(twin, &y);
+                assert_same_bytes(&x, &y);
+                bytes_free(&x);
+                bytes_free(&y);
+                llmlat_agg_free(a);
+                llmlat_agg_free(twin);
+            }
+    llmlat_agg_free(src);
+}
+
+/* llmlat_compare_new: NULL with ENOMEM and no leak until memory suffices,
+ * then the same report as a comparison that never failed. */
+static void compare_fails_cleanly(void **state)
+{
+    (void)state;
+    for (int32_t conv = LLMLAT_CONV_DEFAULT; conv <= LLMLAT_CONV_LLMPERF; conv++) {
+        llmlat_agg *base = configured(conv, LLMLAT_MODE_EXACT);
+        llmlat_agg *cand = configured(conv, LLMLAT_MODE_EXACT);
+        add_varied(base, 0, 30, 5);
+        add_varied(cand, 10, 45, 5);
+        llmlat_compare *want = llmlat_compare_new(base, cand, 20, 9, NULL);
+        assert_non_null(want);
+        size_t want_len = 0;
+        assert_int_equal(llmlat_compare_report(want, LLMLAT_FORMAT_JSON, NULL, 0, &want_len),
+                         LLMLAT_ENOSPC);
+        char *want_text = malloc(want_len);
+        assert_int_equal(llmlat_compare_report(want, LLMLAT_FORMAT_JSON, want_text, want_len,
+                                               &want_len), LLMLAT_OK);
+        for (int all = 0; all <= 1; all++) {
+            long failed = 0;
+            for (long n = 0;; n++) {
+                int32_t st = 12345;
+                arm(n, all);
+                llmlat_compare *c = llmlat_compare_new(base, cand, 20, 9, &st);
+                disarm();
+                if (c) {
+                    assert_int_equal(st, LLMLAT_OK);
+                    char *text = malloc(want_len);
+                    size_t len = 0;
+                    assert_int_equal(llmlat_compare_report(c, LLMLAT_FORMAT_JSON, text,
+                                                           want_len, &len), LLMLAT_OK);
+                    assert_int_equal(len, want_len);
+                    assert_memory_equal(text, want_text, len);
+                    free(text);
+                    llmlat_compare_free(c);
+                    break;
+                }
+                assert_int_equal(st, LLMLAT_ENOMEM);
+                failed++;
+            }
+            assert_true(failed >= 3);
+        }
+        /* the report's own allocation */
+        for (long n = 0;; n++) {
+            size_t len = 0;
+            arm(n, false);
+            int32_t st = llmlat_compare_report(want, LLMLAT_FORMAT_TEXT, NULL, 0, &len);
+            disarm();
+            if (st == LLMLAT_ENOSPC)
+                break;
+            assert_int_equal(st, LLMLAT_ENOMEM);
+        }
+        free(want_text);
+        llmlat_compare_free(want);
+        llmlat_agg_free(base);
+        llmlat_agg_free(cand);
+    }
+}
+
 /* The hook itself: all three functions or none; and the growth helper
  * refuses sizes that do not fit size_t, leaving the buffer as it was. */
 static void hook_and_size_limits(void **state)
@@ -880,6 +975,8 @@ int main(int argc, char **argv)
         cmocka_unit_test_setup_teardown(relative_error_rebuild, setup, teardown),
         cmocka_unit_test_setup_teardown(reports_fail_cleanly, setup, teardown),
         cmocka_unit_test_setup_teardown(deserialize_fails_cleanly, setup, teardown),
+        cmocka_unit_test_setup_teardown(window_fails_cleanly, setup, teardown),
+        cmocka_unit_test_setup_teardown(compare_fails_cleanly, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

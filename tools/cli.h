@@ -17,4 +17,9 @@ int report_command(int argc, char **argv);
 /* `llmlat report --help`. */
 void report_usage(FILE *out);
 
+/* `llmlat compare ARGS`: the exit status. */
+int compare_command(int argc, char **argv);
+/* `llmlat compare --help`. */
+void compare_usage(FILE *out);
+
 #endif

@@ -14,22 +14,27 @@ static const struct {
     int (*run)(int argc, char **argv);
     void (*usage)(FILE *out);
 } COMMANDS[] = {
-    { "report", "TTFT, TPOT, ITL, E2E, throughput and goodput of a trace of streamed "
-                "responses, as the chosen tool computes them",
+    { "report", "TTFT, TPOT, ITL, E2E, throughput and goodput of a run (or of a window or "
+                "slices of it), as the chosen tool computes them; also as an HTML page, a "
+                "Chrome trace, or one row per request",
       report_command, report_usage },
+    { "compare", "two runs side by side, with bootstrap intervals of the differences and "
+                 "--fail-if rules for CI",
+      compare_command, compare_usage },
 };
 
 #define N_COMMANDS (sizeof COMMANDS / sizeof COMMANDS[0])
 
 void cli_usage(FILE *out)
 {
-    fputs("Usage: llmlat COMMAND [OPTIONS] [ARGUMENTS]\n"
+    fputs("Usage: llmlat report [OPTIONS] TRACE|-\n"
+          "       llmlat compare [OPTIONS] BASE CAND\n"
           "       llmlat COMMAND --help\n"
           "       llmlat --help | --version\n"
           "\n"
           "Latency metrics of streamed LLM responses (TTFT, TPOT, ITL, E2E latency,\n"
-          "throughput, goodput) under the conventions of vLLM, AIPerf, SGLang and\n"
-          "LLMPerf.\n"
+          "throughput, goodput) under the conventions of vLLM, AIPerf, SGLang,\n"
+          "LLMPerf, GuideLLM and inference-perf.\n"
           "\n"
           "Commands:\n",
           out);
@@ -43,7 +48,8 @@ void cli_usage(FILE *out)
     fputs("\n"
           "`llmlat COMMAND --help` (or `llmlat help COMMAND`) shows the options of a\n"
           "command; `man llmlat` describes them all.\n"
-          "Exit status: 0 success, 1 runtime failure, 2 bad usage or malformed trace.\n",
+          "Exit status: 0 success, 1 runtime failure (or a broken --fail-if rule),\n"
+          "2 bad usage or malformed input.\n",
           out);
 }
 

@@ -5,14 +5,22 @@
 #include <string.h>
 
 #include "llmlat.h"
+#include "fail_rules.h"
 #include "report_options.h"
 #include "usage.h"
 
-#define PREFIX "llmlat report: "
+/* The command being parsed, for messages. */
+static const char *g_prog = "llmlat report";
 
 static bool bad(const char *flag, const char *value, const char *why)
 {
-    fprintf(stderr, PREFIX "%s: '%s' %s\n", flag, value, why);
+    fprintf(stderr, "%s: %s: '%s' %s\n", g_prog, flag, value, why);
+    return false;
+}
+
+static bool refuse(const char *why)
+{
+    fprintf(stderr, "%s: %s\n", g_prog, why);
     return false;
 }
 
@@ -72,18 +80,129 @@ static bool set_mode(report_options *o, const char *flag, const char *v)
     return true;
 }
 
+static const struct {
+    const char *name;
+    int32_t format;
+    int commands;
+} FORMATS[] = {
+    { "text", LLMLAT_FORMAT_TEXT, COMMAND_REPORT | COMMAND_COMPARE },
+    { "json", LLMLAT_FORMAT_JSON, COMMAND_REPORT | COMMAND_COMPARE },
+    { "prometheus", LLMLAT_FORMAT_PROMETHEUS, COMMAND_REPORT },
+    { "openmetrics", LLMLAT_FORMAT_OPENMETRICS, COMMAND_REPORT },
+    { "html", LLMLAT_FORMAT_HTML, COMMAND_REPORT },
+    { "chrome-trace", LLMLAT_FORMAT_CHROME_TRACE, COMMAND_REPORT },
+    { "csv", FORMAT_SLICES_CSV, COMMAND_REPORT },
+};
+
 static bool set_format(report_options *o, const char *flag, const char *v)
 {
-    if (strcmp(v, "text") == 0)
-        o->format = LLMLAT_FORMAT_TEXT;
-    else if (strcmp(v, "json") == 0)
-        o->format = LLMLAT_FORMAT_JSON;
-    else if (strcmp(v, "prometheus") == 0)
-        o->format = LLMLAT_FORMAT_PROMETHEUS;
-    else if (strcmp(v, "openmetrics") == 0)
-        o->format = LLMLAT_FORMAT_OPENMETRICS;
+    for (size_t i = 0; i < sizeof FORMATS / sizeof FORMATS[0]; i++) {
+        if (strcmp(v, FORMATS[i].name) == 0 && (FORMATS[i].commands & o->command)) {
+            o->format = FORMATS[i].format;
+            o->format_set = true;
+            return true;
+        }
+    }
+    return bad(flag, v, o->command == COMMAND_COMPARE
+                            ? "is not a format (text, json)"
+                            : "is not a format (text, json, prometheus, openmetrics, html, "
+                              "chrome-trace; csv with --slice)");
+}
+
+static bool set_per_request(report_options *o, const char *flag, const char *v)
+{
+    if (strcmp(v, "csv") == 0)
+        o->format = LLMLAT_FORMAT_REQUESTS_CSV;
+    else if (strcmp(v, "jsonl") == 0)
+        o->format = LLMLAT_FORMAT_REQUESTS_JSONL;
     else
-        return bad(flag, v, "is not a format (text, json, prometheus, openmetrics)");
+        return bad(flag, v, "is not a table format (csv, jsonl)");
+    o->per_request_set = true;
+    return true;
+}
+
+/* Seconds >= 0 (> 0 when positive), finite. */
+static bool parse_seconds(const char *flag, const char *v, bool positive, double *out)
+{
+    if (!parse_double(v, out) || *out < 0.0 || (positive && *out == 0.0) || *out > 1e9)
+        return bad(flag, v, positive ? "is not a number of seconds > 0"
+                                     : "is not a number of seconds >= 0");
+    return true;
+}
+
+/* FROM:TO, seconds from the first start; either side may be left out. */
+static bool set_window(report_options *o, const char *flag, const char *v)
+{
+    const char *colon = strchr(v, ':');
+    char from[64];
+    if (!colon || (size_t)(colon - v) >= sizeof from)
+        return bad(flag, v, "is not FROM:TO (seconds from the first start, such as 60:240)");
+    memcpy(from, v, (size_t)(colon - v));
+    from[colon - v] = '\0';
+    o->has_window_from = from[0] != '\0';
+    o->has_window_to = colon[1] != '\0';
+    if ((o->has_window_from && !parse_seconds(flag, from, false, &o->window_from_s)) ||
+        (o->has_window_to && !parse_seconds(flag, colon + 1, false, &o->window_to_s)))
+        return false;
+    if (o->has_window_from && o->has_window_to && o->window_to_s <= o->window_from_s)
+        return bad(flag, v, "ends before it starts");
+    return true;
+}
+
+static bool set_warmup(report_options *o, const char *flag, const char *v)
+{
+    return parse_seconds(flag, v, false, &o->warmup_s);
+}
+
+static bool set_cooldown(report_options *o, const char *flag, const char *v)
+{
+    return parse_seconds(flag, v, false, &o->cooldown_s);
+}
+
+static bool set_slice(report_options *o, const char *flag, const char *v)
+{
+    return parse_seconds(flag, v, true, &o->slice_s);
+}
+
+/* The whole of v as an unsigned integer <= max. */
+static bool parse_unsigned(const char *v, uint64_t max, uint64_t *out)
+{
+    char *end;
+    errno = 0;
+    unsigned long long n = strtoull(v, &end, 10);
+    if (!*v || *end || errno || v[0] == '-' || v[0] == '+' || n > max)
+        return false;
+    *out = n;
+    return true;
+}
+
+static bool set_resamples(report_options *o, const char *flag, const char *v)
+{
+    uint64_t n;
+    if (!parse_unsigned(v, LLMLAT_COMPARE_MAX_RESAMPLES, &n))
+        return bad(flag, v, "is not a number of resamples from 0 to 100000");
+    o->resamples = (uint32_t)n;
+    return true;
+}
+
+static bool set_seed(report_options *o, const char *flag, const char *v)
+{
+    if (!parse_unsigned(v, UINT64_MAX, &o->seed))
+        return bad(flag, v, "is not a seed (an integer from 0 to 2^64 - 1)");
+    return true;
+}
+
+static bool set_fail_if(report_options *o, const char *flag, const char *v)
+{
+    char figure[64];
+    double limit;
+    for (const char *s = v; s;) {
+        s = fail_rule_next(s, figure, sizeof figure, &limit);
+        if (s == FAIL_RULE_BAD)
+            return bad(flag, v, "is not a list of FIGURE:+P% or FIGURE:-P%, such as "
+                                "p99_ttft:+5%,output_throughput:-3%");
+    }
+    o->fail_if = v;
     return true;
 }
 
@@ -184,43 +303,78 @@ static bool set_goodput(report_options *o, const char *flag, const char *v)
 
 typedef bool (*option_setter)(report_options *o, const char *flag, const char *value);
 
-/* Every option of `llmlat report`: the parser and the help read this one
- * table (and tests/cli/test_manpage.py holds the man page to the help). */
+#define BOTH (COMMAND_REPORT | COMMAND_COMPARE)
+
+/* Every option of `llmlat report` and `llmlat compare`: the parser and the
+ * help read this one table (and tests/cli/test_manpage.py holds the man
+ * page to the help). */
 static const struct {
     const char *name;
     const char *value; /* what the help calls the option's value */
     const char *help;
+    int commands;
     option_setter set;
 } OPTIONS[] = {
-    { "--convention", "NAME", "default, vllm, aiperf, sglang, llmperf, guidellm or inference-perf (default: default)",
-      set_convention },
-    { "--mode", "MODE", "exact or bounded (default: exact)", set_mode },
+    { "--convention", "NAME",
+      "default, vllm, aiperf, sglang, llmperf, guidellm or inference-perf (default: default)",
+      BOTH, set_convention },
+    { "--mode", "MODE", "exact or bounded (default: exact)", COMMAND_REPORT, set_mode },
     { "--relative-error", "A", "the bounded mode's relative error (default: 0.01)",
-      set_relative_error },
+      COMMAND_REPORT, set_relative_error },
     { "--percentiles", "LIST",
-      "percentiles to report, comma-separated (default: 50,90,95,99)", set_percentiles },
+      "percentiles to report, comma-separated (default: 50,90,95,99)", BOTH,
+      set_percentiles },
     { "--goodput", "SLOS",
       "service levels in ms for goodput, comma-separated NAME:MS with NAME ttft, tpot or "
       "e2el",
-      set_goodput },
+      BOTH, set_goodput },
     { "--duration", "S",
       "benchmark wall time in seconds for the rates (default: the trace's \"duration\", "
       "else from its timestamps)",
-      set_duration },
-    { "--format", "FORMAT", "text, json, prometheus or openmetrics (default: text)",
-      set_format },
+      COMMAND_REPORT, set_duration },
+    { "--format", "FORMAT",
+      "text, json, prometheus, openmetrics, html or chrome-trace; with --slice text, json "
+      "or csv (default: text)",
+      COMMAND_REPORT, set_format },
+    { "--format", "FORMAT", "text or json (default: text)", COMMAND_COMPARE, set_format },
+    { "--per-request", "FORMAT",
+      "instead of the report, one row per request: csv or jsonl", COMMAND_REPORT,
+      set_per_request },
+    { "--window", "FROM:TO",
+      "only the requests wholly inside FROM..TO, seconds from the first start (either "
+      "side may be left out)",
+      BOTH, set_window },
+    { "--warmup", "S", "drop the requests that start in the first S seconds", BOTH,
+      set_warmup },
+    { "--cooldown", "S", "drop the requests that end in the last S seconds", BOTH,
+      set_cooldown },
+    { "--slice", "S",
+      "one report per consecutive S-second slice of the run, each of the requests that "
+      "start in it",
+      COMMAND_REPORT, set_slice },
+    { "--resamples", "N",
+      "bootstrap resamples of each run's requests for the intervals (default: 1000)",
+      COMMAND_COMPARE, set_resamples },
+    { "--seed", "N", "the seed of the resampling (default: 0)", COMMAND_COMPARE, set_seed },
+    { "--fail-if", "RULES",
+      "exit 1 when a rule is broken: comma-separated FIGURE:+P% (may grow by at most P%) "
+      "or FIGURE:-P% (may fall by at most P%), such as p99_ttft:+5%",
+      COMMAND_COMPARE, set_fail_if },
     { "--input", "FORMAT",
       "what the file is: trace, vllm, aiperf, genai-perf, sglang or llmperf (default: auto, "
       "told from the content)",
-      set_input },
-    { "--run", "N", "the run to read of a file with several (default: the last)", set_run },
+      BOTH, set_input },
+    { "--run", "N", "the run to read of a file with several (default: the last)", BOTH,
+      set_run },
 };
 
 #define N_OPTIONS (sizeof OPTIONS / sizeof OPTIONS[0])
 
-void report_options_usage(FILE *out)
+void report_options_usage(int command, FILE *out)
 {
     for (size_t i = 0; i < N_OPTIONS; i++) {
+        if (!(OPTIONS[i].commands & command))
+            continue;
         char name[64];
         snprintf(name, sizeof name, "%s %s", OPTIONS[i].name, OPTIONS[i].value);
         usage_entry(out, name, OPTIONS[i].help);
@@ -228,27 +382,65 @@ void report_options_usage(FILE *out)
     usage_entry(out, "-h, --help", "this help");
 }
 
-static option_setter find_option(const char *name, size_t len)
+static option_setter find_option(int command, const char *name, size_t len)
 {
     for (size_t i = 0; i < N_OPTIONS; i++)
-        if (strlen(OPTIONS[i].name) == len && strncmp(OPTIONS[i].name, name, len) == 0)
+        if ((OPTIONS[i].commands & command) && strlen(OPTIONS[i].name) == len &&
+            strncmp(OPTIONS[i].name, name, len) == 0)
             return OPTIONS[i].set;
     return NULL;
 }
 
 static bool positional(report_options *o, const char *arg)
 {
-    if (o->trace) {
-        fprintf(stderr, PREFIX "more than one trace given ('%s' and '%s')\n", o->trace, arg);
+    size_t max = o->command == COMMAND_COMPARE ? 2 : 1;
+    if (o->n_inputs == max) {
+        if (max == 1)
+            fprintf(stderr, "%s: more than one trace given ('%s' and '%s')\n", g_prog,
+                    o->inputs[0], arg);
+        else
+            fprintf(stderr, "%s: more than two runs given ('%s')\n", g_prog, arg);
         return false;
     }
-    o->trace = arg;
+    o->inputs[o->n_inputs++] = arg;
     return true;
 }
 
-bool report_options_parse(int argc, char **argv, report_options *o)
+/* What the options mean together. */
+static bool options_consistent(report_options *o)
+{
+    size_t want = o->command == COMMAND_COMPARE ? 2 : 1;
+    if (o->n_inputs < want)
+        return refuse(want == 1 ? "no trace given (a file, or - for standard input)"
+                                : "compare needs two runs: BASE CAND (files, or - for one)");
+    if (o->n_inputs == 2 && strcmp(o->inputs[0], "-") == 0 && strcmp(o->inputs[1], "-") == 0)
+        return refuse("standard input can be only one of the two runs");
+    o->trace = o->inputs[0];
+    bool per_request = o->format == LLMLAT_FORMAT_REQUESTS_CSV ||
+                       o->format == LLMLAT_FORMAT_REQUESTS_JSONL;
+    if (o->per_request_set && o->format_set)
+        return refuse("--per-request and --format: choose one");
+    if (o->slice_s > 0 && (per_request || !(o->format == LLMLAT_FORMAT_TEXT ||
+                                            o->format == LLMLAT_FORMAT_JSON ||
+                                            o->format == FORMAT_SLICES_CSV)))
+        return refuse("--slice writes text, json or csv");
+    if (o->format == FORMAT_SLICES_CSV && o->slice_s == 0)
+        return refuse("--format csv is the slices' table: it needs --slice");
+    if (o->mode == LLMLAT_MODE_BOUNDED &&
+        (per_request || o->format == LLMLAT_FORMAT_CHROME_TRACE))
+        return refuse("the per-request formats need the requests, which bounded mode does not "
+                      "keep: use --mode exact");
+    if (o->has_duration && options_select(o))
+        return refuse("--duration is the whole run's: a window or slice derives its own");
+    return true;
+}
+
+bool report_options_parse(int command, int argc, char **argv, report_options *o)
 {
     memset(o, 0, sizeof *o);
+    o->command = command;
+    o->prog = g_prog = command == COMMAND_COMPARE ? "llmlat compare" : "llmlat report";
+    o->resamples = 1000;
     o->convention = LLMLAT_CONV_DEFAULT;
     o->mode = LLMLAT_MODE_EXACT;
     o->format = LLMLAT_FORMAT_TEXT;
@@ -271,25 +463,21 @@ bool report_options_parse(int argc, char **argv, report_options *o)
         }
         const char *eq = strchr(arg, '=');
         size_t name_len = eq ? (size_t)(eq - arg) : strlen(arg);
-        option_setter set = find_option(arg, name_len);
+        option_setter set = find_option(command, arg, name_len);
         if (!set) {
-            fprintf(stderr, PREFIX "unknown option '%.*s' (see llmlat --help)\n", (int)name_len,
-                    arg);
+            fprintf(stderr, "%s: unknown option '%.*s' (see %s --help)\n", g_prog,
+                    (int)name_len, arg, g_prog);
             return false;
         }
         char flag[32];
         snprintf(flag, sizeof flag, "%.*s", (int)name_len, arg);
         const char *value = eq ? eq + 1 : (i + 1 < argc ? argv[++i] : NULL);
         if (!value) {
-            fprintf(stderr, PREFIX "option %s needs a value\n", flag);
+            fprintf(stderr, "%s: option %s needs a value\n", g_prog, flag);
             return false;
         }
         if (!set(o, flag, value))
             return false;
     }
-    if (!o->trace) {
-        fprintf(stderr, PREFIX "no trace given (a file, or - for standard input)\n");
-        return false;
-    }
-    return true;
+    return options_consistent(o);
 }

@@ -1,4 +1,6 @@
-/* The options of `llmlat report` (docs/cli.md), parsed and checked. */
+/* The options of `llmlat report` and `llmlat compare` (docs/cli.md),
+ * parsed and checked: one table, each option marked with the commands it
+ * belongs to. */
 #ifndef LLMLAT_REPORT_OPTIONS_H
 #define LLMLAT_REPORT_OPTIONS_H
 
@@ -8,8 +10,17 @@
 #include <stdio.h>
 
 #define MAX_PERCENTILES 32
+#define MAX_INPUTS 2
+
+/* The commands the options serve. */
+enum { COMMAND_REPORT = 1, COMMAND_COMPARE = 2 };
+
+/* What the format option may name beyond the library's: the slices' CSV. */
+#define FORMAT_SLICES_CSV (-1)
 
 typedef struct report_options {
+    int command;                 /* COMMAND_* */
+    const char *prog;            /* "llmlat report", for messages */
     int32_t convention;
     int32_t mode;
     int32_t format;
@@ -22,15 +33,41 @@ typedef struct report_options {
     double duration_s;
     int32_t input;               /* LLMLAT_INPUT_* (AUTO: detected) */
     uint64_t run;                /* 0: the last */
+    /* The part of the run: --window FROM:TO, --warmup, --cooldown (seconds
+     * from the first start, docs/cli.md), --slice. */
+    bool has_window_from, has_window_to;
+    double window_from_s, window_to_s;
+    double warmup_s, cooldown_s;
+    double slice_s;              /* 0: no slices */
+    bool format_set;             /* --format given (--per-request may not be) */
+    bool per_request_set;        /* --per-request given */
+    /* compare */
+    uint32_t resamples;
+    uint64_t seed;
+    const char *fail_if;         /* the rules, NULL without */
     bool help;
-    const char *trace;           /* a path, or "-" for standard input */
+    const char *inputs[MAX_INPUTS]; /* paths, or "-" for standard input */
+    size_t n_inputs;
+    const char *trace;           /* inputs[0] */
 } report_options;
 
-/* The options' lines of `llmlat report --help`. */
-void report_options_usage(FILE *out);
+/* true when a window is asked for (--window, --warmup, --cooldown). */
+static inline bool options_window(const report_options *o)
+{
+    return o->has_window_from || o->has_window_to || o->warmup_s > 0 || o->cooldown_s > 0;
+}
 
-/* Parses the arguments that follow "report". On a bad argument prints one
- * line to stderr and returns false (exit status 2). */
-bool report_options_parse(int argc, char **argv, report_options *o);
+/* true when a part of the run is asked for: a window, or slices. */
+static inline bool options_select(const report_options *o)
+{
+    return options_window(o) || o->slice_s > 0;
+}
+
+/* Parses the arguments that follow the command's name. On a bad argument
+ * prints one line to stderr and returns false (exit status 2). */
+bool report_options_parse(int command, int argc, char **argv, report_options *o);
+
+/* The options of a command, for its help. */
+void report_options_usage(int command, FILE *out);
 
 #endif

@@ -7,7 +7,7 @@
 void usage_entry(FILE *out, const char *name, const char *text)
 {
     int col = fprintf(out, "  %s", name);
-    if (col + 1 > USAGE_TEXT_COLUMN) {
+    if (col + 2 > USAGE_TEXT_COLUMN) { /* at least two spaces before the text */
         fputc('\n', out);
         col = 0;
     }

@@ -55,6 +55,7 @@ static void clear_data(llmlat_agg *a)
         f->tokens = SPAN_EMPTY;
         stores_clear(f->stores);
     }
+    request_log_clear(&a->log);
 }
 
 LLMLAT_API int32_t llmlat_agg_create(int32_t convention, int32_t mode, llmlat_agg **out)
@@ -79,6 +80,7 @@ LLMLAT_API int32_t llmlat_agg_create(int32_t convention, int32_t mode, llmlat_ag
     for (int g = 0; g < FAILED_GROUPS; g++)
         stores_init(a->failures[g].stores, c, mode);
     timeline_init(&a->tl);
+    request_log_init(&a->log);
     if (mode == LLMLAT_MODE_BOUNDED) {
         int32_t st = agg_bounded_setup(a, agg_param(a, LLMLAT_PARAM_RELATIVE_ERROR));
         if (st != LLMLAT_OK) {
@@ -98,27 +100,33 @@ LLMLAT_API llmlat_agg *llmlat_agg_new(int32_t convention, int32_t mode)
     return a;
 }
 
-/* Every setting of a: what llmlat_agg_reset keeps. */
+LLMLAT_PRIVATE llmlat_agg *agg_new_empty_like(const llmlat_agg *a)
+{
+    llmlat_agg *b = llmlat_agg_new(a->conv->id, a->mode);
+    for (int32_t p = PARAM_FIRST; b && p <= PARAM_LAST; p++) {
+        if (llmlat_agg_set_param(b, p, agg_param(a, p)) != LLMLAT_OK) {
+            llmlat_agg_free(b);
+            b = NULL;
+        }
+    }
+    return b;
+}
+
 LLMLAT_API llmlat_agg *llmlat_agg_new_like(const llmlat_agg *a)
 {
-    if (!a)
-        return NULL;
-    llmlat_agg *b = llmlat_agg_new(a->conv->id, a->mode);
+    llmlat_agg *b = a ? agg_new_empty_like(a) : NULL;
     if (!b)
         return NULL;
-    int32_t st = LLMLAT_OK;
-    for (int32_t p = PARAM_FIRST; p <= PARAM_LAST && st == LLMLAT_OK; p++)
-        st = llmlat_agg_set_param(b, p, agg_param(a, p));
-    for (size_t i = 0; i < a->n_labels && st == LLMLAT_OK; i++)
-        st = llmlat_agg_set_label(b, a->labels[i].name, a->labels[i].value);
-    if (st != LLMLAT_OK) {
-        llmlat_agg_free(b);
-        return NULL;
-    }
-    memcpy(b->quantiles, a->quantiles, sizeof b->quantiles);
+    memcpy(b->quantiles, a->quantiles, sizeof a->quantiles);
     b->n_quantiles = a->n_quantiles;
-    memcpy(b->bucket_bounds, a->bucket_bounds, sizeof b->bucket_bounds);
-    memcpy(b->n_bucket_bounds, a->n_bucket_bounds, sizeof b->n_bucket_bounds);
+    memcpy(b->bucket_bounds, a->bucket_bounds, sizeof a->bucket_bounds);
+    memcpy(b->n_bucket_bounds, a->n_bucket_bounds, sizeof a->n_bucket_bounds);
+    for (size_t i = 0; i < a->n_labels; i++) {
+        if (llmlat_agg_set_label(b, a->labels[i].name, a->labels[i].value) != LLMLAT_OK) {
+            llmlat_agg_free(b);
+            return NULL;
+        }
+    }
     return b;
 }
 
@@ -131,6 +139,7 @@ LLMLAT_API void llmlat_agg_free(llmlat_agg *a)
     for (int g = 0; g < FAILED_GROUPS; g++)
         stores_free(a->failures[g].stores, &al);
     timeline_free(&a->tl, &al);
+    request_log_free(&a->log, &al);
     sketch_map_free(&a->map, &al);
     stream_layout_forget(a);
     agg_labels_free(a);
@@ -276,6 +285,14 @@ static void push_timeline(llmlat_agg *a, const llmlat_request *r, const req_view
     }
 }
 
+/* Exact mode logs every request that has its events (with what its data
+ * lack); one known by its values only could not be added again from them
+ * (agg_holds_requests then says no). */
+static bool agg_logs(const llmlat_agg *a, const llmlat_request *r)
+{
+    return a->mode == LLMLAT_MODE_EXACT && !req_values_only(r);
+}
+
 /* What r's data lacks, remembered once r is counted: everything for a
  * request whose samples are kept (a success, or a request in a status
  * group); for a failure that adds only a count and its span to the
@@ -335,21 +352,24 @@ LLMLAT_PRIVATE int32_t agg_add_check(const llmlat_agg *a, const llmlat_request *
         q->tokens += r->sum.sum_k;
         q->events += r->n;
     }
+    if (agg_logs(a, r)) {
+        p->logged++;
+        p->logged_events += r->n;
+    }
     p->requests++;
     return LLMLAT_OK;
 }
 
 LLMLAT_PRIVATE int32_t agg_add_reserve(llmlat_agg *a, const agg_pending *p)
 {
-    if (a->mode == LLMLAT_MODE_BOUNDED)
-        return LLMLAT_OK;
-    for (int g = 0; g < GROUP_COUNT; g++)
+    for (int g = 0; g < GROUP_COUNT && a->mode == LLMLAT_MODE_EXACT; g++)
         if (p->group[g].requests) {
             int32_t st = reserve_for(a, (enum req_group)g, &p->group[g]);
             if (st != LLMLAT_OK)
                 return st;
         }
-    return LLMLAT_OK;
+    return p->logged ? request_log_reserve(&a->log, &a->al, p->logged, p->logged_events)
+                     : LLMLAT_OK;
 }
 
 /* A request that is not a success, into its status group (admitted, room
@@ -370,6 +390,8 @@ static void add_to_group(llmlat_agg *a, const llmlat_request *r, const req_view 
 
 LLMLAT_PRIVATE void agg_add_commit(llmlat_agg *a, const llmlat_request *r, const req_view *v)
 {
+    if (agg_logs(a, r))
+        request_log_push(&a->log, r);
     bool grouped = v->success || a->conv->status_groups; /* its samples are kept */
     note_lacks(a, r, grouped);
     span_add(&a->all, r->start_ns, a->conv->span_to_end ? r->end_ns : last_response(r));
@@ -508,12 +530,15 @@ LLMLAT_API int32_t llmlat_agg_merge(llmlat_agg *dst, const llmlat_agg *src)
         st = stores_reserve_merge(dst, dst->failures[g].stores, src->failures[g].stores);
     if (st == LLMLAT_OK)
         st = timeline_reserve(&dst->tl, &dst->al, src->tl.n_rec, src->tl.n_tok);
+    if (st == LLMLAT_OK)
+        st = request_log_reserve(&dst->log, &dst->al, src->log.n_req, src->log.n_ev);
     if (st != LLMLAT_OK)
         return st;
 
     /* From here on nothing can fail. */
     stores_append(dst->stores, src->stores);
     timeline_append(&dst->tl, &src->tl);
+    request_log_append(&dst->log, &src->log);
     dst->completed += src->completed;
     dst->failed += src->failed;
     dst->tpot_undefined += src->tpot_undefined;

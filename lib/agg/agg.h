@@ -14,6 +14,7 @@
 #include "util/units.h"
 #include "agg/store.h"
 #include "exact/timeline.h"
+#include "record/request_log.h"
 
 #define PARAM_FIRST LLMLAT_PARAM_RELATIVE_ERROR
 #define PARAM_LAST LLMLAT_PARAM_SLO_E2E
@@ -87,6 +88,10 @@ struct llmlat_agg {
     /* The other status groups (conv->status_groups), indexed by
      * group - GROUP_INCOMPLETE: see agg_failed_group. */
     agg_group failures[FAILED_GROUPS];
+    /* Exact mode: every request added, in order (record/request_log.h).
+     * Complete unless some were merged from an aggregator that had none
+     * (one read from version-1 bytes): see agg_holds_requests. */
+    request_log log;
 
     /* Bounded mode (bounded_fold.c): the sketches' bucket layout, and the
      * successes that met the SLOs set when they were added. */
@@ -105,6 +110,21 @@ static inline double agg_param(const llmlat_agg *a, int32_t param)
 
 /* The store behind a metric id under a's convention (TOOL_ITL aliases). */
 LLMLAT_PRIVATE const metric_store *agg_store(const llmlat_agg *a, int32_t metric);
+
+/* true when a keeps every request it was given: exact mode, none of them
+ * known by its values only, nothing merged in from an aggregator without
+ * a log. What works per request needs it. */
+static inline bool agg_holds_requests(const llmlat_agg *a)
+{
+    return a->mode == LLMLAT_MODE_EXACT && a->log.n_req == a->completed + a->failed;
+}
+
+/* ... and when their start times are on one clock, so that their times can
+ * be compared across requests: what windows and timelines need. */
+static inline bool agg_holds_timed_requests(const llmlat_agg *a)
+{
+    return agg_holds_requests(a) && !(a->lacks & LLMLAT_LACKS_START_TIMES);
+}
 
 /* Why a's data cannot support metric, rate or counter `id` (kind
  * LLMLAT_KIND_*), NULL when it can (record/lacks.h). */
@@ -151,6 +171,9 @@ LLMLAT_PRIVATE void agg_default_params(llmlat_agg *a);
  * must know before they change other state. */
 LLMLAT_PRIVATE int32_t agg_can_add(llmlat_agg *a, const llmlat_request *r);
 LLMLAT_PRIVATE int32_t agg_can_merge(const llmlat_agg *dst, const llmlat_agg *src);
+/* A new, empty aggregator with a's convention, mode and params (so that it
+ * merges into a), NULL when out of memory. */
+LLMLAT_PRIVATE llmlat_agg *agg_new_empty_like(const llmlat_agg *a);
 
 /* true when an SLO is set; then whether values (NaN = missing) meet them
  * all (agg_query.c). */
@@ -177,6 +200,7 @@ typedef struct agg_pending {
     /* by enum req_group: the successes, and the other groups' requests
      * where the convention keeps them */
     agg_pending_group group[GROUP_COUNT];
+    size_t logged, logged_events; /* the requests exact mode logs, and their events */
 } agg_pending;
 
 LLMLAT_PRIVATE int32_t agg_add_check(const llmlat_agg *a, const llmlat_request *r,

@@ -225,7 +225,8 @@ LLMLAT_API int32_t llmlat_agg_rate(const llmlat_agg *a, int32_t rate, double *ou
 
 static size_t memory_bytes(const llmlat_agg *a)
 {
-    size_t bytes = sizeof *a + timeline_memory(&a->tl) + agg_labels_memory(a);
+    size_t bytes = sizeof *a + timeline_memory(&a->tl) + request_log_memory(&a->log) +
+                   agg_labels_memory(a);
     if (a->mode == LLMLAT_MODE_BOUNDED)
         bytes += sketch_map_memory(&a->map);
     for (int i = 0; i < METRIC_COUNT; i++) {

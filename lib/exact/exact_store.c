@@ -3,10 +3,10 @@
 
 #include "exact/exact_store.h"
 #include "exact/radix.h"
+#include "exact/ranks.h"
 #include "exact/select.h"
 #include "util/fixsum.h"
 #include "util/gridsum.h"
-#include "util/lerp.h"
 
 LLMLAT_PRIVATE void exact_init(exact_store *s, bool weighted)
 {
@@ -103,98 +103,55 @@ static int32_t at_ranks(const exact_store *s, const llmlat_alloc *al, const uint
                         double_key(s->max), ranks, n, out);
 }
 
-/* numpy.median's ranks: the middle one, or the two around the middle. */
-static size_t median_ranks(const exact_store *s, uint64_t r[2])
+/* The quantiles' ranks (ranks.h has the rule) and the median's in one
+ * selection; median may be NULL (then only the quantiles). */
+static int32_t quantiles_and_median(const exact_store *s, const llmlat_alloc *al, const double *q,
+                                    size_t n, double *out, double *median)
 {
-    uint64_t n = s->total_w, half = n / 2;
-    if (n % 2) {
-        r[0] = half;
-        return 1;
-    }
-    r[0] = half - 1;
-    r[1] = half;
-    return 2;
-}
-
-/* numpy.median: the middle value, or the mean (a + b) / 2 of the two. */
-static double median_of(const double *v, size_t n)
-{
-    return n == 1 ? v[0] : (v[0] + v[1]) / 2.0;
-}
-
-/* numpy's 'linear' method: virtual index (n - 1) * q (clamped to the last
- * rank), interpolating between the values at its floor and the next rank.
- * All quantiles' ranks, and `n_extra` more (ascending or not), go to one
- * selection; extra_out gets the values at the extra ranks. */
-static int32_t quantiles_and(const exact_store *s, const llmlat_alloc *al, const double *q,
-                             size_t n, double *out, const uint64_t *extra, size_t n_extra,
-                             double *extra_out)
-{
-    uint64_t last = s->total_w - 1;
-    uint64_t ranks[SELECT_MAX_RANKS];
-    double at[SELECT_MAX_RANKS], gamma[32];
-    size_t lo_index[32], nr = 0;
-    if (n > 32 || n_extra > 2)
+    if (n > RANKS_MAX_Q)
         return LLMLAT_EINVAL;
-    /* ranks must ascend: collect, then sort the (few) of them */
-    for (size_t i = 0; i < n; i++) {
-        double vi = (double)last * q[i];
-        if (vi >= (double)last) {
-            lo_index[i] = SIZE_MAX; /* the maximum */
-            continue;
-        }
-        double lo = floor(vi);
-        gamma[i] = vi - lo;
-        ranks[nr++] = (uint64_t)lo;
-        ranks[nr++] = (uint64_t)lo + 1;
-        lo_index[i] = 0;
+    quantile_plan p;
+    quantile_plan_make(&p, s->total_w, q, n);
+    uint64_t med[2], ranks[2 * RANKS_MAX_Q + 2];
+    size_t n_med = median ? median_ranks(s->total_w, med) : 0, nu = 0;
+    /* the union of the two ascending lists, ascending, each rank once */
+    for (size_t i = 0, j = 0; i < p.n_ranks || j < n_med;) {
+        uint64_t r = j == n_med || (i < p.n_ranks && p.ranks[i] <= med[j]) ? p.ranks[i] : med[j];
+        i += i < p.n_ranks && p.ranks[i] == r;
+        j += j < n_med && med[j] == r;
+        ranks[nu++] = r;
     }
-    for (size_t i = 0; i < n_extra; i++)
-        ranks[nr++] = extra[i];
-    for (size_t i = 1; i < nr; i++) /* insertion sort + dedupe below */
-        for (size_t j = i; j > 0 && ranks[j - 1] > ranks[j]; j--) {
-            uint64_t tmp = ranks[j];
-            ranks[j] = ranks[j - 1];
-            ranks[j - 1] = tmp;
-        }
-    size_t nu = 0;
-    for (size_t i = 0; i < nr; i++)
-        if (nu == 0 || ranks[nu - 1] != ranks[i])
-            ranks[nu++] = ranks[i];
+    double at[2 * RANKS_MAX_Q + 2], at_q[2 * RANKS_MAX_Q], at_med[2];
     int32_t st = at_ranks(s, al, ranks, nu, at);
     if (st != LLMLAT_OK)
         return st;
-    for (size_t i = 0; i < n; i++) {
-        if (lo_index[i] == SIZE_MAX) {
-            out[i] = s->max;
-            continue;
-        }
-        uint64_t lo = (uint64_t)floor((double)last * q[i]);
-        size_t k = 0;
-        while (ranks[k] != lo)
+    for (size_t i = 0, k = 0; i < p.n_ranks; i++) {
+        while (ranks[k] != p.ranks[i])
             k++;
-        out[i] = numpy_lerp(at[k], at[k + 1], gamma[i]);
+        at_q[i] = at[k];
     }
-    for (size_t i = 0; i < n_extra; i++) {
-        size_t k = 0;
-        while (ranks[k] != extra[i])
+    quantile_plan_values(&p, at_q, s->max, out);
+    for (size_t i = 0, k = 0; i < n_med; i++) {
+        while (ranks[k] != med[i])
             k++;
-        extra_out[i] = at[k];
+        at_med[i] = at[k];
     }
+    if (median)
+        *median = median_of(at_med, n_med);
     return LLMLAT_OK;
 }
 
 LLMLAT_PRIVATE int32_t exact_quantiles(const exact_store *s, const llmlat_alloc *al,
                                        const double *q, size_t n, double *out)
 {
-    return quantiles_and(s, al, q, n, out, NULL, 0, NULL);
+    return quantiles_and_median(s, al, q, n, out, NULL);
 }
 
 LLMLAT_PRIVATE int32_t exact_median(const exact_store *s, const llmlat_alloc *al, double *out)
 {
     uint64_t r[2];
     double v[2];
-    size_t nr = median_ranks(s, r);
+    size_t nr = median_ranks(s->total_w, r);
     int32_t st = at_ranks(s, al, r, nr, v);
     if (st == LLMLAT_OK)
         *out = median_of(v, nr);
@@ -205,13 +162,9 @@ LLMLAT_PRIVATE int32_t exact_summary(const exact_store *s, const llmlat_alloc *a
                                      unsigned ddof, const double *q, size_t n,
                                      exact_summary_values *out)
 {
-    uint64_t r[2];
-    double v[2];
-    size_t nr = median_ranks(s, r);
-    int32_t st = quantiles_and(s, al, q, n, out->q, r, nr, v);
+    int32_t st = quantiles_and_median(s, al, q, n, out->q, &out->median);
     if (st != LLMLAT_OK)
         return st;
-    out->median = median_of(v, nr);
     exact_mean(s, &out->mean);
     out->std = s->total_w > ddof ? std_around(s, ddof, out->mean) : NAN;
     return LLMLAT_OK;

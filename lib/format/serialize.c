@@ -1,3 +1,4 @@
+#include <stdio.h>
 /* llmlat_agg_serialize / llmlat_agg_deserialize: the versioned,
  * little-endian byte format of docs/format.md. The header, the settings
  * and counters, and the checks that tie sections together live here; the
@@ -10,8 +11,8 @@
 static const uint8_t MAGIC[8] = { 'L', 'L', 'M', 'L', 'A', 'T', 'A', 'G' };
 /* Version 2 (llmlat 1.1) adds the labels, the lacks, the NTPOT metric,
  * the GuideLLM and inference-perf conventions and their status groups,
- * and bounded sketches in native-histogram buckets; version 1 still
- * reads. */
+ * bounded sketches in native-histogram buckets and exact mode's request
+ * log; version 1 still reads. */
 #define FORMAT_VERSION 2
 #define FORMAT_VERSION_OLDEST 1
 #define HEADER_BYTES 24 /* magic, version, flags, total size */
@@ -121,8 +122,10 @@ static void write_all(bytes_writer *w, const llmlat_agg *a, uint64_t size)
     write_stores(w, a, a->stores);
     if (a->conv->status_groups)
         write_groups(w, a);
-    if (a->mode == LLMLAT_MODE_EXACT)
+    if (a->mode == LLMLAT_MODE_EXACT) {
         write_timeline(w, &a->tl);
+        write_request_log(w, &a->log);
+    }
 }
 
 LLMLAT_API int32_t llmlat_agg_serialize(const llmlat_agg *a, void *buf, size_t cap,
@@ -315,6 +318,26 @@ static bool counts_consistent(const llmlat_agg *a)
     return a->mode == LLMLAT_MODE_BOUNDED || a->tl.n_rec == a->completed;
 }
 
+/* The log holds at most the requests the counters count, and when it holds
+ * them all, its successes under the convention are the completed count. */
+static bool log_consistent(const llmlat_agg *a)
+{
+    const request_log *g = &a->log;
+    if (g->n_req > a->completed + a->failed)
+        return false;
+    if (!agg_holds_requests(a))
+        return true;
+    uint64_t successes = 0;
+    for (size_t i = 0; i < g->n_req; i++) {
+        llmlat_request q;
+        req_view v;
+        request_log_view(g, i, &q);
+        conv_view(a->conv, &q, &v);
+        successes += v.success;
+    }
+    return successes == a->completed;
+}
+
 static int32_t read_stores(bytes_reader *r, llmlat_agg *a, metric_store *stores,
                            uint32_t version)
 {
@@ -369,9 +392,11 @@ static int32_t read_samples(bytes_reader *r, llmlat_agg *a, uint32_t version)
         st = read_groups(r, a);
     if (st == LLMLAT_OK && a->mode == LLMLAT_MODE_EXACT)
         st = read_timeline(r, &a->tl, &a->al);
+    if (st == LLMLAT_OK && a->mode == LLMLAT_MODE_EXACT && version >= 2)
+        st = read_request_log(r, &a->log, &a->al);
     if (st != LLMLAT_OK)
         return st;
-    return counts_consistent(a) ? LLMLAT_OK : LLMLAT_EFORMAT;
+    { bool c1=counts_consistent(a), c2=log_consistent(a); if(!c1||!c2) fprintf(stderr,"DBG counts %d log %d completed %llu failed %llu\n",c1,c2,(unsigned long long)a->completed,(unsigned long long)a->failed); return c1&&c2 ? LLMLAT_OK : LLMLAT_EFORMAT; }
 }
 
 /* The header and trailer; on success *body is the reader between them. */

@@ -10,6 +10,7 @@
 LLMLAT_PRIVATE void write_exact_store(bytes_writer *w, const exact_store *e);
 LLMLAT_PRIVATE void write_sketch(bytes_writer *w, const sketch *s, const sketch_map *map);
 LLMLAT_PRIVATE void write_timeline(bytes_writer *w, const timeline *tl);
+LLMLAT_PRIVATE void write_request_log(bytes_writer *w, const request_log *g);
 
 /* Readers fill an empty store, sketch (allocated for map, or without
  * buckets: then only an empty one is accepted) or timeline. They return
@@ -19,6 +20,7 @@ LLMLAT_PRIVATE void write_timeline(bytes_writer *w, const timeline *tl);
 LLMLAT_PRIVATE int32_t read_exact_store(bytes_reader *r, exact_store *e, const llmlat_alloc *al);
 LLMLAT_PRIVATE int32_t read_sketch(bytes_reader *r, sketch *s, const sketch_map *map);
 LLMLAT_PRIVATE int32_t read_timeline(bytes_reader *r, timeline *tl, const llmlat_alloc *al);
+LLMLAT_PRIVATE int32_t read_request_log(bytes_reader *r, request_log *g, const llmlat_alloc *al);
 /* The same sketch section in version 1's layout (serialize_v1.c): its
  * buckets converted into map's, at their values. */
 LLMLAT_PRIVATE int32_t read_sketch_v1(bytes_reader *r, sketch *s, const sketch_map *map,

@@ -247,3 +247,79 @@ LLMLAT_PRIVATE int32_t read_timeline(bytes_reader *r, timeline *tl, const llmlat
     }
     return r->bad ? LLMLAT_EFORMAT : LLMLAT_OK;
 }
+
+LLMLAT_PRIVATE void write_request_log(bytes_writer *w, const request_log *g)
+{
+    put_u64(w, g->n_req);
+    for (size_t i = 0; i < g->n_req; i++) {
+        const logged_request *q = &g->req[i];
+        put_i64(w, q->start_ns);
+        put_i64(w, q->end_ns);
+        put_u32(w, q->flags);
+        put_u32(w, q->lacks);
+        put_u64(w, q->input_tokens);
+        put_u64(w, q->output_tokens);
+        put_u32(w, q->n_events);
+        for (size_t j = 0; j < q->n_events; j++) {
+            put_i64(w, g->t[q->first_event + j]);
+            put_u32(w, g->k[q->first_event + j]);
+        }
+    }
+}
+
+#define LOGGED_REQUEST_BYTES 44 /* without its events */
+#define LOGGED_EVENT_BYTES 12
+
+/* One request as the recorder would have accepted it: events in order
+ * from the start, the end after the last, every time within INT64_MAX of
+ * the start. */
+static bool logged_times_valid(const logged_request *q, const int64_t *t)
+{
+    int64_t max_t = q->start_ns <= 0 ? q->start_ns + INT64_MAX : INT64_MAX;
+    int64_t prev = q->start_ns;
+    for (uint32_t j = 0; j < q->n_events; j++) {
+        if (t[j] < prev || t[j] > max_t)
+            return false;
+        prev = t[j];
+    }
+    return q->end_ns >= prev && q->end_ns <= max_t;
+}
+
+LLMLAT_PRIVATE int32_t read_request_log(bytes_reader *r, request_log *g, const llmlat_alloc *al)
+{
+    uint64_t n = get_u64(r);
+    if (r->bad || n > r->left / LOGGED_REQUEST_BYTES)
+        return LLMLAT_EFORMAT;
+    int32_t st = request_log_reserve(g, al, (size_t)n, 0);
+    if (st != LLMLAT_OK)
+        return st;
+    for (uint64_t i = 0; i < n; i++) {
+        logged_request q;
+        q.start_ns = get_i64(r);
+        q.end_ns = get_i64(r);
+        q.flags = get_u32(r);
+        q.lacks = get_u32(r);
+        q.input_tokens = get_u64(r);
+        q.output_tokens = get_u64(r);
+        q.n_events = get_u32(r);
+        q.first_event = g->n_ev;
+        if (r->bad || (q.flags & ~(LOGGED_FAILED | LOGGED_HAS_USAGE | LOGGED_CANCELLED)) ||
+            ((q.flags & LOGGED_FAILED) && (q.flags & LOGGED_CANCELLED)) ||
+            (q.lacks & ~(uint32_t)(LLMLAT_LACKS_ALL & ~LLMLAT_LACKS_CHUNKS)) ||
+            (!(q.flags & LOGGED_HAS_USAGE) && q.output_tokens) ||
+            q.n_events > r->left / LOGGED_EVENT_BYTES)
+            return LLMLAT_EFORMAT;
+        st = request_log_reserve(g, al, 0, q.n_events);
+        if (st != LLMLAT_OK)
+            return st;
+        for (uint32_t j = 0; j < q.n_events; j++) {
+            g->t[g->n_ev + j] = get_i64(r);
+            g->k[g->n_ev + j] = get_u32(r);
+        }
+        if (r->bad || !logged_times_valid(&q, g->t + g->n_ev))
+            return LLMLAT_EFORMAT;
+        g->n_ev += q.n_events;
+        g->req[g->n_req++] = q;
+    }
+    return LLMLAT_OK;
+}

@@ -220,7 +220,7 @@ LLMLAT_API int32_t llmlat_request_set_output_tokens(llmlat_request *r, uint64_t 
  * each iteration wait on the previous one's (s may alias r's fields). The
  * first and last token-bearing events are found from the ends, so the
  * loop itself is a plain sum and count that the compiler vectorizes. */
-static void summarize(const llmlat_request *r, req_summary *s)
+LLMLAT_PRIVATE void req_summarize(const llmlat_request *r, req_summary *s)
 {
     const uint32_t *k = r->k;
     const size_t n = r->n;
@@ -277,7 +277,7 @@ LLMLAT_PRIVATE int32_t req_make_view(llmlat_request *r, const req_spec *s)
     r->has_output_tokens = s->has_output_tokens;
     r->output_tokens = s->output_tokens;
     r->lacks = s->lacks & ~LLMLAT_LACKS_CHUNKS;
-    summarize(r, &r->sum);
+    req_summarize(r, &r->sum);
     return LLMLAT_OK;
 }
 
@@ -285,7 +285,7 @@ LLMLAT_PRIVATE const req_summary *req_summary_of(const llmlat_request *r, req_su
 {
     if (req_ended(r) || r->folder) /* a folder keeps it as events come */
         return &r->sum;
-    summarize(r, scratch);
+    req_summarize(r, scratch);
     return scratch;
 }
 
@@ -299,7 +299,7 @@ static int32_t end(llmlat_request *r, int64_t t_ns, enum req_state how)
     if (st != LLMLAT_OK)
         return st;
     if (!r->folder)
-        summarize(r, &r->sum);
+        req_summarize(r, &r->sum);
     r->state = how;
     r->end_ns = t_ns;
     r->room = r->fold_room = 0; /* no more events */

@@ -105,6 +105,8 @@ static inline int64_t req_first_time(const llmlat_request *r)
     return r->folder ? r->t_first : r->t[0];
 }
 
+/* The summary of r's events, computed. */
+LLMLAT_PRIVATE void req_summarize(const llmlat_request *r, req_summary *s);
 /* The summary of r's events: the stored one once ended, else computed into
  * *scratch. */
 LLMLAT_PRIVATE const req_summary *req_summary_of(const llmlat_request *r, req_summary *scratch);

@@ -380,6 +380,10 @@ LLMLAT_API const char *llmlat_format_content_type(int32_t format)
     case LLMLAT_FORMAT_PROMETHEUS_PROTOBUF:
         return "application/vnd.google.protobuf; proto=io.prometheus.client.MetricFamily; "
                "encoding=delimited";
+    case LLMLAT_FORMAT_HTML: return "text/html; charset=utf-8";
+    case LLMLAT_FORMAT_CHROME_TRACE: return "application/json";
+    case LLMLAT_FORMAT_REQUESTS_CSV: return "text/csv; charset=utf-8";
+    case LLMLAT_FORMAT_REQUESTS_JSONL: return "application/x-ndjson";
     }
     return NULL;
 }

@@ -14,6 +14,10 @@ static report_writer writer_for(int32_t format)
     switch (format) {
     case LLMLAT_FORMAT_TEXT: return report_text;
     case LLMLAT_FORMAT_JSON: return report_json;
+    case LLMLAT_FORMAT_HTML: return report_html;
+    case LLMLAT_FORMAT_CHROME_TRACE: return report_chrome_trace;
+    case LLMLAT_FORMAT_REQUESTS_CSV: return report_requests_csv;
+    case LLMLAT_FORMAT_REQUESTS_JSONL: return report_requests_jsonl;
     case LLMLAT_FORMAT_PROMETHEUS:
     case LLMLAT_FORMAT_OPENMETRICS:
     case LLMLAT_FORMAT_PROMETHEUS_PROTOBUF: return report_exposition;
@@ -256,6 +260,47 @@ LLMLAT_PRIVATE bool report_counter(report_ctx *c, int32_t counter, uint64_t *out
     }
     *out = c->counter[counter];
     return c->counter_defined[counter];
+}
+
+static double counter_or_nan(report_ctx *c, int32_t counter)
+{
+    uint64_t v;
+    return report_counter(c, counter, &v) ? (double)v : NAN;
+}
+
+LLMLAT_PRIVATE bool report_item_value(report_ctx *c, enum report_item item, double *v,
+                                      bool *count, const char **why)
+{
+    static const int32_t COUNTERS[REPORT_ITEM_COUNT] = {
+        [REPORT_ITEM_COMPLETED] = LLMLAT_COUNT_COMPLETED,
+        [REPORT_ITEM_FAILED] = LLMLAT_COUNT_FAILED,
+        [REPORT_ITEM_TPOT_UNDEFINED] = LLMLAT_COUNT_TPOT_UNDEFINED,
+        [REPORT_ITEM_INPUT_TOKENS] = LLMLAT_COUNT_INPUT_TOKENS,
+        [REPORT_ITEM_OUTPUT_TOKENS] = LLMLAT_COUNT_OUTPUT_TOKENS,
+        [REPORT_ITEM_GOOD] = LLMLAT_COUNT_GOOD,
+        [REPORT_ITEM_PEAK_CONCURRENCY] = LLMLAT_COUNT_PEAK_CONCURRENCY,
+    };
+    /* the duration has the reason of the requests rate */
+    static const int32_t RATES[REPORT_ITEM_COUNT] = {
+        [REPORT_ITEM_DURATION] = LLMLAT_RATE_REQUESTS,
+        [REPORT_ITEM_REQUEST_RATE] = LLMLAT_RATE_REQUESTS,
+        [REPORT_ITEM_GOODPUT] = LLMLAT_RATE_GOODPUT,
+        [REPORT_ITEM_OUTPUT_RATE] = LLMLAT_RATE_OUTPUT_TOKENS,
+        [REPORT_ITEM_TOTAL_RATE] = LLMLAT_RATE_TOTAL_TOKENS,
+        [REPORT_ITEM_PEAK_TOKENS] = LLMLAT_RATE_PEAK_OUTPUT_TOKENS,
+    };
+    if ((item == REPORT_ITEM_GOODPUT || item == REPORT_ITEM_GOOD) && !agg_any_slo(c->a) &&
+        !report_unavailable(c, LLMLAT_KIND_COUNTER, LLMLAT_COUNT_GOOD))
+        return false;
+    *count = COUNTERS[item] != 0;
+    if (*count) {
+        *why = report_unavailable(c, LLMLAT_KIND_COUNTER, COUNTERS[item]);
+        *v = counter_or_nan(c, COUNTERS[item]);
+    } else {
+        *why = report_unavailable(c, LLMLAT_KIND_RATE, RATES[item]);
+        *v = item == REPORT_ITEM_DURATION ? report_duration(c) : report_rate(c, RATES[item]);
+    }
+    return true;
 }
 
 LLMLAT_PRIVATE bool report_quantile_repeats(const double *q, size_t i)

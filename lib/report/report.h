@@ -16,6 +16,7 @@
 
 #include "agg/agg.h"
 #include "report/report_buf.h"
+#include "report/report_words.h"
 
 /* Every statistic of one metric, each NaN when undefined (a convention's
  * placeholder, such as vLLM's 0.0 for an empty set, is a value). */
@@ -62,6 +63,13 @@ LLMLAT_PRIVATE double report_duration(const report_ctx *c);
 /* false when the counter is undefined (GOOD without an SLO). */
 LLMLAT_PRIVATE bool report_counter(report_ctx *c, int32_t counter, uint64_t *out);
 
+/* A line of the summary a person reads (text, HTML): its value (NaN when
+ * undefined; *count says whether it is an integer count), and *why the
+ * data cannot support it (NULL when they can). false for a line that does
+ * not apply: goodput and good requests without an SLO. */
+LLMLAT_PRIVATE bool report_item_value(report_ctx *c, enum report_item item, double *v,
+                                      bool *count, const char **why);
+
 /* Why a's data cannot support metric, rate or counter `id` (kind
  * LLMLAT_KIND_*), NULL when it can: reports write "not available" and the
  * reason where the value would be. The duration has the reason of the
@@ -73,6 +81,10 @@ LLMLAT_PRIVATE bool report_quantile_repeats(const double *q, size_t i);
 
 LLMLAT_PRIVATE void report_text(report_ctx *c);
 LLMLAT_PRIVATE void report_json(report_ctx *c);
+LLMLAT_PRIVATE void report_chrome_trace(report_ctx *c);
+LLMLAT_PRIVATE void report_requests_csv(report_ctx *c);
+LLMLAT_PRIVATE void report_requests_jsonl(report_ctx *c);
+LLMLAT_PRIVATE void report_html(report_ctx *c);
 /* The exposition formats: the exposition of c->a alone (expose.h), with
  * the gauges of its run. */
 LLMLAT_PRIVATE void report_exposition(report_ctx *c);

@@ -1,3 +1,4 @@
+#include <inttypes.h>
 #include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -195,6 +196,17 @@ LLMLAT_PRIVATE void rbuf_fixed(rbuf *b, double v, int decimals, size_t width, co
     if (n < width)
         spaces(b, width - n);
     rbuf_putn(b, tmp, n);
+}
+
+LLMLAT_PRIVATE void rbuf_scaled(rbuf *b, int64_t ns, int digits, int decimals)
+{
+    uint64_t mag = ns < 0 ? 0 - (uint64_t)ns : (uint64_t)ns, unit = 1;
+    for (int i = 0; i < digits; i++)
+        unit *= 10;
+    char tmp[48];
+    int n = snprintf(tmp, sizeof tmp, "%s%" PRIu64 ".%0*" PRIu64, ns < 0 ? "-" : "", mag / unit,
+                     digits, mag % unit);
+    rbuf_putn(b, tmp, (size_t)n - (size_t)(digits - decimals));
 }
 
 LLMLAT_PRIVATE void percent_text(double q, char *out)

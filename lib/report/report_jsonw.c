@@ -84,3 +84,9 @@ LLMLAT_PRIVATE void jw_null(jsonw *w, const char *key)
     member(w, key);
     rbuf_puts(w->b, "null");
 }
+
+LLMLAT_PRIVATE void jw_bool(jsonw *w, const char *key, bool v)
+{
+    member(w, key);
+    rbuf_puts(w->b, v ? "true" : "false");
+}

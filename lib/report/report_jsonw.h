@@ -29,5 +29,6 @@ LLMLAT_PRIVATE void jw_number(jsonw *w, const char *key, double v);
 LLMLAT_PRIVATE void jw_u64(jsonw *w, const char *key, uint64_t v);
 LLMLAT_PRIVATE void jw_string(jsonw *w, const char *key, const char *v);
 LLMLAT_PRIVATE void jw_null(jsonw *w, const char *key);
+LLMLAT_PRIVATE void jw_bool(jsonw *w, const char *key, bool v);
 
 #endif

@@ -6,226 +6,42 @@
 #include <string.h>
 
 #include "report/report.h"
-
-/* The lines of the summary block. */
-enum item {
-    ITEM_COMPLETED, ITEM_FAILED, ITEM_TPOT_UNDEFINED, ITEM_DURATION,
-    ITEM_INPUT_TOKENS, ITEM_OUTPUT_TOKENS, ITEM_REQUEST_RATE, ITEM_GOODPUT,
-    ITEM_GOOD, ITEM_OUTPUT_RATE, ITEM_TOTAL_RATE, ITEM_PEAK_TOKENS,
-    ITEM_PEAK_CONCURRENCY, ITEM_COUNT
-};
-
-static const char *const DEFAULT_ITEMS[ITEM_COUNT] = {
-    [ITEM_COMPLETED] = "Successful requests",
-    [ITEM_FAILED] = "Failed requests",
-    [ITEM_TPOT_UNDEFINED] = "Successes without TPOT (N <= 1)",
-    [ITEM_DURATION] = "Duration (s)",
-    [ITEM_INPUT_TOKENS] = "Total input tokens",
-    [ITEM_OUTPUT_TOKENS] = "Total output tokens",
-    [ITEM_REQUEST_RATE] = "Request throughput (req/s)",
-    [ITEM_GOODPUT] = "Request goodput (req/s)",
-    [ITEM_GOOD] = "Good requests",
-    [ITEM_OUTPUT_RATE] = "Output token throughput (tok/s)",
-    [ITEM_TOTAL_RATE] = "Total token throughput (tok/s)",
-    [ITEM_PEAK_TOKENS] = "Peak output tokens in 1 s",
-    [ITEM_PEAK_CONCURRENCY] = "Peak concurrent requests",
-};
-
-typedef struct text_row {
-    int32_t metric;
-    const char *label;
-} text_row;
-
-/* A convention's words: summary labels where its tool has its own (NULL:
- * DEFAULT_ITEMS), the table rows in its order, and what its ITL is. */
-typedef struct text_words {
-    const char *tool;
-    const char *items[ITEM_COUNT];
-    text_row rows[8];
-    const char *note;
-} text_words;
-
-#define ROW_PER_TOKEN_ITL { LLMLAT_ITL, "per-token ITL (ms)" }
-#define ROW_ITL_MAX { LLMLAT_ITL_MAX, "ITL max (ms)" }
-#define ROW_TPS { LLMLAT_TPS_USER, "TPS per user (tok/s)" }
-
-static const text_words WORDS[] = {
-    [LLMLAT_CONV_DEFAULT] = {
-        .tool = "llmlat default",
-        .rows = { { LLMLAT_TTFT, "TTFT (ms)" }, { LLMLAT_TPOT, "TPOT (ms)" },
-                  { LLMLAT_ITL, "ITL (ms)" }, { LLMLAT_ICL, "ICL (ms)" },
-                  { LLMLAT_E2E, "E2E (ms)" }, ROW_ITL_MAX, ROW_TPS,
-                  { LLMLAT_NTPOT, "NTPOT (ms)" } },
-        .note = "ITL: one sample per token; ICL: one sample per gap between events; "
-                "NTPOT: E2E / N.",
-    },
-    [LLMLAT_CONV_VLLM] = {
-        .tool = "vLLM bench serve",
-        .items = { [ITEM_DURATION] = "Benchmark duration (s)",
-                   [ITEM_OUTPUT_TOKENS] = "Total generated tokens",
-                   [ITEM_PEAK_TOKENS] = "Peak output token throughput (tok/s)" },
-        .rows = { { LLMLAT_TTFT, "TTFT (ms)" }, { LLMLAT_TPOT, "TPOT (ms)" },
-                  { LLMLAT_TOOL_ITL, "ITL (ms)" }, { LLMLAT_E2E, "E2EL (ms)" },
-                  ROW_PER_TOKEN_ITL, ROW_ITL_MAX, ROW_TPS },
-        .note = "ITL is vLLM's: one sample per gap between chunks, empty ones included.",
-    },
-    [LLMLAT_CONV_AIPERF] = {
-        .tool = "AIPerf",
-        .items = { [ITEM_COMPLETED] = "Request Count",
-                   [ITEM_FAILED] = "Error Request Count",
-                   [ITEM_DURATION] = "Benchmark Duration (sec)",
-                   [ITEM_INPUT_TOKENS] = "Total ISL (tokens)",
-                   [ITEM_OUTPUT_TOKENS] = "Total OSL (tokens)",
-                   [ITEM_REQUEST_RATE] = "Request Throughput (requests/sec)",
-                   [ITEM_GOODPUT] = "Goodput (requests/sec)",
-                   [ITEM_GOOD] = "Good Request Count",
-                   [ITEM_OUTPUT_RATE] = "Output Token Throughput (tokens/sec)" },
-        .rows = { { LLMLAT_TTFT, "Time to First Token (ms)" },
-                  { LLMLAT_TOOL_ITL, "Inter Token Latency (ms)" },
-                  { LLMLAT_ICL, "Inter Chunk Latency (ms)" },
-                  { LLMLAT_E2E, "Request Latency (ms)" },
-                  { LLMLAT_TPS_USER, "Output Token Throughput Per User (tok/s)" },
-                  ROW_PER_TOKEN_ITL, ROW_ITL_MAX },
-        .note = "Inter Token Latency is AIPerf's: (E2E - TTFT) / (N - 1) per request.",
-    },
-    [LLMLAT_CONV_SGLANG] = {
-        .tool = "SGLang bench_serving",
-        .items = { [ITEM_DURATION] = "Benchmark duration (s)",
-                   [ITEM_OUTPUT_TOKENS] = "Total generated tokens" },
-        .rows = { { LLMLAT_TTFT, "TTFT (ms)" }, { LLMLAT_TPOT, "TPOT (ms)" },
-                  { LLMLAT_TOOL_ITL, "ITL (ms)" }, { LLMLAT_E2E, "E2E Latency (ms)" },
-                  ROW_PER_TOKEN_ITL, ROW_ITL_MAX, ROW_TPS },
-        .note = "ITL is SGLang's: one sample per gap between non-empty chunks.",
-    },
-    [LLMLAT_CONV_LLMPERF] = {
-        .tool = "LLMPerf",
-        .items = { [ITEM_COMPLETED] = "num_completed_requests",
-                   [ITEM_FAILED] = "number_errors",
-                   [ITEM_OUTPUT_RATE] = "mean_output_throughput_token_per_s" },
-        .rows = { { LLMLAT_TTFT, "ttft (ms)" },
-                  { LLMLAT_TOOL_ITL, "inter_token_latency (ms)" },
-                  { LLMLAT_E2E, "end_to_end_latency (ms)" },
-                  { LLMLAT_TPS_USER, "request_output_throughput (tok/s)" },
-                  { LLMLAT_TPOT, "TPOT (ms)" }, ROW_PER_TOKEN_ITL, ROW_ITL_MAX },
-        .note = "inter_token_latency is LLMPerf's: per request, (last token - start) / chunks.",
-    },
-    [LLMLAT_CONV_GUIDELLM] = {
-        .tool = "GuideLLM",
-        .items = { [ITEM_COMPLETED] = "Requests successful",
-                   [ITEM_FAILED] = "Requests incomplete + errored",
-                   [ITEM_DURATION] = "Benchmark duration (s)",
-                   [ITEM_INPUT_TOKENS] = "Input tokens (successful)",
-                   [ITEM_OUTPUT_TOKENS] = "Output tokens (successful)",
-                   [ITEM_REQUEST_RATE] = "Requests per second (successful)",
-                   [ITEM_OUTPUT_RATE] = "Output tokens per second (successful)",
-                   [ITEM_TOTAL_RATE] = "Total tokens per second (successful)" },
-        .rows = { { LLMLAT_TTFT, "TTFT (ms)" }, { LLMLAT_TOOL_ITL, "ITL (ms)" },
-                  { LLMLAT_NTPOT, "TPOT (ms)" }, { LLMLAT_E2E, "Request Latency (ms)" },
-                  ROW_PER_TOKEN_ITL, ROW_ITL_MAX, ROW_TPS },
-        .note = "GuideLLM's ITL is (last - first token) / (N - 1), weighted by N - 1; its "
-                "TPOT (last token - start) / N, weighted by N; percentiles are its inverse "
-                "CDF.",
-    },
-    [LLMLAT_CONV_INFERENCE_PERF] = {
-        .tool = "inference-perf",
-        .items = { [ITEM_COMPLETED] = "successes.count",
-                   [ITEM_FAILED] = "failures.count",
-                   [ITEM_DURATION] = "benchmark_time_seconds",
-                   [ITEM_INPUT_TOKENS] = "prompt_tokens.total",
-                   [ITEM_OUTPUT_TOKENS] = "output_tokens.total",
-                   [ITEM_REQUEST_RATE] = "requests_per_sec",
-                   [ITEM_OUTPUT_RATE] = "output_tokens_per_sec",
-                   [ITEM_TOTAL_RATE] = "total_tokens_per_sec" },
-        .rows = { { LLMLAT_TTFT, "time_to_first_token (ms)" },
-                  { LLMLAT_TPOT, "time_per_output_token (ms)" },
-                  { LLMLAT_NTPOT, "normalized_time_per_output_token (ms)" },
-                  { LLMLAT_TOOL_ITL, "inter_token_latency (ms)" },
-                  { LLMLAT_E2E, "request_latency (ms)" }, { LLMLAT_ICL, "ICL (ms)" },
-                  ROW_ITL_MAX, ROW_TPS },
-        .note = "inter_token_latency is inference-perf's: every token of a chunk has the "
-                "chunk's time, so 0 inside a chunk.",
-    },
-};
+#include "report/report_words.h"
 
 #define NUMBER_WIDTH 11
 #define DASH "-"
 
-static const char *item_label(const text_words *words, enum item i)
-{
-    return words->items[i] ? words->items[i] : DEFAULT_ITEMS[i];
-}
-
 /* "Label:" padded to the value column, as vLLM prints its summary. */
-static void item_start(rbuf *b, const text_words *words, enum item i)
+static void item_start(rbuf *b, const text_words *words, enum report_item i)
 {
     char label[64];
-    snprintf(label, sizeof label, "%s:", item_label(words, i));
+    snprintf(label, sizeof label, "%s:", report_item_label(words, i));
     rbuf_pad(b, label, 41);
 }
 
 #define NOT_AVAILABLE "not available: "
 
-/* "not available: <reason>" in place of the value, when it is not. */
-static bool item_unavailable(report_ctx *c, const text_words *words, enum item i, int32_t kind,
-                             int32_t id)
-{
-    const char *why = report_unavailable(c, kind, id);
-    if (!why)
-        return false;
-    item_start(&c->out, words, i);
-    rbuf_puts(&c->out, NOT_AVAILABLE);
-    rbuf_puts(&c->out, why);
-    rbuf_puts(&c->out, "\n");
-    return true;
-}
-
-static void item_u64(report_ctx *c, const text_words *words, enum item i, int32_t counter)
-{
-    if (item_unavailable(c, words, i, LLMLAT_KIND_COUNTER, counter))
-        return;
-    uint64_t v;
-    bool defined = report_counter(c, counter, &v);
-    item_start(&c->out, words, i);
-    if (defined)
-        rbuf_u64(&c->out, v);
-    else
-        rbuf_puts(&c->out, DASH);
-    rbuf_puts(&c->out, "\n");
-}
-
-/* A rate (or, for the duration, the rate it takes its reason from). */
-static void item_rate(report_ctx *c, const text_words *words, enum item i, int32_t rate,
-                      double v)
-{
-    if (item_unavailable(c, words, i, LLMLAT_KIND_RATE, rate))
-        return;
-    item_start(&c->out, words, i);
-    rbuf_fixed(&c->out, v, 2, 0, DASH);
-    rbuf_puts(&c->out, "\n");
-}
-
 static void text_summary(report_ctx *c, const text_words *w)
 {
-    uint64_t good;
-    bool has_slo = report_counter(c, LLMLAT_COUNT_GOOD, &good);
-    item_u64(c, w, ITEM_COMPLETED, LLMLAT_COUNT_COMPLETED);
-    item_u64(c, w, ITEM_FAILED, LLMLAT_COUNT_FAILED);
-    item_u64(c, w, ITEM_TPOT_UNDEFINED, LLMLAT_COUNT_TPOT_UNDEFINED);
-    item_rate(c, w, ITEM_DURATION, LLMLAT_RATE_REQUESTS, report_duration(c));
-    item_u64(c, w, ITEM_INPUT_TOKENS, LLMLAT_COUNT_INPUT_TOKENS);
-    item_u64(c, w, ITEM_OUTPUT_TOKENS, LLMLAT_COUNT_OUTPUT_TOKENS);
-    item_rate(c, w, ITEM_REQUEST_RATE, LLMLAT_RATE_REQUESTS, report_rate(c, LLMLAT_RATE_REQUESTS));
-    if (has_slo || report_unavailable(c, LLMLAT_KIND_COUNTER, LLMLAT_COUNT_GOOD)) {
-        item_rate(c, w, ITEM_GOODPUT, LLMLAT_RATE_GOODPUT, report_rate(c, LLMLAT_RATE_GOODPUT));
-        item_u64(c, w, ITEM_GOOD, LLMLAT_COUNT_GOOD);
+    for (int i = 0; i < REPORT_ITEM_COUNT; i++) {
+        double v;
+        bool count;
+        const char *why;
+        if (!report_item_value(c, (enum report_item)i, &v, &count, &why))
+            continue;
+        item_start(&c->out, w, (enum report_item)i);
+        if (why) { /* "not available: <reason>" in place of the value */
+            rbuf_puts(&c->out, NOT_AVAILABLE);
+            rbuf_puts(&c->out, why);
+        } else if (isnan(v)) {
+            rbuf_puts(&c->out, DASH);
+        } else if (count) {
+            rbuf_u64(&c->out, (uint64_t)v);
+        } else {
+            rbuf_fixed(&c->out, v, 2, 0, DASH);
+        }
+        rbuf_puts(&c->out, "\n");
     }
-    item_rate(c, w, ITEM_OUTPUT_RATE, LLMLAT_RATE_OUTPUT_TOKENS,
-              report_rate(c, LLMLAT_RATE_OUTPUT_TOKENS));
-    item_rate(c, w, ITEM_TOTAL_RATE, LLMLAT_RATE_TOTAL_TOKENS,
-              report_rate(c, LLMLAT_RATE_TOTAL_TOKENS));
-    item_rate(c, w, ITEM_PEAK_TOKENS, LLMLAT_RATE_PEAK_OUTPUT_TOKENS,
-              report_rate(c, LLMLAT_RATE_PEAK_OUTPUT_TOKENS));
-    item_u64(c, w, ITEM_PEAK_CONCURRENCY, LLMLAT_COUNT_PEAK_CONCURRENCY);
 }
 
 static size_t label_width(const text_words *w)
@@ -296,7 +112,7 @@ static void table_row(report_ctx *c, const text_row *row, size_t width)
 LLMLAT_PRIVATE void report_text(report_ctx *c)
 {
     const llmlat_agg *a = c->a;
-    const text_words *w = &WORDS[a->conv->id];
+    const text_words *w = report_words(a->conv->id);
     rbuf *b = &c->out;
     rbuf_puts(b, "llmlat ");
     rbuf_puts(b, llmlat_version_string());

@@ -49,7 +49,7 @@ class Usage(unittest.TestCase):
         for args in (["--help"], ["-h"], ["help"]):
             p = run(*args)
             self.assertEqual(p.returncode, 0)
-            self.assertTrue(p.stdout.startswith("Usage: llmlat COMMAND"), p.stdout)
+            self.assertTrue(p.stdout.startswith("Usage: llmlat report"), p.stdout)
             self.assertRegex(p.stdout, r"\n  report +TTFT")
         for args in (["report", "--help"], ["help", "report"], ["report", "-h", TINY]):
             p = run(*args)

@@ -90,9 +90,20 @@ static void buckets(const llmlat_agg *a)
 
 static void reports(const llmlat_agg *a)
 {
-    for (int32_t f = LLMLAT_FORMAT_TEXT; f <= LLMLAT_FORMAT_PROMETHEUS; f++) {
+    static const int32_t FORMATS[] = { LLMLAT_FORMAT_TEXT, LLMLAT_FORMAT_JSON,
+                                       LLMLAT_FORMAT_PROMETHEUS, LLMLAT_FORMAT_HTML,
+                                       LLMLAT_FORMAT_CHROME_TRACE, LLMLAT_FORMAT_REQUESTS_CSV,
+                                       LLMLAT_FORMAT_REQUESTS_JSONL };
+    int64_t first, last;
+    bool keeps = llmlat_agg_span(a, &first, &last) == LLMLAT_OK;
+    for (size_t i = 0; i < sizeof FORMATS / sizeof FORMATS[0]; i++) {
+        int32_t f = FORMATS[i];
         size_t len = 0;
         int32_t st = llmlat_agg_report(a, f, NULL, 0, &len);
+        if (st == LLMLAT_EUNDEFINED && f >= LLMLAT_FORMAT_CHROME_TRACE && !keeps)
+            continue; /* what keeps no request has no per-request report */
+        if (st == LLMLAT_OK && len == 0 && f == LLMLAT_FORMAT_REQUESTS_JSONL && !keeps)
+            continue; /* no request, no line */
         FZ_CHECK(st == LLMLAT_ENOSPC, "report %d sizing: %d", f, st);
         char *buf = malloc(len);
         FZ_CHECK(buf, "test allocation");
@@ -100,6 +111,19 @@ static void reports(const llmlat_agg *a)
         st = llmlat_agg_report(a, f, buf, len, &got);
         FZ_CHECK(st == LLMLAT_OK && got == len, "report %d: %d, %zu of %zu", f, st, got, len);
         free(buf);
+    }
+    /* a window of everything is the same aggregator again */
+    if (keeps) {
+        llmlat_agg *all = llmlat_agg_new_like(a);
+        FZ_CHECK(all, "new_like");
+        FZ_CHECK(llmlat_agg_add_window(all, a, INT64_MIN, INT64_MAX, LLMLAT_WINDOW_INSIDE) ==
+                     LLMLAT_OK, "window of everything");
+        uint64_t x, y;
+        llmlat_agg_counter(a, LLMLAT_COUNT_COMPLETED, &x);
+        llmlat_agg_counter(all, LLMLAT_COUNT_COMPLETED, &y);
+        FZ_CHECK(x == y, "window of everything: %llu completed, not %llu",
+                 (unsigned long long)y, (unsigned long long)x);
+        llmlat_agg_free(all);
     }
 }
 

@@ -990,13 +990,28 @@ static int32_t fz_stream_write(void *user, const void *bytes, size_t n)
  * injection. */
 static void op_report(fz_input *in, const magg *g)
 {
-    int32_t format = fz_u8(in) % 6; /* 0: unknown; 1..5: TEXT .. PROMETHEUS_PROTOBUF */
+    /* 0: unknown; the per-request formats need an exact aggregator */
+    static const int32_t FORMATS[] = { 0,
+                                       LLMLAT_FORMAT_TEXT,
+                                       LLMLAT_FORMAT_JSON,
+                                       LLMLAT_FORMAT_PROMETHEUS,
+                                       LLMLAT_FORMAT_OPENMETRICS,
+                                       LLMLAT_FORMAT_PROMETHEUS_PROTOBUF,
+                                       LLMLAT_FORMAT_HTML,
+                                       LLMLAT_FORMAT_CHROME_TRACE,
+                                       LLMLAT_FORMAT_REQUESTS_CSV,
+                                       LLMLAT_FORMAT_REQUESTS_JSONL };
+    int32_t format = FORMATS[fz_u8(in) % (sizeof FORMATS / sizeof FORMATS[0])];
     if (!g->a)
         return;
     size_t len = 0;
     int32_t st = llmlat_agg_report(g->a, format, NULL, 0, &len);
     if (format == 0) {
         expect_status(st, LLMLAT_EINVAL, "report format 0");
+        return;
+    }
+    if (format >= LLMLAT_FORMAT_CHROME_TRACE && g->mode == LLMLAT_MODE_BOUNDED) {
+        expect_status(st, LLMLAT_EUNDEFINED, "per-request report in bounded mode");
         return;
     }
     if (st == LLMLAT_ENOMEM && fz_al.fail_at >= 0)
@@ -1017,6 +1032,109 @@ static void op_report(fz_input *in, const magg *g)
         }
     }
     free(buf);
+}
+
+/* The JSON report of a, for comparing aggregators (NULL under an injected
+ * failure). */
+static char *fz_json_of(const llmlat_agg *a)
+{
+    size_t len = 0;
+    int32_t st = llmlat_agg_report(a, LLMLAT_FORMAT_JSON, NULL, 0, &len);
+    if (st == LLMLAT_ENOMEM && fz_al.fail_at >= 0)
+        return NULL;
+    expect_status(st, LLMLAT_ENOSPC, "json sizing");
+    char *buf = malloc(len + 1);
+    FZ_CHECK(buf, "test allocation");
+    st = llmlat_agg_report(a, LLMLAT_FORMAT_JSON, buf, len, &len);
+    if (st == LLMLAT_ENOMEM && fz_al.fail_at >= 0) {
+        free(buf);
+        return NULL;
+    }
+    expect_status(st, LLMLAT_OK, "json");
+    buf[len] = '\0';
+    return buf;
+}
+
+/* Windows of g into new aggregators like it: the window of everything is
+ * g again, and two START windows split at any time add up to it. */
+static void op_window(fz_input *in, const magg *g)
+{
+    if (!g->a)
+        return;
+    int64_t cut = (int64_t)fz_u32(in) * 1000;
+    int32_t rule = (int32_t)(fz_u8(in) % 3) + LLMLAT_WINDOW_START;
+    llmlat_agg *all = llmlat_agg_new_like(g->a), *lo = llmlat_agg_new_like(g->a);
+    llmlat_agg *hi = llmlat_agg_new_like(g->a);
+    if (!all || !lo || !hi) {
+        FZ_CHECK(fz_al.fail_at >= 0, "new_like without injection");
+        goto done;
+    }
+    int32_t want = g->mode == LLMLAT_MODE_BOUNDED ? LLMLAT_EUNDEFINED : LLMLAT_OK;
+    int32_t st = llmlat_agg_add_window(all, g->a, INT64_MIN, INT64_MAX, rule);
+    if (!took_effect(st, want, "window of everything"))
+        goto done;
+    st = llmlat_agg_add_window(lo, g->a, INT64_MIN, cut, LLMLAT_WINDOW_START);
+    if (!took_effect(st, LLMLAT_OK, "window below"))
+        goto done;
+    st = llmlat_agg_add_window(hi, g->a, cut, INT64_MAX, LLMLAT_WINDOW_START);
+    if (!took_effect(st, LLMLAT_OK, "window above"))
+        goto done;
+    st = llmlat_agg_merge(lo, hi);
+    if (!took_effect(st, LLMLAT_OK, "merge of the halves"))
+        goto done;
+    char *x = fz_json_of(g->a), *y = fz_json_of(all), *z = fz_json_of(lo);
+    if (x && y && z) {
+        FZ_CHECK(strcmp(x, y) == 0, "the window of everything differs:\n%s\n%s", x, y);
+        FZ_CHECK(strcmp(x, z) == 0, "two halves differ from the whole:\n%s\n%s", x, z);
+    }
+    free(x);
+    free(y);
+    free(z);
+done:
+    llmlat_agg_free(all);
+    llmlat_agg_free(lo);
+    llmlat_agg_free(hi);
+}
+
+/* A comparison of g with h: the points are the aggregators' own values,
+ * intervals are ordered, the reports are made. */
+static void op_compare(fz_input *in, const magg *g, const magg *h)
+{
+    if (!g->a || !h->a)
+        return;
+    uint32_t resamples = fz_u8(in) % 8;
+    int32_t st = 0;
+    llmlat_compare *c = llmlat_compare_new(g->a, h->a, resamples, fz_u8(in), &st);
+    if (g->conv != h->conv) {
+        FZ_CHECK(!c && st == LLMLAT_EMISMATCH, "compare of two conventions: %d", st);
+        return;
+    }
+    if (!c) {
+        FZ_CHECK(st == LLMLAT_ENOMEM && fz_al.fail_at >= 0, "compare: %d", st);
+        return;
+    }
+    double v, mean;
+    int32_t qs = llmlat_agg_stat(g->a, LLMLAT_TTFT, LLMLAT_STAT_MEAN, &mean);
+    int32_t cs = llmlat_compare_get(c, "mean_ttft", LLMLAT_COMPARE_BASE, &v);
+    FZ_CHECK(qs == LLMLAT_ENOMEM || (cs == LLMLAT_OK) == (qs == LLMLAT_OK),
+             "mean_ttft: compare %d, stat %d", cs, qs);
+    FZ_CHECK(cs != LLMLAT_OK || qs != LLMLAT_OK || v == mean, "mean_ttft %.17g vs %.17g", v,
+             mean);
+    for (size_t i = 0; llmlat_compare_figure(c, i); i++) {
+        const char *name = llmlat_compare_figure(c, i);
+        double lo, hi;
+        if (llmlat_compare_get(c, name, LLMLAT_COMPARE_DIFF_LOW, &lo) == LLMLAT_OK) {
+            FZ_CHECK(llmlat_compare_get(c, name, LLMLAT_COMPARE_DIFF_HIGH, &hi) == LLMLAT_OK &&
+                         lo <= hi, "%s: interval [%g, %g]", name, lo, hi);
+        }
+    }
+    for (int32_t f = LLMLAT_FORMAT_TEXT; f <= LLMLAT_FORMAT_JSON; f++) {
+        size_t len = 0;
+        st = llmlat_compare_report(c, f, NULL, 0, &len);
+        FZ_CHECK(st == LLMLAT_ENOSPC || (st == LLMLAT_ENOMEM && fz_al.fail_at >= 0),
+                 "compare report sizing: %d", st);
+    }
+    llmlat_compare_free(c);
 }
 
 /* Serialize, deserialize, and the copy must answer as the original. */
@@ -1066,7 +1184,9 @@ enum {
     OP_ALLOC = 56,    /* ..57 */
     OP_REPORT = 58,
     OP_ROUNDTRIP = 59,
-    /* 60..63: add as well */
+    OP_WINDOW = 60,
+    OP_COMPARE = 61,
+    /* 62..63: add as well */
 };
 
 static void free_all(void)
@@ -1106,6 +1226,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             break;
         case OP_ROUNDTRIP:
             op_roundtrip(g);
+            break;
+        case OP_WINDOW:
+            op_window(&in, g);
+            break;
+        case OP_COMPARE:
+            op_compare(&in, g, h);
             break;
         case OP_MERGE: case OP_MERGE + 1: case OP_MERGE + 2:
             op_merge(g, h);

@@ -158,6 +158,10 @@ static void arguments(void **state)
                         "application/vnd.google.protobuf; "
                         "proto=io.prometheus.client.MetricFamily; encoding=delimited");
     assert_non_null(llmlat_format_content_type(LLMLAT_FORMAT_JSON));
+    assert_string_equal(llmlat_format_content_type(LLMLAT_FORMAT_HTML), "text/html; charset=utf-8");
+    assert_string_equal(llmlat_format_content_type(LLMLAT_FORMAT_REQUESTS_CSV),
+                        "text/csv; charset=utf-8");
+    assert_null(llmlat_format_content_type(LLMLAT_FORMAT_REQUESTS_JSONL + 1));
     assert_null(llmlat_format_content_type(0));
     trio_free(&t);
 }

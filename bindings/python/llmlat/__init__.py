@@ -39,6 +39,7 @@ from ._errors import (
     UndefinedError,
     strerror,
 )
+from ._analysis import Comparison
 from ._core import (
     CONVENTIONS,
     COUNTERS,
@@ -79,6 +80,7 @@ __all__ = [
     "ABI_MAJOR",
     "Aggregator",
     "CONVENTIONS",
+    "Comparison",
     "COUNTERS",
     "Error",
     "FORMATS",

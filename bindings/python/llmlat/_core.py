@@ -17,6 +17,7 @@ from typing import (Any, Dict, Iterable, List, Mapping, NamedTuple, NoReturn, Op
 from ._args import (INT64_MAX, INT64_MIN, UINT32_MAX, as_bytes, as_float, as_floats, as_i64,
                     as_id, as_text, as_u32, as_u64, byref_buffer, c_array, type_error)
 from ._errors import Error, InvalidArgumentError, OutOfMemoryError
+from . import _analysis
 from ._native import WRITE_FN, AggHandle, lib, name_table, request_event_fast
 
 __all__ = [
@@ -73,7 +74,8 @@ _PARAM_IDS = {
     "slo_tpot": 4,
     "slo_e2e": 5,
 }
-_FORMAT_IDS = {"text": 1, "json": 2, "prometheus": 3, "openmetrics": 4, "prometheus_protobuf": 5}
+_FORMAT_IDS = {"text": 1, "json": 2, "prometheus": 3, "openmetrics": 4, "prometheus_protobuf": 5,
+               "html": 6, "chrome_trace": 7, "requests_csv": 8, "requests_jsonl": 9}
 #: The keys of ``Aggregator(slo=...)``.
 _SLO_IDS = {"ttft": _PARAM_IDS["slo_ttft"], "tpot": _PARAM_IDS["slo_tpot"],
             "e2e": _PARAM_IDS["slo_e2e"]}
@@ -533,6 +535,18 @@ class Aggregator(_Owner):
     def __reduce__(self) -> Tuple[Any, Tuple[bytes]]:
         return (Aggregator.from_bytes, (self.to_bytes(),))
 
+    def empty_like(self) -> "Aggregator":
+        """A new, empty aggregator set up as this one is (convention, mode,
+        params, report quantiles, histogram bounds, labels)."""
+        h = lib.llmlat_agg_new_like(self._h)
+        if not h:
+            if self._h is None:
+                raise self._closed_error()
+            raise OutOfMemoryError(where="llmlat_agg_new_like")
+        other = Aggregator.__new__(Aggregator)
+        other._own(h, lib.llmlat_agg_free)
+        return other
+
     def reset(self) -> None:
         """Drops every sample and counter; keeps convention, mode, params and
         report quantiles."""
@@ -897,9 +911,10 @@ class Aggregator(_Owner):
 
     def report(self, format: Name = "text") -> str:
         """The report as text: "text" (a readable table), "json"
-        (docs/report-json.md), "prometheus" (exposition format 0.0.4) or
-        "openmetrics" (docs/prometheus.md). The binary
-        "prometheus_protobuf" is ``report_bytes``'s."""
+        (docs/report-json.md), "prometheus" (exposition format 0.0.4),
+        "openmetrics" (docs/prometheus.md), "html", "chrome_trace",
+        "requests_csv" or "requests_jsonl" (docs/report-formats.md). The
+        binary "prometheus_protobuf" is ``report_bytes``'s."""
         if format in (_FORMAT_IDS["prometheus_protobuf"], "prometheus_protobuf"):
             raise InvalidArgumentError(where="Aggregator.report",
                                        detail="format: prometheus_protobuf is binary: use "
@@ -911,6 +926,95 @@ class Aggregator(_Owner):
         seconds, undefined values None."""
         result: Dict[str, Any] = json.loads(self.report("json"))
         return result
+
+    def to_html(self) -> str:
+        """The HTML report: one self-contained page (inline SVG charts, no
+        script, nothing fetched), as ``llmlat report --format html``."""
+        return self.report("html")
+
+    def chrome_trace(self) -> str:
+        """The requests as Chrome / Perfetto trace-event JSON (exact mode),
+        as ``llmlat report --format chrome-trace``."""
+        return self.report("chrome_trace")
+
+    def requests(self) -> List[Dict[str, Any]]:
+        """One dict per request kept (exact mode), in the order added: index,
+        start_s, end_s, ttft_s, tpot_s, e2e_s, itl_max_s, output_tokens,
+        input_tokens (None when the request has no such value), success,
+        under the aggregator's convention. UndefinedError in bounded mode."""
+        return _analysis.requests_table(self)
+
+    def requests_array(self) -> Any:
+        """The same table as a numpy structured array (NaN for None)."""
+        return _analysis.requests_array(self)
+
+    # -- parts of the run and comparisons
+
+    def span(self) -> Optional[Tuple[int, int]]:
+        """(earliest start, latest end) in ns of the requests kept, or None
+        (no request, or bounded mode, which keeps none)."""
+        return _analysis.span(self)
+
+    def add_window(self, src: "Aggregator", from_ns: int, to_ns: int,
+                   rule: str = "start") -> None:
+        """Adds src's requests that the rule keeps in the window from_ns ..
+        to_ns ("start": from <= start < to; "end": from <= end < to;
+        "inside": from <= start and end <= to), computed under this
+        aggregator's convention and settings. All or nothing.
+        UndefinedError when src keeps no requests (bounded mode)."""
+        _analysis.add_window(self, src, as_i64(from_ns, "Aggregator.add_window", "from_ns"),
+                             as_i64(to_ns, "Aggregator.add_window", "to_ns"), rule)
+
+    def window(self, start: Optional[float] = None, end: Optional[float] = None, *,
+               warmup: float = 0.0, cooldown: float = 0.0) -> "Aggregator":
+        """A new aggregator (set up as this one, its duration derived) of
+        the requests wholly inside the window, as --window START:END,
+        --warmup and --cooldown select them: seconds from the first start;
+        warm-up drops the requests that start in its first seconds,
+        cool-down those that end in the last seconds before the latest end
+        (docs/cli.md)."""
+        out = self.empty_like()
+        out.set_param("duration", 0)
+        bounds = self.span()
+        if bounds is not None:
+            lo, hi = _analysis.window_bounds(bounds[0], bounds[1], start, end, warmup, cooldown)
+            if lo <= hi:
+                out.add_window(self, lo, hi, "inside")
+        elif self.counter("completed") or self.counter("failed"):
+            out.close()
+            self._fail(_EUNDEFINED, "window", "the requests' times are not kept (bounded mode, "
+                       "per-request values only, or relative start times)")
+        return out
+
+    def slices(self, seconds: float, start: Optional[float] = None, end: Optional[float] = None,
+               *, warmup: float = 0.0, cooldown: float = 0.0) -> List["Aggregator"]:
+        """Consecutive slices of the window (see ``window``), each a new
+        aggregator of the requests that start in it, from the window's
+        start on, as AIPerf's time slices: --slice SECONDS."""
+        width = _analysis._seconds_ns(seconds, "slice")
+        if width <= 0:
+            raise InvalidArgumentError(where="slices", detail="the width must be > 0")
+        kept = self.window(start, end, warmup=warmup, cooldown=cooldown)
+        bounds = self.span()
+        if bounds is None:
+            return []
+        lo, hi = _analysis.window_bounds(bounds[0], bounds[1], start, end, warmup, cooldown)
+        inner = kept.span()
+        out = []
+        for i in range(_analysis.slice_count(lo, inner[1] if inner else lo, width)):
+            part = kept.empty_like()
+            part.add_window(kept, lo + i * width, lo + (i + 1) * width, "start")
+            out.append(part)
+        kept.close()
+        return out
+
+    def compare(self, candidate: "Aggregator", resamples: int = 1000,
+                seed: int = 0) -> "_analysis.Comparison":
+        """This run (the base) and candidate side by side, with bootstrap
+        intervals of the differences (``llmlat_compare_new``): same
+        convention required; intervals need both to keep their requests
+        (exact mode). The same seed gives the same result."""
+        return _analysis.Comparison(self, candidate, resamples, seed)
 
     def to_bytes(self) -> bytes:
         """The aggregator's state in the documented byte format

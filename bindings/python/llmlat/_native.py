@@ -38,7 +38,8 @@ from ctypes import (
 from typing import Dict, Iterator, List, Optional, Sequence, Tuple
 
 __all__ = ["ABI_MAJOR", "lib", "library_path", "command_path", "RequestHandle", "AggHandle",
-           "LiveHandle", "WriterHandle", "WindowHandle", "ReaderHandle", "WRITE_FN"]
+           "LiveHandle", "WriterHandle", "WindowHandle", "CompareHandle", "ReaderHandle",
+           "WRITE_FN"]
 
 #: The library major version (``llmlat_version_number() // 10000``) that this
 #: binding is written for.
@@ -65,6 +66,8 @@ class _Writer(ctypes.Structure):
 
 class _Window(ctypes.Structure):
     """Opaque ``llmlat_window``."""
+class _Compare(ctypes.Structure):
+    """Opaque ``llmlat_compare``."""
 
 
 class _Reader(ctypes.Structure):
@@ -78,6 +81,7 @@ AggHandle = POINTER(_Agg)
 LiveHandle = POINTER(_Live)
 WriterHandle = POINTER(_Writer)
 WindowHandle = POINTER(_Window)
+CompareHandle = POINTER(_Compare)
 ReaderHandle = POINTER(_Reader)
 
 #: The allocator hook's function types (``llmlat_malloc_fn`` ...).
@@ -205,6 +209,15 @@ PROTOTYPES: Dict[str, Tuple[object, List[object]]] = {
     "llmlat_window_merge": (c_int32, [WindowHandle, AggHandle, c_int64]),
     "llmlat_window_advance": (c_int32, [WindowHandle, c_int64]),
     "llmlat_window_view": (c_int32, [WindowHandle, POINTER(AggHandle)]),
+    # windows
+    "llmlat_agg_add_window": (c_int32, [AggHandle, AggHandle, c_int64, c_int64, c_int32]),
+    "llmlat_agg_span": (c_int32, [AggHandle, POINTER(c_int64), POINTER(c_int64)]),
+    # comparison
+    "llmlat_compare_new": (CompareHandle, [AggHandle, AggHandle, c_uint32, c_uint64, _P_INT32]),
+    "llmlat_compare_free": (None, [CompareHandle]),
+    "llmlat_compare_figure": (c_char_p, [CompareHandle, c_size_t]),
+    "llmlat_compare_get": (c_int32, [CompareHandle, c_char_p, c_int32, _P_DOUBLE]),
+    "llmlat_compare_report": (c_int32, [CompareHandle, c_int32, c_void_p, c_size_t, _P_SIZE]),
     # exposition
     "llmlat_expose": (c_int32, [POINTER(AggHandle), c_size_t, c_int32, c_void_p, c_size_t, _P_SIZE]),
     "llmlat_expose_write": (c_int32, [POINTER(AggHandle), c_size_t, c_int32, WRITE_FN, c_void_p]),

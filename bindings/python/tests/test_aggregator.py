@@ -287,7 +287,7 @@ class QueryTest(unittest.TestCase):
             self.assertRaises(llmlat.InvalidArgumentError, a.rate, 99)
             self.assertRaises(llmlat.InvalidArgumentError, a.counter, "requests")
             self.assertRaises(llmlat.InvalidArgumentError, a.counter, 99)
-            self.assertRaises(llmlat.InvalidArgumentError, a.report, "html")
+            self.assertRaises(llmlat.InvalidArgumentError, a.report, "pdf")
             self.assertRaises(llmlat.InvalidArgumentError, a.report, 99)
 
 

@@ -29,6 +29,8 @@ def filled(convention="default", mode="exact", **kw):
     return a
 
 
+#: The formats of what an exact aggregator keeps of each request.
+PER_REQUEST_FORMATS = ("chrome_trace", "requests_csv", "requests_jsonl")
 #: Every format but the binary protobuf one.
 TEXT_FORMATS = [f for f in llmlat.FORMATS if f != "prometheus_protobuf"]
 
@@ -49,7 +51,8 @@ class ReportTest(unittest.TestCase):
     def test_empty_aggregator_reports(self):
         with llmlat.Aggregator() as a:
             for fmt in TEXT_FORMATS:
-                self.assertTrue(a.report(fmt))
+                # no request: no line of JSON Lines
+                self.assertEqual(bool(a.report(fmt)), fmt != "requests_jsonl", fmt)
             self.assertTrue(a.report_bytes("prometheus_protobuf"))
             s = a.summary()
             self.assertEqual(s["completed"], 0)
@@ -222,6 +225,9 @@ class SerializationTest(unittest.TestCase):
                     for param in llmlat.PARAMS:
                         self.assertEqual(b.get_param(param), a.get_param(param), param)
                     for fmt in llmlat.FORMATS:
+                        if mode == "bounded" and fmt in PER_REQUEST_FORMATS:
+                            self.assertRaises(llmlat.UndefinedError, b.report_bytes, fmt)
+                            continue
                         self.assertEqual(b.report_bytes(fmt), a.report_bytes(fmt), fmt)
                     self.assertIn("p99.9", b.summary()["metrics"]["ttft"])
 

@@ -22,6 +22,7 @@ POINTERS = {
     "llmlat_request": _native.RequestHandle, "llmlat_agg": _native.AggHandle,
     "llmlat_live": _native.LiveHandle, "llmlat_live_writer": _native.WriterHandle,
     "llmlat_window": _native.WindowHandle,
+    "llmlat_compare": _native.CompareHandle,
     "llmlat_reader": _native.ReaderHandle,
     "llmlat_malloc_fn": _native.MALLOC_FN, "llmlat_realloc_fn": _native.REALLOC_FN,
     "llmlat_free_fn": _native.FREE_FN, "llmlat_write_fn": _native.WRITE_FN,
@@ -137,7 +138,8 @@ class PrototypesTest(unittest.TestCase):
         self.assertEqual(llmlat.MODES, ("exact", "bounded"))
         self.assertEqual(llmlat.STATS, ("count", "mean", "std", "min", "max", "median", "sum"))
         self.assertEqual(llmlat.FORMATS, ("text", "json", "prometheus", "openmetrics",
-                                          "prometheus_protobuf"))
+                                          "prometheus_protobuf", "html", "chrome_trace",
+                                          "requests_csv", "requests_jsonl"))
 
     def test_version(self):
         d = header_defines()
