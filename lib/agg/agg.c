@@ -362,7 +362,9 @@ LLMLAT_PRIVATE int32_t agg_add_check(const llmlat_agg *a, const llmlat_request *
 
 LLMLAT_PRIVATE int32_t agg_add_reserve(llmlat_agg *a, const agg_pending *p)
 {
-    for (int g = 0; g < GROUP_COUNT && a->mode == LLMLAT_MODE_EXACT; g++)
+    if (a->mode == LLMLAT_MODE_BOUNDED) /* sketches never grow */
+        return LLMLAT_OK;
+    for (int g = 0; g < GROUP_COUNT; g++)
         if (p->group[g].requests) {
             int32_t st = reserve_for(a, (enum req_group)g, &p->group[g]);
             if (st != LLMLAT_OK)
@@ -427,7 +429,8 @@ LLMLAT_PRIVATE int32_t agg_can_add(llmlat_agg *a, const llmlat_request *r)
         return LLMLAT_ESTATE;
     req_view v;
     conv_view(a->conv, r, &v);
-    agg_pending p = { 0 };
+    agg_pending p;
+    agg_pending_init(&p);
     return agg_add_check(a, r, &v, &p);
 }
 
@@ -439,7 +442,8 @@ LLMLAT_API int32_t llmlat_agg_add(llmlat_agg *a, const llmlat_request *r)
         return LLMLAT_ESTATE;
     req_view v;
     conv_view(a->conv, r, &v);
-    agg_pending p = { 0 };
+    agg_pending p;
+    agg_pending_init(&p);
     int32_t st = agg_add_check(a, r, &v, &p);
     if (st == LLMLAT_OK)
         st = agg_add_reserve(a, &p);

@@ -203,6 +203,16 @@ typedef struct agg_pending {
     size_t logged, logged_events; /* the requests exact mode logs, and their events */
 } agg_pending;
 
+/* Nothing pending, field by field: on every add's path, where `= { 0 }`
+ * of the whole struct compiles to `rep stos` and its start-up cost. */
+static inline void agg_pending_init(agg_pending *p)
+{
+    p->requests = 0;
+    for (int g = 0; g < GROUP_COUNT; g++)
+        p->group[g] = (agg_pending_group){ 0, 0, 0, 0, 0 };
+    p->logged = p->logged_events = 0;
+}
+
 LLMLAT_PRIVATE int32_t agg_add_check(const llmlat_agg *a, const llmlat_request *r,
                                      const req_view *v, agg_pending *p);
 LLMLAT_PRIVATE int32_t agg_add_reserve(llmlat_agg *a, const agg_pending *p);

@@ -66,7 +66,8 @@ LLMLAT_API int32_t llmlat_agg_add_columns(llmlat_agg *a, size_t n, const int64_t
     agg_columns c = { n, start_ns, end_ns, ok, offsets, t_ns, k, input_tokens, output_tokens };
     llmlat_request r;
     req_view v;
-    agg_pending p = { 0 };
+    agg_pending p;
+    agg_pending_init(&p);
     for (size_t i = 0; i < n; i++) {
         int32_t st = column_request(&c, i, false, &r);
         if (st == LLMLAT_OK) {
