@@ -41,6 +41,7 @@ from ._errors import (
 )
 from ._analysis import Comparison
 from ._core import (
+    COLUMN_CANCELLED,
     CONVENTIONS,
     COUNTERS,
     FORMATS,
@@ -79,6 +80,7 @@ def version_number() -> int:
 __all__ = [
     "ABI_MAJOR",
     "Aggregator",
+    "COLUMN_CANCELLED",
     "CONVENTIONS",
     "Comparison",
     "COUNTERS",

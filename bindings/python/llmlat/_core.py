@@ -37,6 +37,7 @@ __all__ = [
     "PARAMS",
     "FORMATS",
     "LACKS",
+    "COLUMN_CANCELLED",
 ]
 
 # ------------------------------------------------------------------ names
@@ -90,6 +91,9 @@ LACKS = {
     "input_tokens": 1 << 5,
 }
 _KIND_IDS = {"metric": 1, "rate": 2, "counter": 3}
+#: ``ok[i]`` of ``Aggregator.add_columns`` for a request the client
+#: cancelled (``LLMLAT_COLUMN_CANCELLED``).
+COLUMN_CANCELLED = 2
 
 METRICS: Tuple[str, ...] = tuple(_METRIC_IDS)
 CONVENTIONS: Tuple[str, ...] = tuple(_CONVENTION_IDS)
@@ -702,7 +706,9 @@ class Aggregator(_Owner):
         (``llmlat_agg_add_columns``): request i starts at ``starts[i]``,
         has events ``offsets[i]`` .. ``offsets[i + 1] - 1`` of ``times``
         and ``tokens``, ends at ``ends[i]`` (default: its last event) and
-        failed when ``ok[i]`` is false (default: all finished).
+        failed when ``ok[i]`` is false (default: all finished); a uint8
+        ``ok[i]`` of 2 (``llmlat.COLUMN_CANCELLED``) is a request the client
+        cancelled (``Request.cancel``).
         ``input_tokens``, ``output_tokens``: per request; an output count
         below 0 means none (N is then the sum of its tokens).
         ``tokens``: one per event, or an int for every event (default 1).

@@ -56,6 +56,22 @@ class AddColumnsTest(unittest.TestCase):
                     b.add_columns(starts, ends, ok, offsets, times, tokens, inputs, outputs)
                     self.assertEqual(a.to_bytes(), b.to_bytes())
 
+    def test_cancelled(self):
+        """ok 2 is a cancelled request: what Request.cancel records (GuideLLM
+        reports it as incomplete, not errored)."""
+        a, b = llmlat.Aggregator("guidellm"), llmlat.Aggregator("guidellm")
+        for i, how in enumerate(("finish", "fail", "cancel")):
+            r = llmlat.Request()
+            r.start(i * MS)
+            r.event(i * MS + 5 * MS, 2)
+            getattr(r, how)(i * MS + 9 * MS)
+            a.add(r)
+        b.add_columns([i * MS for i in range(3)], ends=[i * MS + 9 * MS for i in range(3)],
+                      ok=array("B", [1, 0, llmlat.COLUMN_CANCELLED]), offsets=[0, 1, 2, 3],
+                      times=[i * MS + 5 * MS for i in range(3)], tokens=2)
+        self.assertEqual(a.to_bytes(), b.to_bytes())
+        self.assertEqual((b.counter("completed"), b.counter("failed")), (1, 2))
+
     def test_dtypes_and_defaults(self):
         """Other dtypes are converted, lists work, tokens default to 1,
         read-only arrays are copied once."""
