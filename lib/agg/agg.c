@@ -423,28 +423,32 @@ LLMLAT_PRIVATE void agg_add_commit(llmlat_agg *a, const llmlat_request *r, const
     push_timeline(a, r, v);
 }
 
-LLMLAT_PRIVATE int32_t agg_can_add(llmlat_agg *a, const llmlat_request *r)
+/* The view of r and the acceptance rule's verdict on it alone: what an
+ * add commits if the room is there. */
+static int32_t check_one(const llmlat_agg *a, const llmlat_request *r, req_view *v,
+                         agg_pending *p)
 {
     if (!req_ended(r))
         return LLMLAT_ESTATE;
+    conv_view(a->conv, r, v);
+    agg_pending_init(p);
+    return agg_add_check(a, r, v, p);
+}
+
+LLMLAT_PRIVATE int32_t agg_can_add(llmlat_agg *a, const llmlat_request *r)
+{
     req_view v;
-    conv_view(a->conv, r, &v);
     agg_pending p;
-    agg_pending_init(&p);
-    return agg_add_check(a, r, &v, &p);
+    return check_one(a, r, &v, &p);
 }
 
 LLMLAT_API int32_t llmlat_agg_add(llmlat_agg *a, const llmlat_request *r)
 {
     if (!a || !r)
         return LLMLAT_EINVAL;
-    if (!req_ended(r))
-        return LLMLAT_ESTATE;
     req_view v;
-    conv_view(a->conv, r, &v);
     agg_pending p;
-    agg_pending_init(&p);
-    int32_t st = agg_add_check(a, r, &v, &p);
+    int32_t st = check_one(a, r, &v, &p);
     if (st == LLMLAT_OK)
         st = agg_add_reserve(a, &p);
     if (st != LLMLAT_OK)

@@ -21,6 +21,9 @@ LLMLAT_PRIVATE int32_t read_exact_store(bytes_reader *r, exact_store *e, const l
 LLMLAT_PRIVATE int32_t read_sketch(bytes_reader *r, sketch *s, const sketch_map *map);
 LLMLAT_PRIVATE int32_t read_timeline(bytes_reader *r, timeline *tl, const llmlat_alloc *al);
 LLMLAT_PRIVATE int32_t read_request_log(bytes_reader *r, request_log *g, const llmlat_alloc *al);
+/* A sketch's exact sums, the same in both versions: Σ w x in 3 limbs,
+ * then Σ w x² in 4, least significant first. */
+LLMLAT_PRIVATE void get_fixsum(bytes_reader *r, fixsum *f);
 /* The same sketch section in version 1's layout (serialize_v1.c): its
  * buckets converted into map's, at their values. */
 LLMLAT_PRIVATE int32_t read_sketch_v1(bytes_reader *r, sketch *s, const sketch_map *map,

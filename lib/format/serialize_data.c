@@ -155,6 +155,14 @@ static int32_t read_buckets(bytes_reader *r, sketch *s, const sketch_map *map, u
     return min_placed && sketch_holds_together(s, &range) ? LLMLAT_OK : LLMLAT_EFORMAT;
 }
 
+LLMLAT_PRIVATE void get_fixsum(bytes_reader *r, fixsum *f)
+{
+    for (int i = 0; i < 3; i++)
+        f->s1[i] = get_u64(r);
+    for (int i = 0; i < 4; i++)
+        f->s2[i] = get_u64(r);
+}
+
 LLMLAT_PRIVATE int32_t read_sketch(bytes_reader *r, sketch *s, const sketch_map *map)
 {
     uint32_t schema = get_u32(r);
@@ -163,10 +171,7 @@ LLMLAT_PRIVATE int32_t read_sketch(bytes_reader *r, sketch *s, const sketch_map 
     s->below = get_u64(r);
     s->min = get_f64(r);
     s->max = get_f64(r);
-    for (int i = 0; i < 3; i++)
-        s->sums.s1[i] = get_u64(r);
-    for (int i = 0; i < 4; i++)
-        s->sums.s2[i] = get_u64(r);
+    get_fixsum(r, &s->sums);
     uint64_t n = get_u64(r);
     if (r->bad || schema != (uint32_t)map->schema || s->zero > s->count ||
         s->below > s->count - s->zero)

@@ -125,10 +125,7 @@ LLMLAT_PRIVATE int32_t read_sketch_v1(bytes_reader *r, sketch *s, const sketch_m
     s->zero = get_u64(r);
     s->min = get_f64(r);
     s->max = get_f64(r);
-    for (int i = 0; i < 3; i++)
-        s->sums.s1[i] = get_u64(r);
-    for (int i = 0; i < 4; i++)
-        s->sums.s2[i] = get_u64(r);
+    get_fixsum(r, &s->sums);
     int64_t top = get_i64(r);
     if (r->bad || s->zero > s->count || top < -1)
         return LLMLAT_EFORMAT;

@@ -147,6 +147,15 @@ static void order_values(report_ctx *c, const metric_store *s, const double *q, 
     }
 }
 
+/* count samples, and no value of the n quantiles or of anything else */
+static void undefined_values(metric_values *v, uint64_t count, size_t n)
+{
+    *v = (metric_values){ .count = count, .mean = NAN, .std = NAN, .min = NAN, .max = NAN,
+                          .median = NAN, .mode = NAN, .n_q = n };
+    for (size_t j = 0; j < n; j++)
+        v->q[j] = NAN;
+}
+
 LLMLAT_PRIVATE void report_metric(report_ctx *c, int32_t metric, const double *q, size_t n,
                                   metric_values *v)
 {
@@ -154,11 +163,7 @@ LLMLAT_PRIVATE void report_metric(report_ctx *c, int32_t metric, const double *q
     int i = (int)(s - c->a->stores);
     metric_values *m = &c->cache[i];
     if (agg_lacks_reason(c->a, LLMLAT_KIND_METRIC, metric)) {
-        /* the data cannot support it: every value undefined */
-        *v = (metric_values){ .count = store_count(s), .mean = NAN, .std = NAN, .min = NAN,
-                              .max = NAN, .median = NAN, .mode = NAN, .n_q = n };
-        for (size_t j = 0; j < n; j++)
-            v->q[j] = NAN;
+        undefined_values(v, store_count(s), n); /* the data cannot support it */
         return;
     }
     bool first = !c->known[i];
@@ -223,10 +228,7 @@ LLMLAT_PRIVATE void report_groups_metric(report_ctx *c, unsigned groups, int32_t
     int32_t st = store_union(&all, &a->al, src, ns);
     if (st != LLMLAT_OK) {
         value_or_nan(c, st, 0.0);
-        *v = (metric_values){ .mean = NAN, .std = NAN, .min = NAN, .max = NAN, .median = NAN,
-                              .mode = NAN, .n_q = n };
-        for (size_t j = 0; j < n; j++)
-            v->q[j] = NAN;
+        undefined_values(v, 0, n);
         return;
     }
     store_values(c, &all, q, n, with_mode, v);

@@ -7100,28 +7100,32 @@ LLMLAT_PRIVATE void agg_add_commit(llmlat_agg *a, const llmlat_request *r, const
     push_timeline(a, r, v);
 }
 
-LLMLAT_PRIVATE int32_t agg_can_add(llmlat_agg *a, const llmlat_request *r)
+/* The view of r and the acceptance rule's verdict on it alone: what an
+ * add commits if the room is there. */
+static int32_t check_one(const llmlat_agg *a, const llmlat_request *r, req_view *v,
+                         agg_pending *p)
 {
     if (!req_ended(r))
         return LLMLAT_ESTATE;
+    conv_view(a->conv, r, v);
+    agg_pending_init(p);
+    return agg_add_check(a, r, v, p);
+}
+
+LLMLAT_PRIVATE int32_t agg_can_add(llmlat_agg *a, const llmlat_request *r)
+{
     req_view v;
-    conv_view(a->conv, r, &v);
     agg_pending p;
-    agg_pending_init(&p);
-    return agg_add_check(a, r, &v, &p);
+    return check_one(a, r, &v, &p);
 }
 
 LLMLAT_API int32_t llmlat_agg_add(llmlat_agg *a, const llmlat_request *r)
 {
     if (!a || !r)
         return LLMLAT_EINVAL;
-    if (!req_ended(r))
-        return LLMLAT_ESTATE;
     req_view v;
-    conv_view(a->conv, r, &v);
     agg_pending p;
-    agg_pending_init(&p);
-    int32_t st = agg_add_check(a, r, &v, &p);
+    int32_t st = check_one(a, r, &v, &p);
     if (st == LLMLAT_OK)
         st = agg_add_reserve(a, &p);
     if (st != LLMLAT_OK)
@@ -14165,6 +14169,15 @@ static void order_values(report_ctx *c, const metric_store *s, const double *q, 
     }
 }
 
+/* count samples, and no value of the n quantiles or of anything else */
+static void undefined_values(metric_values *v, uint64_t count, size_t n)
+{
+    *v = (metric_values){ .count = count, .mean = NAN, .std = NAN, .min = NAN, .max = NAN,
+                          .median = NAN, .mode = NAN, .n_q = n };
+    for (size_t j = 0; j < n; j++)
+        v->q[j] = NAN;
+}
+
 LLMLAT_PRIVATE void report_metric(report_ctx *c, int32_t metric, const double *q, size_t n,
                                   metric_values *v)
 {
@@ -14172,11 +14185,7 @@ LLMLAT_PRIVATE void report_metric(report_ctx *c, int32_t metric, const double *q
     int i = (int)(s - c->a->stores);
     metric_values *m = &c->cache[i];
     if (agg_lacks_reason(c->a, LLMLAT_KIND_METRIC, metric)) {
-        /* the data cannot support it: every value undefined */
-        *v = (metric_values){ .count = store_count(s), .mean = NAN, .std = NAN, .min = NAN,
-                              .max = NAN, .median = NAN, .mode = NAN, .n_q = n };
-        for (size_t j = 0; j < n; j++)
-            v->q[j] = NAN;
+        undefined_values(v, store_count(s), n); /* the data cannot support it */
         return;
     }
     bool first = !c->known[i];
@@ -14241,10 +14250,7 @@ LLMLAT_PRIVATE void report_groups_metric(report_ctx *c, unsigned groups, int32_t
     int32_t st = store_union(&all, &a->al, src, ns);
     if (st != LLMLAT_OK) {
         value_or_nan(c, st, 0.0);
-        *v = (metric_values){ .mean = NAN, .std = NAN, .min = NAN, .max = NAN, .median = NAN,
-                              .mode = NAN, .n_q = n };
-        for (size_t j = 0; j < n; j++)
-            v->q[j] = NAN;
+        undefined_values(v, 0, n);
         return;
     }
     store_values(c, &all, q, n, with_mode, v);
@@ -17300,6 +17306,9 @@ LLMLAT_PRIVATE int32_t read_exact_store(bytes_reader *r, exact_store *e, const l
 LLMLAT_PRIVATE int32_t read_sketch(bytes_reader *r, sketch *s, const sketch_map *map);
 LLMLAT_PRIVATE int32_t read_timeline(bytes_reader *r, timeline *tl, const llmlat_alloc *al);
 LLMLAT_PRIVATE int32_t read_request_log(bytes_reader *r, request_log *g, const llmlat_alloc *al);
+/* A sketch's exact sums, the same in both versions: Σ w x in 3 limbs,
+ * then Σ w x² in 4, least significant first. */
+LLMLAT_PRIVATE void get_fixsum(bytes_reader *r, fixsum *f);
 /* The same sketch section in version 1's layout (serialize_v1.c): its
  * buckets converted into map's, at their values. */
 LLMLAT_PRIVATE int32_t read_sketch_v1(bytes_reader *r, sketch *s, const sketch_map *map,
@@ -17925,6 +17934,14 @@ static int32_t read_buckets(bytes_reader *r, sketch *s, const sketch_map *map, u
     return min_placed && sketch_holds_together(s, &range) ? LLMLAT_OK : LLMLAT_EFORMAT;
 }
 
+LLMLAT_PRIVATE void get_fixsum(bytes_reader *r, fixsum *f)
+{
+    for (int i = 0; i < 3; i++)
+        f->s1[i] = get_u64(r);
+    for (int i = 0; i < 4; i++)
+        f->s2[i] = get_u64(r);
+}
+
 LLMLAT_PRIVATE int32_t read_sketch(bytes_reader *r, sketch *s, const sketch_map *map)
 {
     uint32_t schema = get_u32(r);
@@ -17933,10 +17950,7 @@ LLMLAT_PRIVATE int32_t read_sketch(bytes_reader *r, sketch *s, const sketch_map 
     s->below = get_u64(r);
     s->min = get_f64(r);
     s->max = get_f64(r);
-    for (int i = 0; i < 3; i++)
-        s->sums.s1[i] = get_u64(r);
-    for (int i = 0; i < 4; i++)
-        s->sums.s2[i] = get_u64(r);
+    get_fixsum(r, &s->sums);
     uint64_t n = get_u64(r);
     if (r->bad || schema != (uint32_t)map->schema || s->zero > s->count ||
         s->below > s->count - s->zero)
@@ -18220,10 +18234,7 @@ LLMLAT_PRIVATE int32_t read_sketch_v1(bytes_reader *r, sketch *s, const sketch_m
     s->zero = get_u64(r);
     s->min = get_f64(r);
     s->max = get_f64(r);
-    for (int i = 0; i < 3; i++)
-        s->sums.s1[i] = get_u64(r);
-    for (int i = 0; i < 4; i++)
-        s->sums.s2[i] = get_u64(r);
+    get_fixsum(r, &s->sums);
     int64_t top = get_i64(r);
     if (r->bad || s->zero > s->count || top < -1)
         return LLMLAT_EFORMAT;
