@@ -629,16 +629,19 @@ LLMLAT_API llmlat_agg *llmlat_agg_new_like(const llmlat_agg *a);
 /* ------------------------------------------------------------- streaming */
 
 /* A streaming recorder: the same life cycle and calls as a recorder made
- * by llmlat_request_new, but it keeps no events. Each event is folded as
- * it comes, by like's gap rule and bucket layout, into buckets and sums
- * of its own, so its memory follows the spread of the request's gaps, not
- * their number: 2 bytes per bucket its ITL and ICL values span (at the
- * default relative error 64 buckets per power of two, at most 31 powers
- * of two: 3.9 KiB per metric), 4 bytes once more than 4 of its buckets
- * hold 65536 samples each, plus about 780 bytes; a 100,000-token stream
- * with bursts and stalls takes about 7 KiB (docs/threads.md has the
- * figures). llmlat_agg_add then gives the same aggregator, bit for bit,
- * as a buffered recorder of the same events.
+ * by llmlat_request_new, but it keeps only a block of its latest 64
+ * events. A full block is folded at once, by like's gap rule and bucket
+ * layout, into buckets and sums of the recorder's own, so its memory
+ * follows the spread of the request's gaps, not their number: 2 bytes
+ * per bucket its ITL and ICL values span (at the default relative error
+ * 64 buckets per power of two, at most 31 powers of two: 3.9 KiB per
+ * metric), 4 bytes once more than 4 of its buckets hold 65536 samples
+ * each, plus about 1,550 bytes (768 of them the block); a 100,000-token
+ * stream with bursts and stalls takes about 7.8 KiB (docs/threads.md has
+ * the figures). Whatever reads it (llmlat_request_value in flight,
+ * llmlat_agg_add) counts the block's events without folding them, and
+ * llmlat_agg_add gives the same aggregator, bit for bit, as a buffered
+ * recorder of the same events.
  *
  * It is for bounded mode: like must be a bounded aggregator, and r can be
  * added (llmlat_agg_add, llmlat_live_add, llmlat_window_add) to bounded
@@ -647,13 +650,14 @@ LLMLAT_API llmlat_agg *llmlat_agg_new_like(const llmlat_agg *a);
  * convention's (events with tokens): else EMISMATCH. like is only read,
  * and may be freed or changed afterwards. llmlat_request_value gives
  * every metric under conventions of that gap rule, and all but ITL, ICL
- * and ITL_MAX (EMISMATCH) under the other. An event may fail with ENOMEM
- * when the request's values spread further than before (nothing is
- * changed then). Exact mode keeps every sample by definition: use
- * llmlat_request_new there. Threads: it reads only like's settings, so it
- * may be made while other threads add to or query like; the recorder
- * itself is one thread's at a time, as any recorder. NULL when like is
- * NULL or exact, or out of memory. */
+ * and ITL_MAX (EMISMATCH) under the other. The event that finds the block
+ * full, and llmlat_request_events, fold what it holds, and may fail with
+ * ENOMEM when the request's values spread further than before (nothing
+ * is changed then; the other events allocate nothing). Exact mode keeps
+ * every sample by definition: use llmlat_request_new there. Threads: it
+ * reads only like's settings, so it may be made while other threads add
+ * to or query like; the recorder itself is one thread's at a time, as any
+ * recorder. NULL when like is NULL or exact, or out of memory. */
 LLMLAT_API llmlat_request *llmlat_request_new_streaming(const llmlat_agg *like);
 
 /* ------------------------------------------------------------------ live */

@@ -141,71 +141,38 @@ LLMLAT_COLD static void fold_odd_gap(llmlat_agg *a, metric_store *stores, int64_
     itl_sk->zero += itl.zeros;
 }
 
-/* A run of common gaps: one token, 0 < gap < 2^53 ns, ICL kept; each one
- * sample of the same value in ITL and ICL. Their squares and extremes. */
-typedef struct common_gaps {
-    uint64_t n, sq_lo, sq_hi;
-    int64_t min, max;
-} common_gaps;
-
-/* The ns cells in locals for the gap loop (bucket stores could alias
- * them, and the compiler would reload them after each). */
-typedef struct layout {
-    sketch_cells cell;
-    unsigned shift;
-    uint64_t mask;
-} layout;
-
-static inline int64_t layout_index_ns(const layout *l, int64_t ns)
+/* From gap j of a block with other gaps, the common gaps up to the first
+ * other one: their bucket indexes into idx, their squares and extremes
+ * into *c. Returns where it stopped. */
+LLMLAT_NOINLINE static size_t take_common(const gap_block *b, size_t j, const gap_layout *lay,
+                                          common_gaps *c, int64_t *idx)
 {
-    return sketch_cells_index(l->cell.bound, l->cell.base, l->shift, l->mask, (double)ns);
-}
-
-/* From gap j of b, the common gaps up to the first other one: their
- * bucket indexes into idx, their squares and extremes into *c. Returns
- * where it stopped. `plain` (every k is 1) is a constant at each call, so
- * the loop reads no k when it is. */
-static inline size_t take_common(const gap_block *b, size_t j, bool plain, const layout *lay,
-                                 common_gaps *c, int64_t *idx)
-{
-    const uint64_t *bound = lay->cell.bound;
-    const int64_t *base = lay->cell.base;
-    const unsigned shift = lay->shift;
-    const uint64_t mask = lay->mask;
     const uint32_t *k = b->k;
     uint64_t sq_lo = 0, sq_hi = 0;
-    double min = INFINITY, max = 0.0; /* exact: the gaps are below 2^53 */
+    int64_t min = INT64_MAX, max = 0;
     int64_t *out = idx;
-    const size_t end = b->n;
-    for (; j < end; j++) {
+    for (; j < b->n; j++) {
         int64_t g = gap_block_gap(b, j);
-        if ((uint64_t)g - 1 >= (uint64_t)SKETCH_NS_EXACT - 1 || (!plain && k[j] != 1))
+        if ((uint64_t)g - 1 >= (uint64_t)SKETCH_NS_EXACT - 1 || k[j] != 1)
             break;
         uint64_t lo, hi;
         wide_mul((uint64_t)g, (uint64_t)g, &lo, &hi);
         wide_add(&sq_lo, &sq_hi, lo, hi);
-        double x = (double)g;
-        min = x < min ? x : min;
-        max = x > max ? x : max;
-        *out++ = sketch_cells_index(bound, base, shift, mask, x);
+        min = g < min ? g : min;
+        max = g > max ? g : max;
+        *out++ = gap_layout_index(lay, g);
     }
     size_t n = (size_t)(out - idx);
-    *c = (common_gaps){ n, sq_lo, sq_hi, n ? (int64_t)min : 0, (int64_t)max };
+    *c = (common_gaps){ n, sq_lo, sq_hi, n ? min : 0, max };
     return j;
 }
 
-/* The two shapes of a run, each its own function: the loop then has the
- * registers to itself. */
-LLMLAT_NOINLINE static size_t take_plain(const gap_block *b, size_t j, const layout *lay,
-                                         common_gaps *c, int64_t *idx)
+/* A block whose gaps are all common, at once (gap_common_block); its own
+ * function, so that the loop has the registers to itself. */
+LLMLAT_NOINLINE static bool take_block(const gap_block *b, const gap_layout *lay,
+                                       common_gaps *c, int64_t *idx)
 {
-    return take_common(b, j, true, lay, c, idx);
-}
-
-LLMLAT_NOINLINE static size_t take_general(const gap_block *b, size_t j, const layout *lay,
-                                           common_gaps *c, int64_t *idx)
-{
-    return take_common(b, j, false, lay, c, idx);
+    return gap_common_block(lay, b->at[0], b->at + 1, b->n, idx, c);
 }
 
 /* Counts one sample at each of idx[0..n) in both x and y, the indexes
@@ -245,8 +212,19 @@ static void part_add_common(gap_part *p, const common_gaps *c)
     gap_part_note(p, ns_to_s(c->min), ns_to_s(c->max));
 }
 
+/* A run of common gaps (idx their buckets) into both sketches and parts. */
+static void count_common(gap_parts *p, sketch *itl_sk, sketch *icl_sk, const sketch_map *m,
+                         const gap_layout *lay, const common_gaps *c, const int64_t *idx)
+{
+    bump_both(itl_sk, icl_sk, m, idx, c->n, gap_layout_index(lay, c->min),
+              gap_layout_index(lay, c->max));
+    part_add_common(&p->icl, c);
+    part_add_common(&p->itl, c);
+    p->max_gap = c->max > p->max_gap ? c->max : p->max_gap;
+}
+
 /* ICL, ITL and ITL_MAX of one request, by the gap rule (record/gaps.h):
- * block after block, each split into runs of common gaps (counted in both
+ * block after block, each at once when all its gaps are common, else split into runs of common gaps (counted in both
  * sketches at once) and the odd gaps between them. Out of line: a request
  * of one token has no gap, and needs none of this frame. */
 LLMLAT_NOINLINE static void fold_gaps(llmlat_agg *a, metric_store *stores,
@@ -257,7 +235,7 @@ LLMLAT_NOINLINE static void fold_gaps(llmlat_agg *a, metric_store *stores,
     if (!gap_walk_begin_ended(&w, a->conv, r, v, &k0))
         return;
     const sketch_map *m = &a->map;
-    const layout lay = { m->ns_cell, m->cell_shift, m->cell_mask };
+    const gap_layout lay = gap_layout_of(m);
     sketch *itl_sk = sk(stores, LLMLAT_ITL), *icl_sk = sk(stores, LLMLAT_ICL);
     const bool icl_on = !v->icl_dropped;
     const bool plain = r->sum.n_tok == r->n && r->sum.sum_k == r->n; /* every k is 1 */
@@ -272,18 +250,17 @@ LLMLAT_NOINLINE static void fold_gaps(llmlat_agg *a, metric_store *stores,
     uint64_t empty_sum = 0; /* of the gaps closed by empty events */
     gap_block blk;
     while (gap_walk_block(&w, &blk)) {
+        common_gaps c;
+        if (icl_on && (plain || gap_all_one(blk.k, blk.n)) && /* the usual block: at once */
+            take_block(&blk, &lay, &c, idx)) {
+            count_common(&p, itl_sk, icl_sk, m, &lay, &c, idx);
+            continue;
+        }
         for (size_t j = 0; j < blk.n;) {
             if (icl_on) { /* else every gap is odd */
-                common_gaps c;
-                j = plain ? take_plain(&blk, j, &lay, &c, idx)
-                          : take_general(&blk, j, &lay, &c, idx);
-                if (c.n) {
-                    bump_both(itl_sk, icl_sk, m, idx, c.n, layout_index_ns(&lay, c.min),
-                              layout_index_ns(&lay, c.max));
-                    part_add_common(&p.icl, &c);
-                    part_add_common(&p.itl, &c);
-                    p.max_gap = c.max > p.max_gap ? c.max : p.max_gap;
-                }
+                j = take_common(&blk, j, &lay, &c, idx);
+                if (c.n)
+                    count_common(&p, itl_sk, icl_sk, m, &lay, &c, idx);
                 if (j == blk.n)
                     break;
             }

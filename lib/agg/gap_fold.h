@@ -117,6 +117,71 @@ static inline void gap_parts_add(gap_parts *p, int64_t g, uint32_t k, bool icl_o
         p->max_gap = g;
 }
 
+/* Common gaps: one token each, 0 < gap < 2^53 ns, ICL kept; each is one
+ * sample of the same value in ITL and ICL, so both folds count them at
+ * once. A run of them: their number, squares and extremes (ns). */
+typedef struct common_gaps {
+    uint64_t n, sq_lo, sq_hi;
+    int64_t min, max;
+} common_gaps;
+
+/* The ns cells of a's map (bounded/sketch_map.h) in locals for the gap
+ * loops (bucket stores could alias them, and the compiler would reload
+ * them after each). */
+typedef struct gap_layout {
+    sketch_cells cell;
+    unsigned shift;
+    uint64_t mask;
+} gap_layout;
+
+static inline gap_layout gap_layout_of(const sketch_map *m)
+{
+    return (gap_layout){ m->ns_cell, m->cell_shift, m->cell_mask };
+}
+
+static inline int64_t gap_layout_index(const gap_layout *l, int64_t ns)
+{
+    return sketch_cells_index(l->cell.bound, l->cell.base, l->shift, l->mask, (double)ns);
+}
+
+/* Whether every k[0..n) is 1 (vectorized: no branch per event). */
+static inline bool gap_all_one(const uint32_t *k, size_t n)
+{
+    uint32_t odd = 0;
+    for (size_t j = 0; j < n; j++)
+        odd |= k[j] ^ 1;
+    return !odd;
+}
+
+/* The n >= 1 gaps from prev through t[0 .. n), all closed by one-token
+ * events, when every one is common: their bucket indexes into idx, their
+ * squares and extremes into *c. false (idx and *c then mean nothing) when
+ * some gap is 0 or 2^53 ns and more: the loop checks nothing, the
+ * extremes tell after it ((double)g is monotone). */
+static inline bool gap_common_block(const gap_layout *lay, int64_t prev, const int64_t *t,
+                                    size_t n, int64_t *idx, common_gaps *c)
+{
+    const uint64_t *bound = lay->cell.bound;
+    const int64_t *base = lay->cell.base;
+    const unsigned shift = lay->shift;
+    const uint64_t mask = lay->mask;
+    uint64_t sq_lo = 0, sq_hi = 0;
+    double min = INFINITY, max = 0.0;
+    for (size_t j = 0; j < n; j++) {
+        int64_t g = t[j] - prev;
+        prev = t[j];
+        uint64_t lo, hi;
+        wide_mul((uint64_t)g, (uint64_t)g, &lo, &hi);
+        wide_add(&sq_lo, &sq_hi, lo, hi);
+        double x = (double)g; /* exact below 2^53 */
+        min = min < x ? min : x; /* as written: one minsd, one maxsd */
+        max = max > x ? max : x;
+        idx[j] = sketch_cells_index(bound, base, shift, mask, x);
+    }
+    *c = (common_gaps){ n, sq_lo, sq_hi, (int64_t)min, (int64_t)max };
+    return min >= 1.0 && max < (double)SKETCH_NS_EXACT;
+}
+
 /* The parts into a's sketches (their buckets are the caller's): ICL's
  * only when icl_on (AIPerf drops a request's ICL for one zero gap). */
 LLMLAT_PRIVATE void gap_parts_commit(llmlat_agg *a, metric_store *stores, const gap_parts *p,

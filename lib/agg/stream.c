@@ -1,8 +1,12 @@
-/* Streaming recorders (stream.h). The per-event path: the gap rule's one
- * step (gap_step_event), the gap's samples (gap_samples), their bucket
- * indexes, a 2-byte count each in the request's ITL and ICL runs, and the
- * gap's sums; a new spread of values or a count past 65535 takes the slow
- * path, which plans the runs' growth before changing anything. */
+/* Streaming recorders (stream.h). An event is stored in the recorder's
+ * block of STREAM_BLOCK, as a buffered recorder stores it; a full block
+ * is folded at once: when its gaps are all common (agg/gap_fold.h), with
+ * one bucket index each for ITL and ICL, a 2-byte count each in the
+ * request's runs, and the common sums; else event by event by the gap
+ * rule's one step (gap_step_event) and the gap's samples (gap_samples),
+ * planning the runs' growth before changing anything. Readers (values in
+ * flight, the commit) count the block's held events without folding
+ * them. */
 #include <string.h>
 
 #include "agg/gap_fold.h"
@@ -172,83 +176,43 @@ static void stream_take(llmlat_request *r, stream_state *st, const gap_step *ste
     }
 }
 
-/* Any event: both samples into their runs' counts, or the plan first. */
-LLMLAT_COLD static int32_t stream_event_any(llmlat_request *r, stream_state *st, int64_t t,
-                                            uint32_t k)
-{
-    const sketch_map *m = &st->lay->map;
-    gap_step step = st->step;
-    stream_fx fx = stream_effect(&step, st->lay->split, t, k);
-    int64_t ii = 0, ti = 0;
-    bool has_i = fx.closes && stream_indexed(m, &fx.icl, &ii);
-    bool has_t = fx.closes && stream_indexed(m, &fx.itl, &ti);
-    bool fast_i = !has_i || run_add_fast(&st->icl, ii, 1);
-    if (fast_i && has_t && !run_add_fast(&st->itl, ti, fx.itl.w)) {
-        if (has_i) /* take it back: the slow path does both */
-            run_undo_fast(&st->icl, ii, 1);
-        fast_i = false;
-    }
-    if (!fast_i) {
-        /* at most one ICL sample per event, one ITL sample per token */
-        run_plan pi = { 0 }, pt = { 0 };
-        if (has_i && run_plan_for(&st->icl, m, &r->al, ii, ii, r->n + 1, &pi) != LLMLAT_OK)
-            return LLMLAT_ENOMEM;
-        if (has_t && run_plan_for(&st->itl, m, &r->al, ti, ti, r->sum.sum_k + k, &pt) != LLMLAT_OK) {
-            run_plan_drop(&pi, &r->al);
-            return LLMLAT_ENOMEM;
-        }
-        if (has_i) {
-            run_apply(&st->icl, &r->al, &pi);
-            run_add(&st->icl, ii, 1);
-            run_end(&st->icl, &r->al);
-        }
-        if (has_t) {
-            run_apply(&st->itl, &r->al, &pt);
-            run_add(&st->itl, ti, fx.itl.w);
-            run_end(&st->itl, &r->al);
-        }
-    }
-    stream_take(r, st, &step, &fx, r->n, t, k);
-    return LLMLAT_OK;
-}
+/* The usual block, folded at once: every gap after the anchor common
+ * (agg/gap_fold.h: one bucket index for ICL and ITL, found from the
+ * integer as the bounded fold finds it), into room the runs have, with
+ * the common sums. false (nothing changed) for any other block. */
+#define STREAM_BLOCK 64 /* the events a streaming recorder holds */
 
-/* One event, the hot path: the usual one (one token, a gap of 0 < g <
- * 2^53 ns after the anchor) takes one bucket index for both runs, found
- * from the integer without the division (sketch_map_index_ns: the bucket
- * of ns_to_s(g), as the bounded fold finds it), and the common sums; any
- * other, or one that needs room, takes stream_event_any. */
-static int32_t stream_event(llmlat_request *r, int64_t t, uint32_t k)
+static bool stream_fold_plain(llmlat_request *r, stream_state *st, const int64_t *t,
+                              const uint32_t *k, size_t n, size_t base)
 {
-    stream_state *st = r->fold_state;
-    int64_t g = t - st->step.prev;
-    if (k == 1 && st->step.anchored && (uint64_t)g - 1 < (uint64_t)SKETCH_NS_EXACT - 1) {
-        int64_t i = sketch_map_index_ns(&st->lay->map, g);
-        if (run_add1_fast(&st->icl, i)) {
-            if (run_add1_fast(&st->itl, i)) {
-                stream_common *c = &st->common;
-                uint64_t lo, hi;
-                wide_mul((uint64_t)g, (uint64_t)g, &lo, &hi);
-                wide_add(&c->sq_lo, &c->sq_hi, lo, hi);
-                c->n++;
-                c->sum += (uint64_t)g;
-                c->min = g < c->min ? g : c->min;
-                c->max = g > c->max ? g : c->max;
-                st->step.prev = t;
-                req_summary *s = &r->sum;
-                if (s->first_tok == REQ_NONE) { /* anchored on an empty event (vLLM) */
-                    s->first_tok = r->n;
-                    s->t_first_tok = t;
-                }
-                s->last_tok = r->n;
-                s->t_last_tok = t;
-                s->n_tok++;
-                s->sum_k++;
-                return LLMLAT_OK;
-            }
-            run_undo_fast(&st->icl, i, 1);
-        }
+    if (!st->step.anchored || !n || n > STREAM_BLOCK || !gap_all_one(k, n))
+        return false;
+    const sketch_map *m = &st->lay->map;
+    const gap_layout lay = gap_layout_of(m);
+    int64_t idx[STREAM_BLOCK];
+    common_gaps c;
+    if (!gap_common_block(&lay, st->step.prev, t, n, idx, &c))
+        return false;
+    int64_t lo = gap_layout_index(&lay, c.min), hi = gap_layout_index(&lay, c.max);
+    if (!run_add_pair(&st->icl, base + n, &st->itl, r->sum.sum_k + n, idx, n, lo, hi))
+        return false;
+    stream_common *sc = &st->common;
+    sc->n += n;
+    sc->sum += (uint64_t)(t[n - 1] - st->step.prev); /* the gaps add up to the span */
+    wide_add(&sc->sq_lo, &sc->sq_hi, c.sq_lo, c.sq_hi);
+    sc->min = c.min < sc->min ? c.min : sc->min;
+    sc->max = c.max > sc->max ? c.max : sc->max;
+    st->step.prev = t[n - 1];
+    req_summary *s = &r->sum;
+    if (s->first_tok == REQ_NONE) { /* anchored on an empty event (vLLM) */
+        s->first_tok = base;
+        s->t_first_tok = t[0];
     }
-    return stream_event_any(r, st, t, k);
+    s->last_tok = base + n - 1;
+    s->t_last_tok = t[n - 1];
+    s->n_tok += n;
+    s->sum_k += n;
+    return true;
 }
 
 /* The spread and weight of a run's samples over a batch. */
@@ -279,14 +243,12 @@ static int32_t stream_plan(bucket_run *run, const sketch_map *m, const llmlat_al
                         bound, p);
 }
 
-/* Many events, all or nothing: the room both runs need is planned from a
+/* Any batch, all or nothing: the room both runs need is planned from a
  * first pass of the rule over a copy of its state, then each event folds
  * into room that is there. */
-static int32_t stream_events(llmlat_request *r, const int64_t *t, const uint32_t *k, size_t n)
+static int32_t stream_fold_any(llmlat_request *r, stream_state *st, const int64_t *t,
+                               const uint32_t *k, size_t n, size_t base)
 {
-    stream_state *st = r->fold_state;
-    if (n == 1)
-        return stream_event(r, t[0], k[0]);
     const sketch_map *m = &st->lay->map;
     gap_step step = st->step;
     stream_need ni = { INFINITY, 0, 0 }, nt = ni;
@@ -300,7 +262,7 @@ static int32_t stream_events(llmlat_request *r, const int64_t *t, const uint32_t
         }
     }
     run_plan pi, pt;
-    if (stream_plan(&st->icl, m, &r->al, &ni, r->n + n, &pi) != LLMLAT_OK)
+    if (stream_plan(&st->icl, m, &r->al, &ni, base + n, &pi) != LLMLAT_OK)
         return LLMLAT_ENOMEM;
     if (stream_plan(&st->itl, m, &r->al, &nt, tokens, &pt) != LLMLAT_OK) {
         run_plan_drop(&pi, &r->al);
@@ -316,11 +278,66 @@ static int32_t stream_events(llmlat_request *r, const int64_t *t, const uint32_t
             run_add(&st->icl, index, 1);
         if (fx.closes && stream_indexed(m, &fx.itl, &index))
             run_add(&st->itl, index, fx.itl.w);
-        stream_take(r, st, &step, &fx, r->n + j, t[j], k[j]);
+        stream_take(r, st, &step, &fx, base + j, t[j], k[j]);
     }
     run_end(&st->icl, &r->al);
     run_end(&st->itl, &r->al);
     return LLMLAT_OK;
+}
+
+/* n events numbered from base, all or nothing. */
+static int32_t stream_fold(llmlat_request *r, const int64_t *t, const uint32_t *k, size_t n,
+                           size_t base)
+{
+    stream_state *st = r->fold_state;
+    if (stream_fold_plain(r, st, t, k, n, base))
+        return LLMLAT_OK;
+    return stream_fold_any(r, st, t, k, n, base);
+}
+
+static int32_t stream_flush(llmlat_request *r)
+{
+    return stream_fold(r, r->t, r->k, req_held(r), r->t_base);
+}
+
+static int32_t stream_events(llmlat_request *r, const int64_t *t, const uint32_t *k, size_t n)
+{
+    return stream_fold(r, t, k, n, r->n);
+}
+
+/* What the held events add, read without folding them (the recorder is
+ * const to its readers): their gaps into *p and *zero_gap, the state's
+ * parts and zero check, and, when to is not NULL, their samples counted
+ * in its sketches (ICL's only when icl_on) and their chunks' squares in
+ * ITL's sums, as fold_odd_gap counts a recorded request's odd gaps. */
+typedef struct stream_sink {
+    sketch *icl, *itl;
+    const sketch_map *m;
+    bool icl_on;
+} stream_sink;
+
+static void stream_held(const llmlat_request *r, const stream_state *st, gap_parts *p,
+                        bool *zero_gap, const stream_sink *to)
+{
+    gap_step step = st->step;
+    fixsum squares = { 0 }; /* a reader's: only the sums matter */
+    for (size_t j = 0; j < req_held(r); j++) {
+        stream_fx fx = stream_effect(&step, st->lay->split, r->t[j], r->k[j]);
+        if (fx.closes) {
+            gap_parts_add(p, fx.gap, r->k[j], true, &fx.icl, &fx.itl,
+                          to ? &to->itl->sums : &squares);
+            *zero_gap = *zero_gap || fx.gap == 0;
+        } else if (fx.zeros) {
+            gap_parts_zeros(p, fx.zeros);
+        }
+        if (!to)
+            continue;
+        if (fx.closes && to->icl_on)
+            sketch_count(to->icl, to->m, fx.icl.x, 1);
+        if (fx.closes && fx.itl.w)
+            sketch_count(to->itl, to->m, fx.itl.x, fx.itl.w);
+        to->itl->zero += fx.closes ? fx.itl.zeros : fx.zeros;
+    }
 }
 
 /* ------------------------------------------------------------ life cycle */
@@ -356,7 +373,9 @@ static bool stream_gaps(const llmlat_request *r, const conv_rules *c, gap_summar
     const stream_state *st = r->fold_state;
     if (c->empty_events_count != st->lay->every || c->split != st->lay->split)
         return false;
-    const gap_parts p = stream_parts(st);
+    gap_parts p = stream_parts(st);
+    *any_zero = st->zero_gap;
+    stream_held(r, st, &p, any_zero, NULL);
     *g = (gap_summary){
         .n_gaps = p.icl.count,
         .gap_sum_ns = (int64_t)p.icl.sum,
@@ -364,12 +383,11 @@ static bool stream_gaps(const llmlat_request *r, const conv_rules *c, gap_summar
         .itl_weight = p.itl.count,
         .itl_sum_ns = (int64_t)p.itl.sum,
     };
-    *any_zero = st->zero_gap;
     return true;
 }
 
 static const req_folder STREAM_FOLDER = {
-    .event = stream_event,
+    .flush = stream_flush,
     .events = stream_events,
     .clear = stream_clear,
     .free = stream_free,
@@ -384,12 +402,15 @@ LLMLAT_API llmlat_request *llmlat_request_new_streaming(const llmlat_agg *like)
     if (!r)
         return NULL;
     stream_state *st = alloc_malloc(&r->al, sizeof *st);
-    stream_layout *lay = st ? stream_layout_of(like) : NULL;
+    r->t = alloc_malloc(&r->al, STREAM_BLOCK * sizeof *r->t); /* its block */
+    r->k = alloc_malloc(&r->al, STREAM_BLOCK * sizeof *r->k);
+    stream_layout *lay = st && r->t && r->k ? stream_layout_of(like) : NULL;
     if (!lay) {
         alloc_free(&r->al, st);
         llmlat_request_free(r);
         return NULL;
     }
+    r->cap = STREAM_BLOCK;
     memset(st, 0, sizeof *st);
     st->lay = lay;
     run_init(&st->icl);
@@ -407,11 +428,14 @@ LLMLAT_PRIVATE void stream_commit(llmlat_agg *a, metric_store *stores, const llm
 {
     const stream_state *st = r->fold_state;
     const bool icl_on = !v->icl_dropped;
+    sketch *icl = &stores[metric_index(LLMLAT_ICL)].sk, *itl = &stores[metric_index(LLMLAT_ITL)].sk;
     if (icl_on)
-        run_commit(&st->icl, &stores[metric_index(LLMLAT_ICL)].sk, &a->map);
-    sketch *itl = &stores[metric_index(LLMLAT_ITL)].sk;
+        run_commit(&st->icl, icl, &a->map);
     run_commit(&st->itl, itl, &a->map);
     fixsum_merge(&itl->sums, &st->itl_ratio);
-    const gap_parts p = stream_parts(st);
+    gap_parts p = stream_parts(st);
+    bool zero_gap = st->zero_gap;
+    const stream_sink to = { icl, itl, &a->map, icl_on };
+    stream_held(r, st, &p, &zero_gap, &to);
     gap_parts_commit(a, stores, &p, icl_on);
 }

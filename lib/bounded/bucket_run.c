@@ -216,6 +216,92 @@ LLMLAT_PRIVATE void run_add(bucket_run *r, int64_t index, uint64_t w)
     run_put(r->count, 0, i, c & 0xffff);
 }
 
+/* 2-byte counts wrap modulo 65536: a count that passed 65535 reads 0
+ * after its increment, and decrements restore every count exactly. The
+ * increments are summed in 32 bits, so bit 16 of their OR says whether
+ * one wrapped, at one OR per count. */
+static bool add_wrapping(uint16_t *c, int64_t lo, const int64_t *idx, size_t n)
+{
+    uint32_t any = 0;
+    for (size_t j = 0; j < n; j++) {
+        uint32_t x = (uint32_t)c[idx[j] - lo] + 1;
+        c[idx[j] - lo] = (uint16_t)x;
+        any |= x;
+    }
+    return !(any >> 16);
+}
+
+/* The same into two blocks at once: one load of each index. */
+static bool add_wrapping2(uint16_t *a, int64_t a_lo, uint16_t *b, int64_t b_lo,
+                          const int64_t *idx, size_t n)
+{
+    uint32_t any = 0;
+    for (size_t j = 0; j < n; j++) {
+        int64_t i = idx[j];
+        uint32_t x = (uint32_t)a[i - a_lo] + 1, y = (uint32_t)b[i - b_lo] + 1;
+        a[i - a_lo] = (uint16_t)x;
+        b[i - b_lo] = (uint16_t)y;
+        any |= x | y;
+    }
+    return !(any >> 16);
+}
+
+/* Takes back one sample at each of idx[0 .. n). */
+static void run_undo_block(bucket_run *r, const int64_t *idx, size_t n)
+{
+    if (r->wide) {
+        uint32_t *c = r->count;
+        for (size_t j = 0; j < n; j++)
+            c[idx[j] - r->lo]--;
+    } else {
+        uint16_t *c = r->count;
+        for (size_t j = 0; j < n; j++)
+            c[idx[j] - r->lo]--;
+    }
+}
+
+/* Whether r has the indexes lo .. hi. */
+static bool run_spans(const bucket_run *r, int64_t lo, int64_t hi)
+{
+    return r->live && lo >= r->lo && hi <= r->top;
+}
+
+static bool run_add_block(bucket_run *r, const int64_t *idx, size_t n, int64_t lo, int64_t hi,
+                          uint64_t bound)
+{
+    if (!run_spans(r, lo, hi))
+        return false;
+    if (r->wide == 1 && bound <= UINT32_MAX) { /* no count can pass it */
+        uint32_t *c = r->count;
+        for (size_t j = 0; j < n; j++)
+            c[idx[j] - r->lo]++;
+        return true;
+    }
+    if (r->wide || add_wrapping(r->count, r->lo, idx, n))
+        return !r->wide;
+    run_undo_block(r, idx, n); /* one needs a carry: back, for the plan */
+    return false;
+}
+
+LLMLAT_PRIVATE bool run_add_pair(bucket_run *a, uint64_t a_bound, bucket_run *b,
+                                 uint64_t b_bound, const int64_t *idx, size_t n, int64_t lo,
+                                 int64_t hi)
+{
+    if (a->wide || b->wide || !run_spans(a, lo, hi) || !run_spans(b, lo, hi)) {
+        if (!run_add_block(a, idx, n, lo, hi, a_bound))
+            return false;
+        if (run_add_block(b, idx, n, lo, hi, b_bound))
+            return true;
+        run_undo_block(a, idx, n);
+        return false;
+    }
+    if (add_wrapping2(a->count, a->lo, b->count, b->lo, idx, n))
+        return true;
+    run_undo_block(a, idx, n);
+    run_undo_block(b, idx, n);
+    return false;
+}
+
 LLMLAT_PRIVATE void run_end(bucket_run *r, const llmlat_alloc *al)
 {
     alloc_free(al, r->spare);

@@ -80,51 +80,14 @@ LLMLAT_PRIVATE void run_add(bucket_run *r, int64_t index, uint64_t w);
 /* After the planned samples: frees the spare block if it was not taken. */
 LLMLAT_PRIVATE void run_end(bucket_run *r, const llmlat_alloc *al);
 
-/* The common case without a plan: index within lo .. top and a 2-byte
- * (or 4-byte) count that stays below 65536 (2^32). false: plan first. */
-static inline bool run_add_fast(bucket_run *r, int64_t index, uint64_t w)
-{
-    uint64_t off = (uint64_t)index - (uint64_t)r->lo;
-    if (off >= r->live)
-        return false;
-    if (r->wide == 0) {
-        uint16_t *c = (uint16_t *)r->count + off;
-        if (w > (uint64_t)(UINT16_MAX - *c))
-            return false;
-        *c = (uint16_t)(*c + w);
-    } else if (r->wide == 1) {
-        uint32_t *c = (uint32_t *)r->count + off;
-        if (w > (uint64_t)(UINT32_MAX - *c))
-            return false;
-        *c = (uint32_t)(*c + w);
-    } else {
-        return false;
-    }
-    return true;
-}
-
-/* run_add_fast of one sample, for the usual one-token gap. */
-static inline bool run_add1_fast(bucket_run *r, int64_t index)
-{
-    uint64_t off = (uint64_t)index - (uint64_t)r->lo;
-    if (off >= r->live || r->wide != 0)
-        return run_add_fast(r, index, 1);
-    uint16_t *c = (uint16_t *)r->count + off;
-    if (*c == UINT16_MAX)
-        return false;
-    ++*c;
-    return true;
-}
-
-/* Takes back a run_add_fast of the same index and weight. */
-static inline void run_undo_fast(bucket_run *r, int64_t index, uint64_t w)
-{
-    size_t off = (size_t)(index - r->lo);
-    if (r->wide == 0)
-        ((uint16_t *)r->count)[off] = (uint16_t)(((uint16_t *)r->count)[off] - w);
-    else
-        ((uint32_t *)r->count)[off] = (uint32_t)(((uint32_t *)r->count)[off] - w);
-}
+/* One sample at each of idx[0 .. n), all within lo .. hi, into both a
+ * and b, without a plan: true when both runs have those indexes and
+ * 2-byte (or 4-byte) counts that none of them passes 65535 (2^32 - 1),
+ * a holding at most a_bound samples in all with them and b b_bound.
+ * false changes nothing: plan first. */
+LLMLAT_PRIVATE bool run_add_pair(bucket_run *a, uint64_t a_bound, bucket_run *b,
+                                 uint64_t b_bound, const int64_t *idx, size_t n, int64_t lo,
+                                 int64_t hi);
 
 /* Adds the run's samples to s (same map); the caller adds their count,
  * sums and extremes. */

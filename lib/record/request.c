@@ -12,8 +12,8 @@ static void clear(llmlat_request *r)
     r->start_ns = 0;
     r->end_ns = 0;
     r->n = 0;
+    r->t_base = 0;
     r->room = 0;
-    r->fold_room = 0;
     r->last_t = INT64_MAX;
     r->max_t = INT64_MIN;
     r->t_first = 0;
@@ -72,10 +72,7 @@ LLMLAT_API int32_t llmlat_request_start(llmlat_request *r, int64_t t_ns)
     r->start_ns = t_ns;
     r->last_t = t_ns;
     r->max_t = t_ns <= 0 ? t_ns + INT64_MAX : INT64_MAX;
-    if (r->folder)
-        r->fold_room = REQ_MAX_EVENTS;
-    else
-        r->room = r->cap;
+    r->room = r->cap;
     return LLMLAT_OK;
 }
 
@@ -106,29 +103,30 @@ static int32_t req_reserve(llmlat_request *r, size_t need)
 
 static inline void append(llmlat_request *r, int64_t t_ns, uint32_t k)
 {
-    size_t i = r->n++;
+    size_t i = r->n++ - r->t_base;
     r->t[i] = t_ns;
     r->k[i] = k;
     r->last_t = t_ns;
 }
 
-/* The record layer's own fields after a streaming recorder's folder took
- * n events, the first at t0, the last at t1. */
-static inline void folded(llmlat_request *r, size_t n, int64_t t0, int64_t t1)
+/* A streaming recorder's events up to n are folded (the first at t0):
+ * its block is empty again. */
+static void folded(llmlat_request *r, int64_t t0)
 {
-    if (r->n == 0)
+    if (!r->t_base && r->n)
         r->t_first = t0;
-    r->n += n;
-    r->last_t = t1;
+    r->t_base = r->n;
+    r->room = r->cap < REQ_MAX_EVENTS - r->n ? r->n + r->cap : REQ_MAX_EVENTS;
 }
 
-/* A streaming recorder's checked event, to its folder: out of line, so
- * that llmlat_request_event's buffered path keeps no frame. */
-LLMLAT_NOINLINE static int32_t fold(llmlat_request *r, int64_t t_ns, uint32_t k)
+/* A streaming recorder's block folded, so that it takes events again. */
+static int32_t flush(llmlat_request *r)
 {
-    int32_t st = r->folder->event(r, t_ns, k);
+    if (!req_held(r))
+        return LLMLAT_OK;
+    int32_t st = r->folder->flush(r);
     if (st == LLMLAT_OK)
-        folded(r, 1, t_ns, t_ns);
+        folded(r, r->t[0]);
     return st;
 }
 
@@ -139,25 +137,24 @@ LLMLAT_COLD static int32_t event_slow(llmlat_request *r, int64_t t_ns, uint32_t 
     if (r->state != REQ_STARTED || req_values_only(r))
         return LLMLAT_ESTATE;
     int32_t st = time_error(r, t_ns);
-    if (st == LLMLAT_OK && r->folder)
-        return r->n < REQ_MAX_EVENTS ? fold(r, t_ns, k) : LLMLAT_EOVERFLOW;
+    if (st == LLMLAT_OK && r->n >= REQ_MAX_EVENTS)
+        st = LLMLAT_EOVERFLOW;
     if (st == LLMLAT_OK)
-        st = req_reserve(r, r->n + 1);
+        st = r->folder ? flush(r) : req_reserve(r, r->n + 1);
     if (st != LLMLAT_OK)
         return st;
     append(r, t_ns, k);
     return LLMLAT_OK;
 }
 
+/* Both recorders take the same path: a streaming recorder's block is its
+ * buffer, folded on the slow path when full. */
 LLMLAT_API int32_t llmlat_request_event(llmlat_request *r, int64_t t_ns, uint32_t k)
 {
     if (r && r->n < r->room && t_ns >= r->last_t && t_ns <= r->max_t) {
         append(r, t_ns, k);
         return LLMLAT_OK;
     }
-    /* a streaming recorder: the same checks, on fold_room */
-    if (r && r->n < r->fold_room && t_ns >= r->last_t && t_ns <= r->max_t)
-        return fold(r, t_ns, k);
     return event_slow(r, t_ns, k);
 }
 
@@ -181,10 +178,15 @@ LLMLAT_API int32_t llmlat_request_events(llmlat_request *r, const int64_t *t_ns,
     }
     if (n > REQ_MAX_EVENTS - r->n)
         return LLMLAT_EOVERFLOW;
-    if (r->folder) {
-        int32_t st = n ? r->folder->events(r, t_ns, k, n) : LLMLAT_OK;
-        if (st == LLMLAT_OK && n)
-            folded(r, n, t_ns[0], t_ns[n - 1]);
+    if (r->folder && n) {
+        int32_t st = flush(r);
+        if (st == LLMLAT_OK)
+            st = r->folder->events(r, t_ns, k, n);
+        if (st == LLMLAT_OK) {
+            r->n += n;
+            r->last_t = t_ns[n - 1];
+            folded(r, t_ns[0]);
+        }
         return st;
     }
     int32_t st = req_reserve(r, r->n + n);
@@ -281,11 +283,34 @@ LLMLAT_PRIVATE int32_t req_make_view(llmlat_request *r, const req_spec *s)
     return LLMLAT_OK;
 }
 
+/* A streaming recorder's held events into the summary of those it folded. */
+static void summarize_held(const llmlat_request *r, req_summary *s)
+{
+    for (size_t j = 0; j < req_held(r); j++) {
+        uint32_t k = r->k[j];
+        if (!k)
+            continue;
+        if (s->first_tok == REQ_NONE) {
+            s->first_tok = r->t_base + j;
+            s->t_first_tok = r->t[j];
+        }
+        s->last_tok = r->t_base + j;
+        s->t_last_tok = r->t[j];
+        s->n_tok++;
+        s->sum_k += k;
+    }
+}
+
 LLMLAT_PRIVATE const req_summary *req_summary_of(const llmlat_request *r, req_summary *scratch)
 {
-    if (req_ended(r) || r->folder) /* a folder keeps it as events come */
+    if (req_ended(r))
         return &r->sum;
-    req_summarize(r, scratch);
+    if (r->folder) { /* the folder keeps the folded events' */
+        *scratch = r->sum;
+        summarize_held(r, scratch);
+    } else {
+        req_summarize(r, scratch);
+    }
     return scratch;
 }
 
@@ -298,11 +323,13 @@ static int32_t end(llmlat_request *r, int64_t t_ns, enum req_state how)
     int32_t st = time_error(r, t_ns);
     if (st != LLMLAT_OK)
         return st;
-    if (!r->folder)
+    if (r->folder)
+        summarize_held(r, &r->sum); /* they stay held: no allocation */
+    else
         req_summarize(r, &r->sum);
     r->state = how;
     r->end_ns = t_ns;
-    r->room = r->fold_room = 0; /* no more events */
+    r->room = 0; /* no more events */
     return LLMLAT_OK;
 }
 

@@ -30,21 +30,28 @@ typedef struct req_summary {
 } req_summary;
 
 /* A recorder that keeps no events (a streaming recorder, agg/stream.c)
- * folds each into a state of its own as it comes, through these
- * functions, set when it is made. The record layer still checks every
- * event (state, order, limits) and keeps n, last_t and t_first; the folder
- * keeps the summary up to date, so it is valid in flight too. */
+ * holds its latest ones in a small fixed block, t[0 .. n - t_base) with
+ * room for cap, and folds them, in a batch, into a state of its own
+ * through these functions, set when it is made: when the block is full,
+ * and before a batch of events. The record layer checks every event
+ * (state, order, limits) and stores it in the block as a buffered
+ * recorder does; it keeps n, last_t and t_first. The folder keeps the
+ * summary of the folded events, and counts the held ones wherever it
+ * reads them, so that a recorder in flight reads as it would folded. */
 struct gap_summary;
 struct conv_rules;
 typedef struct req_folder {
-    /* Fold one checked event, or n (all or nothing: ENOMEM leaves r
-     * unchanged); r->n and r->last_t are still those before them. */
-    int32_t (*event)(llmlat_request *r, int64_t t_ns, uint32_t k);
+    /* Fold the held events (numbered t_base ..), or n events past them
+     * (the held ones folded first, numbered from r->n): all or nothing,
+     * ENOMEM leaves r unchanged; n, t_base and last_t are still those
+     * before them. */
+    int32_t (*flush)(llmlat_request *r);
     int32_t (*events)(llmlat_request *r, const int64_t *t_ns, const uint32_t *k, size_t n);
     void (*clear)(llmlat_request *r);  /* back to new (reset) */
     void (*free)(llmlat_request *r);
-    /* The gap rule's results under c (gap_summarize, gap_any_zero); false
-     * when c's gap rule is not the one r folds by. */
+    /* The gap rule's results under c (gap_summarize, gap_any_zero), the
+     * held events included; false when c's gap rule is not the one r
+     * folds by. */
     bool (*gaps)(const llmlat_request *r, const struct conv_rules *c, struct gap_summary *g,
                  bool *any_zero);
 } req_folder;
@@ -53,18 +60,19 @@ struct llmlat_request {
     /* The per-event path reads and writes only these. */
     int64_t *t;
     uint32_t *k;
-    size_t n;
-    size_t room;      /* capacity while started, 0 otherwise: one compare
-                         checks both the state and the space */
+    size_t n;         /* events recorded */
+    size_t t_base;    /* of them, those before t[0]: a streaming
+                         recorder's folded ones (0 for a buffered one) */
+    size_t room;      /* while started, the events n may reach before the
+                         slow path (t_base + cap), 0 otherwise: one
+                         compare checks both the state and the space */
     int64_t last_t;   /* the earliest time the next event may carry */
     int64_t max_t;    /* start + INT64_MAX, saturated: every latency fits */
 
-    /* A streaming recorder's: the same as room (REQ_MAX_EVENTS while
-     * started), with its folder and state; room stays 0. */
-    size_t fold_room;
+    /* A streaming recorder's folder and state. */
     const req_folder *folder;
     void *fold_state;
-    int64_t t_first;  /* time of its first event, once there is one */
+    int64_t t_first;  /* time of its first event, once it is folded */
 
     size_t cap;
     llmlat_alloc al;
@@ -98,11 +106,17 @@ static inline bool req_ended(const llmlat_request *r)
     return r->state >= REQ_FINISHED;
 }
 
-/* The time of r's first event (r->n > 0): a streaming recorder keeps it,
- * a buffered one has it stored. */
+/* The time of r's first event (r->n > 0): stored while it is held, kept
+ * once a streaming recorder folded it. */
 static inline int64_t req_first_time(const llmlat_request *r)
 {
-    return r->folder ? r->t_first : r->t[0];
+    return r->t_base ? r->t_first : r->t[0];
+}
+
+/* Events a streaming recorder holds, not yet folded: t[0 .. n). */
+static inline size_t req_held(const llmlat_request *r)
+{
+    return r->n - r->t_base;
 }
 
 /* The summary of r's events, computed. */

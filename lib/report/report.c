@@ -264,14 +264,8 @@ LLMLAT_PRIVATE bool report_counter(report_ctx *c, int32_t counter, uint64_t *out
     return c->counter_defined[counter];
 }
 
-static double counter_or_nan(report_ctx *c, int32_t counter)
-{
-    uint64_t v;
-    return report_counter(c, counter, &v) ? (double)v : NAN;
-}
-
 LLMLAT_PRIVATE bool report_item_value(report_ctx *c, enum report_item item, double *v,
-                                      bool *count, const char **why)
+                                      bool *count, uint64_t *n, const char **why)
 {
     static const int32_t COUNTERS[REPORT_ITEM_COUNT] = {
         [REPORT_ITEM_COMPLETED] = LLMLAT_COUNT_COMPLETED,
@@ -297,7 +291,8 @@ LLMLAT_PRIVATE bool report_item_value(report_ctx *c, enum report_item item, doub
     *count = COUNTERS[item] != 0;
     if (*count) {
         *why = report_unavailable(c, LLMLAT_KIND_COUNTER, COUNTERS[item]);
-        *v = counter_or_nan(c, COUNTERS[item]);
+        *n = 0; /* kept exact: a double rounds counts past 2^53 */
+        *v = report_counter(c, COUNTERS[item], n) ? 0.0 : NAN;
     } else {
         *why = report_unavailable(c, LLMLAT_KIND_RATE, RATES[item]);
         *v = item == REPORT_ITEM_DURATION ? report_duration(c) : report_rate(c, RATES[item]);

@@ -63,12 +63,13 @@ LLMLAT_PRIVATE double report_duration(const report_ctx *c);
 /* false when the counter is undefined (GOOD without an SLO). */
 LLMLAT_PRIVATE bool report_counter(report_ctx *c, int32_t counter, uint64_t *out);
 
-/* A line of the summary a person reads (text, HTML): its value (NaN when
- * undefined; *count says whether it is an integer count), and *why the
- * data cannot support it (NULL when they can). false for a line that does
- * not apply: goodput and good requests without an SLO. */
+/* A line of the summary a person reads (text, HTML): a count (*count
+ * true: *n, exact, and *v NaN when it is undefined) or a value *v (NaN
+ * when undefined), and *why the data cannot support it (NULL when they
+ * can). false for a line that does not apply: goodput and good requests
+ * without an SLO. */
 LLMLAT_PRIVATE bool report_item_value(report_ctx *c, enum report_item item, double *v,
-                                      bool *count, const char **why);
+                                      bool *count, uint64_t *n, const char **why);
 
 /* Why a's data cannot support metric, rate or counter `id` (kind
  * LLMLAT_KIND_*), NULL when it can: reports write "not available" and the

@@ -176,8 +176,9 @@ static void html_summary(report_ctx *c, const text_words *w)
     for (int i = 0; i < REPORT_ITEM_COUNT; i++) {
         double v;
         bool count;
+        uint64_t n;
         const char *why;
-        if (!report_item_value(c, (enum report_item)i, &v, &count, &why))
+        if (!report_item_value(c, (enum report_item)i, &v, &count, &n, &why))
             continue;
         rbuf_puts(b, "<tr><th>");
         rbuf_html_escaped(b, report_item_label(w, (enum report_item)i));
@@ -185,6 +186,10 @@ static void html_summary(report_ctx *c, const text_words *w)
         if (why) {
             rbuf_puts(b, "<td class=\"na\">not available: ");
             rbuf_html_escaped(b, why);
+            rbuf_puts(b, "</td>");
+        } else if (count && !isnan(v)) {
+            rbuf_puts(b, "<td>");
+            rbuf_u64(b, n);
             rbuf_puts(b, "</td>");
         } else {
             html_td(b, v, count ? 0 : 2);

@@ -26,8 +26,9 @@ static void text_summary(report_ctx *c, const text_words *w)
     for (int i = 0; i < REPORT_ITEM_COUNT; i++) {
         double v;
         bool count;
+        uint64_t n;
         const char *why;
-        if (!report_item_value(c, (enum report_item)i, &v, &count, &why))
+        if (!report_item_value(c, (enum report_item)i, &v, &count, &n, &why))
             continue;
         item_start(&c->out, w, (enum report_item)i);
         if (why) { /* "not available: <reason>" in place of the value */
@@ -36,7 +37,7 @@ static void text_summary(report_ctx *c, const text_words *w)
         } else if (isnan(v)) {
             rbuf_puts(&c->out, DASH);
         } else if (count) {
-            rbuf_u64(&c->out, (uint64_t)v);
+            rbuf_u64(&c->out, n);
         } else {
             rbuf_fixed(&c->out, v, 2, 0, DASH);
         }

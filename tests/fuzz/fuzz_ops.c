@@ -33,6 +33,10 @@ typedef struct mreq {
     uint32_t k[MAX_EV];
     uint64_t in_tok, out_tok;
     bool has_out;
+    /* a streaming recorder: the relative error and gap rule it folds by */
+    bool streaming;
+    double alpha;
+    int rule;
 } mreq;
 
 typedef struct mlist {
@@ -315,6 +319,20 @@ static uint64_t pick_count(fz_input *in)
 
 /* --------------------------------------------------------- the recorder */
 
+/* A convention's gap rule: which events make gaps (vLLM counts empty
+ * ones), how a chunk's tokens share its gap (inference-perf). */
+static int gap_rule(int32_t conv)
+{
+    return conv == LLMLAT_CONV_VLLM ? 1 : conv == LLMLAT_CONV_INFERENCE_PERF ? 2 : 0;
+}
+
+/* Whether the library must refuse q's gaps under g (EMISMATCH): a
+ * streaming recorder folded them by its own layout and gap rule. */
+static bool folds_otherwise(const mreq *q, int32_t conv)
+{
+    return q->streaming && gap_rule(conv) != q->rule;
+}
+
 static void req_clear_model(mreq *q)
 {
     q->state = S_NEW;
@@ -356,8 +374,15 @@ static void op_request(fz_input *in, mreq *q)
 {
     uint8_t op = fz_u8(in);
     if (!q->r) {
-        q->r = llmlat_request_new();
+        /* a streaming recorder like a bounded aggregator, by op's top bit */
+        const magg *like = &aggs[((op >> 4) & 3) % N_AGG];
+        q->streaming = (op & 0x80) && like->a && like->mode == LLMLAT_MODE_BOUNDED;
+        q->r = q->streaming ? llmlat_request_new_streaming(like->a) : llmlat_request_new();
         FZ_CHECK(q->r || fz_al.fail_at >= 0, "request_new failed without injection");
+        if (q->streaming) {
+            q->alpha = like->params[LLMLAT_PARAM_RELATIVE_ERROR - 1];
+            q->rule = gap_rule(like->conv);
+        }
         req_clear_model(q);
         return;
     }
@@ -490,7 +515,11 @@ static void check_request(const mreq *q)
         expect_value(q, c, LLMLAT_NTPOT, m.has_ntpot, m.ntpot);
         expect_value(q, c, LLMLAT_OUTPUT_TOKENS, ended, (double)m.n_out);
         expect_value(q, c, LLMLAT_INPUT_TOKENS, true, (double)q->in_tok);
-        expect_value(q, c, LLMLAT_ITL_MAX, m.has_itl_max, m.itl_max);
+        if (folds_otherwise(q, c))
+            FZ_CHECK(llmlat_request_value(q->r, c, LLMLAT_ITL_MAX, &v) == LLMLAT_EMISMATCH,
+                     "streaming recorder's ITL_MAX under another gap rule");
+        else
+            expect_value(q, c, LLMLAT_ITL_MAX, m.has_itl_max, m.itl_max);
     }
 }
 
@@ -553,7 +582,10 @@ static void op_add(magg *g, const mreq *q)
     uint64_t *in_tok = m.success ? &g->in_tok : &g->fail_in[grp];
     uint64_t *out_tok = m.success ? &g->out_tok : &g->fail_out[grp];
     int32_t want = LLMLAT_OK;
-    if (m.tpot_w > UINT32_MAX || m.ntpot_w > UINT32_MAX) /* GuideLLM: exact weights */
+    if (q->streaming && (g->mode != LLMLAT_MODE_BOUNDED || folds_otherwise(q, g->conv) ||
+                         g->params[LLMLAT_PARAM_RELATIVE_ERROR - 1] != q->alpha))
+        want = LLMLAT_EMISMATCH;
+    else if (m.tpot_w > UINT32_MAX || m.ntpot_w > UINT32_MAX) /* GuideLLM: exact weights */
         want = LLMLAT_EOVERFLOW;
     else if (kept && (add_overflows(*in_tok, q->in_tok) || add_overflows(*out_tok, m.n_out)))
         want = LLMLAT_EOVERFLOW;

@@ -149,9 +149,44 @@ static void assert_same_values(const llmlat_request *buf, const llmlat_request *
     }
 }
 
+/* A server's usual stream: one token per event, gaps of 5..60 ms, and
+ * one event in `odd` something else (an empty chunk, a chunk of 3, a gap
+ * of 0 or of microseconds), so that a streaming recorder folds most of
+ * its blocks of held events at once and some one by one. */
+static stream plain_stream(int64_t start, size_t n, unsigned odd)
+{
+    stream s = random_stream(start, n, 0);
+    int64_t t = start + 200 * MS;
+    for (size_t i = 0; i < n; i++) {
+        uint64_t r = rng() % (4 * odd);
+        s.t[i] = t;
+        s.k[i] = r == 0 ? 0 : r == 1 ? 3 : 1;
+        t += r == 2 ? 0 : r == 3 ? (int64_t)(rng() % (20 * US)) : 5 * MS + (int64_t)(rng() % (55 * MS));
+    }
+    s.end = (n ? s.t[n - 1] : start) + (int64_t)(rng() % (3 * MS));
+    return s;
+}
+
+/* Every metric of both recorders in flight, at every event a streaming
+ * recorder holds (before, at and after the fold of its block): equal. */
+static void replay_in_flight(llmlat_request *buf, llmlat_request *str, const stream *s, int rule)
+{
+    assert_int_equal(llmlat_request_reset(buf), LLMLAT_OK);
+    assert_int_equal(llmlat_request_reset(str), LLMLAT_OK);
+    assert_int_equal(llmlat_request_start(buf, s->start), LLMLAT_OK);
+    assert_int_equal(llmlat_request_start(str, s->start), LLMLAT_OK);
+    for (size_t i = 0; i < s->n; i++) {
+        assert_int_equal(llmlat_request_event(buf, s->t[i], s->k[i]), LLMLAT_OK);
+        assert_int_equal(llmlat_request_event(str, s->t[i], s->k[i]), LLMLAT_OK);
+        if (i < 140 || i % 61 == 0)
+            assert_same_values(buf, str, rule);
+    }
+}
+
 /* n random streams into buffered and streaming recorders, added to one
- * aggregator per convention each: the same bytes, after every add. */
-static void run_random(size_t count, size_t max_events, double stall_s, bool bulk)
+ * aggregator per convention each: the same bytes, after every add. With
+ * odd > 0, usual streams (plain_stream), compared in flight first. */
+static void run_streams(size_t count, size_t max_events, double stall_s, bool bulk, unsigned odd)
 {
     for (int family = 0; family < RULES; family++) {
         llmlat_agg *like = llmlat_agg_new(RULE_CONV[family], LLMLAT_MODE_BOUNDED);
@@ -164,7 +199,11 @@ static void run_random(size_t count, size_t max_events, double stall_s, bool bul
             as[c] = llmlat_agg_new(CONVS[c], LLMLAT_MODE_BOUNDED);
         }
         for (size_t i = 0; i < count; i++) {
-            stream s = random_stream((int64_t)i * 100 * MS, rng() % (max_events + 1), stall_s);
+            int64_t start = (int64_t)i * 100 * MS;
+            size_t n = rng() % (max_events + 1);
+            stream s = odd ? plain_stream(start, n, odd) : random_stream(start, n, stall_s);
+            if (odd && i % 8 == 0)
+                replay_in_flight(buf, str, &s, family);
             replay(buf, &s, false);
             replay(str, &s, bulk);
             assert_same_values(buf, str, family);
@@ -190,10 +229,27 @@ static void run_random(size_t count, size_t max_events, double stall_s, bool bul
     }
 }
 
+static void run_random(size_t count, size_t max_events, double stall_s, bool bulk)
+{
+    run_streams(count, max_events, stall_s, bulk, 0);
+}
+
 static void random_streams_equal_the_buffered_recorder(void **state)
 {
     (void)state;
     run_random(400, 120, 3.0, false);
+}
+
+/* Usual streams, mostly folded a block at a time: one odd event in 500,
+ * in 60, in 8. */
+static void usual_streams_equal_the_buffered_recorder(void **state)
+{
+    (void)state;
+    static const unsigned odd[] = { 500, 60, 8 };
+    for (int j = 0; j < 3; j++) {
+        run_streams(60, 1500, 0, false, odd[j]);
+        run_streams(30, 1500, 0, true, odd[j]);
+    }
 }
 
 static void bulk_events_equal_single_events(void **state)
@@ -464,12 +520,16 @@ static void events_are_all_or_nothing(void **state)
             size_t m = bulk ? 1 + rng() % 50 : 1;
             if (m > s.n - i)
                 m = s.n - i;
-            t.fail_at = t.calls; /* the next allocation fails */
-            int32_t st = llmlat_request_events(r, s.t + i, s.k + i, m);
+            /* the next allocation fails: when the recorder folds its
+             * block into runs that must grow */
+            t.fail_at = t.calls;
+            int32_t st = bulk ? llmlat_request_events(r, s.t + i, s.k + i, m)
+                              : llmlat_request_event(r, s.t[i], s.k[i]);
             t.fail_at = -1;
             if (st == LLMLAT_ENOMEM) { /* nothing taken: again, with memory */
                 refused++;
-                st = llmlat_request_events(r, s.t + i, s.k + i, m);
+                st = bulk ? llmlat_request_events(r, s.t + i, s.k + i, m)
+                          : llmlat_request_event(r, s.t[i], s.k[i]);
             }
             assert_int_equal(st, LLMLAT_OK);
             i += m;
@@ -573,6 +633,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(random_streams_equal_the_buffered_recorder),
+        cmocka_unit_test(usual_streams_equal_the_buffered_recorder),
         cmocka_unit_test(bulk_events_equal_single_events),
         cmocka_unit_test(spreads_beyond_the_window),
         cmocka_unit_test(long_streams_past_the_counters),

@@ -482,6 +482,28 @@ static void text_labels(void **state)
     llmlat_agg_free(a);
 }
 
+/* Counts near 2^64 are written exactly in the text and HTML summaries
+ * (a double would round them to 2^64, past what uint64 holds; the fuzz
+ * target found it under clang's float-cast-overflow check). */
+static void counts_past_2_to_the_53(void **state)
+{
+    (void)state;
+    llmlat_agg *a = llmlat_agg_new(LLMLAT_CONV_DEFAULT, LLMLAT_MODE_EXACT);
+    llmlat_request *r = llmlat_request_new();
+    assert_int_equal(llmlat_request_start(r, 0), LLMLAT_OK);
+    assert_int_equal(llmlat_request_event(r, 1000, 1), LLMLAT_OK);
+    assert_int_equal(llmlat_request_set_input_tokens(r, UINT64_MAX - 2), LLMLAT_OK);
+    assert_int_equal(llmlat_request_finish(r, 2000), LLMLAT_OK);
+    assert_int_equal(llmlat_agg_add(a, r), LLMLAT_OK);
+    for (int32_t f = LLMLAT_FORMAT_TEXT; f <= LLMLAT_FORMAT_HTML; f += LLMLAT_FORMAT_HTML - 1) {
+        char *out = report(a, f);
+        assert_non_null(strstr(out, "18446744073709551613")); /* as a double: ...616 */
+        free(out);
+    }
+    llmlat_request_free(r);
+    llmlat_agg_free(a);
+}
+
 /* Reports are the same bytes whatever LC_NUMERIC says (the test build
  * makes a de_DE.UTF-8 locale, whose decimal point is ','). */
 static void locale_independent(void **state)
@@ -555,6 +577,7 @@ int main(void)
         cmocka_unit_test(bounded_mode),
         cmocka_unit_test(set_buckets_rejects),
         cmocka_unit_test(text_labels),
+        cmocka_unit_test(counts_past_2_to_the_53),
         cmocka_unit_test(locale_independent),
         cmocka_unit_test(allocation_failures),
     };

@@ -669,16 +669,19 @@ LLMLAT_API llmlat_agg *llmlat_agg_new_like(const llmlat_agg *a);
 /* ------------------------------------------------------------- streaming */
 
 /* A streaming recorder: the same life cycle and calls as a recorder made
- * by llmlat_request_new, but it keeps no events. Each event is folded as
- * it comes, by like's gap rule and bucket layout, into buckets and sums
- * of its own, so its memory follows the spread of the request's gaps, not
- * their number: 2 bytes per bucket its ITL and ICL values span (at the
- * default relative error 64 buckets per power of two, at most 31 powers
- * of two: 3.9 KiB per metric), 4 bytes once more than 4 of its buckets
- * hold 65536 samples each, plus about 780 bytes; a 100,000-token stream
- * with bursts and stalls takes about 7 KiB (docs/threads.md has the
- * figures). llmlat_agg_add then gives the same aggregator, bit for bit,
- * as a buffered recorder of the same events.
+ * by llmlat_request_new, but it keeps only a block of its latest 64
+ * events. A full block is folded at once, by like's gap rule and bucket
+ * layout, into buckets and sums of the recorder's own, so its memory
+ * follows the spread of the request's gaps, not their number: 2 bytes
+ * per bucket its ITL and ICL values span (at the default relative error
+ * 64 buckets per power of two, at most 31 powers of two: 3.9 KiB per
+ * metric), 4 bytes once more than 4 of its buckets hold 65536 samples
+ * each, plus about 1,550 bytes (768 of them the block); a 100,000-token
+ * stream with bursts and stalls takes about 7.8 KiB (docs/threads.md has
+ * the figures). Whatever reads it (llmlat_request_value in flight,
+ * llmlat_agg_add) counts the block's events without folding them, and
+ * llmlat_agg_add gives the same aggregator, bit for bit, as a buffered
+ * recorder of the same events.
  *
  * It is for bounded mode: like must be a bounded aggregator, and r can be
  * added (llmlat_agg_add, llmlat_live_add, llmlat_window_add) to bounded
@@ -687,13 +690,14 @@ LLMLAT_API llmlat_agg *llmlat_agg_new_like(const llmlat_agg *a);
  * convention's (events with tokens): else EMISMATCH. like is only read,
  * and may be freed or changed afterwards. llmlat_request_value gives
  * every metric under conventions of that gap rule, and all but ITL, ICL
- * and ITL_MAX (EMISMATCH) under the other. An event may fail with ENOMEM
- * when the request's values spread further than before (nothing is
- * changed then). Exact mode keeps every sample by definition: use
- * llmlat_request_new there. Threads: it reads only like's settings, so it
- * may be made while other threads add to or query like; the recorder
- * itself is one thread's at a time, as any recorder. NULL when like is
- * NULL or exact, or out of memory. */
+ * and ITL_MAX (EMISMATCH) under the other. The event that finds the block
+ * full, and llmlat_request_events, fold what it holds, and may fail with
+ * ENOMEM when the request's values spread further than before (nothing
+ * is changed then; the other events allocate nothing). Exact mode keeps
+ * every sample by definition: use llmlat_request_new there. Threads: it
+ * reads only like's settings, so it may be made while other threads add
+ * to or query like; the recorder itself is one thread's at a time, as any
+ * recorder. NULL when like is NULL or exact, or out of memory. */
 LLMLAT_API llmlat_request *llmlat_request_new_streaming(const llmlat_agg *like);
 
 /* ------------------------------------------------------------------ live */
@@ -2004,21 +2008,28 @@ typedef struct req_summary {
 } req_summary;
 
 /* A recorder that keeps no events (a streaming recorder, agg/stream.c)
- * folds each into a state of its own as it comes, through these
- * functions, set when it is made. The record layer still checks every
- * event (state, order, limits) and keeps n, last_t and t_first; the folder
- * keeps the summary up to date, so it is valid in flight too. */
+ * holds its latest ones in a small fixed block, t[0 .. n - t_base) with
+ * room for cap, and folds them, in a batch, into a state of its own
+ * through these functions, set when it is made: when the block is full,
+ * and before a batch of events. The record layer checks every event
+ * (state, order, limits) and stores it in the block as a buffered
+ * recorder does; it keeps n, last_t and t_first. The folder keeps the
+ * summary of the folded events, and counts the held ones wherever it
+ * reads them, so that a recorder in flight reads as it would folded. */
 struct gap_summary;
 struct conv_rules;
 typedef struct req_folder {
-    /* Fold one checked event, or n (all or nothing: ENOMEM leaves r
-     * unchanged); r->n and r->last_t are still those before them. */
-    int32_t (*event)(llmlat_request *r, int64_t t_ns, uint32_t k);
+    /* Fold the held events (numbered t_base ..), or n events past them
+     * (the held ones folded first, numbered from r->n): all or nothing,
+     * ENOMEM leaves r unchanged; n, t_base and last_t are still those
+     * before them. */
+    int32_t (*flush)(llmlat_request *r);
     int32_t (*events)(llmlat_request *r, const int64_t *t_ns, const uint32_t *k, size_t n);
     void (*clear)(llmlat_request *r);  /* back to new (reset) */
     void (*free)(llmlat_request *r);
-    /* The gap rule's results under c (gap_summarize, gap_any_zero); false
-     * when c's gap rule is not the one r folds by. */
+    /* The gap rule's results under c (gap_summarize, gap_any_zero), the
+     * held events included; false when c's gap rule is not the one r
+     * folds by. */
     bool (*gaps)(const llmlat_request *r, const struct conv_rules *c, struct gap_summary *g,
                  bool *any_zero);
 } req_folder;
@@ -2027,18 +2038,19 @@ struct llmlat_request {
     /* The per-event path reads and writes only these. */
     int64_t *t;
     uint32_t *k;
-    size_t n;
-    size_t room;      /* capacity while started, 0 otherwise: one compare
-                         checks both the state and the space */
+    size_t n;         /* events recorded */
+    size_t t_base;    /* of them, those before t[0]: a streaming
+                         recorder's folded ones (0 for a buffered one) */
+    size_t room;      /* while started, the events n may reach before the
+                         slow path (t_base + cap), 0 otherwise: one
+                         compare checks both the state and the space */
     int64_t last_t;   /* the earliest time the next event may carry */
     int64_t max_t;    /* start + INT64_MAX, saturated: every latency fits */
 
-    /* A streaming recorder's: the same as room (REQ_MAX_EVENTS while
-     * started), with its folder and state; room stays 0. */
-    size_t fold_room;
+    /* A streaming recorder's folder and state. */
     const req_folder *folder;
     void *fold_state;
-    int64_t t_first;  /* time of its first event, once there is one */
+    int64_t t_first;  /* time of its first event, once it is folded */
 
     size_t cap;
     llmlat_alloc al;
@@ -2072,11 +2084,17 @@ static inline bool req_ended(const llmlat_request *r)
     return r->state >= REQ_FINISHED;
 }
 
-/* The time of r's first event (r->n > 0): a streaming recorder keeps it,
- * a buffered one has it stored. */
+/* The time of r's first event (r->n > 0): stored while it is held, kept
+ * once a streaming recorder folded it. */
 static inline int64_t req_first_time(const llmlat_request *r)
 {
-    return r->folder ? r->t_first : r->t[0];
+    return r->t_base ? r->t_first : r->t[0];
+}
+
+/* Events a streaming recorder holds, not yet folded: t[0 .. n). */
+static inline size_t req_held(const llmlat_request *r)
+{
+    return r->n - r->t_base;
 }
 
 /* The summary of r's events, computed. */
@@ -3044,8 +3062,8 @@ static void clear(llmlat_request *r)
     r->start_ns = 0;
     r->end_ns = 0;
     r->n = 0;
+    r->t_base = 0;
     r->room = 0;
-    r->fold_room = 0;
     r->last_t = INT64_MAX;
     r->max_t = INT64_MIN;
     r->t_first = 0;
@@ -3104,10 +3122,7 @@ LLMLAT_API int32_t llmlat_request_start(llmlat_request *r, int64_t t_ns)
     r->start_ns = t_ns;
     r->last_t = t_ns;
     r->max_t = t_ns <= 0 ? t_ns + INT64_MAX : INT64_MAX;
-    if (r->folder)
-        r->fold_room = REQ_MAX_EVENTS;
-    else
-        r->room = r->cap;
+    r->room = r->cap;
     return LLMLAT_OK;
 }
 
@@ -3138,29 +3153,30 @@ static int32_t req_reserve(llmlat_request *r, size_t need)
 
 static inline void append(llmlat_request *r, int64_t t_ns, uint32_t k)
 {
-    size_t i = r->n++;
+    size_t i = r->n++ - r->t_base;
     r->t[i] = t_ns;
     r->k[i] = k;
     r->last_t = t_ns;
 }
 
-/* The record layer's own fields after a streaming recorder's folder took
- * n events, the first at t0, the last at t1. */
-static inline void folded(llmlat_request *r, size_t n, int64_t t0, int64_t t1)
+/* A streaming recorder's events up to n are folded (the first at t0):
+ * its block is empty again. */
+static void folded(llmlat_request *r, int64_t t0)
 {
-    if (r->n == 0)
+    if (!r->t_base && r->n)
         r->t_first = t0;
-    r->n += n;
-    r->last_t = t1;
+    r->t_base = r->n;
+    r->room = r->cap < REQ_MAX_EVENTS - r->n ? r->n + r->cap : REQ_MAX_EVENTS;
 }
 
-/* A streaming recorder's checked event, to its folder: out of line, so
- * that llmlat_request_event's buffered path keeps no frame. */
-LLMLAT_NOINLINE static int32_t fold(llmlat_request *r, int64_t t_ns, uint32_t k)
+/* A streaming recorder's block folded, so that it takes events again. */
+static int32_t flush(llmlat_request *r)
 {
-    int32_t st = r->folder->event(r, t_ns, k);
+    if (!req_held(r))
+        return LLMLAT_OK;
+    int32_t st = r->folder->flush(r);
     if (st == LLMLAT_OK)
-        folded(r, 1, t_ns, t_ns);
+        folded(r, r->t[0]);
     return st;
 }
 
@@ -3171,25 +3187,24 @@ LLMLAT_COLD static int32_t event_slow(llmlat_request *r, int64_t t_ns, uint32_t 
     if (r->state != REQ_STARTED || req_values_only(r))
         return LLMLAT_ESTATE;
     int32_t st = time_error(r, t_ns);
-    if (st == LLMLAT_OK && r->folder)
-        return r->n < REQ_MAX_EVENTS ? fold(r, t_ns, k) : LLMLAT_EOVERFLOW;
+    if (st == LLMLAT_OK && r->n >= REQ_MAX_EVENTS)
+        st = LLMLAT_EOVERFLOW;
     if (st == LLMLAT_OK)
-        st = req_reserve(r, r->n + 1);
+        st = r->folder ? flush(r) : req_reserve(r, r->n + 1);
     if (st != LLMLAT_OK)
         return st;
     append(r, t_ns, k);
     return LLMLAT_OK;
 }
 
+/* Both recorders take the same path: a streaming recorder's block is its
+ * buffer, folded on the slow path when full. */
 LLMLAT_API int32_t llmlat_request_event(llmlat_request *r, int64_t t_ns, uint32_t k)
 {
     if (r && r->n < r->room && t_ns >= r->last_t && t_ns <= r->max_t) {
         append(r, t_ns, k);
         return LLMLAT_OK;
     }
-    /* a streaming recorder: the same checks, on fold_room */
-    if (r && r->n < r->fold_room && t_ns >= r->last_t && t_ns <= r->max_t)
-        return fold(r, t_ns, k);
     return event_slow(r, t_ns, k);
 }
 
@@ -3213,10 +3228,15 @@ LLMLAT_API int32_t llmlat_request_events(llmlat_request *r, const int64_t *t_ns,
     }
     if (n > REQ_MAX_EVENTS - r->n)
         return LLMLAT_EOVERFLOW;
-    if (r->folder) {
-        int32_t st = n ? r->folder->events(r, t_ns, k, n) : LLMLAT_OK;
-        if (st == LLMLAT_OK && n)
-            folded(r, n, t_ns[0], t_ns[n - 1]);
+    if (r->folder && n) {
+        int32_t st = flush(r);
+        if (st == LLMLAT_OK)
+            st = r->folder->events(r, t_ns, k, n);
+        if (st == LLMLAT_OK) {
+            r->n += n;
+            r->last_t = t_ns[n - 1];
+            folded(r, t_ns[0]);
+        }
         return st;
     }
     int32_t st = req_reserve(r, r->n + n);
@@ -3313,11 +3333,34 @@ LLMLAT_PRIVATE int32_t req_make_view(llmlat_request *r, const req_spec *s)
     return LLMLAT_OK;
 }
 
+/* A streaming recorder's held events into the summary of those it folded. */
+static void summarize_held(const llmlat_request *r, req_summary *s)
+{
+    for (size_t j = 0; j < req_held(r); j++) {
+        uint32_t k = r->k[j];
+        if (!k)
+            continue;
+        if (s->first_tok == REQ_NONE) {
+            s->first_tok = r->t_base + j;
+            s->t_first_tok = r->t[j];
+        }
+        s->last_tok = r->t_base + j;
+        s->t_last_tok = r->t[j];
+        s->n_tok++;
+        s->sum_k += k;
+    }
+}
+
 LLMLAT_PRIVATE const req_summary *req_summary_of(const llmlat_request *r, req_summary *scratch)
 {
-    if (req_ended(r) || r->folder) /* a folder keeps it as events come */
+    if (req_ended(r))
         return &r->sum;
-    req_summarize(r, scratch);
+    if (r->folder) { /* the folder keeps the folded events' */
+        *scratch = r->sum;
+        summarize_held(r, scratch);
+    } else {
+        req_summarize(r, scratch);
+    }
     return scratch;
 }
 
@@ -3330,11 +3373,13 @@ static int32_t end(llmlat_request *r, int64_t t_ns, enum req_state how)
     int32_t st = time_error(r, t_ns);
     if (st != LLMLAT_OK)
         return st;
-    if (!r->folder)
+    if (r->folder)
+        summarize_held(r, &r->sum); /* they stay held: no allocation */
+    else
         req_summarize(r, &r->sum);
     r->state = how;
     r->end_ns = t_ns;
-    r->room = r->fold_room = 0; /* no more events */
+    r->room = 0; /* no more events */
     return LLMLAT_OK;
 }
 
@@ -6063,51 +6108,14 @@ LLMLAT_PRIVATE void run_add(bucket_run *r, int64_t index, uint64_t w);
 /* After the planned samples: frees the spare block if it was not taken. */
 LLMLAT_PRIVATE void run_end(bucket_run *r, const llmlat_alloc *al);
 
-/* The common case without a plan: index within lo .. top and a 2-byte
- * (or 4-byte) count that stays below 65536 (2^32). false: plan first. */
-static inline bool run_add_fast(bucket_run *r, int64_t index, uint64_t w)
-{
-    uint64_t off = (uint64_t)index - (uint64_t)r->lo;
-    if (off >= r->live)
-        return false;
-    if (r->wide == 0) {
-        uint16_t *c = (uint16_t *)r->count + off;
-        if (w > (uint64_t)(UINT16_MAX - *c))
-            return false;
-        *c = (uint16_t)(*c + w);
-    } else if (r->wide == 1) {
-        uint32_t *c = (uint32_t *)r->count + off;
-        if (w > (uint64_t)(UINT32_MAX - *c))
-            return false;
-        *c = (uint32_t)(*c + w);
-    } else {
-        return false;
-    }
-    return true;
-}
-
-/* run_add_fast of one sample, for the usual one-token gap. */
-static inline bool run_add1_fast(bucket_run *r, int64_t index)
-{
-    uint64_t off = (uint64_t)index - (uint64_t)r->lo;
-    if (off >= r->live || r->wide != 0)
-        return run_add_fast(r, index, 1);
-    uint16_t *c = (uint16_t *)r->count + off;
-    if (*c == UINT16_MAX)
-        return false;
-    ++*c;
-    return true;
-}
-
-/* Takes back a run_add_fast of the same index and weight. */
-static inline void run_undo_fast(bucket_run *r, int64_t index, uint64_t w)
-{
-    size_t off = (size_t)(index - r->lo);
-    if (r->wide == 0)
-        ((uint16_t *)r->count)[off] = (uint16_t)(((uint16_t *)r->count)[off] - w);
-    else
-        ((uint32_t *)r->count)[off] = (uint32_t)(((uint32_t *)r->count)[off] - w);
-}
+/* One sample at each of idx[0 .. n), all within lo .. hi, into both a
+ * and b, without a plan: true when both runs have those indexes and
+ * 2-byte (or 4-byte) counts that none of them passes 65535 (2^32 - 1),
+ * a holding at most a_bound samples in all with them and b b_bound.
+ * false changes nothing: plan first. */
+LLMLAT_PRIVATE bool run_add_pair(bucket_run *a, uint64_t a_bound, bucket_run *b,
+                                 uint64_t b_bound, const int64_t *idx, size_t n, int64_t lo,
+                                 int64_t hi);
 
 /* Adds the run's samples to s (same map); the caller adds their count,
  * sums and extremes. */
@@ -6326,6 +6334,92 @@ LLMLAT_PRIVATE void run_add(bucket_run *r, int64_t index, uint64_t w)
         r->carry[j].high += c >> 16;
     }
     run_put(r->count, 0, i, c & 0xffff);
+}
+
+/* 2-byte counts wrap modulo 65536: a count that passed 65535 reads 0
+ * after its increment, and decrements restore every count exactly. The
+ * increments are summed in 32 bits, so bit 16 of their OR says whether
+ * one wrapped, at one OR per count. */
+static bool add_wrapping(uint16_t *c, int64_t lo, const int64_t *idx, size_t n)
+{
+    uint32_t any = 0;
+    for (size_t j = 0; j < n; j++) {
+        uint32_t x = (uint32_t)c[idx[j] - lo] + 1;
+        c[idx[j] - lo] = (uint16_t)x;
+        any |= x;
+    }
+    return !(any >> 16);
+}
+
+/* The same into two blocks at once: one load of each index. */
+static bool add_wrapping2(uint16_t *a, int64_t a_lo, uint16_t *b, int64_t b_lo,
+                          const int64_t *idx, size_t n)
+{
+    uint32_t any = 0;
+    for (size_t j = 0; j < n; j++) {
+        int64_t i = idx[j];
+        uint32_t x = (uint32_t)a[i - a_lo] + 1, y = (uint32_t)b[i - b_lo] + 1;
+        a[i - a_lo] = (uint16_t)x;
+        b[i - b_lo] = (uint16_t)y;
+        any |= x | y;
+    }
+    return !(any >> 16);
+}
+
+/* Takes back one sample at each of idx[0 .. n). */
+static void run_undo_block(bucket_run *r, const int64_t *idx, size_t n)
+{
+    if (r->wide) {
+        uint32_t *c = r->count;
+        for (size_t j = 0; j < n; j++)
+            c[idx[j] - r->lo]--;
+    } else {
+        uint16_t *c = r->count;
+        for (size_t j = 0; j < n; j++)
+            c[idx[j] - r->lo]--;
+    }
+}
+
+/* Whether r has the indexes lo .. hi. */
+static bool run_spans(const bucket_run *r, int64_t lo, int64_t hi)
+{
+    return r->live && lo >= r->lo && hi <= r->top;
+}
+
+static bool run_add_block(bucket_run *r, const int64_t *idx, size_t n, int64_t lo, int64_t hi,
+                          uint64_t bound)
+{
+    if (!run_spans(r, lo, hi))
+        return false;
+    if (r->wide == 1 && bound <= UINT32_MAX) { /* no count can pass it */
+        uint32_t *c = r->count;
+        for (size_t j = 0; j < n; j++)
+            c[idx[j] - r->lo]++;
+        return true;
+    }
+    if (r->wide || add_wrapping(r->count, r->lo, idx, n))
+        return !r->wide;
+    run_undo_block(r, idx, n); /* one needs a carry: back, for the plan */
+    return false;
+}
+
+LLMLAT_PRIVATE bool run_add_pair(bucket_run *a, uint64_t a_bound, bucket_run *b,
+                                 uint64_t b_bound, const int64_t *idx, size_t n, int64_t lo,
+                                 int64_t hi)
+{
+    if (a->wide || b->wide || !run_spans(a, lo, hi) || !run_spans(b, lo, hi)) {
+        if (!run_add_block(a, idx, n, lo, hi, a_bound))
+            return false;
+        if (run_add_block(b, idx, n, lo, hi, b_bound))
+            return true;
+        run_undo_block(a, idx, n);
+        return false;
+    }
+    if (add_wrapping2(a->count, a->lo, b->count, b->lo, idx, n))
+        return true;
+    run_undo_block(a, idx, n);
+    run_undo_block(b, idx, n);
+    return false;
 }
 
 LLMLAT_PRIVATE void run_end(bucket_run *r, const llmlat_alloc *al)
@@ -7917,6 +8011,71 @@ static inline void gap_parts_add(gap_parts *p, int64_t g, uint32_t k, bool icl_o
         p->max_gap = g;
 }
 
+/* Common gaps: one token each, 0 < gap < 2^53 ns, ICL kept; each is one
+ * sample of the same value in ITL and ICL, so both folds count them at
+ * once. A run of them: their number, squares and extremes (ns). */
+typedef struct common_gaps {
+    uint64_t n, sq_lo, sq_hi;
+    int64_t min, max;
+} common_gaps;
+
+/* The ns cells of a's map (bounded/sketch_map.h) in locals for the gap
+ * loops (bucket stores could alias them, and the compiler would reload
+ * them after each). */
+typedef struct gap_layout {
+    sketch_cells cell;
+    unsigned shift;
+    uint64_t mask;
+} gap_layout;
+
+static inline gap_layout gap_layout_of(const sketch_map *m)
+{
+    return (gap_layout){ m->ns_cell, m->cell_shift, m->cell_mask };
+}
+
+static inline int64_t gap_layout_index(const gap_layout *l, int64_t ns)
+{
+    return sketch_cells_index(l->cell.bound, l->cell.base, l->shift, l->mask, (double)ns);
+}
+
+/* Whether every k[0..n) is 1 (vectorized: no branch per event). */
+static inline bool gap_all_one(const uint32_t *k, size_t n)
+{
+    uint32_t odd = 0;
+    for (size_t j = 0; j < n; j++)
+        odd |= k[j] ^ 1;
+    return !odd;
+}
+
+/* The n >= 1 gaps from prev through t[0 .. n), all closed by one-token
+ * events, when every one is common: their bucket indexes into idx, their
+ * squares and extremes into *c. false (idx and *c then mean nothing) when
+ * some gap is 0 or 2^53 ns and more: the loop checks nothing, the
+ * extremes tell after it ((double)g is monotone). */
+static inline bool gap_common_block(const gap_layout *lay, int64_t prev, const int64_t *t,
+                                    size_t n, int64_t *idx, common_gaps *c)
+{
+    const uint64_t *bound = lay->cell.bound;
+    const int64_t *base = lay->cell.base;
+    const unsigned shift = lay->shift;
+    const uint64_t mask = lay->mask;
+    uint64_t sq_lo = 0, sq_hi = 0;
+    double min = INFINITY, max = 0.0;
+    for (size_t j = 0; j < n; j++) {
+        int64_t g = t[j] - prev;
+        prev = t[j];
+        uint64_t lo, hi;
+        wide_mul((uint64_t)g, (uint64_t)g, &lo, &hi);
+        wide_add(&sq_lo, &sq_hi, lo, hi);
+        double x = (double)g; /* exact below 2^53 */
+        min = min < x ? min : x; /* as written: one minsd, one maxsd */
+        max = max > x ? max : x;
+        idx[j] = sketch_cells_index(bound, base, shift, mask, x);
+    }
+    *c = (common_gaps){ n, sq_lo, sq_hi, (int64_t)min, (int64_t)max };
+    return min >= 1.0 && max < (double)SKETCH_NS_EXACT;
+}
+
 /* The parts into a's sketches (their buckets are the caller's): ICL's
  * only when icl_on (AIPerf drops a request's ICL for one zero gap). */
 LLMLAT_PRIVATE void gap_parts_commit(llmlat_agg *a, metric_store *stores, const gap_parts *p,
@@ -8054,71 +8213,38 @@ LLMLAT_COLD static void fold_odd_gap(llmlat_agg *a, metric_store *stores, int64_
     itl_sk->zero += itl.zeros;
 }
 
-/* A run of common gaps: one token, 0 < gap < 2^53 ns, ICL kept; each one
- * sample of the same value in ITL and ICL. Their squares and extremes. */
-typedef struct common_gaps {
-    uint64_t n, sq_lo, sq_hi;
-    int64_t min, max;
-} common_gaps;
-
-/* The ns cells in locals for the gap loop (bucket stores could alias
- * them, and the compiler would reload them after each). */
-typedef struct layout {
-    sketch_cells cell;
-    unsigned shift;
-    uint64_t mask;
-} layout;
-
-static inline int64_t layout_index_ns(const layout *l, int64_t ns)
+/* From gap j of a block with other gaps, the common gaps up to the first
+ * other one: their bucket indexes into idx, their squares and extremes
+ * into *c. Returns where it stopped. */
+LLMLAT_NOINLINE static size_t take_common(const gap_block *b, size_t j, const gap_layout *lay,
+                                          common_gaps *c, int64_t *idx)
 {
-    return sketch_cells_index(l->cell.bound, l->cell.base, l->shift, l->mask, (double)ns);
-}
-
-/* From gap j of b, the common gaps up to the first other one: their
- * bucket indexes into idx, their squares and extremes into *c. Returns
- * where it stopped. `plain` (every k is 1) is a constant at each call, so
- * the loop reads no k when it is. */
-static inline size_t take_common(const gap_block *b, size_t j, bool plain, const layout *lay,
-                                 common_gaps *c, int64_t *idx)
-{
-    const uint64_t *bound = lay->cell.bound;
-    const int64_t *base = lay->cell.base;
-    const unsigned shift = lay->shift;
-    const uint64_t mask = lay->mask;
     const uint32_t *k = b->k;
     uint64_t sq_lo = 0, sq_hi = 0;
-    double min = INFINITY, max = 0.0; /* exact: the gaps are below 2^53 */
+    int64_t min = INT64_MAX, max = 0;
     int64_t *out = idx;
-    const size_t end = b->n;
-    for (; j < end; j++) {
+    for (; j < b->n; j++) {
         int64_t g = gap_block_gap(b, j);
-        if ((uint64_t)g - 1 >= (uint64_t)SKETCH_NS_EXACT - 1 || (!plain && k[j] != 1))
+        if ((uint64_t)g - 1 >= (uint64_t)SKETCH_NS_EXACT - 1 || k[j] != 1)
             break;
         uint64_t lo, hi;
         wide_mul((uint64_t)g, (uint64_t)g, &lo, &hi);
         wide_add(&sq_lo, &sq_hi, lo, hi);
-        double x = (double)g;
-        min = x < min ? x : min;
-        max = x > max ? x : max;
-        *out++ = sketch_cells_index(bound, base, shift, mask, x);
+        min = g < min ? g : min;
+        max = g > max ? g : max;
+        *out++ = gap_layout_index(lay, g);
     }
     size_t n = (size_t)(out - idx);
-    *c = (common_gaps){ n, sq_lo, sq_hi, n ? (int64_t)min : 0, (int64_t)max };
+    *c = (common_gaps){ n, sq_lo, sq_hi, n ? min : 0, max };
     return j;
 }
 
-/* The two shapes of a run, each its own function: the loop then has the
- * registers to itself. */
-LLMLAT_NOINLINE static size_t take_plain(const gap_block *b, size_t j, const layout *lay,
-                                         common_gaps *c, int64_t *idx)
+/* A block whose gaps are all common, at once (gap_common_block); its own
+ * function, so that the loop has the registers to itself. */
+LLMLAT_NOINLINE static bool take_block(const gap_block *b, const gap_layout *lay,
+                                       common_gaps *c, int64_t *idx)
 {
-    return take_common(b, j, true, lay, c, idx);
-}
-
-LLMLAT_NOINLINE static size_t take_general(const gap_block *b, size_t j, const layout *lay,
-                                           common_gaps *c, int64_t *idx)
-{
-    return take_common(b, j, false, lay, c, idx);
+    return gap_common_block(lay, b->at[0], b->at + 1, b->n, idx, c);
 }
 
 /* Counts one sample at each of idx[0..n) in both x and y, the indexes
@@ -8158,8 +8284,19 @@ static void part_add_common(gap_part *p, const common_gaps *c)
     gap_part_note(p, ns_to_s(c->min), ns_to_s(c->max));
 }
 
+/* A run of common gaps (idx their buckets) into both sketches and parts. */
+static void count_common(gap_parts *p, sketch *itl_sk, sketch *icl_sk, const sketch_map *m,
+                         const gap_layout *lay, const common_gaps *c, const int64_t *idx)
+{
+    bump_both(itl_sk, icl_sk, m, idx, c->n, gap_layout_index(lay, c->min),
+              gap_layout_index(lay, c->max));
+    part_add_common(&p->icl, c);
+    part_add_common(&p->itl, c);
+    p->max_gap = c->max > p->max_gap ? c->max : p->max_gap;
+}
+
 /* ICL, ITL and ITL_MAX of one request, by the gap rule (record/gaps.h):
- * block after block, each split into runs of common gaps (counted in both
+ * block after block, each at once when all its gaps are common, else split into runs of common gaps (counted in both
  * sketches at once) and the odd gaps between them. Out of line: a request
  * of one token has no gap, and needs none of this frame. */
 LLMLAT_NOINLINE static void fold_gaps(llmlat_agg *a, metric_store *stores,
@@ -8170,7 +8307,7 @@ LLMLAT_NOINLINE static void fold_gaps(llmlat_agg *a, metric_store *stores,
     if (!gap_walk_begin_ended(&w, a->conv, r, v, &k0))
         return;
     const sketch_map *m = &a->map;
-    const layout lay = { m->ns_cell, m->cell_shift, m->cell_mask };
+    const gap_layout lay = gap_layout_of(m);
     sketch *itl_sk = sk(stores, LLMLAT_ITL), *icl_sk = sk(stores, LLMLAT_ICL);
     const bool icl_on = !v->icl_dropped;
     const bool plain = r->sum.n_tok == r->n && r->sum.sum_k == r->n; /* every k is 1 */
@@ -8185,18 +8322,17 @@ LLMLAT_NOINLINE static void fold_gaps(llmlat_agg *a, metric_store *stores,
     uint64_t empty_sum = 0; /* of the gaps closed by empty events */
     gap_block blk;
     while (gap_walk_block(&w, &blk)) {
+        common_gaps c;
+        if (icl_on && (plain || gap_all_one(blk.k, blk.n)) && /* the usual block: at once */
+            take_block(&blk, &lay, &c, idx)) {
+            count_common(&p, itl_sk, icl_sk, m, &lay, &c, idx);
+            continue;
+        }
         for (size_t j = 0; j < blk.n;) {
             if (icl_on) { /* else every gap is odd */
-                common_gaps c;
-                j = plain ? take_plain(&blk, j, &lay, &c, idx)
-                          : take_general(&blk, j, &lay, &c, idx);
-                if (c.n) {
-                    bump_both(itl_sk, icl_sk, m, idx, c.n, layout_index_ns(&lay, c.min),
-                              layout_index_ns(&lay, c.max));
-                    part_add_common(&p.icl, &c);
-                    part_add_common(&p.itl, &c);
-                    p.max_gap = c.max > p.max_gap ? c.max : p.max_gap;
-                }
+                j = take_common(&blk, j, &lay, &c, idx);
+                if (c.n)
+                    count_common(&p, itl_sk, icl_sk, m, &lay, &c, idx);
                 if (j == blk.n)
                     break;
             }
@@ -8641,11 +8777,15 @@ LLMLAT_PRIVATE size_t store_memory(const metric_store *s)
 }
 
 /* ---------------------- lib/agg/stream.c ---------------------------------- */
-/* Streaming recorders (stream.h). The per-event path: the gap rule's one
- * step (gap_step_event), the gap's samples (gap_samples), their bucket
- * indexes, a 2-byte count each in the request's ITL and ICL runs, and the
- * gap's sums; a new spread of values or a count past 65535 takes the slow
- * path, which plans the runs' growth before changing anything. */
+/* Streaming recorders (stream.h). An event is stored in the recorder's
+ * block of STREAM_BLOCK, as a buffered recorder stores it; a full block
+ * is folded at once: when its gaps are all common (agg/gap_fold.h), with
+ * one bucket index each for ITL and ICL, a 2-byte count each in the
+ * request's runs, and the common sums; else event by event by the gap
+ * rule's one step (gap_step_event) and the gap's samples (gap_samples),
+ * planning the runs' growth before changing anything. Readers (values in
+ * flight, the commit) count the block's held events without folding
+ * them. */
 #include <string.h>
 
 /* The usual gaps (g > 0 closed by a one-token event) give ICL and ITL the
@@ -8810,83 +8950,43 @@ static void stream_take(llmlat_request *r, stream_state *st, const gap_step *ste
     }
 }
 
-/* Any event: both samples into their runs' counts, or the plan first. */
-LLMLAT_COLD static int32_t stream_event_any(llmlat_request *r, stream_state *st, int64_t t,
-                                            uint32_t k)
-{
-    const sketch_map *m = &st->lay->map;
-    gap_step step = st->step;
-    stream_fx fx = stream_effect(&step, st->lay->split, t, k);
-    int64_t ii = 0, ti = 0;
-    bool has_i = fx.closes && stream_indexed(m, &fx.icl, &ii);
-    bool has_t = fx.closes && stream_indexed(m, &fx.itl, &ti);
-    bool fast_i = !has_i || run_add_fast(&st->icl, ii, 1);
-    if (fast_i && has_t && !run_add_fast(&st->itl, ti, fx.itl.w)) {
-        if (has_i) /* take it back: the slow path does both */
-            run_undo_fast(&st->icl, ii, 1);
-        fast_i = false;
-    }
-    if (!fast_i) {
-        /* at most one ICL sample per event, one ITL sample per token */
-        run_plan pi = { 0 }, pt = { 0 };
-        if (has_i && run_plan_for(&st->icl, m, &r->al, ii, ii, r->n + 1, &pi) != LLMLAT_OK)
-            return LLMLAT_ENOMEM;
-        if (has_t && run_plan_for(&st->itl, m, &r->al, ti, ti, r->sum.sum_k + k, &pt) != LLMLAT_OK) {
-            run_plan_drop(&pi, &r->al);
-            return LLMLAT_ENOMEM;
-        }
-        if (has_i) {
-            run_apply(&st->icl, &r->al, &pi);
-            run_add(&st->icl, ii, 1);
-            run_end(&st->icl, &r->al);
-        }
-        if (has_t) {
-            run_apply(&st->itl, &r->al, &pt);
-            run_add(&st->itl, ti, fx.itl.w);
-            run_end(&st->itl, &r->al);
-        }
-    }
-    stream_take(r, st, &step, &fx, r->n, t, k);
-    return LLMLAT_OK;
-}
+/* The usual block, folded at once: every gap after the anchor common
+ * (agg/gap_fold.h: one bucket index for ICL and ITL, found from the
+ * integer as the bounded fold finds it), into room the runs have, with
+ * the common sums. false (nothing changed) for any other block. */
+#define STREAM_BLOCK 64 /* the events a streaming recorder holds */
 
-/* One event, the hot path: the usual one (one token, a gap of 0 < g <
- * 2^53 ns after the anchor) takes one bucket index for both runs, found
- * from the integer without the division (sketch_map_index_ns: the bucket
- * of ns_to_s(g), as the bounded fold finds it), and the common sums; any
- * other, or one that needs room, takes stream_event_any. */
-static int32_t stream_event(llmlat_request *r, int64_t t, uint32_t k)
+static bool stream_fold_plain(llmlat_request *r, stream_state *st, const int64_t *t,
+                              const uint32_t *k, size_t n, size_t base)
 {
-    stream_state *st = r->fold_state;
-    int64_t g = t - st->step.prev;
-    if (k == 1 && st->step.anchored && (uint64_t)g - 1 < (uint64_t)SKETCH_NS_EXACT - 1) {
-        int64_t i = sketch_map_index_ns(&st->lay->map, g);
-        if (run_add1_fast(&st->icl, i)) {
-            if (run_add1_fast(&st->itl, i)) {
-                stream_common *c = &st->common;
-                uint64_t lo, hi;
-                wide_mul((uint64_t)g, (uint64_t)g, &lo, &hi);
-                wide_add(&c->sq_lo, &c->sq_hi, lo, hi);
-                c->n++;
-                c->sum += (uint64_t)g;
-                c->min = g < c->min ? g : c->min;
-                c->max = g > c->max ? g : c->max;
-                st->step.prev = t;
-                req_summary *s = &r->sum;
-                if (s->first_tok == REQ_NONE) { /* anchored on an empty event (vLLM) */
-                    s->first_tok = r->n;
-                    s->t_first_tok = t;
-                }
-                s->last_tok = r->n;
-                s->t_last_tok = t;
-                s->n_tok++;
-                s->sum_k++;
-                return LLMLAT_OK;
-            }
-            run_undo_fast(&st->icl, i, 1);
-        }
+    if (!st->step.anchored || !n || n > STREAM_BLOCK || !gap_all_one(k, n))
+        return false;
+    const sketch_map *m = &st->lay->map;
+    const gap_layout lay = gap_layout_of(m);
+    int64_t idx[STREAM_BLOCK];
+    common_gaps c;
+    if (!gap_common_block(&lay, st->step.prev, t, n, idx, &c))
+        return false;
+    int64_t lo = gap_layout_index(&lay, c.min), hi = gap_layout_index(&lay, c.max);
+    if (!run_add_pair(&st->icl, base + n, &st->itl, r->sum.sum_k + n, idx, n, lo, hi))
+        return false;
+    stream_common *sc = &st->common;
+    sc->n += n;
+    sc->sum += (uint64_t)(t[n - 1] - st->step.prev); /* the gaps add up to the span */
+    wide_add(&sc->sq_lo, &sc->sq_hi, c.sq_lo, c.sq_hi);
+    sc->min = c.min < sc->min ? c.min : sc->min;
+    sc->max = c.max > sc->max ? c.max : sc->max;
+    st->step.prev = t[n - 1];
+    req_summary *s = &r->sum;
+    if (s->first_tok == REQ_NONE) { /* anchored on an empty event (vLLM) */
+        s->first_tok = base;
+        s->t_first_tok = t[0];
     }
-    return stream_event_any(r, st, t, k);
+    s->last_tok = base + n - 1;
+    s->t_last_tok = t[n - 1];
+    s->n_tok += n;
+    s->sum_k += n;
+    return true;
 }
 
 /* The spread and weight of a run's samples over a batch. */
@@ -8917,14 +9017,12 @@ static int32_t stream_plan(bucket_run *run, const sketch_map *m, const llmlat_al
                         bound, p);
 }
 
-/* Many events, all or nothing: the room both runs need is planned from a
+/* Any batch, all or nothing: the room both runs need is planned from a
  * first pass of the rule over a copy of its state, then each event folds
  * into room that is there. */
-static int32_t stream_events(llmlat_request *r, const int64_t *t, const uint32_t *k, size_t n)
+static int32_t stream_fold_any(llmlat_request *r, stream_state *st, const int64_t *t,
+                               const uint32_t *k, size_t n, size_t base)
 {
-    stream_state *st = r->fold_state;
-    if (n == 1)
-        return stream_event(r, t[0], k[0]);
     const sketch_map *m = &st->lay->map;
     gap_step step = st->step;
     stream_need ni = { INFINITY, 0, 0 }, nt = ni;
@@ -8938,7 +9036,7 @@ static int32_t stream_events(llmlat_request *r, const int64_t *t, const uint32_t
         }
     }
     run_plan pi, pt;
-    if (stream_plan(&st->icl, m, &r->al, &ni, r->n + n, &pi) != LLMLAT_OK)
+    if (stream_plan(&st->icl, m, &r->al, &ni, base + n, &pi) != LLMLAT_OK)
         return LLMLAT_ENOMEM;
     if (stream_plan(&st->itl, m, &r->al, &nt, tokens, &pt) != LLMLAT_OK) {
         run_plan_drop(&pi, &r->al);
@@ -8954,11 +9052,66 @@ static int32_t stream_events(llmlat_request *r, const int64_t *t, const uint32_t
             run_add(&st->icl, index, 1);
         if (fx.closes && stream_indexed(m, &fx.itl, &index))
             run_add(&st->itl, index, fx.itl.w);
-        stream_take(r, st, &step, &fx, r->n + j, t[j], k[j]);
+        stream_take(r, st, &step, &fx, base + j, t[j], k[j]);
     }
     run_end(&st->icl, &r->al);
     run_end(&st->itl, &r->al);
     return LLMLAT_OK;
+}
+
+/* n events numbered from base, all or nothing. */
+static int32_t stream_fold(llmlat_request *r, const int64_t *t, const uint32_t *k, size_t n,
+                           size_t base)
+{
+    stream_state *st = r->fold_state;
+    if (stream_fold_plain(r, st, t, k, n, base))
+        return LLMLAT_OK;
+    return stream_fold_any(r, st, t, k, n, base);
+}
+
+static int32_t stream_flush(llmlat_request *r)
+{
+    return stream_fold(r, r->t, r->k, req_held(r), r->t_base);
+}
+
+static int32_t stream_events(llmlat_request *r, const int64_t *t, const uint32_t *k, size_t n)
+{
+    return stream_fold(r, t, k, n, r->n);
+}
+
+/* What the held events add, read without folding them (the recorder is
+ * const to its readers): their gaps into *p and *zero_gap, the state's
+ * parts and zero check, and, when to is not NULL, their samples counted
+ * in its sketches (ICL's only when icl_on) and their chunks' squares in
+ * ITL's sums, as fold_odd_gap counts a recorded request's odd gaps. */
+typedef struct stream_sink {
+    sketch *icl, *itl;
+    const sketch_map *m;
+    bool icl_on;
+} stream_sink;
+
+static void stream_held(const llmlat_request *r, const stream_state *st, gap_parts *p,
+                        bool *zero_gap, const stream_sink *to)
+{
+    gap_step step = st->step;
+    fixsum squares = { 0 }; /* a reader's: only the sums matter */
+    for (size_t j = 0; j < req_held(r); j++) {
+        stream_fx fx = stream_effect(&step, st->lay->split, r->t[j], r->k[j]);
+        if (fx.closes) {
+            gap_parts_add(p, fx.gap, r->k[j], true, &fx.icl, &fx.itl,
+                          to ? &to->itl->sums : &squares);
+            *zero_gap = *zero_gap || fx.gap == 0;
+        } else if (fx.zeros) {
+            gap_parts_zeros(p, fx.zeros);
+        }
+        if (!to)
+            continue;
+        if (fx.closes && to->icl_on)
+            sketch_count(to->icl, to->m, fx.icl.x, 1);
+        if (fx.closes && fx.itl.w)
+            sketch_count(to->itl, to->m, fx.itl.x, fx.itl.w);
+        to->itl->zero += fx.closes ? fx.itl.zeros : fx.zeros;
+    }
 }
 
 /* ------------------------------------------------------------ life cycle */
@@ -8994,7 +9147,9 @@ static bool stream_gaps(const llmlat_request *r, const conv_rules *c, gap_summar
     const stream_state *st = r->fold_state;
     if (c->empty_events_count != st->lay->every || c->split != st->lay->split)
         return false;
-    const gap_parts p = stream_parts(st);
+    gap_parts p = stream_parts(st);
+    *any_zero = st->zero_gap;
+    stream_held(r, st, &p, any_zero, NULL);
     *g = (gap_summary){
         .n_gaps = p.icl.count,
         .gap_sum_ns = (int64_t)p.icl.sum,
@@ -9002,12 +9157,11 @@ static bool stream_gaps(const llmlat_request *r, const conv_rules *c, gap_summar
         .itl_weight = p.itl.count,
         .itl_sum_ns = (int64_t)p.itl.sum,
     };
-    *any_zero = st->zero_gap;
     return true;
 }
 
 static const req_folder STREAM_FOLDER = {
-    .event = stream_event,
+    .flush = stream_flush,
     .events = stream_events,
     .clear = stream_clear,
     .free = stream_free,
@@ -9022,12 +9176,15 @@ LLMLAT_API llmlat_request *llmlat_request_new_streaming(const llmlat_agg *like)
     if (!r)
         return NULL;
     stream_state *st = alloc_malloc(&r->al, sizeof *st);
-    stream_layout *lay = st ? stream_layout_of(like) : NULL;
+    r->t = alloc_malloc(&r->al, STREAM_BLOCK * sizeof *r->t); /* its block */
+    r->k = alloc_malloc(&r->al, STREAM_BLOCK * sizeof *r->k);
+    stream_layout *lay = st && r->t && r->k ? stream_layout_of(like) : NULL;
     if (!lay) {
         alloc_free(&r->al, st);
         llmlat_request_free(r);
         return NULL;
     }
+    r->cap = STREAM_BLOCK;
     memset(st, 0, sizeof *st);
     st->lay = lay;
     run_init(&st->icl);
@@ -9045,12 +9202,15 @@ LLMLAT_PRIVATE void stream_commit(llmlat_agg *a, metric_store *stores, const llm
 {
     const stream_state *st = r->fold_state;
     const bool icl_on = !v->icl_dropped;
+    sketch *icl = &stores[metric_index(LLMLAT_ICL)].sk, *itl = &stores[metric_index(LLMLAT_ITL)].sk;
     if (icl_on)
-        run_commit(&st->icl, &stores[metric_index(LLMLAT_ICL)].sk, &a->map);
-    sketch *itl = &stores[metric_index(LLMLAT_ITL)].sk;
+        run_commit(&st->icl, icl, &a->map);
     run_commit(&st->itl, itl, &a->map);
     fixsum_merge(&itl->sums, &st->itl_ratio);
-    const gap_parts p = stream_parts(st);
+    gap_parts p = stream_parts(st);
+    bool zero_gap = st->zero_gap;
+    const stream_sink to = { icl, itl, &a->map, icl_on };
+    stream_held(r, st, &p, &zero_gap, &to);
     gap_parts_commit(a, stores, &p, icl_on);
 }
 
@@ -13068,12 +13228,13 @@ LLMLAT_PRIVATE double report_duration(const report_ctx *c);
 /* false when the counter is undefined (GOOD without an SLO). */
 LLMLAT_PRIVATE bool report_counter(report_ctx *c, int32_t counter, uint64_t *out);
 
-/* A line of the summary a person reads (text, HTML): its value (NaN when
- * undefined; *count says whether it is an integer count), and *why the
- * data cannot support it (NULL when they can). false for a line that does
- * not apply: goodput and good requests without an SLO. */
+/* A line of the summary a person reads (text, HTML): a count (*count
+ * true: *n, exact, and *v NaN when it is undefined) or a value *v (NaN
+ * when undefined), and *why the data cannot support it (NULL when they
+ * can). false for a line that does not apply: goodput and good requests
+ * without an SLO. */
 LLMLAT_PRIVATE bool report_item_value(report_ctx *c, enum report_item item, double *v,
-                                      bool *count, const char **why);
+                                      bool *count, uint64_t *n, const char **why);
 
 /* Why a's data cannot support metric, rate or counter `id` (kind
  * LLMLAT_KIND_*), NULL when it can: reports write "not available" and the
@@ -14286,14 +14447,8 @@ LLMLAT_PRIVATE bool report_counter(report_ctx *c, int32_t counter, uint64_t *out
     return c->counter_defined[counter];
 }
 
-static double counter_or_nan(report_ctx *c, int32_t counter)
-{
-    uint64_t v;
-    return report_counter(c, counter, &v) ? (double)v : NAN;
-}
-
 LLMLAT_PRIVATE bool report_item_value(report_ctx *c, enum report_item item, double *v,
-                                      bool *count, const char **why)
+                                      bool *count, uint64_t *n, const char **why)
 {
     static const int32_t COUNTERS[REPORT_ITEM_COUNT] = {
         [REPORT_ITEM_COMPLETED] = LLMLAT_COUNT_COMPLETED,
@@ -14319,7 +14474,8 @@ LLMLAT_PRIVATE bool report_item_value(report_ctx *c, enum report_item item, doub
     *count = COUNTERS[item] != 0;
     if (*count) {
         *why = report_unavailable(c, LLMLAT_KIND_COUNTER, COUNTERS[item]);
-        *v = counter_or_nan(c, COUNTERS[item]);
+        *n = 0; /* kept exact: a double rounds counts past 2^53 */
+        *v = report_counter(c, COUNTERS[item], n) ? 0.0 : NAN;
     } else {
         *why = report_unavailable(c, LLMLAT_KIND_RATE, RATES[item]);
         *v = item == REPORT_ITEM_DURATION ? report_duration(c) : report_rate(c, RATES[item]);
@@ -15271,8 +15427,9 @@ static void html_summary(report_ctx *c, const text_words *w)
     for (int i = 0; i < REPORT_ITEM_COUNT; i++) {
         double v;
         bool count;
+        uint64_t n;
         const char *why;
-        if (!report_item_value(c, (enum report_item)i, &v, &count, &why))
+        if (!report_item_value(c, (enum report_item)i, &v, &count, &n, &why))
             continue;
         rbuf_puts(b, "<tr><th>");
         rbuf_html_escaped(b, report_item_label(w, (enum report_item)i));
@@ -15280,6 +15437,10 @@ static void html_summary(report_ctx *c, const text_words *w)
         if (why) {
             rbuf_puts(b, "<td class=\"na\">not available: ");
             rbuf_html_escaped(b, why);
+            rbuf_puts(b, "</td>");
+        } else if (count && !isnan(v)) {
+            rbuf_puts(b, "<td>");
+            rbuf_u64(b, n);
             rbuf_puts(b, "</td>");
         } else {
             html_td(b, v, count ? 0 : 2);
@@ -16108,8 +16269,9 @@ static void text_summary(report_ctx *c, const text_words *w)
     for (int i = 0; i < REPORT_ITEM_COUNT; i++) {
         double v;
         bool count;
+        uint64_t n;
         const char *why;
-        if (!report_item_value(c, (enum report_item)i, &v, &count, &why))
+        if (!report_item_value(c, (enum report_item)i, &v, &count, &n, &why))
             continue;
         item_start(&c->out, w, (enum report_item)i);
         if (why) { /* "not available: <reason>" in place of the value */
@@ -16118,7 +16280,7 @@ static void text_summary(report_ctx *c, const text_words *w)
         } else if (isnan(v)) {
             rbuf_puts(&c->out, DASH);
         } else if (count) {
-            rbuf_u64(&c->out, (uint64_t)v);
+            rbuf_u64(&c->out, n);
         } else {
             rbuf_fixed(&c->out, v, 2, 0, DASH);
         }
@@ -19784,6 +19946,7 @@ LLMLAT_API int32_t llmlat_compare_report(const llmlat_compare *c, int32_t format
 #undef SPAN_EMPTY
 #undef FAILED_GROUPS
 #undef BOUNDED
+#undef STREAM_BLOCK
 #undef DEC_EXPONENT_CLAMP
 #undef DEC_DIGITS_MAX
 #undef DEC_SECONDS
