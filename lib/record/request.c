@@ -178,7 +178,9 @@ LLMLAT_API int32_t llmlat_request_events(llmlat_request *r, const int64_t *t_ns,
     }
     if (n > REQ_MAX_EVENTS - r->n)
         return LLMLAT_EOVERFLOW;
-    if (r->folder && n) {
+    if (r->folder) { /* its block is for single events */
+        if (!n)
+            return LLMLAT_OK;
         int32_t st = flush(r);
         if (st == LLMLAT_OK)
             st = r->folder->events(r, t_ns, k, n);

@@ -474,6 +474,9 @@ static void memory_follows_the_spread_not_the_length(void **state)
         tokens += k;
     }
     size_t held = t.live - layout;
+    /* an empty batch holds nothing more: the block stays 64 events */
+    assert_int_equal(llmlat_request_events(r, NULL, NULL, 0), LLMLAT_OK);
+    assert_int_equal(t.live - layout, held);
     printf("streaming recorder: %zu bytes empty, %zu after a %llu-token stream of %zu events "
            "(a buffered recorder: %zu); the layout its aggregator shares: %zu\n",
            empty, held, (unsigned long long)tokens, r->n, r->n * 12, layout - empty);
