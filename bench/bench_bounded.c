@@ -3,8 +3,11 @@
  * exact mode folded the same way as a same-run reference. Self-contained:
  * the public API and libc only.
  *
- *   bench_bounded [repeats]
+ *   bench_bounded [repeats [fold,whole,one,query,merge]]
  *
+ * `one` is the one-token add alone (2,000,000 adds of one request), for
+ * counting its instructions: `valgrind --tool=callgrind bench_bounded 1
+ * one` (as `1 whole` counts the whole path's, beside its reference's).
  * Each figure is the median of `repeats` runs (default 15); the machine's
  * noise shows in the spread printed beside it. Times are the thread's CPU
  * time where the system has it (other processes' time slices do not
@@ -190,6 +193,10 @@ static void ref_path(int64_t start, const int64_t *t, size_t n)
     ref_record(ref_times[n - 1] - start);
 }
 
+/* Called through a pointer, so that it is never inlined: a profile
+ * (callgrind) then shows its instructions apart from main's. */
+static void (*volatile ref_path_call)(int64_t, const int64_t *, size_t) = ref_path;
+
 /* Reset + start + 500 events + finish + add to a bounded aggregator, per
  * request, beside the reference recorder given the same timestamps. */
 static void bench_whole_path(int repeats)
@@ -229,7 +236,7 @@ static void bench_whole_path(int repeats)
         v[k] = (double)(clock_ns() - t0) / COUNT;
         t0 = clock_ns();
         for (int i = 0; i < COUNT; i++)
-            ref_path(times[i % POOL][0] - 100 * MS, times[i % POOL], N);
+            ref_path_call(times[i % POOL][0] - 100 * MS, times[i % POOL], N);
         w[k] = (double)(clock_ns() - t0) / COUNT;
     }
     printf("whole path (reset + start + %d events + finish + add, bounded):\n", N);
@@ -237,6 +244,38 @@ static void bench_whole_path(int repeats)
     print_figure("reference: bit-bucket recorder", summarize(w, repeats));
     free(v);
     free(w);
+    llmlat_request_free(r);
+    llmlat_agg_free(a);
+}
+
+/* The one-token add: one recorded request of one token, added again and
+ * again to a bounded aggregator. */
+static void bench_one(int repeats)
+{
+    enum { COUNT = 2000000 };
+    llmlat_agg *a = llmlat_agg_new(LLMLAT_CONV_DEFAULT, LLMLAT_MODE_BOUNDED);
+    llmlat_request *r = llmlat_request_new();
+    double *v = malloc((size_t)repeats * sizeof *v);
+    if (!a || !r || !v) {
+        fprintf(stderr, "out of memory\n");
+        exit(1);
+    }
+    llmlat_request_start(r, 0);
+    llmlat_request_event(r, 1000000, 1);
+    llmlat_request_finish(r, 2000000);
+    for (int k = 0; k < repeats; k++) {
+        llmlat_agg_reset(a);
+        int64_t t0 = clock_ns();
+        for (int i = 0; i < COUNT; i++)
+            if (llmlat_agg_add(a, r) != LLMLAT_OK) {
+                fprintf(stderr, "add failed\n");
+                exit(1);
+            }
+        v[k] = (double)(clock_ns() - t0) / COUNT;
+    }
+    printf("one-token add (one request, %d adds):\n", COUNT);
+    print_figure("llmlat_agg_add", summarize(v, repeats));
+    free(v);
     llmlat_request_free(r);
     llmlat_agg_free(a);
 }
@@ -351,10 +390,17 @@ int main(int argc, char **argv)
         repeats = 1;
     printf("llmlat %s bounded-mode benchmark, median of %d runs\n", llmlat_version_string(),
            repeats);
+    const char *parts = argc > 2 ? argv[2] : "fold,whole,one,query,merge";
     printf("clock: %.2f GHz (a dependent multiply chain)\n", ghz(repeats));
-    bench_fold(repeats);
-    bench_whole_path(repeats);
-    bench_query(repeats);
-    bench_merge(repeats);
+    if (strstr(parts, "fold"))
+        bench_fold(repeats);
+    if (strstr(parts, "whole"))
+        bench_whole_path(repeats);
+    if (strstr(parts, "one"))
+        bench_one(repeats);
+    if (strstr(parts, "query"))
+        bench_query(repeats);
+    if (strstr(parts, "merge"))
+        bench_merge(repeats);
     return 0;
 }

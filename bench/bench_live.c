@@ -358,6 +358,9 @@ static void bench_stream(int repeats)
            median(b_all, repeats));
     printf("  streaming llmlat_request_event                %6.2f ns/event   target <= 4 ns\n",
            median(s_ev, repeats));
+    printf("  => streaming / buffered event: %.2f; / buffered event + its fold: %.2f\n",
+           median(s_ev, repeats) / median(b_ev, repeats),
+           median(s_ev, repeats) / median(b_all, repeats));
     free(s_ev);
     free(t);
     llmlat_request_free(st);

@@ -321,7 +321,7 @@ LLMLAT_PRIVATE int32_t read_request_log(bytes_reader *r, request_log *g, const l
             g->t[g->n_ev + j] = get_i64(r);
             g->k[g->n_ev + j] = get_u32(r);
         }
-        if (r->bad || !logged_times_valid(&q, g->t + g->n_ev))
+        if (r->bad || !logged_times_valid(&q, q.n_events ? g->t + g->n_ev : NULL))
             return LLMLAT_EFORMAT;
         g->n_ev += q.n_events;
         g->req[g->n_req++] = q;

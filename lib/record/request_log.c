@@ -82,8 +82,9 @@ LLMLAT_PRIVATE void request_log_view(const request_log *g, size_t i, llmlat_requ
     const logged_request *q = &g->req[i];
     req_spec s = {
         .start = q->start_ns,
-        .t = g->t + q->first_event,
-        .k = g->k + q->first_event,
+        /* a log without events has no arrays (NULL + 0 is undefined) */
+        .t = q->n_events ? g->t + q->first_event : NULL,
+        .k = q->n_events ? g->k + q->first_event : NULL,
         .n = q->n_events,
         .has_end = true,
         .end = q->end_ns,
