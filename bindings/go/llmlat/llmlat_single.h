@@ -3228,7 +3228,9 @@ LLMLAT_API int32_t llmlat_request_events(llmlat_request *r, const int64_t *t_ns,
     }
     if (n > REQ_MAX_EVENTS - r->n)
         return LLMLAT_EOVERFLOW;
-    if (r->folder && n) {
+    if (r->folder) { /* its block is for single events */
+        if (!n)
+            return LLMLAT_OK;
         int32_t st = flush(r);
         if (st == LLMLAT_OK)
             st = r->folder->events(r, t_ns, k, n);
@@ -3665,8 +3667,9 @@ LLMLAT_PRIVATE void request_log_view(const request_log *g, size_t i, llmlat_requ
     const logged_request *q = &g->req[i];
     req_spec s = {
         .start = q->start_ns,
-        .t = g->t + q->first_event,
-        .k = g->k + q->first_event,
+        /* a log without events has no arrays (NULL + 0 is undefined) */
+        .t = q->n_events ? g->t + q->first_event : NULL,
+        .k = q->n_events ? g->k + q->first_event : NULL,
         .n = q->n_events,
         .has_end = true,
         .end = q->end_ns,
@@ -18262,7 +18265,7 @@ LLMLAT_PRIVATE int32_t read_request_log(bytes_reader *r, request_log *g, const l
             g->t[g->n_ev + j] = get_i64(r);
             g->k[g->n_ev + j] = get_u32(r);
         }
-        if (r->bad || !logged_times_valid(&q, g->t + g->n_ev))
+        if (r->bad || !logged_times_valid(&q, q.n_events ? g->t + g->n_ev : NULL))
             return LLMLAT_EFORMAT;
         g->n_ev += q.n_events;
         g->req[g->n_req++] = q;
