@@ -88,10 +88,7 @@ LLMLAT_PRIVATE int32_t timeline_peak_concurrency(const timeline *tl, const llmla
             if (r->e2e_ns < 0)
                 continue;
             starts[j] = r->start_ns;
-            /* start + E2E can pass INT64_MAX near the limits: saturate, the
-             * order of ends is all the sweep needs. */
-            ends[j++] = r->start_ns > INT64_MAX - r->e2e_ns ? INT64_MAX
-                                                            : r->start_ns + r->e2e_ns;
+            ends[j++] = success_end(r);
         }
         st = radix_sort(al, RADIX_INT64, starts, NULL, n);
         if (st == LLMLAT_OK)
@@ -150,8 +147,7 @@ static int32_t peak_by_sorting(const timeline *tl, const llmlat_alloc *al, int64
     int32_t st = bucket && count ? LLMLAT_OK : LLMLAT_ENOMEM;
     if (st == LLMLAT_OK) {
         for (size_t i = 0; i < tl->n_tok; i++)
-            bucket[i] =
-                (int64_t)(((uint64_t)tl->tok_t[i] - (uint64_t)origin) / (uint64_t)NS_PER_S);
+            bucket[i] = (int64_t)(span_from(origin, tl->tok_t[i]) / (uint64_t)NS_PER_S);
         memcpy(count, tl->tok_k, tl->n_tok * sizeof *count);
         st = radix_sort(al, RADIX_INT64, bucket, count, tl->n_tok);
     }

@@ -19,6 +19,20 @@ typedef struct success_record {
     double ttft_s, tpot_s, e2e_s;
 } success_record;
 
+/* The end of a record with an E2E: start + E2E, saturated at INT64_MAX
+ * (near the limits it can pass it; the order of ends is what a sweep
+ * needs). */
+static inline int64_t success_end(const success_record *r)
+{
+    return r->start_ns > INT64_MAX - r->e2e_ns ? INT64_MAX : r->start_ns + r->e2e_ns;
+}
+
+/* t - origin for t >= origin, as the unsigned span it always fits. */
+static inline uint64_t span_from(int64_t origin, int64_t t)
+{
+    return (uint64_t)t - (uint64_t)origin;
+}
+
 typedef struct timeline {
     success_record *rec;
     size_t n_rec, cap_rec;

@@ -198,15 +198,25 @@ LLMLAT_PRIVATE void rbuf_fixed(rbuf *b, double v, int decimals, size_t width, co
     rbuf_putn(b, tmp, n);
 }
 
-LLMLAT_PRIVATE void rbuf_scaled(rbuf *b, int64_t ns, int digits, int decimals)
+static void scaled(rbuf *b, bool negative, uint64_t mag, int digits, int decimals)
 {
-    uint64_t mag = ns < 0 ? 0 - (uint64_t)ns : (uint64_t)ns, unit = 1;
+    uint64_t unit = 1;
     for (int i = 0; i < digits; i++)
         unit *= 10;
     char tmp[48];
-    int n = snprintf(tmp, sizeof tmp, "%s%" PRIu64 ".%0*" PRIu64, ns < 0 ? "-" : "", mag / unit,
-                     digits, mag % unit);
+    int n = snprintf(tmp, sizeof tmp, "%s%" PRIu64 ".%0*" PRIu64, negative ? "-" : "",
+                     mag / unit, digits, mag % unit);
     rbuf_putn(b, tmp, (size_t)n - (size_t)(digits - decimals));
+}
+
+LLMLAT_PRIVATE void rbuf_scaled(rbuf *b, int64_t ns, int digits, int decimals)
+{
+    scaled(b, ns < 0, ns < 0 ? 0 - (uint64_t)ns : (uint64_t)ns, digits, decimals);
+}
+
+LLMLAT_PRIVATE void rbuf_scaled_u64(rbuf *b, uint64_t ns, int digits, int decimals)
+{
+    scaled(b, false, ns, digits, decimals);
 }
 
 LLMLAT_PRIVATE void percent_text(double q, char *out)

@@ -56,6 +56,8 @@ LLMLAT_PRIVATE void rbuf_fixed(rbuf *b, double v, int decimals, size_t width, co
  * fewer): rbuf_scaled(b, t, 9, 9) writes seconds, (b, t, 3, 3) microseconds
  * with ns precision. */
 LLMLAT_PRIVATE void rbuf_scaled(rbuf *b, int64_t ns, int digits, int decimals);
+/* The same for a span that may pass INT64_MAX. */
+LLMLAT_PRIVATE void rbuf_scaled_u64(rbuf *b, uint64_t ns, int digits, int decimals);
 /* A quantile q in [0, 1] as a percentage, NUL-terminated in out (at least
  * PERCENT_TEXT_MAX bytes): 0.5 -> "50", 0.999 -> "99.9". */
 #define PERCENT_TEXT_MAX 32

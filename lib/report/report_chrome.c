@@ -51,7 +51,8 @@ static chrome_phases chrome_phases_of(const llmlat_agg *a, size_t i)
  * requests by start, so a track's previous request ends before the next
  * begins. */
 typedef struct chrome_events {
-    int64_t *t;        /* ns from the origin, sorted */
+    int64_t origin;    /* the earliest start */
+    int64_t *t;        /* times, sorted (spans from origin can pass INT64_MAX) */
     uint32_t *order;   /* index into ref, permuted along */
     chrome_ref *ref;
     size_t n, cap;
@@ -161,6 +162,7 @@ static int32_t chrome_collect(const llmlat_agg *a, int64_t origin, chrome_events
 {
     const request_log *g = &a->log;
     size_t n = g->n_req;
+    e->origin = origin;
     if (n > UINT32_MAX || g->n_ev > UINT32_MAX - 8 * (uint64_t)n)
         return LLMLAT_ENOMEM; /* refs are 32-bit */
     e->cap = g->n_ev + 8 * n;
@@ -179,25 +181,25 @@ static int32_t chrome_collect(const llmlat_agg *a, int64_t origin, chrome_events
         const logged_request *q = &g->req[i];
         chrome_phases p = chrome_phases_of(a, i);
         int64_t wait_end = p.has_first ? p.first_ns : q->end_ns;
-        chrome_push(e, q->start_ns - origin, i, CHROME_REQUEST_BEGIN, 0);
-        chrome_push(e, q->start_ns - origin, i, CHROME_WAIT_BEGIN, 0);
+        chrome_push(e, q->start_ns, i, CHROME_REQUEST_BEGIN, 0);
+        chrome_push(e, q->start_ns, i, CHROME_WAIT_BEGIN, 0);
         bool waiting = true;
         for (uint32_t k = 0; k < q->n_events; k++) {
             int64_t t = g->t[q->first_event + k];
             if (waiting && p.has_first && t >= p.first_ns) {
-                chrome_push(e, wait_end - origin, i, CHROME_WAIT_END, 0);
-                chrome_push(e, p.first_ns - origin, i, CHROME_DECODE_BEGIN, 0);
+                chrome_push(e, wait_end, i, CHROME_WAIT_END, 0);
+                chrome_push(e, p.first_ns, i, CHROME_DECODE_BEGIN, 0);
                 waiting = false;
             }
-            chrome_push(e, t - origin, i, CHROME_CHUNK, k);
+            chrome_push(e, t, i, CHROME_CHUNK, k);
         }
         if (waiting) /* no first token: the wait lasts to the end */
-            chrome_push(e, wait_end - origin, i, CHROME_WAIT_END, 0);
+            chrome_push(e, wait_end, i, CHROME_WAIT_END, 0);
         else
-            chrome_push(e, p.decode_end_ns - origin, i, CHROME_DECODE_END, 0);
+            chrome_push(e, p.decode_end_ns, i, CHROME_DECODE_END, 0);
         if (q->flags & LOGGED_FAILED)
-            chrome_push(e, q->end_ns - origin, i, CHROME_FAILED, 0);
-        chrome_push(e, q->end_ns - origin, i, CHROME_REQUEST_END, 0);
+            chrome_push(e, q->end_ns, i, CHROME_FAILED, 0);
+        chrome_push(e, q->end_ns, i, CHROME_REQUEST_END, 0);
     }
     alloc_free(&a->al, by_start);
     if (st == LLMLAT_OK)
@@ -214,12 +216,12 @@ static void chrome_events_free(const llmlat_agg *a, chrome_events *e)
 }
 
 /* The fields every event has: "ph", "ts" (µs), "pid", "tid", "name". */
-static void chrome_head(rbuf *b, const char *ph, int64_t t_ns, uint32_t tid, const char *name)
+static void chrome_head(rbuf *b, const char *ph, uint64_t t_ns, uint32_t tid, const char *name)
 {
     rbuf_puts(b, ",\n{\"ph\": \"");
     rbuf_puts(b, ph);
     rbuf_puts(b, "\", \"ts\": ");
-    rbuf_scaled(b, t_ns, 3, 3);
+    rbuf_scaled_u64(b, t_ns, 3, 3);
     rbuf_puts(b, ", \"pid\": 1, \"tid\": ");
     rbuf_u64(b, tid);
     rbuf_puts(b, ", \"name\": \"");
@@ -252,7 +254,7 @@ static void chrome_request_args(rbuf *b, const llmlat_agg *a, uint32_t i)
 static void chrome_event(rbuf *b, const llmlat_agg *a, const chrome_events *e, size_t j)
 {
     const chrome_ref *r = &e->ref[e->order[j]];
-    int64_t t = e->t[j];
+    uint64_t t = span_from(e->origin, e->t[j]);
     uint32_t tid = e->track[r->req];
     switch (r->kind) {
     case CHROME_REQUEST_BEGIN: {

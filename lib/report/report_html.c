@@ -457,7 +457,7 @@ static int32_t html_timeline_make(const llmlat_agg *a, html_timeline *h)
         const success_record *r = &tl->rec[i];
         if (r->start_ns < origin)
             origin = r->start_ns;
-        int64_t end = r->e2e_ns >= 0 ? r->start_ns + r->e2e_ns : r->start_ns;
+        int64_t end = r->e2e_ns >= 0 ? success_end(r) : r->start_ns;
         if (end > last)
             last = end;
         n += r->e2e_ns >= 0;
@@ -465,12 +465,12 @@ static int32_t html_timeline_make(const llmlat_agg *a, html_timeline *h)
     for (size_t i = 0; i < tl->n_tok; i++)
         if (tl->tok_t[i] > last)
             last = tl->tok_t[i];
-    double span = (double)((uint64_t)last - (uint64_t)origin) / 1e9;
+    double span = (double)span_from(origin, last) / 1e9;
     h->width = ceil(span / TIME_BUCKETS_MAX);
     if (h->width < 1.0)
         h->width = 1.0;
     int64_t w_ns = (int64_t)(h->width * 1e9);
-    h->n = (size_t)(((uint64_t)last - (uint64_t)origin) / (uint64_t)w_ns) + 1;
+    h->n = (size_t)(span_from(origin, last) / (uint64_t)w_ns) + 1;
     h->t = alloc_malloc(al, (h->n + 1) * sizeof *h->t);
     h->tokens = alloc_malloc(al, (h->n + 1) * sizeof *h->tokens);
     h->conc = alloc_malloc(al, (h->n + 1) * sizeof *h->conc);
@@ -483,7 +483,7 @@ static int32_t html_timeline_make(const llmlat_agg *a, html_timeline *h)
             h->tokens[i] = h->conc[i] = 0.0;
         }
         for (size_t i = 0; i < tl->n_tok; i++)
-            h->tokens[(uint64_t)(tl->tok_t[i] - origin) / (uint64_t)w_ns] += tl->tok_k[i];
+            h->tokens[span_from(origin, tl->tok_t[i]) / (uint64_t)w_ns] += tl->tok_k[i];
         for (size_t i = 0; i < h->n; i++)
             h->tokens[i] /= h->width;
         size_t j = 0;
@@ -491,8 +491,8 @@ static int32_t html_timeline_make(const llmlat_agg *a, html_timeline *h)
             const success_record *r = &tl->rec[i];
             if (r->e2e_ns < 0)
                 continue;
-            starts[j] = r->start_ns - origin;
-            ends[j++] = r->start_ns - origin + r->e2e_ns;
+            starts[j] = r->start_ns; /* times, not spans: spans can pass INT64_MAX */
+            ends[j++] = success_end(r);
         }
         st = radix_sort(al, RADIX_INT64, starts, NULL, n);
         if (st == LLMLAT_OK)
@@ -506,7 +506,7 @@ static int32_t html_timeline_make(const llmlat_agg *a, html_timeline *h)
         while (i < n) {
             bool leave = k < n && ends[k] <= starts[i];
             int64_t t = leave ? ends[k] : starts[i];
-            size_t b = (size_t)((uint64_t)t / (uint64_t)w_ns);
+            size_t b = (size_t)(span_from(origin, t) / (uint64_t)w_ns);
             for (; bucket < b && bucket < h->n; bucket++)
                 if (h->conc[bucket + 1] < cur)
                     h->conc[bucket + 1] = cur;

@@ -504,6 +504,35 @@ static void counts_past_2_to_the_53(void **state)
     llmlat_agg_free(a);
 }
 
+/* A run whose requests lie further apart than INT64_MAX ns (times near
+ * both ends of int64): the HTML report's timeline and the Chrome trace
+ * measure from the earliest start in unsigned spans (libFuzzer found the
+ * HTML one under clang's UBSan). */
+static void spans_past_int64(void **state)
+{
+    (void)state;
+    llmlat_agg *a = llmlat_agg_new(LLMLAT_CONV_DEFAULT, LLMLAT_MODE_EXACT);
+    llmlat_request *r = llmlat_request_new();
+    const int64_t starts[2] = { INT64_MIN + 10, INT64_MAX - 10000 };
+    for (int i = 0; i < 2; i++) {
+        assert_int_equal(llmlat_request_reset(r), LLMLAT_OK);
+        assert_int_equal(llmlat_request_start(r, starts[i]), LLMLAT_OK);
+        assert_int_equal(llmlat_request_event(r, starts[i] + 1000, 1), LLMLAT_OK);
+        assert_int_equal(llmlat_request_event(r, starts[i] + 1500, 1), LLMLAT_OK);
+        assert_int_equal(llmlat_request_finish(r, starts[i] + 2000), LLMLAT_OK);
+        assert_int_equal(llmlat_agg_add(a, r), LLMLAT_OK);
+    }
+    char *html = report(a, LLMLAT_FORMAT_HTML);
+    assert_non_null(strstr(html, "</html>"));
+    free(html);
+    char *trace = report(a, LLMLAT_FORMAT_CHROME_TRACE);
+    /* the second request begins 2^64 - 1 - 10010 ns after the first */
+    assert_non_null(strstr(trace, "\"ts\": 18446744073709541.605"));
+    free(trace);
+    llmlat_request_free(r);
+    llmlat_agg_free(a);
+}
+
 /* Reports are the same bytes whatever LC_NUMERIC says (the test build
  * makes a de_DE.UTF-8 locale, whose decimal point is ','). */
 static void locale_independent(void **state)
@@ -578,6 +607,7 @@ int main(void)
         cmocka_unit_test(set_buckets_rejects),
         cmocka_unit_test(text_labels),
         cmocka_unit_test(counts_past_2_to_the_53),
+        cmocka_unit_test(spans_past_int64),
         cmocka_unit_test(locale_independent),
         cmocka_unit_test(allocation_failures),
     };

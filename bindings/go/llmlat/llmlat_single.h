@@ -4840,6 +4840,20 @@ typedef struct success_record {
     double ttft_s, tpot_s, e2e_s;
 } success_record;
 
+/* The end of a record with an E2E: start + E2E, saturated at INT64_MAX
+ * (near the limits it can pass it; the order of ends is what a sweep
+ * needs). */
+static inline int64_t success_end(const success_record *r)
+{
+    return r->start_ns > INT64_MAX - r->e2e_ns ? INT64_MAX : r->start_ns + r->e2e_ns;
+}
+
+/* t - origin for t >= origin, as the unsigned span it always fits. */
+static inline uint64_t span_from(int64_t origin, int64_t t)
+{
+    return (uint64_t)t - (uint64_t)origin;
+}
+
 typedef struct timeline {
     success_record *rec;
     size_t n_rec, cap_rec;
@@ -4965,10 +4979,7 @@ LLMLAT_PRIVATE int32_t timeline_peak_concurrency(const timeline *tl, const llmla
             if (r->e2e_ns < 0)
                 continue;
             starts[j] = r->start_ns;
-            /* start + E2E can pass INT64_MAX near the limits: saturate, the
-             * order of ends is all the sweep needs. */
-            ends[j++] = r->start_ns > INT64_MAX - r->e2e_ns ? INT64_MAX
-                                                            : r->start_ns + r->e2e_ns;
+            ends[j++] = success_end(r);
         }
         st = radix_sort(al, RADIX_INT64, starts, NULL, n);
         if (st == LLMLAT_OK)
@@ -5027,8 +5038,7 @@ static int32_t peak_by_sorting(const timeline *tl, const llmlat_alloc *al, int64
     int32_t st = bucket && count ? LLMLAT_OK : LLMLAT_ENOMEM;
     if (st == LLMLAT_OK) {
         for (size_t i = 0; i < tl->n_tok; i++)
-            bucket[i] =
-                (int64_t)(((uint64_t)tl->tok_t[i] - (uint64_t)origin) / (uint64_t)NS_PER_S);
+            bucket[i] = (int64_t)(span_from(origin, tl->tok_t[i]) / (uint64_t)NS_PER_S);
         memcpy(count, tl->tok_k, tl->n_tok * sizeof *count);
         st = radix_sort(al, RADIX_INT64, bucket, count, tl->n_tok);
     }
@@ -12999,6 +13009,8 @@ LLMLAT_PRIVATE void rbuf_fixed(rbuf *b, double v, int decimals, size_t width, co
  * fewer): rbuf_scaled(b, t, 9, 9) writes seconds, (b, t, 3, 3) microseconds
  * with ns precision. */
 LLMLAT_PRIVATE void rbuf_scaled(rbuf *b, int64_t ns, int digits, int decimals);
+/* The same for a span that may pass INT64_MAX. */
+LLMLAT_PRIVATE void rbuf_scaled_u64(rbuf *b, uint64_t ns, int digits, int decimals);
 /* A quantile q in [0, 1] as a percentage, NUL-terminated in out (at least
  * PERCENT_TEXT_MAX bytes): 0.5 -> "50", 0.999 -> "99.9". */
 #define PERCENT_TEXT_MAX 32
@@ -14698,15 +14710,25 @@ LLMLAT_PRIVATE void rbuf_fixed(rbuf *b, double v, int decimals, size_t width, co
     rbuf_putn(b, tmp, n);
 }
 
-LLMLAT_PRIVATE void rbuf_scaled(rbuf *b, int64_t ns, int digits, int decimals)
+static void scaled(rbuf *b, bool negative, uint64_t mag, int digits, int decimals)
 {
-    uint64_t mag = ns < 0 ? 0 - (uint64_t)ns : (uint64_t)ns, unit = 1;
+    uint64_t unit = 1;
     for (int i = 0; i < digits; i++)
         unit *= 10;
     char tmp[48];
-    int n = snprintf(tmp, sizeof tmp, "%s%" PRIu64 ".%0*" PRIu64, ns < 0 ? "-" : "", mag / unit,
-                     digits, mag % unit);
+    int n = snprintf(tmp, sizeof tmp, "%s%" PRIu64 ".%0*" PRIu64, negative ? "-" : "",
+                     mag / unit, digits, mag % unit);
     rbuf_putn(b, tmp, (size_t)n - (size_t)(digits - decimals));
+}
+
+LLMLAT_PRIVATE void rbuf_scaled(rbuf *b, int64_t ns, int digits, int decimals)
+{
+    scaled(b, ns < 0, ns < 0 ? 0 - (uint64_t)ns : (uint64_t)ns, digits, decimals);
+}
+
+LLMLAT_PRIVATE void rbuf_scaled_u64(rbuf *b, uint64_t ns, int digits, int decimals)
+{
+    scaled(b, false, ns, digits, decimals);
 }
 
 LLMLAT_PRIVATE void percent_text(double q, char *out)
@@ -14767,7 +14789,8 @@ static chrome_phases chrome_phases_of(const llmlat_agg *a, size_t i)
  * requests by start, so a track's previous request ends before the next
  * begins. */
 typedef struct chrome_events {
-    int64_t *t;        /* ns from the origin, sorted */
+    int64_t origin;    /* the earliest start */
+    int64_t *t;        /* times, sorted (spans from origin can pass INT64_MAX) */
     uint32_t *order;   /* index into ref, permuted along */
     chrome_ref *ref;
     size_t n, cap;
@@ -14877,6 +14900,7 @@ static int32_t chrome_collect(const llmlat_agg *a, int64_t origin, chrome_events
 {
     const request_log *g = &a->log;
     size_t n = g->n_req;
+    e->origin = origin;
     if (n > UINT32_MAX || g->n_ev > UINT32_MAX - 8 * (uint64_t)n)
         return LLMLAT_ENOMEM; /* refs are 32-bit */
     e->cap = g->n_ev + 8 * n;
@@ -14895,25 +14919,25 @@ static int32_t chrome_collect(const llmlat_agg *a, int64_t origin, chrome_events
         const logged_request *q = &g->req[i];
         chrome_phases p = chrome_phases_of(a, i);
         int64_t wait_end = p.has_first ? p.first_ns : q->end_ns;
-        chrome_push(e, q->start_ns - origin, i, CHROME_REQUEST_BEGIN, 0);
-        chrome_push(e, q->start_ns - origin, i, CHROME_WAIT_BEGIN, 0);
+        chrome_push(e, q->start_ns, i, CHROME_REQUEST_BEGIN, 0);
+        chrome_push(e, q->start_ns, i, CHROME_WAIT_BEGIN, 0);
         bool waiting = true;
         for (uint32_t k = 0; k < q->n_events; k++) {
             int64_t t = g->t[q->first_event + k];
             if (waiting && p.has_first && t >= p.first_ns) {
-                chrome_push(e, wait_end - origin, i, CHROME_WAIT_END, 0);
-                chrome_push(e, p.first_ns - origin, i, CHROME_DECODE_BEGIN, 0);
+                chrome_push(e, wait_end, i, CHROME_WAIT_END, 0);
+                chrome_push(e, p.first_ns, i, CHROME_DECODE_BEGIN, 0);
                 waiting = false;
             }
-            chrome_push(e, t - origin, i, CHROME_CHUNK, k);
+            chrome_push(e, t, i, CHROME_CHUNK, k);
         }
         if (waiting) /* no first token: the wait lasts to the end */
-            chrome_push(e, wait_end - origin, i, CHROME_WAIT_END, 0);
+            chrome_push(e, wait_end, i, CHROME_WAIT_END, 0);
         else
-            chrome_push(e, p.decode_end_ns - origin, i, CHROME_DECODE_END, 0);
+            chrome_push(e, p.decode_end_ns, i, CHROME_DECODE_END, 0);
         if (q->flags & LOGGED_FAILED)
-            chrome_push(e, q->end_ns - origin, i, CHROME_FAILED, 0);
-        chrome_push(e, q->end_ns - origin, i, CHROME_REQUEST_END, 0);
+            chrome_push(e, q->end_ns, i, CHROME_FAILED, 0);
+        chrome_push(e, q->end_ns, i, CHROME_REQUEST_END, 0);
     }
     alloc_free(&a->al, by_start);
     if (st == LLMLAT_OK)
@@ -14930,12 +14954,12 @@ static void chrome_events_free(const llmlat_agg *a, chrome_events *e)
 }
 
 /* The fields every event has: "ph", "ts" (µs), "pid", "tid", "name". */
-static void chrome_head(rbuf *b, const char *ph, int64_t t_ns, uint32_t tid, const char *name)
+static void chrome_head(rbuf *b, const char *ph, uint64_t t_ns, uint32_t tid, const char *name)
 {
     rbuf_puts(b, ",\n{\"ph\": \"");
     rbuf_puts(b, ph);
     rbuf_puts(b, "\", \"ts\": ");
-    rbuf_scaled(b, t_ns, 3, 3);
+    rbuf_scaled_u64(b, t_ns, 3, 3);
     rbuf_puts(b, ", \"pid\": 1, \"tid\": ");
     rbuf_u64(b, tid);
     rbuf_puts(b, ", \"name\": \"");
@@ -14968,7 +14992,7 @@ static void chrome_request_args(rbuf *b, const llmlat_agg *a, uint32_t i)
 static void chrome_event(rbuf *b, const llmlat_agg *a, const chrome_events *e, size_t j)
 {
     const chrome_ref *r = &e->ref[e->order[j]];
-    int64_t t = e->t[j];
+    uint64_t t = span_from(e->origin, e->t[j]);
     uint32_t tid = e->track[r->req];
     switch (r->kind) {
     case CHROME_REQUEST_BEGIN: {
@@ -15711,7 +15735,7 @@ static int32_t html_timeline_make(const llmlat_agg *a, html_timeline *h)
         const success_record *r = &tl->rec[i];
         if (r->start_ns < origin)
             origin = r->start_ns;
-        int64_t end = r->e2e_ns >= 0 ? r->start_ns + r->e2e_ns : r->start_ns;
+        int64_t end = r->e2e_ns >= 0 ? success_end(r) : r->start_ns;
         if (end > last)
             last = end;
         n += r->e2e_ns >= 0;
@@ -15719,12 +15743,12 @@ static int32_t html_timeline_make(const llmlat_agg *a, html_timeline *h)
     for (size_t i = 0; i < tl->n_tok; i++)
         if (tl->tok_t[i] > last)
             last = tl->tok_t[i];
-    double span = (double)((uint64_t)last - (uint64_t)origin) / 1e9;
+    double span = (double)span_from(origin, last) / 1e9;
     h->width = ceil(span / TIME_BUCKETS_MAX);
     if (h->width < 1.0)
         h->width = 1.0;
     int64_t w_ns = (int64_t)(h->width * 1e9);
-    h->n = (size_t)(((uint64_t)last - (uint64_t)origin) / (uint64_t)w_ns) + 1;
+    h->n = (size_t)(span_from(origin, last) / (uint64_t)w_ns) + 1;
     h->t = alloc_malloc(al, (h->n + 1) * sizeof *h->t);
     h->tokens = alloc_malloc(al, (h->n + 1) * sizeof *h->tokens);
     h->conc = alloc_malloc(al, (h->n + 1) * sizeof *h->conc);
@@ -15737,7 +15761,7 @@ static int32_t html_timeline_make(const llmlat_agg *a, html_timeline *h)
             h->tokens[i] = h->conc[i] = 0.0;
         }
         for (size_t i = 0; i < tl->n_tok; i++)
-            h->tokens[(uint64_t)(tl->tok_t[i] - origin) / (uint64_t)w_ns] += tl->tok_k[i];
+            h->tokens[span_from(origin, tl->tok_t[i]) / (uint64_t)w_ns] += tl->tok_k[i];
         for (size_t i = 0; i < h->n; i++)
             h->tokens[i] /= h->width;
         size_t j = 0;
@@ -15745,8 +15769,8 @@ static int32_t html_timeline_make(const llmlat_agg *a, html_timeline *h)
             const success_record *r = &tl->rec[i];
             if (r->e2e_ns < 0)
                 continue;
-            starts[j] = r->start_ns - origin;
-            ends[j++] = r->start_ns - origin + r->e2e_ns;
+            starts[j] = r->start_ns; /* times, not spans: spans can pass INT64_MAX */
+            ends[j++] = success_end(r);
         }
         st = radix_sort(al, RADIX_INT64, starts, NULL, n);
         if (st == LLMLAT_OK)
@@ -15760,7 +15784,7 @@ static int32_t html_timeline_make(const llmlat_agg *a, html_timeline *h)
         while (i < n) {
             bool leave = k < n && ends[k] <= starts[i];
             int64_t t = leave ? ends[k] : starts[i];
-            size_t b = (size_t)((uint64_t)t / (uint64_t)w_ns);
+            size_t b = (size_t)(span_from(origin, t) / (uint64_t)w_ns);
             for (; bucket < b && bucket < h->n; bucket++)
                 if (h->conc[bucket + 1] < cur)
                     h->conc[bucket + 1] = cur;
