@@ -216,7 +216,7 @@ func TestWindow(t *testing.T) {
 	wantErr(t, w.Advance(0), llmlat.ErrInvalid)
 }
 
-// A streaming Request gives the bits of a buffered one, and keeps no events.
+// A streaming Request gives the bits of a buffered one.
 func TestStreamingRequest(t *testing.T) {
 	like := newAgg(t, llmlat.ConvSGLang, llmlat.ModeBounded)
 	st, err := llmlat.NewStreamingRequest(like)

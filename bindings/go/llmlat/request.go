@@ -61,13 +61,14 @@ func NewRequest() (*Request, error) {
 }
 
 // NewStreamingRequest is a streaming recorder (llmlat_request_new_streaming):
-// the same life cycle as NewRequest's, but it keeps no events. Each one is
-// folded as it comes by the bounded aggregator like's bucket layout and gap
-// rule, so its memory follows the spread of the request's gaps, not their
-// number, and Aggregator.Add gives the same bits as a buffered Request of
-// the same events. It adds to bounded aggregators of like's relative error
-// and gap rule (ErrMismatch otherwise); like is only read. ErrInvalid for a
-// nil, closed or exact-mode like, ErrNoMem.
+// the same life cycle as NewRequest's, but it keeps only a block of its
+// latest 64 events; each full block is folded by the bounded aggregator
+// like's bucket layout and gap rule, so its memory follows the spread of
+// the request's gaps, not their number, and Aggregator.Add gives the same
+// bits as a buffered Request of the same events. It adds to bounded
+// aggregators of like's relative error and gap rule (ErrMismatch
+// otherwise); like is only read. ErrInvalid for a nil, closed or
+// exact-mode like, ErrNoMem.
 func NewStreamingRequest(like *Aggregator) (*Request, error) {
 	c := C.llmlat_request_new_streaming(like.handle())
 	if c == nil {

@@ -262,9 +262,10 @@ class Request(_Owner):
     request), though a request is naturally one thread's.
 
     ``Request(streaming=like)`` is a streaming recorder
-    (``llmlat_request_new_streaming``): it keeps no events but folds each
-    by the bounded Aggregator ``like``'s bucket layout and gap rule, so its
-    memory does not grow with the stream; it adds, bit for bit as a
+    (``llmlat_request_new_streaming``): it keeps only a block of its
+    latest 64 events, folding each full block by the bounded Aggregator
+    ``like``'s bucket layout and gap rule, so its memory does not grow with
+    the stream; it adds, bit for bit as a
     buffered one, to bounded aggregators of like's relative error and gap
     rule (MismatchError otherwise).
 
