@@ -14,6 +14,10 @@
 #include "bounded/bucket_run.h"
 #include "record/gaps.h"
 
+/* The events a streaming recorder holds (768 bytes): enough that a block's
+ * fold costs little per event, few enough for its memory bound. */
+#define STREAM_BLOCK 64
+
 /* The usual gaps (g > 0 closed by a one-token event) give ICL and ITL the
  * same sample: their sums are kept once, in ns, and go to both parts when
  * they are read (integer sums and extremes: the order does not matter). */
@@ -180,8 +184,6 @@ static void stream_take(llmlat_request *r, stream_state *st, const gap_step *ste
  * (agg/gap_fold.h: one bucket index for ICL and ITL, found from the
  * integer as the bounded fold finds it), into room the runs have, with
  * the common sums. false (nothing changed) for any other block. */
-#define STREAM_BLOCK 64 /* the events a streaming recorder holds */
-
 static bool stream_fold_plain(llmlat_request *r, stream_state *st, const int64_t *t,
                               const uint32_t *k, size_t n, size_t base)
 {

@@ -1,6 +1,7 @@
 /* The recorder: one in-flight request's timestamps. The hot path is
  * llmlat_request_event(): three compares and three stores; everything else
- * (state errors, growth, limits) is on its slow path. */
+ * (state errors, growth, limits, a streaming recorder's full block) is on
+ * its slow path. */
 #include <string.h>
 
 #include "record/convention.h"
