@@ -425,15 +425,33 @@ static bool rd_breaks_rule(const llmlat_reader *rd, char *why, size_t cap)
     return false;
 }
 
+/* An id as a message quotes it: on one line, the quote and the backslash
+ * escaped, control bytes as \u00XX (the file's JSON decoded them). */
+static void quoted_id(const char *id, char *out, size_t cap)
+{
+    size_t n = 0;
+    for (; *id && n + 7 < cap; id++) {
+        unsigned char c = (unsigned char)*id;
+        if (c < 0x20 || c == 0x7f)
+            n += (size_t)snprintf(out + n, cap - n, "\\u%04x", c);
+        else if (c == '"' || c == '\\')
+            n += (size_t)snprintf(out + n, cap - n, "\\%c", c);
+        else
+            out[n++] = (char)c;
+    }
+    out[n] = '\0';
+}
+
 /* The current request is rejected: the message names it and says why. */
 static void rd_reject(llmlat_reader *rd, const char *why)
 {
     const rd_req *q = &rd->p.cur;
+    char id[6 * RD_ID_MAX + 1];
+    quoted_id(q->id, id, sizeof id);
     rd->rejected++;
     snprintf(rd->message, sizeof rd->message, "%s:%llu:%llu: request %llu%s%s%s rejected: %s",
              rd->name, (unsigned long long)q->line, (unsigned long long)q->col,
-             (unsigned long long)q->index, q->id[0] ? " (id \"" : "", q->id,
-             q->id[0] ? "\")" : "", why);
+             (unsigned long long)q->index, id[0] ? " (id \"" : "", id, id[0] ? "\")" : "", why);
 }
 
 /* The next thing the host must see: a request in p.cur (READ_REQUEST,

@@ -248,7 +248,9 @@ static void rejections(void **state)
            "{\"start\": 1, \"events\": [[0.5, 1]]}\n"
            "{\"start\": 0, \"events\": [[0.1, 1]], \"end\": 0.05}\n"
            "{\"start\": 2, \"end\": 1}\n"
-           "{\"start\": -9223372036.854775808, \"events\": [[9223372036.854775807, 1]]}\n",
+           "{\"start\": -9223372036.854775808, \"events\": [[9223372036.854775807, 1]]}\n"
+           /* an id with a newline, a quote and a backslash: one line */
+           "{\"start\": 3, \"end\": 2, \"id\": \"x\\u00e9\\n\\\"\\\\\"}\n",
            "rejected: t.json:1:1: request 1 (id \"back\") rejected: event 2 at 0.2 s is before "
            "event 1 at 0.3 s\n"
            "rejected: t.json:2:1: request 2 rejected: event 1 at 0.5 s is before its start at 1 s\n"
@@ -256,7 +258,9 @@ static void rejections(void **state)
            "event (1) at 0.1 s\n"
            "rejected: t.json:4:1: request 4 rejected: its end at 1 s is before its start at 2 s\n"
            "rejected: t.json:5:1: request 5 rejected: the library refused it: a count or sum would overflow\n"
-           "end\n5 read, 5 rejected\n");
+           "rejected: t.json:6:1: request 6 (id \"x\xc3\xa9\\u000a\\\"\\\\\") rejected: its end at 2 s is "
+           "before its start at 3 s\n"
+           "end\n6 read, 6 rejected\n");
 }
 
 static void importers(void **state)

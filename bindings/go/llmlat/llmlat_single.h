@@ -3053,7 +3053,8 @@ LLMLAT_PRIVATE const char *lacks_reason(const lacks_ctx *x, int32_t kind, int32_
 /* ---------------------- lib/record/request.c ------------------------------ */
 /* The recorder: one in-flight request's timestamps. The hot path is
  * llmlat_request_event(): three compares and three stores; everything else
- * (state errors, growth, limits) is on its slow path. */
+ * (state errors, growth, limits, a streaming recorder's full block) is on
+ * its slow path. */
 #include <string.h>
 
 static void clear(llmlat_request *r)
@@ -8801,6 +8802,10 @@ LLMLAT_PRIVATE size_t store_memory(const metric_store *s)
  * them. */
 #include <string.h>
 
+/* The events a streaming recorder holds (768 bytes): enough that a block's
+ * fold costs little per event, few enough for its memory bound. */
+#define STREAM_BLOCK 64
+
 /* The usual gaps (g > 0 closed by a one-token event) give ICL and ITL the
  * same sample: their sums are kept once, in ns, and go to both parts when
  * they are read (integer sums and extremes: the order does not matter). */
@@ -8967,8 +8972,6 @@ static void stream_take(llmlat_request *r, stream_state *st, const gap_step *ste
  * (agg/gap_fold.h: one bucket index for ICL and ITL, found from the
  * integer as the bounded fold finds it), into room the runs have, with
  * the common sums. false (nothing changed) for any other block. */
-#define STREAM_BLOCK 64 /* the events a streaming recorder holds */
-
 static bool stream_fold_plain(llmlat_request *r, stream_state *st, const int64_t *t,
                               const uint32_t *k, size_t n, size_t base)
 {
@@ -10735,15 +10738,33 @@ static bool rd_breaks_rule(const llmlat_reader *rd, char *why, size_t cap)
     return false;
 }
 
+/* An id as a message quotes it: on one line, the quote and the backslash
+ * escaped, control bytes as \u00XX (the file's JSON decoded them). */
+static void quoted_id(const char *id, char *out, size_t cap)
+{
+    size_t n = 0;
+    for (; *id && n + 7 < cap; id++) {
+        unsigned char c = (unsigned char)*id;
+        if (c < 0x20 || c == 0x7f)
+            n += (size_t)snprintf(out + n, cap - n, "\\u%04x", c);
+        else if (c == '"' || c == '\\')
+            n += (size_t)snprintf(out + n, cap - n, "\\%c", c);
+        else
+            out[n++] = (char)c;
+    }
+    out[n] = '\0';
+}
+
 /* The current request is rejected: the message names it and says why. */
 static void rd_reject(llmlat_reader *rd, const char *why)
 {
     const rd_req *q = &rd->p.cur;
+    char id[6 * RD_ID_MAX + 1];
+    quoted_id(q->id, id, sizeof id);
     rd->rejected++;
     snprintf(rd->message, sizeof rd->message, "%s:%llu:%llu: request %llu%s%s%s rejected: %s",
              rd->name, (unsigned long long)q->line, (unsigned long long)q->col,
-             (unsigned long long)q->index, q->id[0] ? " (id \"" : "", q->id,
-             q->id[0] ? "\")" : "", why);
+             (unsigned long long)q->index, id[0] ? " (id \"" : "", id, id[0] ? "\")" : "", why);
 }
 
 /* The next thing the host must see: a request in p.cur (READ_REQUEST,
