@@ -1,4 +1,3 @@
-#include <stdio.h>
 /* llmlat_agg_serialize / llmlat_agg_deserialize: the versioned,
  * little-endian byte format of docs/format.md. The header, the settings
  * and counters, and the checks that tie sections together live here; the
@@ -396,7 +395,7 @@ static int32_t read_samples(bytes_reader *r, llmlat_agg *a, uint32_t version)
         st = read_request_log(r, &a->log, &a->al);
     if (st != LLMLAT_OK)
         return st;
-    { bool c1=counts_consistent(a), c2=log_consistent(a); if(!c1||!c2) fprintf(stderr,"DBG counts %d log %d completed %llu failed %llu\n",c1,c2,(unsigned long long)a->completed,(unsigned long long)a->failed); return c1&&c2 ? LLMLAT_OK : LLMLAT_EFORMAT; }
+    return counts_consistent(a) && log_consistent(a) ? LLMLAT_OK : LLMLAT_EFORMAT;
 }
 
 /* The header and trailer; on success *body is the reader between them. */

@@ -39,5 +39,10 @@ LLMLAT_PRIVATE void sketch_range_add(sketch_range *r, uint64_t c, double lo, dou
 /* Whether the count, extremes and sums of s hold together, and with the
  * buckets' range r. */
 LLMLAT_PRIVATE bool sketch_holds_together(const sketch *s, const sketch_range *r);
+/* Whether a sketch with samples above 0 holds together with its own
+ * buckets (low .. top): the minimum in the lowest bucket (or the zero
+ * bucket), the sums within what the buckets allow. What every sketch
+ * read must satisfy, so that its bytes, written again, read again. */
+LLMLAT_PRIVATE bool sketch_buckets_hold(const sketch *s, const sketch_map *map);
 
 #endif

@@ -136,23 +136,28 @@ static int32_t read_buckets(bytes_reader *r, sketch *s, const sketch_map *map, u
     if (s->below > UINT64_MAX - total)
         return LLMLAT_EFORMAT;
     total += s->below;
-    double z = sketch_zero_threshold(s, map);
-    sketch_range range = { 0, 0, 0 };
-    sketch_range_add(&range, s->below, 0.0, z);
     for (int64_t i = low; i <= s->top; i++) {
         uint64_t c = get_varint(r);
         if (r->bad || c > UINT64_MAX - total || (c == 0 && (i == low || i == s->top)))
             return LLMLAT_EFORMAT;
         s->bucket[i - s->base] = c;
         total += c;
-        sketch_range_add(&range, c, sketch_map_upper(map, i - 1), sketch_map_upper(map, i));
     }
-    if (total != s->count)
-        return LLMLAT_EFORMAT;
+    return total == s->count && sketch_buckets_hold(s, map) ? LLMLAT_OK : LLMLAT_EFORMAT;
+}
+
+LLMLAT_PRIVATE bool sketch_buckets_hold(const sketch *s, const sketch_map *map)
+{
+    double z = sketch_zero_threshold(s, map);
+    sketch_range range = { 0, 0, 0 };
+    sketch_range_add(&range, s->below, 0.0, z);
+    for (int64_t i = s->low; i <= s->top; i++)
+        sketch_range_add(&range, s->bucket[i - s->base], sketch_map_upper(map, i - 1),
+                         sketch_map_upper(map, i));
     bool min_placed = s->zero ? true
                     : s->below ? s->min > 0.0 && s->min <= z
-                               : sketch_map_index(map, s->min) == low;
-    return min_placed && sketch_holds_together(s, &range) ? LLMLAT_OK : LLMLAT_EFORMAT;
+                               : sketch_map_index(map, s->min) == s->low;
+    return min_placed && sketch_holds_together(s, &range);
 }
 
 LLMLAT_PRIVATE void get_fixsum(bytes_reader *r, fixsum *f)

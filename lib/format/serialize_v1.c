@@ -112,10 +112,13 @@ static int32_t v1_read_buckets(bytes_reader *r, sketch *s, const sketch_map *map
         }
         v1_count(s, map, v, c);
     }
-    /* one positive sample is the minimum too */
+    /* one positive sample is the minimum too; and the copy holds together
+     * as version 2 reads it (the representatives are not the samples: bytes
+     * crafted to the edge of v1's buckets can fall outside the copy's) */
     if (total != s->count || (positive == 1 && !s->zero && s->min != s->max))
         return LLMLAT_EFORMAT;
-    return sketch_holds_together(s, &range) ? LLMLAT_OK : LLMLAT_EFORMAT;
+    return sketch_holds_together(s, &range) && sketch_buckets_hold(s, map) ? LLMLAT_OK
+                                                                            : LLMLAT_EFORMAT;
 }
 
 LLMLAT_PRIVATE int32_t read_sketch_v1(bytes_reader *r, sketch *s, const sketch_map *map,

@@ -17348,7 +17348,6 @@ LLMLAT_PRIVATE void svg_note(svg_plot *p, const char *text)
 }
 
 /* ---------------------- lib/format/serialize.c ---------------------------- */
-#include <stdio.h>
 /* llmlat_agg_serialize / llmlat_agg_deserialize: the versioned,
  * little-endian byte format of docs/format.md. The header, the settings
  * and counters, and the checks that tie sections together live here; the
@@ -17534,6 +17533,11 @@ LLMLAT_PRIVATE void sketch_range_add(sketch_range *r, uint64_t c, double lo, dou
 /* Whether the count, extremes and sums of s hold together, and with the
  * buckets' range r. */
 LLMLAT_PRIVATE bool sketch_holds_together(const sketch *s, const sketch_range *r);
+/* Whether a sketch with samples above 0 holds together with its own
+ * buckets (low .. top): the minimum in the lowest bucket (or the zero
+ * bucket), the sums within what the buckets allow. What every sketch
+ * read must satisfy, so that its bytes, written again, read again. */
+LLMLAT_PRIVATE bool sketch_buckets_hold(const sketch *s, const sketch_map *map);
 
 #endif
 
@@ -17925,7 +17929,7 @@ static int32_t read_samples(bytes_reader *r, llmlat_agg *a, uint32_t version)
         st = read_request_log(r, &a->log, &a->al);
     if (st != LLMLAT_OK)
         return st;
-    { bool c1=counts_consistent(a), c2=log_consistent(a); if(!c1||!c2) fprintf(stderr,"DBG counts %d log %d completed %llu failed %llu\n",c1,c2,(unsigned long long)a->completed,(unsigned long long)a->failed); return c1&&c2 ? LLMLAT_OK : LLMLAT_EFORMAT; }
+    return counts_consistent(a) && log_consistent(a) ? LLMLAT_OK : LLMLAT_EFORMAT;
 }
 
 /* The header and trailer; on success *body is the reader between them. */
@@ -18125,23 +18129,28 @@ static int32_t read_buckets(bytes_reader *r, sketch *s, const sketch_map *map, u
     if (s->below > UINT64_MAX - total)
         return LLMLAT_EFORMAT;
     total += s->below;
-    double z = sketch_zero_threshold(s, map);
-    sketch_range range = { 0, 0, 0 };
-    sketch_range_add(&range, s->below, 0.0, z);
     for (int64_t i = low; i <= s->top; i++) {
         uint64_t c = get_varint(r);
         if (r->bad || c > UINT64_MAX - total || (c == 0 && (i == low || i == s->top)))
             return LLMLAT_EFORMAT;
         s->bucket[i - s->base] = c;
         total += c;
-        sketch_range_add(&range, c, sketch_map_upper(map, i - 1), sketch_map_upper(map, i));
     }
-    if (total != s->count)
-        return LLMLAT_EFORMAT;
+    return total == s->count && sketch_buckets_hold(s, map) ? LLMLAT_OK : LLMLAT_EFORMAT;
+}
+
+LLMLAT_PRIVATE bool sketch_buckets_hold(const sketch *s, const sketch_map *map)
+{
+    double z = sketch_zero_threshold(s, map);
+    sketch_range range = { 0, 0, 0 };
+    sketch_range_add(&range, s->below, 0.0, z);
+    for (int64_t i = s->low; i <= s->top; i++)
+        sketch_range_add(&range, s->bucket[i - s->base], sketch_map_upper(map, i - 1),
+                         sketch_map_upper(map, i));
     bool min_placed = s->zero ? true
                     : s->below ? s->min > 0.0 && s->min <= z
-                               : sketch_map_index(map, s->min) == low;
-    return min_placed && sketch_holds_together(s, &range) ? LLMLAT_OK : LLMLAT_EFORMAT;
+                               : sketch_map_index(map, s->min) == s->low;
+    return min_placed && sketch_holds_together(s, &range);
 }
 
 LLMLAT_PRIVATE void get_fixsum(bytes_reader *r, fixsum *f)
@@ -18431,10 +18440,13 @@ static int32_t v1_read_buckets(bytes_reader *r, sketch *s, const sketch_map *map
         }
         v1_count(s, map, v, c);
     }
-    /* one positive sample is the minimum too */
+    /* one positive sample is the minimum too; and the copy holds together
+     * as version 2 reads it (the representatives are not the samples: bytes
+     * crafted to the edge of v1's buckets can fall outside the copy's) */
     if (total != s->count || (positive == 1 && !s->zero && s->min != s->max))
         return LLMLAT_EFORMAT;
-    return sketch_holds_together(s, &range) ? LLMLAT_OK : LLMLAT_EFORMAT;
+    return sketch_holds_together(s, &range) && sketch_buckets_hold(s, map) ? LLMLAT_OK
+                                                                            : LLMLAT_EFORMAT;
 }
 
 LLMLAT_PRIVATE int32_t read_sketch_v1(bytes_reader *r, sketch *s, const sketch_map *map,
