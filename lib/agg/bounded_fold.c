@@ -224,9 +224,10 @@ static void count_common(gap_parts *p, sketch *itl_sk, sketch *icl_sk, const ske
 }
 
 /* ICL, ITL and ITL_MAX of one request, by the gap rule (record/gaps.h):
- * block after block, each at once when all its gaps are common, else split into runs of common gaps (counted in both
- * sketches at once) and the odd gaps between them. Out of line: a request
- * of one token has no gap, and needs none of this frame. */
+ * block after block, each at once when all its gaps are common, else
+ * split into runs of common gaps (counted in both sketches at once) and
+ * the odd gaps between them. Out of line: a request of one token has no
+ * gap, and needs none of this frame. */
 LLMLAT_NOINLINE static void fold_gaps(llmlat_agg *a, metric_store *stores,
                                       const llmlat_request *r, const req_view *v)
 {

@@ -154,17 +154,7 @@ static bool stream_indexed(const sketch_map *m, const gap_sample *s, int64_t *in
 static void stream_take(llmlat_request *r, stream_state *st, const gap_step *step,
                         const stream_fx *fx, size_t i, int64_t t, uint32_t k)
 {
-    req_summary *s = &r->sum;
-    if (k) {
-        if (s->first_tok == REQ_NONE) {
-            s->first_tok = i;
-            s->t_first_tok = t;
-        }
-        s->last_tok = i;
-        s->t_last_tok = t;
-        s->n_tok++;
-        s->sum_k += k;
-    }
+    req_summary_take(&r->sum, i, t, k);
     st->step = *step;
     if (fx->closes) {
         gap_parts_add(&st->parts, fx->gap, k, true, &fx->icl, &fx->itl, &st->itl_ratio);
@@ -205,7 +195,7 @@ static bool stream_fold_plain(llmlat_request *r, stream_state *st, const int64_t
     sc->min = c.min < sc->min ? c.min : sc->min;
     sc->max = c.max > sc->max ? c.max : sc->max;
     st->step.prev = t[n - 1];
-    req_summary *s = &r->sum;
+    req_summary *s = &r->sum; /* n one-token events at once */
     if (s->first_tok == REQ_NONE) { /* anchored on an empty event (vLLM) */
         s->first_tok = base;
         s->t_first_tok = t[0];

@@ -289,19 +289,8 @@ LLMLAT_PRIVATE int32_t req_make_view(llmlat_request *r, const req_spec *s)
 /* A streaming recorder's held events into the summary of those it folded. */
 static void summarize_held(const llmlat_request *r, req_summary *s)
 {
-    for (size_t j = 0; j < req_held(r); j++) {
-        uint32_t k = r->k[j];
-        if (!k)
-            continue;
-        if (s->first_tok == REQ_NONE) {
-            s->first_tok = r->t_base + j;
-            s->t_first_tok = r->t[j];
-        }
-        s->last_tok = r->t_base + j;
-        s->t_last_tok = r->t[j];
-        s->n_tok++;
-        s->sum_k += k;
-    }
+    for (size_t j = 0; j < req_held(r); j++)
+        req_summary_take(s, r->t_base + j, r->t[j], r->k[j]);
 }
 
 LLMLAT_PRIVATE const req_summary *req_summary_of(const llmlat_request *r, req_summary *scratch)

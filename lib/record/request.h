@@ -119,6 +119,22 @@ static inline size_t req_held(const llmlat_request *r)
     return r->n - r->t_base;
 }
 
+/* Event i (time t, k tokens) into a summary of the events before it:
+ * what a streaming recorder's folder and its readers add one by one. */
+static inline void req_summary_take(req_summary *s, size_t i, int64_t t, uint32_t k)
+{
+    if (!k)
+        return;
+    if (s->first_tok == REQ_NONE) {
+        s->first_tok = i;
+        s->t_first_tok = t;
+    }
+    s->last_tok = i;
+    s->t_last_tok = t;
+    s->n_tok++;
+    s->sum_k += k;
+}
+
 /* The summary of r's events, computed. */
 LLMLAT_PRIVATE void req_summarize(const llmlat_request *r, req_summary *s);
 /* The summary of r's events: the stored one once ended, else computed into
