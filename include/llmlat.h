@@ -52,7 +52,7 @@ extern "C" {
 /* Release version of these headers. The ABI (SONAME libllmlat.so.1) is
  * versioned separately: a minor release only adds. */
 #define LLMLAT_VERSION_MAJOR 1
-#define LLMLAT_VERSION_MINOR 1
+#define LLMLAT_VERSION_MINOR 2
 #define LLMLAT_VERSION_PATCH 0
 #define LLMLAT_VERSION_NUMBER \
     (LLMLAT_VERSION_MAJOR * 10000 + LLMLAT_VERSION_MINOR * 100 + LLMLAT_VERSION_PATCH)
@@ -216,7 +216,9 @@ LLMLAT_API void llmlat_request_free(llmlat_request *r);
 LLMLAT_API int32_t llmlat_request_reset(llmlat_request *r);
 
 /* Marks the request sent/arrived at t_ns.
- * Errors: EINVAL (r NULL), ESTATE (already started: reset first). */
+ * Errors: EINVAL (r NULL), ESTATE (already started: reset first), and
+ * with an intended start (llmlat_request_schedule) EORDER (t_ns before
+ * it) or EOVERFLOW (t_ns minus it does not fit int64). */
 LLMLAT_API int32_t llmlat_request_start(llmlat_request *r, int64_t t_ns);
 
 /* One streamed event (chunk) at t_ns carrying k >= 0 output tokens
@@ -233,6 +235,17 @@ LLMLAT_API int32_t llmlat_request_event(llmlat_request *r, int64_t t_ns, uint32_
  * t_ns and k may be NULL only when n is 0. */
 LLMLAT_API int32_t llmlat_request_events(llmlat_request *r, const int64_t *t_ns,
                                          const uint32_t *k, size_t n);
+
+/* When the request was meant to start (its intended start, e.g. the
+ * arrival time a benchmark's schedule gave it), at or before its start: a
+ * request that left late measures, from here, the wait that latencies
+ * from the start do not show (coordinated omission; docs/metrics.md,
+ * "The intended start"). Optional: a request without one has no
+ * DISPATCH_DELAY, SCHEDULED_TTFT or SCHEDULED_E2E. Before the start, the
+ * start must then be at or after t_ns; set again, it replaces the last.
+ * Errors: EINVAL (r NULL), ESTATE (r ended), EORDER (t_ns after the
+ * start), EOVERFLOW (a time of r minus t_ns does not fit int64). (1.2) */
+LLMLAT_API int32_t llmlat_request_schedule(llmlat_request *r, int64_t t_ns);
 
 /* Prompt length of the request (default 0). Any time before it is added.
  * Errors: EINVAL (r NULL). */
@@ -322,6 +335,9 @@ LLMLAT_API int32_t llmlat_request_get_input_tokens(const llmlat_request *r, uint
 LLMLAT_API int32_t llmlat_request_get_output_tokens(const llmlat_request *r, uint64_t *n);
 /* The LLMLAT_LACKS_* mask. */
 LLMLAT_API int32_t llmlat_request_get_lacks(const llmlat_request *r, uint32_t *lacks);
+/* The intended start (llmlat_request_schedule); EUNDEFINED when none was
+ * given (*t_ns 0). (1.2) */
+LLMLAT_API int32_t llmlat_request_get_schedule(const llmlat_request *r, int64_t *t_ns);
 
 /* ------------------------------------------------------------- aggregator */
 

@@ -230,6 +230,53 @@ static void token_counts(void **state)
     llmlat_request_free(r);
 }
 
+/* The intended start: before the start or after it, never later than it;
+ * every span from it fits int64; reset forgets it. */
+static void intended_start(void **state)
+{
+    (void)state;
+    llmlat_request *r = llmlat_request_new();
+    assert_non_null(r);
+    int64_t t = -1;
+    assert_int_equal(llmlat_request_schedule(NULL, 0), LLMLAT_EINVAL);
+    assert_int_equal(llmlat_request_get_schedule(NULL, &t), LLMLAT_EINVAL);
+    assert_int_equal(llmlat_request_get_schedule(r, NULL), LLMLAT_EINVAL);
+    assert_int_equal(llmlat_request_get_schedule(r, &t), LLMLAT_EUNDEFINED);
+    assert_int_equal(t, 0);
+    /* given before the start: the start may not be earlier */
+    assert_int_equal(llmlat_request_schedule(r, 100), LLMLAT_OK);
+    assert_int_equal(llmlat_request_start(r, 99), LLMLAT_EORDER);
+    assert_int_equal(llmlat_request_start(r, 100), LLMLAT_OK);
+    assert_int_equal(llmlat_request_get_schedule(r, &t), LLMLAT_OK);
+    assert_int_equal(t, 100);
+    /* given again after the start: at or before it */
+    assert_int_equal(llmlat_request_schedule(r, 101), LLMLAT_EORDER);
+    assert_int_equal(llmlat_request_schedule(r, 40), LLMLAT_OK);
+    assert_int_equal(llmlat_request_get_schedule(r, &t), LLMLAT_OK);
+    assert_int_equal(t, 40);
+    assert_int_equal(llmlat_request_event(r, 200, 1), LLMLAT_OK);
+    assert_int_equal(llmlat_request_finish(r, 300), LLMLAT_OK);
+    assert_int_equal(llmlat_request_schedule(r, 0), LLMLAT_ESTATE);
+    assert_int_equal(llmlat_request_get_schedule(r, &t), LLMLAT_OK);
+    assert_int_equal(t, 40);
+    /* reset forgets it */
+    assert_int_equal(llmlat_request_reset(r), LLMLAT_OK);
+    assert_int_equal(llmlat_request_get_schedule(r, &t), LLMLAT_EUNDEFINED);
+    /* spans from the intended start fit int64: a start or a later time
+     * too far from it is EOVERFLOW, and nothing changes */
+    assert_int_equal(llmlat_request_schedule(r, INT64_MIN), LLMLAT_OK);
+    assert_int_equal(llmlat_request_start(r, 0), LLMLAT_EOVERFLOW);
+    assert_int_equal(llmlat_request_start(r, -1), LLMLAT_OK);
+    assert_int_equal(llmlat_request_event(r, 0, 1), LLMLAT_EOVERFLOW);
+    assert_int_equal(llmlat_request_reset(r), LLMLAT_OK);
+    assert_int_equal(llmlat_request_start(r, 0), LLMLAT_OK);
+    assert_int_equal(llmlat_request_event(r, INT64_MAX, 1), LLMLAT_OK);
+    assert_int_equal(llmlat_request_schedule(r, -1), LLMLAT_EOVERFLOW);
+    assert_int_equal(llmlat_request_get_schedule(r, &t), LLMLAT_EUNDEFINED);
+    assert_int_equal(llmlat_request_schedule(r, 0), LLMLAT_OK);
+    llmlat_request_free(r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -241,6 +288,7 @@ int main(void)
         cmocka_unit_test(reset_reuses_without_allocating),
         cmocka_unit_test(out_of_memory_leaves_no_trace),
         cmocka_unit_test(token_counts),
+        cmocka_unit_test(intended_start),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

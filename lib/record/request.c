@@ -12,6 +12,8 @@ static void clear(llmlat_request *r)
     r->state = REQ_NEW;
     r->start_ns = 0;
     r->end_ns = 0;
+    r->has_scheduled = false;
+    r->scheduled_ns = 0;
     r->n = 0;
     r->t_base = 0;
     r->room = 0;
@@ -69,11 +71,36 @@ LLMLAT_API int32_t llmlat_request_start(llmlat_request *r, int64_t t_ns)
         return LLMLAT_EINVAL;
     if (r->state != REQ_NEW)
         return LLMLAT_ESTATE;
+    if (r->has_scheduled && t_ns < r->scheduled_ns)
+        return LLMLAT_EORDER;
+    if (r->has_scheduled && t_ns > req_max_time(r->scheduled_ns))
+        return LLMLAT_EOVERFLOW;
     r->state = REQ_STARTED;
     r->start_ns = t_ns;
     r->last_t = t_ns;
-    r->max_t = t_ns <= 0 ? t_ns + INT64_MAX : INT64_MAX;
+    r->max_t = req_max_time(r->has_scheduled ? r->scheduled_ns : t_ns);
     r->room = r->cap;
+    return LLMLAT_OK;
+}
+
+/* Before the start, the start is checked against it; after, every time
+ * recorded so far (the last one, last_t, is the latest) must be at or
+ * after it and within int64 of it, and later ones are held to that. */
+LLMLAT_API int32_t llmlat_request_schedule(llmlat_request *r, int64_t t_ns)
+{
+    if (!r)
+        return LLMLAT_EINVAL;
+    if (req_ended(r))
+        return LLMLAT_ESTATE;
+    if (r->state == REQ_STARTED) {
+        if (t_ns > r->start_ns)
+            return LLMLAT_EORDER;
+        if (r->last_t > req_max_time(t_ns))
+            return LLMLAT_EOVERFLOW;
+        r->max_t = req_max_time(t_ns);
+    }
+    r->has_scheduled = true;
+    r->scheduled_ns = t_ns;
     return LLMLAT_OK;
 }
 
@@ -251,7 +278,11 @@ LLMLAT_PRIVATE int32_t req_make_view(llmlat_request *r, const req_spec *s)
 {
     if (s->n > REQ_MAX_EVENTS)
         return LLMLAT_EOVERFLOW;
-    int64_t max_t = s->start <= 0 ? s->start + INT64_MAX : INT64_MAX;
+    if (s->has_scheduled && s->scheduled > s->start)
+        return LLMLAT_EORDER;
+    int64_t max_t = req_max_time(s->has_scheduled ? s->scheduled : s->start);
+    if (s->start > max_t)
+        return LLMLAT_EOVERFLOW;
     int64_t prev = s->n ? s->t[s->n - 1] : s->start;
     if (!s->checked) {
         prev = s->start;
@@ -278,6 +309,8 @@ LLMLAT_PRIVATE int32_t req_make_view(llmlat_request *r, const req_spec *s)
     r->state = s->cancelled ? REQ_CANCELLED : s->failed ? REQ_FAILED : REQ_FINISHED;
     r->start_ns = s->start;
     r->end_ns = end;
+    r->has_scheduled = s->has_scheduled;
+    r->scheduled_ns = s->has_scheduled ? s->scheduled : 0;
     r->input_tokens = s->input_tokens;
     r->has_output_tokens = s->has_output_tokens;
     r->output_tokens = s->output_tokens;
@@ -454,6 +487,14 @@ LLMLAT_API int32_t llmlat_request_get_output_tokens(const llmlat_request *r, uin
     req_summary scratch;
     *n = req_summary_of(r, &scratch)->sum_k;
     return LLMLAT_EUNDEFINED;
+}
+
+LLMLAT_API int32_t llmlat_request_get_schedule(const llmlat_request *r, int64_t *t_ns)
+{
+    if (!r || !t_ns)
+        return LLMLAT_EINVAL;
+    *t_ns = r->has_scheduled ? r->scheduled_ns : 0;
+    return r->has_scheduled ? LLMLAT_OK : LLMLAT_EUNDEFINED;
 }
 
 LLMLAT_API int32_t llmlat_request_get_lacks(const llmlat_request *r, uint32_t *lacks)

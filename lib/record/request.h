@@ -79,6 +79,8 @@ struct llmlat_request {
     enum req_state state;
     int64_t start_ns;
     int64_t end_ns;   /* finish, fail or cancel time, once ended */
+    bool has_scheduled;
+    int64_t scheduled_ns; /* the intended start, <= start_ns once started */
     req_summary sum;  /* valid once ended */
     uint64_t input_tokens;
     uint64_t output_tokens; /* the usage count, when has_output_tokens */
@@ -149,6 +151,8 @@ typedef struct req_spec {
     const int64_t *t;
     const uint32_t *k;
     size_t n;
+    bool has_scheduled;  /* the intended start, at or before start */
+    int64_t scheduled;
     bool has_end;        /* else it ends at its last event (or start) */
     int64_t end;
     bool failed;
@@ -162,8 +166,16 @@ typedef struct req_spec {
 
 /* r as that view, once its times pass the recorder's checks: EORDER (a
  * time before the start or the previous event, an end before the last
- * event), EINVAL (more than REQ_MAX_EVENTS events, a span past int64). */
+ * event, an intended start after the start), EOVERFLOW (more than
+ * REQ_MAX_EVENTS events, a span past int64). */
 LLMLAT_PRIVATE int32_t req_make_view(llmlat_request *r, const req_spec *s);
+
+/* The latest time a request that starts, or is meant to start, at t0
+ * may carry: every span from t0 fits int64. */
+static inline int64_t req_max_time(int64_t t0)
+{
+    return t0 <= 0 ? t0 + INT64_MAX : INT64_MAX;
+}
 
 /* N: the usage count when set, else the sum of k. */
 static inline uint64_t req_output_tokens(const llmlat_request *r, const req_summary *s)

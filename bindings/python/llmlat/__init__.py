@@ -63,7 +63,7 @@ from ._live import SNAPSHOTS, LiveRecorder, Window, WindowView
 from ._reader import INPUTS, TraceError, TraceReader, TraceRequest, read_trace
 
 #: Version of this Python package.
-__version__ = "1.1.0"
+__version__ = "1.2.0"
 
 
 def version() -> str:

@@ -135,6 +135,8 @@ PROTOTYPES: Dict[str, Tuple[object, List[object]]] = {
     "llmlat_request_get_input_tokens": (c_int32, [RequestHandle, _P_UINT64]),
     "llmlat_request_get_output_tokens": (c_int32, [RequestHandle, _P_UINT64]),
     "llmlat_request_get_lacks": (c_int32, [RequestHandle, _P_UINT32]),
+    "llmlat_request_schedule": (c_int32, [RequestHandle, c_int64]),
+    "llmlat_request_get_schedule": (c_int32, [RequestHandle, _P_INT64]),
     # aggregator
     "llmlat_agg_new": (AggHandle, [c_int32, c_int32]),
     "llmlat_agg_create": (c_int32, [c_int32, c_int32, POINTER(AggHandle)]),
