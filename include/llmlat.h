@@ -410,7 +410,10 @@ LLMLAT_API int32_t llmlat_agg_set_quantiles(llmlat_agg *a, const double *q, size
  * server uses (its TTFT buckets for TTFT, its time-per-output-token
  * buckets for TPOT, NTPOT, ITL, ICL and ITL_MAX, its request-latency
  * buckets for E2E). Kept
- * by llmlat_agg_reset. Errors: EINVAL (NULL a, another metric, NULL bounds
+ * by llmlat_agg_reset. Bounds set here are used by every naming scheme of
+ * the exposition (llmlat_expose_names): left at their default, each
+ * scheme writes its own system's default buckets.
+ * Errors: EINVAL (NULL a, another metric, NULL bounds
  * with n > 0, n > 64, a bound NaN, infinite or not above the previous). */
 LLMLAT_API int32_t llmlat_agg_set_buckets(llmlat_agg *a, int32_t metric, const double *bounds,
                                           size_t n);
@@ -553,8 +556,10 @@ LLMLAT_API int32_t llmlat_agg_quantiles(const llmlat_agg *a, int32_t metric, con
  * when cap < the count needed (counts may be NULL with cap 0) nothing is
  * written but *len, set to that count, and ENOSPC is returned; on success
  * the elements of counts past *len may have been used as scratch.
+ * A metric a's data lack (llmlat_agg_unavailable) has no buckets either:
+ * EUNDEFINED, with *len, *zero_count, *zero_threshold and *offset 0.
  * Errors: EINVAL (NULL a or out parameter, NULL counts with cap > 0,
- * unknown metric), ENOSPC. */
+ * unknown metric), ENOSPC, EUNDEFINED. */
 LLMLAT_API int32_t llmlat_agg_buckets(const llmlat_agg *a, int32_t metric, int32_t *schema,
                                       double *zero_threshold, uint64_t *zero_count,
                                       int32_t *offset, uint64_t *counts, size_t cap,
@@ -854,6 +859,68 @@ LLMLAT_API int32_t llmlat_expose(const llmlat_agg *const *aggs, size_t n, int32_
  * ENOMEM, or the first status other than LLMLAT_OK that fn returned. */
 LLMLAT_API int32_t llmlat_expose_write(const llmlat_agg *const *aggs, size_t n, int32_t format,
                                        llmlat_write_fn fn, void *user);
+
+/* Naming schemes of an exposition (docs/prometheus.md has each one's
+ * series): the names, meanings, labels and default classic buckets that
+ * a system's own exporter writes, so that its dashboards, alerts and
+ * autoscalers read llmlat's aggregators unchanged. A system's name is
+ * given only to the llmlat metric of the same meaning; what the system
+ * has no name for is left out (llmlat_info, the summaries, and the
+ * metrics and counters below that are not listed).
+ *   LLMLAT_NAMES_LLMLAT  llmlat_expose's own series (llmlat_ttft_hist_seconds, ...)
+ *   LLMLAT_NAMES_VLLM    vLLM's server (vllm/v1/metrics/loggers.py):
+ *                        vllm:time_to_first_token_seconds (TTFT),
+ *                        vllm:inter_token_latency_seconds and its older name
+ *                        vllm:time_per_output_token_seconds (both ICL: vLLM's
+ *                        per-step gap), vllm:request_time_per_output_token_seconds
+ *                        (TPOT), vllm:e2e_request_latency_seconds (E2E),
+ *                        vllm:request_prompt_tokens and _generation_tokens
+ *                        (INPUT_TOKENS, OUTPUT_TOKENS per request),
+ *                        vllm:prompt_tokens_total, vllm:generation_tokens_total,
+ *                        vllm:request_success_total (COMPLETED); label
+ *                        "model" written as "model_name"
+ *   LLMLAT_NAMES_SGLANG  SGLang's server (python/sglang/srt/metrics/collector.py):
+ *                        sglang:time_to_first_token_seconds (TTFT),
+ *                        sglang:inter_token_latency_seconds (ITL, per token),
+ *                        sglang:e2e_request_latency_seconds (E2E),
+ *                        sglang:prompt_tokens_histogram, _generation_tokens_histogram,
+ *                        sglang:prompt_tokens_total, sglang:generation_tokens_total,
+ *                        sglang:num_requests_total (COMPLETED); "model" as
+ *                        "model_name"
+ *   LLMLAT_NAMES_OTEL    the OpenTelemetry GenAI semantic conventions (v1.41) in
+ *                        Prometheus form: gen_ai_server_time_to_first_token_seconds
+ *                        (TTFT), gen_ai_server_time_per_output_token_seconds (TPOT),
+ *                        gen_ai_server_request_duration_seconds (E2E),
+ *                        gen_ai_client_token_usage (INPUT_TOKENS and
+ *                        OUTPUT_TOKENS, told apart by gen_ai_token_type="input" /
+ *                        "output"); labels "model", "operation", "provider" and
+ *                        "response_model" written as gen_ai_request_model,
+ *                        gen_ai_operation_name, gen_ai_provider_name and
+ *                        gen_ai_response_model (set "operation" and "provider":
+ *                        the conventions require them)
+ * Other labels keep their names. Histograms carry the system's default
+ * classic buckets unless llmlat_agg_set_buckets set the metric's, and in
+ * protobuf the native buckets beside them, as in the llmlat scheme. */
+#define LLMLAT_NAMES_LLMLAT 0
+#define LLMLAT_NAMES_VLLM   1
+#define LLMLAT_NAMES_SGLANG 2
+#define LLMLAT_NAMES_OTEL   3
+
+/* llmlat_expose and llmlat_expose_write in a naming scheme (LLMLAT_NAMES_*;
+ * LLMLAT_NAMES_LLMLAT writes exactly what they write). Besides their
+ * errors: EINVAL for an unknown scheme, and when the scheme's label names
+ * make two labels of one aggregator the same ("model" and "model_name"
+ * under VLLM), make a label one the scheme writes itself
+ * ("gen_ai_token_type" under OTEL), or make two aggregators' label sets
+ * the same; nothing is written then. */
+LLMLAT_API int32_t llmlat_expose_names(const llmlat_agg *const *aggs, size_t n, int32_t format,
+                                       int32_t names, void *buf, size_t cap, size_t *len);
+LLMLAT_API int32_t llmlat_expose_write_names(const llmlat_agg *const *aggs, size_t n,
+                                             int32_t format, int32_t names, llmlat_write_fn fn,
+                                             void *user);
+/* The scheme's lower-case name ("llmlat", "vllm", "sglang", "otel"): a
+ * static string, NULL for an unknown id. */
+LLMLAT_API const char *llmlat_names_name(int32_t names);
 
 /* The HTTP Content-Type of a format's bytes, e.g. for PROMETHEUS_PROTOBUF
  * "application/vnd.google.protobuf; proto=io.prometheus.client.MetricFamily;

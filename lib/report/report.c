@@ -88,7 +88,7 @@ LLMLAT_PRIVATE int32_t report_collect_end(report_collect *k, int32_t st, void *b
 
 LLMLAT_PRIVATE void report_exposition(report_ctx *c)
 {
-    expose_run(&c->out, &c->a, 1, c->format, true, &c->a->al);
+    expose_run(&c->out, &c->a, 1, c->format, LLMLAT_NAMES_LLMLAT, true, &c->a->al);
 }
 
 /* A query's status: its value, NaN when undefined, and a hard error kept. */

@@ -43,16 +43,23 @@ static const double *default_bounds(int32_t metric, size_t *n)
     return NULL;
 }
 
+LLMLAT_PRIVATE const double *hist_set_bounds(const llmlat_agg *a, int32_t metric, size_t *n)
+{
+    *n = a->n_bucket_bounds[metric_index(metric)];
+    return *n ? a->bucket_bounds[metric_index(metric)] : NULL;
+}
+
 LLMLAT_PRIVATE const double *hist_bounds(const llmlat_agg *a, int32_t metric, size_t *n)
 {
     const double *def = default_bounds(metric, n);
     if (!def)
         return NULL;
-    size_t custom = a->n_bucket_bounds[metric_index(metric)];
-    if (custom == 0)
+    size_t custom;
+    const double *set = hist_set_bounds(a, metric, &custom);
+    if (!set)
         return def;
     *n = custom;
-    return a->bucket_bounds[metric_index(metric)];
+    return set;
 }
 
 LLMLAT_API int32_t llmlat_agg_set_buckets(llmlat_agg *a, int32_t metric, const double *bounds,

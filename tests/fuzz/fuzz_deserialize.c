@@ -61,7 +61,8 @@ static void ask(const llmlat_agg *a, answers *x)
     }
 }
 
-/* The native buckets of every metric: they count every sample. */
+/* The native buckets of every metric: they count every sample; a metric
+ * the data lack has none (EUNDEFINED, whatever samples its store holds). */
 static void buckets(const llmlat_agg *a)
 {
     for (int32_t m = LLMLAT_TTFT; m <= LLMLAT_TOOL_ITL; m++) {
@@ -69,6 +70,16 @@ static void buckets(const llmlat_agg *a)
         double zt;
         uint64_t zc;
         size_t len = 0;
+        const char *why = NULL;
+        if (llmlat_agg_unavailable(a, LLMLAT_KIND_METRIC, m, &why) == LLMLAT_EUNDEFINED) {
+            int32_t st = llmlat_agg_buckets(a, m, &schema, &zt, &zc, &offset, NULL, 0, &len);
+            FZ_CHECK(st == LLMLAT_EUNDEFINED && why && len == 0 && zc == 0,
+                     "buckets of an unavailable metric %d: %d", m, st);
+            double count;
+            st = llmlat_agg_stat(a, m, LLMLAT_STAT_COUNT, &count);
+            FZ_CHECK(st == LLMLAT_EUNDEFINED, "count of an unavailable metric: %d", st);
+            continue;
+        }
         int32_t st = llmlat_agg_buckets(a, m, &schema, &zt, &zc, &offset, NULL, 0, &len);
         FZ_CHECK(st == LLMLAT_OK || st == LLMLAT_ENOSPC, "buckets %d sizing: %d", m, st);
         uint64_t *c = malloc((len ? len : 1) * sizeof *c);
@@ -79,17 +90,10 @@ static void buckets(const llmlat_agg *a)
         for (size_t i = 0; i < len; i++)
             total += c[i];
         double count;
-        const char *why = NULL;
         st = llmlat_agg_stat(a, m, LLMLAT_STAT_COUNT, &count);
-        if (llmlat_agg_unavailable(a, LLMLAT_KIND_METRIC, m, &why) == LLMLAT_EUNDEFINED) {
-            /* what the data lack makes the metric undefined, whatever
-             * samples its store holds (the buckets still show them) */
-            FZ_CHECK(st == LLMLAT_EUNDEFINED && why, "count of an unavailable metric: %d", st);
-        } else {
-            FZ_CHECK(st == LLMLAT_OK, "count %d: %d", m, st);
-            FZ_CHECK((double)total == count, "buckets %d count %.17g of %.17g", m,
-                     (double)total, count);
-        }
+        FZ_CHECK(st == LLMLAT_OK, "count %d: %d", m, st);
+        FZ_CHECK((double)total == count, "buckets %d count %.17g of %.17g", m, (double)total,
+                 count);
         FZ_CHECK(!len || (c[0] && c[len - 1]), "buckets %d: empty end bucket", m);
         FZ_CHECK(schema >= 1 && schema <= 12 && zt >= 0.0, "buckets %d schema %d", m, schema);
         free(c);
@@ -133,6 +137,28 @@ static void reports(const llmlat_agg *a)
                  (unsigned long long)y, (unsigned long long)x);
         llmlat_agg_free(all);
     }
+}
+
+/* Its exposition in every naming scheme and exposition format. A scheme
+ * that renames its labels may make two of them one ("model" and
+ * "model_name" under vLLM's names): refused then, nothing written. */
+static void expositions(const llmlat_agg *a)
+{
+    for (int32_t names = LLMLAT_NAMES_LLMLAT; names <= LLMLAT_NAMES_OTEL; names++)
+        for (int32_t f = LLMLAT_FORMAT_PROMETHEUS; f <= LLMLAT_FORMAT_PROMETHEUS_PROTOBUF; f++) {
+            size_t len = 0;
+            int32_t st = llmlat_expose_names(&a, 1, f, names, NULL, 0, &len);
+            if (st == LLMLAT_EINVAL && names != LLMLAT_NAMES_LLMLAT)
+                continue;
+            FZ_CHECK(st == LLMLAT_ENOSPC || (st == LLMLAT_OK && len == 0),
+                     "exposition %d/%d sizing: %d", names, f, st);
+            char *buf = malloc(len ? len : 1);
+            FZ_CHECK(buf, "test allocation");
+            size_t got = 0;
+            st = llmlat_expose_names(&a, 1, f, names, buf, len, &got);
+            FZ_CHECK(st == LLMLAT_OK && got == len, "exposition %d/%d: %d", names, f, st);
+            free(buf);
+        }
 }
 
 /* An empty aggregator that may be merged with a. */
@@ -194,6 +220,7 @@ static void check_parsed(llmlat_agg *a, const uint8_t *data, size_t size)
     answers x, y;
     ask(a, &x);
     reports(a);
+    expositions(a);
 
     llmlat_agg *u = empty_like(a);
     int32_t st = llmlat_agg_merge(u, a);

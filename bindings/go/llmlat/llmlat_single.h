@@ -450,7 +450,10 @@ LLMLAT_API int32_t llmlat_agg_set_quantiles(llmlat_agg *a, const double *q, size
  * server uses (its TTFT buckets for TTFT, its time-per-output-token
  * buckets for TPOT, NTPOT, ITL, ICL and ITL_MAX, its request-latency
  * buckets for E2E). Kept
- * by llmlat_agg_reset. Errors: EINVAL (NULL a, another metric, NULL bounds
+ * by llmlat_agg_reset. Bounds set here are used by every naming scheme of
+ * the exposition (llmlat_expose_names): left at their default, each
+ * scheme writes its own system's default buckets.
+ * Errors: EINVAL (NULL a, another metric, NULL bounds
  * with n > 0, n > 64, a bound NaN, infinite or not above the previous). */
 LLMLAT_API int32_t llmlat_agg_set_buckets(llmlat_agg *a, int32_t metric, const double *bounds,
                                           size_t n);
@@ -593,8 +596,10 @@ LLMLAT_API int32_t llmlat_agg_quantiles(const llmlat_agg *a, int32_t metric, con
  * when cap < the count needed (counts may be NULL with cap 0) nothing is
  * written but *len, set to that count, and ENOSPC is returned; on success
  * the elements of counts past *len may have been used as scratch.
+ * A metric a's data lack (llmlat_agg_unavailable) has no buckets either:
+ * EUNDEFINED, with *len, *zero_count, *zero_threshold and *offset 0.
  * Errors: EINVAL (NULL a or out parameter, NULL counts with cap > 0,
- * unknown metric), ENOSPC. */
+ * unknown metric), ENOSPC, EUNDEFINED. */
 LLMLAT_API int32_t llmlat_agg_buckets(const llmlat_agg *a, int32_t metric, int32_t *schema,
                                       double *zero_threshold, uint64_t *zero_count,
                                       int32_t *offset, uint64_t *counts, size_t cap,
@@ -894,6 +899,68 @@ LLMLAT_API int32_t llmlat_expose(const llmlat_agg *const *aggs, size_t n, int32_
  * ENOMEM, or the first status other than LLMLAT_OK that fn returned. */
 LLMLAT_API int32_t llmlat_expose_write(const llmlat_agg *const *aggs, size_t n, int32_t format,
                                        llmlat_write_fn fn, void *user);
+
+/* Naming schemes of an exposition (docs/prometheus.md has each one's
+ * series): the names, meanings, labels and default classic buckets that
+ * a system's own exporter writes, so that its dashboards, alerts and
+ * autoscalers read llmlat's aggregators unchanged. A system's name is
+ * given only to the llmlat metric of the same meaning; what the system
+ * has no name for is left out (llmlat_info, the summaries, and the
+ * metrics and counters below that are not listed).
+ *   LLMLAT_NAMES_LLMLAT  llmlat_expose's own series (llmlat_ttft_hist_seconds, ...)
+ *   LLMLAT_NAMES_VLLM    vLLM's server (vllm/v1/metrics/loggers.py):
+ *                        vllm:time_to_first_token_seconds (TTFT),
+ *                        vllm:inter_token_latency_seconds and its older name
+ *                        vllm:time_per_output_token_seconds (both ICL: vLLM's
+ *                        per-step gap), vllm:request_time_per_output_token_seconds
+ *                        (TPOT), vllm:e2e_request_latency_seconds (E2E),
+ *                        vllm:request_prompt_tokens and _generation_tokens
+ *                        (INPUT_TOKENS, OUTPUT_TOKENS per request),
+ *                        vllm:prompt_tokens_total, vllm:generation_tokens_total,
+ *                        vllm:request_success_total (COMPLETED); label
+ *                        "model" written as "model_name"
+ *   LLMLAT_NAMES_SGLANG  SGLang's server (python/sglang/srt/metrics/collector.py):
+ *                        sglang:time_to_first_token_seconds (TTFT),
+ *                        sglang:inter_token_latency_seconds (ITL, per token),
+ *                        sglang:e2e_request_latency_seconds (E2E),
+ *                        sglang:prompt_tokens_histogram, _generation_tokens_histogram,
+ *                        sglang:prompt_tokens_total, sglang:generation_tokens_total,
+ *                        sglang:num_requests_total (COMPLETED); "model" as
+ *                        "model_name"
+ *   LLMLAT_NAMES_OTEL    the OpenTelemetry GenAI semantic conventions (v1.41) in
+ *                        Prometheus form: gen_ai_server_time_to_first_token_seconds
+ *                        (TTFT), gen_ai_server_time_per_output_token_seconds (TPOT),
+ *                        gen_ai_server_request_duration_seconds (E2E),
+ *                        gen_ai_client_token_usage (INPUT_TOKENS and
+ *                        OUTPUT_TOKENS, told apart by gen_ai_token_type="input" /
+ *                        "output"); labels "model", "operation", "provider" and
+ *                        "response_model" written as gen_ai_request_model,
+ *                        gen_ai_operation_name, gen_ai_provider_name and
+ *                        gen_ai_response_model (set "operation" and "provider":
+ *                        the conventions require them)
+ * Other labels keep their names. Histograms carry the system's default
+ * classic buckets unless llmlat_agg_set_buckets set the metric's, and in
+ * protobuf the native buckets beside them, as in the llmlat scheme. */
+#define LLMLAT_NAMES_LLMLAT 0
+#define LLMLAT_NAMES_VLLM   1
+#define LLMLAT_NAMES_SGLANG 2
+#define LLMLAT_NAMES_OTEL   3
+
+/* llmlat_expose and llmlat_expose_write in a naming scheme (LLMLAT_NAMES_*;
+ * LLMLAT_NAMES_LLMLAT writes exactly what they write). Besides their
+ * errors: EINVAL for an unknown scheme, and when the scheme's label names
+ * make two labels of one aggregator the same ("model" and "model_name"
+ * under VLLM), make a label one the scheme writes itself
+ * ("gen_ai_token_type" under OTEL), or make two aggregators' label sets
+ * the same; nothing is written then. */
+LLMLAT_API int32_t llmlat_expose_names(const llmlat_agg *const *aggs, size_t n, int32_t format,
+                                       int32_t names, void *buf, size_t cap, size_t *len);
+LLMLAT_API int32_t llmlat_expose_write_names(const llmlat_agg *const *aggs, size_t n,
+                                             int32_t format, int32_t names, llmlat_write_fn fn,
+                                             void *user);
+/* The scheme's lower-case name ("llmlat", "vllm", "sglang", "otel"): a
+ * static string, NULL for an unknown id. */
+LLMLAT_API const char *llmlat_names_name(int32_t names);
 
 /* The HTTP Content-Type of a format's bytes, e.g. for PROMETHEUS_PROTOBUF
  * "application/vnd.google.protobuf; proto=io.prometheus.client.MetricFamily;
@@ -7523,8 +7590,17 @@ LLMLAT_API int32_t llmlat_agg_buckets(const llmlat_agg *a, int32_t metric, int32
         !len || (!counts && cap > 0))
         return LLMLAT_EINVAL;
     const metric_store *s = agg_store(a, metric);
-    int64_t at;
-    if (a->mode == LLMLAT_MODE_BOUNDED) {
+    bool bounded = a->mode == LLMLAT_MODE_BOUNDED;
+    int32_t sch = bounded ? s->map->schema
+                          : sketch_schema_for(agg_param(a, LLMLAT_PARAM_RELATIVE_ERROR));
+    int64_t at = 0;
+    bool lacks = agg_lacks_reason(a, LLMLAT_KIND_METRIC, metric) != NULL;
+    if (lacks) {
+        /* what the data lack has no buckets either, whatever the store holds */
+        *zero_threshold = 0.0;
+        *zero_count = 0;
+        *len = 0;
+    } else if (bounded) {
         size_t n;
         double zt;
         uint64_t zc;
@@ -7533,17 +7609,15 @@ LLMLAT_API int32_t llmlat_agg_buckets(const llmlat_agg *a, int32_t metric, int32
         if (cap < n)
             return LLMLAT_ENOSPC;
         sketch_buckets(&s->sk, s->map, zero_threshold, zero_count, &at, &n, counts);
-        *schema = s->map->schema;
     } else {
-        int32_t sch = sketch_schema_for(agg_param(a, LLMLAT_PARAM_RELATIVE_ERROR));
         int32_t st = buckets_exact(&s->exact, sch, zero_threshold, zero_count, &at, counts, cap,
                                    len);
         if (st != LLMLAT_OK)
             return st;
-        *schema = sch;
     }
+    *schema = sch;
     *offset = (int32_t)at; /* indexes of finite doubles fit: |index| < 2^23 */
-    return LLMLAT_OK;
+    return lacks ? LLMLAT_EUNDEFINED : LLMLAT_OK;
 }
 
 /* ---------------------- lib/agg/agg_params.c ------------------------------ */
@@ -13000,9 +13074,10 @@ LLMLAT_PRIVATE const import_ops *import_llmperf_ops(void)
 }
 
 /* ---------------------- lib/report/expose.c ------------------------------- */
-/* What the exposition writes: the metric families, and the point of each
- * aggregator in each family (expose.h); llmlat_expose. Series names are
- * in docs/prometheus.md. */
+/* What the exposition writes: llmlat's own metric families, the point
+ * of each aggregator in each family of a naming scheme (expose.h; the
+ * systems' schemes are in expose_names.c), and the labels a scheme
+ * writes; llmlat_expose. Series names are in docs/prometheus.md. */
 #include <float.h>
 #include <math.h>
 #include <string.h>
@@ -13163,14 +13238,58 @@ typedef struct expose_family {
     int32_t id; /* counter, rate or metric id */
 } expose_family;
 
-/* The labels llmlat writes itself on llmlat_info. */
-#define EXPOSE_INFO_LABELS 3
+/* How a scheme writes a metric's histogram series: its classic bounds
+ * (at most MAX_BUCKET_BOUNDS) where the aggregator's were not set
+ * (llmlat_agg_set_buckets), and a label of the series' own, or NULL.
+ * Without one, the bounds are llmlat's defaults (report_hist.h). */
+typedef struct expose_histogram {
+    int32_t metric;
+    const double *bounds;
+    size_t n_bounds;
+    const char *label, *label_value;
+} expose_histogram;
+
+/* A label renamed by a scheme: the aggregator's `from` is written `to`. */
+typedef struct expose_rename {
+    const char *from, *to;
+} expose_rename;
+
+/* A naming scheme (LLMLAT_NAMES_*): its families in the order written
+ * (entries one after another with the same name are one family, their
+ * series told apart by their histograms' own labels: OTel's
+ * gen_ai_token_type), how it writes histograms, the names it gives the
+ * aggregators' labels (the others keep theirs), and the label names it
+ * writes itself besides "le" and "quantile" (which no constant label can
+ * take), which no renamed label may take either. */
+typedef struct expose_scheme {
+    const expose_family *families;
+    size_t n_families;
+    const expose_histogram *histograms;
+    size_t n_histograms;
+    const expose_rename *renames;
+    size_t n_renames;
+    const char *const *own_labels;
+    size_t n_own_labels;
+} expose_scheme;
+
+/* The schemes of the systems (expose_names.c): VLLM, SGLANG, OTEL;
+ * NULL for another id. llmlat's own is in expose.c. */
+LLMLAT_PRIVATE const expose_scheme *expose_names_scheme(int32_t names);
+
+/* The labels llmlat writes itself on a series: llmlat_info's three, or a
+ * histogram's own label. */
+#define EXPOSE_OWN_LABELS 3
 
 /* One aggregator's point of one family. Arrays point into the
  * exposition's scratch and live until the next point. */
 typedef struct expose_point {
-    const llmlat_agg *a; /* its constant labels are the series' labels */
-    const char *info_name[EXPOSE_INFO_LABELS], *info_value[EXPOSE_INFO_LABELS]; /* FROM_INFO */
+    const llmlat_agg *a;
+    /* the series' labels: the aggregator's constant labels, in its
+     * order, under the scheme's names; then llmlat's own */
+    size_t n_labels;
+    const char *label_name[LLMLAT_MAX_LABELS], *label_value[LLMLAT_MAX_LABELS];
+    size_t n_own;
+    const char *own_name[EXPOSE_OWN_LABELS], *own_value[EXPOSE_OWN_LABELS];
     double value;        /* counter, gauge */
     uint64_t count;      /* summary, histogram: exact */
     double sum;          /* summary, histogram: LLMLAT_STAT_SUM */
@@ -13216,14 +13335,17 @@ struct expose_encoder {
 LLMLAT_PRIVATE bool expose_text_encoder(expose_encoder *e, int32_t format);
 LLMLAT_PRIVATE bool expose_pb_encoder(expose_encoder *e, int32_t format);
 
-/* The exposition of aggs[0..n) in `format` to out. `run_gauges` adds the
- * gauges derived from each aggregator's duration (what a benchmark's
- * report shows; meaningless for a server, whose rates come from rate()).
- * An error stops out (rbuf_fail): EINVAL for two aggregators with the
- * same labels (before anything is written), ENOMEM. The caller validated
- * the arguments; al serves the scratch. */
+/* The exposition of aggs[0..n) in `format` and naming scheme `names`
+ * to out. `run_gauges` adds the gauges derived from each aggregator's
+ * duration (what a benchmark's report shows; meaningless for a server,
+ * whose rates come from rate(); llmlat's scheme only).
+ * An error stops out (rbuf_fail): EINVAL for labels the scheme makes
+ * clash (two aggregators with the same labels included; before anything
+ * is written), ENOMEM. The caller validated the arguments; al serves the
+ * scratch. */
 LLMLAT_PRIVATE void expose_run(rbuf *out, const llmlat_agg *const *aggs, size_t n,
-                               int32_t format, bool run_gauges, const llmlat_alloc *al);
+                               int32_t format, int32_t names, bool run_gauges,
+                               const llmlat_alloc *al);
 
 #endif
 
@@ -13389,6 +13511,10 @@ LLMLAT_PRIVATE int32_t report_collect_end(report_collect *k, int32_t st, void *b
  * has no histogram. */
 LLMLAT_PRIVATE const double *hist_bounds(const llmlat_agg *a, int32_t metric, size_t *n);
 
+/* The bounds set with llmlat_agg_set_buckets; NULL (and *n = 0) while
+ * the metric's are the default. */
+LLMLAT_PRIVATE const double *hist_set_bounds(const llmlat_agg *a, int32_t metric, size_t *n);
+
 /* cum[i] = weight of the samples <= bounds[i] for i < n, and cum[n] = the
  * weight of all of them (n + 1 entries). */
 LLMLAT_PRIVATE int32_t hist_cumulative(const llmlat_agg *a, int32_t metric, const double *bounds,
@@ -13450,6 +13576,20 @@ static const expose_family FAMILIES[] = {
 };
 
 #define FAMILY_COUNT (sizeof FAMILIES / sizeof FAMILIES[0])
+
+/* llmlat_info's labels: no constant label can take them
+ * (llmlat_agg_set_label). */
+static const char *const INFO_LABELS[EXPOSE_OWN_LABELS] = { "version", "convention", "mode" };
+
+static const expose_scheme LLMLAT_SCHEME = {
+    .families = FAMILIES, .n_families = FAMILY_COUNT,
+    .own_labels = INFO_LABELS, .n_own_labels = EXPOSE_OWN_LABELS,
+};
+
+static const expose_scheme *expose_scheme_of(int32_t names)
+{
+    return names == LLMLAT_NAMES_LLMLAT ? &LLMLAT_SCHEME : expose_names_scheme(names);
+}
 
 static bool is_run_gauge(const expose_family *f)
 {
@@ -13590,9 +13730,31 @@ static void expose_native(expose_ctx *x, int32_t metric, const llmlat_agg *a, ex
     p->has_native = true;
 }
 
-static void histogram_of(expose_ctx *x, int32_t metric, const llmlat_agg *a, expose_point *p)
+/* How the scheme writes metric's histogram; NULL: as llmlat does. */
+static const expose_histogram *histogram_in(const expose_scheme *sc, int32_t metric)
 {
-    p->le = hist_bounds(a, metric, &p->n_le);
+    for (size_t i = 0; i < sc->n_histograms; i++)
+        if (sc->histograms[i].metric == metric)
+            return &sc->histograms[i];
+    return NULL;
+}
+
+/* A histogram's classic bounds: the aggregator's when set, else the
+ * scheme's system's defaults, else llmlat's (vLLM's). */
+static const double *histogram_bounds(const expose_histogram *h, const llmlat_agg *a,
+                                      int32_t metric, size_t *n)
+{
+    const double *set = hist_set_bounds(a, metric, n);
+    if (set || !h || !h->bounds)
+        return set ? set : hist_bounds(a, metric, n);
+    *n = h->n_bounds;
+    return h->bounds;
+}
+
+static void histogram_of(expose_ctx *x, const expose_histogram *h, int32_t metric,
+                         const llmlat_agg *a, expose_point *p)
+{
+    p->le = histogram_bounds(h, a, metric, &p->n_le);
     p->cum = x->cum;
     if (!expose_ok(x, hist_cumulative(a, metric, p->le, p->n_le, x->cum)))
         memset(x->cum, 0, (p->n_le + 1) * sizeof *x->cum);
@@ -13601,8 +13763,8 @@ static void histogram_of(expose_ctx *x, int32_t metric, const llmlat_agg *a, exp
 
 /* The point of a summary or a histogram: always there (count 0 when
  * empty). */
-static void distribution_of(expose_ctx *x, const expose_family *f, const llmlat_agg *a,
-                            expose_point *p)
+static void distribution_of(expose_ctx *x, const expose_scheme *sc, const expose_family *f,
+                            const llmlat_agg *a, expose_point *p)
 {
     p->count = store_count(agg_store(a, f->id));
     if (!expose_ok(x, llmlat_agg_stat(a, f->id, LLMLAT_STAT_SUM, &p->sum)))
@@ -13610,7 +13772,7 @@ static void distribution_of(expose_ctx *x, const expose_family *f, const llmlat_
     if (f->source == FROM_SUMMARY)
         summary_of(x, f->id, a, p);
     else
-        histogram_of(x, f->id, a, p);
+        histogram_of(x, histogram_in(sc, f->id), f->id, a, p);
 }
 
 /* Whether a's requests cannot support the family (rebuilt from a file
@@ -13631,66 +13793,143 @@ static bool lacks_family(const expose_family *f, const llmlat_agg *a)
     }
 }
 
-static void point_init(expose_point *p, const llmlat_agg *a)
+/* The name the scheme writes a constant label under. */
+static const char *label_name_in(const expose_scheme *sc, const char *name)
+{
+    for (size_t i = 0; i < sc->n_renames; i++)
+        if (strcmp(sc->renames[i].from, name) == 0)
+            return sc->renames[i].to;
+    return name;
+}
+
+static void point_init(expose_point *p, const expose_scheme *sc, const expose_family *f,
+                       const llmlat_agg *a)
 {
     memset(p, 0, sizeof *p);
     p->a = a;
-    p->info_name[0] = "version";
-    p->info_value[0] = llmlat_version_string();
-    p->info_name[1] = "convention";
-    p->info_value[1] = a->conv->name;
-    p->info_name[2] = "mode";
-    p->info_value[2] = a->mode == LLMLAT_MODE_BOUNDED ? "bounded" : "exact";
+    p->n_labels = a->n_labels;
+    for (size_t i = 0; i < a->n_labels; i++) {
+        p->label_name[i] = label_name_in(sc, a->labels[i].name);
+        p->label_value[i] = a->labels[i].value;
+    }
+    if (f->source == FROM_INFO) {
+        const char *values[EXPOSE_OWN_LABELS] = {
+            llmlat_version_string(), a->conv->name,
+            a->mode == LLMLAT_MODE_BOUNDED ? "bounded" : "exact",
+        };
+        for (int i = 0; i < EXPOSE_OWN_LABELS; i++) {
+            p->own_name[i] = INFO_LABELS[i];
+            p->own_value[i] = values[i];
+        }
+        p->n_own = EXPOSE_OWN_LABELS;
+        return;
+    }
+    const expose_histogram *h = f->source == FROM_HISTOGRAM ? histogram_in(sc, f->id) : NULL;
+    if (h && h->label) {
+        p->own_name[0] = h->label;
+        p->own_value[0] = h->label_value;
+        p->n_own = 1;
+    }
 }
 
-/* One family: its metadata before the first point, so that a family none
- * of whose aggregators has a value (GOOD without an SLO, the peaks in
- * bounded mode) is left out, and each value is read once. */
-static void expose_family_of(expose_ctx *x, expose_encoder *e, const expose_family *f,
+/* How many entries from f[0] (of n) are one family: those of its name. */
+static size_t family_entries(const expose_family *f, size_t n)
+{
+    size_t k = 1;
+    while (k < n && strcmp(f[k].name, f[0].name) == 0)
+        k++;
+    return k;
+}
+
+/* The entries f[0..n_entries) of one family: its metadata before the first point,
+ * so that a family none of whose aggregators has a value (GOOD without an
+ * SLO, the peaks in bounded mode) is left out, and each value is read
+ * once. */
+static void expose_family_of(expose_ctx *x, expose_encoder *e, const expose_scheme *sc,
+                             const expose_family *f, size_t n_entries,
                              const llmlat_agg *const *aggs, size_t n)
 {
-    bool distribution = f->type == EXPOSE_SUMMARY || f->type == EXPOSE_HISTOGRAM;
     bool started = false;
-    for (size_t i = 0; i < n; i++) {
-        if (lacks_family(f, aggs[i]))
-            continue;
-        expose_point p;
-        point_init(&p, aggs[i]);
-        if (distribution)
-            distribution_of(x, f, aggs[i], &p);
-        else if (!scalar_of(x, f, aggs[i], &p))
-            continue;
-        if (!started)
-            e->family(e, f);
-        started = true;
-        e->point(e, f, &p);
+    for (size_t k = 0; k < n_entries; k++) {
+        const expose_family *entry = &f[k];
+        bool distribution = entry->type == EXPOSE_SUMMARY || entry->type == EXPOSE_HISTOGRAM;
+        for (size_t i = 0; i < n; i++) {
+            if (lacks_family(entry, aggs[i]))
+                continue;
+            expose_point p;
+            point_init(&p, sc, entry, aggs[i]);
+            if (distribution)
+                distribution_of(x, sc, entry, aggs[i], &p);
+            else if (!scalar_of(x, entry, aggs[i], &p))
+                continue;
+            if (!started)
+                e->family(e, f);
+            started = true;
+            e->point(e, entry, &p);
+        }
     }
     if (started)
         e->family_end(e, f);
 }
 
-static bool same_labels(const llmlat_agg *x, const llmlat_agg *y)
+/* Whether a's labels, under the scheme's names, repeat a name or take
+ * one the scheme writes itself. */
+static bool own_labels_clash(const expose_scheme *sc, const llmlat_agg *a)
+{
+    for (size_t i = 0; i < a->n_labels; i++) {
+        const char *name = label_name_in(sc, a->labels[i].name);
+        for (size_t j = 0; j < i; j++)
+            if (strcmp(name, label_name_in(sc, a->labels[j].name)) == 0)
+                return true;
+        for (size_t j = 0; j < sc->n_own_labels; j++)
+            if (strcmp(name, sc->own_labels[j]) == 0)
+                return true;
+    }
+    return false;
+}
+
+/* Whether x and y have the same labels under the scheme's names (in any
+ * order: a rename can move a label). */
+static bool same_labels(const expose_scheme *sc, const llmlat_agg *x, const llmlat_agg *y)
 {
     if (x->n_labels != y->n_labels)
         return false;
-    for (size_t i = 0; i < x->n_labels; i++)
-        if (strcmp(x->labels[i].name, y->labels[i].name) != 0 ||
-            strcmp(x->labels[i].value, y->labels[i].value) != 0)
+    for (size_t i = 0; i < x->n_labels; i++) {
+        const char *name = label_name_in(sc, x->labels[i].name);
+        bool found = false;
+        for (size_t j = 0; j < y->n_labels && !found; j++)
+            found = strcmp(name, label_name_in(sc, y->labels[j].name)) == 0 &&
+                    strcmp(x->labels[i].value, y->labels[j].value) == 0;
+        if (!found)
             return false;
+    }
     return true;
 }
 
-LLMLAT_PRIVATE void expose_run(rbuf *out, const llmlat_agg *const *aggs, size_t n,
-                               int32_t format, bool run_gauges, const llmlat_alloc *al)
+/* Two aggregators with the same labels would write the same series
+ * twice, and one with a label twice an invalid series: such an
+ * exposition is refused (merge them first). */
+static bool labels_clash(const expose_scheme *sc, const llmlat_agg *const *aggs, size_t n)
 {
-    /* Two aggregators with the same labels would write the same series
-     * twice: the exposition is refused (merge them first). */
-    for (size_t i = 0; i < n; i++)
+    for (size_t i = 0; i < n; i++) {
+        if (own_labels_clash(sc, aggs[i]))
+            return true;
         for (size_t j = 0; j < i; j++)
-            if (same_labels(aggs[i], aggs[j])) {
-                rbuf_fail(out, LLMLAT_EINVAL);
-                return;
-            }
+            if (same_labels(sc, aggs[i], aggs[j]))
+                return true;
+    }
+    return false;
+}
+
+LLMLAT_PRIVATE void expose_run(rbuf *out, const llmlat_agg *const *aggs, size_t n,
+                               int32_t format, int32_t names, bool run_gauges,
+                               const llmlat_alloc *al)
+{
+    const expose_scheme *sc = expose_scheme_of(names);
+    if (!sc || labels_clash(sc, aggs, n)) {
+        rbuf_fail(out, LLMLAT_EINVAL);
+        return;
+    }
     expose_encoder e;
     if (!expose_text_encoder(&e, format) && !expose_pb_encoder(&e, format)) {
         rbuf_fail(out, LLMLAT_EINVAL);
@@ -13699,9 +13938,14 @@ LLMLAT_PRIVATE void expose_run(rbuf *out, const llmlat_agg *const *aggs, size_t 
     e.out = out;
     pbuf_init(&e.msg, al);
     expose_ctx x = { .al = al, .out = out };
-    for (size_t i = 0; i < FAMILY_COUNT && out->status == LLMLAT_OK; i++)
-        if (run_gauges || !is_run_gauge(&FAMILIES[i]))
-            expose_family_of(&x, &e, &FAMILIES[i], aggs, n);
+    const expose_family *f = sc->families;
+    size_t i = 0;
+    while (i < sc->n_families && out->status == LLMLAT_OK) {
+        size_t k = family_entries(&f[i], sc->n_families - i);
+        if (run_gauges || !is_run_gauge(&f[i]))
+            expose_family_of(&x, &e, sc, &f[i], k, aggs, n);
+        i += k;
+    }
     e.end(&e);
     if (e.msg.status != LLMLAT_OK)
         rbuf_fail(out, e.msg.status);
@@ -13715,9 +13959,10 @@ static bool expose_format(int32_t format)
            format == LLMLAT_FORMAT_PROMETHEUS_PROTOBUF;
 }
 
-static bool expose_args_valid(const llmlat_agg *const *aggs, size_t n, int32_t format)
+static bool expose_args_valid(const llmlat_agg *const *aggs, size_t n, int32_t format,
+                              int32_t names)
 {
-    if ((!aggs && n > 0) || !expose_format(format))
+    if ((!aggs && n > 0) || !expose_format(format) || !expose_scheme_of(names))
         return false;
     for (size_t i = 0; i < n; i++)
         if (!aggs[i])
@@ -13731,29 +13976,42 @@ static llmlat_alloc expose_alloc(const llmlat_agg *const *aggs, size_t n)
     return n > 0 ? aggs[0]->al : alloc_current();
 }
 
-LLMLAT_API int32_t llmlat_expose_write(const llmlat_agg *const *aggs, size_t n, int32_t format,
-                                       llmlat_write_fn fn, void *user)
+LLMLAT_API int32_t llmlat_expose_write_names(const llmlat_agg *const *aggs, size_t n,
+                                             int32_t format, int32_t names, llmlat_write_fn fn,
+                                             void *user)
 {
-    if (!fn || !expose_args_valid(aggs, n, format))
+    if (!fn || !expose_args_valid(aggs, n, format, names))
         return LLMLAT_EINVAL;
     llmlat_alloc al = expose_alloc(aggs, n);
     rbuf out;
     rbuf_init(&out, fn, user);
-    expose_run(&out, aggs, n, format, false, &al);
+    expose_run(&out, aggs, n, format, names, false, &al);
     return rbuf_flush(&out);
 }
 
-LLMLAT_API int32_t llmlat_expose(const llmlat_agg *const *aggs, size_t n, int32_t format,
-                                 void *buf, size_t cap, size_t *len)
+LLMLAT_API int32_t llmlat_expose_names(const llmlat_agg *const *aggs, size_t n, int32_t format,
+                                       int32_t names, void *buf, size_t cap, size_t *len)
 {
-    if (!len || (!buf && cap > 0) || !expose_args_valid(aggs, n, format))
+    if (!len || (!buf && cap > 0) || !expose_args_valid(aggs, n, format, names))
         return LLMLAT_EINVAL;
     llmlat_alloc al = expose_alloc(aggs, n);
     report_collect k = { .al = &al, .limit = cap };
     rbuf out;
     rbuf_init(&out, report_collect_write, &k);
-    expose_run(&out, aggs, n, format, false, &al);
+    expose_run(&out, aggs, n, format, names, false, &al);
     return report_collect_end(&k, rbuf_flush(&out), buf, cap, len);
+}
+
+LLMLAT_API int32_t llmlat_expose_write(const llmlat_agg *const *aggs, size_t n, int32_t format,
+                                       llmlat_write_fn fn, void *user)
+{
+    return llmlat_expose_write_names(aggs, n, format, LLMLAT_NAMES_LLMLAT, fn, user);
+}
+
+LLMLAT_API int32_t llmlat_expose(const llmlat_agg *const *aggs, size_t n, int32_t format,
+                                 void *buf, size_t cap, size_t *len)
+{
+    return llmlat_expose_names(aggs, n, format, LLMLAT_NAMES_LLMLAT, buf, cap, len);
 }
 
 LLMLAT_API const char *llmlat_format_content_type(int32_t format)
@@ -13774,6 +14032,230 @@ LLMLAT_API const char *llmlat_format_content_type(int32_t format)
     }
     return NULL;
 }
+
+/* ---------------------- lib/report/expose_names.c ------------------------- */
+/* The naming schemes of the systems whose dashboards read an exposition
+ * (LLMLAT_NAMES_VLLM, _SGLANG, _OTEL; docs/prometheus.md): each one's
+ * families as its own exporter writes them, each given the llmlat
+ * metric or counter of the same meaning, with its default classic
+ * buckets, and the names it gives the aggregators' labels. What a system
+ * has no name for is not in its table. llmlat's own scheme is in
+ * expose.c. */
+
+#define NAMES_COUNT(x) (sizeof(x) / sizeof((x)[0]))
+/* A histogram with its system's default bounds and no label of its own. */
+#define NAMES_BOUNDS(metric, bounds) { metric, bounds, NAMES_COUNT(bounds), NULL, NULL }
+
+/* ------------------------------------------------------------------ vLLM */
+
+/* vllm/v1/metrics/loggers.py (PrometheusStatLogger, vLLM 0.11-0.12). Its
+ * time buckets are llmlat's defaults (report_hist.c), so the histograms
+ * below leave their bounds to those. Its token histograms' buckets are
+ * build_1_2_5_buckets(max_model_len), 1, 2, 5, 10, ... up to the model's
+ * context: llmlat writes that series up to 10^7, which holds every bucket
+ * vLLM writes for a context up to 10^7 tokens with the same count (no
+ * request is longer than its context). */
+static const double VLLM_TOKEN_BOUNDS[] = {
+    1, 2, 5, 10, 20, 50, 100, 200, 500, 1e3, 2e3, 5e3, 1e4, 2e4, 5e4, 1e5,
+    2e5, 5e5, 1e6, 2e6, 5e6, 1e7,
+};
+
+/* Its labels are model_name and engine (the engine's index, which
+ * llmlat has no value for: an aggregator may carry it); request_success
+ * also has finished_reason, which llmlat does not know (an aggregator per
+ * reason may carry it). */
+static const expose_rename VLLM_RENAMES[] = {
+    { "model", "model_name" },
+};
+
+static const expose_histogram VLLM_HISTOGRAMS[] = {
+    NAMES_BOUNDS(LLMLAT_INPUT_TOKENS, VLLM_TOKEN_BOUNDS),
+    NAMES_BOUNDS(LLMLAT_OUTPUT_TOKENS, VLLM_TOKEN_BOUNDS),
+};
+
+static const expose_family VLLM_FAMILIES[] = {
+    { "vllm:prompt_tokens_total", EXPOSE_COUNTER, NULL,
+      "Prompt tokens of successful requests.", FROM_COUNTER, LLMLAT_COUNT_INPUT_TOKENS },
+    { "vllm:generation_tokens_total", EXPOSE_COUNTER, NULL,
+      "Output tokens of successful requests.", FROM_COUNTER, LLMLAT_COUNT_OUTPUT_TOKENS },
+    { "vllm:request_success_total", EXPOSE_COUNTER, NULL,
+      "Requests that succeeded under the convention.", FROM_COUNTER, LLMLAT_COUNT_COMPLETED },
+    { "vllm:request_prompt_tokens", EXPOSE_HISTOGRAM, "tokens",
+      "Prompt tokens of each successful request.", FROM_HISTOGRAM, LLMLAT_INPUT_TOKENS },
+    { "vllm:request_generation_tokens", EXPOSE_HISTOGRAM, "tokens",
+      "Output tokens of each successful request.", FROM_HISTOGRAM, LLMLAT_OUTPUT_TOKENS },
+    { "vllm:time_to_first_token_seconds", EXPOSE_HISTOGRAM, "seconds", "Time to first token.",
+      FROM_HISTOGRAM, LLMLAT_TTFT },
+    /* vLLM's per-step gap between a request's outputs: llmlat's ICL,
+     * under its name since 0.11 and its older one, which dashboards read */
+    { "vllm:inter_token_latency_seconds", EXPOSE_HISTOGRAM, "seconds",
+      "Inter-chunk latency, one sample per gap between outputs.", FROM_HISTOGRAM, LLMLAT_ICL },
+    { "vllm:time_per_output_token_seconds", EXPOSE_HISTOGRAM, "seconds",
+      "Inter-chunk latency, one sample per gap between outputs (the older name of "
+      "vllm:inter_token_latency_seconds).",
+      FROM_HISTOGRAM, LLMLAT_ICL },
+    { "vllm:request_time_per_output_token_seconds", EXPOSE_HISTOGRAM, "seconds",
+      "Time per output token after the first, one sample per request.", FROM_HISTOGRAM,
+      LLMLAT_TPOT },
+    { "vllm:e2e_request_latency_seconds", EXPOSE_HISTOGRAM, "seconds", "End-to-end latency.",
+      FROM_HISTOGRAM, LLMLAT_E2E },
+};
+
+/* ---------------------------------------------------------------- SGLang */
+
+/* python/sglang/srt/metrics/collector.py (TokenizerMetricsCollector): the
+ * default buckets of each histogram (--bucket-time-to-first-token and
+ * the like change them on the server: set the same ones with
+ * llmlat_agg_set_buckets). Its token histograms are written only with
+ * --collect-tokens-histogram. */
+static const double SGLANG_TTFT_BOUNDS[] = {
+    0.1, 0.2, 0.4, 0.6, 0.8, 1, 2, 4, 6, 8, 10, 20, 40, 60, 80, 100, 200, 400,
+};
+static const double SGLANG_ITL_BOUNDS[] = {
+    0.002, 0.004, 0.006, 0.008, 0.010, 0.015, 0.020, 0.025, 0.030, 0.035, 0.040, 0.060,
+    0.080, 0.100, 0.200, 0.400, 0.600, 0.800, 1.000, 2.000, 4.000, 6.000, 8.000,
+};
+static const double SGLANG_E2E_BOUNDS[] = {
+    0.1, 0.2, 0.4, 0.6, 0.8, 1, 2, 4, 6, 8, 10, 20, 40, 60, 80, 100, 200, 400,
+    600, 1200, 1800, 2400,
+};
+static const double SGLANG_TOKEN_BOUNDS[] = {
+    100, 300, 500, 700, 1000, 1500, 2000, 3000, 4000, 5000, 6000, 7000, 8000, 9000, 10000,
+    12000, 15000, 20000, 22000, 25000, 30000, 35000, 40000, 66000, 99000, 132000, 300000,
+    600000, 900000, 1100000,
+};
+
+static const expose_rename SGLANG_RENAMES[] = {
+    { "model", "model_name" },
+};
+
+static const expose_histogram SGLANG_HISTOGRAMS[] = {
+    NAMES_BOUNDS(LLMLAT_INPUT_TOKENS, SGLANG_TOKEN_BOUNDS),
+    NAMES_BOUNDS(LLMLAT_OUTPUT_TOKENS, SGLANG_TOKEN_BOUNDS),
+    NAMES_BOUNDS(LLMLAT_TTFT, SGLANG_TTFT_BOUNDS),
+    NAMES_BOUNDS(LLMLAT_ITL, SGLANG_ITL_BOUNDS),
+    NAMES_BOUNDS(LLMLAT_E2E, SGLANG_E2E_BOUNDS),
+};
+
+static const expose_family SGLANG_FAMILIES[] = {
+    { "sglang:prompt_tokens_total", EXPOSE_COUNTER, NULL,
+      "Prompt tokens of successful requests.", FROM_COUNTER, LLMLAT_COUNT_INPUT_TOKENS },
+    { "sglang:generation_tokens_total", EXPOSE_COUNTER, NULL,
+      "Output tokens of successful requests.", FROM_COUNTER, LLMLAT_COUNT_OUTPUT_TOKENS },
+    { "sglang:num_requests_total", EXPOSE_COUNTER, NULL,
+      "Requests that succeeded under the convention.", FROM_COUNTER, LLMLAT_COUNT_COMPLETED },
+    { "sglang:prompt_tokens_histogram", EXPOSE_HISTOGRAM, NULL,
+      "Prompt tokens of each successful request.", FROM_HISTOGRAM, LLMLAT_INPUT_TOKENS },
+    { "sglang:generation_tokens_histogram", EXPOSE_HISTOGRAM, NULL,
+      "Output tokens of each successful request.", FROM_HISTOGRAM, LLMLAT_OUTPUT_TOKENS },
+    { "sglang:time_to_first_token_seconds", EXPOSE_HISTOGRAM, "seconds", "Time to first token.",
+      FROM_HISTOGRAM, LLMLAT_TTFT },
+    /* SGLang splits each gap over the tokens it brought: llmlat's ITL */
+    { "sglang:inter_token_latency_seconds", EXPOSE_HISTOGRAM, "seconds",
+      "Inter-token latency, one sample per token.", FROM_HISTOGRAM, LLMLAT_ITL },
+    { "sglang:e2e_request_latency_seconds", EXPOSE_HISTOGRAM, "seconds", "End-to-end latency.",
+      FROM_HISTOGRAM, LLMLAT_E2E },
+};
+
+/* ------------------------------------------------------ OpenTelemetry */
+
+/* The GenAI semantic conventions (semantic-conventions v1.41.0,
+ * model/gen-ai/metrics.yaml; the recommended ExplicitBucketBoundaries of
+ * docs/gen-ai/gen-ai-metrics.md) in Prometheus form, as OpenTelemetry's
+ * Prometheus exporters name them: dots become underscores, the unit "s"
+ * becomes the suffix "_seconds", and "{token}" (an annotation) adds no
+ * suffix. The model server's metrics, and the one token metric there is
+ * (the client's). */
+static const double OTEL_TTFT_BOUNDS[] = {
+    0.001, 0.005, 0.01, 0.02, 0.04, 0.06, 0.08, 0.1, 0.25, 0.5, 0.75, 1.0, 2.5, 5.0, 7.5, 10.0,
+};
+static const double OTEL_TPOT_BOUNDS[] = {
+    0.01, 0.025, 0.05, 0.075, 0.1, 0.15, 0.2, 0.3, 0.4, 0.5, 0.75, 1.0, 2.5,
+};
+static const double OTEL_DURATION_BOUNDS[] = {
+    0.01, 0.02, 0.04, 0.08, 0.16, 0.32, 0.64, 1.28, 2.56, 5.12, 10.24, 20.48, 40.96, 81.92,
+};
+static const double OTEL_TOKEN_BOUNDS[] = {
+    1, 4, 16, 64, 256, 1024, 4096, 16384, 65536, 262144, 1048576, 4194304, 16777216, 67108864,
+};
+
+/* The attributes, as labels: gen_ai.operation.name and
+ * gen_ai.provider.name are required; gen_ai.request.model is required
+ * when known; server.address and server.port are already labels of that
+ * name (server_address, server_port). */
+static const expose_rename OTEL_RENAMES[] = {
+    { "model", "gen_ai_request_model" },
+    { "operation", "gen_ai_operation_name" },
+    { "provider", "gen_ai_provider_name" },
+    { "response_model", "gen_ai_response_model" },
+};
+
+static const char *const OTEL_OWN_LABELS[] = { "gen_ai_token_type" };
+
+static const expose_histogram OTEL_HISTOGRAMS[] = {
+    { LLMLAT_INPUT_TOKENS, OTEL_TOKEN_BOUNDS, NAMES_COUNT(OTEL_TOKEN_BOUNDS), "gen_ai_token_type",
+      "input" },
+    { LLMLAT_OUTPUT_TOKENS, OTEL_TOKEN_BOUNDS, NAMES_COUNT(OTEL_TOKEN_BOUNDS), "gen_ai_token_type",
+      "output" },
+    NAMES_BOUNDS(LLMLAT_E2E, OTEL_DURATION_BOUNDS),
+    NAMES_BOUNDS(LLMLAT_TPOT, OTEL_TPOT_BOUNDS),
+    NAMES_BOUNDS(LLMLAT_TTFT, OTEL_TTFT_BOUNDS),
+};
+
+static const expose_family OTEL_FAMILIES[] = {
+    /* one family, the input and output series told apart by
+     * gen_ai_token_type (OTEL_HISTOGRAMS) */
+    { "gen_ai_client_token_usage", EXPOSE_HISTOGRAM, NULL,
+      "Number of input and output tokens used.", FROM_HISTOGRAM, LLMLAT_INPUT_TOKENS },
+    { "gen_ai_client_token_usage", EXPOSE_HISTOGRAM, NULL,
+      "Number of input and output tokens used.", FROM_HISTOGRAM, LLMLAT_OUTPUT_TOKENS },
+    { "gen_ai_server_request_duration_seconds", EXPOSE_HISTOGRAM, "seconds",
+      "Generative AI server request duration such as time-to-last byte or last output token.",
+      FROM_HISTOGRAM, LLMLAT_E2E },
+    { "gen_ai_server_time_per_output_token_seconds", EXPOSE_HISTOGRAM, "seconds",
+      "Time per output token generated after the first token for successful responses.",
+      FROM_HISTOGRAM, LLMLAT_TPOT },
+    { "gen_ai_server_time_to_first_token_seconds", EXPOSE_HISTOGRAM, "seconds",
+      "Time to generate first token for successful responses.", FROM_HISTOGRAM, LLMLAT_TTFT },
+};
+
+/* --------------------------------------------------------------- lookup */
+
+#define NAMES_SCHEME(system)                                                          \
+    { system##_FAMILIES, NAMES_COUNT(system##_FAMILIES), system##_HISTOGRAMS,         \
+      NAMES_COUNT(system##_HISTOGRAMS), system##_RENAMES, NAMES_COUNT(system##_RENAMES), \
+      NULL, 0 }
+
+static const expose_scheme NAMES_SCHEMES[] = {
+    [LLMLAT_NAMES_VLLM] = NAMES_SCHEME(VLLM),
+    [LLMLAT_NAMES_SGLANG] = NAMES_SCHEME(SGLANG),
+    [LLMLAT_NAMES_OTEL] = {
+        OTEL_FAMILIES, NAMES_COUNT(OTEL_FAMILIES), OTEL_HISTOGRAMS, NAMES_COUNT(OTEL_HISTOGRAMS),
+        OTEL_RENAMES, NAMES_COUNT(OTEL_RENAMES), OTEL_OWN_LABELS, NAMES_COUNT(OTEL_OWN_LABELS),
+    },
+};
+
+LLMLAT_PRIVATE const expose_scheme *expose_names_scheme(int32_t names)
+{
+    if (names < LLMLAT_NAMES_VLLM || names > LLMLAT_NAMES_OTEL)
+        return NULL;
+    return &NAMES_SCHEMES[names];
+}
+
+LLMLAT_API const char *llmlat_names_name(int32_t names)
+{
+    switch (names) {
+    case LLMLAT_NAMES_LLMLAT: return "llmlat";
+    case LLMLAT_NAMES_VLLM: return "vllm";
+    case LLMLAT_NAMES_SGLANG: return "sglang";
+    case LLMLAT_NAMES_OTEL: return "otel";
+    }
+    return NULL;
+}
+
+#undef NAMES_SCHEME
+#undef NAMES_BOUNDS
+#undef NAMES_COUNT
 
 /* ---------------------- lib/report/expose_pb.c ---------------------------- */
 /* The protobuf encoding of the exposition: a stream of
@@ -13823,27 +14305,30 @@ static void pb_label(pbuf *b, const char *name, const char *value)
     pb_close(b, at);
 }
 
-/* The constant labels and (llmlat_info) llmlat's own, merged in name
- * order, as client_golang writes them. */
-static void pb_labels(pbuf *b, const expose_family *f, const expose_point *p)
+/* Inserts a label into name/value[0..n), kept in name order. */
+static void pb_label_sorted(const char **name, const char **value, size_t n, const char *nm,
+                            const char *v)
 {
-    const char *name[LLMLAT_MAX_LABELS + EXPOSE_INFO_LABELS];
-    const char *value[LLMLAT_MAX_LABELS + EXPOSE_INFO_LABELS];
-    size_t n = 0;
-    for (size_t i = 0; i < p->a->n_labels; i++) {
-        name[n] = p->a->labels[i].name;
-        value[n++] = p->a->labels[i].value;
+    size_t j = n;
+    for (; j > 0 && strcmp(name[j - 1], nm) > 0; j--) {
+        name[j] = name[j - 1];
+        value[j] = value[j - 1];
     }
-    if (f->source == FROM_INFO)
-        for (int i = 0; i < EXPOSE_INFO_LABELS; i++) {
-            size_t j = n++;
-            for (; j > 0 && strcmp(name[j - 1], p->info_name[i]) > 0; j--) {
-                name[j] = name[j - 1];
-                value[j] = value[j - 1];
-            }
-            name[j] = p->info_name[i];
-            value[j] = p->info_value[i];
-        }
+    name[j] = nm;
+    value[j] = v;
+}
+
+/* The constant labels (under the scheme's names, which may change their
+ * order) and llmlat's own, in name order, as client_golang writes them. */
+static void pb_labels(pbuf *b, const expose_point *p)
+{
+    const char *name[LLMLAT_MAX_LABELS + EXPOSE_OWN_LABELS];
+    const char *value[LLMLAT_MAX_LABELS + EXPOSE_OWN_LABELS];
+    size_t n = 0;
+    for (size_t i = 0; i < p->n_labels; i++, n++)
+        pb_label_sorted(name, value, n, p->label_name[i], p->label_value[i]);
+    for (size_t i = 0; i < p->n_own; i++, n++)
+        pb_label_sorted(name, value, n, p->own_name[i], p->own_value[i]);
     for (size_t i = 0; i < n; i++)
         pb_label(b, name[i], value[i]);
 }
@@ -13947,7 +14432,7 @@ static void pb_point(expose_encoder *e, const expose_family *f, const expose_poi
 {
     pbuf *b = &e->msg;
     size_t metric = pb_open(b, MF_METRIC);
-    pb_labels(b, f, p);
+    pb_labels(b, p);
     size_t at;
     switch (f->type) {
     case EXPOSE_COUNTER:
@@ -14052,8 +14537,9 @@ static void text_label(rbuf *b, bool *first, const char *name, const char *value
 }
 
 /* "<name><suffix>{labels} ": the aggregator's constant labels, then
- * llmlat's own (info's, or `extra` = "le" / "quantile" with the number
- * `at` as text); no braces without a label. The value follows. */
+ * llmlat's own (info's, a family's own, then `extra` = "le" / "quantile"
+ * with the number `at` as text); no braces without a label. The value
+ * follows. */
 static void text_sample(expose_encoder *e, const expose_family *f, const char *suffix,
                         const expose_point *p, const char *extra, const char *at)
 {
@@ -14061,12 +14547,10 @@ static void text_sample(expose_encoder *e, const expose_family *f, const char *s
     rbuf_puts(b, f->name);
     rbuf_puts(b, suffix);
     bool first = true;
-    const llmlat_agg *a = p->a;
-    for (size_t i = 0; i < a->n_labels; i++)
-        text_label(b, &first, a->labels[i].name, a->labels[i].value);
-    if (f->source == FROM_INFO)
-        for (int i = 0; i < EXPOSE_INFO_LABELS; i++)
-            text_label(b, &first, p->info_name[i], p->info_value[i]);
+    for (size_t i = 0; i < p->n_labels; i++)
+        text_label(b, &first, p->label_name[i], p->label_value[i]);
+    for (size_t i = 0; i < p->n_own; i++)
+        text_label(b, &first, p->own_name[i], p->own_value[i]);
     if (extra) {
         text_label_start(b, &first, extra);
         rbuf_puts(b, at);
@@ -14373,7 +14857,7 @@ LLMLAT_PRIVATE int32_t report_collect_end(report_collect *k, int32_t st, void *b
 
 LLMLAT_PRIVATE void report_exposition(report_ctx *c)
 {
-    expose_run(&c->out, &c->a, 1, c->format, true, &c->a->al);
+    expose_run(&c->out, &c->a, 1, c->format, LLMLAT_NAMES_LLMLAT, true, &c->a->al);
 }
 
 /* A query's status: its value, NaN when undefined, and a hard error kept. */
@@ -15212,16 +15696,23 @@ static const double *default_bounds(int32_t metric, size_t *n)
     return NULL;
 }
 
+LLMLAT_PRIVATE const double *hist_set_bounds(const llmlat_agg *a, int32_t metric, size_t *n)
+{
+    *n = a->n_bucket_bounds[metric_index(metric)];
+    return *n ? a->bucket_bounds[metric_index(metric)] : NULL;
+}
+
 LLMLAT_PRIVATE const double *hist_bounds(const llmlat_agg *a, int32_t metric, size_t *n)
 {
     const double *def = default_bounds(metric, n);
     if (!def)
         return NULL;
-    size_t custom = a->n_bucket_bounds[metric_index(metric)];
-    if (custom == 0)
+    size_t custom;
+    const double *set = hist_set_bounds(a, metric, &custom);
+    if (!set)
         return def;
     *n = custom;
-    return a->bucket_bounds[metric_index(metric)];
+    return set;
 }
 
 LLMLAT_API int32_t llmlat_agg_set_buckets(llmlat_agg *a, int32_t metric, const double *bounds,
@@ -20100,12 +20591,15 @@ LLMLAT_API int32_t llmlat_compare_report(const llmlat_compare *c, int32_t format
 #undef TIME_METRIC
 #undef FAMILY_COUNT
 #undef EXPOSE_SCHEMA_MAX
-#undef EXPOSE_INFO_LABELS
+#undef EXPOSE_OWN_LABELS
 #undef RBUF_CHUNK
 #undef DOUBLE_TEXT_MAX
 #undef PERCENT_TEXT_MAX
 #undef GROUPS_ALL
 #undef GROUPS_FAILED
+#undef NAMES_COUNT
+#undef NAMES_BOUNDS
+#undef NAMES_SCHEME
 #undef PB_GAP_IN_SPAN
 #undef PB_VARINT_MAX
 #undef COUNT_OF

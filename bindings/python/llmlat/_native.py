@@ -223,6 +223,11 @@ PROTOTYPES: Dict[str, Tuple[object, List[object]]] = {
     # exposition
     "llmlat_expose": (c_int32, [POINTER(AggHandle), c_size_t, c_int32, c_void_p, c_size_t, _P_SIZE]),
     "llmlat_expose_write": (c_int32, [POINTER(AggHandle), c_size_t, c_int32, WRITE_FN, c_void_p]),
+    "llmlat_expose_names": (c_int32, [POINTER(AggHandle), c_size_t, c_int32, c_int32, c_void_p,
+                                      c_size_t, _P_SIZE]),
+    "llmlat_expose_write_names": (c_int32, [POINTER(AggHandle), c_size_t, c_int32, c_int32,
+                                            WRITE_FN, c_void_p]),
+    "llmlat_names_name": (c_char_p, [c_int32]),
     "llmlat_format_content_type": (c_char_p, [c_int32]),
 }
 
