@@ -211,6 +211,7 @@ inline const char *convention_name(std::int32_t convention) noexcept
 }
 /* Static names and Content-Types, nullptr for an unknown id. */
 inline const char *input_name(std::int32_t input) noexcept { return llmlat_input_name(input); }
+inline const char *names_name(std::int32_t names) noexcept { return llmlat_names_name(names); }
 inline const char *format_content_type(std::int32_t format) noexcept
 {
     return llmlat_format_content_type(format);
@@ -716,32 +717,47 @@ private:
 
 /* ---------------------------------------------------------------- exposition */
 
-/* One Prometheus exposition of several aggregators (llmlat_expose): each
+/* One Prometheus exposition of several aggregators in a naming scheme
+ * (llmlat_expose_names: LLMLAT_NAMES_LLMLAT, _VLLM, _SGLANG, _OTEL): each
  * family once, one series per aggregator, labelled with its labels.
  * aggs are the handles (aggregator::get()). The C buffer rules. */
+inline status expose(span<const llmlat_agg *const> aggs, std::int32_t format, std::int32_t names,
+                     span<char> buf, std::size_t &len) noexcept
+{
+    return status(llmlat_expose_names(aggs.data(), aggs.size(), format, names, buf.data(),
+                                      buf.size(), &len));
+}
+/* llmlat's own names (llmlat_expose). */
 inline status expose(span<const llmlat_agg *const> aggs, std::int32_t format, span<char> buf,
                      std::size_t &len) noexcept
 {
-    return status(llmlat_expose(aggs.data(), aggs.size(), format, buf.data(), buf.size(), &len));
+    return expose(aggs, format, LLMLAT_NAMES_LLMLAT, buf, len);
 }
 /* The same, streamed to sink as aggregator::report_write streams a report
  * (an exception sink throws is rethrown here, after C has returned). */
 template <class Sink>
-status expose_write(span<const llmlat_agg *const> aggs, std::int32_t format, Sink &&sink)
+status expose_write(span<const llmlat_agg *const> aggs, std::int32_t format, std::int32_t names,
+                    Sink &&sink)
 {
     detail::sink_context<std::remove_reference_t<Sink>> ctx{&sink, {}};
-    std::int32_t st = llmlat_expose_write(
-        aggs.data(), aggs.size(), format,
+    std::int32_t st = llmlat_expose_write_names(
+        aggs.data(), aggs.size(), format, names,
         &detail::sink_trampoline<std::remove_reference_t<Sink>>, &ctx);
     if (ctx.thrown)
         std::rethrow_exception(ctx.thrown);
     return status(st);
 }
+template <class Sink>
+status expose_write(span<const llmlat_agg *const> aggs, std::int32_t format, Sink &&sink)
+{
+    return expose_write(aggs, format, LLMLAT_NAMES_LLMLAT, std::forward<Sink>(sink));
+}
 /* The exposition, made once, into a new string (this allocates). */
-inline result<std::string> expose(span<const llmlat_agg *const> aggs, std::int32_t format)
+inline result<std::string> expose(span<const llmlat_agg *const> aggs, std::int32_t format,
+                                  std::int32_t names = LLMLAT_NAMES_LLMLAT)
 {
     std::string out;
-    status st = expose_write(aggs, format, [&out](const char *bytes, std::size_t len) {
+    status st = expose_write(aggs, format, names, [&out](const char *bytes, std::size_t len) {
         out.append(bytes, len);
     });
     if (!st.ok())

@@ -456,6 +456,29 @@ static void test_expose()
     const llmlat_agg *const twice[] = {a->get(), a->get()};
     CHECK(llmlat::expose(twice, LLMLAT_FORMAT_PROMETHEUS).error().code() == LLMLAT_EINVAL);
     CHECK(llmlat::format_content_type(-1) == nullptr);
+    /* naming schemes: the three ways give the same bytes */
+    for (std::int32_t names = LLMLAT_NAMES_LLMLAT; names <= LLMLAT_NAMES_OTEL; names++) {
+        auto text = llmlat::expose(handles, LLMLAT_FORMAT_PROMETHEUS, names);
+        CHECK(text.ok() && !text->empty());
+        std::size_t len = 0;
+        CHECK(llmlat_expose_names(handles, 2, LLMLAT_FORMAT_PROMETHEUS, names, nullptr, 0,
+                                  &len) == LLMLAT_ENOSPC);
+        std::vector<char> buf(len);
+        CHECK(llmlat::expose(handles, LLMLAT_FORMAT_PROMETHEUS, names, buf, len).ok());
+        CHECK(std::string(buf.data(), len) == *text);
+        std::string streamed;
+        CHECK(llmlat::expose_write(handles, LLMLAT_FORMAT_PROMETHEUS, names,
+                                   [&streamed](const char *p, std::size_t n) {
+                                       streamed.append(p, n);
+                                   }).ok());
+        CHECK(streamed == *text);
+    }
+    auto vllm = llmlat::expose(handles, LLMLAT_FORMAT_PROMETHEUS, LLMLAT_NAMES_VLLM);
+    CHECK(vllm->find("vllm:time_to_first_token_seconds_count{model_name=\"a\"}") !=
+          std::string::npos);
+    CHECK(llmlat::expose(handles, LLMLAT_FORMAT_PROMETHEUS, 4).error().code() == LLMLAT_EINVAL);
+    CHECK(std::strcmp(llmlat::names_name(LLMLAT_NAMES_OTEL), "otel") == 0);
+    CHECK(llmlat::names_name(4) == nullptr);
 }
 
 static void test_reader()

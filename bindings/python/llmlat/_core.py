@@ -36,6 +36,7 @@ __all__ = [
     "COUNTERS",
     "PARAMS",
     "FORMATS",
+    "NAMES",
     "LACKS",
     "COLUMN_CANCELLED",
 ]
@@ -49,6 +50,9 @@ _METRIC_IDS: Dict[str, int] = name_table(lib.llmlat_metric_name, 1)
 #: Convention names (``llmlat_convention_name``): "default", "vllm",
 #: "aiperf", "sglang", "llmperf", "guidellm", "inference-perf".
 _CONVENTION_IDS: Dict[str, int] = name_table(lib.llmlat_convention_name, 0)
+#: Naming schemes of an exposition (``llmlat_names_name``): "llmlat",
+#: "vllm", "sglang", "otel".
+_NAMES_IDS: Dict[str, int] = name_table(lib.llmlat_names_name, 0)
 _MODE_IDS = {"exact": 0, "bounded": 1}
 _STAT_IDS = {"count": 1, "mean": 2, "std": 3, "min": 4, "max": 5, "median": 6, "sum": 7}
 _RATE_IDS = {
@@ -103,6 +107,7 @@ RATES: Tuple[str, ...] = tuple(_RATE_IDS)
 COUNTERS: Tuple[str, ...] = tuple(_COUNTER_IDS)
 PARAMS: Tuple[str, ...] = tuple(_PARAM_IDS)
 FORMATS: Tuple[str, ...] = tuple(_FORMAT_IDS)
+NAMES: Tuple[str, ...] = tuple(_NAMES_IDS)
 
 Name = Union[str, int]
 _Self = TypeVar("_Self", bound="_Owner")
@@ -862,11 +867,12 @@ class Aggregator(_Owner):
             self._fail(st, "llmlat_agg_counter")
         return out.value
 
-    def buckets(self, metric: Name) -> "NativeBuckets":
+    def buckets(self, metric: Name) -> Optional["NativeBuckets"]:
         """A metric's native-histogram buckets (``llmlat_agg_buckets``): for
         exporters (OpenTelemetry exponential histograms, a database), in
         either mode. Bucket i covers (base**(i-1), base**i], base =
-        2**(2**-schema), in the metric's unit; counts[j] is bucket offset + j."""
+        2**(2**-schema), in the metric's unit; counts[j] is bucket offset + j.
+        None for a metric the data lack (``unavailable``)."""
         metric_id = as_id(_METRIC_IDS, "metric", metric, "Aggregator.buckets", "metric")
         schema, offset = c_int32(), c_int32()
         zt, zc, n = c_double(), c_uint64(), c_size_t()
@@ -880,6 +886,8 @@ class Aggregator(_Owner):
                     break
                 cap = n.value
                 counts = (c_uint64 * cap)()
+        if st == _EUNDEFINED:
+            return None
         if st:
             self._fail(st, "llmlat_agg_buckets")
         return NativeBuckets(schema.value, zt.value, zc.value, offset.value,
@@ -1065,13 +1073,18 @@ def _stream(call: Any, *args: Any) -> Tuple[int, bytes]:
     return st, b"".join(pieces)
 
 
-def expose(aggregators: Sequence[Aggregator], format: Name = "prometheus") -> bytes:
+def expose(aggregators: Sequence[Aggregator], format: Name = "prometheus",
+           names: Name = "llmlat") -> bytes:
     """One Prometheus exposition of several aggregators (``llmlat_expose``):
     each family's metadata once, one series per aggregator, labelled with its
     constant labels. ``format``: "prometheus" (text 0.0.4), "openmetrics" or
     "prometheus_protobuf" (native histograms); serve it with
-    ``content_type(format)``. InvalidArgumentError for two aggregators with
-    the same labels (merge them first)."""
+    ``content_type(format)``. ``names``: the naming scheme
+    (``llmlat_expose_names``, docs/prometheus.md): "llmlat" (llmlat's own
+    series), or the series the dashboards of "vllm", "sglang" or "otel"
+    (the OpenTelemetry GenAI conventions) read. InvalidArgumentError for
+    two aggregators with the same labels (merge them first), or labels the
+    scheme's names make clash ("model" and "model_name" under "vllm")."""
     where = "expose"
     if isinstance(aggregators, (str, bytes, Aggregator)) or not hasattr(aggregators, "__iter__"):
         raise type_error(where, "aggregators", "a sequence of llmlat.Aggregator", aggregators)
@@ -1080,15 +1093,16 @@ def expose(aggregators: Sequence[Aggregator], format: Name = "prometheus") -> by
         if not isinstance(a, Aggregator):
             raise type_error(where, "aggregators[%d]" % i, "an llmlat.Aggregator", a)
     fmt = as_id(_FORMAT_IDS, "format", format, where, "format")
+    scheme = as_id(_NAMES_IDS, "naming scheme", names, where, "names")
     # aggs holds the aggregators (and so their handles) until the call returns
     with _all_locked(*aggs):  # none can be closed or changed meanwhile
         for a in aggs:
             if a._h is None:
                 raise a._closed_error()
         handles = (AggHandle * max(len(aggs), 1))(*[a._h for a in aggs])
-        st, out = _stream(lib.llmlat_expose_write, handles, len(aggs), fmt)
+        st, out = _stream(lib.llmlat_expose_write_names, handles, len(aggs), fmt, scheme)
     if st:
-        _raise(st, "llmlat_expose_write")
+        _raise(st, "llmlat_expose_write_names")
     return out
 
 
