@@ -6,11 +6,7 @@
  * with llmlat_agg_set_buckets winning; the protobuf saying what the text
  * says, with native buckets; the llmlat scheme being llmlat_expose; and a
  * metric the data lack having no series in any scheme (nor buckets). */
-#include <float.h>
-#include <stdio.h>
-
-#include "helpers.h"
-#include "report/expo_parse.h"
+#include "report/expose_check.h"
 
 typedef struct sink {
     char *p;
@@ -250,41 +246,6 @@ static const char *pair_labels(int32_t names, int i)
                   : "model_name=\"mistral\"";
 }
 
-static size_t occurrences(const char *text, const char *what)
-{
-    size_t n = 0;
-    for (const char *p = text; (p = strstr(p, what)) != NULL; p += strlen(what))
-        n++;
-    return n;
-}
-
-static double text_value_of(const text_expo *x, const char *series)
-{
-    for (size_t i = 0; i < x->n; i++)
-        if (strcmp(x->s[i].series, series) == 0)
-            return x->s[i].value;
-    fail_msg("no series %s", series);
-    return NAN;
-}
-
-/* The cumulative count of bucket le among the samples whose series
- * start with prefix ("name_bucket{labels,le=\""). */
-static double bucket_value(const text_expo *x, const char *prefix, double le)
-{
-    size_t n = strlen(prefix);
-    for (size_t i = 0; i < x->n; i++) {
-        const char *s = x->s[i].series;
-        if (strncmp(s, prefix, n) != 0)
-            continue;
-        char v[64];
-        snprintf(v, sizeof v, "%.*s", (int)strcspn(s + n, "\""), s + n);
-        if (text_number(v) == le)
-            return x->s[i].value;
-    }
-    fail_msg("no bucket %s%g", prefix, le);
-    return NAN;
-}
-
 static void series_key(char *out, size_t cap, const char *name, const char *suffix,
                        const char *labels, const char *own, const char *extra)
 {
@@ -338,7 +299,7 @@ static void families_of_each_scheme(void **state)
                     uint64_t c;
                     assert_int_equal(llmlat_agg_counter(a, f->id, &c), LLMLAT_OK);
                     series_key(key, sizeof key, f->name, "", labels, NULL, NULL);
-                    assert_true(text_value_of(&x, key) == (double)c);
+                    assert_true(text_value(&x, key) == (double)c);
                     continue;
                 }
                 double count, sum;
@@ -346,9 +307,9 @@ static void families_of_each_scheme(void **state)
                 assert_int_equal(llmlat_agg_stat(a, f->id, LLMLAT_STAT_SUM, &sum), LLMLAT_OK);
                 assert_true(count > 0);
                 series_key(key, sizeof key, f->name, "_count", labels, f->own_label, NULL);
-                assert_true(text_value_of(&x, key) == count);
+                assert_true(text_value(&x, key) == count);
                 series_key(key, sizeof key, f->name, "_sum", labels, f->own_label, NULL);
-                assert_true(text_value_of(&x, key) == sum);
+                assert_true(text_value(&x, key) == sum);
                 /* the bounds, exactly, and nothing but them and +Inf */
                 char prefix[512];
                 series_key(prefix, sizeof prefix, f->name, "_bucket", labels, f->own_label,
@@ -358,10 +319,10 @@ static void families_of_each_scheme(void **state)
                 for (size_t k = 0; k < x.n; k++)
                     buckets += strncmp(x.s[k].series, prefix, strlen(prefix)) == 0;
                 assert_int_equal(buckets, f->n_bounds + 1);
-                assert_true(bucket_value(&x, prefix, INFINITY) == count);
+                assert_true(text_bucket(&x, prefix, INFINITY) == count);
                 double prev = 0;
                 for (size_t b = 0; b < f->n_bounds; b++) {
-                    double v = bucket_value(&x, prefix, f->bounds[b]);
+                    double v = text_bucket(&x, prefix, f->bounds[b]);
                     assert_true(v >= prev && v <= count);
                     prev = v;
                     if (j == 1) /* exact mode: the samples at or below the bound */
@@ -538,23 +499,7 @@ static void protobuf_in_each_scheme(void **state)
                 int32_t metric = wf->id;
                 if (strstr(m->key, "gen_ai_token_type=\"output\""))
                     metric = LLMLAT_OUTPUT_TOKENS;
-                int32_t schema, offset;
-                double zt;
-                uint64_t zc, counts[4096];
-                size_t n;
-                assert_int_equal(llmlat_agg_buckets(owner, metric, &schema, &zt, &zc, &offset,
-                                                    counts, 4096, &n),
-                                 LLMLAT_OK);
-                assert_true(m->has_schema);
-                assert_int_equal(m->schema, schema);
-                assert_true(m->zt == (zt > 0.0 ? zt : DBL_MIN));
-                assert_int_equal(m->zc, zc);
-                uint64_t total = zc;
-                for (size_t b = 0; b < n; b++) {
-                    assert_int_equal(pbd_bucket(m, offset + (int64_t)b, NULL), counts[b]);
-                    total += counts[b];
-                }
-                assert_int_equal(total, m->count);
+                check_native(m, owner, metric);
                 /* the classic bounds: the system's */
                 const double *bounds = wf->bounds;
                 size_t n_bounds = wf->n_bounds;
