@@ -13283,7 +13283,6 @@ LLMLAT_PRIVATE const expose_scheme *expose_names_scheme(int32_t names);
 /* One aggregator's point of one family. Arrays point into the
  * exposition's scratch and live until the next point. */
 typedef struct expose_point {
-    const llmlat_agg *a;
     /* the series' labels: the aggregator's constant labels, in its
      * order, under the scheme's names; then llmlat's own */
     size_t n_labels;
@@ -13806,7 +13805,6 @@ static void point_init(expose_point *p, const expose_scheme *sc, const expose_fa
                        const llmlat_agg *a)
 {
     memset(p, 0, sizeof *p);
-    p->a = a;
     p->n_labels = a->n_labels;
     for (size_t i = 0; i < a->n_labels; i++) {
         p->label_name[i] = label_name_in(sc, a->labels[i].name);

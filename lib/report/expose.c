@@ -294,7 +294,6 @@ static void point_init(expose_point *p, const expose_scheme *sc, const expose_fa
                        const llmlat_agg *a)
 {
     memset(p, 0, sizeof *p);
-    p->a = a;
     p->n_labels = a->n_labels;
     for (size_t i = 0; i < a->n_labels; i++) {
         p->label_name[i] = label_name_in(sc, a->labels[i].name);

@@ -93,7 +93,6 @@ LLMLAT_PRIVATE const expose_scheme *expose_names_scheme(int32_t names);
 /* One aggregator's point of one family. Arrays point into the
  * exposition's scratch and live until the next point. */
 typedef struct expose_point {
-    const llmlat_agg *a;
     /* the series' labels: the aggregator's constant labels, in its
      * order, under the scheme's names; then llmlat's own */
     size_t n_labels;
