@@ -71,7 +71,7 @@ static int sweep(const llmlat_agg *a, answers *out)
 {
     static const double q[5] = { 0, 0.5, 0.9, 0.99, 1 };
     int bad = 0;
-    for (int32_t m = LLMLAT_TTFT; m <= LLMLAT_NTPOT; m++) {
+    for (int32_t m = LLMLAT_TTFT; m <= LLMLAT_SCHEDULED_E2E; m++) {
         for (int32_t s = LLMLAT_STAT_COUNT; s <= LLMLAT_STAT_MEDIAN; s++)
             bad |= llmlat_agg_stat(a, m, s, &out->v[m - 1][s - 1]) != LLMLAT_OK;
         bad |= llmlat_agg_quantiles(a, m, q, 5, &out->v[m - 1][6]) != LLMLAT_OK;
