@@ -364,7 +364,7 @@ typedef struct llmlat_agg llmlat_agg;
  * of 31 powers of two of uint64 bucket counts below the largest sample,
  * and a zero bucket), 15.5 KiB at the default relative error alpha = 1%
  * (schema 6; memory doubles with each finer schema), whatever the
- * traffic: 199 KiB for a default aggregator in all. Adding a request never
+ * traffic: 223 KiB for a default aggregator in all. Adding a request never
  * allocates. COUNT, MIN and MAX are exact.
  * MEAN and STD come from sums of x and x^2 kept as wide integers of 2^-64
  * units (ns, tokens, tokens/s): exact for integer samples, but for one cut
@@ -986,9 +986,10 @@ LLMLAT_API int32_t llmlat_reader_duration(const llmlat_reader *rd, double *secon
 
 /* ---------------------------------------------------------------- windows */
 
-/* An exact aggregator keeps every request it is given (its start, end, how
- * it ended, token counts, what its data lack and its events: about 12
- * bytes per event and 48 per request, in LLMLAT_COUNT_MEMORY_BYTES), so
+/* An exact aggregator keeps every request it is given (its start, intended
+ * start, end, how it ended, token counts, what its data lack and its
+ * events: about 12 bytes per event and 64 per request, in
+ * LLMLAT_COUNT_MEMORY_BYTES), so
  * that parts of a run can be taken out of it: a steady-state window
  * without warm-up and cool-down, consecutive time slices, the bootstrap of
  * llmlat_compare_new, the per-request reports. A bounded aggregator keeps
