@@ -99,7 +99,7 @@ static bool is_success(const conv_rules *c, const llmlat_request *r, const req_s
  * value that would pass it leaves none. */
 static bool view_from_schedule(const req_view *v, int64_t span_ns, int64_t *out)
 {
-    if (!v->scheduled || span_ns > INT64_MAX - v->delay_ns) /* both >= 0 */
+    if (span_ns > INT64_MAX - v->delay_ns) /* both >= 0 */
         return false;
     *out = span_ns + v->delay_ns;
     return true;
@@ -107,12 +107,14 @@ static bool view_from_schedule(const req_view *v, int64_t span_ns, int64_t *out)
 
 static void view_sched_ttft(req_view *v, int64_t ttft_ns)
 {
-    v->has_sched_ttft = view_from_schedule(v, ttft_ns, &v->sched_ttft_ns);
+    if (v->scheduled)
+        v->has_sched_ttft = view_from_schedule(v, ttft_ns, &v->sched_ttft_ns);
 }
 
 static void view_sched_e2e(req_view *v, int64_t e2e_ns)
 {
-    v->has_sched_e2e = view_from_schedule(v, e2e_ns, &v->sched_e2e_ns);
+    if (v->scheduled)
+        v->has_sched_e2e = view_from_schedule(v, e2e_ns, &v->sched_e2e_ns);
 }
 
 /* A request with per-request values only (llmlat_request_set_known): its
@@ -304,7 +306,7 @@ static void view_clear(req_view *v)
     v->success = v->icl_dropped = false;
     v->has_ttft = v->has_e2e = v->has_tpot = v->has_tps = v->has_tool_itl = false;
     v->has_ntpot = false;
-    v->scheduled = v->has_sched_ttft = v->has_sched_e2e = false;
+    v->scheduled = false; /* the rest of it is set only for a request with one */
     v->group = GROUP_SUCCESSFUL;
     v->ttft_ns = v->e2e_ns = v->tpot_span_ns = v->ntpot_span_ns = 0;
     v->tpot_s = v->ntpot_s = v->tps = v->tool_itl_s = 0.0;
@@ -321,6 +323,7 @@ LLMLAT_PRIVATE void conv_view(const conv_rules *c, const llmlat_request *r, req_
     v->n_out = req_output_tokens(r, s);
     if (r->has_scheduled) { /* start - intended start fits int64 (request.c) */
         v->scheduled = true;
+        v->has_sched_ttft = v->has_sched_e2e = false;
         v->delay_ns = r->start_ns - r->scheduled_ns;
     }
     if (req_values_only(r))

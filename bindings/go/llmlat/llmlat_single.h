@@ -404,7 +404,7 @@ typedef struct llmlat_agg llmlat_agg;
  * of 31 powers of two of uint64 bucket counts below the largest sample,
  * and a zero bucket), 15.5 KiB at the default relative error alpha = 1%
  * (schema 6; memory doubles with each finer schema), whatever the
- * traffic: 199 KiB for a default aggregator in all. Adding a request never
+ * traffic: 223 KiB for a default aggregator in all. Adding a request never
  * allocates. COUNT, MIN and MAX are exact.
  * MEAN and STD come from sums of x and x^2 kept as wide integers of 2^-64
  * units (ns, tokens, tokens/s): exact for integer samples, but for one cut
@@ -1026,9 +1026,10 @@ LLMLAT_API int32_t llmlat_reader_duration(const llmlat_reader *rd, double *secon
 
 /* ---------------------------------------------------------------- windows */
 
-/* An exact aggregator keeps every request it is given (its start, end, how
- * it ended, token counts, what its data lack and its events: about 12
- * bytes per event and 48 per request, in LLMLAT_COUNT_MEMORY_BYTES), so
+/* An exact aggregator keeps every request it is given (its start, intended
+ * start, end, how it ended, token counts, what its data lack and its
+ * events: about 12 bytes per event and 64 per request, in
+ * LLMLAT_COUNT_MEMORY_BYTES), so
  * that parts of a run can be taken out of it: a steady-state window
  * without warm-up and cool-down, consecutive time slices, the bootstrap of
  * llmlat_compare_new, the per-request reports. A bounded aggregator keeps
@@ -2317,8 +2318,9 @@ typedef struct req_view {
     enum req_group group;
     bool has_ttft, has_e2e, has_tpot, has_tps, has_tool_itl, has_ntpot;
     /* From the intended start (a request with one: `scheduled`; the rest
-     * is set only then): the dispatch delay, and TTFT and E2E measured
-     * from it where they are measured (a placeholder is not). */
+     * is set, and may be read, only then): the dispatch delay, and TTFT
+     * and E2E measured from it where they are measured (a placeholder is
+     * not). */
     bool scheduled, has_sched_ttft, has_sched_e2e;
     int64_t delay_ns, sched_ttft_ns, sched_e2e_ns;
     int64_t ttft_ns;
@@ -2676,7 +2678,7 @@ static bool is_success(const conv_rules *c, const llmlat_request *r, const req_s
  * value that would pass it leaves none. */
 static bool view_from_schedule(const req_view *v, int64_t span_ns, int64_t *out)
 {
-    if (!v->scheduled || span_ns > INT64_MAX - v->delay_ns) /* both >= 0 */
+    if (span_ns > INT64_MAX - v->delay_ns) /* both >= 0 */
         return false;
     *out = span_ns + v->delay_ns;
     return true;
@@ -2684,12 +2686,14 @@ static bool view_from_schedule(const req_view *v, int64_t span_ns, int64_t *out)
 
 static void view_sched_ttft(req_view *v, int64_t ttft_ns)
 {
-    v->has_sched_ttft = view_from_schedule(v, ttft_ns, &v->sched_ttft_ns);
+    if (v->scheduled)
+        v->has_sched_ttft = view_from_schedule(v, ttft_ns, &v->sched_ttft_ns);
 }
 
 static void view_sched_e2e(req_view *v, int64_t e2e_ns)
 {
-    v->has_sched_e2e = view_from_schedule(v, e2e_ns, &v->sched_e2e_ns);
+    if (v->scheduled)
+        v->has_sched_e2e = view_from_schedule(v, e2e_ns, &v->sched_e2e_ns);
 }
 
 /* A request with per-request values only (llmlat_request_set_known): its
@@ -2881,7 +2885,7 @@ static void view_clear(req_view *v)
     v->success = v->icl_dropped = false;
     v->has_ttft = v->has_e2e = v->has_tpot = v->has_tps = v->has_tool_itl = false;
     v->has_ntpot = false;
-    v->scheduled = v->has_sched_ttft = v->has_sched_e2e = false;
+    v->scheduled = false; /* the rest of it is set only for a request with one */
     v->group = GROUP_SUCCESSFUL;
     v->ttft_ns = v->e2e_ns = v->tpot_span_ns = v->ntpot_span_ns = 0;
     v->tpot_s = v->ntpot_s = v->tps = v->tool_itl_s = 0.0;
@@ -2898,6 +2902,7 @@ LLMLAT_PRIVATE void conv_view(const conv_rules *c, const llmlat_request *r, req_
     v->n_out = req_output_tokens(r, s);
     if (r->has_scheduled) { /* start - intended start fits int64 (request.c) */
         v->scheduled = true;
+        v->has_sched_ttft = v->has_sched_e2e = false;
         v->delay_ns = r->start_ns - r->scheduled_ns;
     }
     if (req_values_only(r))
@@ -3941,9 +3946,11 @@ LLMLAT_API int32_t llmlat_request_value(const llmlat_request *r, int32_t convent
     case LLMLAT_DISPATCH_DELAY:
         return v.scheduled ? defined(ns_to_s(v.delay_ns), out) : undefined_value(out);
     case LLMLAT_SCHEDULED_TTFT:
-        return v.has_sched_ttft ? defined(ns_to_s(v.sched_ttft_ns), out) : undefined_value(out);
+        return v.scheduled && v.has_sched_ttft ? defined(ns_to_s(v.sched_ttft_ns), out)
+                                               : undefined_value(out);
     case LLMLAT_SCHEDULED_E2E:
-        return v.has_sched_e2e ? defined(ns_to_s(v.sched_e2e_ns), out) : undefined_value(out);
+        return v.scheduled && v.has_sched_e2e ? defined(ns_to_s(v.sched_e2e_ns), out)
+                                              : undefined_value(out);
     }
     return LLMLAT_EINVAL;
 }
