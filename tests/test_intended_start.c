@@ -512,27 +512,31 @@ static void per_request_tables(void **state)
     llmlat_agg_free(a);
 }
 
+/* a's Prometheus exposition, NUL-terminated (free it). */
+static char *exposition_of(const llmlat_agg *a)
+{
+    const llmlat_agg *aggs[1] = { a };
+    size_t len = 0;
+    llmlat_expose(aggs, 1, LLMLAT_FORMAT_PROMETHEUS, NULL, 0, &len);
+    char *text = malloc(len + 1);
+    assert_non_null(text);
+    assert_int_equal(llmlat_expose(aggs, 1, LLMLAT_FORMAT_PROMETHEUS, text, len, &len),
+                     LLMLAT_OK);
+    text[len] = '\0';
+    return text;
+}
+
 /* The exposition writes their families once a request had one. */
 static void exposition(void **state)
 {
     (void)state;
     llmlat_agg *a = llmlat_agg_new(LLMLAT_CONV_DEFAULT, LLMLAT_MODE_BOUNDED);
     add_request(a, 0, EVS({ 10 * MS, 1 }), ENDS_FINISHED, 20 * MS, 1);
-    const llmlat_agg *aggs[1] = { a };
-    size_t len = 0;
-    llmlat_expose(aggs, 1, LLMLAT_FORMAT_PROMETHEUS, NULL, 0, &len);
-    char *text = malloc(len + 1);
-    assert_int_equal(llmlat_expose(aggs, 1, LLMLAT_FORMAT_PROMETHEUS, text, len, &len),
-                     LLMLAT_OK);
-    text[len] = '\0';
+    char *text = exposition_of(a);
     assert_null(strstr(text, "dispatch_delay"));
     free(text);
     add_trace(a, false);
-    llmlat_expose(aggs, 1, LLMLAT_FORMAT_PROMETHEUS, NULL, 0, &len);
-    text = malloc(len + 1);
-    assert_int_equal(llmlat_expose(aggs, 1, LLMLAT_FORMAT_PROMETHEUS, text, len, &len),
-                     LLMLAT_OK);
-    text[len] = '\0';
+    text = exposition_of(a);
     assert_non_null(strstr(text, "# TYPE llmlat_dispatch_delay_hist_seconds histogram\n"));
     assert_non_null(strstr(text, "llmlat_dispatch_delay_hist_seconds_count 3\n"));
     assert_non_null(strstr(text, "llmlat_scheduled_ttft_seconds_count 2\n"));

@@ -266,6 +266,37 @@ static void rejections(void **state)
            "end\n6 read, 6 rejected\n");
 }
 
+/* `text` read into a (llmlat_reader_add_to) and into b (next +
+ * llmlat_agg_add): the same JSON report. */
+static void read_both_ways(const char *text, llmlat_agg *a, llmlat_agg *b)
+{
+    llmlat_reader *ra = llmlat_reader_new(LLMLAT_INPUT_AUTO, NULL);
+    llmlat_reader *rb = llmlat_reader_new(LLMLAT_INPUT_AUTO, NULL);
+    llmlat_request *r = llmlat_request_new();
+    assert_int_equal(llmlat_reader_feed(ra, text, strlen(text)), LLMLAT_OK);
+    assert_int_equal(llmlat_reader_feed(rb, text, strlen(text)), LLMLAT_OK);
+    llmlat_reader_end(ra);
+    llmlat_reader_end(rb);
+    int32_t what;
+    do
+        assert_int_equal(llmlat_reader_add_to(ra, a, &what), LLMLAT_OK);
+    while (what != LLMLAT_READ_END);
+    do {
+        assert_int_equal(llmlat_reader_next(rb, r, &what), LLMLAT_OK);
+        if (what == LLMLAT_READ_REQUEST)
+            assert_int_equal(llmlat_agg_add(b, r), LLMLAT_OK);
+    } while (what != LLMLAT_READ_END);
+    char ja[8192], jb[8192];
+    size_t la, lb;
+    assert_int_equal(llmlat_agg_report(a, LLMLAT_FORMAT_JSON, ja, sizeof ja, &la), LLMLAT_OK);
+    assert_int_equal(llmlat_agg_report(b, LLMLAT_FORMAT_JSON, jb, sizeof jb, &lb), LLMLAT_OK);
+    assert_int_equal(la, lb);
+    assert_memory_equal(ja, jb, la);
+    llmlat_request_free(r);
+    llmlat_reader_free(ra);
+    llmlat_reader_free(rb);
+}
+
 /* A request's intended start ("scheduled"), read exactly as the other
  * times; null is none; after the start, the request is rejected. Read
  * one by one or added, the same aggregator. */
@@ -294,36 +325,12 @@ static void trace_scheduled(void **state)
            "0 read, 0 rejected\n");
     llmlat_agg *a = llmlat_agg_new(LLMLAT_CONV_DEFAULT, LLMLAT_MODE_EXACT);
     llmlat_agg *b = llmlat_agg_new(LLMLAT_CONV_DEFAULT, LLMLAT_MODE_EXACT);
-    llmlat_reader *ra = llmlat_reader_new(LLMLAT_INPUT_AUTO, NULL);
-    llmlat_reader *rb = llmlat_reader_new(LLMLAT_INPUT_AUTO, NULL);
-    llmlat_request *r = llmlat_request_new();
-    assert_int_equal(llmlat_reader_feed(ra, TEXT, strlen(TEXT)), LLMLAT_OK);
-    assert_int_equal(llmlat_reader_feed(rb, TEXT, strlen(TEXT)), LLMLAT_OK);
-    llmlat_reader_end(ra);
-    llmlat_reader_end(rb);
-    int32_t what;
-    do
-        assert_int_equal(llmlat_reader_add_to(ra, a, &what), LLMLAT_OK);
-    while (what != LLMLAT_READ_END);
-    do {
-        assert_int_equal(llmlat_reader_next(rb, r, &what), LLMLAT_OK);
-        if (what == LLMLAT_READ_REQUEST)
-            assert_int_equal(llmlat_agg_add(b, r), LLMLAT_OK);
-    } while (what != LLMLAT_READ_END);
+    read_both_ways(TEXT, a, b);
     double v;
     assert_int_equal(llmlat_agg_stat(a, LLMLAT_DISPATCH_DELAY, LLMLAT_STAT_COUNT, &v), LLMLAT_OK);
     assert_true(v == 2.0);
     assert_int_equal(llmlat_agg_stat(a, LLMLAT_SCHEDULED_E2E, LLMLAT_STAT_MAX, &v), LLMLAT_OK);
     assert_true(v == 0.749999998); /* 1.5 ns rounds away from 0: 2 */
-    char ja[8192], jb[8192];
-    size_t la, lb;
-    assert_int_equal(llmlat_agg_report(a, LLMLAT_FORMAT_JSON, ja, sizeof ja, &la), LLMLAT_OK);
-    assert_int_equal(llmlat_agg_report(b, LLMLAT_FORMAT_JSON, jb, sizeof jb, &lb), LLMLAT_OK);
-    assert_int_equal(la, lb);
-    assert_memory_equal(ja, jb, la);
-    llmlat_request_free(r);
-    llmlat_reader_free(ra);
-    llmlat_reader_free(rb);
     llmlat_agg_free(a);
     llmlat_agg_free(b);
 }
@@ -587,34 +594,9 @@ static void api_rules(void **state)
 static void add_to_equals_next(void **state)
 {
     (void)state;
-    const char *text = INPUTS[3].text;
     llmlat_agg *a = llmlat_agg_new(LLMLAT_CONV_VLLM, LLMLAT_MODE_EXACT);
     llmlat_agg *b = llmlat_agg_new(LLMLAT_CONV_VLLM, LLMLAT_MODE_EXACT);
-    llmlat_reader *ra = llmlat_reader_new(LLMLAT_INPUT_AUTO, NULL);
-    llmlat_reader *rb = llmlat_reader_new(LLMLAT_INPUT_AUTO, NULL);
-    llmlat_request *r = llmlat_request_new();
-    assert_int_equal(llmlat_reader_feed(ra, text, strlen(text)), LLMLAT_OK);
-    assert_int_equal(llmlat_reader_feed(rb, text, strlen(text)), LLMLAT_OK);
-    llmlat_reader_end(ra);
-    llmlat_reader_end(rb);
-    int32_t what;
-    do
-        assert_int_equal(llmlat_reader_add_to(ra, a, &what), LLMLAT_OK);
-    while (what != LLMLAT_READ_END);
-    do {
-        assert_int_equal(llmlat_reader_next(rb, r, &what), LLMLAT_OK);
-        if (what == LLMLAT_READ_REQUEST)
-            assert_int_equal(llmlat_agg_add(b, r), LLMLAT_OK);
-    } while (what != LLMLAT_READ_END);
-    char ja[8192], jb[8192];
-    size_t la, lb;
-    assert_int_equal(llmlat_agg_report(a, LLMLAT_FORMAT_JSON, ja, sizeof ja, &la), LLMLAT_OK);
-    assert_int_equal(llmlat_agg_report(b, LLMLAT_FORMAT_JSON, jb, sizeof jb, &lb), LLMLAT_OK);
-    assert_int_equal(la, lb);
-    assert_memory_equal(ja, jb, la);
-    llmlat_request_free(r);
-    llmlat_reader_free(ra);
-    llmlat_reader_free(rb);
+    read_both_ways(INPUTS[3].text, a, b);
     llmlat_agg_free(a);
     llmlat_agg_free(b);
 }
