@@ -105,6 +105,13 @@ LLMLAT_API const char *llmlat_strerror(int32_t status);
  * normalized_time_per_output_token; GuideLLM's time_per_output_token,
  * whose latency ends at the last non-empty event). */
 #define LLMLAT_NTPOT         11
+/* From the intended start (llmlat_request_schedule; docs/metrics.md, "The
+ * intended start"), s, defined only for requests that have one: a metric
+ * no request recorded is EUNDEFINED under every convention, never a
+ * placeholder. (1.2) */
+#define LLMLAT_DISPATCH_DELAY 12 /* start - intended start: how late the client sent it */
+#define LLMLAT_SCHEDULED_TTFT 13 /* the convention's TTFT anchor - intended start */
+#define LLMLAT_SCHEDULED_E2E  14 /* the end of the convention's E2E - intended start */
 
 /* Conventions (docs/metrics.md section "Conventions"). */
 #define LLMLAT_CONV_DEFAULT  0
@@ -156,6 +163,10 @@ LLMLAT_API const char *llmlat_strerror(int32_t status);
 #define LLMLAT_PARAM_SLO_TTFT       3 /* 0 = no SLO (default) */
 #define LLMLAT_PARAM_SLO_TPOT       4 /* 0 = no SLO (default) */
 #define LLMLAT_PARAM_SLO_E2E        5 /* 0 = no SLO (default) */
+/* The P99 dispatch delay beyond which the text and HTML reports say that
+ * the client fell behind its schedule; default 0.001 (1 ms). A reporting
+ * threshold: it may change at any time and is kept by merges' dst. (1.2) */
+#define LLMLAT_PARAM_MAX_DISPATCH_DELAY 6
 
 /* Report formats for llmlat_agg_report(); 3 to 5 are also the formats of
  * llmlat_expose() (docs/prometheus.md). */
@@ -353,7 +364,7 @@ typedef struct llmlat_agg llmlat_agg;
  * of 31 powers of two of uint64 bucket counts below the largest sample,
  * and a zero bucket), 15.5 KiB at the default relative error alpha = 1%
  * (schema 6; memory doubles with each finer schema), whatever the
- * traffic: 152 KiB for a default aggregator in all. Adding a request never
+ * traffic: 223 KiB for a default aggregator in all. Adding a request never
  * allocates. COUNT, MIN and MAX are exact.
  * MEAN and STD come from sums of x and x^2 kept as wide integers of 2^-64
  * units (ns, tokens, tokens/s): exact for integer samples, but for one cut
@@ -405,11 +416,12 @@ LLMLAT_API int32_t llmlat_agg_set_quantiles(llmlat_agg *a, const double *q, size
 
 /* The upper bounds (seconds, finite, strictly increasing, at most 64; +Inf
  * is implicit) of the classic histogram a PROMETHEUS report writes for a
- * time metric: TTFT, TPOT, ITL, ICL, E2E, ITL_MAX or NTPOT. The array is
- * copied; bounds NULL with n = 0 restores the default, the buckets vLLM's
- * server uses (its TTFT buckets for TTFT, its time-per-output-token
- * buckets for TPOT, NTPOT, ITL, ICL and ITL_MAX, its request-latency
- * buckets for E2E). Kept
+ * time metric: TTFT, TPOT, ITL, ICL, E2E, ITL_MAX, NTPOT, DISPATCH_DELAY,
+ * SCHEDULED_TTFT or SCHEDULED_E2E. The array is copied; bounds NULL with
+ * n = 0 restores the default, the buckets vLLM's server uses (its TTFT
+ * buckets for TTFT, SCHEDULED_TTFT and DISPATCH_DELAY, its
+ * time-per-output-token buckets for TPOT, NTPOT, ITL, ICL and ITL_MAX,
+ * its request-latency buckets for E2E and SCHEDULED_E2E). Kept
  * by llmlat_agg_reset. Bounds set here are used by every naming scheme of
  * the exposition (llmlat_expose_names): left at their default, each
  * scheme writes its own system's default buckets.
@@ -486,6 +498,20 @@ LLMLAT_API int32_t llmlat_agg_add_columns(llmlat_agg *a, size_t n, const int64_t
                                           const uint64_t *offsets, const int64_t *t_ns,
                                           const uint32_t *k, const int64_t *input_tokens,
                                           const int64_t *output_tokens, size_t *bad);
+
+/* A scheduled_ns entry of a request without an intended start. */
+#define LLMLAT_NO_SCHEDULE INT64_MIN
+
+/* The same, each request i with its intended start scheduled_ns[i]
+ * (llmlat_request_schedule; LLMLAT_NO_SCHEDULE: none), at or before
+ * start_ns[i]; scheduled_ns NULL: none has one (llmlat_agg_add_columns).
+ * Every time of request i, its intended start included, is then within
+ * int64 of the earliest. Errors: as llmlat_agg_add_columns, and EORDER
+ * for an intended start after its start. (1.2) */
+LLMLAT_API int32_t llmlat_agg_add_columns_scheduled(
+    llmlat_agg *a, size_t n, const int64_t *start_ns, const int64_t *end_ns, const uint8_t *ok,
+    const uint64_t *offsets, const int64_t *t_ns, const uint32_t *k, const int64_t *input_tokens,
+    const int64_t *output_tokens, const int64_t *scheduled_ns, size_t *bad);
 
 /* Adds everything src holds to dst: afterwards dst equals an aggregator
  * that was given the requests of both (bounded mode: the same state bit for
@@ -1027,9 +1053,10 @@ LLMLAT_API int32_t llmlat_reader_duration(const llmlat_reader *rd, double *secon
 
 /* ---------------------------------------------------------------- windows */
 
-/* An exact aggregator keeps every request it is given (its start, end, how
- * it ended, token counts, what its data lack and its events: about 12
- * bytes per event and 48 per request, in LLMLAT_COUNT_MEMORY_BYTES), so
+/* An exact aggregator keeps every request it is given (its start, intended
+ * start, end, how it ended, token counts, what its data lack and its
+ * events: about 12 bytes per event and 64 per request, in
+ * LLMLAT_COUNT_MEMORY_BYTES), so
  * that parts of a run can be taken out of it: a steady-state window
  * without warm-up and cool-down, consecutive time slices, the bootstrap of
  * llmlat_compare_new, the per-request reports. A bounded aggregator keeps

@@ -326,6 +326,13 @@ public:
 
     status reset() noexcept { return status(llmlat_request_reset(r_)); }
     status start(std::int64_t t_ns) noexcept { return status(llmlat_request_start(r_, t_ns)); }
+    /* When the request was meant to start, at or before its start
+     * (llmlat_request_schedule): DISPATCH_DELAY, SCHEDULED_TTFT and
+     * SCHEDULED_E2E come from it. */
+    status schedule(std::int64_t t_ns) noexcept
+    {
+        return status(llmlat_request_schedule(r_, t_ns));
+    }
     status event(std::int64_t t_ns, std::uint32_t k = 1) noexcept
     {
         return status(llmlat_request_event(r_, t_ns, k));
@@ -414,6 +421,13 @@ public:
         std::int32_t st = llmlat_request_get_lacks(r_, &v);
         return detail::answer(st, v);
     }
+    /* The intended start; EUNDEFINED (0) when none was given. */
+    result<std::int64_t> scheduled() const noexcept
+    {
+        std::int64_t v = 0;
+        std::int32_t st = llmlat_request_get_schedule(r_, &v);
+        return detail::answer(st, v);
+    }
 
     /* The request's own value of a metric; EUNDEFINED (NaN) when it has none. */
     result<double> value(std::int32_t convention, std::int32_t metric) const noexcept
@@ -436,11 +450,13 @@ struct label {
     const char *value = nullptr;
 };
 
-/* Requests as columns, for aggregator::add_columns (llmlat_agg_add_columns):
- * request i starts at start_ns[i] and has the events offsets[i] ..
- * offsets[i + 1] - 1 of t_ns and k. An empty span is C's NULL: end_ns
- * (each ends at its last event), ok (all finished), offsets, t_ns and k
- * (no events), input_tokens (0 each), output_tokens (none). */
+/* Requests as columns, for aggregator::add_columns
+ * (llmlat_agg_add_columns_scheduled): request i starts at start_ns[i],
+ * meant to start at scheduled_ns[i] (LLMLAT_NO_SCHEDULE: none), and has
+ * the events offsets[i] .. offsets[i + 1] - 1 of t_ns and k. An empty span
+ * is C's NULL: end_ns (each ends at its last event), ok (all finished),
+ * offsets, t_ns and k (no events), input_tokens (0 each), output_tokens
+ * (none), scheduled_ns (none). */
 struct columns {
     span<const std::int64_t> start_ns;
     span<const std::int64_t> end_ns;
@@ -450,6 +466,7 @@ struct columns {
     span<const std::uint32_t> k;
     span<const std::int64_t> input_tokens;
     span<const std::int64_t> output_tokens;
+    span<const std::int64_t> scheduled_ns;
 };
 
 /* One metric's native-histogram buckets (aggregator::buckets): counts[j]
@@ -571,9 +588,9 @@ public:
     status merge(const aggregator &src) noexcept { return status(llmlat_agg_merge(a_, src.a_)); }
     /* Many requests in one call, all or none; *bad (may be nullptr) is the
      * first request at fault, SIZE_MAX when none is. EINVAL also when the
-     * spans' sizes do not fit together (each of end_ns, ok and the token
-     * counts empty or start_ns.size(); offsets empty or start_ns.size() +
-     * 1; t_ns and k both offsets.back() long). */
+     * spans' sizes do not fit together (each of end_ns, ok, the token
+     * counts and scheduled_ns empty or start_ns.size(); offsets empty or
+     * start_ns.size() + 1; t_ns and k both offsets.back() long). */
     status add_columns(const columns &c, std::size_t *bad = nullptr) noexcept
     {
         const std::size_t n = c.start_ns.size();
@@ -582,14 +599,14 @@ public:
         auto fits = [n](std::size_t size) { return size == 0 || size == n; };
         std::size_t events = c.offsets.empty() ? 0 : c.offsets[c.offsets.size() - 1];
         if (!fits(c.end_ns.size()) || !fits(c.ok.size()) || !fits(c.input_tokens.size()) ||
-            !fits(c.output_tokens.size()) ||
+            !fits(c.output_tokens.size()) || !fits(c.scheduled_ns.size()) ||
             (!c.offsets.empty() && c.offsets.size() != n + 1) || c.t_ns.size() != events ||
             c.k.size() != events)
             return status(LLMLAT_EINVAL);
         auto ptr = [](auto sp) { return sp.empty() ? nullptr : sp.data(); };
-        return status(llmlat_agg_add_columns(a_, n, ptr(c.start_ns), ptr(c.end_ns), ptr(c.ok),
-                                             ptr(c.offsets), ptr(c.t_ns), ptr(c.k),
-                                             ptr(c.input_tokens), ptr(c.output_tokens), bad));
+        return status(llmlat_agg_add_columns_scheduled(
+            a_, n, ptr(c.start_ns), ptr(c.end_ns), ptr(c.ok), ptr(c.offsets), ptr(c.t_ns),
+            ptr(c.k), ptr(c.input_tokens), ptr(c.output_tokens), ptr(c.scheduled_ns), bad));
     }
 
     /* ---- queries */

@@ -18,7 +18,13 @@ does with a benchmark's requests (read from its code):
   0.1 ms merging of event times), numpy's cumsum, searchsorted and argmax
   written out as plain Python on doubles;
 - the fields, benchmark/schemas/metrics.py (GenerativeMetrics.compile),
-  and the benchmark's start_time / end_time / duration.
+  and the benchmark's start_time / end_time / duration;
+- the schedule-relative fields of GuideLLM #1053: request_dispatch_delay
+  = request_start - targeted_start and request_scheduled_latency =
+  request_end - targeted_start per request (None without either time, and
+  then left out of the distribution, not counted as 0), both None for a
+  benchmark without an arrival schedule (here: no request of the trace has
+  a "scheduled" time, its targeted_start).
 
 It prints the JSON that `llmlat report --convention guidellm --format
 json` writes as "tool". With --exact-sums the cumulative probabilities are
@@ -56,6 +62,7 @@ class Stats:
     def __init__(self, q):
         content = q.content()
         self.start = q.start_ns
+        self.targeted_start = q.scheduled_ns
         self.first = content[0] if content else None
         self.last = content[-1] if content else None
         self.iterations = len(content)
@@ -77,6 +84,16 @@ class Stats:
         if self.request_end is None:
             return None
         return (self.request_end - self.start) / NS
+
+    def request_dispatch_delay(self):
+        if self.targeted_start is None:
+            return None
+        return (self.start - self.targeted_start) / NS
+
+    def request_scheduled_latency(self):
+        if self.targeted_start is None or self.request_end is None:
+            return None
+        return (self.request_end - self.targeted_start) / NS
 
     def time_to_first_token_ms(self):
         return None if self.first is None else (self.first - self.start) / 1e6
@@ -251,6 +268,11 @@ def guidellm(requests, duration=None):
             stats, lambda s: (s.inter_token_latency_ms() or 0.0,
                               float(s.output_tokens or 1.0) - 1.0)),
     }
+    scheduled = any(s.targeted_start is not None for s in stats)
+    metrics["request_dispatch_delay"] = \
+        by_group(stats, Stats.request_dispatch_delay) if scheduled else None
+    metrics["request_scheduled_latency"] = \
+        by_group(stats, Stats.request_scheduled_latency) if scheduled else None
     return {"benchmark": {"start_time": start, "end_time": end, "duration": end - start},
             "metrics": metrics}
 

@@ -27,7 +27,10 @@ exactly (integer ns), differences taken in ns; N is the trace's usage count
 events' tokens (the tokenizer's count of the chunks), for output_len as
 well (inference-perf's is the client's count: they differ only when a
 trace's usage count is not the sum of its tokens); "cancelled" and "ok":
-false requests are failures; no cached prompt tokens, no schedule.
+false requests are failures; no cached prompt tokens. load_summary's
+schedule_delay summarizes start - scheduled time of every request with a
+"scheduled" time (inference-perf has one for every request: a trace
+without any has None).
 
     python3 scripts/inference-perf-reference.py TRACE > out.json
 """
@@ -100,7 +103,8 @@ def inference_perf(requests):
     outputs = sum(q.n for q in successes)
     return {
         "benchmark_time_seconds": total_time,
-        "load_summary": {"count": len(requests), "schedule_delay": None},
+        "load_summary": {"count": len(requests), "schedule_delay": summarize(
+            [(q.start_ns - q.scheduled_ns) / NS for q in requests if q.scheduled_ns is not None])},
         "successes": {
             "count": len(successes),
             "latency": {

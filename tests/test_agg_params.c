@@ -10,7 +10,7 @@ static void bounds_and_defaults(void **state)
     } params[] = {
         { LLMLAT_PARAM_RELATIVE_ERROR, 0.01 }, { LLMLAT_PARAM_DURATION, 0 },
         { LLMLAT_PARAM_SLO_TTFT, 0 },          { LLMLAT_PARAM_SLO_TPOT, 0 },
-        { LLMLAT_PARAM_SLO_E2E, 0 },
+        { LLMLAT_PARAM_SLO_E2E, 0 },          { LLMLAT_PARAM_MAX_DISPATCH_DELAY, 0.001 },
     };
     llmlat_agg *a = llmlat_agg_new(LLMLAT_CONV_DEFAULT, LLMLAT_MODE_EXACT);
     for (size_t i = 0; i < sizeof params / sizeof params[0]; i++) {
@@ -35,12 +35,12 @@ static void bounds_and_defaults(void **state)
     }
     double lo, hi, v;
     assert_int_equal(llmlat_param_bounds(0, &lo, &hi), LLMLAT_EINVAL);
-    assert_int_equal(llmlat_param_bounds(6, &lo, &hi), LLMLAT_EINVAL);
+    assert_int_equal(llmlat_param_bounds(7, &lo, &hi), LLMLAT_EINVAL);
     assert_int_equal(llmlat_param_bounds(LLMLAT_PARAM_DURATION, NULL, &hi), LLMLAT_EINVAL);
     assert_int_equal(llmlat_param_bounds(LLMLAT_PARAM_DURATION, &lo, NULL), LLMLAT_EINVAL);
     assert_int_equal(llmlat_agg_set_param(NULL, LLMLAT_PARAM_DURATION, 1), LLMLAT_EINVAL);
     assert_int_equal(llmlat_agg_set_param(a, 0, 1), LLMLAT_EINVAL);
-    assert_int_equal(llmlat_agg_get_param(a, 6, &v), LLMLAT_EINVAL);
+    assert_int_equal(llmlat_agg_get_param(a, 7, &v), LLMLAT_EINVAL);
     assert_int_equal(llmlat_agg_get_param(a, LLMLAT_PARAM_DURATION, NULL), LLMLAT_EINVAL);
     assert_int_equal(llmlat_agg_get_param(NULL, LLMLAT_PARAM_DURATION, &v), LLMLAT_EINVAL);
     llmlat_agg_free(a);

@@ -241,6 +241,14 @@ static bool set_duration(report_options *o, const char *flag, const char *v)
     return parse_param(flag, v, LLMLAT_PARAM_DURATION, 1.0, &o->duration_s);
 }
 
+/* milliseconds, as --goodput's */
+static bool set_max_dispatch_delay(report_options *o, const char *flag, const char *v)
+{
+    o->has_max_dispatch_delay = true;
+    return parse_param(flag, v, LLMLAT_PARAM_MAX_DISPATCH_DELAY, 1000.0,
+                       &o->max_dispatch_delay_s);
+}
+
 /* The next item of a comma-separated list, copied into item ("" when too
  * long, which no valid item is); returns the rest, *more telling whether a
  * comma followed. */
@@ -332,6 +340,10 @@ static const struct {
       "benchmark wall time in seconds for the rates (default: the trace's \"duration\", "
       "else from its timestamps)",
       COMMAND_REPORT, set_duration },
+    { "--max-dispatch-delay", "MS",
+      "warn when the P99 dispatch delay (start minus intended start) passes MS "
+      "milliseconds: the client fell behind its schedule (default: 1)",
+      COMMAND_REPORT, set_max_dispatch_delay },
     { "--format", "FORMAT",
       "text, json, prometheus, openmetrics, html or chrome-trace; with --slice text, json "
       "or csv (default: text)",

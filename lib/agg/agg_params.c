@@ -6,14 +6,18 @@
 
 typedef struct param_info {
     double lo, hi, def;
+    /* A bounded aggregator's data were made with it (its buckets, its
+     * good count): fixed once data arrived, the same to merge. */
+    bool fixes_data;
 } param_info;
 
 static const param_info PARAMS[PARAM_COUNT] = {
-    [LLMLAT_PARAM_RELATIVE_ERROR - PARAM_FIRST] = { 1e-4, 0.25, 0.01 },
-    [LLMLAT_PARAM_DURATION - PARAM_FIRST] = { 0.0, 1e12, 0.0 },
-    [LLMLAT_PARAM_SLO_TTFT - PARAM_FIRST] = { 0.0, 1e9, 0.0 },
-    [LLMLAT_PARAM_SLO_TPOT - PARAM_FIRST] = { 0.0, 1e9, 0.0 },
-    [LLMLAT_PARAM_SLO_E2E - PARAM_FIRST] = { 0.0, 1e9, 0.0 },
+    [LLMLAT_PARAM_RELATIVE_ERROR - PARAM_FIRST] = { 1e-4, 0.25, 0.01, true },
+    [LLMLAT_PARAM_DURATION - PARAM_FIRST] = { 0.0, 1e12, 0.0, false },
+    [LLMLAT_PARAM_SLO_TTFT - PARAM_FIRST] = { 0.0, 1e9, 0.0, true },
+    [LLMLAT_PARAM_SLO_TPOT - PARAM_FIRST] = { 0.0, 1e9, 0.0, true },
+    [LLMLAT_PARAM_SLO_E2E - PARAM_FIRST] = { 0.0, 1e9, 0.0, true },
+    [LLMLAT_PARAM_MAX_DISPATCH_DELAY - PARAM_FIRST] = { 0.0, 1e9, 0.001, false },
 };
 
 static const double DEFAULT_QUANTILES[] = { 0.5, 0.9, 0.95, 0.99 };
@@ -21,6 +25,11 @@ static const double DEFAULT_QUANTILES[] = { 0.5, 0.9, 0.95, 0.99 };
 static bool param_valid(int32_t param)
 {
     return param >= PARAM_FIRST && param <= PARAM_LAST;
+}
+
+LLMLAT_PRIVATE bool agg_param_fixes_data(int32_t param)
+{
+    return PARAMS[param - PARAM_FIRST].fixes_data;
 }
 
 LLMLAT_PRIVATE void agg_default_params(llmlat_agg *a)
@@ -48,7 +57,7 @@ LLMLAT_API int32_t llmlat_agg_set_param(llmlat_agg *a, int32_t param, double val
     const param_info *p = &PARAMS[param - PARAM_FIRST];
     if (value < p->lo || value > p->hi)
         return LLMLAT_EINVAL;
-    if (a->mode == LLMLAT_MODE_BOUNDED && param != LLMLAT_PARAM_DURATION &&
+    if (a->mode == LLMLAT_MODE_BOUNDED && p->fixes_data &&
         value != a->params[param - PARAM_FIRST]) {
         /* The buckets and the good count were built with the old value. */
         if (a->completed || a->failed)

@@ -11,19 +11,31 @@ static const uint8_t MAGIC[8] = { 'L', 'L', 'M', 'L', 'A', 'T', 'A', 'G' };
 /* Version 2 (llmlat 1.1) adds the labels, the lacks, the NTPOT metric,
  * the GuideLLM and inference-perf conventions and their status groups,
  * bounded sketches in native-histogram buckets and exact mode's request
- * log; version 1 still reads. */
-#define FORMAT_VERSION 2
+ * log. Version 3 (llmlat 1.2) adds the metrics from the intended start
+ * (DISPATCH_DELAY, SCHEDULED_TTFT, SCHEDULED_E2E), the MAX_DISPATCH_DELAY
+ * param and each logged request's intended start. Versions 1 and 2 still
+ * read. */
+#define FORMAT_VERSION 3
 #define FORMAT_VERSION_OLDEST 1
 #define HEADER_BYTES 24 /* magic, version, flags, total size */
 #define TRAILER_BYTES 4 /* CRC-32 */
-/* What version 1 knows: metrics 1..10, conventions 0..4. */
+/* What version 1 knows: metrics 1..10, conventions 0..4; version 2:
+ * metrics 1..11; both: params 1..5. */
 #define V1_METRIC_LAST LLMLAT_TOOL_ITL
 #define V1_CONVENTION_LAST LLMLAT_CONV_LLMPERF
+#define V2_METRIC_LAST LLMLAT_NTPOT
+#define V2_PARAM_LAST LLMLAT_PARAM_SLO_E2E
 
 /* The metrics with a section in bytes of a version. */
 static int32_t metric_last_of(uint32_t version)
 {
-    return version == 1 ? V1_METRIC_LAST : METRIC_LAST;
+    return version == 1 ? V1_METRIC_LAST : version == 2 ? V2_METRIC_LAST : METRIC_LAST;
+}
+
+/* The params in bytes of a version (the others keep their defaults). */
+static int32_t param_last_of(uint32_t version)
+{
+    return version <= 2 ? V2_PARAM_LAST : PARAM_LAST;
 }
 
 static void write_settings(bytes_writer *w, const llmlat_agg *a)
@@ -157,7 +169,7 @@ static int32_t setter_status(int32_t st)
 
 static int32_t read_settings(bytes_reader *r, llmlat_agg *a, uint32_t version)
 {
-    for (int32_t p = PARAM_FIRST; p <= PARAM_LAST; p++) {
+    for (int32_t p = PARAM_FIRST; p <= param_last_of(version); p++) {
         double v = get_f64(r);
         int32_t st = r->bad ? LLMLAT_EFORMAT : setter_status(llmlat_agg_set_param(a, p, v));
         if (st != LLMLAT_OK)
@@ -359,7 +371,7 @@ static bool tokens_valid(const llmlat_agg *a, span s, uint64_t count)
     return span_valid(s) && any == (s.lo <= s.hi);
 }
 
-static int32_t read_groups(bytes_reader *r, llmlat_agg *a)
+static int32_t read_groups(bytes_reader *r, llmlat_agg *a, uint32_t version)
 {
     a->tokens.lo = get_i64(r);
     a->tokens.hi = get_i64(r);
@@ -376,7 +388,7 @@ static int32_t read_groups(bytes_reader *r, llmlat_agg *a)
         if (r->bad || f->count > a->failed - failures || !tokens_valid(a, f->tokens, f->count))
             return LLMLAT_EFORMAT;
         failures += f->count;
-        int32_t st = read_stores(r, a, f->stores, FORMAT_VERSION);
+        int32_t st = read_stores(r, a, f->stores, version);
         if (st != LLMLAT_OK)
             return st;
     }
@@ -388,11 +400,11 @@ static int32_t read_samples(bytes_reader *r, llmlat_agg *a, uint32_t version)
 {
     int32_t st = read_stores(r, a, a->stores, version);
     if (st == LLMLAT_OK && a->conv->status_groups)
-        st = read_groups(r, a);
+        st = read_groups(r, a, version);
     if (st == LLMLAT_OK && a->mode == LLMLAT_MODE_EXACT)
         st = read_timeline(r, &a->tl, &a->al);
     if (st == LLMLAT_OK && a->mode == LLMLAT_MODE_EXACT && version >= 2)
-        st = read_request_log(r, &a->log, &a->al);
+        st = read_request_log(r, &a->log, &a->al, version);
     if (st != LLMLAT_OK)
         return st;
     return counts_consistent(a) && log_consistent(a) ? LLMLAT_OK : LLMLAT_EFORMAT;

@@ -270,6 +270,8 @@ LLMLAT_PRIVATE void rd_begin_request(llmlat_reader *rd, uint64_t line, uint64_t 
     q->col = col;
     q->id[0] = '\0';
     q->start = 0;
+    q->has_scheduled = false;
+    q->scheduled = 0;
     q->n = 0;
     q->has_end = false;
     q->end = 0;
@@ -398,6 +400,13 @@ static bool rd_breaks_rule(const llmlat_reader *rd, char *why, size_t cap)
     const rd_req *q = &rd->p.cur;
     char a[DEC_TEXT_MAX], b[DEC_TEXT_MAX];
     int64_t prev = q->start;
+    if (q->has_scheduled && q->scheduled > q->start) {
+        dec_seconds_text(q->scheduled, a);
+        dec_seconds_text(q->start, b);
+        snprintf(why, cap, "its intended start (\"scheduled\") at %s s is after its start at %s s",
+                 a, b);
+        return true;
+    }
     for (size_t i = 0; i < q->n; i++) {
         int64_t t = rd->ev.t[i];
         if (t < prev) {
@@ -518,6 +527,8 @@ static int32_t rd_record(const llmlat_reader *rd, llmlat_request *r)
 {
     const rd_req *q = &rd->p.cur;
     int32_t st = llmlat_request_reset(r);
+    if (st == LLMLAT_OK && q->has_scheduled)
+        st = llmlat_request_schedule(r, q->scheduled);
     if (st == LLMLAT_OK)
         st = llmlat_request_start(r, q->start);
     if (st == LLMLAT_OK && q->lacks)
@@ -582,6 +593,7 @@ static int32_t rd_add(llmlat_reader *rd, llmlat_agg *a)
     if (!q->has_known_ttft && !q->has_known_e2e && !q->has_known_tool_itl) {
         req_spec s = {
             .start = q->start, .t = rd->ev.t, .k = rd->ev.k, .n = q->n,
+            .has_scheduled = q->has_scheduled, .scheduled = q->scheduled,
             .has_end = q->has_end, .end = q->end, .failed = !q->ok,
             .cancelled = q->cancelled,
             .input_tokens = q->input_tokens, .has_output_tokens = q->has_output_tokens,

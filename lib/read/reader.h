@@ -34,6 +34,8 @@ typedef struct rd_req {
     uint64_t line, col;        /* where it starts */
     char id[RD_ID_MAX];        /* "" if none */
     int64_t start;
+    bool has_scheduled;        /* its intended start (llmlat_request_schedule) */
+    int64_t scheduled;
     size_t n;                  /* events */
     bool has_end;
     int64_t end;

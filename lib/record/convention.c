@@ -92,6 +92,31 @@ static bool is_success(const conv_rules *c, const llmlat_request *r, const req_s
     return false;
 }
 
+/* The convention's TTFT and E2E of a request with an intended start,
+ * measured from it (set only where they are measured, before any
+ * placeholder): the same span plus the dispatch delay. A span from the
+ * intended start fits int64 for a recorded time (req_max_time); a known
+ * value that would pass it leaves none. */
+static bool view_from_schedule(const req_view *v, int64_t span_ns, int64_t *out)
+{
+    if (span_ns > INT64_MAX - v->delay_ns) /* both >= 0 */
+        return false;
+    *out = span_ns + v->delay_ns;
+    return true;
+}
+
+static void view_sched_ttft(req_view *v, int64_t ttft_ns)
+{
+    if (v->scheduled)
+        v->has_sched_ttft = view_from_schedule(v, ttft_ns, &v->sched_ttft_ns);
+}
+
+static void view_sched_e2e(req_view *v, int64_t e2e_ns)
+{
+    if (v->scheduled)
+        v->has_sched_e2e = view_from_schedule(v, e2e_ns, &v->sched_e2e_ns);
+}
+
 /* A request with per-request values only (llmlat_request_set_known): its
  * TTFT and E2E are the source tool's, used where they mean what c means
  * by them (record/lacks.c); it has no event, so no gap. */
@@ -106,10 +131,13 @@ static void view_known(const conv_rules *c, const llmlat_request *r, req_view *v
         (!no_content || c->no_content_ttft_zero)) {
         v->has_ttft = true;
         v->ttft_ns = r->known_ttft_ns;
+        if (!no_content)
+            view_sched_ttft(v, v->ttft_ns);
     }
     if (r->has_known_e2e && req_ended(r) && lacks_same_measure(source, c, LLMLAT_E2E)) {
         v->has_e2e = true;
         v->e2e_ns = r->known_e2e_ns;
+        view_sched_e2e(v, v->e2e_ns);
     }
     if (r->has_known_tool_itl && c->tool_itl == TOOL_ITL_LLMPERF && source == c) {
         v->has_tool_itl = true;
@@ -136,6 +164,7 @@ static void view_anchors(const conv_rules *c, const llmlat_request *r, const req
     if (v->anchor != REQ_NONE && !(c->ttft_needs_two_tokens && s->sum_k < 2)) {
         v->has_ttft = true;
         v->ttft_ns = v->t_anchor - r->start_ns;
+        view_sched_ttft(v, v->ttft_ns);
     } else if (c->no_content_ttft_zero && v->anchor == REQ_NONE) {
         v->has_ttft = true;
         v->ttft_ns = 0;
@@ -157,6 +186,8 @@ static void view_anchors(const conv_rules *c, const llmlat_request *r, const req
             v->e2e_ns = r->end_ns - r->start_ns;
         break;
     }
+    if (v->has_e2e)
+        view_sched_e2e(v, v->e2e_ns);
     if (!v->has_e2e && ended && c->missing_is_zero) {
         v->has_e2e = true;
         v->e2e_ns = 0;
@@ -275,6 +306,7 @@ static void view_clear(req_view *v)
     v->success = v->icl_dropped = false;
     v->has_ttft = v->has_e2e = v->has_tpot = v->has_tps = v->has_tool_itl = false;
     v->has_ntpot = false;
+    v->scheduled = false; /* the rest of it is set only for a request with one */
     v->group = GROUP_SUCCESSFUL;
     v->ttft_ns = v->e2e_ns = v->tpot_span_ns = v->ntpot_span_ns = 0;
     v->tpot_s = v->ntpot_s = v->tps = v->tool_itl_s = 0.0;
@@ -289,6 +321,11 @@ LLMLAT_PRIVATE void conv_view(const conv_rules *c, const llmlat_request *r, req_
     const req_summary *s = req_summary_of(r, &scratch);
     view_clear(v);
     v->n_out = req_output_tokens(r, s);
+    if (r->has_scheduled) { /* start - intended start fits int64 (request.c) */
+        v->scheduled = true;
+        v->has_sched_ttft = v->has_sched_e2e = false;
+        v->delay_ns = r->start_ns - r->scheduled_ns;
+    }
     if (req_values_only(r))
         view_known(c, r, v);
     else

@@ -111,6 +111,12 @@ typedef struct req_view {
     bool success;
     enum req_group group;
     bool has_ttft, has_e2e, has_tpot, has_tps, has_tool_itl, has_ntpot;
+    /* From the intended start (a request with one: `scheduled`; the rest
+     * is set, and may be read, only then): the dispatch delay, and TTFT
+     * and E2E measured from it where they are measured (a placeholder is
+     * not). */
+    bool scheduled, has_sched_ttft, has_sched_e2e;
+    int64_t delay_ns, sched_ttft_ns, sched_e2e_ns;
     int64_t ttft_ns;
     int64_t e2e_ns;
     double tpot_s;

@@ -124,6 +124,9 @@ static const char *lr_metric(const lacks_ctx *x, int32_t metric)
     case LLMLAT_OUTPUT_TOKENS: return lr_has(x, LLMLAT_LACKS_OUTPUT_TOKENS) ? LR_OUTPUT : NULL;
     case LLMLAT_INPUT_TOKENS: return lr_has(x, LLMLAT_LACKS_INPUT_TOKENS) ? LR_INPUT : NULL;
     case LLMLAT_TOOL_ITL: return lr_tool_itl(x);
+    /* the dispatch delay needs only the request's own start */
+    case LLMLAT_SCHEDULED_TTFT: return lr_ttft(x);
+    case LLMLAT_SCHEDULED_E2E: return lr_e2e(x);
     }
     return NULL;
 }

@@ -58,6 +58,11 @@ static const expose_family FAMILIES[] = {
     TIME_METRIC(LLMLAT_ICL, "icl", "Inter-chunk latency, one sample per gap between events."),
     TIME_METRIC(LLMLAT_E2E, "e2e", "End-to-end latency."),
     TIME_METRIC(LLMLAT_ITL_MAX, "itl_max", "Largest gap between events of a request."),
+    TIME_METRIC(LLMLAT_DISPATCH_DELAY, "dispatch_delay",
+                "Start minus intended start: how late the client sent the request."),
+    TIME_METRIC(LLMLAT_SCHEDULED_TTFT, "scheduled_ttft",
+                "Time to first token from the intended start."),
+    TIME_METRIC(LLMLAT_SCHEDULED_E2E, "scheduled_e2e", "End-to-end latency from the intended start."),
 #undef TIME_METRIC
     { "llmlat_tps_user_tokens_per_second", EXPOSE_SUMMARY, "tokens_per_second",
       "Output tokens per second of each request.", FROM_SUMMARY, LLMLAT_TPS_USER },
@@ -275,7 +280,10 @@ static bool lacks_family(const expose_family *f, const llmlat_agg *a)
         return agg_lacks_reason(a, LLMLAT_KIND_RATE, f->id) != NULL;
     case FROM_SUMMARY:
     case FROM_HISTOGRAM:
-        return agg_lacks_reason(a, LLMLAT_KIND_METRIC, f->id) != NULL;
+        /* a metric from the intended start has series once some request
+         * had one: a server that keeps no schedule writes none */
+        return agg_lacks_reason(a, LLMLAT_KIND_METRIC, f->id) != NULL ||
+               (metric_from_schedule(f->id) && store_count(agg_store(a, f->id)) == 0);
     default:
         return false;
     }

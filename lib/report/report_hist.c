@@ -26,6 +26,8 @@ static const double *default_bounds(int32_t metric, size_t *n)
 {
     switch (metric) {
     case LLMLAT_TTFT:
+    case LLMLAT_SCHEDULED_TTFT:
+    case LLMLAT_DISPATCH_DELAY: /* from 1 ms: the warning's threshold */
         *n = COUNT_OF(TTFT_BOUNDS);
         return TTFT_BOUNDS;
     case LLMLAT_TPOT:
@@ -36,6 +38,7 @@ static const double *default_bounds(int32_t metric, size_t *n)
         *n = COUNT_OF(PER_TOKEN_BOUNDS);
         return PER_TOKEN_BOUNDS;
     case LLMLAT_E2E:
+    case LLMLAT_SCHEDULED_E2E:
         *n = COUNT_OF(E2E_BOUNDS);
         return E2E_BOUNDS;
     }

@@ -72,6 +72,14 @@ static void tool_vllm(report_ctx *c, jsonw *w)
         flat_ms_stats(c, w, STATS[i].metric, STATS[i].name, a->quantiles, a->n_quantiles,
                       false, &v);
     }
+    /* its client-side queue time (#54136): only when the run had one */
+    if (report_has_schedule(c)) {
+        metric_values v;
+        flat_ms_stats(c, w, LLMLAT_DISPATCH_DELAY, "client_queue_time", a->quantiles,
+                      a->n_quantiles, false, &v);
+        flat_ms_stats(c, w, LLMLAT_SCHEDULED_E2E, "e2el_including_client_queue", a->quantiles,
+                      a->n_quantiles, false, &v);
+    }
 }
 
 /* SGLang's statistics are fixed: mean, median, std, p90/p95/p99, max. */
@@ -223,6 +231,14 @@ static const struct {
 };
 #define GUIDELLM_GROUP_COUNT (sizeof GUIDELLM_GROUPS / sizeof GUIDELLM_GROUPS[0])
 
+/* GuideLLM's summary of an empty group: zeros. */
+static void guidellm_zeros(metric_values *v, size_t nq)
+{
+    v->mean = v->median = v->mode = v->std = v->min = v->max = 0.0;
+    for (size_t i = 0; i < nq; i++)
+        v->q[i] = 0.0;
+}
+
 /* A DistributionSummary (schemas/statistics.py) of a metric over groups,
  * in the field's unit (scale per second): mean, median, mode, variance,
  * std_dev, min, max, count (the sum of weights), total_sum (mean x count,
@@ -238,6 +254,8 @@ static void guidellm_summary(report_ctx *c, jsonw *w, const char *key, unsigned 
     const size_t nq = sizeof Q / sizeof Q[0];
     metric_values v;
     report_groups_metric(c, groups, metric, Q, nq, true, &v);
+    if (v.count == 0 && metric_from_schedule(metric)) /* no placeholder in the library */
+        guidellm_zeros(&v, nq);
     jw_object(w, key);
     jw_number(w, "mean", v.mean * scale);
     jw_number(w, "median", v.median * scale);
@@ -339,6 +357,15 @@ static void tool_guidellm(report_ctx *c, jsonw *w)
     jw_close(w);
     guidellm_rates(c, w);
     guidellm_field(c, w, "request_latency", LLMLAT_E2E, 1.0);
+    /* #1053: null where the run has no schedule (its strategies without
+     * one), else per group as the others */
+    if (report_has_schedule(c)) {
+        guidellm_field(c, w, "request_dispatch_delay", LLMLAT_DISPATCH_DELAY, 1.0);
+        guidellm_field(c, w, "request_scheduled_latency", LLMLAT_SCHEDULED_E2E, 1.0);
+    } else {
+        jw_null(w, "request_dispatch_delay");
+        jw_null(w, "request_scheduled_latency");
+    }
     guidellm_field(c, w, "prompt_token_count", LLMLAT_INPUT_TOKENS, 1.0);
     guidellm_field(c, w, "output_token_count", LLMLAT_OUTPUT_TOKENS, 1.0);
     guidellm_field(c, w, "time_to_first_token_ms", LLMLAT_TTFT, MS_PER_S);
@@ -422,7 +449,8 @@ static void tool_inference_perf(report_ctx *c, jsonw *w)
     jw_number(w, "benchmark_time_seconds", isnan(d) ? 0.0 : d);
     jw_object(w, "load_summary");
     jw_u64(w, "count", a->completed + a->failed);
-    jw_null(w, "schedule_delay"); /* llmlat has no scheduled times */
+    /* start - scheduled time of every request, failures too */
+    ip_summary(c, w, "schedule_delay", GROUPS_ALL, LLMLAT_DISPATCH_DELAY);
     jw_close(w);
 
     jw_object(w, "successes");

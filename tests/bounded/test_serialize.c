@@ -68,7 +68,7 @@ static void same_double(double x, double y, int st)
 /* Everything a caller can ask of x and y is the same. */
 static void assert_same_answers(const llmlat_agg *x, const llmlat_agg *y)
 {
-    for (int32_t m = LLMLAT_TTFT; m <= LLMLAT_NTPOT; m++) {
+    for (int32_t m = LLMLAT_TTFT; m <= LLMLAT_SCHEDULED_E2E; m++) {
         for (int32_t s = LLMLAT_STAT_COUNT; s <= LLMLAT_STAT_MEDIAN; s++) {
             double u = NAN, v = NAN;
             int32_t st = llmlat_agg_stat(x, m, s, &u);

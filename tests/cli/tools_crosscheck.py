@@ -1,5 +1,5 @@
 """The GuideLLM and inference-perf conventions against their tools' own
-formulas: on random traces, `llmlat report --convention guidellm|
+formulas (their schedule-relative figures included): on random traces, `llmlat report --convention guidellm|
 inference-perf --format json`'s "tool" object must equal what
 scripts/guidellm-reference.py and scripts/inference-perf-reference.py
 (plain Python, no numpy, no llmlat) compute from the same trace: counts
@@ -46,8 +46,10 @@ INFERENCE_PERF = load("inference-perf")
 
 def random_trace(rng):
     """Requests of every kind: multi-token and empty chunks, zero gaps, one
-    token, no content, usage counts, failures and cancellations."""
+    token, no content, usage counts, failures and cancellations; intended
+    starts for none, all or some of them, sent on time or late."""
     requests = []
+    scheduled = rng.choice([0.0, 1.0, 1.0, 0.7])  # the share with one
     for i in range(rng.randint(20, 70)):
         start = rng.randint(0, 4 * 10**9)
         t = start + rng.randint(20 * 10**6, 400 * 10**6)
@@ -66,6 +68,9 @@ def random_trace(rng):
             r["cancelled"] = True
         if rng.random() < 0.15:  # a usage count, sometimes not the sum of k
             r["output_tokens"] = sum(k for _, k in events) + rng.choice([0, 0, 1, 5])
+        if rng.random() < scheduled:
+            r["scheduled"] = start - rng.choice([0, rng.randint(1, 10**6),
+                                                 rng.randint(10**6, 900 * 10**6)])
         requests.append(r)
     return requests
 
@@ -76,11 +81,12 @@ def write_trace(requests, path):
         return "%d.%09d" % divmod(ns, 10**9)
     with open(path, "w") as f:
         for r in requests:
-            q = dict(r, start=None, end=None, events=None)
+            q = dict(r, start=None, end=None, events=None, scheduled=None)
             text = json.dumps({k: v for k, v in q.items() if v is not None})
             events = ", ".join("[%s, %d]" % (s(t), k) for t, k in r["events"])
-            f.write(text[:-1] + ', "start": %s, "end": %s, "events": [%s]}\n'
-                    % (s(r["start"]), s(r["end"]), events))
+            scheduled = ', "scheduled": %s' % s(r["scheduled"]) if "scheduled" in r else ""
+            f.write(text[:-1] + ', "start": %s%s, "end": %s, "events": [%s]}\n'
+                    % (s(r["start"]), scheduled, s(r["end"]), events))
 
 
 def llmlat_tool(trace, convention, mode):

@@ -551,6 +551,46 @@ static void test_allocator()
     CHECK(llmlat::set_allocator(count_malloc, nullptr, nullptr, nullptr).code() == LLMLAT_EINVAL);
 }
 
+/* The intended start: schedule, its getter, the metrics from it, and
+ * columns with it. */
+static void test_schedule()
+{
+    auto r = request::create();
+    CHECK(r->scheduled().error().code() == LLMLAT_EUNDEFINED);
+    CHECK(r->schedule(2 * MS).ok());
+    CHECK(r->start(MS).code() == LLMLAT_EORDER);
+    CHECK(r->start(5 * MS).ok() && r->scheduled().value_or(0) == 2 * MS);
+    CHECK(r->event(10 * MS, 1).ok() && r->finish(12 * MS).ok());
+    CHECK(same(r->value(LLMLAT_CONV_DEFAULT, LLMLAT_DISPATCH_DELAY).value_or(-1), 0.003));
+    CHECK(same(r->value(LLMLAT_CONV_DEFAULT, LLMLAT_SCHEDULED_TTFT).value_or(-1), 0.008));
+    CHECK(same(r->value(LLMLAT_CONV_SGLANG, LLMLAT_SCHEDULED_E2E).value_or(-1), 0.010));
+    auto one = aggregator::create(LLMLAT_CONV_SGLANG, LLMLAT_MODE_BOUNDED);
+    CHECK(one->stat(LLMLAT_DISPATCH_DELAY, LLMLAT_STAT_MEAN).error().code() == LLMLAT_EUNDEFINED);
+    CHECK(one->add(*r).ok());
+
+    const std::vector<std::int64_t> starts = {5 * MS, 0};
+    const std::vector<std::int64_t> sched = {2 * MS, LLMLAT_NO_SCHEDULE};
+    const std::vector<std::int64_t> ends = {12 * MS, 1 * MS};
+    const std::vector<std::uint64_t> offsets = {0, 1, 1};
+    const std::vector<std::int64_t> t = {10 * MS};
+    const std::vector<std::uint32_t> k = {1};
+    llmlat::columns c;
+    c.start_ns = starts;
+    c.end_ns = ends;
+    c.offsets = offsets;
+    c.t_ns = t;
+    c.k = k;
+    c.scheduled_ns = sched;
+    auto cols = aggregator::create(LLMLAT_CONV_SGLANG, LLMLAT_MODE_BOUNDED);
+    CHECK(cols->add_columns(c).ok());
+    CHECK(cols->stat(LLMLAT_DISPATCH_DELAY, LLMLAT_STAT_COUNT).value_or(0) == 1);
+    CHECK(same(cols->stat(LLMLAT_SCHEDULED_E2E, LLMLAT_STAT_MAX).value_or(-1),
+               one->stat(LLMLAT_SCHEDULED_E2E, LLMLAT_STAT_MAX).value_or(-2)));
+    const std::vector<std::int64_t> short_sched = {2 * MS};
+    c.scheduled_ns = short_sched;
+    CHECK(cols->add_columns(c).code() == LLMLAT_EINVAL);
+}
+
 int main()
 {
     test_answers_equal_c();
@@ -560,6 +600,7 @@ int main()
     test_status_and_library();
     test_request_getters_and_lacks();
     test_columns_and_buckets();
+    test_schedule();
     test_expose();
     test_reader();
     test_allocator();

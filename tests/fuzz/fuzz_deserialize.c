@@ -24,9 +24,9 @@
 
 /* Every answer of a, for comparing two aggregators. */
 typedef struct answers {
-    int32_t st[11][7];
-    double stats[11][6];
-    double q[11][5];
+    int32_t st[14][7];
+    double stats[14][6];
+    double q[14][5];
     uint64_t counters[7];
     double rates[5];
 } answers;
@@ -35,7 +35,7 @@ static void ask(const llmlat_agg *a, answers *x)
 {
     static const double qs[5] = { 0.0, 0.3, 0.5, 0.99, 1.0 };
     memset(x, 0, sizeof *x);
-    for (int32_t m = LLMLAT_TTFT; m <= LLMLAT_NTPOT; m++) {
+    for (int32_t m = LLMLAT_TTFT; m <= LLMLAT_SCHEDULED_E2E; m++) {
         for (int32_t s = LLMLAT_STAT_COUNT; s <= LLMLAT_STAT_MEDIAN; s++) {
             int32_t st = llmlat_agg_stat(a, m, s, &x->stats[m - 1][s - 1]);
             FZ_CHECK(st == LLMLAT_OK || st == LLMLAT_EUNDEFINED, "stat %d/%d: %d", m, s, st);

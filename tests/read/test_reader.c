@@ -64,6 +64,9 @@ static void out_request(outcome *o, const llmlat_reader *rd, const llmlat_reques
             (unsigned long long)in);
     if (has_out)
         out_add(o, " out %llu", (unsigned long long)out);
+    int64_t sched;
+    if (llmlat_request_get_schedule(r, &sched) == LLMLAT_OK)
+        out_add(o, " scheduled %lld", (long long)sched);
     out_add(o, " lacks %u events", lacks);
     for (size_t i = 0; i < n; i++)
         out_add(o, " %lld:%u", (long long)t[i], k[i]);
@@ -261,6 +264,75 @@ static void rejections(void **state)
            "rejected: t.json:6:1: request 6 (id \"x\xc3\xa9\\u000a\\\"\\\\\") rejected: its end at 2 s is "
            "before its start at 3 s\n"
            "end\n6 read, 6 rejected\n");
+}
+
+/* `text` read into a (llmlat_reader_add_to) and into b (next +
+ * llmlat_agg_add): the same JSON report. */
+static void read_both_ways(const char *text, llmlat_agg *a, llmlat_agg *b)
+{
+    llmlat_reader *ra = llmlat_reader_new(LLMLAT_INPUT_AUTO, NULL);
+    llmlat_reader *rb = llmlat_reader_new(LLMLAT_INPUT_AUTO, NULL);
+    llmlat_request *r = llmlat_request_new();
+    assert_int_equal(llmlat_reader_feed(ra, text, strlen(text)), LLMLAT_OK);
+    assert_int_equal(llmlat_reader_feed(rb, text, strlen(text)), LLMLAT_OK);
+    llmlat_reader_end(ra);
+    llmlat_reader_end(rb);
+    int32_t what;
+    do
+        assert_int_equal(llmlat_reader_add_to(ra, a, &what), LLMLAT_OK);
+    while (what != LLMLAT_READ_END);
+    do {
+        assert_int_equal(llmlat_reader_next(rb, r, &what), LLMLAT_OK);
+        if (what == LLMLAT_READ_REQUEST)
+            assert_int_equal(llmlat_agg_add(b, r), LLMLAT_OK);
+    } while (what != LLMLAT_READ_END);
+    char ja[8192], jb[8192];
+    size_t la, lb;
+    assert_int_equal(llmlat_agg_report(a, LLMLAT_FORMAT_JSON, ja, sizeof ja, &la), LLMLAT_OK);
+    assert_int_equal(llmlat_agg_report(b, LLMLAT_FORMAT_JSON, jb, sizeof jb, &lb), LLMLAT_OK);
+    assert_int_equal(la, lb);
+    assert_memory_equal(ja, jb, la);
+    llmlat_request_free(r);
+    llmlat_reader_free(ra);
+    llmlat_reader_free(rb);
+}
+
+/* A request's intended start ("scheduled"), read exactly as the other
+ * times; null is none; after the start, the request is rejected. Read
+ * one by one or added, the same aggregator. */
+static void trace_scheduled(void **state)
+{
+    (void)state;
+    static const char TEXT[] =
+        "{\"scheduled\": 1700000000.0000000015, \"start\": 1700000000.5, \"events\": "
+        "[[1700000000.75, 1]]}\n"
+        "{\"start\": 2, \"scheduled\": null, \"events\": [[2.5, 1]]}\n"
+        "{\"scheduled\": 3.5, \"start\": 3, \"events\": [[3.6, 1]]}\n"
+        "{\"scheduled\": 4, \"start\": 4, \"end\": 4.25}\n";
+    expect(LLMLAT_INPUT_AUTO, TEXT,
+           "request 1 at 1:1 id '' state 2 start 1700000000500000000 end 1700000000750000000 in "
+           "0 scheduled 1700000000000000002 lacks 0 events 1700000000750000000:1 ttft "
+           "0.250000000\n"
+           "request 2 at 2:1 id '' state 2 start 2000000000 end 2500000000 in 0 lacks 0 events "
+           "2500000000:1 ttft 0.500000000\n"
+           "rejected: t.json:3:1: request 3 rejected: its intended start (\"scheduled\") at 3.5 "
+           "s is after its start at 3 s\n"
+           "request 4 at 4:1 id '' state 2 start 4000000000 end 4250000000 in 0 scheduled "
+           "4000000000 lacks 0 events\n"
+           "end\n4 read, 1 rejected\n");
+    expect(LLMLAT_INPUT_AUTO, "{\"scheduled\": true, \"start\": 1}",
+           "error -6: t.json:1:15: \"scheduled\" must be a number (seconds)\n"
+           "0 read, 0 rejected\n");
+    llmlat_agg *a = llmlat_agg_new(LLMLAT_CONV_DEFAULT, LLMLAT_MODE_EXACT);
+    llmlat_agg *b = llmlat_agg_new(LLMLAT_CONV_DEFAULT, LLMLAT_MODE_EXACT);
+    read_both_ways(TEXT, a, b);
+    double v;
+    assert_int_equal(llmlat_agg_stat(a, LLMLAT_DISPATCH_DELAY, LLMLAT_STAT_COUNT, &v), LLMLAT_OK);
+    assert_true(v == 2.0);
+    assert_int_equal(llmlat_agg_stat(a, LLMLAT_SCHEDULED_E2E, LLMLAT_STAT_MAX, &v), LLMLAT_OK);
+    assert_true(v == 0.749999998); /* 1.5 ns rounds away from 0: 2 */
+    llmlat_agg_free(a);
+    llmlat_agg_free(b);
 }
 
 static void importers(void **state)
@@ -522,34 +594,9 @@ static void api_rules(void **state)
 static void add_to_equals_next(void **state)
 {
     (void)state;
-    const char *text = INPUTS[3].text;
     llmlat_agg *a = llmlat_agg_new(LLMLAT_CONV_VLLM, LLMLAT_MODE_EXACT);
     llmlat_agg *b = llmlat_agg_new(LLMLAT_CONV_VLLM, LLMLAT_MODE_EXACT);
-    llmlat_reader *ra = llmlat_reader_new(LLMLAT_INPUT_AUTO, NULL);
-    llmlat_reader *rb = llmlat_reader_new(LLMLAT_INPUT_AUTO, NULL);
-    llmlat_request *r = llmlat_request_new();
-    assert_int_equal(llmlat_reader_feed(ra, text, strlen(text)), LLMLAT_OK);
-    assert_int_equal(llmlat_reader_feed(rb, text, strlen(text)), LLMLAT_OK);
-    llmlat_reader_end(ra);
-    llmlat_reader_end(rb);
-    int32_t what;
-    do
-        assert_int_equal(llmlat_reader_add_to(ra, a, &what), LLMLAT_OK);
-    while (what != LLMLAT_READ_END);
-    do {
-        assert_int_equal(llmlat_reader_next(rb, r, &what), LLMLAT_OK);
-        if (what == LLMLAT_READ_REQUEST)
-            assert_int_equal(llmlat_agg_add(b, r), LLMLAT_OK);
-    } while (what != LLMLAT_READ_END);
-    char ja[8192], jb[8192];
-    size_t la, lb;
-    assert_int_equal(llmlat_agg_report(a, LLMLAT_FORMAT_JSON, ja, sizeof ja, &la), LLMLAT_OK);
-    assert_int_equal(llmlat_agg_report(b, LLMLAT_FORMAT_JSON, jb, sizeof jb, &lb), LLMLAT_OK);
-    assert_int_equal(la, lb);
-    assert_memory_equal(ja, jb, la);
-    llmlat_request_free(r);
-    llmlat_reader_free(ra);
-    llmlat_reader_free(rb);
+    read_both_ways(INPUTS[3].text, a, b);
     llmlat_agg_free(a);
     llmlat_agg_free(b);
 }
@@ -560,6 +607,7 @@ int main(void)
         cmocka_unit_test(same_in_any_pieces),
         cmocka_unit_test(trace_values),
         cmocka_unit_test(rejections),
+        cmocka_unit_test(trace_scheduled),
         cmocka_unit_test(importers),
         cmocka_unit_test(malformed_importer_files),
         cmocka_unit_test(detection),

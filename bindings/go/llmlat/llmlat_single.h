@@ -145,6 +145,13 @@ LLMLAT_API const char *llmlat_strerror(int32_t status);
  * normalized_time_per_output_token; GuideLLM's time_per_output_token,
  * whose latency ends at the last non-empty event). */
 #define LLMLAT_NTPOT         11
+/* From the intended start (llmlat_request_schedule; docs/metrics.md, "The
+ * intended start"), s, defined only for requests that have one: a metric
+ * no request recorded is EUNDEFINED under every convention, never a
+ * placeholder. (1.2) */
+#define LLMLAT_DISPATCH_DELAY 12 /* start - intended start: how late the client sent it */
+#define LLMLAT_SCHEDULED_TTFT 13 /* the convention's TTFT anchor - intended start */
+#define LLMLAT_SCHEDULED_E2E  14 /* the end of the convention's E2E - intended start */
 
 /* Conventions (docs/metrics.md section "Conventions"). */
 #define LLMLAT_CONV_DEFAULT  0
@@ -196,6 +203,10 @@ LLMLAT_API const char *llmlat_strerror(int32_t status);
 #define LLMLAT_PARAM_SLO_TTFT       3 /* 0 = no SLO (default) */
 #define LLMLAT_PARAM_SLO_TPOT       4 /* 0 = no SLO (default) */
 #define LLMLAT_PARAM_SLO_E2E        5 /* 0 = no SLO (default) */
+/* The P99 dispatch delay beyond which the text and HTML reports say that
+ * the client fell behind its schedule; default 0.001 (1 ms). A reporting
+ * threshold: it may change at any time and is kept by merges' dst. (1.2) */
+#define LLMLAT_PARAM_MAX_DISPATCH_DELAY 6
 
 /* Report formats for llmlat_agg_report(); 3 to 5 are also the formats of
  * llmlat_expose() (docs/prometheus.md). */
@@ -393,7 +404,7 @@ typedef struct llmlat_agg llmlat_agg;
  * of 31 powers of two of uint64 bucket counts below the largest sample,
  * and a zero bucket), 15.5 KiB at the default relative error alpha = 1%
  * (schema 6; memory doubles with each finer schema), whatever the
- * traffic: 152 KiB for a default aggregator in all. Adding a request never
+ * traffic: 223 KiB for a default aggregator in all. Adding a request never
  * allocates. COUNT, MIN and MAX are exact.
  * MEAN and STD come from sums of x and x^2 kept as wide integers of 2^-64
  * units (ns, tokens, tokens/s): exact for integer samples, but for one cut
@@ -445,11 +456,12 @@ LLMLAT_API int32_t llmlat_agg_set_quantiles(llmlat_agg *a, const double *q, size
 
 /* The upper bounds (seconds, finite, strictly increasing, at most 64; +Inf
  * is implicit) of the classic histogram a PROMETHEUS report writes for a
- * time metric: TTFT, TPOT, ITL, ICL, E2E, ITL_MAX or NTPOT. The array is
- * copied; bounds NULL with n = 0 restores the default, the buckets vLLM's
- * server uses (its TTFT buckets for TTFT, its time-per-output-token
- * buckets for TPOT, NTPOT, ITL, ICL and ITL_MAX, its request-latency
- * buckets for E2E). Kept
+ * time metric: TTFT, TPOT, ITL, ICL, E2E, ITL_MAX, NTPOT, DISPATCH_DELAY,
+ * SCHEDULED_TTFT or SCHEDULED_E2E. The array is copied; bounds NULL with
+ * n = 0 restores the default, the buckets vLLM's server uses (its TTFT
+ * buckets for TTFT, SCHEDULED_TTFT and DISPATCH_DELAY, its
+ * time-per-output-token buckets for TPOT, NTPOT, ITL, ICL and ITL_MAX,
+ * its request-latency buckets for E2E and SCHEDULED_E2E). Kept
  * by llmlat_agg_reset. Bounds set here are used by every naming scheme of
  * the exposition (llmlat_expose_names): left at their default, each
  * scheme writes its own system's default buckets.
@@ -526,6 +538,20 @@ LLMLAT_API int32_t llmlat_agg_add_columns(llmlat_agg *a, size_t n, const int64_t
                                           const uint64_t *offsets, const int64_t *t_ns,
                                           const uint32_t *k, const int64_t *input_tokens,
                                           const int64_t *output_tokens, size_t *bad);
+
+/* A scheduled_ns entry of a request without an intended start. */
+#define LLMLAT_NO_SCHEDULE INT64_MIN
+
+/* The same, each request i with its intended start scheduled_ns[i]
+ * (llmlat_request_schedule; LLMLAT_NO_SCHEDULE: none), at or before
+ * start_ns[i]; scheduled_ns NULL: none has one (llmlat_agg_add_columns).
+ * Every time of request i, its intended start included, is then within
+ * int64 of the earliest. Errors: as llmlat_agg_add_columns, and EORDER
+ * for an intended start after its start. (1.2) */
+LLMLAT_API int32_t llmlat_agg_add_columns_scheduled(
+    llmlat_agg *a, size_t n, const int64_t *start_ns, const int64_t *end_ns, const uint8_t *ok,
+    const uint64_t *offsets, const int64_t *t_ns, const uint32_t *k, const int64_t *input_tokens,
+    const int64_t *output_tokens, const int64_t *scheduled_ns, size_t *bad);
 
 /* Adds everything src holds to dst: afterwards dst equals an aggregator
  * that was given the requests of both (bounded mode: the same state bit for
@@ -1067,9 +1093,10 @@ LLMLAT_API int32_t llmlat_reader_duration(const llmlat_reader *rd, double *secon
 
 /* ---------------------------------------------------------------- windows */
 
-/* An exact aggregator keeps every request it is given (its start, end, how
- * it ended, token counts, what its data lack and its events: about 12
- * bytes per event and 48 per request, in LLMLAT_COUNT_MEMORY_BYTES), so
+/* An exact aggregator keeps every request it is given (its start, intended
+ * start, end, how it ended, token counts, what its data lack and its
+ * events: about 12 bytes per event and 64 per request, in
+ * LLMLAT_COUNT_MEMORY_BYTES), so
  * that parts of a run can be taken out of it: a steady-state window
  * without warm-up and cool-down, consecutive time slices, the bootstrap of
  * llmlat_compare_new, the per-request reports. A bounded aggregator keeps
@@ -1865,7 +1892,7 @@ LLMLAT_PRIVATE double gridsum(const double *v, const uint32_t *w, size_t n, uint
 #include <stdint.h>
 
 #define METRIC_FIRST LLMLAT_TTFT
-#define METRIC_LAST LLMLAT_NTPOT
+#define METRIC_LAST LLMLAT_SCHEDULED_E2E
 #define METRIC_COUNT (METRIC_LAST - METRIC_FIRST + 1)
 
 static inline bool metric_valid(int32_t m)
@@ -1876,6 +1903,14 @@ static inline bool metric_valid(int32_t m)
 static inline int metric_index(int32_t m)
 {
     return (int)(m - METRIC_FIRST);
+}
+
+/* The metrics measured from the intended start: only requests that have
+ * one give samples, so an empty set of them means that nobody recorded
+ * one, and no convention's placeholder stands in for it. */
+static inline bool metric_from_schedule(int32_t m)
+{
+    return m >= LLMLAT_DISPATCH_DELAY && m <= LLMLAT_SCHEDULED_E2E;
 }
 
 #endif
@@ -1916,6 +1951,7 @@ LLMLAT_API const char *llmlat_metric_name(int32_t metric)
     static const char *const NAMES[METRIC_COUNT] = {
         "ttft", "tpot", "itl", "icl", "e2e", "tps_user", "itl_max",
         "output_tokens", "input_tokens", "tool_itl", "ntpot",
+        "dispatch_delay", "scheduled_ttft", "scheduled_e2e",
     };
     return metric_valid(metric) ? NAMES[metric_index(metric)] : NULL;
 }
@@ -2348,6 +2384,12 @@ typedef struct req_view {
     bool success;
     enum req_group group;
     bool has_ttft, has_e2e, has_tpot, has_tps, has_tool_itl, has_ntpot;
+    /* From the intended start (a request with one: `scheduled`; the rest
+     * is set, and may be read, only then): the dispatch delay, and TTFT
+     * and E2E measured from it where they are measured (a placeholder is
+     * not). */
+    bool scheduled, has_sched_ttft, has_sched_e2e;
+    int64_t delay_ns, sched_ttft_ns, sched_e2e_ns;
     int64_t ttft_ns;
     int64_t e2e_ns;
     double tpot_s;
@@ -2696,6 +2738,31 @@ static bool is_success(const conv_rules *c, const llmlat_request *r, const req_s
     return false;
 }
 
+/* The convention's TTFT and E2E of a request with an intended start,
+ * measured from it (set only where they are measured, before any
+ * placeholder): the same span plus the dispatch delay. A span from the
+ * intended start fits int64 for a recorded time (req_max_time); a known
+ * value that would pass it leaves none. */
+static bool view_from_schedule(const req_view *v, int64_t span_ns, int64_t *out)
+{
+    if (span_ns > INT64_MAX - v->delay_ns) /* both >= 0 */
+        return false;
+    *out = span_ns + v->delay_ns;
+    return true;
+}
+
+static void view_sched_ttft(req_view *v, int64_t ttft_ns)
+{
+    if (v->scheduled)
+        v->has_sched_ttft = view_from_schedule(v, ttft_ns, &v->sched_ttft_ns);
+}
+
+static void view_sched_e2e(req_view *v, int64_t e2e_ns)
+{
+    if (v->scheduled)
+        v->has_sched_e2e = view_from_schedule(v, e2e_ns, &v->sched_e2e_ns);
+}
+
 /* A request with per-request values only (llmlat_request_set_known): its
  * TTFT and E2E are the source tool's, used where they mean what c means
  * by them (record/lacks.c); it has no event, so no gap. */
@@ -2710,10 +2777,13 @@ static void view_known(const conv_rules *c, const llmlat_request *r, req_view *v
         (!no_content || c->no_content_ttft_zero)) {
         v->has_ttft = true;
         v->ttft_ns = r->known_ttft_ns;
+        if (!no_content)
+            view_sched_ttft(v, v->ttft_ns);
     }
     if (r->has_known_e2e && req_ended(r) && lacks_same_measure(source, c, LLMLAT_E2E)) {
         v->has_e2e = true;
         v->e2e_ns = r->known_e2e_ns;
+        view_sched_e2e(v, v->e2e_ns);
     }
     if (r->has_known_tool_itl && c->tool_itl == TOOL_ITL_LLMPERF && source == c) {
         v->has_tool_itl = true;
@@ -2740,6 +2810,7 @@ static void view_anchors(const conv_rules *c, const llmlat_request *r, const req
     if (v->anchor != REQ_NONE && !(c->ttft_needs_two_tokens && s->sum_k < 2)) {
         v->has_ttft = true;
         v->ttft_ns = v->t_anchor - r->start_ns;
+        view_sched_ttft(v, v->ttft_ns);
     } else if (c->no_content_ttft_zero && v->anchor == REQ_NONE) {
         v->has_ttft = true;
         v->ttft_ns = 0;
@@ -2761,6 +2832,8 @@ static void view_anchors(const conv_rules *c, const llmlat_request *r, const req
             v->e2e_ns = r->end_ns - r->start_ns;
         break;
     }
+    if (v->has_e2e)
+        view_sched_e2e(v, v->e2e_ns);
     if (!v->has_e2e && ended && c->missing_is_zero) {
         v->has_e2e = true;
         v->e2e_ns = 0;
@@ -2879,6 +2952,7 @@ static void view_clear(req_view *v)
     v->success = v->icl_dropped = false;
     v->has_ttft = v->has_e2e = v->has_tpot = v->has_tps = v->has_tool_itl = false;
     v->has_ntpot = false;
+    v->scheduled = false; /* the rest of it is set only for a request with one */
     v->group = GROUP_SUCCESSFUL;
     v->ttft_ns = v->e2e_ns = v->tpot_span_ns = v->ntpot_span_ns = 0;
     v->tpot_s = v->ntpot_s = v->tps = v->tool_itl_s = 0.0;
@@ -2893,6 +2967,11 @@ LLMLAT_PRIVATE void conv_view(const conv_rules *c, const llmlat_request *r, req_
     const req_summary *s = req_summary_of(r, &scratch);
     view_clear(v);
     v->n_out = req_output_tokens(r, s);
+    if (r->has_scheduled) { /* start - intended start fits int64 (request.c) */
+        v->scheduled = true;
+        v->has_sched_ttft = v->has_sched_e2e = false;
+        v->delay_ns = r->start_ns - r->scheduled_ns;
+    }
     if (req_values_only(r))
         view_known(c, r, v);
     else
@@ -3091,6 +3170,9 @@ static const char *lr_metric(const lacks_ctx *x, int32_t metric)
     case LLMLAT_OUTPUT_TOKENS: return lr_has(x, LLMLAT_LACKS_OUTPUT_TOKENS) ? LR_OUTPUT : NULL;
     case LLMLAT_INPUT_TOKENS: return lr_has(x, LLMLAT_LACKS_INPUT_TOKENS) ? LR_INPUT : NULL;
     case LLMLAT_TOOL_ITL: return lr_tool_itl(x);
+    /* the dispatch delay needs only the request's own start */
+    case LLMLAT_SCHEDULED_TTFT: return lr_ttft(x);
+    case LLMLAT_SCHEDULED_E2E: return lr_e2e(x);
     }
     return NULL;
 }
@@ -3671,8 +3753,8 @@ LLMLAT_API int32_t llmlat_request_get_lacks(const llmlat_request *r, uint32_t *l
 
 /* ---------------------- lib/record/request_log.h -------------------------- */
 /* Exact mode's log of the requests themselves: for each request added,
- * what it takes to rebuild it (start, end, how it ended, token counts and
- * every event), in the order they were added. It is what works per request
+ * what it takes to rebuild it (start, intended start, end, how it ended,
+ * token counts and every event), in the order they were added. It is what works per request
  * rests on: windows and slices (llmlat_agg_add_window), the bootstrap of
  * llmlat_compare_new, the per-request tables and the Chrome trace. A logged
  * request is read back as a read-only recorder (request_log_view), so the
@@ -3687,9 +3769,11 @@ LLMLAT_API int32_t llmlat_request_get_lacks(const llmlat_request *r, uint32_t *l
 #define LOGGED_FAILED 1u      /* ended by llmlat_request_fail */
 #define LOGGED_HAS_USAGE 2u   /* output_tokens is the server's usage count */
 #define LOGGED_CANCELLED 4u   /* ended by llmlat_request_cancel */
+#define LOGGED_SCHEDULED 8u   /* scheduled_ns is its intended start */
 
 typedef struct logged_request {
     int64_t start_ns, end_ns;
+    int64_t scheduled_ns;     /* when LOGGED_SCHEDULED, else 0 */
     uint64_t input_tokens;
     uint64_t output_tokens;   /* the usage count, when LOGGED_HAS_USAGE */
     size_t first_event;       /* index of its first event in the log */
@@ -3773,13 +3857,15 @@ LLMLAT_PRIVATE void request_log_push(request_log *g, const llmlat_request *r)
     *q = (logged_request){
         .start_ns = r->start_ns,
         .end_ns = r->end_ns,
+        .scheduled_ns = r->has_scheduled ? r->scheduled_ns : 0,
         .input_tokens = r->input_tokens,
         .output_tokens = r->output_tokens,
         .first_event = g->n_ev,
         .n_events = (uint32_t)r->n,
         .flags = (r->state == REQ_FAILED ? LOGGED_FAILED : 0u) |
                  (r->state == REQ_CANCELLED ? LOGGED_CANCELLED : 0u) |
-                 (r->has_output_tokens ? LOGGED_HAS_USAGE : 0u),
+                 (r->has_output_tokens ? LOGGED_HAS_USAGE : 0u) |
+                 (r->has_scheduled ? LOGGED_SCHEDULED : 0u),
         .lacks = r->lacks,
     };
     if (r->n) {
@@ -3813,6 +3899,8 @@ LLMLAT_PRIVATE void request_log_view(const request_log *g, size_t i, llmlat_requ
         .t = q->n_events ? g->t + q->first_event : NULL,
         .k = q->n_events ? g->k + q->first_event : NULL,
         .n = q->n_events,
+        .has_scheduled = (q->flags & LOGGED_SCHEDULED) != 0,
+        .scheduled = q->scheduled_ns,
         .has_end = true,
         .end = q->end_ns,
         .failed = (q->flags & LOGGED_FAILED) != 0,
@@ -3922,6 +4010,14 @@ LLMLAT_API int32_t llmlat_request_value(const llmlat_request *r, int32_t convent
         return req_ended(r) ? defined((double)v.n_out, out) : undefined_value(out);
     case LLMLAT_INPUT_TOKENS:
         return defined((double)r->input_tokens, out);
+    case LLMLAT_DISPATCH_DELAY:
+        return v.scheduled ? defined(ns_to_s(v.delay_ns), out) : undefined_value(out);
+    case LLMLAT_SCHEDULED_TTFT:
+        return v.scheduled && v.has_sched_ttft ? defined(ns_to_s(v.sched_ttft_ns), out)
+                                               : undefined_value(out);
+    case LLMLAT_SCHEDULED_E2E:
+        return v.scheduled && v.has_sched_e2e ? defined(ns_to_s(v.sched_e2e_ns), out)
+                                              : undefined_value(out);
     }
     return LLMLAT_EINVAL;
 }
@@ -6630,6 +6726,10 @@ LLMLAT_PRIVATE void run_commit(const bucket_run *r, sketch *s, const sketch_map 
 
 typedef struct metric_store {
     int32_t mode;
+    /* Empty, it reads as the convention's placeholder (vLLM's 0.0): true
+     * but for the metrics from the intended start (metric_from_schedule),
+     * whose empty set is nobody's measurement. */
+    bool placeholder;
     exact_store exact;
     sketch sk;               /* bounded mode */
     const sketch_map *map;   /* bounded mode: the aggregator's layout */
@@ -6680,7 +6780,7 @@ LLMLAT_PRIVATE size_t store_memory(const metric_store *s);
 #endif
 
 #define PARAM_FIRST LLMLAT_PARAM_RELATIVE_ERROR
-#define PARAM_LAST LLMLAT_PARAM_SLO_E2E
+#define PARAM_LAST LLMLAT_PARAM_MAX_DISPATCH_DELAY
 #define PARAM_COUNT (PARAM_LAST - PARAM_FIRST + 1)
 #define MAX_QUANTILES 32
 #define MAX_BUCKET_BOUNDS 64
@@ -6827,6 +6927,10 @@ LLMLAT_PRIVATE int32_t agg_store_inverse_cdf(const llmlat_agg *a, const metric_s
 LLMLAT_PRIVATE bool agg_duration(const llmlat_agg *a, double *seconds);
 
 LLMLAT_PRIVATE void agg_default_params(llmlat_agg *a);
+/* Whether a bounded aggregator's data were made with the param (relative
+ * error, SLOs): then it is fixed once data arrived, and two aggregators
+ * merge only with the same value. */
+LLMLAT_PRIVATE bool agg_param_fixes_data(int32_t param);
 
 /* Every check of llmlat_agg_add (ESTATE, EMISMATCH, EOVERFLOW) and of
  * llmlat_agg_merge (EMISMATCH, EOVERFLOW), without changing anything: only
@@ -6853,6 +6957,7 @@ LLMLAT_PRIVATE size_t agg_labels_memory(const llmlat_agg *a);
  * the room they all need, and commit folds r in, which cannot fail. */
 typedef struct agg_pending_group {
     uint64_t requests;
+    uint64_t scheduled; /* of them, those with an intended start */
     uint64_t input_tokens, output_tokens;
     uint64_t tokens; /* sum of k over their events (ITL samples) */
     size_t events;
@@ -6872,7 +6977,7 @@ static inline void agg_pending_init(agg_pending *p)
 {
     p->requests = 0;
     for (int g = 0; g < GROUP_COUNT; g++)
-        p->group[g] = (agg_pending_group){ 0, 0, 0, 0, 0 };
+        p->group[g] = (agg_pending_group){ 0, 0, 0, 0, 0, 0 };
     p->logged = p->logged_events = 0;
 }
 
@@ -6951,8 +7056,11 @@ static bool weighted_metric(const conv_rules *c, int32_t m)
 
 static void stores_init(metric_store *stores, const conv_rules *c, int32_t mode)
 {
-    for (int32_t m = METRIC_FIRST; m <= METRIC_LAST; m++)
-        store_init(&stores[metric_index(m)], mode, weighted_metric(c, m));
+    for (int32_t m = METRIC_FIRST; m <= METRIC_LAST; m++) {
+        metric_store *s = &stores[metric_index(m)];
+        store_init(s, mode, weighted_metric(c, m));
+        s->placeholder = !metric_from_schedule(m);
+    }
 }
 
 static void stores_free(metric_store *stores, const llmlat_alloc *al)
@@ -7131,8 +7239,11 @@ static int32_t reserve_for(llmlat_agg *a, enum req_group g, const agg_pending_gr
 {
     metric_store *stores = group_stores(a, g);
     for (int32_t m = METRIC_FIRST; m <= METRIC_LAST; m++) {
-        /* one per request, or at most one per event for the gap metrics */
-        size_t extra = (m == LLMLAT_ITL || m == LLMLAT_ICL) ? q->events : (size_t)q->requests;
+        /* one per request (with an intended start, for the metrics from
+         * it), or at most one per event for the gap metrics */
+        size_t extra = (m == LLMLAT_ITL || m == LLMLAT_ICL) ? q->events
+                       : metric_from_schedule(m)            ? (size_t)q->scheduled
+                                                            : (size_t)q->requests;
         if (m == LLMLAT_ITL && a->conv->split == SPLIT_COPY) /* a gap, and zeros */
             extra = q->events > SIZE_MAX / 2 ? SIZE_MAX : 2 * q->events;
         int32_t st = store_reserve(own_store(stores, m), &a->al, extra);
@@ -7172,6 +7283,16 @@ static void push_gaps(llmlat_agg *a, metric_store *stores, const llmlat_request 
         store_push(own_store(stores, LLMLAT_ITL_MAX), ns_to_s(max_gap), 1);
 }
 
+/* The samples from a request's intended start (v->scheduled). */
+static void push_scheduled(metric_store *stores, const req_view *v)
+{
+    store_push(own_store(stores, LLMLAT_DISPATCH_DELAY), ns_to_s(v->delay_ns), 1);
+    if (v->has_sched_ttft)
+        store_push(own_store(stores, LLMLAT_SCHEDULED_TTFT), ns_to_s(v->sched_ttft_ns), 1);
+    if (v->has_sched_e2e)
+        store_push(own_store(stores, LLMLAT_SCHEDULED_E2E), ns_to_s(v->sched_e2e_ns), 1);
+}
+
 /* Every per-request and per-gap sample of a request, into one group's
  * stores (exact mode; room reserved). */
 static void push_samples(llmlat_agg *a, metric_store *stores, const llmlat_request *r,
@@ -7191,6 +7312,8 @@ static void push_samples(llmlat_agg *a, metric_store *stores, const llmlat_reque
         store_push(own_store(stores, LLMLAT_TOOL_ITL), v->tool_itl_s, 1);
     store_push(own_store(stores, LLMLAT_OUTPUT_TOKENS), (double)v->n_out, 1);
     store_push(own_store(stores, LLMLAT_INPUT_TOKENS), (double)r->input_tokens, 1);
+    if (v->scheduled)
+        push_scheduled(stores, v);
     push_gaps(a, stores, r, v);
 }
 
@@ -7274,6 +7397,7 @@ LLMLAT_PRIVATE int32_t agg_add_check(const llmlat_agg *a, const llmlat_request *
         if (v->has_tps && !(v->tps < FIXSUM_LIMIT))
             return LLMLAT_EOVERFLOW;
         q->requests++;
+        q->scheduled += v->scheduled;
         q->input_tokens += r->input_tokens;
         q->output_tokens += v->n_out;
         q->tokens += r->sum.sum_k;
@@ -7394,8 +7518,8 @@ static bool add_overflows(uint64_t x, uint64_t y)
  * a good count only with the same SLOs. */
 static bool same_bounded_params(const llmlat_agg *x, const llmlat_agg *y)
 {
-    for (int32_t p = LLMLAT_PARAM_RELATIVE_ERROR; p <= LLMLAT_PARAM_SLO_E2E; p++)
-        if (p != LLMLAT_PARAM_DURATION && agg_param(x, p) != agg_param(y, p))
+    for (int32_t p = PARAM_FIRST; p <= PARAM_LAST; p++)
+        if (agg_param_fixes_data(p) && agg_param(x, p) != agg_param(y, p))
             return false;
     return true;
 }
@@ -7626,14 +7750,18 @@ LLMLAT_API int32_t llmlat_agg_buckets(const llmlat_agg *a, int32_t metric, int32
 
 typedef struct param_info {
     double lo, hi, def;
+    /* A bounded aggregator's data were made with it (its buckets, its
+     * good count): fixed once data arrived, the same to merge. */
+    bool fixes_data;
 } param_info;
 
 static const param_info PARAMS[PARAM_COUNT] = {
-    [LLMLAT_PARAM_RELATIVE_ERROR - PARAM_FIRST] = { 1e-4, 0.25, 0.01 },
-    [LLMLAT_PARAM_DURATION - PARAM_FIRST] = { 0.0, 1e12, 0.0 },
-    [LLMLAT_PARAM_SLO_TTFT - PARAM_FIRST] = { 0.0, 1e9, 0.0 },
-    [LLMLAT_PARAM_SLO_TPOT - PARAM_FIRST] = { 0.0, 1e9, 0.0 },
-    [LLMLAT_PARAM_SLO_E2E - PARAM_FIRST] = { 0.0, 1e9, 0.0 },
+    [LLMLAT_PARAM_RELATIVE_ERROR - PARAM_FIRST] = { 1e-4, 0.25, 0.01, true },
+    [LLMLAT_PARAM_DURATION - PARAM_FIRST] = { 0.0, 1e12, 0.0, false },
+    [LLMLAT_PARAM_SLO_TTFT - PARAM_FIRST] = { 0.0, 1e9, 0.0, true },
+    [LLMLAT_PARAM_SLO_TPOT - PARAM_FIRST] = { 0.0, 1e9, 0.0, true },
+    [LLMLAT_PARAM_SLO_E2E - PARAM_FIRST] = { 0.0, 1e9, 0.0, true },
+    [LLMLAT_PARAM_MAX_DISPATCH_DELAY - PARAM_FIRST] = { 0.0, 1e9, 0.001, false },
 };
 
 static const double DEFAULT_QUANTILES[] = { 0.5, 0.9, 0.95, 0.99 };
@@ -7641,6 +7769,11 @@ static const double DEFAULT_QUANTILES[] = { 0.5, 0.9, 0.95, 0.99 };
 static bool param_valid(int32_t param)
 {
     return param >= PARAM_FIRST && param <= PARAM_LAST;
+}
+
+LLMLAT_PRIVATE bool agg_param_fixes_data(int32_t param)
+{
+    return PARAMS[param - PARAM_FIRST].fixes_data;
 }
 
 LLMLAT_PRIVATE void agg_default_params(llmlat_agg *a)
@@ -7668,7 +7801,7 @@ LLMLAT_API int32_t llmlat_agg_set_param(llmlat_agg *a, int32_t param, double val
     const param_info *p = &PARAMS[param - PARAM_FIRST];
     if (value < p->lo || value > p->hi)
         return LLMLAT_EINVAL;
-    if (a->mode == LLMLAT_MODE_BOUNDED && param != LLMLAT_PARAM_DURATION &&
+    if (a->mode == LLMLAT_MODE_BOUNDED && p->fixes_data &&
         value != a->params[param - PARAM_FIRST]) {
         /* The buckets and the good count were built with the old value. */
         if (a->completed || a->failed)
@@ -7709,8 +7842,8 @@ LLMLAT_API int32_t llmlat_agg_set_quantiles(llmlat_agg *a, const double *q, size
 /* Reading an aggregator: statistics, quantiles, rates, counters. */
 #include <math.h>
 
-/* An empty set: the convention's placeholder, or undefined. */
-static int32_t empty_value(const llmlat_agg *a, double *out)
+/* Nothing to measure: the convention's placeholder, or undefined. */
+static int32_t placeholder_value(const llmlat_agg *a, double *out)
 {
     if (a->conv->empty == EMPTY_ZERO) {
         *out = 0.0;
@@ -7718,6 +7851,12 @@ static int32_t empty_value(const llmlat_agg *a, double *out)
     }
     *out = NAN;
     return LLMLAT_EUNDEFINED;
+}
+
+/* An empty store: the same, unless it is one without a placeholder. */
+static int32_t empty_value(const llmlat_agg *a, const metric_store *s, double *out)
+{
+    return s->placeholder ? placeholder_value(a, out) : undefined_value(out);
 }
 
 LLMLAT_PRIVATE const char *agg_lacks_reason(const llmlat_agg *a, int32_t kind, int32_t id)
@@ -7768,7 +7907,7 @@ LLMLAT_PRIVATE int32_t agg_store_stat(const llmlat_agg *a, const metric_store *s
         return LLMLAT_OK;
     }
     if (n == 0)
-        return empty_value(a, out);
+        return empty_value(a, s, out);
     return store_stat(s, &a->al, a->conv, stat, out);
 }
 
@@ -7778,7 +7917,7 @@ LLMLAT_PRIVATE int32_t agg_store_quantiles(const llmlat_agg *a, const metric_sto
     if (store_count(s) == 0) {
         int32_t st = LLMLAT_OK;
         for (size_t i = 0; i < n; i++)
-            st = empty_value(a, &out[i]);
+            st = empty_value(a, s, &out[i]);
         return st;
     }
     return store_quantiles(s, &a->al, a->conv, q, n, out);
@@ -7791,9 +7930,9 @@ LLMLAT_PRIVATE int32_t agg_store_inverse_cdf(const llmlat_agg *a, const metric_s
     if (store_count(s) == 0) {
         int32_t st = LLMLAT_OK;
         for (size_t i = 0; i < n; i++)
-            st = empty_value(a, &out[i]);
+            st = empty_value(a, s, &out[i]);
         if (mode)
-            empty_value(a, mode);
+            empty_value(a, s, mode);
         return st;
     }
     return store_inverse_cdf(s, &a->al, q, n, out, mode);
@@ -7898,7 +8037,7 @@ LLMLAT_API int32_t llmlat_agg_rate(const llmlat_agg *a, int32_t rate, double *ou
         if (st != LLMLAT_OK)
             return st;
         if (!defined)
-            return empty_value(a, out);
+            return placeholder_value(a, out);
         *out = (double)peak; /* tokens in a 1-second bucket */
         return LLMLAT_OK;
     }
@@ -8534,6 +8673,18 @@ static void add_per_token(llmlat_agg *a, sketch *s, int64_t span_ns, uint64_t w,
         sketch_add_double(s, &a->map, v * 1e9, v);
 }
 
+/* The samples from a request's intended start (v->scheduled): out of
+ * line, so that a request without one pays a test only. */
+LLMLAT_NOINLINE static void push_scheduled_sketches(const sketch_map *m, metric_store *stores,
+                                                    const req_view *v)
+{
+    sketch_add_ns(sk(stores, LLMLAT_DISPATCH_DELAY), m, v->delay_ns);
+    if (v->has_sched_ttft)
+        sketch_add_ns(sk(stores, LLMLAT_SCHEDULED_TTFT), m, v->sched_ttft_ns);
+    if (v->has_sched_e2e)
+        sketch_add_ns(sk(stores, LLMLAT_SCHEDULED_E2E), m, v->sched_e2e_ns);
+}
+
 LLMLAT_PRIVATE void agg_bounded_push(llmlat_agg *a, metric_store *stores,
                                      const llmlat_request *r, const req_view *v)
 {
@@ -8553,6 +8704,8 @@ LLMLAT_PRIVATE void agg_bounded_push(llmlat_agg *a, metric_store *stores,
     sketch_add_int(sk(stores, LLMLAT_OUTPUT_TOKENS), m, v->n_out, (double)v->n_out);
     sketch_add_int(sk(stores, LLMLAT_INPUT_TOKENS), m, r->input_tokens,
                    (double)r->input_tokens);
+    if (v->scheduled)
+        push_scheduled_sketches(m, stores, v);
     if (r->folder) /* a streaming recorder's, counted as its events came */
         stream_commit(a, stores, r, v);
     /* a gap, or tokens beyond the anchor's first */
@@ -8561,8 +8714,8 @@ LLMLAT_PRIVATE void agg_bounded_push(llmlat_agg *a, metric_store *stores,
 }
 
 /* ---------------------- lib/agg/columns.c --------------------------------- */
-/* llmlat_agg_add_columns: many requests given as arrays, added all or
- * nothing. Each request is a view of the caller's arrays (no copy), put
+/* llmlat_agg_add_columns(_scheduled): many requests given as arrays,
+ * added all or nothing. Each request is a view of the caller's arrays (no copy), put
  * through the same check / reserve / commit as llmlat_agg_add (agg.c):
  * every request is checked and the room for all of them reserved before
  * the first is folded in. */
@@ -8575,6 +8728,7 @@ typedef struct agg_columns {
     const int64_t *t_ns;
     const uint32_t *k;
     const int64_t *input_tokens, *output_tokens;
+    const int64_t *scheduled_ns; /* LLMLAT_NO_SCHEDULE: none */
 } agg_columns;
 
 /* Request i of the columns, as a view (`checked`: it passed already). */
@@ -8607,14 +8761,17 @@ static int32_t column_request(const agg_columns *c, size_t i, bool checked, llml
         s.has_output_tokens = true;
         s.output_tokens = (uint64_t)c->output_tokens[i];
     }
+    if (c->scheduled_ns && c->scheduled_ns[i] != LLMLAT_NO_SCHEDULE) {
+        s.has_scheduled = true;
+        s.scheduled = c->scheduled_ns[i];
+    }
     return req_make_view(r, &s);
 }
 
-LLMLAT_API int32_t llmlat_agg_add_columns(llmlat_agg *a, size_t n, const int64_t *start_ns,
-                                          const int64_t *end_ns, const uint8_t *ok,
-                                          const uint64_t *offsets, const int64_t *t_ns,
-                                          const uint32_t *k, const int64_t *input_tokens,
-                                          const int64_t *output_tokens, size_t *bad)
+LLMLAT_API int32_t llmlat_agg_add_columns_scheduled(
+    llmlat_agg *a, size_t n, const int64_t *start_ns, const int64_t *end_ns, const uint8_t *ok,
+    const uint64_t *offsets, const int64_t *t_ns, const uint32_t *k, const int64_t *input_tokens,
+    const int64_t *output_tokens, const int64_t *scheduled_ns, size_t *bad)
 {
     size_t unused;
     if (!bad)
@@ -8625,7 +8782,8 @@ LLMLAT_API int32_t llmlat_agg_add_columns(llmlat_agg *a, size_t n, const int64_t
     uint64_t events = offsets && n ? offsets[n] : 0;
     if (events && (!t_ns || !k))
         return LLMLAT_EINVAL;
-    agg_columns c = { n, start_ns, end_ns, ok, offsets, t_ns, k, input_tokens, output_tokens };
+    agg_columns c = { n, start_ns, end_ns, ok, offsets, t_ns, k, input_tokens, output_tokens,
+                      scheduled_ns };
     llmlat_request r;
     req_view v;
     agg_pending p;
@@ -8651,6 +8809,16 @@ LLMLAT_API int32_t llmlat_agg_add_columns(llmlat_agg *a, size_t n, const int64_t
         agg_add_commit(a, &r, &v);
     }
     return LLMLAT_OK;
+}
+
+LLMLAT_API int32_t llmlat_agg_add_columns(llmlat_agg *a, size_t n, const int64_t *start_ns,
+                                          const int64_t *end_ns, const uint8_t *ok,
+                                          const uint64_t *offsets, const int64_t *t_ns,
+                                          const uint32_t *k, const int64_t *input_tokens,
+                                          const int64_t *output_tokens, size_t *bad)
+{
+    return llmlat_agg_add_columns_scheduled(a, n, start_ns, end_ns, ok, offsets, t_ns, k,
+                                            input_tokens, output_tokens, NULL, bad);
 }
 
 /* ---------------------- lib/agg/labels.c ---------------------------------- */
@@ -8790,6 +8958,7 @@ LLMLAT_PRIVATE size_t agg_labels_memory(const llmlat_agg *a)
 LLMLAT_PRIVATE void store_init(metric_store *s, int32_t mode, bool weighted)
 {
     s->mode = mode;
+    s->placeholder = true;
     exact_init(&s->exact, weighted);
     sketch_init(&s->sk, 1.0);
     s->map = NULL;
@@ -8833,6 +9002,7 @@ LLMLAT_PRIVATE int32_t store_union(metric_store *dst, const llmlat_alloc *al,
 {
     store_init(dst, src[0]->mode, src[0]->exact.weighted);
     dst->map = src[0]->map;
+    dst->placeholder = src[0]->placeholder;
     dst->sk.unit = src[0]->sk.unit;
     int32_t st = BOUNDED(dst) ? sketch_alloc(&dst->sk, al, dst->map) : LLMLAT_OK;
     for (size_t i = 0; i < n && st == LLMLAT_OK; i++) {
@@ -10221,6 +10391,8 @@ typedef struct rd_req {
     uint64_t line, col;        /* where it starts */
     char id[RD_ID_MAX];        /* "" if none */
     int64_t start;
+    bool has_scheduled;        /* its intended start (llmlat_request_schedule) */
+    int64_t scheduled;
     size_t n;                  /* events */
     bool has_end;
     int64_t end;
@@ -10723,6 +10895,8 @@ LLMLAT_PRIVATE void rd_begin_request(llmlat_reader *rd, uint64_t line, uint64_t 
     q->col = col;
     q->id[0] = '\0';
     q->start = 0;
+    q->has_scheduled = false;
+    q->scheduled = 0;
     q->n = 0;
     q->has_end = false;
     q->end = 0;
@@ -10851,6 +11025,13 @@ static bool rd_breaks_rule(const llmlat_reader *rd, char *why, size_t cap)
     const rd_req *q = &rd->p.cur;
     char a[DEC_TEXT_MAX], b[DEC_TEXT_MAX];
     int64_t prev = q->start;
+    if (q->has_scheduled && q->scheduled > q->start) {
+        dec_seconds_text(q->scheduled, a);
+        dec_seconds_text(q->start, b);
+        snprintf(why, cap, "its intended start (\"scheduled\") at %s s is after its start at %s s",
+                 a, b);
+        return true;
+    }
     for (size_t i = 0; i < q->n; i++) {
         int64_t t = rd->ev.t[i];
         if (t < prev) {
@@ -10971,6 +11152,8 @@ static int32_t rd_record(const llmlat_reader *rd, llmlat_request *r)
 {
     const rd_req *q = &rd->p.cur;
     int32_t st = llmlat_request_reset(r);
+    if (st == LLMLAT_OK && q->has_scheduled)
+        st = llmlat_request_schedule(r, q->scheduled);
     if (st == LLMLAT_OK)
         st = llmlat_request_start(r, q->start);
     if (st == LLMLAT_OK && q->lacks)
@@ -11035,6 +11218,7 @@ static int32_t rd_add(llmlat_reader *rd, llmlat_agg *a)
     if (!q->has_known_ttft && !q->has_known_e2e && !q->has_known_tool_itl) {
         req_spec s = {
             .start = q->start, .t = rd->ev.t, .k = rd->ev.k, .n = q->n,
+            .has_scheduled = q->has_scheduled, .scheduled = q->scheduled,
             .has_end = q->has_end, .end = q->end, .failed = !q->ok,
             .cancelled = q->cancelled,
             .input_tokens = q->input_tokens, .has_output_tokens = q->has_output_tokens,
@@ -11284,6 +11468,7 @@ enum {
     TK_OUTPUT_TOKENS = 1 << 5,
     TK_ID = 1 << 6,
     TK_CANCELLED = 1 << 7,
+    TK_SCHEDULED = 1 << 8,
 };
 
 static const struct {
@@ -11298,6 +11483,7 @@ static const struct {
     { "output_tokens", TK_OUTPUT_TOKENS },
     { "id", TK_ID },
     { "cancelled", TK_CANCELLED },
+    { "scheduled", TK_SCHEDULED },
 };
 
 #define TRACE_KEY_MAX 32
@@ -11415,6 +11601,11 @@ static bool trace_member(llmlat_reader *rd, unsigned key)
     switch (key) {
     case TK_START:
         return rd_time(rd, "\"start\"", DEC_SECONDS, &q->start);
+    case TK_SCHEDULED: /* the intended start */
+        if (jt_take_null(t, &ok))
+            return ok;
+        q->has_scheduled = true;
+        return rd_time(rd, "\"scheduled\"", DEC_SECONDS, &q->scheduled);
     case TK_EVENTS:
         return trace_events(rd);
     case TK_END:
@@ -13387,12 +13578,19 @@ typedef struct text_row {
     const char *label;
 } text_row;
 
+/* The rows of the metrics from the intended start, shown when some
+ * request had one. */
+#define SCHED_ROWS 3
+
 /* A convention's words: summary labels where its tool has its own (NULL:
- * llmlat's), the table rows in its order, and what its ITL is. */
+ * llmlat's), the table rows in its order, the rows from the intended
+ * start (DISPATCH_DELAY, SCHEDULED_TTFT, SCHEDULED_E2E; a NULL label:
+ * llmlat's, for a figure the tool does not have), and what its ITL is. */
 typedef struct text_words {
     const char *tool;
     const char *items[REPORT_ITEM_COUNT];
     text_row rows[8];
+    const char *sched[SCHED_ROWS];
     const char *note;
 } text_words;
 
@@ -13403,6 +13601,11 @@ LLMLAT_PRIVATE const char *report_item_label(const text_words *w, enum report_it
 /* The row label of a metric in those words ("TTFT (ms)"), or llmlat's
  * own when the tool has no row for it. */
 LLMLAT_PRIVATE const char *report_metric_label(const text_words *w, int32_t metric);
+/* The metric of row i of the rows from the intended start. */
+static inline int32_t report_sched_metric(size_t i)
+{
+    return LLMLAT_DISPATCH_DELAY + (int32_t)i;
+}
 
 #endif
 
@@ -13464,6 +13667,26 @@ LLMLAT_PRIVATE bool report_item_value(report_ctx *c, enum report_item item, doub
  * reason where the value would be. The duration has the reason of the
  * requests rate (LLMLAT_RATE_REQUESTS: it needs nothing else). */
 LLMLAT_PRIVATE const char *report_unavailable(const report_ctx *c, int32_t kind, int32_t id);
+
+/* Whether some request added had an intended start (a sample of
+ * DISPATCH_DELAY in any status group): the rows, charts and tool figures
+ * from it are written only then. */
+LLMLAT_PRIVATE bool report_has_schedule(const report_ctx *c);
+/* The rows of a statistics table (text, HTML): the tool's, then those
+ * from the intended start when some request had one. Returns how many. */
+#define REPORT_ROWS_MAX (sizeof ((text_words *)0)->rows / sizeof(text_row) + SCHED_ROWS)
+LLMLAT_PRIVATE size_t report_table_rows(const report_ctx *c, const text_words *w,
+                                        text_row *rows);
+/* The P99 dispatch delay (NaN when undefined) and whether it is above
+ * LLMLAT_PARAM_MAX_DISPATCH_DELAY: the client fell behind its schedule. */
+LLMLAT_PRIVATE bool report_behind_schedule(report_ctx *c, double *p99);
+/* The warning of a run whose client fell behind its schedule: one
+ * sentence in w's words (its labels HTML-escaped when html) between
+ * `before` and `after`, its clauses apart by `sep`; nothing when it did
+ * not. false when nothing was written. */
+LLMLAT_PRIVATE bool report_schedule_warning(report_ctx *c, const text_words *w, bool html,
+                                            const char *before, const char *sep,
+                                            const char *after);
 
 /* true when q[i] repeats an earlier q[j] (a report writes it once). */
 LLMLAT_PRIVATE bool report_quantile_repeats(const double *q, size_t i);
@@ -13569,6 +13792,11 @@ static const expose_family FAMILIES[] = {
     TIME_METRIC(LLMLAT_ICL, "icl", "Inter-chunk latency, one sample per gap between events."),
     TIME_METRIC(LLMLAT_E2E, "e2e", "End-to-end latency."),
     TIME_METRIC(LLMLAT_ITL_MAX, "itl_max", "Largest gap between events of a request."),
+    TIME_METRIC(LLMLAT_DISPATCH_DELAY, "dispatch_delay",
+                "Start minus intended start: how late the client sent the request."),
+    TIME_METRIC(LLMLAT_SCHEDULED_TTFT, "scheduled_ttft",
+                "Time to first token from the intended start."),
+    TIME_METRIC(LLMLAT_SCHEDULED_E2E, "scheduled_e2e", "End-to-end latency from the intended start."),
 #undef TIME_METRIC
     { "llmlat_tps_user_tokens_per_second", EXPOSE_SUMMARY, "tokens_per_second",
       "Output tokens per second of each request.", FROM_SUMMARY, LLMLAT_TPS_USER },
@@ -13786,7 +14014,10 @@ static bool lacks_family(const expose_family *f, const llmlat_agg *a)
         return agg_lacks_reason(a, LLMLAT_KIND_RATE, f->id) != NULL;
     case FROM_SUMMARY:
     case FROM_HISTOGRAM:
-        return agg_lacks_reason(a, LLMLAT_KIND_METRIC, f->id) != NULL;
+        /* a metric from the intended start has series once some request
+         * had one: a server that keeps no schedule writes none */
+        return agg_lacks_reason(a, LLMLAT_KIND_METRIC, f->id) != NULL ||
+               (metric_from_schedule(f->id) && store_count(agg_store(a, f->id)) == 0);
     default:
         return false;
     }
@@ -14772,7 +15003,65 @@ LLMLAT_PRIVATE void pb_close(pbuf *b, size_t start)
  * caller's write function; llmlat_agg_report: the buffer contract on top of
  * it; and the value queries the writers share. */
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
+
+/* ---------------------- lib/report/svg.h ---------------------------------- */
+/* Charts as inline SVG, drawn by the HTML report (report_html.c): a plot
+ * area with linear or logarithmic axes, "nice" ticks (1, 2, 5 times a
+ * power of ten; decades on a log axis), and the marks the report uses:
+ * polylines, vertical markers with a label, bars. Every element carries a
+ * class naming what it is (the stylesheet colours them, the tests count
+ * them). Coordinates are written with 0.1 px precision. */
+#ifndef LLMLAT_SVG_H
+#define LLMLAT_SVG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+typedef struct svg_axis {
+    double lo, hi;   /* data range (lo < hi; > 0 on a log axis) */
+    bool log;
+    double scale;    /* tick labels show value * scale (1000: s as ms) */
+    const char *label;
+} svg_axis;
+
+typedef struct svg_plot {
+    rbuf *b;
+    svg_axis x, y;
+    double left, top, width, height; /* the plot area, px */
+} svg_plot;
+
+/* Opens <svg class="chart" id="ID"> of the standard size with its title
+ * and the plot area, axes, grid, ticks and axis labels. */
+LLMLAT_PRIVATE void svg_begin(svg_plot *p, rbuf *b, const char *id, const char *title,
+                              svg_axis x, svg_axis y);
+LLMLAT_PRIVATE void svg_end(svg_plot *p);
+
+/* Data to px (values outside the range are clamped to the plot area). */
+LLMLAT_PRIVATE double svg_x(const svg_plot *p, double v);
+LLMLAT_PRIVATE double svg_y(const svg_plot *p, double v);
+
+/* The points (x[i], y[i]) joined, NaN points skipped. */
+LLMLAT_PRIVATE void svg_polyline(svg_plot *p, const char *cls, const double *x, const double *y,
+                                 size_t n);
+/* The points joined as a step function: y[i] holds from x[i] to x[i+1]. */
+LLMLAT_PRIVATE void svg_steps(svg_plot *p, const char *cls, const double *x, const double *y,
+                              size_t n);
+/* A vertical line at x across the plot, labelled at the top (row 0, 1, 2
+ * stagger labels that would overlap). */
+LLMLAT_PRIVATE void svg_marker(svg_plot *p, const char *cls, double x, const char *label,
+                               int row);
+/* Bars: bar i spans [edge[i], edge[i+1]] up to h[i]. */
+LLMLAT_PRIVATE void svg_bars(svg_plot *p, const char *cls, const double *edge, const double *h,
+                             size_t n);
+/* A note under the title, at the right. */
+LLMLAT_PRIVATE void svg_note(svg_plot *p, const char *text);
+
+/* Text with &, <, >, " and ' escaped, for HTML and SVG alike. */
+LLMLAT_PRIVATE void rbuf_html_escaped(rbuf *b, const char *s);
+
+#endif
 
 typedef void (*report_writer)(report_ctx *c);
 
@@ -15078,6 +15367,78 @@ LLMLAT_PRIVATE bool report_quantile_repeats(const double *q, size_t i)
 LLMLAT_PRIVATE const char *report_unavailable(const report_ctx *c, int32_t kind, int32_t id)
 {
     return agg_lacks_reason(c->a, kind, id);
+}
+
+LLMLAT_PRIVATE bool report_has_schedule(const report_ctx *c)
+{
+    for (int g = 0; g < GROUP_COUNT; g++)
+        if (store_count(&agg_group_view(c->a, (enum req_group)g)
+                             .stores[metric_index(LLMLAT_DISPATCH_DELAY)]))
+            return true;
+    return false;
+}
+
+LLMLAT_PRIVATE size_t report_table_rows(const report_ctx *c, const text_words *w,
+                                        text_row *rows)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < sizeof w->rows / sizeof w->rows[0] && w->rows[i].label; i++)
+        rows[n++] = w->rows[i];
+    for (size_t i = 0; i < SCHED_ROWS && report_has_schedule(c); i++)
+        rows[n++] = (text_row){ report_sched_metric(i),
+                                report_metric_label(w, report_sched_metric(i)) };
+    return n;
+}
+
+LLMLAT_PRIVATE bool report_behind_schedule(report_ctx *c, double *p99)
+{
+    double v = NAN;
+    int32_t st = llmlat_agg_quantile(c->a, LLMLAT_DISPATCH_DELAY, 0.99, &v);
+    *p99 = value_or_nan(c, st, v);
+    return *p99 > agg_param(c->a, LLMLAT_PARAM_MAX_DISPATCH_DELAY);
+}
+
+/* A row label without its unit ("E2EL incl. Client Queue (ms)" is named
+ * "E2EL incl. Client Queue" in a sentence). */
+static void label_stem(rbuf *b, const char *label, bool html)
+{
+    char stem[64];
+    size_t n = strlen(label);
+    if (n > 5 && strcmp(label + n - 5, " (ms)") == 0)
+        n -= 5;
+    snprintf(stem, sizeof stem, "%.*s", (int)n, label);
+    if (html)
+        rbuf_html_escaped(b, stem);
+    else
+        rbuf_puts(b, stem);
+}
+
+LLMLAT_PRIVATE bool report_schedule_warning(report_ctx *c, const text_words *w, bool html,
+                                            const char *before, const char *sep,
+                                            const char *after)
+{
+    double p99;
+    if (!report_behind_schedule(c, &p99))
+        return false;
+    rbuf *b = &c->out;
+    rbuf_puts(b, before);
+    rbuf_puts(b, "the client fell behind its schedule (P99 ");
+    label_stem(b, report_metric_label(w, LLMLAT_DISPATCH_DELAY), html);
+    rbuf_puts(b, " ");
+    rbuf_fixed(b, p99 * 1000.0, 2, 0, "-");
+    rbuf_puts(b, " ms > ");
+    rbuf_fixed(b, agg_param(c->a, LLMLAT_PARAM_MAX_DISPATCH_DELAY) * 1000.0, 2, 0, "-");
+    rbuf_puts(b, " ms):");
+    rbuf_puts(b, sep);
+    rbuf_puts(b, "latencies measured from the send understate what users waited;");
+    rbuf_puts(b, sep);
+    rbuf_puts(b, "read ");
+    label_stem(b, report_metric_label(w, LLMLAT_SCHEDULED_TTFT), html);
+    rbuf_puts(b, " and ");
+    label_stem(b, report_metric_label(w, LLMLAT_SCHEDULED_E2E), html);
+    rbuf_puts(b, ", measured from the intended start.");
+    rbuf_puts(b, after);
+    return true;
 }
 
 /* ---------------------- lib/report/report_buf.c --------------------------- */
@@ -15677,6 +16038,8 @@ static const double *default_bounds(int32_t metric, size_t *n)
 {
     switch (metric) {
     case LLMLAT_TTFT:
+    case LLMLAT_SCHEDULED_TTFT:
+    case LLMLAT_DISPATCH_DELAY: /* from 1 ms: the warning's threshold */
         *n = COUNT_OF(TTFT_BOUNDS);
         return TTFT_BOUNDS;
     case LLMLAT_TPOT:
@@ -15687,6 +16050,7 @@ static const double *default_bounds(int32_t metric, size_t *n)
         *n = COUNT_OF(PER_TOKEN_BOUNDS);
         return PER_TOKEN_BOUNDS;
     case LLMLAT_E2E:
+    case LLMLAT_SCHEDULED_E2E:
         *n = COUNT_OF(E2E_BOUNDS);
         return E2E_BOUNDS;
     }
@@ -15805,70 +16169,15 @@ LLMLAT_PRIVATE int32_t hist_cumulative(const llmlat_agg *a, int32_t metric, cons
  * a laptop or prints: the summary and statistics in the convention's
  * words, the run's conditions (request counts, duration, failures, input
  * and output lengths), CDFs of TTFT, TPOT, ITL and E2E with P50, P90 and
- * P99 marked, a histogram of ITL on a log axis, and output tokens/s and
+ * P99 marked (and of the dispatch delay and scheduled E2E when requests
+ * had an intended start, with a warning when the client fell behind its
+ * schedule), a histogram of ITL on a log axis, and output tokens/s and
  * concurrency over time. Charts come from the aggregator's queries, so a
  * bounded one draws them from its buckets; it keeps no timeline, so the
  * run over time is left out (docs/report-formats.md). */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
-
-/* ---------------------- lib/report/svg.h ---------------------------------- */
-/* Charts as inline SVG, drawn by the HTML report (report_html.c): a plot
- * area with linear or logarithmic axes, "nice" ticks (1, 2, 5 times a
- * power of ten; decades on a log axis), and the marks the report uses:
- * polylines, vertical markers with a label, bars. Every element carries a
- * class naming what it is (the stylesheet colours them, the tests count
- * them). Coordinates are written with 0.1 px precision. */
-#ifndef LLMLAT_SVG_H
-#define LLMLAT_SVG_H
-
-#include <stdbool.h>
-#include <stddef.h>
-
-typedef struct svg_axis {
-    double lo, hi;   /* data range (lo < hi; > 0 on a log axis) */
-    bool log;
-    double scale;    /* tick labels show value * scale (1000: s as ms) */
-    const char *label;
-} svg_axis;
-
-typedef struct svg_plot {
-    rbuf *b;
-    svg_axis x, y;
-    double left, top, width, height; /* the plot area, px */
-} svg_plot;
-
-/* Opens <svg class="chart" id="ID"> of the standard size with its title
- * and the plot area, axes, grid, ticks and axis labels. */
-LLMLAT_PRIVATE void svg_begin(svg_plot *p, rbuf *b, const char *id, const char *title,
-                              svg_axis x, svg_axis y);
-LLMLAT_PRIVATE void svg_end(svg_plot *p);
-
-/* Data to px (values outside the range are clamped to the plot area). */
-LLMLAT_PRIVATE double svg_x(const svg_plot *p, double v);
-LLMLAT_PRIVATE double svg_y(const svg_plot *p, double v);
-
-/* The points (x[i], y[i]) joined, NaN points skipped. */
-LLMLAT_PRIVATE void svg_polyline(svg_plot *p, const char *cls, const double *x, const double *y,
-                                 size_t n);
-/* The points joined as a step function: y[i] holds from x[i] to x[i+1]. */
-LLMLAT_PRIVATE void svg_steps(svg_plot *p, const char *cls, const double *x, const double *y,
-                              size_t n);
-/* A vertical line at x across the plot, labelled at the top (row 0, 1, 2
- * stagger labels that would overlap). */
-LLMLAT_PRIVATE void svg_marker(svg_plot *p, const char *cls, double x, const char *label,
-                               int row);
-/* Bars: bar i spans [edge[i], edge[i+1]] up to h[i]. */
-LLMLAT_PRIVATE void svg_bars(svg_plot *p, const char *cls, const double *edge, const double *h,
-                             size_t n);
-/* A note under the title, at the right. */
-LLMLAT_PRIVATE void svg_note(svg_plot *p, const char *text);
-
-/* Text with &, <, >, " and ' escaped, for HTML and SVG alike. */
-LLMLAT_PRIVATE void rbuf_html_escaped(rbuf *b, const char *s);
-
-#endif
 
 #define CDF_POINTS 201       /* quantiles 0, 0.005, ..., 1 */
 #define ITL_BINS 48
@@ -15909,6 +16218,8 @@ static const char HTML_STYLE[] =
     ".p90 .marker-line{stroke:#d97706}.p90 .marker-label{fill:#b45309}\n"
     ".p99 .marker-line{stroke:#dc2626}.p99 .marker-label{fill:#b91c1c}\n"
     ".empty{fill:var(--muted);font-size:13px}\n"
+    ".warning{border:1px solid #dc2626;background:#fef2f2;color:#991b1b;border-radius:6px;"
+    "padding:8px 12px;margin:12px 0}\n"
     "@media print{body{font-size:10pt}main{max-width:none;padding:0}"
     ".cols{grid-template-columns:1fr 1fr}section,svg.chart,table{break-inside:avoid}"
     "h2{break-after:avoid}}\n";
@@ -16065,12 +16376,14 @@ static void html_summary(report_ctx *c, const text_words *w)
         rbuf_puts(b, "</th>");
     }
     rbuf_puts(b, "</tr>\n");
-    for (size_t r = 0; r < sizeof w->rows / sizeof w->rows[0] && w->rows[r].label; r++) {
+    text_row rows[REPORT_ROWS_MAX];
+    size_t n_rows = report_table_rows(c, w, rows);
+    for (size_t r = 0; r < n_rows; r++) {
         metric_values v;
-        report_metric(c, w->rows[r].metric, a->quantiles, a->n_quantiles, &v);
-        double scale = html_is_time(w->rows[r].metric) ? 1000.0 : 1.0;
+        report_metric(c, rows[r].metric, a->quantiles, a->n_quantiles, &v);
+        double scale = html_is_time(rows[r].metric) ? 1000.0 : 1.0;
         rbuf_puts(b, "<tr><td>");
-        rbuf_html_escaped(b, w->rows[r].label);
+        rbuf_html_escaped(b, rows[r].label);
         rbuf_puts(b, "</td><td>");
         rbuf_u64(b, v.count);
         rbuf_puts(b, "</td>");
@@ -16280,6 +16593,10 @@ static void html_latency(report_ctx *c, const text_words *w)
     html_cdf(c, w, LLMLAT_TPOT, "cdf-tpot");
     html_cdf(c, w, LLMLAT_ITL, "cdf-itl");
     html_cdf(c, w, LLMLAT_E2E, "cdf-e2e");
+    if (report_has_schedule(c)) { /* how late requests left, and what users waited */
+        html_cdf(c, w, LLMLAT_DISPATCH_DELAY, "cdf-dispatch-delay");
+        html_cdf(c, w, LLMLAT_SCHEDULED_E2E, "cdf-scheduled-e2e");
+    }
     html_itl_histogram(c, w);
     rbuf_puts(b, "</div>\n");
     if (c->a->mode == LLMLAT_MODE_BOUNDED)
@@ -16436,6 +16753,9 @@ LLMLAT_PRIVATE void report_html(report_ctx *c)
 {
     const text_words *w = report_words(c->a->conv->id);
     html_head(c, w);
+    report_schedule_warning(c, w, true,
+                            "<p class=\"warning\" id=\"behind-schedule\"><b>Warning:</b> ",
+                            " ", "</p>\n");
     html_summary(c, w);
     html_latency(c, w);
     rbuf_puts(&c->out, "<section id=\"lengths\">\n<h2>Input and output lengths</h2>\n"
@@ -16512,6 +16832,7 @@ LLMLAT_PRIVATE void json_tool(report_ctx *c, jsonw *w);
 static const int32_t JSON_METRICS[] = {
     LLMLAT_TTFT, LLMLAT_TPOT, LLMLAT_ITL, LLMLAT_ICL,
     LLMLAT_E2E, LLMLAT_TPS_USER, LLMLAT_ITL_MAX, LLMLAT_NTPOT,
+    LLMLAT_DISPATCH_DELAY, LLMLAT_SCHEDULED_TTFT, LLMLAT_SCHEDULED_E2E,
 };
 
 LLMLAT_PRIVATE void json_counter(report_ctx *c, jsonw *w, const char *key, int32_t counter)
@@ -16576,6 +16897,8 @@ static void json_unavailable(report_ctx *c, jsonw *w)
         { LLMLAT_KIND_METRIC, LLMLAT_TPS_USER, "tps_user" },
         { LLMLAT_KIND_METRIC, LLMLAT_ITL_MAX, "itl_max" },
         { LLMLAT_KIND_METRIC, LLMLAT_TOOL_ITL, "tool_itl" },
+        { LLMLAT_KIND_METRIC, LLMLAT_SCHEDULED_TTFT, "scheduled_ttft" },
+        { LLMLAT_KIND_METRIC, LLMLAT_SCHEDULED_E2E, "scheduled_e2e" },
     };
     bool any = false;
     for (size_t i = 0; i < sizeof ITEMS / sizeof ITEMS[0]; i++) {
@@ -16633,6 +16956,13 @@ LLMLAT_PRIVATE void report_json(report_ctx *c)
     json_counter(c, &w, "max_concurrent_requests", LLMLAT_COUNT_PEAK_CONCURRENCY);
     jw_number(&w, "max_output_tokens_per_s", report_rate(c, LLMLAT_RATE_PEAK_OUTPUT_TOKENS));
     json_counter(c, &w, "tpot_undefined", LLMLAT_COUNT_TPOT_UNDEFINED);
+    jw_number(&w, "max_dispatch_delay_s", agg_param(a, LLMLAT_PARAM_MAX_DISPATCH_DELAY));
+    double p99;
+    bool behind = report_behind_schedule(c, &p99);
+    if (isnan(p99)) /* no request had an intended start */
+        jw_null(&w, "behind_schedule");
+    else
+        jw_bool(&w, "behind_schedule", behind);
 
     jw_object(&w, "metrics");
     for (size_t i = 0; i < sizeof JSON_METRICS / sizeof JSON_METRICS[0]; i++)
@@ -16743,9 +17073,11 @@ LLMLAT_PRIVATE void jw_bool(jsonw *w, const char *key, bool v)
  * (llmlat_request_value), as CSV or JSON Lines (docs/report-formats.md). */
 #include <math.h>
 
-/* The columns after index and start: a value of the request under the
- * convention, in seconds (tokens for the counts), empty / null when it has
- * none. */
+/* The columns after index, start and end: a value of the request under
+ * the convention, in seconds (tokens for the counts), empty / null when it
+ * has none; and its intended start (metric 0: SCHEDULED_AT), before the
+ * values measured from it. */
+#define SCHEDULED_AT 0
 static const struct {
     const char *name;
     int32_t metric;
@@ -16756,6 +17088,10 @@ static const struct {
     { "itl_max_s", LLMLAT_ITL_MAX },
     { "output_tokens", LLMLAT_OUTPUT_TOKENS },
     { "input_tokens", LLMLAT_INPUT_TOKENS },
+    { "scheduled_s", SCHEDULED_AT },
+    { "dispatch_delay_s", LLMLAT_DISPATCH_DELAY },
+    { "scheduled_ttft_s", LLMLAT_SCHEDULED_TTFT },
+    { "scheduled_e2e_s", LLMLAT_SCHEDULED_E2E },
 };
 #define REQUEST_COLUMN_COUNT (sizeof REQUEST_COLUMNS / sizeof REQUEST_COLUMNS[0])
 
@@ -16769,17 +17105,31 @@ static void request_time(rbuf *b, const logged_request *q, int64_t t, const char
         rbuf_scaled(b, t, 9, 9);
 }
 
-/* Request i's values, and whether it is a success under the convention. */
+/* Request i's values (column k's in v[k]; none for SCHEDULED_AT), and
+ * whether it is a success under the convention. */
 static bool request_row(const llmlat_agg *a, size_t i, double *v)
 {
     llmlat_request q;
     req_view view;
     request_log_view(&a->log, i, &q);
     conv_view(a->conv, &q, &view);
-    for (size_t c = 0; c < REQUEST_COLUMN_COUNT; c++)
-        if (llmlat_request_value(&q, a->conv->id, REQUEST_COLUMNS[c].metric, &v[c]) != LLMLAT_OK)
+    for (size_t c = 0; c < REQUEST_COLUMN_COUNT; c++) {
+        int32_t m = REQUEST_COLUMNS[c].metric;
+        if (m == SCHEDULED_AT || llmlat_request_value(&q, a->conv->id, m, &v[c]) != LLMLAT_OK)
             v[c] = NAN;
+    }
     return view.success;
+}
+
+/* Column k of request q: its value, or its intended start. */
+static void request_cell(rbuf *b, const logged_request *q, size_t k, double v, const char *none)
+{
+    if (REQUEST_COLUMNS[k].metric != SCHEDULED_AT)
+        rbuf_double(b, isfinite(v) ? v : NAN, none);
+    else if (q->flags & LOGGED_SCHEDULED)
+        request_time(b, q, q->scheduled_ns, none);
+    else
+        rbuf_puts(b, none);
 }
 
 /* The rows need the requests: an aggregator without them has no table. */
@@ -16814,7 +17164,7 @@ LLMLAT_PRIVATE void report_requests_csv(report_ctx *c)
         request_time(b, q, q->end_ns, "");
         for (size_t k = 0; k < REQUEST_COLUMN_COUNT; k++) {
             rbuf_puts(b, ",");
-            rbuf_double(b, v[k], "");
+            request_cell(b, q, k, v[k], "");
         }
         rbuf_puts(b, ok ? ",true\n" : ",false\n");
     }
@@ -16840,7 +17190,7 @@ LLMLAT_PRIVATE void report_requests_jsonl(report_ctx *c)
             rbuf_puts(b, ", \"");
             rbuf_puts(b, REQUEST_COLUMNS[k].name);
             rbuf_puts(b, "\": ");
-            rbuf_double(b, isfinite(v[k]) ? v[k] : NAN, "null");
+            request_cell(b, q, k, v[k], "null");
         }
         rbuf_puts(b, ok ? ", \"success\": true}\n" : ", \"success\": false}\n");
     }
@@ -16891,12 +17241,12 @@ static void text_summary(report_ctx *c, const text_words *w)
     }
 }
 
-static size_t label_width(const text_words *w)
+static size_t label_width(const text_row *rows, size_t n)
 {
     size_t width = strlen("metric");
-    for (size_t i = 0; i < sizeof w->rows / sizeof w->rows[0] && w->rows[i].label; i++)
-        if (strlen(w->rows[i].label) > width)
-            width = strlen(w->rows[i].label);
+    for (size_t i = 0; i < n; i++)
+        if (strlen(rows[i].label) > width)
+            width = strlen(rows[i].label);
     return width;
 }
 
@@ -16978,12 +17328,16 @@ LLMLAT_PRIVATE void report_text(report_ctx *c)
         rbuf_puts(b, "\"");
     }
     rbuf_puts(b, a->n_labels ? "\n\n" : "\n");
+    /* where a person looks first */
+    report_schedule_warning(c, w, false, "WARNING: ", "\n         ", "\n\n");
     text_summary(c, w);
     rbuf_puts(b, "\n");
-    size_t width = label_width(w) + 2;
+    text_row rows[REPORT_ROWS_MAX];
+    size_t n = report_table_rows(c, w, rows);
+    size_t width = label_width(rows, n) + 2;
     table_header(c, width);
-    for (size_t i = 0; i < sizeof w->rows / sizeof w->rows[0] && w->rows[i].label; i++)
-        table_row(c, &w->rows[i], width);
+    for (size_t i = 0; i < n; i++)
+        table_row(c, &rows[i], width);
     rbuf_puts(b, "\n");
     rbuf_puts(b, w->note);
     rbuf_puts(b, "\n");
@@ -17061,6 +17415,14 @@ static void tool_vllm(report_ctx *c, jsonw *w)
         metric_values v;
         flat_ms_stats(c, w, STATS[i].metric, STATS[i].name, a->quantiles, a->n_quantiles,
                       false, &v);
+    }
+    /* its client-side queue time (#54136): only when the run had one */
+    if (report_has_schedule(c)) {
+        metric_values v;
+        flat_ms_stats(c, w, LLMLAT_DISPATCH_DELAY, "client_queue_time", a->quantiles,
+                      a->n_quantiles, false, &v);
+        flat_ms_stats(c, w, LLMLAT_SCHEDULED_E2E, "e2el_including_client_queue", a->quantiles,
+                      a->n_quantiles, false, &v);
     }
 }
 
@@ -17213,6 +17575,14 @@ static const struct {
 };
 #define GUIDELLM_GROUP_COUNT (sizeof GUIDELLM_GROUPS / sizeof GUIDELLM_GROUPS[0])
 
+/* GuideLLM's summary of an empty group: zeros. */
+static void guidellm_zeros(metric_values *v, size_t nq)
+{
+    v->mean = v->median = v->mode = v->std = v->min = v->max = 0.0;
+    for (size_t i = 0; i < nq; i++)
+        v->q[i] = 0.0;
+}
+
 /* A DistributionSummary (schemas/statistics.py) of a metric over groups,
  * in the field's unit (scale per second): mean, median, mode, variance,
  * std_dev, min, max, count (the sum of weights), total_sum (mean x count,
@@ -17228,6 +17598,8 @@ static void guidellm_summary(report_ctx *c, jsonw *w, const char *key, unsigned 
     const size_t nq = sizeof Q / sizeof Q[0];
     metric_values v;
     report_groups_metric(c, groups, metric, Q, nq, true, &v);
+    if (v.count == 0 && metric_from_schedule(metric)) /* no placeholder in the library */
+        guidellm_zeros(&v, nq);
     jw_object(w, key);
     jw_number(w, "mean", v.mean * scale);
     jw_number(w, "median", v.median * scale);
@@ -17329,6 +17701,15 @@ static void tool_guidellm(report_ctx *c, jsonw *w)
     jw_close(w);
     guidellm_rates(c, w);
     guidellm_field(c, w, "request_latency", LLMLAT_E2E, 1.0);
+    /* #1053: null where the run has no schedule (its strategies without
+     * one), else per group as the others */
+    if (report_has_schedule(c)) {
+        guidellm_field(c, w, "request_dispatch_delay", LLMLAT_DISPATCH_DELAY, 1.0);
+        guidellm_field(c, w, "request_scheduled_latency", LLMLAT_SCHEDULED_E2E, 1.0);
+    } else {
+        jw_null(w, "request_dispatch_delay");
+        jw_null(w, "request_scheduled_latency");
+    }
     guidellm_field(c, w, "prompt_token_count", LLMLAT_INPUT_TOKENS, 1.0);
     guidellm_field(c, w, "output_token_count", LLMLAT_OUTPUT_TOKENS, 1.0);
     guidellm_field(c, w, "time_to_first_token_ms", LLMLAT_TTFT, MS_PER_S);
@@ -17412,7 +17793,8 @@ static void tool_inference_perf(report_ctx *c, jsonw *w)
     jw_number(w, "benchmark_time_seconds", isnan(d) ? 0.0 : d);
     jw_object(w, "load_summary");
     jw_u64(w, "count", a->completed + a->failed);
-    jw_null(w, "schedule_delay"); /* llmlat has no scheduled times */
+    /* start - scheduled time of every request, failures too */
+    ip_summary(c, w, "schedule_delay", GROUPS_ALL, LLMLAT_DISPATCH_DELAY);
     jw_close(w);
 
     jw_object(w, "successes");
@@ -17502,6 +17884,8 @@ static const text_words WORDS[] = {
         .rows = { { LLMLAT_TTFT, "TTFT (ms)" }, { LLMLAT_TPOT, "TPOT (ms)" },
                   { LLMLAT_TOOL_ITL, "ITL (ms)" }, { LLMLAT_E2E, "E2EL (ms)" },
                   ROW_PER_TOKEN_ITL, ROW_ITL_MAX, ROW_TPS },
+        /* vllm/benchmarks/serve.py (#54136): its client-side queue time */
+        .sched = { "Client Queue Time (ms)", NULL, "E2EL incl. Client Queue (ms)" },
         .note = "ITL is vLLM's: one sample per gap between chunks, empty ones included.",
     },
     [LLMLAT_CONV_AIPERF] = {
@@ -17557,6 +17941,8 @@ static const text_words WORDS[] = {
         .rows = { { LLMLAT_TTFT, "TTFT (ms)" }, { LLMLAT_TOOL_ITL, "ITL (ms)" },
                   { LLMLAT_NTPOT, "TPOT (ms)" }, { LLMLAT_E2E, "Request Latency (ms)" },
                   ROW_PER_TOKEN_ITL, ROW_ITL_MAX, ROW_TPS },
+        /* benchmark/schemas/metrics.py (#1053) */
+        .sched = { "Request Dispatch Delay (ms)", NULL, "Request Scheduled Latency (ms)" },
         .note = "GuideLLM's ITL is (last - first token) / (N - 1), weighted by N - 1; its "
                 "TPOT (last token - start) / N, weighted by N; percentiles are its inverse "
                 "CDF.",
@@ -17595,6 +17981,9 @@ static const char *const DEFAULT_LABELS[] = {
     [LLMLAT_INPUT_TOKENS] = "input tokens",
     [LLMLAT_TOOL_ITL] = "ITL (ms)",
     [LLMLAT_NTPOT] = "NTPOT (ms)",
+    [LLMLAT_DISPATCH_DELAY] = "dispatch delay (ms)",
+    [LLMLAT_SCHEDULED_TTFT] = "scheduled TTFT (ms)",
+    [LLMLAT_SCHEDULED_E2E] = "scheduled E2E (ms)",
 };
 
 LLMLAT_PRIVATE const text_words *report_words(int32_t convention)
@@ -17612,6 +18001,9 @@ LLMLAT_PRIVATE const char *report_metric_label(const text_words *w, int32_t metr
     for (size_t i = 0; i < sizeof w->rows / sizeof w->rows[0] && w->rows[i].label; i++)
         if (w->rows[i].metric == metric)
             return w->rows[i].label;
+    for (size_t i = 0; i < SCHED_ROWS; i++)
+        if (report_sched_metric(i) == metric && w->sched[i])
+            return w->sched[i];
     return DEFAULT_LABELS[metric];
 }
 
@@ -18069,7 +18461,9 @@ LLMLAT_PRIVATE void write_request_log(bytes_writer *w, const request_log *g);
 LLMLAT_PRIVATE int32_t read_exact_store(bytes_reader *r, exact_store *e, const llmlat_alloc *al);
 LLMLAT_PRIVATE int32_t read_sketch(bytes_reader *r, sketch *s, const sketch_map *map);
 LLMLAT_PRIVATE int32_t read_timeline(bytes_reader *r, timeline *tl, const llmlat_alloc *al);
-LLMLAT_PRIVATE int32_t read_request_log(bytes_reader *r, request_log *g, const llmlat_alloc *al);
+/* The request log of bytes of `version` (2: without intended starts). */
+LLMLAT_PRIVATE int32_t read_request_log(bytes_reader *r, request_log *g, const llmlat_alloc *al,
+                                        uint32_t version);
 /* A sketch's exact sums, the same in both versions: Σ w x in 3 limbs,
  * then Σ w x² in 4, least significant first. */
 LLMLAT_PRIVATE void get_fixsum(bytes_reader *r, fixsum *f);
@@ -18100,19 +18494,31 @@ static const uint8_t MAGIC[8] = { 'L', 'L', 'M', 'L', 'A', 'T', 'A', 'G' };
 /* Version 2 (llmlat 1.1) adds the labels, the lacks, the NTPOT metric,
  * the GuideLLM and inference-perf conventions and their status groups,
  * bounded sketches in native-histogram buckets and exact mode's request
- * log; version 1 still reads. */
-#define FORMAT_VERSION 2
+ * log. Version 3 (llmlat 1.2) adds the metrics from the intended start
+ * (DISPATCH_DELAY, SCHEDULED_TTFT, SCHEDULED_E2E), the MAX_DISPATCH_DELAY
+ * param and each logged request's intended start. Versions 1 and 2 still
+ * read. */
+#define FORMAT_VERSION 3
 #define FORMAT_VERSION_OLDEST 1
 #define HEADER_BYTES 24 /* magic, version, flags, total size */
 #define TRAILER_BYTES 4 /* CRC-32 */
-/* What version 1 knows: metrics 1..10, conventions 0..4. */
+/* What version 1 knows: metrics 1..10, conventions 0..4; version 2:
+ * metrics 1..11; both: params 1..5. */
 #define V1_METRIC_LAST LLMLAT_TOOL_ITL
 #define V1_CONVENTION_LAST LLMLAT_CONV_LLMPERF
+#define V2_METRIC_LAST LLMLAT_NTPOT
+#define V2_PARAM_LAST LLMLAT_PARAM_SLO_E2E
 
 /* The metrics with a section in bytes of a version. */
 static int32_t metric_last_of(uint32_t version)
 {
-    return version == 1 ? V1_METRIC_LAST : METRIC_LAST;
+    return version == 1 ? V1_METRIC_LAST : version == 2 ? V2_METRIC_LAST : METRIC_LAST;
+}
+
+/* The params in bytes of a version (the others keep their defaults). */
+static int32_t param_last_of(uint32_t version)
+{
+    return version <= 2 ? V2_PARAM_LAST : PARAM_LAST;
 }
 
 static void write_settings(bytes_writer *w, const llmlat_agg *a)
@@ -18246,7 +18652,7 @@ static int32_t setter_status(int32_t st)
 
 static int32_t read_settings(bytes_reader *r, llmlat_agg *a, uint32_t version)
 {
-    for (int32_t p = PARAM_FIRST; p <= PARAM_LAST; p++) {
+    for (int32_t p = PARAM_FIRST; p <= param_last_of(version); p++) {
         double v = get_f64(r);
         int32_t st = r->bad ? LLMLAT_EFORMAT : setter_status(llmlat_agg_set_param(a, p, v));
         if (st != LLMLAT_OK)
@@ -18448,7 +18854,7 @@ static bool tokens_valid(const llmlat_agg *a, span s, uint64_t count)
     return span_valid(s) && any == (s.lo <= s.hi);
 }
 
-static int32_t read_groups(bytes_reader *r, llmlat_agg *a)
+static int32_t read_groups(bytes_reader *r, llmlat_agg *a, uint32_t version)
 {
     a->tokens.lo = get_i64(r);
     a->tokens.hi = get_i64(r);
@@ -18465,7 +18871,7 @@ static int32_t read_groups(bytes_reader *r, llmlat_agg *a)
         if (r->bad || f->count > a->failed - failures || !tokens_valid(a, f->tokens, f->count))
             return LLMLAT_EFORMAT;
         failures += f->count;
-        int32_t st = read_stores(r, a, f->stores, FORMAT_VERSION);
+        int32_t st = read_stores(r, a, f->stores, version);
         if (st != LLMLAT_OK)
             return st;
     }
@@ -18477,11 +18883,11 @@ static int32_t read_samples(bytes_reader *r, llmlat_agg *a, uint32_t version)
 {
     int32_t st = read_stores(r, a, a->stores, version);
     if (st == LLMLAT_OK && a->conv->status_groups)
-        st = read_groups(r, a);
+        st = read_groups(r, a, version);
     if (st == LLMLAT_OK && a->mode == LLMLAT_MODE_EXACT)
         st = read_timeline(r, &a->tl, &a->al);
     if (st == LLMLAT_OK && a->mode == LLMLAT_MODE_EXACT && version >= 2)
-        st = read_request_log(r, &a->log, &a->al);
+        st = read_request_log(r, &a->log, &a->al, version);
     if (st != LLMLAT_OK)
         return st;
     return counts_consistent(a) && log_consistent(a) ? LLMLAT_OK : LLMLAT_EFORMAT;
@@ -18813,6 +19219,7 @@ LLMLAT_PRIVATE void write_request_log(bytes_writer *w, const request_log *g)
         const logged_request *q = &g->req[i];
         put_i64(w, q->start_ns);
         put_i64(w, q->end_ns);
+        put_i64(w, q->scheduled_ns);
         put_u32(w, q->flags);
         put_u32(w, q->lacks);
         put_u64(w, q->input_tokens);
@@ -18825,15 +19232,22 @@ LLMLAT_PRIVATE void write_request_log(bytes_writer *w, const request_log *g)
     }
 }
 
-#define LOGGED_REQUEST_BYTES 44 /* without its events */
+/* A logged request's bytes without its events: 44, and from version 3
+ * its intended start (8). */
+#define LOGGED_REQUEST_BYTES_V2 44
+#define LOGGED_REQUEST_BYTES 52
 #define LOGGED_EVENT_BYTES 12
 
-/* One request as the recorder would have accepted it: events in order
- * from the start, the end after the last, every time within INT64_MAX of
- * the start. */
+/* One request as the recorder would have accepted it: its intended start
+ * (when it has one) at or before its start, events in order from the
+ * start, the end after the last, every time within INT64_MAX of the
+ * earliest. */
 static bool logged_times_valid(const logged_request *q, const int64_t *t)
 {
-    int64_t max_t = q->start_ns <= 0 ? q->start_ns + INT64_MAX : INT64_MAX;
+    bool scheduled = (q->flags & LOGGED_SCHEDULED) != 0;
+    int64_t max_t = req_max_time(scheduled ? q->scheduled_ns : q->start_ns);
+    if (scheduled ? q->scheduled_ns > q->start_ns || q->start_ns > max_t : q->scheduled_ns != 0)
+        return false;
     int64_t prev = q->start_ns;
     for (uint32_t j = 0; j < q->n_events; j++) {
         if (t[j] < prev || t[j] > max_t)
@@ -18843,10 +19257,14 @@ static bool logged_times_valid(const logged_request *q, const int64_t *t)
     return q->end_ns >= prev && q->end_ns <= max_t;
 }
 
-LLMLAT_PRIVATE int32_t read_request_log(bytes_reader *r, request_log *g, const llmlat_alloc *al)
+LLMLAT_PRIVATE int32_t read_request_log(bytes_reader *r, request_log *g, const llmlat_alloc *al,
+                                        uint32_t version)
 {
+    const uint32_t known = LOGGED_FAILED | LOGGED_HAS_USAGE | LOGGED_CANCELLED |
+                           (version >= 3 ? LOGGED_SCHEDULED : 0u);
+    const uint64_t request_bytes = version >= 3 ? LOGGED_REQUEST_BYTES : LOGGED_REQUEST_BYTES_V2;
     uint64_t n = get_u64(r);
-    if (r->bad || n > r->left / LOGGED_REQUEST_BYTES)
+    if (r->bad || n > r->left / request_bytes)
         return LLMLAT_EFORMAT;
     int32_t st = request_log_reserve(g, al, (size_t)n, 0);
     if (st != LLMLAT_OK)
@@ -18855,13 +19273,14 @@ LLMLAT_PRIVATE int32_t read_request_log(bytes_reader *r, request_log *g, const l
         logged_request q;
         q.start_ns = get_i64(r);
         q.end_ns = get_i64(r);
+        q.scheduled_ns = version >= 3 ? get_i64(r) : 0;
         q.flags = get_u32(r);
         q.lacks = get_u32(r);
         q.input_tokens = get_u64(r);
         q.output_tokens = get_u64(r);
         q.n_events = get_u32(r);
         q.first_event = g->n_ev;
-        if (r->bad || (q.flags & ~(LOGGED_FAILED | LOGGED_HAS_USAGE | LOGGED_CANCELLED)) ||
+        if (r->bad || (q.flags & ~known) ||
             ((q.flags & LOGGED_FAILED) && (q.flags & LOGGED_CANCELLED)) ||
             (q.lacks & ~(uint32_t)(LLMLAT_LACKS_ALL & ~LLMLAT_LACKS_CHUNKS)) ||
             (!(q.flags & LOGGED_HAS_USAGE) && q.output_tokens) ||
@@ -19969,17 +20388,19 @@ LLMLAT_PRIVATE int32_t compare_run_prepare(compare_run *r, const llmlat_agg *a,
     return st;
 }
 
-/* A figure of an empty set, as the aggregator gives it. */
-static double compare_empty(const compare_run *r)
+/* A figure of an empty store, as the aggregator gives it (s->placeholder:
+ * agg_query.c's empty_value). */
+static double compare_empty(const compare_run *r, const metric_store *s)
 {
-    return r->zero_when_empty ? 0.0 : NAN;
+    return r->zero_when_empty && s->placeholder ? 0.0 : NAN;
 }
 
-/* Mean, median and the quantiles q of store s under the multiplicities,
- * into out[0], out[1], out[2 ..]: the median's and the quantiles' ranks
- * found in one walk up the sorted samples. */
-static void compare_store_stats(const compare_run *r, const compare_store *s, const double *q,
-                                size_t nq, double *out)
+/* Mean, median and the quantiles q of store s (the run's store `like`)
+ * under the multiplicities, into out[0], out[1], out[2 ..]: the median's
+ * and the quantiles' ranks found in one walk up the sorted samples. */
+static void compare_store_stats(const compare_run *r, const compare_store *s,
+                                const metric_store *like, const double *q, size_t nq,
+                                double *out)
 {
     uint64_t total = 0;
     double sum = 0.0;
@@ -19989,7 +20410,7 @@ static void compare_store_stats(const compare_run *r, const compare_store *s, co
     }
     if (total == 0) {
         for (size_t i = 0; i < 2 + nq; i++)
-            out[i] = compare_empty(r);
+            out[i] = compare_empty(r, like);
         return;
     }
     quantile_plan p;
@@ -20058,7 +20479,7 @@ LLMLAT_PRIVATE void compare_run_figures(const llmlat_compare *c, const compare_r
         /* the store the metric reads under the convention (TOOL_ITL aliases) */
         int m = (int)(agg_store(like, f->metric) - like->stores);
         if (!done[m]) {
-            compare_store_stats(r, &r->st[m], c->q, c->nq, stats[m]);
+            compare_store_stats(r, &r->st[m], &like->stores[m], c->q, c->nq, stats[m]);
             done[m] = true;
         }
         out[i] = f->stat == LLMLAT_STAT_MEAN     ? stats[m][0]
@@ -20255,9 +20676,25 @@ LLMLAT_API int32_t llmlat_compare_get(const llmlat_compare *c, const char *figur
 #define CMP_DASH "-"
 
 /* The metrics of the text table: what the convention's tool shows, each
- * store once (under AIPerf its ITL is TPOT, under the default ITL). */
-static const int32_t CMP_TEXT_METRICS[] = { LLMLAT_TTFT, LLMLAT_TPOT, LLMLAT_ITL, LLMLAT_TOOL_ITL,
-                                        LLMLAT_E2E };
+ * store once (under AIPerf its ITL is TPOT, under the default ITL), then
+ * those from the intended start where a run has them. */
+static const int32_t CMP_TEXT_METRICS[] = {
+    LLMLAT_TTFT, LLMLAT_TPOT, LLMLAT_ITL, LLMLAT_TOOL_ITL, LLMLAT_E2E,
+    LLMLAT_DISPATCH_DELAY, LLMLAT_SCHEDULED_TTFT, LLMLAT_SCHEDULED_E2E,
+};
+
+/* A metric from the intended start that neither run has (no request had
+ * one): its rows would be empty. */
+static bool cmp_unscheduled(const llmlat_compare *c, int32_t m)
+{
+    if (!metric_from_schedule(m))
+        return false;
+    for (size_t f = 0; f < c->n_fig; f++)
+        if (c->fig[f].metric == m && (!isnan(c->fig[f].v[LLMLAT_COMPARE_BASE]) ||
+                                      !isnan(c->fig[f].v[LLMLAT_COMPARE_CAND])))
+            return false;
+    return true;
+}
 
 /* TOOL_ITL names the ITL or TPOT store (a row already), or its own. */
 static bool cmp_shown_already(const llmlat_compare *c, int32_t m)
@@ -20384,7 +20821,7 @@ static void cmp_text(const llmlat_compare *c, rbuf *b)
     cmp_text_header(b, c);
     for (size_t i = 0; i < sizeof CMP_TEXT_METRICS / sizeof CMP_TEXT_METRICS[0]; i++) {
         int32_t m = CMP_TEXT_METRICS[i];
-        if (cmp_shown_already(c, m))
+        if (cmp_shown_already(c, m) || cmp_unscheduled(c, m))
             continue;
         rbuf_puts(b, report_metric_label(w, m));
         rbuf_puts(b, "\n");
@@ -20526,6 +20963,7 @@ LLMLAT_API int32_t llmlat_compare_report(const llmlat_compare *c, int32_t format
 #undef LOGGED_FAILED
 #undef LOGGED_HAS_USAGE
 #undef LOGGED_CANCELLED
+#undef LOGGED_SCHEDULED
 #undef RANKS_MAX_Q
 #undef SELECT_MAX_RANKS
 #undef ICDF_MAX_QUANTILES
@@ -20595,6 +21033,8 @@ LLMLAT_API int32_t llmlat_compare_report(const llmlat_compare *c, int32_t format
 #undef PERCENT_TEXT_MAX
 #undef GROUPS_ALL
 #undef GROUPS_FAILED
+#undef REPORT_ROWS_MAX
+#undef SCHED_ROWS
 #undef NAMES_COUNT
 #undef NAMES_BOUNDS
 #undef NAMES_SCHEME
@@ -20607,6 +21047,7 @@ LLMLAT_API int32_t llmlat_compare_report(const llmlat_compare *c, int32_t format
 #undef TIME_BUCKETS_MAX
 #undef SCHEMA_VERSION
 #undef JSONW_MAX_DEPTH
+#undef SCHEDULED_AT
 #undef REQUEST_COLUMN_COUNT
 #undef NUMBER_WIDTH
 #undef DASH
@@ -20630,8 +21071,11 @@ LLMLAT_API int32_t llmlat_compare_report(const llmlat_compare *c, int32_t format
 #undef TRAILER_BYTES
 #undef V1_METRIC_LAST
 #undef V1_CONVENTION_LAST
+#undef V2_METRIC_LAST
+#undef V2_PARAM_LAST
 #undef SAMPLE_LIMIT
 #undef SUMS_SLACK
+#undef LOGGED_REQUEST_BYTES_V2
 #undef LOGGED_REQUEST_BYTES
 #undef LOGGED_EVENT_BYTES
 #undef V1_OCTAVES

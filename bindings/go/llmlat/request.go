@@ -131,6 +131,19 @@ func (r *Request) Start(ns int64) error {
 	return err
 }
 
+// Schedule records when the request was meant to start (its intended
+// start, e.g. the arrival time a benchmark's schedule gave it), at or
+// before its start: from it come DispatchDelay, ScheduledTTFT and
+// ScheduledE2E (docs/metrics.md, "The intended start"). Before or after
+// Start; set again, it replaces the last. ErrState once ended, ErrOrder
+// after the start, ErrOverflow when a time of the request would be too
+// far from it.
+func (r *Request) Schedule(ns int64) error {
+	err := check(C.llmlat_request_schedule(r.handle(), C.int64_t(ns)), "schedule")
+	r.keepAlive()
+	return err
+}
+
 // Event records one streamed chunk at ns carrying tokens >= 0 output tokens
 // (0: a role chunk, keep-alive or empty delta). ErrState before Start or
 // after Finish/Fail, ErrOrder before the start or the previous event,
@@ -240,6 +253,8 @@ func (r *Request) SetKnown(c Convention, m Metric, value float64) error {
 // (hasOutput: a usage count was set) and what its data lacks.
 type Recorded struct {
 	Start, End   int64
+	Scheduled    int64 // the intended start, when HasScheduled
+	HasScheduled bool
 	Ended        bool
 	Failed       bool
 	Times        []int64
@@ -260,6 +275,9 @@ func (r *Request) Recorded() (Recorded, error) {
 		return out, err
 	}
 	out.Start = int64(start)
+	var sched C.int64_t
+	out.HasScheduled = C.llmlat_request_get_schedule(h, &sched) == C.LLMLAT_OK
+	out.Scheduled = int64(sched)
 	var state C.int32_t
 	C.llmlat_request_get_state(h, &state)
 	out.Ended = state == C.LLMLAT_STATE_FINISHED || state == C.LLMLAT_STATE_FAILED

@@ -39,13 +39,15 @@ __all__ = [
     "NAMES",
     "LACKS",
     "COLUMN_CANCELLED",
+    "NO_SCHEDULE",
 ]
 
 # ------------------------------------------------------------------ names
 
 #: Metric names, from the library itself (``llmlat_metric_name``): "ttft",
 #: "tpot", "itl", "icl", "e2e", "tps_user", "itl_max", "output_tokens",
-#: "input_tokens", "tool_itl", "ntpot".
+#: "input_tokens", "tool_itl", "ntpot", and from the intended start
+#: (``Request.schedule``) "dispatch_delay", "scheduled_ttft", "scheduled_e2e".
 _METRIC_IDS: Dict[str, int] = name_table(lib.llmlat_metric_name, 1)
 #: Convention names (``llmlat_convention_name``): "default", "vllm",
 #: "aiperf", "sglang", "llmperf", "guidellm", "inference-perf".
@@ -78,6 +80,7 @@ _PARAM_IDS = {
     "slo_ttft": 3,
     "slo_tpot": 4,
     "slo_e2e": 5,
+    "max_dispatch_delay": 6,
 }
 _FORMAT_IDS = {"text": 1, "json": 2, "prometheus": 3, "openmetrics": 4, "prometheus_protobuf": 5,
                "html": 6, "chrome_trace": 7, "requests_csv": 8, "requests_jsonl": 9}
@@ -98,6 +101,9 @@ _KIND_IDS = {"metric": 1, "rate": 2, "counter": 3}
 #: ``ok[i]`` of ``Aggregator.add_columns`` for a request the client
 #: cancelled (``LLMLAT_COLUMN_CANCELLED``).
 COLUMN_CANCELLED = 2
+#: ``scheduled[i]`` of ``Aggregator.add_columns`` for a request without an
+#: intended start (``LLMLAT_NO_SCHEDULE``; None does the same in a list).
+NO_SCHEDULE = INT64_MIN
 
 METRICS: Tuple[str, ...] = tuple(_METRIC_IDS)
 CONVENTIONS: Tuple[str, ...] = tuple(_CONVENTION_IDS)
@@ -137,7 +143,8 @@ def now_ns() -> int:
 
 def param_bounds(param: Name) -> Tuple[float, float]:
     """The accepted range ``(lo, hi)`` of an aggregator parameter
-    ("relative_error", "duration", "slo_ttft", "slo_tpot", "slo_e2e")."""
+    ("relative_error", "duration", "slo_ttft", "slo_tpot", "slo_e2e",
+    "max_dispatch_delay")."""
     lo, hi = c_double(), c_double()
     st = lib.llmlat_param_bounds(as_id(_PARAM_IDS, "param", param, "param_bounds", "param"),
                                  byref(lo), byref(hi))
@@ -163,6 +170,14 @@ def _token_array(tokens: Any, n: int, where: str) -> Tuple[Any, int]:
             return None, 0
         return byref_buffer(c_uint32, array("I", (k,)) * n), n
     return c_array(tokens, c_uint32, "I", "IL", "uint32", where, "tokens")
+
+
+def _no_schedule_for_none(column: Any) -> Any:
+    """A list or tuple of intended starts with None for NO_SCHEDULE; any
+    other column (a buffer, an array) as it is."""
+    if isinstance(column, (list, tuple)):
+        return [NO_SCHEDULE if x is None else x for x in column]
+    return column
 
 
 def _column(obj: Any, ctype: Any, typecode: str, codes: str, kind: str,
@@ -325,6 +340,31 @@ class Request(_Owner):
             st = lib.llmlat_request_start(self._h, as_i64(t_ns, "Request.start", "t_ns"))
         if st:
             self._fail(st, "llmlat_request_start")
+
+    def schedule(self, t_ns: int) -> None:
+        """When the request was meant to start (its intended start, e.g. the
+        arrival time a benchmark's schedule gave it), at or before its
+        start: from it come "dispatch_delay", "scheduled_ttft" and
+        "scheduled_e2e" (docs/metrics.md, "The intended start"). Before or
+        after ``start``; set again, it replaces the last.
+        Errors: StateError (ended), OrderError (after the start),
+        LimitError (a time of the request would be too far from it)."""
+        with self._lock:
+            st = lib.llmlat_request_schedule(self._h, as_i64(t_ns, "Request.schedule", "t_ns"))
+        if st:
+            self._fail(st, "llmlat_request_schedule")
+
+    @property
+    def scheduled(self) -> Optional[int]:
+        """The intended start in ns (``schedule``), None when it has none."""
+        out = c_int64()
+        with self._lock:
+            st = lib.llmlat_request_get_schedule(self._h, byref(out))
+        if st == _EUNDEFINED:
+            return None
+        if st:
+            self._fail(st, "llmlat_request_get_schedule")
+        return out.value
 
     def event(self, t_ns: int, tokens: int = 1, _event: Any = request_event_fast) -> None:
         """One streamed event (chunk) at ``t_ns`` carrying ``tokens >= 0``
@@ -707,7 +747,7 @@ class Aggregator(_Owner):
 
     def add_columns(self, starts: Any, ends: Any = None, ok: Any = None, offsets: Any = None,
                     times: Any = None, tokens: Any = None, input_tokens: Any = None,
-                    output_tokens: Any = None) -> None:
+                    output_tokens: Any = None, scheduled: Any = None) -> None:
         """Adds many requests given as columns in one C call, all or none
         (``llmlat_agg_add_columns``): request i starts at ``starts[i]``,
         has events ``offsets[i]`` .. ``offsets[i + 1] - 1`` of ``times``
@@ -718,6 +758,9 @@ class Aggregator(_Owner):
         ``input_tokens``, ``output_tokens``: per request; an output count
         below 0 means none (N is then the sum of its tokens).
         ``tokens``: one per event, or an int for every event (default 1).
+        ``scheduled``: each request's intended start (``Request.schedule``),
+        at or before its start; ``llmlat.NO_SCHEDULE`` (None in a list) for
+        one without (``llmlat_agg_add_columns_scheduled``).
 
         numpy arrays are handed to C without a copy when their dtypes are
         the C ones: int64 ``starts``, ``ends``, ``times``, counts and
@@ -734,7 +777,8 @@ class Aggregator(_Owner):
                 ("ends", ends, c_int64, "q", "ql", "int64"),
                 ("ok", ok, ctypes.c_uint8, "B", "?Bb", "uint8"),
                 ("input_tokens", input_tokens, c_int64, "q", "ql", "int64"),
-                ("output_tokens", output_tokens, c_int64, "q", "ql", "int64")):
+                ("output_tokens", output_tokens, c_int64, "q", "ql", "int64"),
+                ("scheduled", _no_schedule_for_none(scheduled), c_int64, "q", "ql", "int64")):
             if col is None:
                 cols.append(None)
                 continue
@@ -742,7 +786,7 @@ class Aggregator(_Owner):
             if m != n:
                 self._fail(_EINVAL, where, "%d starts but %d %s" % (n, m, name))
             cols.append(p)
-        end_p, ok_p, in_p, out_p = cols[1:]
+        end_p, ok_p, in_p, out_p, sched_p = cols[1:]
         off_p = t_p = k_p = None
         if offsets is not None or times is not None:
             if offsets is None or times is None:
@@ -756,11 +800,11 @@ class Aggregator(_Owner):
                 self._fail(_EINVAL, where, "%d times but %d token counts" % (nt, nk))
         bad = c_size_t(0)
         with self._lock:
-            st = lib.llmlat_agg_add_columns(self._h, n, start_p, end_p, ok_p, off_p, t_p, k_p,
-                                            in_p, out_p, byref(bad))
+            st = lib.llmlat_agg_add_columns_scheduled(self._h, n, start_p, end_p, ok_p, off_p,
+                                                      t_p, k_p, in_p, out_p, sched_p, byref(bad))
         if st:
             at = bad.value
-            self._fail(st, "llmlat_agg_add_columns",
+            self._fail(st, "llmlat_agg_add_columns_scheduled",
                        "request %d" % at if at != ctypes.c_size_t(-1).value else None)
 
     def unavailable(self, kind: str, name: Name) -> Optional[str]:
@@ -955,8 +999,10 @@ class Aggregator(_Owner):
     def requests(self) -> List[Dict[str, Any]]:
         """One dict per request kept (exact mode), in the order added: index,
         start_s, end_s, ttft_s, tpot_s, e2e_s, itl_max_s, output_tokens,
-        input_tokens (None when the request has no such value), success,
-        under the aggregator's convention. UndefinedError in bounded mode."""
+        input_tokens, scheduled_s (its intended start), dispatch_delay_s,
+        scheduled_ttft_s, scheduled_e2e_s (None when the request has no
+        such value), success, under the aggregator's convention.
+        UndefinedError in bounded mode."""
         return _analysis.requests_table(self)
 
     def requests_array(self) -> Any:
