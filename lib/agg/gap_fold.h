@@ -157,7 +157,9 @@ static inline bool gap_all_one(const uint32_t *k, size_t n)
  * events, when every one is common: their bucket indexes into idx, their
  * squares and extremes into *c. false (idx and *c then mean nothing) when
  * some gap is 0 or 2^53 ns and more: the loop checks nothing, the
- * extremes tell after it ((double)g is monotone). */
+ * extremes tell after it ((double)g is monotone). They are converted back
+ * to integers only once they are known to be in range: a gap near 2^63
+ * rounds to 2^63 as a double, which no int64 holds. */
 static inline bool gap_common_block(const gap_layout *lay, int64_t prev, const int64_t *t,
                                     size_t n, int64_t *idx, common_gaps *c)
 {
@@ -178,8 +180,10 @@ static inline bool gap_common_block(const gap_layout *lay, int64_t prev, const i
         max = max > x ? max : x;
         idx[j] = sketch_cells_index(bound, base, shift, mask, x);
     }
-    *c = (common_gaps){ n, sq_lo, sq_hi, (int64_t)min, (int64_t)max };
-    return min >= 1.0 && max < (double)SKETCH_NS_EXACT;
+    if (!(min >= 1.0 && max < (double)SKETCH_NS_EXACT))
+        return false;
+    *c = (common_gaps){ n, sq_lo, sq_hi, (int64_t)min, (int64_t)max }; /* exact: < 2^53 */
+    return true;
 }
 
 /* The parts into a's sketches (their buckets are the caller's): ICL's

@@ -351,7 +351,10 @@ LLMLAT_PRIVATE void sketch_inverse_cdf(const sketch *s, const sketch_map *m, con
     for (size_t k = 0; k < n; k++) {
         /* the first rank whose cumulative weight r + 1 reaches q W */
         double reach = ceil(q[order[k]] * (double)s->count);
-        uint64_t r = reach < 1.0 ? 0 : (uint64_t)reach - 1;
+        /* (double)count may round up to 2^64, which no uint64 holds */
+        uint64_t r = reach < 1.0                     ? 0
+                     : reach < 18446744073709551616.0 ? (uint64_t)reach - 1
+                                                      : s->count - 1;
         if (r > s->count - 1)
             r = s->count - 1;
         advance(s, &up, r);

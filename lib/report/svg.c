@@ -1,3 +1,4 @@
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -82,6 +83,8 @@ static size_t svg_log_ticks(const svg_axis *a, double *t, int *decimals)
 {
     size_t n = 0;
     double lo = a->lo * a->scale, hi = a->hi * a->scale;
+    if (!(lo > 0.0 && hi <= DBL_MAX)) /* then log10(lo) is finite: an int holds it */
+        return 0;
     bool fine = log10(hi) - log10(lo) < 3.0;
     *decimals = -1; /* each tick its own */
     for (int e = (int)floor(log10(lo)); n < SVG_MAX_TICKS && pow(10.0, e) <= hi; e++) {

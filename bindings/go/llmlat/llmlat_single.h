@@ -5945,7 +5945,10 @@ LLMLAT_PRIVATE void sketch_inverse_cdf(const sketch *s, const sketch_map *m, con
     for (size_t k = 0; k < n; k++) {
         /* the first rank whose cumulative weight r + 1 reaches q W */
         double reach = ceil(q[order[k]] * (double)s->count);
-        uint64_t r = reach < 1.0 ? 0 : (uint64_t)reach - 1;
+        /* (double)count may round up to 2^64, which no uint64 holds */
+        uint64_t r = reach < 1.0                     ? 0
+                     : reach < 18446744073709551616.0 ? (uint64_t)reach - 1
+                                                      : s->count - 1;
         if (r > s->count - 1)
             r = s->count - 1;
         advance(s, &up, r);
@@ -8353,7 +8356,9 @@ static inline bool gap_all_one(const uint32_t *k, size_t n)
  * events, when every one is common: their bucket indexes into idx, their
  * squares and extremes into *c. false (idx and *c then mean nothing) when
  * some gap is 0 or 2^53 ns and more: the loop checks nothing, the
- * extremes tell after it ((double)g is monotone). */
+ * extremes tell after it ((double)g is monotone). They are converted back
+ * to integers only once they are known to be in range: a gap near 2^63
+ * rounds to 2^63 as a double, which no int64 holds. */
 static inline bool gap_common_block(const gap_layout *lay, int64_t prev, const int64_t *t,
                                     size_t n, int64_t *idx, common_gaps *c)
 {
@@ -8374,8 +8379,10 @@ static inline bool gap_common_block(const gap_layout *lay, int64_t prev, const i
         max = max > x ? max : x;
         idx[j] = sketch_cells_index(bound, base, shift, mask, x);
     }
-    *c = (common_gaps){ n, sq_lo, sq_hi, (int64_t)min, (int64_t)max };
-    return min >= 1.0 && max < (double)SKETCH_NS_EXACT;
+    if (!(min >= 1.0 && max < (double)SKETCH_NS_EXACT))
+        return false;
+    *c = (common_gaps){ n, sq_lo, sq_hi, (int64_t)min, (int64_t)max }; /* exact: < 2^53 */
+    return true;
 }
 
 /* The parts into a's sketches (their buckets are the caller's): ICL's
@@ -18008,6 +18015,7 @@ LLMLAT_PRIVATE const char *report_metric_label(const text_words *w, int32_t metr
 }
 
 /* ---------------------- lib/report/svg.c ---------------------------------- */
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -18090,6 +18098,8 @@ static size_t svg_log_ticks(const svg_axis *a, double *t, int *decimals)
 {
     size_t n = 0;
     double lo = a->lo * a->scale, hi = a->hi * a->scale;
+    if (!(lo > 0.0 && hi <= DBL_MAX)) /* then log10(lo) is finite: an int holds it */
+        return 0;
     bool fine = log10(hi) - log10(lo) < 3.0;
     *decimals = -1; /* each tick its own */
     for (int e = (int)floor(log10(lo)); n < SVG_MAX_TICKS && pow(10.0, e) <= hi; e++) {
