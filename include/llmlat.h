@@ -706,6 +706,10 @@ LLMLAT_API llmlat_agg *llmlat_agg_new_like(const llmlat_agg *a);
  * to or query like; the recorder itself is one thread's at a time, as any
  * recorder. NULL when like is NULL or exact, or out of memory. */
 LLMLAT_API llmlat_request *llmlat_request_new_streaming(const llmlat_agg *like);
+/* The same, telling why it failed: *out is the new recorder, or NULL on an
+ * error. Errors: EINVAL (like or out NULL), EMISMATCH (like is exact),
+ * ENOMEM. (1.2) */
+LLMLAT_API int32_t llmlat_request_create_streaming(const llmlat_agg *like, llmlat_request **out);
 
 /* ------------------------------------------------------------------ live */
 
@@ -990,6 +994,9 @@ LLMLAT_API const char *llmlat_input_name(int32_t input);
 /* A new reader of `input` (LLMLAT_INPUT_*); name (copied; NULL: "<input>")
  * starts its messages. NULL on an unknown format or no memory. */
 LLMLAT_API llmlat_reader *llmlat_reader_new(int32_t input, const char *name);
+/* The same, telling why it failed: *out is the new reader, or NULL on an
+ * error. Errors: EINVAL (unknown format, out NULL), ENOMEM. (1.2) */
+LLMLAT_API int32_t llmlat_reader_create(int32_t input, const char *name, llmlat_reader **out);
 /* Frees rd; NULL is a no-op. */
 LLMLAT_API void llmlat_reader_free(llmlat_reader *rd);
 /* Which run to read of a file that holds several (vLLM --append-result and

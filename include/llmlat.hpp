@@ -290,6 +290,8 @@ std::int32_t sink_trampoline(void *user, const void *bytes, std::size_t len) noe
 
 /* ----------------------------------------------------------------- request */
 
+class aggregator;
+
 /* Owns one llmlat_request (one in-flight request; one thread at a time). */
 class request {
 public:
@@ -301,6 +303,10 @@ public:
             return status(LLMLAT_ENOMEM);
         return request(r);
     }
+    /* A new streaming recorder folding by the bounded aggregator like's
+     * layout (llmlat_request_create_streaming): EINVAL for an empty like,
+     * EMISMATCH for an exact one, ENOMEM. */
+    static result<request> create_streaming(const aggregator &like) noexcept;
 
     /* Owns nothing: every call returns LLMLAT_EINVAL. */
     request() noexcept = default;
@@ -789,6 +795,15 @@ struct position {
     std::uint64_t index = 0, line = 0, column = 0;
 };
 
+inline result<request> request::create_streaming(const aggregator &like) noexcept
+{
+    llmlat_request *r = nullptr;
+    std::int32_t st = llmlat_request_create_streaming(like.get(), &r);
+    if (st != LLMLAT_OK)
+        return status(st);
+    return request(r);
+}
+
 /* Owns one llmlat_reader: the push reader of traces and of other tools'
  * result files (one thread at a time). The host feeds bytes (feed, or
  * space + commit to read straight into the reader's buffer) and end()s
@@ -800,11 +815,10 @@ public:
     static result<reader> create(std::int32_t input = LLMLAT_INPUT_AUTO,
                                  const char *name = nullptr) noexcept
     {
-        if (!llmlat_input_name(input))
-            return status(LLMLAT_EINVAL);
-        llmlat_reader *rd = llmlat_reader_new(input, name);
-        if (!rd)
-            return status(LLMLAT_ENOMEM);
+        llmlat_reader *rd = nullptr;
+        std::int32_t st = llmlat_reader_create(input, name, &rd);
+        if (st != LLMLAT_OK)
+            return status(st);
         return reader(rd);
     }
 

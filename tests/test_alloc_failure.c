@@ -459,6 +459,49 @@ static int32_t call_events(void *ctx)
 /* The recorder's buffers grow geometrically: at every growth, single and
  * bulk, each allocation may fail; the events already taken stay, and the
  * retried call leaves the recorder equal to one that never failed. */
+/* The status-returning constructors of a streaming recorder and of a
+ * reader: ENOMEM (out NULL, no leak) at each allocation the NULL-returning
+ * ones fail at, until memory suffices. */
+static void create_says_why(void **state)
+{
+    (void)state;
+    llmlat_agg *like = llmlat_agg_new(LLMLAT_CONV_DEFAULT, LLMLAT_MODE_BOUNDED);
+    assert_non_null(like);
+    for (int all = 0; all <= 1; all++) {
+        const long held = inj.live; /* like's, its recorders' layout once made */
+        for (long n = 0;; n++) {
+            llmlat_request *r = (llmlat_request *)&inj;
+            arm(n, all);
+            int32_t st = llmlat_request_create_streaming(like, &r);
+            disarm();
+            if (st == LLMLAT_OK) {
+                assert_non_null(r);
+                llmlat_request_free(r);
+                break;
+            }
+            assert_int_equal(st, LLMLAT_ENOMEM);
+            assert_null(r);
+            assert_int_equal(inj.live, held);
+        }
+        const long inj_before = inj.live;
+        for (long n = 0;; n++) {
+            llmlat_reader *rd = (llmlat_reader *)&inj;
+            arm(n, all);
+            int32_t st = llmlat_reader_create(LLMLAT_INPUT_AUTO, "x", &rd);
+            disarm();
+            if (st == LLMLAT_OK) {
+                assert_non_null(rd);
+                llmlat_reader_free(rd);
+                break;
+            }
+            assert_int_equal(st, LLMLAT_ENOMEM);
+            assert_null(rd);
+            assert_int_equal(inj.live, inj_before);
+        }
+    }
+    llmlat_agg_free(like);
+}
+
 static void recorder_growth(void **state)
 {
     (void)state;
@@ -970,6 +1013,7 @@ int main(int argc, char **argv)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(hook_and_size_limits, setup, teardown),
         cmocka_unit_test_setup_teardown(constructors, setup, teardown),
+        cmocka_unit_test_setup_teardown(create_says_why, setup, teardown),
         cmocka_unit_test_setup_teardown(recorder_growth, setup, teardown),
         cmocka_unit_test_setup_teardown(add_fails_cleanly, setup, teardown),
         cmocka_unit_test_setup_teardown(merge_fails_cleanly, setup, teardown),

@@ -386,13 +386,18 @@ static const req_folder STREAM_FOLDER = {
     .gaps = stream_gaps,
 };
 
-LLMLAT_API llmlat_request *llmlat_request_new_streaming(const llmlat_agg *like)
+LLMLAT_API int32_t llmlat_request_create_streaming(const llmlat_agg *like, llmlat_request **out)
 {
-    if (!like || like->mode != LLMLAT_MODE_BOUNDED)
-        return NULL;
+    if (!out)
+        return LLMLAT_EINVAL;
+    *out = NULL;
+    if (!like)
+        return LLMLAT_EINVAL;
+    if (like->mode != LLMLAT_MODE_BOUNDED)
+        return LLMLAT_EMISMATCH;
     llmlat_request *r = llmlat_request_new();
     if (!r)
-        return NULL;
+        return LLMLAT_ENOMEM;
     stream_state *st = alloc_malloc(&r->al, sizeof *st);
     r->t = alloc_malloc(&r->al, STREAM_BLOCK * sizeof *r->t); /* its block */
     r->k = alloc_malloc(&r->al, STREAM_BLOCK * sizeof *r->k);
@@ -400,7 +405,7 @@ LLMLAT_API llmlat_request *llmlat_request_new_streaming(const llmlat_agg *like)
     if (!lay) {
         alloc_free(&r->al, st);
         llmlat_request_free(r);
-        return NULL;
+        return LLMLAT_ENOMEM;
     }
     r->cap = STREAM_BLOCK;
     memset(st, 0, sizeof *st);
@@ -410,6 +415,14 @@ LLMLAT_API llmlat_request *llmlat_request_new_streaming(const llmlat_agg *like)
     stream_clear_state(st);
     r->folder = &STREAM_FOLDER;
     r->fold_state = st;
+    *out = r;
+    return LLMLAT_OK;
+}
+
+LLMLAT_API llmlat_request *llmlat_request_new_streaming(const llmlat_agg *like)
+{
+    llmlat_request *r; /* NULL on any error */
+    llmlat_request_create_streaming(like, &r);
     return r;
 }
 

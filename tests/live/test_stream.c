@@ -351,6 +351,17 @@ static void mismatches_and_bad_arguments(void **state)
     llmlat_agg *like = llmlat_agg_new(LLMLAT_CONV_DEFAULT, LLMLAT_MODE_BOUNDED);
     assert_null(llmlat_request_new_streaming(NULL));
     assert_null(llmlat_request_new_streaming(exact));
+    /* the status-returning twin says why */
+    llmlat_request *made = (llmlat_request *)exact;
+    assert_int_equal(llmlat_request_create_streaming(NULL, &made), LLMLAT_EINVAL);
+    assert_null(made);
+    made = (llmlat_request *)exact;
+    assert_int_equal(llmlat_request_create_streaming(exact, &made), LLMLAT_EMISMATCH);
+    assert_null(made);
+    assert_int_equal(llmlat_request_create_streaming(like, NULL), LLMLAT_EINVAL);
+    assert_int_equal(llmlat_request_create_streaming(like, &made), LLMLAT_OK);
+    assert_non_null(made);
+    llmlat_request_free(made);
     llmlat_request *r = llmlat_request_new_streaming(like);
     llmlat_request *other = llmlat_request_new_streaming(like); /* shares the layout */
     assert_non_null(other);

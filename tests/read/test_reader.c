@@ -266,6 +266,27 @@ static void rejections(void **state)
            "end\n6 read, 6 rejected\n");
 }
 
+/* llmlat_reader_create tells an unknown format (EINVAL) from success;
+ * ENOMEM is test_alloc_failure's. */
+static void create_says_why(void **state)
+{
+    (void)state;
+    llmlat_reader *rd = (llmlat_reader *)&rd;
+    assert_int_equal(llmlat_reader_create(99, "x", &rd), LLMLAT_EINVAL);
+    assert_null(rd);
+    rd = (llmlat_reader *)&rd;
+    assert_int_equal(llmlat_reader_create(-1, NULL, &rd), LLMLAT_EINVAL);
+    assert_null(rd);
+    assert_int_equal(llmlat_reader_create(LLMLAT_INPUT_TRACE, "x", NULL), LLMLAT_EINVAL);
+    for (int32_t input = LLMLAT_INPUT_AUTO; input <= LLMLAT_INPUT_LLMPERF; input++) {
+        assert_int_equal(llmlat_reader_create(input, NULL, &rd), LLMLAT_OK);
+        int32_t format = -1;
+        assert_int_equal(llmlat_reader_format(rd, &format), LLMLAT_OK);
+        assert_int_equal(format, input);
+        llmlat_reader_free(rd);
+    }
+}
+
 /* `text` read into a (llmlat_reader_add_to) and into b (next +
  * llmlat_agg_add): the same JSON report. */
 static void read_both_ways(const char *text, llmlat_agg *a, llmlat_agg *b)
@@ -604,6 +625,7 @@ static void add_to_equals_next(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(create_says_why),
         cmocka_unit_test(same_in_any_pieces),
         cmocka_unit_test(trace_values),
         cmocka_unit_test(rejections),

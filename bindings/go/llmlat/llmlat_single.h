@@ -746,6 +746,10 @@ LLMLAT_API llmlat_agg *llmlat_agg_new_like(const llmlat_agg *a);
  * to or query like; the recorder itself is one thread's at a time, as any
  * recorder. NULL when like is NULL or exact, or out of memory. */
 LLMLAT_API llmlat_request *llmlat_request_new_streaming(const llmlat_agg *like);
+/* The same, telling why it failed: *out is the new recorder, or NULL on an
+ * error. Errors: EINVAL (like or out NULL), EMISMATCH (like is exact),
+ * ENOMEM. (1.2) */
+LLMLAT_API int32_t llmlat_request_create_streaming(const llmlat_agg *like, llmlat_request **out);
 
 /* ------------------------------------------------------------------ live */
 
@@ -1030,6 +1034,9 @@ LLMLAT_API const char *llmlat_input_name(int32_t input);
 /* A new reader of `input` (LLMLAT_INPUT_*); name (copied; NULL: "<input>")
  * starts its messages. NULL on an unknown format or no memory. */
 LLMLAT_API llmlat_reader *llmlat_reader_new(int32_t input, const char *name);
+/* The same, telling why it failed: *out is the new reader, or NULL on an
+ * error. Errors: EINVAL (unknown format, out NULL), ENOMEM. (1.2) */
+LLMLAT_API int32_t llmlat_reader_create(int32_t input, const char *name, llmlat_reader **out);
 /* Frees rd; NULL is a no-op. */
 LLMLAT_API void llmlat_reader_free(llmlat_reader *rd);
 /* Which run to read of a file that holds several (vLLM --append-result and
@@ -9501,13 +9508,18 @@ static const req_folder STREAM_FOLDER = {
     .gaps = stream_gaps,
 };
 
-LLMLAT_API llmlat_request *llmlat_request_new_streaming(const llmlat_agg *like)
+LLMLAT_API int32_t llmlat_request_create_streaming(const llmlat_agg *like, llmlat_request **out)
 {
-    if (!like || like->mode != LLMLAT_MODE_BOUNDED)
-        return NULL;
+    if (!out)
+        return LLMLAT_EINVAL;
+    *out = NULL;
+    if (!like)
+        return LLMLAT_EINVAL;
+    if (like->mode != LLMLAT_MODE_BOUNDED)
+        return LLMLAT_EMISMATCH;
     llmlat_request *r = llmlat_request_new();
     if (!r)
-        return NULL;
+        return LLMLAT_ENOMEM;
     stream_state *st = alloc_malloc(&r->al, sizeof *st);
     r->t = alloc_malloc(&r->al, STREAM_BLOCK * sizeof *r->t); /* its block */
     r->k = alloc_malloc(&r->al, STREAM_BLOCK * sizeof *r->k);
@@ -9515,7 +9527,7 @@ LLMLAT_API llmlat_request *llmlat_request_new_streaming(const llmlat_agg *like)
     if (!lay) {
         alloc_free(&r->al, st);
         llmlat_request_free(r);
-        return NULL;
+        return LLMLAT_ENOMEM;
     }
     r->cap = STREAM_BLOCK;
     memset(st, 0, sizeof *st);
@@ -9525,6 +9537,14 @@ LLMLAT_API llmlat_request *llmlat_request_new_streaming(const llmlat_agg *like)
     stream_clear_state(st);
     r->folder = &STREAM_FOLDER;
     r->fold_state = st;
+    *out = r;
+    return LLMLAT_OK;
+}
+
+LLMLAT_API llmlat_request *llmlat_request_new_streaming(const llmlat_agg *like)
+{
+    llmlat_request *r; /* NULL on any error */
+    llmlat_request_create_streaming(like, &r);
     return r;
 }
 
@@ -11320,6 +11340,21 @@ LLMLAT_API int32_t llmlat_reader_duration(const llmlat_reader *rd, double *secon
         return undefined_value(seconds);
     *seconds = rd->p.duration_s;
     return LLMLAT_OK;
+}
+
+/* ---------------------- lib/read/reader_create.c -------------------------- */
+/* llmlat_reader_create: llmlat_reader_new telling why it failed. Its
+ * only failures are an unknown format and memory, told apart here. */
+
+LLMLAT_API int32_t llmlat_reader_create(int32_t input, const char *name, llmlat_reader **out)
+{
+    if (!out)
+        return LLMLAT_EINVAL;
+    *out = NULL;
+    if (!llmlat_input_name(input))
+        return LLMLAT_EINVAL;
+    *out = llmlat_reader_new(input, name);
+    return *out ? LLMLAT_OK : LLMLAT_ENOMEM;
 }
 
 /* ---------------------- lib/read/detect.c --------------------------------- */

@@ -95,14 +95,16 @@ func (h *readerHandle) free() {
 // NewReader reads src as input (InputAuto: told from the content); name
 // starts its messages. ErrInvalid for an unknown input format.
 func NewReader(src io.Reader, input Input, name string) (*Reader, error) {
-	if C.llmlat_input_name(C.int32_t(input)) == nil {
-		return nil, invalid("new reader", "unknown "+input.String())
-	}
 	cname := C.CString(name)
-	c := C.llmlat_reader_new(C.int32_t(input), cname)
+	var c *C.llmlat_reader
+	status := C.llmlat_reader_create(C.int32_t(input), cname, &c)
 	C.free(unsafe.Pointer(cname))
-	if c == nil {
-		return nil, &Error{Status: C.LLMLAT_ENOMEM, Op: "new reader"}
+	switch status {
+	case C.LLMLAT_OK:
+	case C.LLMLAT_EINVAL:
+		return nil, invalid("new reader", "unknown "+input.String())
+	default:
+		return nil, &Error{Status: int32(status), Op: "new reader"}
 	}
 	h := &readerHandle{c: c}
 	runtime.SetFinalizer(h, (*readerHandle).free)

@@ -70,15 +70,16 @@ func NewRequest() (*Request, error) {
 // otherwise); like is only read. ErrInvalid for a nil, closed or
 // exact-mode like, ErrNoMem.
 func NewStreamingRequest(like *Aggregator) (*Request, error) {
-	c := C.llmlat_request_new_streaming(like.handle())
-	if c == nil {
-		defer like.keepAlive()
-		if like.handle() == nil || like.Mode() != ModeBounded {
-			return nil, invalid("new streaming request", "needs an open bounded aggregator")
-		}
-		return nil, &Error{Status: C.LLMLAT_ENOMEM, Op: "new streaming request"}
-	}
+	var c *C.llmlat_request
+	status := C.llmlat_request_create_streaming(like.handle(), &c)
 	like.keepAlive()
+	switch status {
+	case C.LLMLAT_OK:
+	case C.LLMLAT_EINVAL, C.LLMLAT_EMISMATCH:
+		return nil, invalid("new streaming request", "needs an open bounded aggregator")
+	default:
+		return nil, &Error{Status: int32(status), Op: "new streaming request"}
+	}
 	h := &reqHandle{c: c}
 	runtime.SetFinalizer(h, (*reqHandle).free)
 	return &Request{h: h}, nil

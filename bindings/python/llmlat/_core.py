@@ -16,9 +16,9 @@ from typing import (Any, Dict, Iterable, List, Mapping, NamedTuple, NoReturn, Op
 
 from ._args import (INT64_MAX, INT64_MIN, UINT32_MAX, as_bytes, as_float, as_floats, as_i64,
                     as_id, as_text, as_u32, as_u64, byref_buffer, c_array, type_error)
-from ._errors import Error, InvalidArgumentError, OutOfMemoryError
+from ._errors import Error, InvalidArgumentError, MismatchError, OutOfMemoryError
 from . import _analysis
-from ._native import WRITE_FN, AggHandle, lib, name_table, request_event_fast
+from ._native import WRITE_FN, AggHandle, RequestHandle, lib, name_table, request_event_fast
 
 __all__ = [
     "Request",
@@ -305,13 +305,16 @@ class Request(_Owner):
                             % type(streaming).__name__)
         else:
             with streaming._lock:
-                h = lib.llmlat_request_new_streaming(streaming._h)
-            if not h and streaming._h is not None and streaming.mode != "bounded":
-                raise InvalidArgumentError(where="llmlat_request_new_streaming",
+                if streaming._h is None:
+                    raise streaming._closed_error()
+                h = RequestHandle()
+                st = lib.llmlat_request_create_streaming(streaming._h, byref(h))
+            if st == MismatchError.STATUS:
+                raise InvalidArgumentError(where="llmlat_request_create_streaming",
                                            detail="a streaming recorder needs a bounded "
                                                   "aggregator, not %s" % streaming.mode)
-            if not h and streaming._h is None:
-                raise streaming._closed_error()
+            if st != 0:
+                _raise(st, "llmlat_request_create_streaming")
         if not h:
             raise OutOfMemoryError(where="llmlat_request_new")
         self._own(h, lib.llmlat_request_free)

@@ -179,6 +179,7 @@ PROTOTYPES: Dict[str, Tuple[object, List[object]]] = {
     # reader
     "llmlat_input_name": (c_char_p, [c_int32]),
     "llmlat_reader_new": (ReaderHandle, [c_int32, c_char_p]),
+    "llmlat_reader_create": (c_int32, [c_int32, c_char_p, POINTER(ReaderHandle)]),
     "llmlat_reader_free": (None, [ReaderHandle]),
     "llmlat_reader_set_run": (c_int32, [ReaderHandle, c_uint64]),
     "llmlat_reader_feed": (c_int32, [ReaderHandle, c_void_p, c_size_t]),
@@ -201,6 +202,7 @@ PROTOTYPES: Dict[str, Tuple[object, List[object]]] = {
     "llmlat_agg_get_label": (c_int32, [AggHandle, c_size_t, POINTER(c_char_p), POINTER(c_char_p)]),
     "llmlat_agg_new_like": (AggHandle, [AggHandle]),
     "llmlat_request_new_streaming": (RequestHandle, [AggHandle]),
+    "llmlat_request_create_streaming": (c_int32, [AggHandle, POINTER(RequestHandle)]),
     # live recording
     "llmlat_live_new": (LiveHandle, [AggHandle]),
     "llmlat_live_free": (None, [LiveHandle]),

@@ -21,8 +21,8 @@ from typing import IO, Any, Iterator, List, Optional, Union
 
 from ._args import as_id, as_int, as_text, type_error
 from ._core import Aggregator, Request
-from ._errors import Error, FormatError, InvalidArgumentError, OutOfMemoryError
-from ._native import lib, name_table
+from ._errors import Error, FormatError, InvalidArgumentError
+from ._native import ReaderHandle, lib, name_table
 
 __all__ = ["read_trace", "TraceReader", "TraceRequest", "TraceError", "INPUTS"]
 
@@ -166,13 +166,13 @@ class TraceReader:
                              "UTF-8)", source)
         self.name: str = name if name is not None else default_name
         self._lock = threading.RLock()  # _feed and _fail run inside a step
-        h = lib.llmlat_reader_new(input_id, self.name.encode("utf-8", "replace"))
-        if not h:
+        h = ReaderHandle()
+        st = lib.llmlat_reader_create(input_id, self.name.encode("utf-8", "replace"), byref(h))
+        if st != 0:
             if self._owns_file:
                 self._file.close()
-            if lib.llmlat_input_name(input_id) is None:
-                raise Error.for_status(-1, "llmlat_reader_new", "input format %r" % (format,))
-            raise OutOfMemoryError(where="llmlat_reader_new")
+            raise Error.for_status(st, "llmlat_reader_create",
+                                   "input format %r" % (format,) if st == -1 else None)
         self._h = h
         self._finalizer = weakref.finalize(self, _release, h,
                                            self._file if self._owns_file else None)

@@ -216,6 +216,12 @@ class CommandTest(unittest.TestCase):
                 self.assertEqual((py.returncode, py.stdout, py.stderr),
                                  (c.returncode, c.stdout, c.stderr))
 
+    def test_bad_usage_exits_2(self):
+        # as the C command does (DESIGN section 14)
+        for args in (["--frob"], ["report", "--frob"], ["frobnicate"], []):
+            with self.subTest(args=args):
+                self.assertEqual(self.run_module(*args, stdin=b"").returncode, 2)
+
     def test_no_command(self):
         # a copy of the package (with its library, if it has one inside) that
         # has no command installed beside it, no LLMLAT_CLI and nothing on PATH
