@@ -1,7 +1,7 @@
 /* The radix sort behind exact quantiles and the concurrency sweep. */
 #include "helpers.h"
 
-#include "exact/radix.h"
+#include "util/radix.h"
 
 static uint64_t rng_state = 0x9e3779b97f4a7c15u;
 static uint64_t next_random(void)

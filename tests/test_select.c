@@ -2,7 +2,7 @@
  * same as sorting would give, whatever the shape of the data. */
 #include "helpers.h"
 
-#include "exact/radix.h"
+#include "util/radix.h"
 #include "exact/select.h"
 
 static uint64_t rng = 0x243f6a8885a308d3u;

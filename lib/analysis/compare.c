@@ -11,10 +11,9 @@
 #include <string.h>
 
 #include "analysis/compare.h"
-#include "exact/radix.h"
-#include "exact/ranks.h"
+#include "util/radix.h"
 #include "report/report_buf.h"
-#include "util/lerp.h"
+#include "util/ranks.h"
 #include "util/rng.h"
 
 /* ------------------------------------------------------------ figures */
@@ -253,40 +252,20 @@ static void compare_store_stats(const compare_run *r, const compare_store *s,
         return;
     }
     quantile_plan p;
-    quantile_plan_make(&p, total, q, nq);
-    uint64_t med[2];
-    size_t n_med = median_ranks(total, med);
-    /* every rank wanted, ascending: the plan's, the median's, the last */
-    uint64_t want[2 * RANKS_MAX_Q + 3];
-    double at[2 * RANKS_MAX_Q + 3];
-    size_t nw = 0, iq = 0, im = 0;
-    while (iq < p.n_ranks || im < n_med) {
-        bool from_q = im == n_med || (iq < p.n_ranks && p.ranks[iq] <= med[im]);
-        want[nw++] = from_q ? p.ranks[iq++] : med[im++];
-    }
-    want[nw++] = total - 1; /* the maximum */
-    uint64_t below = 0;     /* weight of the samples before j */
+    quantile_plan_make(&p, total, q, nq, PLAN_MEDIAN | PLAN_MAX);
+    double at[PLAN_MAX_RANKS];
+    uint64_t below = 0; /* weight of the samples before j */
     size_t k = 0;
-    for (size_t j = 0; j < s->n && k < nw; j++) {
+    for (size_t j = 0; j < s->n && k < p.n_ranks; j++) {
         const compare_sample *x = &s->sample[j];
         uint64_t wj = (uint64_t)x->w * r->mult[x->req];
-        while (k < nw && want[k] < below + wj)
+        while (k < p.n_ranks && p.ranks[k] < below + wj)
             at[k++] = x->v;
         below += wj;
     }
-    /* back to each list's own order */
-    double at_q[2 * RANKS_MAX_Q], at_med[2];
-    iq = im = 0;
-    for (size_t i = 0; i + 1 < nw; i++) {
-        bool from_q = im == n_med || (iq < p.n_ranks && p.ranks[iq] <= med[im]);
-        if (from_q)
-            at_q[iq++] = at[i];
-        else
-            at_med[im++] = at[i];
-    }
     out[0] = sum / (double)total;
-    out[1] = median_of(at_med, n_med);
-    quantile_plan_values(&p, at_q, at[nw - 1], out + 2);
+    out[1] = quantile_plan_median(&p, at);
+    quantile_plan_values(&p, at, at[p.max], out + 2);
 }
 
 LLMLAT_PRIVATE void compare_run_figures(const llmlat_compare *c, const compare_run *r,
@@ -338,11 +317,11 @@ static void compare_draw(compare_run *r, rng *g)
 /* numpy.quantile(x, q) of x sorted ascending (n >= 1). */
 static double compare_sorted_quantile(const double *x, size_t n, double q)
 {
-    double h = q * (double)(n - 1);
-    size_t i = (size_t)h;
-    if (i >= n - 1)
+    uint64_t r;
+    double gamma;
+    if (!quantile_rank(n, q, &r, &gamma))
         return x[n - 1];
-    return numpy_lerp(x[i], x[i + 1], h - (double)i);
+    return numpy_lerp(x[(size_t)r], x[(size_t)r + 1], gamma);
 }
 
 /* The interval of the B values x of one figure (NaN when any is). */

@@ -17,7 +17,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "util/lerp.h"
+#include "util/ranks.h"
 #include "bounded/sketch.h"
 
 static void clear_state(sketch *s)
@@ -277,28 +277,16 @@ static double rank_value(const sketch *s, const sketch_map *m, uint64_t r, int64
     return v < s->min ? s->min : v > s->max ? s->max : v;
 }
 
-/* The quantile q, its two ranks found in the places c (rank r) and next
- * (rank r + 1). */
-static double interpolate(const sketch *s, const sketch_map *m, double vi, uint64_t r,
+/* The quantile between ranks r and r + 1 (fraction gamma), found in the
+ * places c and next. */
+static double interpolate(const sketch *s, const sketch_map *m, double gamma, uint64_t r,
                           cursor c, cursor next)
 {
-    double fl = (double)r;
     double a = rank_value(s, m, r, c.p);
     /* ranks r and r + 1 mostly share a bucket (and its value) */
     bool same = next.p == c.p && r > 0 && r + 1 < s->count - 1;
     double b = same ? a : rank_value(s, m, r + 1, next.p);
-    return numpy_lerp(a, b, vi - fl);
-}
-
-/* The indexes of q[0..n) by ascending q. */
-static void quantile_order(const double *q, size_t n, size_t *order)
-{
-    for (size_t i = 0; i < n; i++) {
-        size_t j = i;
-        for (; j > 0 && q[order[j - 1]] > q[i]; j--)
-            order[j] = order[j - 1];
-        order[j] = i;
-    }
+    return numpy_lerp(a, b, gamma);
 }
 
 LLMLAT_PRIVATE void sketch_quantiles(const sketch *s, const sketch_map *m, const double *q,
@@ -309,36 +297,35 @@ LLMLAT_PRIVATE void sketch_quantiles(const sketch *s, const sketch_map *m, const
      * top, where they are a few buckets away */
     size_t order[SKETCH_MAX_QUANTILES];
     quantile_order(q, n, order);
-    uint64_t last = s->count - 1;
     size_t split = 0;
     while (split < n && q[order[split]] <= 0.5)
         split++;
     cursor up = { PLACE_ZERO - 1, 0 };
     for (size_t k = 0; k < split; k++) {
-        double vi = (double)last * q[order[k]]; /* numpy's virtual index */
-        if (vi >= (double)last) { /* n = 1 */
+        uint64_t r;
+        double gamma;
+        if (!quantile_rank(s->count, q[order[k]], &r, &gamma)) { /* n = 1 */
             out[order[k]] = s->max;
             continue;
         }
-        uint64_t r = (uint64_t)vi; /* floor: vi >= 0 (and no libm call) */
         advance(s, &up, r);
         cursor next = up;
         advance(s, &next, r + 1);
-        out[order[k]] = interpolate(s, m, vi, r, up, next);
+        out[order[k]] = interpolate(s, m, gamma, r, up, next);
     }
     cursor down = { s->top == SKETCH_NO_TOP ? 0 : s->top - s->base + 1, s->count };
     for (size_t k = n; k > split; k--) {
         size_t i = order[k - 1];
-        double vi = (double)last * q[i];
-        if (vi >= (double)last) {
+        uint64_t r;
+        double gamma;
+        if (!quantile_rank(s->count, q[i], &r, &gamma)) {
             out[i] = s->max;
             continue;
         }
-        uint64_t r = (uint64_t)vi;
         retreat(s, &down, r + 1);
         cursor below = down;
         retreat(s, &below, r);
-        out[i] = interpolate(s, m, vi, r, below, down);
+        out[i] = interpolate(s, m, gamma, r, below, down);
     }
 }
 

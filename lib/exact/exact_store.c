@@ -2,8 +2,8 @@
 #include <string.h>
 
 #include "exact/exact_store.h"
-#include "exact/radix.h"
-#include "exact/ranks.h"
+#include "util/radix.h"
+#include "util/ranks.h"
 #include "exact/select.h"
 #include "util/fixsum.h"
 #include "util/gridsum.h"
@@ -103,41 +103,22 @@ static int32_t at_ranks(const exact_store *s, const llmlat_alloc *al, const uint
                         double_key(s->max), ranks, n, out);
 }
 
-/* The quantiles' ranks (ranks.h has the rule) and the median's in one
- * selection; median may be NULL (then only the quantiles). */
+/* The quantiles' ranks and the median's (util/ranks.h has the rule) in
+ * one selection; median may be NULL (then only the quantiles). */
 static int32_t quantiles_and_median(const exact_store *s, const llmlat_alloc *al, const double *q,
                                     size_t n, double *out, double *median)
 {
     if (n > RANKS_MAX_Q)
         return LLMLAT_EINVAL;
     quantile_plan p;
-    quantile_plan_make(&p, s->total_w, q, n);
-    uint64_t med[2], ranks[2 * RANKS_MAX_Q + 2];
-    size_t n_med = median ? median_ranks(s->total_w, med) : 0, nu = 0;
-    /* the union of the two ascending lists, ascending, each rank once */
-    for (size_t i = 0, j = 0; i < p.n_ranks || j < n_med;) {
-        uint64_t r = j == n_med || (i < p.n_ranks && p.ranks[i] <= med[j]) ? p.ranks[i] : med[j];
-        i += i < p.n_ranks && p.ranks[i] == r;
-        j += j < n_med && med[j] == r;
-        ranks[nu++] = r;
-    }
-    double at[2 * RANKS_MAX_Q + 2], at_q[2 * RANKS_MAX_Q], at_med[2];
-    int32_t st = at_ranks(s, al, ranks, nu, at);
+    quantile_plan_make(&p, s->total_w, q, n, median ? PLAN_MEDIAN : 0);
+    double at[PLAN_MAX_RANKS];
+    int32_t st = at_ranks(s, al, p.ranks, p.n_ranks, at);
     if (st != LLMLAT_OK)
         return st;
-    for (size_t i = 0, k = 0; i < p.n_ranks; i++) {
-        while (ranks[k] != p.ranks[i])
-            k++;
-        at_q[i] = at[k];
-    }
-    quantile_plan_values(&p, at_q, s->max, out);
-    for (size_t i = 0, k = 0; i < n_med; i++) {
-        while (ranks[k] != med[i])
-            k++;
-        at_med[i] = at[k];
-    }
+    quantile_plan_values(&p, at, s->max, out);
     if (median)
-        *median = median_of(at_med, n_med);
+        *median = quantile_plan_median(&p, at);
     return LLMLAT_OK;
 }
 
@@ -149,13 +130,7 @@ LLMLAT_PRIVATE int32_t exact_quantiles(const exact_store *s, const llmlat_alloc 
 
 LLMLAT_PRIVATE int32_t exact_median(const exact_store *s, const llmlat_alloc *al, double *out)
 {
-    uint64_t r[2];
-    double v[2];
-    size_t nr = median_ranks(s->total_w, r);
-    int32_t st = at_ranks(s, al, r, nr, v);
-    if (st == LLMLAT_OK)
-        *out = median_of(v, nr);
-    return st;
+    return quantiles_and_median(s, al, NULL, 0, NULL, out);
 }
 
 LLMLAT_PRIVATE int32_t exact_summary(const exact_store *s, const llmlat_alloc *al,

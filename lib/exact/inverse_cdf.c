@@ -13,26 +13,16 @@
 #include <string.h>
 
 #include "exact/exact_store.h"
-#include "exact/radix.h"
+#include "util/radix.h"
+#include "util/ranks.h"
 
 #define ICDF_MAX_QUANTILES 64
-
-/* The quantile indexes ordered by q, for one ascending walk. */
-static void icdf_order(const double *q, size_t n, size_t *order)
-{
-    for (size_t i = 0; i < n; i++) {
-        size_t j = i;
-        for (; j > 0 && q[order[j - 1]] > q[i]; j--)
-            order[j] = order[j - 1];
-        order[j] = i;
-    }
-}
 
 static void icdf_walk(const double *v, const uint32_t *w, size_t n, uint64_t total,
                       const double *q, size_t nq, double *out, double *mode)
 {
     size_t order[ICDF_MAX_QUANTILES], next = 0;
-    icdf_order(q, nq, order);
+    quantile_order(q, nq, order);
     double cdf = 0.0, best_v = v[0];
     uint64_t best_w = 0;
     for (size_t i = 0; i < n;) {

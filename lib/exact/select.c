@@ -2,7 +2,7 @@
 #include <stdbool.h>
 #include <string.h>
 
-#include "exact/radix.h"
+#include "util/radix.h"
 #include "exact/select.h"
 
 /* A level's histogram has 2^12 to 2^16 buckets: as few as keep a bucket

@@ -1,6 +1,6 @@
 #include <string.h>
 
-#include "exact/radix.h"
+#include "util/radix.h"
 #include "exact/timeline.h"
 
 #define NS_PER_S INT64_C(1000000000)

@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "exact/radix.h"
+#include "util/radix.h"
 #include "report/report.h"
 
 enum chrome_kind {

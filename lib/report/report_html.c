@@ -13,7 +13,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "exact/radix.h"
+#include "util/radix.h"
 #include "report/report.h"
 #include "report/report_hist.h"
 #include "report/svg.h"

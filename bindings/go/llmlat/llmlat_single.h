@@ -1883,6 +1883,331 @@ LLMLAT_PRIVATE double gridsum(const double *v, const uint32_t *w, size_t n, uint
     return wide_to_double(acc, 2, grid);
 }
 
+/* ---------------------- lib/util/radix.c ---------------------------------- */
+#include <string.h>
+
+/* ---------------------- lib/util/radix.h ---------------------------------- */
+/* LSD radix sort of 8-byte values (doubles or int64), optionally carrying
+ * a uint32 payload. O(n), stable; the workhorse of exact-mode quantiles and
+ * of the concurrency sweep. */
+#ifndef LLMLAT_RADIX_H
+#define LLMLAT_RADIX_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+enum radix_kind { RADIX_DOUBLE, RADIX_INT64 };
+
+/* An order-preserving map of doubles onto uint64 (and back): a < b exactly
+ * when key(a) < key(b), -0.0 just below +0.0. */
+static inline uint64_t double_key(double x)
+{
+    uint64_t bits;
+    memcpy(&bits, &x, sizeof bits);
+    uint64_t mask = (uint64_t) - (int64_t)(bits >> 63) | (UINT64_C(1) << 63);
+    return bits ^ mask;
+}
+
+static inline double key_double(uint64_t key)
+{
+    uint64_t bits = (key >> 63) ? key ^ (UINT64_C(1) << 63) : ~key;
+    double x;
+    memcpy(&x, &bits, sizeof x);
+    return x;
+}
+
+/* Sorts n elements of v (doubles or int64 by kind) ascending, permuting
+ * payload (may be NULL) alongside. Needs scratch memory: ENOMEM leaves the
+ * arrays unchanged. */
+LLMLAT_PRIVATE int32_t radix_sort(const llmlat_alloc *al, enum radix_kind kind, void *v,
+                                  uint32_t *payload, size_t n);
+
+#endif
+
+#define DIGIT_BITS 11
+#define DIGIT_RANGE (1u << DIGIT_BITS)
+#define PASSES 6 /* 6 * 11 >= 64 */
+#define RADIX_SMALL 64 /* below this, insertion sort */
+
+/* Elements are read and written through memcpy: the array holds doubles or
+ * int64, and memcpy is the aliasing-safe way to see their bits. */
+static inline uint64_t load(const unsigned char *base, size_t i)
+{
+    uint64_t b;
+    memcpy(&b, base + i * 8, 8);
+    return b;
+}
+
+static inline void store(unsigned char *base, size_t i, uint64_t b)
+{
+    memcpy(base + i * 8, &b, 8);
+}
+
+/* Order-preserving map of the value's bits onto uint64. */
+static inline uint64_t key_of(enum radix_kind kind, uint64_t bits)
+{
+    if (kind == RADIX_INT64)
+        return bits ^ (UINT64_C(1) << 63);
+    /* doubles: negative ones flip every bit, positive ones the sign */
+    uint64_t mask = (uint64_t) - (int64_t)(bits >> 63) | (UINT64_C(1) << 63);
+    return bits ^ mask;
+}
+
+static void insertion_sort(enum radix_kind kind, unsigned char *v, uint32_t *p, size_t n)
+{
+    for (size_t i = 1; i < n; i++) {
+        uint64_t x = load(v, i);
+        uint64_t kx = key_of(kind, x);
+        uint32_t px = p ? p[i] : 0;
+        size_t j = i;
+        while (j > 0 && key_of(kind, load(v, j - 1)) > kx) {
+            store(v, j, load(v, j - 1));
+            if (p)
+                p[j] = p[j - 1];
+            j--;
+        }
+        store(v, j, x);
+        if (p)
+            p[j] = px;
+    }
+}
+
+LLMLAT_PRIVATE int32_t radix_sort(const llmlat_alloc *al, enum radix_kind kind, void *values,
+                                  uint32_t *payload, size_t n)
+{
+    unsigned char *v = values; /* both kinds move as 8-byte patterns */
+    if (n < RADIX_SMALL) {
+        insertion_sort(kind, v, payload, n);
+        return LLMLAT_OK;
+    }
+    if (n > SIZE_MAX / sizeof(uint64_t))
+        return LLMLAT_ENOMEM; /* scratch beyond size_t */
+    size_t counts_bytes = (size_t)PASSES * DIGIT_RANGE * sizeof(size_t);
+    size_t *counts = alloc_malloc(al, counts_bytes);
+    unsigned char *tv = alloc_malloc(al, n * 8);
+    uint32_t *tp = payload ? alloc_malloc(al, n * sizeof *tp) : NULL;
+    if (!counts || !tv || (payload && !tp)) {
+        alloc_free(al, counts);
+        alloc_free(al, tv);
+        alloc_free(al, tp);
+        return LLMLAT_ENOMEM;
+    }
+    memset(counts, 0, counts_bytes);
+    for (size_t i = 0; i < n; i++) {
+        uint64_t key = key_of(kind, load(v, i));
+        for (int d = 0; d < PASSES; d++)
+            counts[(size_t)d * DIGIT_RANGE + ((key >> (d * DIGIT_BITS)) & (DIGIT_RANGE - 1))]++;
+    }
+
+    unsigned char *src = v, *dst = tv;
+    uint32_t *psrc = payload, *pdst = tp;
+    for (int d = 0; d < PASSES; d++) {
+        size_t *c = counts + (size_t)d * DIGIT_RANGE;
+        /* A digit shared by every element moves nothing: skip it. */
+        unsigned shift = (unsigned)d * DIGIT_BITS;
+        if (c[(key_of(kind, load(src, 0)) >> shift) & (DIGIT_RANGE - 1)] == n)
+            continue;
+        size_t sum = 0;
+        for (unsigned b = 0; b < DIGIT_RANGE; b++) {
+            size_t cb = c[b];
+            c[b] = sum;
+            sum += cb;
+        }
+        for (size_t i = 0; i < n; i++) {
+            uint64_t bits = load(src, i);
+            size_t at = c[(key_of(kind, bits) >> shift) & (DIGIT_RANGE - 1)]++;
+            store(dst, at, bits);
+            if (psrc)
+                pdst[at] = psrc[i];
+        }
+        unsigned char *sw = src;
+        src = dst;
+        dst = sw;
+        uint32_t *psw = psrc;
+        psrc = pdst;
+        pdst = psw;
+    }
+    if (src != v) {
+        memcpy(v, src, n * 8);
+        if (payload)
+            memcpy(payload, psrc, n * sizeof *payload);
+    }
+    alloc_free(al, counts);
+    alloc_free(al, tv);
+    alloc_free(al, tp);
+    return LLMLAT_OK;
+}
+
+/* ---------------------- lib/util/ranks.c ---------------------------------- */
+/* numpy's quantile rule (ranks.h): the plan of ranks. */
+
+/* ---------------------- lib/util/ranks.h ---------------------------------- */
+/* numpy's quantile rule, written once: which order statistics a quantile
+ * and the median are made of, and how they combine. Every user follows it:
+ * exact mode's store (which finds the values by radix select), bounded
+ * mode's sketch (which walks its buckets to the ranks), and the
+ * comparison's bootstrap (which walks presorted samples under resampled
+ * weights, and takes its intervals from sorted resamples). Ranks are
+ * 0-based in the samples expanded by their weights, total weight n >= 1. */
+#ifndef LLMLAT_RANKS_H
+#define LLMLAT_RANKS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define RANKS_MAX_Q 32
+
+/* numpy.lib.function_base._lerp: a + (b - a) * t, or from b when t >= 0.5.
+ * Separate operations, never fused: the build disables FP contraction
+ * (and the single header sets the pragmas), so the result is numpy's
+ * double to the bit. */
+static inline double numpy_lerp(double a, double b, double t)
+{
+    double diff = b - a;
+    if (t >= 0.5)
+        return b - diff * (1.0 - t);
+    return a + diff * t;
+}
+
+/* numpy's 'linear' method for the quantile q in [0, 1] of n samples: the
+ * virtual index (n - 1) q, its floor *r and fraction *gamma, the quantile
+ * being numpy_lerp(x(r), x(r + 1), gamma); false (*r the last rank,
+ * *gamma 0) when the index is at the last rank or above, where the
+ * quantile is the maximum. The index is converted only below the last
+ * rank. */
+static inline bool quantile_rank(uint64_t n, double q, uint64_t *r, double *gamma)
+{
+    uint64_t last = n - 1;
+    double vi = (double)last * q;
+    if (vi >= (double)last) {
+        *r = last;
+        *gamma = 0.0;
+        return false;
+    }
+    *r = (uint64_t)vi; /* floor: vi >= 0 (and no libm call) */
+    *gamma = vi - (double)*r;
+    return true;
+}
+
+/* numpy.median: the middle rank, or the mean of the two middle ones.
+ * Returns how many ranks (1 or 2) it put in r. */
+static inline size_t median_ranks(uint64_t n, uint64_t r[2])
+{
+    if (n % 2) {
+        r[0] = n / 2;
+        return 1;
+    }
+    r[0] = n / 2 - 1;
+    r[1] = n / 2;
+    return 2;
+}
+
+/* Every rank that nq <= RANKS_MAX_Q quantiles, the median (when asked)
+ * and the maximum (when asked) need, ascending and each once, for one
+ * walk or one selection; then what the values at those ranks make. */
+#define PLAN_MEDIAN 1u
+#define PLAN_MAX 2u
+#define PLAN_MAX_RANKS (2 * RANKS_MAX_Q + 3)
+
+typedef struct quantile_plan {
+    uint64_t ranks[PLAN_MAX_RANKS];
+    size_t n_ranks;
+    size_t nq;
+    size_t lo[RANKS_MAX_Q];  /* index in ranks of q[i]'s floor; SIZE_MAX: the maximum */
+    double gamma[RANKS_MAX_Q];
+    size_t med[2], n_med;    /* indexes in ranks of the median's ranks */
+    size_t max;              /* index in ranks of rank n - 1 (with PLAN_MAX) */
+} quantile_plan;
+
+/* The plan of nq quantiles q[i] in [0, 1] of n samples; `with` adds the
+ * median's ranks (PLAN_MEDIAN) and the last rank (PLAN_MAX). */
+LLMLAT_PRIVATE void quantile_plan_make(quantile_plan *p, uint64_t n, const double *q, size_t nq,
+                                       unsigned with);
+/* The quantiles from at[j], the value at ranks[j], and the maximum. */
+LLMLAT_PRIVATE void quantile_plan_values(const quantile_plan *p, const double *at, double max,
+                                         double *out);
+/* The median from the same values (a plan made with PLAN_MEDIAN). */
+static inline double quantile_plan_median(const quantile_plan *p, const double *at)
+{
+    return p->n_med == 1 ? at[p->med[0]] : (at[p->med[0]] + at[p->med[1]]) / 2.0;
+}
+
+/* The indexes of q[0..n) by ascending q (insertion sort: n is small), for
+ * one walk up the samples. */
+LLMLAT_PRIVATE void quantile_order(const double *q, size_t n, size_t *order);
+
+#endif
+
+/* The index of rank r in the plan's ranks (it is there). */
+static size_t plan_index(const quantile_plan *p, uint64_t r)
+{
+    size_t k = 0;
+    while (p->ranks[k] != r)
+        k++;
+    return k;
+}
+
+LLMLAT_PRIVATE void quantile_plan_make(quantile_plan *p, uint64_t n, const double *q, size_t nq,
+                                       unsigned with)
+{
+    uint64_t r, med[2];
+    p->nq = nq;
+    p->n_ranks = 0;
+    for (size_t i = 0; i < nq; i++) {
+        p->lo[i] = SIZE_MAX;
+        if (!quantile_rank(n, q[i], &r, &p->gamma[i]))
+            continue;
+        p->lo[i] = 0; /* its index, found below */
+        p->ranks[p->n_ranks++] = r;
+        p->ranks[p->n_ranks++] = r + 1;
+    }
+    p->n_med = with & PLAN_MEDIAN ? median_ranks(n, med) : 0;
+    for (size_t i = 0; i < p->n_med; i++)
+        p->ranks[p->n_ranks++] = med[i];
+    if (with & PLAN_MAX)
+        p->ranks[p->n_ranks++] = n - 1;
+    /* the (few) ranks ascending, each once */
+    for (size_t i = 1; i < p->n_ranks; i++)
+        for (size_t j = i; j > 0 && p->ranks[j - 1] > p->ranks[j]; j--) {
+            uint64_t tmp = p->ranks[j];
+            p->ranks[j] = p->ranks[j - 1];
+            p->ranks[j - 1] = tmp;
+        }
+    size_t nu = 0;
+    for (size_t i = 0; i < p->n_ranks; i++)
+        if (nu == 0 || p->ranks[nu - 1] != p->ranks[i])
+            p->ranks[nu++] = p->ranks[i];
+    p->n_ranks = nu;
+    for (size_t i = 0; i < nq; i++) {
+        double gamma;
+        if (quantile_rank(n, q[i], &r, &gamma))
+            p->lo[i] = plan_index(p, r);
+    }
+    for (size_t i = 0; i < p->n_med; i++)
+        p->med[i] = plan_index(p, med[i]);
+    p->max = with & PLAN_MAX ? plan_index(p, n - 1) : SIZE_MAX;
+}
+
+LLMLAT_PRIVATE void quantile_plan_values(const quantile_plan *p, const double *at, double max,
+                                         double *out)
+{
+    for (size_t i = 0; i < p->nq; i++)
+        out[i] = p->lo[i] == SIZE_MAX ? max
+                                      : numpy_lerp(at[p->lo[i]], at[p->lo[i] + 1], p->gamma[i]);
+}
+
+LLMLAT_PRIVATE void quantile_order(const double *q, size_t n, size_t *order)
+{
+    for (size_t i = 0; i < n; i++) {
+        size_t j = i;
+        for (; j > 0 && q[order[j - 1]] > q[i]; j--)
+            order[j] = order[j - 1];
+        order[j] = i;
+    }
+}
+
 /* ---------------------- lib/util/status.c --------------------------------- */
 /* Version, status strings, names, clock: the small fixed facts. */
 #ifndef _POSIX_C_SOURCE
@@ -4122,97 +4447,6 @@ LLMLAT_PRIVATE size_t exact_memory(const exact_store *s);
 
 #endif
 
-/* ---------------------- lib/exact/radix.h --------------------------------- */
-/* LSD radix sort of 8-byte values (doubles or int64), optionally carrying
- * a uint32 payload. O(n), stable; the workhorse of exact-mode quantiles and
- * of the concurrency sweep. */
-#ifndef LLMLAT_RADIX_H
-#define LLMLAT_RADIX_H
-
-#include <stddef.h>
-#include <stdint.h>
-#include <string.h>
-
-enum radix_kind { RADIX_DOUBLE, RADIX_INT64 };
-
-/* An order-preserving map of doubles onto uint64 (and back): a < b exactly
- * when key(a) < key(b), -0.0 just below +0.0. */
-static inline uint64_t double_key(double x)
-{
-    uint64_t bits;
-    memcpy(&bits, &x, sizeof bits);
-    uint64_t mask = (uint64_t) - (int64_t)(bits >> 63) | (UINT64_C(1) << 63);
-    return bits ^ mask;
-}
-
-static inline double key_double(uint64_t key)
-{
-    uint64_t bits = (key >> 63) ? key ^ (UINT64_C(1) << 63) : ~key;
-    double x;
-    memcpy(&x, &bits, sizeof x);
-    return x;
-}
-
-/* Sorts n elements of v (doubles or int64 by kind) ascending, permuting
- * payload (may be NULL) alongside. Needs scratch memory: ENOMEM leaves the
- * arrays unchanged. */
-LLMLAT_PRIVATE int32_t radix_sort(const llmlat_alloc *al, enum radix_kind kind, void *v,
-                                  uint32_t *payload, size_t n);
-
-#endif
-
-/* ---------------------- lib/exact/ranks.h --------------------------------- */
-/* Which order statistics numpy's quantiles and median are made of, and how
- * they combine: the rule written once, for exact mode's store (which
- * finds the values by radix select) and for the comparison's bootstrap
- * (which walks presorted samples under resampled weights). Ranks are
- * 0-based in the samples expanded by their weights, total weight n >= 1. */
-#ifndef LLMLAT_RANKS_H
-#define LLMLAT_RANKS_H
-
-#include <stdbool.h>
-#include <stddef.h>
-#include <stdint.h>
-
-#define RANKS_MAX_Q 32
-
-/* numpy's 'linear' method for q[0..nq): virtual index (n - 1) q, its floor
- * and the next rank interpolated by numpy_lerp; at the last rank or above,
- * the maximum. */
-typedef struct quantile_plan {
-    uint64_t ranks[2 * RANKS_MAX_Q]; /* ascending, each once */
-    size_t n_ranks;
-    size_t nq;
-    size_t lo[RANKS_MAX_Q];      /* index in ranks of q[i]'s floor; SIZE_MAX: the maximum */
-    double gamma[RANKS_MAX_Q];
-} quantile_plan;
-
-/* nq <= RANKS_MAX_Q quantiles, each in [0, 1]. */
-LLMLAT_PRIVATE void quantile_plan_make(quantile_plan *p, uint64_t n, const double *q, size_t nq);
-/* The quantiles from the values at the plan's ranks and the maximum. */
-LLMLAT_PRIVATE void quantile_plan_values(const quantile_plan *p, const double *at, double max,
-                                         double *out);
-
-/* numpy.median: the middle rank, or the mean of the two middle ones.
- * Returns how many ranks (1 or 2) it put in r. */
-static inline size_t median_ranks(uint64_t n, uint64_t r[2])
-{
-    if (n % 2) {
-        r[0] = n / 2;
-        return 1;
-    }
-    r[0] = n / 2 - 1;
-    r[1] = n / 2;
-    return 2;
-}
-
-static inline double median_of(const double *at, size_t nr)
-{
-    return nr == 1 ? at[0] : (at[0] + at[1]) / 2.0;
-}
-
-#endif
-
 /* ---------------------- lib/exact/select.h -------------------------------- */
 /* Values at given ranks of a sample array, without sorting it: radix
  * select on the order-preserving bits of the doubles. Per level, a
@@ -4333,41 +4567,22 @@ static int32_t at_ranks(const exact_store *s, const llmlat_alloc *al, const uint
                         double_key(s->max), ranks, n, out);
 }
 
-/* The quantiles' ranks (ranks.h has the rule) and the median's in one
- * selection; median may be NULL (then only the quantiles). */
+/* The quantiles' ranks and the median's (util/ranks.h has the rule) in
+ * one selection; median may be NULL (then only the quantiles). */
 static int32_t quantiles_and_median(const exact_store *s, const llmlat_alloc *al, const double *q,
                                     size_t n, double *out, double *median)
 {
     if (n > RANKS_MAX_Q)
         return LLMLAT_EINVAL;
     quantile_plan p;
-    quantile_plan_make(&p, s->total_w, q, n);
-    uint64_t med[2], ranks[2 * RANKS_MAX_Q + 2];
-    size_t n_med = median ? median_ranks(s->total_w, med) : 0, nu = 0;
-    /* the union of the two ascending lists, ascending, each rank once */
-    for (size_t i = 0, j = 0; i < p.n_ranks || j < n_med;) {
-        uint64_t r = j == n_med || (i < p.n_ranks && p.ranks[i] <= med[j]) ? p.ranks[i] : med[j];
-        i += i < p.n_ranks && p.ranks[i] == r;
-        j += j < n_med && med[j] == r;
-        ranks[nu++] = r;
-    }
-    double at[2 * RANKS_MAX_Q + 2], at_q[2 * RANKS_MAX_Q], at_med[2];
-    int32_t st = at_ranks(s, al, ranks, nu, at);
+    quantile_plan_make(&p, s->total_w, q, n, median ? PLAN_MEDIAN : 0);
+    double at[PLAN_MAX_RANKS];
+    int32_t st = at_ranks(s, al, p.ranks, p.n_ranks, at);
     if (st != LLMLAT_OK)
         return st;
-    for (size_t i = 0, k = 0; i < p.n_ranks; i++) {
-        while (ranks[k] != p.ranks[i])
-            k++;
-        at_q[i] = at[k];
-    }
-    quantile_plan_values(&p, at_q, s->max, out);
-    for (size_t i = 0, k = 0; i < n_med; i++) {
-        while (ranks[k] != med[i])
-            k++;
-        at_med[i] = at[k];
-    }
+    quantile_plan_values(&p, at, s->max, out);
     if (median)
-        *median = median_of(at_med, n_med);
+        *median = quantile_plan_median(&p, at);
     return LLMLAT_OK;
 }
 
@@ -4379,13 +4594,7 @@ LLMLAT_PRIVATE int32_t exact_quantiles(const exact_store *s, const llmlat_alloc 
 
 LLMLAT_PRIVATE int32_t exact_median(const exact_store *s, const llmlat_alloc *al, double *out)
 {
-    uint64_t r[2];
-    double v[2];
-    size_t nr = median_ranks(s->total_w, r);
-    int32_t st = at_ranks(s, al, r, nr, v);
-    if (st == LLMLAT_OK)
-        *out = median_of(v, nr);
-    return st;
+    return quantiles_and_median(s, al, NULL, 0, NULL, out);
 }
 
 LLMLAT_PRIVATE int32_t exact_summary(const exact_store *s, const llmlat_alloc *al,
@@ -4422,22 +4631,11 @@ LLMLAT_PRIVATE size_t exact_memory(const exact_store *s)
 
 #define ICDF_MAX_QUANTILES 64
 
-/* The quantile indexes ordered by q, for one ascending walk. */
-static void icdf_order(const double *q, size_t n, size_t *order)
-{
-    for (size_t i = 0; i < n; i++) {
-        size_t j = i;
-        for (; j > 0 && q[order[j - 1]] > q[i]; j--)
-            order[j] = order[j - 1];
-        order[j] = i;
-    }
-}
-
 static void icdf_walk(const double *v, const uint32_t *w, size_t n, uint64_t total,
                       const double *q, size_t nq, double *out, double *mode)
 {
     size_t order[ICDF_MAX_QUANTILES], next = 0;
-    icdf_order(q, nq, order);
+    quantile_order(q, nq, order);
     double cdf = 0.0, best_v = v[0];
     uint64_t best_w = 0;
     for (size_t i = 0; i < n;) {
@@ -4480,194 +4678,6 @@ LLMLAT_PRIVATE int32_t exact_inverse_cdf(const exact_store *s, const llmlat_allo
     alloc_free(al, sv);
     alloc_free(al, sw);
     return st;
-}
-
-/* ---------------------- lib/exact/radix.c --------------------------------- */
-#include <string.h>
-
-#define DIGIT_BITS 11
-#define DIGIT_RANGE (1u << DIGIT_BITS)
-#define PASSES 6 /* 6 * 11 >= 64 */
-#define RADIX_SMALL 64 /* below this, insertion sort */
-
-/* Elements are read and written through memcpy: the array holds doubles or
- * int64, and memcpy is the aliasing-safe way to see their bits. */
-static inline uint64_t load(const unsigned char *base, size_t i)
-{
-    uint64_t b;
-    memcpy(&b, base + i * 8, 8);
-    return b;
-}
-
-static inline void store(unsigned char *base, size_t i, uint64_t b)
-{
-    memcpy(base + i * 8, &b, 8);
-}
-
-/* Order-preserving map of the value's bits onto uint64. */
-static inline uint64_t key_of(enum radix_kind kind, uint64_t bits)
-{
-    if (kind == RADIX_INT64)
-        return bits ^ (UINT64_C(1) << 63);
-    /* doubles: negative ones flip every bit, positive ones the sign */
-    uint64_t mask = (uint64_t) - (int64_t)(bits >> 63) | (UINT64_C(1) << 63);
-    return bits ^ mask;
-}
-
-static void insertion_sort(enum radix_kind kind, unsigned char *v, uint32_t *p, size_t n)
-{
-    for (size_t i = 1; i < n; i++) {
-        uint64_t x = load(v, i);
-        uint64_t kx = key_of(kind, x);
-        uint32_t px = p ? p[i] : 0;
-        size_t j = i;
-        while (j > 0 && key_of(kind, load(v, j - 1)) > kx) {
-            store(v, j, load(v, j - 1));
-            if (p)
-                p[j] = p[j - 1];
-            j--;
-        }
-        store(v, j, x);
-        if (p)
-            p[j] = px;
-    }
-}
-
-LLMLAT_PRIVATE int32_t radix_sort(const llmlat_alloc *al, enum radix_kind kind, void *values,
-                                  uint32_t *payload, size_t n)
-{
-    unsigned char *v = values; /* both kinds move as 8-byte patterns */
-    if (n < RADIX_SMALL) {
-        insertion_sort(kind, v, payload, n);
-        return LLMLAT_OK;
-    }
-    if (n > SIZE_MAX / sizeof(uint64_t))
-        return LLMLAT_ENOMEM; /* scratch beyond size_t */
-    size_t counts_bytes = (size_t)PASSES * DIGIT_RANGE * sizeof(size_t);
-    size_t *counts = alloc_malloc(al, counts_bytes);
-    unsigned char *tv = alloc_malloc(al, n * 8);
-    uint32_t *tp = payload ? alloc_malloc(al, n * sizeof *tp) : NULL;
-    if (!counts || !tv || (payload && !tp)) {
-        alloc_free(al, counts);
-        alloc_free(al, tv);
-        alloc_free(al, tp);
-        return LLMLAT_ENOMEM;
-    }
-    memset(counts, 0, counts_bytes);
-    for (size_t i = 0; i < n; i++) {
-        uint64_t key = key_of(kind, load(v, i));
-        for (int d = 0; d < PASSES; d++)
-            counts[(size_t)d * DIGIT_RANGE + ((key >> (d * DIGIT_BITS)) & (DIGIT_RANGE - 1))]++;
-    }
-
-    unsigned char *src = v, *dst = tv;
-    uint32_t *psrc = payload, *pdst = tp;
-    for (int d = 0; d < PASSES; d++) {
-        size_t *c = counts + (size_t)d * DIGIT_RANGE;
-        /* A digit shared by every element moves nothing: skip it. */
-        unsigned shift = (unsigned)d * DIGIT_BITS;
-        if (c[(key_of(kind, load(src, 0)) >> shift) & (DIGIT_RANGE - 1)] == n)
-            continue;
-        size_t sum = 0;
-        for (unsigned b = 0; b < DIGIT_RANGE; b++) {
-            size_t cb = c[b];
-            c[b] = sum;
-            sum += cb;
-        }
-        for (size_t i = 0; i < n; i++) {
-            uint64_t bits = load(src, i);
-            size_t at = c[(key_of(kind, bits) >> shift) & (DIGIT_RANGE - 1)]++;
-            store(dst, at, bits);
-            if (psrc)
-                pdst[at] = psrc[i];
-        }
-        unsigned char *sw = src;
-        src = dst;
-        dst = sw;
-        uint32_t *psw = psrc;
-        psrc = pdst;
-        pdst = psw;
-    }
-    if (src != v) {
-        memcpy(v, src, n * 8);
-        if (payload)
-            memcpy(payload, psrc, n * sizeof *payload);
-    }
-    alloc_free(al, counts);
-    alloc_free(al, tv);
-    alloc_free(al, tp);
-    return LLMLAT_OK;
-}
-
-/* ---------------------- lib/exact/ranks.c --------------------------------- */
-#include <math.h>
-
-/* ---------------------- lib/util/lerp.h ----------------------------------- */
-/* numpy's linear interpolation between two order statistics, shared by
- * both modes so that they interpolate alike. */
-#ifndef LLMLAT_LERP_H
-#define LLMLAT_LERP_H
-
-/* numpy.lib.function_base._lerp: a + (b - a) * t, or from b when t >= 0.5.
- * Separate operations, never fused: the build disables FP contraction
- * (and the single header sets the pragmas), so the result is numpy's
- * double to the bit. */
-static inline double numpy_lerp(double a, double b, double t)
-{
-    double diff = b - a;
-    if (t >= 0.5)
-        return b - diff * (1.0 - t);
-    return a + diff * t;
-}
-
-#endif
-
-LLMLAT_PRIVATE void quantile_plan_make(quantile_plan *p, uint64_t n, const double *q, size_t nq)
-{
-    uint64_t last = n - 1;
-    p->nq = nq;
-    p->n_ranks = 0;
-    for (size_t i = 0; i < nq; i++) {
-        double vi = (double)last * q[i];
-        if (vi >= (double)last) {
-            p->lo[i] = SIZE_MAX;
-            continue;
-        }
-        double lo = floor(vi);
-        p->lo[i] = 0; /* its index, found below */
-        p->gamma[i] = vi - lo;
-        p->ranks[p->n_ranks++] = (uint64_t)lo;
-        p->ranks[p->n_ranks++] = (uint64_t)lo + 1;
-    }
-    /* the (few) ranks ascending, each once */
-    for (size_t i = 1; i < p->n_ranks; i++)
-        for (size_t j = i; j > 0 && p->ranks[j - 1] > p->ranks[j]; j--) {
-            uint64_t tmp = p->ranks[j];
-            p->ranks[j] = p->ranks[j - 1];
-            p->ranks[j - 1] = tmp;
-        }
-    size_t nu = 0;
-    for (size_t i = 0; i < p->n_ranks; i++)
-        if (nu == 0 || p->ranks[nu - 1] != p->ranks[i])
-            p->ranks[nu++] = p->ranks[i];
-    p->n_ranks = nu;
-    for (size_t i = 0; i < nq; i++) {
-        if (p->lo[i] == SIZE_MAX)
-            continue;
-        uint64_t lo = (uint64_t)floor((double)last * q[i]);
-        size_t k = 0;
-        while (p->ranks[k] != lo)
-            k++;
-        p->lo[i] = k;
-    }
-}
-
-LLMLAT_PRIVATE void quantile_plan_values(const quantile_plan *p, const double *at, double max,
-                                         double *out)
-{
-    for (size_t i = 0; i < p->nq; i++)
-        out[i] = p->lo[i] == SIZE_MAX ? max
-                                      : numpy_lerp(at[p->lo[i]], at[p->lo[i] + 1], p->gamma[i]);
 }
 
 /* ---------------------- lib/exact/select.c -------------------------------- */
@@ -5878,28 +5888,16 @@ static double rank_value(const sketch *s, const sketch_map *m, uint64_t r, int64
     return v < s->min ? s->min : v > s->max ? s->max : v;
 }
 
-/* The quantile q, its two ranks found in the places c (rank r) and next
- * (rank r + 1). */
-static double interpolate(const sketch *s, const sketch_map *m, double vi, uint64_t r,
+/* The quantile between ranks r and r + 1 (fraction gamma), found in the
+ * places c and next. */
+static double interpolate(const sketch *s, const sketch_map *m, double gamma, uint64_t r,
                           cursor c, cursor next)
 {
-    double fl = (double)r;
     double a = rank_value(s, m, r, c.p);
     /* ranks r and r + 1 mostly share a bucket (and its value) */
     bool same = next.p == c.p && r > 0 && r + 1 < s->count - 1;
     double b = same ? a : rank_value(s, m, r + 1, next.p);
-    return numpy_lerp(a, b, vi - fl);
-}
-
-/* The indexes of q[0..n) by ascending q. */
-static void quantile_order(const double *q, size_t n, size_t *order)
-{
-    for (size_t i = 0; i < n; i++) {
-        size_t j = i;
-        for (; j > 0 && q[order[j - 1]] > q[i]; j--)
-            order[j] = order[j - 1];
-        order[j] = i;
-    }
+    return numpy_lerp(a, b, gamma);
 }
 
 LLMLAT_PRIVATE void sketch_quantiles(const sketch *s, const sketch_map *m, const double *q,
@@ -5910,36 +5908,35 @@ LLMLAT_PRIVATE void sketch_quantiles(const sketch *s, const sketch_map *m, const
      * top, where they are a few buckets away */
     size_t order[SKETCH_MAX_QUANTILES];
     quantile_order(q, n, order);
-    uint64_t last = s->count - 1;
     size_t split = 0;
     while (split < n && q[order[split]] <= 0.5)
         split++;
     cursor up = { PLACE_ZERO - 1, 0 };
     for (size_t k = 0; k < split; k++) {
-        double vi = (double)last * q[order[k]]; /* numpy's virtual index */
-        if (vi >= (double)last) { /* n = 1 */
+        uint64_t r;
+        double gamma;
+        if (!quantile_rank(s->count, q[order[k]], &r, &gamma)) { /* n = 1 */
             out[order[k]] = s->max;
             continue;
         }
-        uint64_t r = (uint64_t)vi; /* floor: vi >= 0 (and no libm call) */
         advance(s, &up, r);
         cursor next = up;
         advance(s, &next, r + 1);
-        out[order[k]] = interpolate(s, m, vi, r, up, next);
+        out[order[k]] = interpolate(s, m, gamma, r, up, next);
     }
     cursor down = { s->top == SKETCH_NO_TOP ? 0 : s->top - s->base + 1, s->count };
     for (size_t k = n; k > split; k--) {
         size_t i = order[k - 1];
-        double vi = (double)last * q[i];
-        if (vi >= (double)last) {
+        uint64_t r;
+        double gamma;
+        if (!quantile_rank(s->count, q[i], &r, &gamma)) {
             out[i] = s->max;
             continue;
         }
-        uint64_t r = (uint64_t)vi;
         retreat(s, &down, r + 1);
         cursor below = down;
         retreat(s, &below, r);
-        out[i] = interpolate(s, m, vi, r, below, down);
+        out[i] = interpolate(s, m, gamma, r, below, down);
     }
 }
 
@@ -20459,40 +20456,20 @@ static void compare_store_stats(const compare_run *r, const compare_store *s,
         return;
     }
     quantile_plan p;
-    quantile_plan_make(&p, total, q, nq);
-    uint64_t med[2];
-    size_t n_med = median_ranks(total, med);
-    /* every rank wanted, ascending: the plan's, the median's, the last */
-    uint64_t want[2 * RANKS_MAX_Q + 3];
-    double at[2 * RANKS_MAX_Q + 3];
-    size_t nw = 0, iq = 0, im = 0;
-    while (iq < p.n_ranks || im < n_med) {
-        bool from_q = im == n_med || (iq < p.n_ranks && p.ranks[iq] <= med[im]);
-        want[nw++] = from_q ? p.ranks[iq++] : med[im++];
-    }
-    want[nw++] = total - 1; /* the maximum */
-    uint64_t below = 0;     /* weight of the samples before j */
+    quantile_plan_make(&p, total, q, nq, PLAN_MEDIAN | PLAN_MAX);
+    double at[PLAN_MAX_RANKS];
+    uint64_t below = 0; /* weight of the samples before j */
     size_t k = 0;
-    for (size_t j = 0; j < s->n && k < nw; j++) {
+    for (size_t j = 0; j < s->n && k < p.n_ranks; j++) {
         const compare_sample *x = &s->sample[j];
         uint64_t wj = (uint64_t)x->w * r->mult[x->req];
-        while (k < nw && want[k] < below + wj)
+        while (k < p.n_ranks && p.ranks[k] < below + wj)
             at[k++] = x->v;
         below += wj;
     }
-    /* back to each list's own order */
-    double at_q[2 * RANKS_MAX_Q], at_med[2];
-    iq = im = 0;
-    for (size_t i = 0; i + 1 < nw; i++) {
-        bool from_q = im == n_med || (iq < p.n_ranks && p.ranks[iq] <= med[im]);
-        if (from_q)
-            at_q[iq++] = at[i];
-        else
-            at_med[im++] = at[i];
-    }
     out[0] = sum / (double)total;
-    out[1] = median_of(at_med, n_med);
-    quantile_plan_values(&p, at_q, at[nw - 1], out + 2);
+    out[1] = quantile_plan_median(&p, at);
+    quantile_plan_values(&p, at, at[p.max], out + 2);
 }
 
 LLMLAT_PRIVATE void compare_run_figures(const llmlat_compare *c, const compare_run *r,
@@ -20544,11 +20521,11 @@ static void compare_draw(compare_run *r, rng *g)
 /* numpy.quantile(x, q) of x sorted ascending (n >= 1). */
 static double compare_sorted_quantile(const double *x, size_t n, double q)
 {
-    double h = q * (double)(n - 1);
-    size_t i = (size_t)h;
-    if (i >= n - 1)
+    uint64_t r;
+    double gamma;
+    if (!quantile_rank(n, q, &r, &gamma))
         return x[n - 1];
-    return numpy_lerp(x[i], x[i + 1], h - (double)i);
+    return numpy_lerp(x[(size_t)r], x[(size_t)r + 1], gamma);
 }
 
 /* The interval of the B values x of one figure (NaN when any is). */
@@ -20986,6 +20963,14 @@ LLMLAT_API int32_t llmlat_compare_report(const llmlat_compare *c, int32_t format
 #undef FIXSUM_LIMIT
 #undef FIXSUM_WIDE
 #undef GRID_INLINE
+#undef DIGIT_BITS
+#undef DIGIT_RANGE
+#undef PASSES
+#undef RADIX_SMALL
+#undef RANKS_MAX_Q
+#undef PLAN_MEDIAN
+#undef PLAN_MAX
+#undef PLAN_MAX_RANKS
 #undef STR2
 #undef STR
 #undef METRIC_FIRST
@@ -21009,13 +20994,8 @@ LLMLAT_API int32_t llmlat_compare_report(const llmlat_compare *c, int32_t format
 #undef LOGGED_HAS_USAGE
 #undef LOGGED_CANCELLED
 #undef LOGGED_SCHEDULED
-#undef RANKS_MAX_Q
 #undef SELECT_MAX_RANKS
 #undef ICDF_MAX_QUANTILES
-#undef DIGIT_BITS
-#undef DIGIT_RANGE
-#undef PASSES
-#undef RADIX_SMALL
 #undef LEVEL_BITS_MIN
 #undef LEVEL_BITS_MAX
 #undef BUCKET_SPAN_BITS

@@ -1,6 +1,6 @@
 #include <string.h>
 
-#include "exact/radix.h"
+#include "util/radix.h"
 
 #define DIGIT_BITS 11
 #define DIGIT_RANGE (1u << DIGIT_BITS)
