@@ -1,8 +1,10 @@
 #!/bin/sh
-# The Go module on its own (docs/go.md): a copy of bindings/go, and nothing
-# else of the llmlat tree, builds and passes go vet and go test with
-# -tags llmlat_single; a program of another module uses it through a
-# replace directive, then through `go mod vendor` with the copy gone.
+# The Go module on its own (docs/go.md): the module as it is published
+# (scripts/amalgamate --go-module: bindings/go with its copy of the single
+# header), and nothing else of the llmlat tree, builds and passes go vet
+# and go test with -tags llmlat_single; a program of another module uses
+# it through a replace directive, then through `go mod vendor` with the
+# copy gone.
 #
 #   module_alone.sh SOURCE_ROOT
 #
@@ -18,7 +20,8 @@ export PKG_CONFIG_LIBDIR="$tmp/no-pkgconfig" PKG_CONFIG_PATH=
 unset LD_LIBRARY_PATH CGO_CFLAGS CGO_LDFLAGS
 step() { printf '\n== %s\n' "$*"; }
 
-cp -R "$src/bindings/go" "$tmp/llmlat-go"
+python3 "$src/scripts/amalgamate" --root "$src" --go-module "$tmp/llmlat-go"
+[ -s "$tmp/llmlat-go/llmlat/llmlat_single.h" ] || { echo "module_alone.sh: no llmlat_single.h" >&2; exit 1; }
 module=$(sed -n 's/^module //p' "$tmp/llmlat-go/go.mod")
 
 step "the copy alone: go vet and go test -tags llmlat_single"
