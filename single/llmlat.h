@@ -1507,6 +1507,7 @@ LLMLAT_PRIVATE uint32_t crc32_of(const void *buf, size_t len)
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
 
 /* 64 x 64 -> 128-bit multiplication: one instruction where the compiler
  * has a 128-bit type, four 32-bit products elsewhere. */
@@ -1523,6 +1524,20 @@ static inline void wide_mul(uint64_t a, uint64_t b, uint64_t *lo, uint64_t *hi)
     *lo = (mid << 32) | (ll & 0xffffffffu);
     *hi = hh + (lh >> 32) + (hl >> 32) + (mid >> 32);
 #endif
+}
+
+/* x = m 2^e for a finite x >= 0 (-0.0 is 0): m < 2^53, its significand
+ * with the hidden bit, and e the exponent of m's last bit. The one way a
+ * double enters the exact sums (fixsum.c, gridsum.c). */
+static inline void wide_decompose(double x, uint64_t *m, int *e)
+{
+    uint64_t b;
+    memcpy(&b, &x, sizeof b);
+    int field = (int)((b >> 52) & 0x7ff);
+    *m = b & ((UINT64_C(1) << 52) - 1);
+    if (field)
+        *m |= UINT64_C(1) << 52;
+    *e = (field ? field : 1) - 1075;
 }
 
 /* (hi:lo) += (xhi:xlo), the carry out of hi dropped. */
@@ -1687,23 +1702,11 @@ LLMLAT_PRIVATE void fixsum_accumulate(uint64_t acc[FIXSUM_WIDE], const double *v
 
 #endif
 
-/* x = m * 2^e for a finite x >= 0 (m < 2^53). */
-static inline void fixsum_decompose(double x, uint64_t *m, int *e)
-{
-    uint64_t b;
-    memcpy(&b, &x, sizeof b);
-    int field = (int)((b >> 52) & 0x7ff);
-    *m = b & ((UINT64_C(1) << 52) - 1);
-    if (field)
-        *m |= UINT64_C(1) << 52;
-    *e = (field ? field : 1) - 1075;
-}
-
 LLMLAT_PRIVATE void fixsum_add_double(fixsum *f, double x)
 {
     uint64_t m, sq[2], v[3];
     int e;
-    fixsum_decompose(x, &m, &e);
+    wide_decompose(x, &m, &e);
     wide_shifted(m, 0, e + 64, v);
     wide_add3(f->s1, 3, v);
     wide_mul(m, m, &sq[0], &sq[1]); /* x^2 = m^2 2^(2e), exactly */
@@ -1715,7 +1718,7 @@ LLMLAT_PRIVATE void fixsum_add_square_part(fixsum *f, double y)
 {
     uint64_t m, v[3];
     int e;
-    fixsum_decompose(y, &m, &e);
+    wide_decompose(y, &m, &e);
     wide_shifted(m, 0, e + 64, v);
     wide_add3(f->s2, 4, v);
 }
@@ -1761,7 +1764,7 @@ LLMLAT_PRIVATE void fixsum_accumulate(uint64_t acc[FIXSUM_WIDE], const double *v
     for (size_t i = 0; i < n; i++) {
         uint64_t m, lo, hi = 0, t[3];
         int e;
-        fixsum_decompose(v[i], &m, &e);
+        wide_decompose(v[i], &m, &e);
         if (w)
             wide_mul(m, w[i], &lo, &hi);
         else
@@ -1785,7 +1788,6 @@ LLMLAT_PRIVATE double fixsum_total(const uint64_t *acc, int n, uint32_t divisor)
 
 /* ---------------------- lib/util/gridsum.c -------------------------------- */
 #include <math.h>
-#include <string.h>
 
 /* ---------------------- lib/util/gridsum.h -------------------------------- */
 /* Order-independent summation of non-negative doubles: each addend is cut
@@ -1827,16 +1829,11 @@ GRID_INLINE void grid_loop(const double *v, const uint32_t *w, size_t n, int gri
             double d = x - center;
             x = d * d;
         }
-        uint64_t bits;
-        memcpy(&bits, &x, sizeof bits);
-        int e = (int)((bits >> 52) & 0x7ff); /* terms are >= 0 (-0.0 is 0) */
-        uint64_t m = bits & ((UINT64_C(1) << 52) - 1);
-        if (e)
-            m |= UINT64_C(1) << 52;
-        else
-            e = 1;
-        uint64_t t[2]; /* m 2^(e - 1075 - grid) < 2^(53 + guard) */
-        int s = e - 1075 - grid;
+        uint64_t m;
+        int e;
+        wide_decompose(x, &m, &e); /* terms are >= 0 */
+        uint64_t t[2]; /* m 2^(e - grid) < 2^(53 + guard) */
+        int s = e - grid;
         if ((unsigned)(s - 1) < 63u) { /* the usual shift: both words */
             t[0] = m << s;
             t[1] = m >> (64 - s);
@@ -2605,6 +2602,24 @@ static inline int64_t req_max_time(int64_t t0)
 {
     return t0 <= 0 ? t0 + INT64_MAX : INT64_MAX;
 }
+
+/* The one check of a request's times, whoever gives them (the recorder's
+ * calls, a view of caller arrays): a time t may not come before
+ * `earliest` (the previous time: EORDER) nor after `latest` (req_max_time
+ * of the request's first time, intended start or start: EOVERFLOW, a span
+ * past int64). */
+static inline int32_t req_time_check(int64_t t, int64_t earliest, int64_t latest)
+{
+    if (t < earliest)
+        return LLMLAT_EORDER;
+    if (t > latest)
+        return LLMLAT_EOVERFLOW;
+    return LLMLAT_OK;
+}
+
+/* The same for n ascending times after `earliest`: the first refusal. */
+LLMLAT_PRIVATE int32_t req_times_check(const int64_t *t, size_t n, int64_t earliest,
+                                       int64_t latest);
 
 /* N: the usage count when set, else the sum of k. */
 static inline uint64_t req_output_tokens(const llmlat_request *r, const req_summary *s)
@@ -3646,10 +3661,11 @@ LLMLAT_API int32_t llmlat_request_start(llmlat_request *r, int64_t t_ns)
         return LLMLAT_EINVAL;
     if (r->state != REQ_NEW)
         return LLMLAT_ESTATE;
-    if (r->has_scheduled && t_ns < r->scheduled_ns)
-        return LLMLAT_EORDER;
-    if (r->has_scheduled && t_ns > req_max_time(r->scheduled_ns))
-        return LLMLAT_EOVERFLOW;
+    int32_t st = r->has_scheduled
+                     ? req_time_check(t_ns, r->scheduled_ns, req_max_time(r->scheduled_ns))
+                     : LLMLAT_OK;
+    if (st != LLMLAT_OK)
+        return st;
     r->state = REQ_STARTED;
     r->start_ns = t_ns;
     r->last_t = t_ns;
@@ -3668,10 +3684,12 @@ LLMLAT_API int32_t llmlat_request_schedule(llmlat_request *r, int64_t t_ns)
     if (req_ended(r))
         return LLMLAT_ESTATE;
     if (r->state == REQ_STARTED) {
-        if (t_ns > r->start_ns)
-            return LLMLAT_EORDER;
-        if (r->last_t > req_max_time(t_ns))
-            return LLMLAT_EOVERFLOW;
+        /* the start at or after it, the latest time so far within reach */
+        int32_t st = req_time_check(r->start_ns, t_ns, INT64_MAX);
+        if (st == LLMLAT_OK)
+            st = req_time_check(r->last_t, t_ns, req_max_time(t_ns));
+        if (st != LLMLAT_OK)
+            return st;
         r->max_t = req_max_time(t_ns);
     }
     r->has_scheduled = true;
@@ -3679,14 +3697,22 @@ LLMLAT_API int32_t llmlat_request_schedule(llmlat_request *r, int64_t t_ns)
     return LLMLAT_OK;
 }
 
+LLMLAT_PRIVATE int32_t req_times_check(const int64_t *t, size_t n, int64_t earliest,
+                                       int64_t latest)
+{
+    for (size_t i = 0; i < n; i++) {
+        int32_t st = req_time_check(t[i], earliest, latest);
+        if (st != LLMLAT_OK)
+            return st;
+        earliest = t[i];
+    }
+    return LLMLAT_OK;
+}
+
 /* Why a time is refused, once the fast checks failed. */
 static int32_t time_error(const llmlat_request *r, int64_t t_ns)
 {
-    if (t_ns < r->last_t)
-        return LLMLAT_EORDER;
-    if (t_ns > r->max_t)
-        return LLMLAT_EOVERFLOW; /* t - start does not fit int64 */
-    return LLMLAT_OK;
+    return req_time_check(t_ns, r->last_t, r->max_t);
 }
 
 /* Both event buffers hold at least `need` elements; unchanged on failure. */
@@ -3771,14 +3797,9 @@ LLMLAT_API int32_t llmlat_request_events(llmlat_request *r, const int64_t *t_ns,
     if (r->state != REQ_STARTED || (n && req_values_only(r)))
         return LLMLAT_ESTATE;
     /* Validate everything before storing anything: all or nothing. */
-    int64_t prev = r->last_t;
-    for (size_t i = 0; i < n; i++) {
-        if (t_ns[i] < prev)
-            return LLMLAT_EORDER;
-        if (t_ns[i] > r->max_t)
-            return LLMLAT_EOVERFLOW;
-        prev = t_ns[i];
-    }
+    int32_t checked = req_times_check(t_ns, n, r->last_t, r->max_t);
+    if (checked != LLMLAT_OK)
+        return checked;
     if (n > REQ_MAX_EVENTS - r->n)
         return LLMLAT_EOVERFLOW;
     if (r->folder) { /* its block is for single events */
@@ -3853,28 +3874,18 @@ LLMLAT_PRIVATE int32_t req_make_view(llmlat_request *r, const req_spec *s)
 {
     if (s->n > REQ_MAX_EVENTS)
         return LLMLAT_EOVERFLOW;
-    if (s->has_scheduled && s->scheduled > s->start)
-        return LLMLAT_EORDER;
-    int64_t max_t = req_max_time(s->has_scheduled ? s->scheduled : s->start);
-    if (s->start > max_t)
-        return LLMLAT_EOVERFLOW;
+    /* the recorder's checks, in its order: start, events, end */
+    int64_t first = s->has_scheduled ? s->scheduled : s->start;
+    int64_t max_t = req_max_time(first);
+    int32_t st = req_time_check(s->start, first, max_t);
+    if (st == LLMLAT_OK && !s->checked)
+        st = req_times_check(s->t, s->n, s->start, max_t);
     int64_t prev = s->n ? s->t[s->n - 1] : s->start;
-    if (!s->checked) {
-        prev = s->start;
-        for (size_t i = 0; i < s->n; i++) {
-            int64_t t = s->t[i];
-            if (t < prev)
-                return LLMLAT_EORDER;
-            if (t > max_t)
-                return LLMLAT_EOVERFLOW; /* t - start does not fit int64 */
-            prev = t;
-        }
-    }
     int64_t end = s->has_end ? s->end : prev;
-    if (end < prev)
-        return LLMLAT_EORDER;
-    if (end > max_t)
-        return LLMLAT_EOVERFLOW;
+    if (st == LLMLAT_OK)
+        st = req_time_check(end, prev, max_t);
+    if (st != LLMLAT_OK)
+        return st;
     memset(r, 0, sizeof *r);
     r->t = (int64_t *)s->t;  /* read only: a view */
     r->k = (uint32_t *)s->k;

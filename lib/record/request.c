@@ -71,10 +71,11 @@ LLMLAT_API int32_t llmlat_request_start(llmlat_request *r, int64_t t_ns)
         return LLMLAT_EINVAL;
     if (r->state != REQ_NEW)
         return LLMLAT_ESTATE;
-    if (r->has_scheduled && t_ns < r->scheduled_ns)
-        return LLMLAT_EORDER;
-    if (r->has_scheduled && t_ns > req_max_time(r->scheduled_ns))
-        return LLMLAT_EOVERFLOW;
+    int32_t st = r->has_scheduled
+                     ? req_time_check(t_ns, r->scheduled_ns, req_max_time(r->scheduled_ns))
+                     : LLMLAT_OK;
+    if (st != LLMLAT_OK)
+        return st;
     r->state = REQ_STARTED;
     r->start_ns = t_ns;
     r->last_t = t_ns;
@@ -93,10 +94,12 @@ LLMLAT_API int32_t llmlat_request_schedule(llmlat_request *r, int64_t t_ns)
     if (req_ended(r))
         return LLMLAT_ESTATE;
     if (r->state == REQ_STARTED) {
-        if (t_ns > r->start_ns)
-            return LLMLAT_EORDER;
-        if (r->last_t > req_max_time(t_ns))
-            return LLMLAT_EOVERFLOW;
+        /* the start at or after it, the latest time so far within reach */
+        int32_t st = req_time_check(r->start_ns, t_ns, INT64_MAX);
+        if (st == LLMLAT_OK)
+            st = req_time_check(r->last_t, t_ns, req_max_time(t_ns));
+        if (st != LLMLAT_OK)
+            return st;
         r->max_t = req_max_time(t_ns);
     }
     r->has_scheduled = true;
@@ -104,14 +107,22 @@ LLMLAT_API int32_t llmlat_request_schedule(llmlat_request *r, int64_t t_ns)
     return LLMLAT_OK;
 }
 
+LLMLAT_PRIVATE int32_t req_times_check(const int64_t *t, size_t n, int64_t earliest,
+                                       int64_t latest)
+{
+    for (size_t i = 0; i < n; i++) {
+        int32_t st = req_time_check(t[i], earliest, latest);
+        if (st != LLMLAT_OK)
+            return st;
+        earliest = t[i];
+    }
+    return LLMLAT_OK;
+}
+
 /* Why a time is refused, once the fast checks failed. */
 static int32_t time_error(const llmlat_request *r, int64_t t_ns)
 {
-    if (t_ns < r->last_t)
-        return LLMLAT_EORDER;
-    if (t_ns > r->max_t)
-        return LLMLAT_EOVERFLOW; /* t - start does not fit int64 */
-    return LLMLAT_OK;
+    return req_time_check(t_ns, r->last_t, r->max_t);
 }
 
 /* Both event buffers hold at least `need` elements; unchanged on failure. */
@@ -196,14 +207,9 @@ LLMLAT_API int32_t llmlat_request_events(llmlat_request *r, const int64_t *t_ns,
     if (r->state != REQ_STARTED || (n && req_values_only(r)))
         return LLMLAT_ESTATE;
     /* Validate everything before storing anything: all or nothing. */
-    int64_t prev = r->last_t;
-    for (size_t i = 0; i < n; i++) {
-        if (t_ns[i] < prev)
-            return LLMLAT_EORDER;
-        if (t_ns[i] > r->max_t)
-            return LLMLAT_EOVERFLOW;
-        prev = t_ns[i];
-    }
+    int32_t checked = req_times_check(t_ns, n, r->last_t, r->max_t);
+    if (checked != LLMLAT_OK)
+        return checked;
     if (n > REQ_MAX_EVENTS - r->n)
         return LLMLAT_EOVERFLOW;
     if (r->folder) { /* its block is for single events */
@@ -278,28 +284,18 @@ LLMLAT_PRIVATE int32_t req_make_view(llmlat_request *r, const req_spec *s)
 {
     if (s->n > REQ_MAX_EVENTS)
         return LLMLAT_EOVERFLOW;
-    if (s->has_scheduled && s->scheduled > s->start)
-        return LLMLAT_EORDER;
-    int64_t max_t = req_max_time(s->has_scheduled ? s->scheduled : s->start);
-    if (s->start > max_t)
-        return LLMLAT_EOVERFLOW;
+    /* the recorder's checks, in its order: start, events, end */
+    int64_t first = s->has_scheduled ? s->scheduled : s->start;
+    int64_t max_t = req_max_time(first);
+    int32_t st = req_time_check(s->start, first, max_t);
+    if (st == LLMLAT_OK && !s->checked)
+        st = req_times_check(s->t, s->n, s->start, max_t);
     int64_t prev = s->n ? s->t[s->n - 1] : s->start;
-    if (!s->checked) {
-        prev = s->start;
-        for (size_t i = 0; i < s->n; i++) {
-            int64_t t = s->t[i];
-            if (t < prev)
-                return LLMLAT_EORDER;
-            if (t > max_t)
-                return LLMLAT_EOVERFLOW; /* t - start does not fit int64 */
-            prev = t;
-        }
-    }
     int64_t end = s->has_end ? s->end : prev;
-    if (end < prev)
-        return LLMLAT_EORDER;
-    if (end > max_t)
-        return LLMLAT_EOVERFLOW;
+    if (st == LLMLAT_OK)
+        st = req_time_check(end, prev, max_t);
+    if (st != LLMLAT_OK)
+        return st;
     memset(r, 0, sizeof *r);
     r->t = (int64_t *)s->t;  /* read only: a view */
     r->k = (uint32_t *)s->k;

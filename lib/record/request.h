@@ -177,6 +177,24 @@ static inline int64_t req_max_time(int64_t t0)
     return t0 <= 0 ? t0 + INT64_MAX : INT64_MAX;
 }
 
+/* The one check of a request's times, whoever gives them (the recorder's
+ * calls, a view of caller arrays): a time t may not come before
+ * `earliest` (the previous time: EORDER) nor after `latest` (req_max_time
+ * of the request's first time, intended start or start: EOVERFLOW, a span
+ * past int64). */
+static inline int32_t req_time_check(int64_t t, int64_t earliest, int64_t latest)
+{
+    if (t < earliest)
+        return LLMLAT_EORDER;
+    if (t > latest)
+        return LLMLAT_EOVERFLOW;
+    return LLMLAT_OK;
+}
+
+/* The same for n ascending times after `earliest`: the first refusal. */
+LLMLAT_PRIVATE int32_t req_times_check(const int64_t *t, size_t n, int64_t earliest,
+                                       int64_t latest);
+
 /* N: the usage count when set, else the sum of k. */
 static inline uint64_t req_output_tokens(const llmlat_request *r, const req_summary *s)
 {

@@ -3,23 +3,11 @@
 
 #include "util/fixsum.h"
 
-/* x = m * 2^e for a finite x >= 0 (m < 2^53). */
-static inline void fixsum_decompose(double x, uint64_t *m, int *e)
-{
-    uint64_t b;
-    memcpy(&b, &x, sizeof b);
-    int field = (int)((b >> 52) & 0x7ff);
-    *m = b & ((UINT64_C(1) << 52) - 1);
-    if (field)
-        *m |= UINT64_C(1) << 52;
-    *e = (field ? field : 1) - 1075;
-}
-
 LLMLAT_PRIVATE void fixsum_add_double(fixsum *f, double x)
 {
     uint64_t m, sq[2], v[3];
     int e;
-    fixsum_decompose(x, &m, &e);
+    wide_decompose(x, &m, &e);
     wide_shifted(m, 0, e + 64, v);
     wide_add3(f->s1, 3, v);
     wide_mul(m, m, &sq[0], &sq[1]); /* x^2 = m^2 2^(2e), exactly */
@@ -31,7 +19,7 @@ LLMLAT_PRIVATE void fixsum_add_square_part(fixsum *f, double y)
 {
     uint64_t m, v[3];
     int e;
-    fixsum_decompose(y, &m, &e);
+    wide_decompose(y, &m, &e);
     wide_shifted(m, 0, e + 64, v);
     wide_add3(f->s2, 4, v);
 }
@@ -77,7 +65,7 @@ LLMLAT_PRIVATE void fixsum_accumulate(uint64_t acc[FIXSUM_WIDE], const double *v
     for (size_t i = 0; i < n; i++) {
         uint64_t m, lo, hi = 0, t[3];
         int e;
-        fixsum_decompose(v[i], &m, &e);
+        wide_decompose(v[i], &m, &e);
         if (w)
             wide_mul(m, w[i], &lo, &hi);
         else

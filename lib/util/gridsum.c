@@ -1,5 +1,4 @@
 #include <math.h>
-#include <string.h>
 
 #include "util/gridsum.h"
 #include "util/wide.h"
@@ -21,16 +20,11 @@ GRID_INLINE void grid_loop(const double *v, const uint32_t *w, size_t n, int gri
             double d = x - center;
             x = d * d;
         }
-        uint64_t bits;
-        memcpy(&bits, &x, sizeof bits);
-        int e = (int)((bits >> 52) & 0x7ff); /* terms are >= 0 (-0.0 is 0) */
-        uint64_t m = bits & ((UINT64_C(1) << 52) - 1);
-        if (e)
-            m |= UINT64_C(1) << 52;
-        else
-            e = 1;
-        uint64_t t[2]; /* m 2^(e - 1075 - grid) < 2^(53 + guard) */
-        int s = e - 1075 - grid;
+        uint64_t m;
+        int e;
+        wide_decompose(x, &m, &e); /* terms are >= 0 */
+        uint64_t t[2]; /* m 2^(e - grid) < 2^(53 + guard) */
+        int s = e - grid;
         if ((unsigned)(s - 1) < 63u) { /* the usual shift: both words */
             t[0] = m << s;
             t[1] = m >> (64 - s);

@@ -9,6 +9,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "util/compiler.h"
 
@@ -27,6 +28,20 @@ static inline void wide_mul(uint64_t a, uint64_t b, uint64_t *lo, uint64_t *hi)
     *lo = (mid << 32) | (ll & 0xffffffffu);
     *hi = hh + (lh >> 32) + (hl >> 32) + (mid >> 32);
 #endif
+}
+
+/* x = m 2^e for a finite x >= 0 (-0.0 is 0): m < 2^53, its significand
+ * with the hidden bit, and e the exponent of m's last bit. The one way a
+ * double enters the exact sums (fixsum.c, gridsum.c). */
+static inline void wide_decompose(double x, uint64_t *m, int *e)
+{
+    uint64_t b;
+    memcpy(&b, &x, sizeof b);
+    int field = (int)((b >> 52) & 0x7ff);
+    *m = b & ((UINT64_C(1) << 52) - 1);
+    if (field)
+        *m |= UINT64_C(1) << 52;
+    *e = (field ? field : 1) - 1075;
 }
 
 /* (hi:lo) += (xhi:xlo), the carry out of hi dropped. */
