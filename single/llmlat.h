@@ -4383,6 +4383,146 @@ LLMLAT_API int32_t llmlat_request_value(const llmlat_request *r, int32_t convent
 #include <stddef.h>
 #include <stdint.h>
 
+/* ---------------------- lib/util/bytes.h ---------------------------------- */
+/* Little-endian byte streams for the serialized format (docs/format.md).
+ *
+ * A writer with a NULL buffer only counts, so one routine both measures
+ * and writes. A reader never reads past its end: a short read sets `bad`
+ * and yields zeros, and the caller checks `bad` once per section. */
+#ifndef LLMLAT_BYTES_H
+#define LLMLAT_BYTES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+typedef struct bytes_writer {
+    uint8_t *p; /* NULL: measure only */
+    size_t n;   /* bytes written (or that would be) */
+} bytes_writer;
+
+static inline void put_bytes(bytes_writer *w, const void *src, size_t n)
+{
+    if (w->p)
+        memcpy(w->p + w->n, src, n);
+    w->n += n;
+}
+
+static inline void put_u64(bytes_writer *w, uint64_t v)
+{
+    uint8_t b[8];
+    for (int i = 0; i < 8; i++)
+        b[i] = (uint8_t)(v >> (8 * i));
+    put_bytes(w, b, 8);
+}
+
+static inline void put_u32(bytes_writer *w, uint32_t v)
+{
+    uint8_t b[4];
+    for (int i = 0; i < 4; i++)
+        b[i] = (uint8_t)(v >> (8 * i));
+    put_bytes(w, b, 4);
+}
+
+static inline void put_i64(bytes_writer *w, int64_t v)
+{
+    put_u64(w, (uint64_t)v);
+}
+
+static inline void put_f64(bytes_writer *w, double v)
+{
+    uint64_t b;
+    memcpy(&b, &v, sizeof b);
+    put_u64(w, b);
+}
+
+/* LEB128: 7 bits a byte, low first; bucket counts are mostly small. */
+static inline void put_varint(bytes_writer *w, uint64_t v)
+{
+    uint8_t b[10];
+    size_t n = 0;
+    do {
+        b[n] = (uint8_t)(v & 0x7f);
+        v >>= 7;
+        b[n++] |= v ? 0x80 : 0;
+    } while (v);
+    put_bytes(w, b, n);
+}
+
+typedef struct bytes_reader {
+    const uint8_t *p;
+    size_t left;
+    bool bad; /* a read ran past the end, or a varint was malformed */
+} bytes_reader;
+
+static inline const uint8_t *take(bytes_reader *r, size_t n)
+{
+    if (r->bad || n > r->left) {
+        r->bad = true;
+        return NULL;
+    }
+    const uint8_t *p = r->p;
+    r->p += n;
+    r->left -= n;
+    return p;
+}
+
+static inline uint64_t get_u64(bytes_reader *r)
+{
+    const uint8_t *b = take(r, 8);
+    uint64_t v = 0;
+    for (int i = 0; b && i < 8; i++)
+        v |= (uint64_t)b[i] << (8 * i);
+    return v;
+}
+
+static inline uint32_t get_u32(bytes_reader *r)
+{
+    const uint8_t *b = take(r, 4);
+    uint32_t v = 0;
+    for (int i = 0; b && i < 4; i++)
+        v |= (uint32_t)b[i] << (8 * i);
+    return v;
+}
+
+static inline int64_t get_i64(bytes_reader *r)
+{
+    return (int64_t)get_u64(r);
+}
+
+static inline double get_f64(bytes_reader *r)
+{
+    uint64_t b = get_u64(r);
+    double v;
+    memcpy(&v, &b, sizeof v);
+    return v;
+}
+
+/* The shortest encoding only (as put_varint writes): one value, one byte
+ * string, so that equal states always serialize to equal bytes. */
+static inline uint64_t get_varint(bytes_reader *r)
+{
+    uint64_t v = 0;
+    for (int shift = 0; shift < 64; shift += 7) {
+        const uint8_t *b = take(r, 1);
+        if (!b)
+            return 0;
+        uint64_t bits = *b & 0x7f;
+        if ((shift == 63 && bits > 1) || (shift && !*b)) {
+            r->bad = true; /* beyond 64 bits, or a padded (overlong) form */
+            return 0;
+        }
+        v |= bits << shift;
+        if (!(*b & 0x80))
+            return v;
+    }
+    r->bad = true;
+    return 0;
+}
+
+#endif
+
 typedef struct exact_store {
     double *v;
     uint32_t *w;       /* weights when `weighted`, else NULL */
@@ -4454,7 +4594,20 @@ LLMLAT_PRIVATE int32_t exact_summary(const exact_store *s, const llmlat_alloc *a
 LLMLAT_PRIVATE int32_t exact_inverse_cdf(const exact_store *s, const llmlat_alloc *al,
                                          const double *q, size_t n, double *out, double *mode);
 
+/* Adds the weight of the samples in each bucket of n ascending bounds to
+ * per[0 .. n] (per[n]: above the last bound): one pass, no sorting. */
+LLMLAT_PRIVATE void exact_count_classic(const exact_store *s, const double *bounds, size_t n,
+                                        uint64_t *per);
+/* The smallest sample above 0; NaN when none. */
+LLMLAT_PRIVATE double exact_min_positive(const exact_store *s);
+
 LLMLAT_PRIVATE size_t exact_memory(const exact_store *s);
+
+/* Its section of the byte format (exact_bytes.c); the reader fills an
+ * empty store: LLMLAT_EFORMAT on bytes that are short or break an
+ * invariant, ENOMEM. */
+LLMLAT_PRIVATE void exact_write(bytes_writer *w, const exact_store *s);
+LLMLAT_PRIVATE int32_t exact_read(bytes_reader *r, exact_store *s, const llmlat_alloc *al);
 
 #endif
 
@@ -4480,6 +4633,31 @@ LLMLAT_PRIVATE size_t exact_memory(const exact_store *s);
 LLMLAT_PRIVATE int32_t select_ranks(const llmlat_alloc *al, const double *v, const uint32_t *w,
                                     size_t n, uint64_t kmin, uint64_t kmax, const uint64_t *ranks,
                                     size_t nr, double *out);
+
+#endif
+
+/* ---------------------- lib/util/bounds.h --------------------------------- */
+/* Ascending upper bounds of a classic histogram (Prometheus' `le`): the
+ * bucket of a value, for both modes' counts (exact/exact_store.c,
+ * bounded/sketch.c). */
+#ifndef LLMLAT_BOUNDS_H
+#define LLMLAT_BOUNDS_H
+
+#include <stddef.h>
+
+/* Index of the first bound >= v (the bucket `le` that holds v), or n. */
+static inline size_t bounds_index(const double *bounds, size_t n, double v)
+{
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (bounds[mid] >= v)
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
+    return lo;
+}
 
 #endif
 
@@ -4620,9 +4798,65 @@ LLMLAT_PRIVATE int32_t exact_summary(const exact_store *s, const llmlat_alloc *a
     return LLMLAT_OK;
 }
 
+LLMLAT_PRIVATE void exact_count_classic(const exact_store *s, const double *bounds, size_t n,
+                                        uint64_t *per)
+{
+    for (size_t i = 0; i < s->n; i++)
+        per[bounds_index(bounds, n, s->v[i])] += s->weighted ? s->w[i] : 1;
+}
+
+LLMLAT_PRIVATE double exact_min_positive(const exact_store *s)
+{
+    double lo = NAN;
+    for (size_t i = 0; i < s->n; i++)
+        if (s->v[i] > 0.0 && !(s->v[i] >= lo))
+            lo = s->v[i];
+    return lo;
+}
+
 LLMLAT_PRIVATE size_t exact_memory(const exact_store *s)
 {
     return s->cap * (sizeof *s->v + (s->weighted ? sizeof *s->w : 0));
+}
+
+/* ---------------------- lib/exact/exact_bytes.c --------------------------- */
+/* An exact store's section of the byte format (docs/format.md): every
+ * sample and, when the store is weighted, its weight. The reader checks
+ * what the queries rely on (samples >= 0 and finite squares, weights >= 1,
+ * a total weight that fits). */
+
+LLMLAT_PRIVATE void exact_write(bytes_writer *w, const exact_store *e)
+{
+    put_u64(w, e->n);
+    for (size_t i = 0; i < e->n; i++) {
+        put_f64(w, e->v[i]);
+        if (e->weighted)
+            put_u32(w, e->w[i]);
+    }
+}
+
+/* No metric reaches this (the largest, tokens/s, stays below 2^95): a
+ * bound under which squares, and exact mode's sums of them, stay finite. */
+#define SAMPLE_LIMIT 0x1p100
+
+LLMLAT_PRIVATE int32_t exact_read(bytes_reader *r, exact_store *e, const llmlat_alloc *al)
+{
+    size_t per = 8 + (e->weighted ? 4 : 0);
+    uint64_t n = get_u64(r);
+    if (r->bad || n > r->left / per)
+        return LLMLAT_EFORMAT;
+    int32_t st = exact_reserve(e, al, (size_t)n);
+    if (st != LLMLAT_OK)
+        return st;
+    for (uint64_t i = 0; i < n; i++) {
+        double v = get_f64(r);
+        uint32_t wt = e->weighted ? get_u32(r) : 1;
+        if (!(v >= 0.0 && v < SAMPLE_LIMIT) || wt == 0 ||
+            wt > UINT64_MAX - e->total_w)
+            return LLMLAT_EFORMAT;
+        exact_push(e, v, wt);
+    }
+    return r->bad ? LLMLAT_EFORMAT : LLMLAT_OK;
 }
 
 /* ---------------------- lib/exact/inverse_cdf.c --------------------------- */
@@ -5638,6 +5872,14 @@ LLMLAT_PRIVATE void sketch_inverse_cdf(const sketch *s, const sketch_map *m, con
                                        size_t n, double *out);
 LLMLAT_PRIVATE void sketch_quantiles(const sketch *s, const sketch_map *m, const double *q,
                                      size_t n, double *out);
+/* Adds the weight of the samples in each bucket of n ascending bounds to
+ * per[0 .. n] (per[n]: above the last bound), each bucket of the sketch
+ * counted at its value (sketch.c says why no count ever moves up). */
+LLMLAT_PRIVATE void sketch_count_classic(const sketch *s, const sketch_map *m,
+                                         const double *bounds, size_t n, uint64_t *per);
+/* The smallest sample above 0 (its min, else its lowest bucket's value);
+ * NaN when none. */
+LLMLAT_PRIVATE double sketch_min_positive(const sketch *s, const sketch_map *m);
 LLMLAT_PRIVATE size_t sketch_memory(const sketch *s, const sketch_map *m);
 
 #endif
@@ -5978,9 +6220,394 @@ LLMLAT_PRIVATE double sketch_quantile(const sketch *s, const sketch_map *m, doub
     return v;
 }
 
+/* Each bucket counted at its value, which is within the schema's error of
+ * every sample in it (so a sample that close to a bound may land on
+ * either side of it); the zero bucket (zeros, and the samples more than
+ * 2^31 below the largest) at 0. A sample keeps its bucket until the window
+ * leaves it behind, and then moves to 0, below any value: counts only
+ * ever move down, so no cumulative count drops. (At the minimum instead, a
+ * sample could move up across a bound, from its bucket's value to a
+ * minimum above it in the same bucket.) */
+LLMLAT_PRIVATE void sketch_count_classic(const sketch *s, const sketch_map *m,
+                                         const double *bounds, size_t n, uint64_t *per)
+{
+    size_t k = bounds_index(bounds, n, 0.0);
+    per[k] += s->zero + s->below;
+    if (s->top == SKETCH_NO_TOP)
+        return;
+    /* values ascend with the index: one walk along the bounds */
+    for (int64_t i = s->low; i <= s->top; i++) {
+        uint64_t w = s->bucket[i - s->base];
+        if (!w)
+            continue;
+        double v = sketch_map_value(m, i);
+        while (k < n && bounds[k] < v)
+            k++;
+        per[k] += w;
+    }
+}
+
+LLMLAT_PRIVATE double sketch_min_positive(const sketch *s, const sketch_map *m)
+{
+    if (s->top == SKETCH_NO_TOP)
+        return NAN;
+    return s->min > 0.0 ? s->min : sketch_map_value(m, s->low) / s->unit;
+}
+
 LLMLAT_PRIVATE size_t sketch_memory(const sketch *s, const sketch_map *m)
 {
     return s->bucket ? m->width * sizeof *s->bucket : 0;
+}
+
+/* ---------------------- lib/bounded/sketch_bytes.c ------------------------ */
+/* A sketch's section of the byte format (docs/format.md): its schema,
+ * counts, extremes, exact sums and the buckets in use. The reader checks
+ * what the queries rely on (a window in range, counts that add up, sums
+ * that the buckets allow), so that a sketch read behaves like one built
+ * by adding samples, and its bytes, written again, read again. */
+#include <math.h>
+
+/* ---------------------- lib/bounded/sketch_bytes.h ------------------------ */
+/* A sketch's section of the byte format (sketch_bytes.c), in version 2's
+ * layout and version 1's (sketch_v1.c, read only), and the checks every
+ * sketch read must pass. Layouts are in docs/format.md. */
+#ifndef LLMLAT_SKETCH_BYTES_H
+#define LLMLAT_SKETCH_BYTES_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+LLMLAT_PRIVATE void sketch_write(bytes_writer *w, const sketch *s, const sketch_map *map);
+/* Fills an empty sketch (allocated for map, or without buckets: then only
+ * an empty one is accepted): LLMLAT_EFORMAT on bytes that are short or
+ * break an invariant. */
+LLMLAT_PRIVATE int32_t sketch_read(bytes_reader *r, sketch *s, const sketch_map *map);
+/* The same sketch section in version 1's layout: its buckets converted
+ * into map's, at their values; ENOMEM too. */
+LLMLAT_PRIVATE int32_t sketch_read_v1(bytes_reader *r, sketch *s, const sketch_map *map,
+                                      const llmlat_alloc *al);
+
+/* A sketch's exact sums, the same in both versions: Σ w x in 3 limbs,
+ * then Σ w x² in 4, least significant first. */
+LLMLAT_PRIVATE void get_fixsum(bytes_reader *r, fixsum *f);
+
+/* What a sketch's buckets allow its sums to be, exported unit: the sum
+ * between sum_lo and sum_hi, the sum of squares at most sq_hi. */
+typedef struct sketch_range {
+    double sum_lo, sum_hi, sq_hi;
+} sketch_range;
+
+LLMLAT_PRIVATE void sketch_range_add(sketch_range *r, uint64_t c, double lo, double hi);
+/* Whether the count, extremes and sums of s hold together, and with the
+ * buckets' range r. */
+LLMLAT_PRIVATE bool sketch_holds_together(const sketch *s, const sketch_range *r);
+/* Whether a sketch with samples above 0 holds together with its own
+ * buckets (low .. top): the minimum in the lowest bucket (or the zero
+ * bucket), the sums within what the buckets allow. What every sketch
+ * read must satisfy, so that its bytes, written again, read again. */
+LLMLAT_PRIVATE bool sketch_buckets_hold(const sketch *s, const sketch_map *map);
+
+#endif
+
+LLMLAT_PRIVATE void sketch_write(bytes_writer *w, const sketch *s, const sketch_map *map)
+{
+    put_u32(w, (uint32_t)map->schema);
+    put_u64(w, s->count);
+    put_u64(w, s->zero);
+    put_u64(w, s->below);
+    put_f64(w, s->min);
+    put_f64(w, s->max);
+    for (int i = 0; i < 3; i++)
+        put_u64(w, s->sums.s1[i]);
+    for (int i = 0; i < 4; i++)
+        put_u64(w, s->sums.s2[i]);
+    if (s->top == SKETCH_NO_TOP) {
+        put_u64(w, 0);
+        return;
+    }
+    put_u64(w, (uint64_t)(s->top - s->low + 1));
+    put_i64(w, s->low);
+    for (int64_t i = s->low; i <= s->top; i++)
+        put_varint(w, s->bucket[i - s->base]);
+}
+
+/* The sums as doubles (a few roundings: the checks below allow for
+ * them): sum(w x) and sum(w x^2) in the internal unit. */
+static double limbs_value(const uint64_t *l, int n)
+{
+    double v = 0;
+    for (int i = n - 1; i >= 0; i--)
+        v = v * 0x1p64 + (double)l[i];
+    return v * 0x1p-64;
+}
+
+/* Slack of the checks that compare sums with what the buckets allow:
+ * far above the roundings of honest data (1e-15), far below any real
+ * contradiction. */
+#define SUMS_SLACK 1e-9
+
+LLMLAT_PRIVATE bool sketch_holds_together(const sketch *s, const sketch_range *r)
+{
+    if (s->count == 0) {
+        uint64_t any = 0;
+        for (int i = 0; i < 3; i++)
+            any |= s->sums.s1[i];
+        for (int i = 0; i < 4; i++)
+            any |= s->sums.s2[i];
+        return !any && s->min == INFINITY && s->max == -INFINITY;
+    }
+    if (!(s->min >= 0.0 && s->min <= s->max && isfinite(s->max)))
+        return false;
+    /* 0 is the minimum exactly when some sample is 0 */
+    if ((s->min == 0.0) != (s->zero > 0))
+        return false;
+    double n = (double)s->count, u = s->unit;
+    double sum = limbs_value(s->sums.s1, 3), sq = limbs_value(s->sums.s2, 4);
+    double lo = s->min * u * (1 - SUMS_SLACK), hi = s->max * u * (1 + SUMS_SLACK);
+    /* a fractional sample, and its square (a chunk's squares too), lose
+     * less than 2^-64 when cut (fixsum.h): lower bounds allow n such cuts,
+     * all of it for samples as small as 1e-21 s */
+    double cut = n * 0x1p-64;
+    /* the mean within [min, max], the sum within what the buckets allow,
+     * the mean square between mean^2 (variance >= 0) and what they allow */
+    if (!(sum >= lo * n - cut && sum <= hi * n))
+        return false;
+    if (!(sum >= r->sum_lo * u * (1 - SUMS_SLACK) - cut &&
+          sum <= r->sum_hi * u * (1 + SUMS_SLACK)))
+        return false;
+    double mean = sum / n;
+    return sq >= mean * mean * n * (1 - SUMS_SLACK) - cut &&
+           sq <= r->sq_hi * u * u * (1 + SUMS_SLACK);
+}
+
+/* Adds c samples in (lo, hi] (exported unit) to what r allows. */
+LLMLAT_PRIVATE void sketch_range_add(sketch_range *r, uint64_t c, double lo, double hi)
+{
+    r->sum_lo += (double)c * lo;
+    r->sum_hi += (double)c * hi;
+    r->sq_hi += (double)c * hi * hi;
+}
+
+/* The buckets, low..top, and what they say of the window, the zero bucket
+ * and the extremes: top is the maximum's bucket, both ends non-zero,
+ * everything adding up to count; the minimum is the lowest bucket's when
+ * nothing lies below it, else 0 (zeros) or at most the threshold. */
+static int32_t read_buckets(bytes_reader *r, sketch *s, const sketch_map *map, uint64_t n)
+{
+    int64_t low = get_i64(r);
+    if (r->bad || n > map->width || !(s->max > 0.0) ||
+        low != sketch_map_index(map, s->max) - (int64_t)n + 1)
+        return LLMLAT_EFORMAT;
+    s->top = low + (int64_t)n - 1;
+    s->base = s->top - (int64_t)map->width + 1;
+    s->low = low;
+    uint64_t total = s->zero;
+    if (s->below > UINT64_MAX - total)
+        return LLMLAT_EFORMAT;
+    total += s->below;
+    for (int64_t i = low; i <= s->top; i++) {
+        uint64_t c = get_varint(r);
+        if (r->bad || c > UINT64_MAX - total || (c == 0 && (i == low || i == s->top)))
+            return LLMLAT_EFORMAT;
+        s->bucket[i - s->base] = c;
+        total += c;
+    }
+    return total == s->count && sketch_buckets_hold(s, map) ? LLMLAT_OK : LLMLAT_EFORMAT;
+}
+
+LLMLAT_PRIVATE bool sketch_buckets_hold(const sketch *s, const sketch_map *map)
+{
+    double z = sketch_zero_threshold(s, map);
+    sketch_range range = { 0, 0, 0 };
+    sketch_range_add(&range, s->below, 0.0, z);
+    for (int64_t i = s->low; i <= s->top; i++)
+        sketch_range_add(&range, s->bucket[i - s->base], sketch_map_upper(map, i - 1),
+                         sketch_map_upper(map, i));
+    bool min_placed = s->zero ? true
+                    : s->below ? s->min > 0.0 && s->min <= z
+                               : sketch_map_index(map, s->min) == s->low;
+    return min_placed && sketch_holds_together(s, &range);
+}
+
+LLMLAT_PRIVATE void get_fixsum(bytes_reader *r, fixsum *f)
+{
+    for (int i = 0; i < 3; i++)
+        f->s1[i] = get_u64(r);
+    for (int i = 0; i < 4; i++)
+        f->s2[i] = get_u64(r);
+}
+
+LLMLAT_PRIVATE int32_t sketch_read(bytes_reader *r, sketch *s, const sketch_map *map)
+{
+    uint32_t schema = get_u32(r);
+    s->count = get_u64(r);
+    s->zero = get_u64(r);
+    s->below = get_u64(r);
+    s->min = get_f64(r);
+    s->max = get_f64(r);
+    get_fixsum(r, &s->sums);
+    uint64_t n = get_u64(r);
+    if (r->bad || schema != (uint32_t)map->schema || s->zero > s->count ||
+        s->below > s->count - s->zero)
+        return LLMLAT_EFORMAT;
+    if (n == 0) { /* no sample above 0 */
+        sketch_range none = { 0, 0, 0 };
+        return s->below == 0 && s->zero == s->count && sketch_holds_together(s, &none)
+                   ? LLMLAT_OK
+                   : LLMLAT_EFORMAT;
+    }
+    if (!s->bucket) /* a metric without samples of its own */
+        return LLMLAT_EFORMAT;
+    return read_buckets(r, s, map, n);
+}
+
+/* ---------------------- lib/bounded/sketch_v1.c --------------------------- */
+/* Version 1's sketch sections (llmlat 1.0), read into version 2's
+ * sketches. Version 1 counted samples in DDSketch-style buckets of the
+ * internal unit (docs/format.md, "Version 1's bucket layout"); each is
+ * converted at its representative value into the native-histogram buckets
+ * of the same relative error, and the counts, sums, min and max are
+ * carried exactly. A quantile of the copy is then within
+ * alpha + e + alpha e of exact mode's (e the schema's error): the v1 value
+ * was within alpha of its samples, the new bucket's within e of that value
+ * (docs/bounded.md). */
+#include <math.h>
+
+/* Version 1's layout for alpha: M buckets per power of two, their edges on
+ * a grid of 2^c cells per power of two. */
+typedef struct v1_layout {
+    uint32_t per_octave, cell_bits;
+    uint32_t *first; /* M + 1 edges, in cells from the octave's start */
+} v1_layout;
+
+#define V1_OCTAVES 32
+#define V1_ALPHA_MARGIN (1.0 / 1073741824.0)
+
+/* Greedy edges from the bottom of the octave: each bucket reaches as far as
+ * hi <= gamma lo allows (cell i starts at (2^c + i) 2^(e - c)). Writes
+ * first[] when it is not NULL; returns M. */
+static uint32_t v1_place_edges(double gamma, uint32_t c, uint32_t *first)
+{
+    uint32_t n = UINT32_C(1) << c, m = 0, start = 0;
+    for (;;) {
+        if (first)
+            first[m] = start;
+        m++;
+        double lim = floor(gamma * (double)(n + start)) - (double)n;
+        if (lim >= (double)n)
+            break;
+        start = (uint32_t)lim;
+    }
+    if (first)
+        first[m] = n;
+    return m;
+}
+
+static int32_t v1_layout_init(v1_layout *l, const llmlat_alloc *al, double alpha)
+{
+    double a = alpha - alpha * V1_ALPHA_MARGIN, gamma = (1.0 + a) / (1.0 - a);
+    uint32_t c = 4;
+    while (c < 20 && ldexp(gamma - 1.0, (int)c) < 22.0)
+        c++;
+    l->cell_bits = c;
+    l->per_octave = v1_place_edges(gamma, c, NULL);
+    l->first = alloc_malloc(al, (l->per_octave + 1) * sizeof *l->first);
+    if (!l->first)
+        return LLMLAT_ENOMEM;
+    v1_place_edges(gamma, c, l->first);
+    return LLMLAT_OK;
+}
+
+/* Bucket `index`'s edges [lo, hi) and value, internal unit. */
+static void v1_bucket(const v1_layout *l, int64_t index, double *lo, double *hi, double *value)
+{
+    uint32_t j = (uint32_t)(index % l->per_octave);
+    int e = (int)(index / l->per_octave) - 1023 - (int)l->cell_bits;
+    double n = ldexp(1.0, (int)l->cell_bits);
+    double a = n + l->first[j], b = n + l->first[j + 1];
+    *lo = ldexp(a, e);
+    *hi = ldexp(b, e);
+    *value = ldexp(2.0 * a * b / (a + b), e);
+}
+
+/* Counts w samples of exported value x > 0 (any double: v1's smallest
+ * buckets are subnormal once scaled). */
+static void v1_count(sketch *s, const sketch_map *map, double x, uint64_t w)
+{
+    if (w)
+        sketch_bump(s, map, sketch_map_index_any(map, x > 0.0 ? x : 0x1p-1074), w);
+}
+
+/* The buckets low..top, converted. The maximum (and, without zeros, the
+ * minimum) is a sample of the top (lowest) bucket: it is counted at its
+ * own value, so that the copy's top and lowest buckets are those of its
+ * extremes, as a sketch built from the samples has them. */
+static int32_t v1_read_buckets(bytes_reader *r, sketch *s, const sketch_map *map,
+                               const v1_layout *l, int64_t top)
+{
+    int64_t low = get_i64(r);
+    int64_t width = (int64_t)V1_OCTAVES * l->per_octave + 1;
+    int64_t max_index = (int64_t)2047 * l->per_octave - 1;
+    if (r->bad || top > max_index || low > top || low < top - width + 1 || low < 0 ||
+        !(s->max > 0.0))
+        return LLMLAT_EFORMAT;
+    uint64_t total = s->zero, positive = 0;
+    sketch_range range = { 0, 0, 0 };
+    for (int64_t i = low; i <= top; i++) {
+        uint64_t c = get_varint(r);
+        if (r->bad || c > UINT64_MAX - total || (c == 0 && (i == low || i == top)))
+            return LLMLAT_EFORMAT;
+        total += c;
+        positive += c;
+        double lo, hi, v;
+        v1_bucket(l, i, &lo, &hi, &v);
+        sketch_range_add(&range, c, lo / s->unit, hi / s->unit);
+        v /= s->unit;
+        v = v < s->min ? s->min : v > s->max ? s->max : v;
+        if (i == top) {
+            v1_count(s, map, s->max, 1);
+            c--;
+        }
+        if (i == low && !s->zero && c) {
+            v1_count(s, map, s->min, 1);
+            c--;
+        }
+        v1_count(s, map, v, c);
+    }
+    /* one positive sample is the minimum too; and the copy holds together
+     * as version 2 reads it (the representatives are not the samples: bytes
+     * crafted to the edge of v1's buckets can fall outside the copy's) */
+    if (total != s->count || (positive == 1 && !s->zero && s->min != s->max))
+        return LLMLAT_EFORMAT;
+    return sketch_holds_together(s, &range) && sketch_buckets_hold(s, map) ? LLMLAT_OK
+                                                                            : LLMLAT_EFORMAT;
+}
+
+LLMLAT_PRIVATE int32_t sketch_read_v1(bytes_reader *r, sketch *s, const sketch_map *map,
+                                      const llmlat_alloc *al)
+{
+    s->count = get_u64(r);
+    s->zero = get_u64(r);
+    s->min = get_f64(r);
+    s->max = get_f64(r);
+    get_fixsum(r, &s->sums);
+    int64_t top = get_i64(r);
+    if (r->bad || s->zero > s->count || top < -1)
+        return LLMLAT_EFORMAT;
+    if (top == -1) { /* no sample above 0 */
+        sketch_range none = { 0, 0, 0 };
+        return s->zero == s->count && sketch_holds_together(s, &none) ? LLMLAT_OK
+                                                                      : LLMLAT_EFORMAT;
+    }
+    if (!s->bucket) /* a metric without samples of its own */
+        return LLMLAT_EFORMAT;
+    v1_layout l;
+    int32_t st = v1_layout_init(&l, al, map->alpha);
+    if (st != LLMLAT_OK)
+        return st;
+    st = v1_read_buckets(r, s, map, &l, top);
+    alloc_free(al, l.first);
+    return st;
 }
 
 /* ---------------------- lib/bounded/sketch_map.c -------------------------- */
@@ -6726,15 +7353,19 @@ LLMLAT_PRIVATE void run_commit(const bucket_run *r, sketch *s, const sketch_map 
 #ifndef LLMLAT_AGG_H
 #define LLMLAT_AGG_H
 
+#include <math.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 
 /* ---------------------- lib/agg/store.h ----------------------------------- */
-/* The samples of one metric, in the aggregator's mode. The aggregator
- * talks to this interface only; each mode's structure lives in its own
- * file (exact_store.c, sketch.c). Bounded mode folds requests straight
- * into the sketches (bounded_fold.c); everything else goes through here. */
+/* The samples of one metric, in the aggregator's mode: the one interface
+ * the aggregator and everything above it (queries, reports, exposition,
+ * serialization, comparison) use. Each operation is implemented once per
+ * mode, by the mode's own structure (exact/exact_store.c,
+ * bounded/sketch.c), and store.c is the one place that tells the modes
+ * apart. Bounded mode's fold of a request into its sketches
+ * (bounded_fold.c, stream.c) is that mode's own code. */
 #ifndef LLMLAT_STORE_H
 #define LLMLAT_STORE_H
 
@@ -6795,6 +7426,50 @@ LLMLAT_PRIVATE int32_t store_inverse_cdf(const metric_store *s, const llmlat_all
                                          double *mode);
 LLMLAT_PRIVATE size_t store_memory(const metric_store *s);
 
+/* What a report shows of a non-empty store, under convention c (not an
+ * inverse-CDF one), with the same bits as the queries one by one: mean,
+ * std with c's ddof (NaN when undefined), min, max, the median and n <= 32
+ * quantiles. Exact mode does it in fewer passes. */
+typedef struct store_summary_values {
+    double mean, std, min, max, median;
+    double q[32];
+} store_summary_values;
+LLMLAT_PRIVATE int32_t store_summary(const metric_store *s, const llmlat_alloc *al,
+                                     const conv_rules *c, const double *q, size_t n,
+                                     store_summary_values *out);
+
+/* Adds the weight of the samples in each bucket of n ascending bounds
+ * to per[0 .. n] (per[n]: above the last): a classic histogram. */
+LLMLAT_PRIVATE void store_count_classic(const metric_store *s, const double *bounds, size_t n,
+                                        uint64_t *per);
+
+/* The native-histogram buckets (llmlat_agg_buckets' outputs and buffer
+ * rules) of the schema of relative error alpha: the sketch's, or the
+ * samples counted into the buckets and window the same sketch would
+ * hold. */
+LLMLAT_PRIVATE int32_t store_native_buckets(const metric_store *s, double alpha, int32_t *schema,
+                                            double *zero_threshold, uint64_t *zero_count,
+                                            int64_t *offset, uint64_t *counts, size_t cap,
+                                            size_t *len);
+
+/* The smallest sample above 0 (bounded mode: its lowest bucket's value
+ * unless the minimum is above 0); NaN when none. */
+LLMLAT_PRIVATE double store_min_positive(const metric_store *s);
+
+/* The samples themselves, in the order they were added, when the store
+ * keeps them (exact mode): *v, *w (NULL when every weight is 1) and *n.
+ * false (and *n 0) for a store that keeps none (bounded mode). */
+LLMLAT_PRIVATE bool store_samples(const metric_store *s, const double **v, const uint32_t **w,
+                                  size_t *n);
+
+/* The store's section of the byte format (docs/format.md), written and
+ * read by the mode's own code; the reader fills an empty store from bytes
+ * of `version` (1: a sketch in version 1's layout): LLMLAT_EFORMAT on
+ * bytes that are short or break an invariant, ENOMEM. */
+LLMLAT_PRIVATE void store_write(bytes_writer *w, const metric_store *s);
+LLMLAT_PRIVATE int32_t store_read(bytes_reader *r, metric_store *s, const llmlat_alloc *al,
+                                  uint32_t version);
+
 #endif
 
 #define PARAM_FIRST LLMLAT_PARAM_RELATIVE_ERROR
@@ -6846,7 +7521,7 @@ struct llmlat_agg {
     double quantiles[MAX_QUANTILES];
     size_t n_quantiles;
     /* Prometheus histogram bounds from llmlat_agg_set_buckets, indexed by
-     * metric_index(); 0 bounds = the metric's default (report_hist.c). */
+     * metric_index(); 0 bounds = the metric's default (agg_buckets.c). */
     double bucket_bounds[METRIC_COUNT][MAX_BUCKET_BOUNDS];
     uint8_t n_bucket_bounds[METRIC_COUNT];
     agg_label labels[LLMLAT_MAX_LABELS]; /* sorted by name (labels.c) */
@@ -6892,12 +7567,35 @@ static inline double agg_param(const llmlat_agg *a, int32_t param)
 /* The store behind a metric id under a's convention (TOOL_ITL aliases). */
 LLMLAT_PRIVATE const metric_store *agg_store(const llmlat_agg *a, int32_t metric);
 
+/* The mode's name, as reports and the exposition write it. */
+static inline const char *agg_mode_name(const llmlat_agg *a)
+{
+    return a->mode == LLMLAT_MODE_BOUNDED ? "bounded" : "exact";
+}
+
+/* What a mode keeps besides its stores. Exact mode keeps a timeline of its
+ * successes (the peaks, the run over time, the good count under SLOs set
+ * later) and a request log: its byte format has their sections. Bounded
+ * mode keeps neither: it counts the successes that met its SLOs as they
+ * come (its SLOs are fixed once data arrived), and its quantiles are
+ * within its relative error. */
+static inline bool agg_keeps_timeline(const llmlat_agg *a)
+{
+    return a->mode == LLMLAT_MODE_EXACT;
+}
+
+/* The relative error of a's quantiles; NaN when they are exact. */
+static inline double agg_quantile_error(const llmlat_agg *a)
+{
+    return agg_keeps_timeline(a) ? NAN : a->params[LLMLAT_PARAM_RELATIVE_ERROR - PARAM_FIRST];
+}
+
 /* true when a keeps every request it was given: exact mode, none of them
  * known by its values only, nothing merged in from an aggregator without
  * a log. What works per request needs it. */
 static inline bool agg_holds_requests(const llmlat_agg *a)
 {
-    return a->mode == LLMLAT_MODE_EXACT && a->log.n_req == a->completed + a->failed;
+    return agg_keeps_timeline(a) && a->log.n_req == a->completed + a->failed;
 }
 
 /* ... and when their start times are on one clock, so that their times can
@@ -6940,6 +7638,16 @@ LLMLAT_PRIVATE int32_t agg_store_quantiles(const llmlat_agg *a, const metric_sto
 LLMLAT_PRIVATE int32_t agg_store_inverse_cdf(const llmlat_agg *a, const metric_store *s,
                                              const double *q, size_t n, double *out,
                                              double *mode);
+
+/* A metric's classic histogram (agg_buckets.c): its bounds, NULL (and
+ * *n 0) when it has none (not a time); those set with
+ * llmlat_agg_set_buckets, NULL (and *n 0) while they are the default; and
+ * cum[i] = the weight of the samples <= bounds[i] for i < n, cum[n] that
+ * of all of them (n + 1 entries). */
+LLMLAT_PRIVATE const double *agg_hist_bounds(const llmlat_agg *a, int32_t metric, size_t *n);
+LLMLAT_PRIVATE const double *agg_hist_set_bounds(const llmlat_agg *a, int32_t metric, size_t *n);
+LLMLAT_PRIVATE void agg_hist_cumulative(const llmlat_agg *a, int32_t metric,
+                                        const double *bounds, size_t n, uint64_t *cum);
 
 /* The duration D in seconds; false when undefined (no data, or 0). */
 LLMLAT_PRIVATE bool agg_duration(const llmlat_agg *a, double *seconds);
@@ -7640,88 +8348,102 @@ LLMLAT_API int32_t llmlat_agg_merge(llmlat_agg *dst, const llmlat_agg *src)
 }
 
 /* ---------------------- lib/agg/agg_buckets.c ----------------------------- */
-/* llmlat_agg_buckets: one metric's native-histogram buckets, for
- * exporters. Bounded mode hands out its sketch; exact mode counts its
- * samples into the buckets the same sketch would hold (the schema of its
- * relative error, the same window below the largest sample), so both
- * modes export the same histogram for the same samples. */
+/* A metric's histogram buckets, for reports and exporters: the bounds of
+ * its classic histogram (vLLM server's by default, settable with
+ * llmlat_agg_set_buckets) and its samples counted into them, and its
+ * native-histogram buckets (llmlat_agg_buckets). Both modes give the same
+ * native histogram for the same samples: bounded mode hands out its
+ * sketch, exact mode counts its samples into the buckets the same sketch
+ * would hold (store.h). */
+#include <math.h>
 #include <string.h>
 
-/* Exact mode: the sketch's window over the samples of e, in one pass over
- * the samples when the caller's buffer can hold the whole window, else
- * two (the first finds the buckets in use). */
-typedef struct buckets_hist {
-    int32_t schema;
-    int64_t base, top; /* the window */
-    double zero_threshold;
-    uint64_t zero_count;
-    int64_t low;       /* lowest index in use, INT64_MAX when none */
-} buckets_hist;
+/* vllm/v1/metrics/loggers.py, PrometheusStatLogger: the buckets of
+ * vllm:time_to_first_token_seconds, of vllm:time_per_output_token_seconds
+ * (also its inter-token latency) and of vllm:e2e_request_latency_seconds. */
+static const double TTFT_BOUNDS[] = {
+    0.001, 0.005, 0.01, 0.02, 0.04, 0.06, 0.08, 0.1, 0.25, 0.5, 0.75,
+    1.0, 2.5, 5.0, 7.5, 10.0, 20.0, 40.0, 80.0, 160.0, 640.0, 2560.0,
+};
+static const double PER_TOKEN_BOUNDS[] = {
+    0.01, 0.025, 0.05, 0.075, 0.1, 0.15, 0.2, 0.3, 0.4, 0.5,
+    0.75, 1.0, 2.5, 5.0, 7.5, 10.0, 20.0, 40.0, 80.0,
+};
+static const double E2E_BOUNDS[] = {
+    0.3, 0.5, 0.8, 1.0, 1.5, 2.0, 2.5, 5.0, 10.0, 15.0, 20.0,
+    30.0, 40.0, 50.0, 60.0, 120.0, 240.0, 480.0, 960.0, 1920.0, 7680.0,
+};
 
-static uint32_t buckets_weight(const exact_store *e, size_t i)
-{
-    return e->weighted ? e->w[i] : 1;
-}
+#define COUNT_OF(x) (sizeof(x) / sizeof((x)[0]))
 
-static void buckets_window(const exact_store *e, int32_t schema, buckets_hist *h)
+/* The default bounds of a time metric; NULL for the others. */
+static const double *default_bounds(int32_t metric, size_t *n)
 {
-    *h = (buckets_hist){ .schema = schema, .low = INT64_MAX };
-    if (e->n == 0 || !(e->max > 0.0))
-        return;
-    h->top = sketch_schema_index(schema, e->max);
-    h->base = h->top - ((int64_t)SKETCH_OCTAVES << schema);
-    h->zero_threshold = sketch_schema_upper(schema, h->base - 1);
-}
-
-/* Adds the samples into counts[index - at] for the indexes in [from, top]
- * (counts NULL: only finds low); the rest into the zero count. */
-static void buckets_count(const exact_store *e, buckets_hist *h, uint64_t *counts, int64_t at)
-{
-    h->zero_count = 0;
-    for (size_t i = 0; i < e->n; i++) {
-        double v = e->v[i];
-        int64_t x = v > 0.0 ? sketch_schema_index(h->schema, v) : INT64_MIN;
-        if (x < h->base) {
-            h->zero_count += buckets_weight(e, i);
-            continue;
-        }
-        if (x < h->low)
-            h->low = x;
-        if (counts)
-            counts[x - at] += buckets_weight(e, i);
+    switch (metric) {
+    case LLMLAT_TTFT:
+    case LLMLAT_SCHEDULED_TTFT:
+    case LLMLAT_DISPATCH_DELAY: /* from 1 ms: the warning's threshold */
+        *n = COUNT_OF(TTFT_BOUNDS);
+        return TTFT_BOUNDS;
+    case LLMLAT_TPOT:
+    case LLMLAT_NTPOT:
+    case LLMLAT_ITL:
+    case LLMLAT_ICL:
+    case LLMLAT_ITL_MAX:
+        *n = COUNT_OF(PER_TOKEN_BOUNDS);
+        return PER_TOKEN_BOUNDS;
+    case LLMLAT_E2E:
+    case LLMLAT_SCHEDULED_E2E:
+        *n = COUNT_OF(E2E_BOUNDS);
+        return E2E_BOUNDS;
     }
+    *n = 0;
+    return NULL;
 }
 
-static int32_t buckets_exact(const exact_store *e, int32_t schema, double *zero_threshold,
-                             uint64_t *zero_count, int64_t *offset, uint64_t *counts,
-                             size_t cap, size_t *len)
+LLMLAT_PRIVATE const double *agg_hist_set_bounds(const llmlat_agg *a, int32_t metric, size_t *n)
 {
-    buckets_hist h;
-    buckets_window(e, schema, &h);
-    size_t width = ((size_t)SKETCH_OCTAVES << schema) + 1, n = 0;
-    bool any = e->n && e->max > 0.0;
-    if (any && cap >= width) { /* count at index - base, then move down */
-        memset(counts, 0, width * sizeof *counts);
-        buckets_count(e, &h, counts, h.base);
-        n = (size_t)(h.top - h.low + 1);
-        memmove(counts, counts + (h.low - h.base), n * sizeof *counts);
-    } else {
-        buckets_count(e, &h, NULL, 0);
-        n = h.low == INT64_MAX ? 0 : (size_t)(h.top - h.low + 1);
-        if (cap < n) {
-            *len = n;
-            return LLMLAT_ENOSPC;
-        }
-        if (n) {
-            memset(counts, 0, n * sizeof *counts);
-            buckets_count(e, &h, counts, h.low);
-        }
-    }
-    *len = n;
-    *zero_threshold = h.zero_threshold;
-    *zero_count = h.zero_count;
-    *offset = n ? h.low : 0;
+    *n = a->n_bucket_bounds[metric_index(metric)];
+    return *n ? a->bucket_bounds[metric_index(metric)] : NULL;
+}
+
+LLMLAT_PRIVATE const double *agg_hist_bounds(const llmlat_agg *a, int32_t metric, size_t *n)
+{
+    const double *def = default_bounds(metric, n);
+    if (!def)
+        return NULL;
+    size_t custom;
+    const double *set = agg_hist_set_bounds(a, metric, &custom);
+    if (!set)
+        return def;
+    *n = custom;
+    return set;
+}
+
+LLMLAT_API int32_t llmlat_agg_set_buckets(llmlat_agg *a, int32_t metric, const double *bounds,
+                                          size_t n)
+{
+    size_t n_default;
+    if (!a || !default_bounds(metric, &n_default) || (!bounds && n > 0) ||
+        n > MAX_BUCKET_BOUNDS)
+        return LLMLAT_EINVAL;
+    for (size_t i = 0; i < n; i++)
+        if (!isfinite(bounds[i]) || (i > 0 && !(bounds[i] > bounds[i - 1])))
+            return LLMLAT_EINVAL;
+    int idx = metric_index(metric);
+    if (n > 0)
+        memcpy(a->bucket_bounds[idx], bounds, n * sizeof *bounds);
+    a->n_bucket_bounds[idx] = (uint8_t)n;
     return LLMLAT_OK;
+}
+
+LLMLAT_PRIVATE void agg_hist_cumulative(const llmlat_agg *a, int32_t metric,
+                                        const double *bounds, size_t n, uint64_t *cum)
+{
+    memset(cum, 0, (n + 1) * sizeof *cum);
+    store_count_classic(agg_store(a, metric), bounds, n, cum);
+    for (size_t i = 1; i <= n; i++)
+        cum[i] += cum[i - 1];
 }
 
 LLMLAT_API int32_t llmlat_agg_buckets(const llmlat_agg *a, int32_t metric, int32_t *schema,
@@ -7731,35 +8453,29 @@ LLMLAT_API int32_t llmlat_agg_buckets(const llmlat_agg *a, int32_t metric, int32
     if (!a || !metric_valid(metric) || !schema || !zero_threshold || !zero_count || !offset ||
         !len || (!counts && cap > 0))
         return LLMLAT_EINVAL;
-    const metric_store *s = agg_store(a, metric);
-    bool bounded = a->mode == LLMLAT_MODE_BOUNDED;
-    int32_t sch = bounded ? s->map->schema
-                          : sketch_schema_for(agg_param(a, LLMLAT_PARAM_RELATIVE_ERROR));
-    int64_t at = 0;
-    bool lacks = agg_lacks_reason(a, LLMLAT_KIND_METRIC, metric) != NULL;
-    if (lacks) {
+    double alpha = agg_param(a, LLMLAT_PARAM_RELATIVE_ERROR);
+    if (agg_lacks_reason(a, LLMLAT_KIND_METRIC, metric)) {
         /* what the data lack has no buckets either, whatever the store holds */
+        *schema = sketch_schema_for(alpha);
         *zero_threshold = 0.0;
         *zero_count = 0;
+        *offset = 0;
         *len = 0;
-    } else if (bounded) {
-        size_t n;
-        double zt;
-        uint64_t zc;
-        sketch_buckets(&s->sk, s->map, &zt, &zc, &at, &n, NULL);
-        *len = n;
-        if (cap < n)
-            return LLMLAT_ENOSPC;
-        sketch_buckets(&s->sk, s->map, zero_threshold, zero_count, &at, &n, counts);
-    } else {
-        int32_t st = buckets_exact(&s->exact, sch, zero_threshold, zero_count, &at, counts, cap,
-                                   len);
-        if (st != LLMLAT_OK)
-            return st;
+        return LLMLAT_EUNDEFINED;
     }
+    int32_t sch;
+    double zt;
+    uint64_t zc;
+    int64_t at;
+    int32_t st = store_native_buckets(agg_store(a, metric), alpha, &sch, &zt, &zc, &at, counts,
+                                      cap, len);
+    if (st != LLMLAT_OK)
+        return st; /* ENOSPC: *len only */
     *schema = sch;
+    *zero_threshold = zt;
+    *zero_count = zc;
     *offset = (int32_t)at; /* indexes of finite doubles fit: |index| < 2^23 */
-    return lacks ? LLMLAT_EUNDEFINED : LLMLAT_OK;
+    return LLMLAT_OK;
 }
 
 /* ---------------------- lib/agg/agg_params.c ------------------------------ */
@@ -8973,7 +9689,10 @@ LLMLAT_PRIVATE size_t agg_labels_memory(const llmlat_agg *a)
 }
 
 /* ---------------------- lib/agg/store.c ----------------------------------- */
+/* The store interface (store.h): each operation dispatched to the
+ * mode's own implementation. The one place that tells the modes apart. */
 #include <math.h>
+#include <string.h>
 
 #define BOUNDED(s) ((s)->mode == LLMLAT_MODE_BOUNDED)
 
@@ -9130,6 +9849,171 @@ LLMLAT_PRIVATE int32_t store_inverse_cdf(const metric_store *s, const llmlat_all
 LLMLAT_PRIVATE size_t store_memory(const metric_store *s)
 {
     return BOUNDED(s) ? sketch_memory(&s->sk, s->map) : exact_memory(&s->exact);
+}
+
+LLMLAT_PRIVATE int32_t store_summary(const metric_store *s, const llmlat_alloc *al,
+                                     const conv_rules *c, const double *q, size_t n,
+                                     store_summary_values *out)
+{
+    if (!BOUNDED(s)) {
+        exact_summary_values e = { 0 };
+        int32_t st = exact_summary(&s->exact, al, c->ddof, q, n, &e);
+        *out = (store_summary_values){ e.mean, e.std, s->exact.min, s->exact.max, e.median,
+                                       { 0 } };
+        memcpy(out->q, e.q, n * sizeof *q);
+        return st;
+    }
+    if (n > SKETCH_MAX_QUANTILES)
+        return LLMLAT_EINVAL;
+    out->mean = sketch_mean(&s->sk);
+    sketch_std(&s->sk, c->ddof, &out->std); /* NaN when undefined */
+    out->min = s->sk.min;
+    out->max = s->sk.max;
+    out->median = sketch_quantile(&s->sk, s->map, 0.5);
+    sketch_quantiles(&s->sk, s->map, q, n, out->q);
+    return LLMLAT_OK;
+}
+
+LLMLAT_PRIVATE void store_count_classic(const metric_store *s, const double *bounds, size_t n,
+                                        uint64_t *per)
+{
+    if (BOUNDED(s))
+        sketch_count_classic(&s->sk, s->map, bounds, n, per);
+    else
+        exact_count_classic(&s->exact, bounds, n, per);
+}
+
+/* ------------------------------------------------- exact native buckets */
+
+/* Exact mode's native buckets: the window the sketch of relative error
+ * alpha would hold over the samples of e, counted in one pass over the
+ * samples when the caller's buffer can hold the whole window, else two
+ * (the first finds the buckets in use). */
+typedef struct buckets_hist {
+    int32_t schema;
+    int64_t base, top; /* the window */
+    double zero_threshold;
+    uint64_t zero_count;
+    int64_t low;       /* lowest index in use, INT64_MAX when none */
+} buckets_hist;
+
+static uint32_t buckets_weight(const exact_store *e, size_t i)
+{
+    return e->weighted ? e->w[i] : 1;
+}
+
+static void buckets_window(const exact_store *e, int32_t schema, buckets_hist *h)
+{
+    *h = (buckets_hist){ .schema = schema, .low = INT64_MAX };
+    if (e->n == 0 || !(e->max > 0.0))
+        return;
+    h->top = sketch_schema_index(schema, e->max);
+    h->base = h->top - ((int64_t)SKETCH_OCTAVES << schema);
+    h->zero_threshold = sketch_schema_upper(schema, h->base - 1);
+}
+
+/* Adds the samples into counts[index - at] for the indexes in [from, top]
+ * (counts NULL: only finds low); the rest into the zero count. */
+static void buckets_count(const exact_store *e, buckets_hist *h, uint64_t *counts, int64_t at)
+{
+    h->zero_count = 0;
+    for (size_t i = 0; i < e->n; i++) {
+        double v = e->v[i];
+        int64_t x = v > 0.0 ? sketch_schema_index(h->schema, v) : INT64_MIN;
+        if (x < h->base) {
+            h->zero_count += buckets_weight(e, i);
+            continue;
+        }
+        if (x < h->low)
+            h->low = x;
+        if (counts)
+            counts[x - at] += buckets_weight(e, i);
+    }
+}
+
+static int32_t buckets_exact(const exact_store *e, int32_t schema, double *zero_threshold,
+                             uint64_t *zero_count, int64_t *offset, uint64_t *counts,
+                             size_t cap, size_t *len)
+{
+    buckets_hist h;
+    buckets_window(e, schema, &h);
+    size_t width = ((size_t)SKETCH_OCTAVES << schema) + 1, n = 0;
+    bool any = e->n && e->max > 0.0;
+    if (any && cap >= width) { /* count at index - base, then move down */
+        memset(counts, 0, width * sizeof *counts);
+        buckets_count(e, &h, counts, h.base);
+        n = (size_t)(h.top - h.low + 1);
+        memmove(counts, counts + (h.low - h.base), n * sizeof *counts);
+    } else {
+        buckets_count(e, &h, NULL, 0);
+        n = h.low == INT64_MAX ? 0 : (size_t)(h.top - h.low + 1);
+        if (cap < n) {
+            *len = n;
+            return LLMLAT_ENOSPC;
+        }
+        if (n) {
+            memset(counts, 0, n * sizeof *counts);
+            buckets_count(e, &h, counts, h.low);
+        }
+    }
+    *len = n;
+    *zero_threshold = h.zero_threshold;
+    *zero_count = h.zero_count;
+    *offset = n ? h.low : 0;
+    return LLMLAT_OK;
+}
+
+LLMLAT_PRIVATE int32_t store_native_buckets(const metric_store *s, double alpha, int32_t *schema,
+                                            double *zero_threshold, uint64_t *zero_count,
+                                            int64_t *offset, uint64_t *counts, size_t cap,
+                                            size_t *len)
+{
+    if (!BOUNDED(s)) {
+        *schema = sketch_schema_for(alpha);
+        return buckets_exact(&s->exact, *schema, zero_threshold, zero_count, offset, counts,
+                             cap, len);
+    }
+    size_t n;
+    double zt;
+    uint64_t zc;
+    *schema = s->map->schema;
+    sketch_buckets(&s->sk, s->map, &zt, &zc, offset, &n, NULL);
+    *len = n;
+    if (cap < n)
+        return LLMLAT_ENOSPC;
+    sketch_buckets(&s->sk, s->map, zero_threshold, zero_count, offset, &n, counts);
+    return LLMLAT_OK;
+}
+
+LLMLAT_PRIVATE double store_min_positive(const metric_store *s)
+{
+    return BOUNDED(s) ? sketch_min_positive(&s->sk, s->map) : exact_min_positive(&s->exact);
+}
+
+LLMLAT_PRIVATE bool store_samples(const metric_store *s, const double **v, const uint32_t **w,
+                                  size_t *n)
+{
+    bool keeps = !BOUNDED(s);
+    *v = keeps ? s->exact.v : NULL;
+    *w = keeps ? exact_weights(&s->exact) : NULL;
+    *n = keeps ? s->exact.n : 0;
+    return keeps;
+}
+
+LLMLAT_PRIVATE void store_write(bytes_writer *w, const metric_store *s)
+{
+    if (BOUNDED(s))
+        sketch_write(w, &s->sk, s->map);
+    else
+        exact_write(w, &s->exact);
+}
+
+LLMLAT_PRIVATE int32_t store_read(bytes_reader *r, metric_store *s, const llmlat_alloc *al,
+                                  uint32_t version)
+{
+    if (!BOUNDED(s))
+        return exact_read(r, &s->exact, al);
+    return version >= 2 ? sketch_read(r, &s->sk, s->map) : sketch_read_v1(r, &s->sk, s->map, al);
 }
 
 /* ---------------------- lib/agg/stream.c ---------------------------------- */
@@ -13419,6 +14303,32 @@ LLMLAT_PRIVATE void rbuf_scaled_u64(rbuf *b, uint64_t ns, int digits, int decima
 #define PERCENT_TEXT_MAX 32
 LLMLAT_PRIVATE void percent_text(double q, char *out);
 
+/* true when q[i] repeats an earlier q[j] (a report writes it once). */
+static inline bool report_quantile_repeats(const double *q, size_t i)
+{
+    for (size_t j = 0; j < i; j++)
+        if (q[j] == q[i])
+            return true;
+    return false;
+}
+
+/* The sink of the buffer-writing calls (llmlat_agg_report, llmlat_expose,
+ * llmlat_compare_report). A too-small buffer must receive nothing, and
+ * the size is only known at the end: the bytes are collected while they
+ * fit the caller's buffer (beyond, only counted), then copied once by
+ * report_collect_end, which applies the buffer contract to the output's
+ * status st and frees. */
+typedef struct report_collect {
+    const llmlat_alloc *al;
+    size_t limit; /* the caller's capacity */
+    char *p;
+    size_t len, cap;
+} report_collect;
+
+LLMLAT_PRIVATE int32_t report_collect_write(void *user, const void *bytes, size_t n);
+LLMLAT_PRIVATE int32_t report_collect_end(report_collect *k, int32_t st, void *buf, size_t cap,
+                                          size_t *len);
+
 #endif
 
 typedef struct pbuf {
@@ -13482,7 +14392,7 @@ typedef struct expose_family {
 /* How a scheme writes a metric's histogram series: its classic bounds
  * (at most MAX_BUCKET_BOUNDS) where the aggregator's were not set
  * (llmlat_agg_set_buckets), and a label of the series' own, or NULL.
- * Without one, the bounds are llmlat's defaults (report_hist.h). */
+ * Without one, the bounds are llmlat's defaults (agg_buckets.c). */
 typedef struct expose_histogram {
     int32_t metric;
     const double *bounds;
@@ -13586,211 +14496,6 @@ LLMLAT_PRIVATE bool expose_pb_encoder(expose_encoder *e, int32_t format);
 LLMLAT_PRIVATE void expose_run(rbuf *out, const llmlat_agg *const *aggs, size_t n,
                                int32_t format, int32_t names, bool run_gauges,
                                const llmlat_alloc *al);
-
-#endif
-
-/* ---------------------- lib/report/report.h ------------------------------- */
-/* What the report writers share: the aggregator being reported, the
- * output, and queries that give NaN for an undefined value (a statistic of
- * an empty set, a rate without duration) while stopping the output at a
- * real error (ENOMEM while sorting, see rbuf_fail) so that a writer never
- * checks after each call.
- *
- * report.c: llmlat_agg_report_write, llmlat_agg_report and these
- * queries; report_text.c and report_json.c (+ report_tool.c, the `tool`
- * object) write one format each; the exposition formats are expose.h's
- * (+ report_hist.c, the classic histogram buckets). */
-#ifndef LLMLAT_REPORT_H
-#define LLMLAT_REPORT_H
-
-#include <stdbool.h>
-#include <stdint.h>
-
-/* ---------------------- lib/report/report_words.h ------------------------- */
-/* The words of each convention's tool, shared by every report a person
- * reads (text, HTML, the comparison): the summary labels, the metric rows
- * in the tool's order and names, and what its "ITL" is. */
-#ifndef LLMLAT_REPORT_WORDS_H
-#define LLMLAT_REPORT_WORDS_H
-
-#include <stdint.h>
-
-/* The lines of the summary block. */
-enum report_item {
-    REPORT_ITEM_COMPLETED, REPORT_ITEM_FAILED, REPORT_ITEM_TPOT_UNDEFINED, REPORT_ITEM_DURATION,
-    REPORT_ITEM_INPUT_TOKENS, REPORT_ITEM_OUTPUT_TOKENS, REPORT_ITEM_REQUEST_RATE, REPORT_ITEM_GOODPUT,
-    REPORT_ITEM_GOOD, REPORT_ITEM_OUTPUT_RATE, REPORT_ITEM_TOTAL_RATE, REPORT_ITEM_PEAK_TOKENS,
-    REPORT_ITEM_PEAK_CONCURRENCY, REPORT_ITEM_COUNT
-};
-
-typedef struct text_row {
-    int32_t metric;
-    const char *label;
-} text_row;
-
-/* The rows of the metrics from the intended start, shown when some
- * request had one. */
-#define SCHED_ROWS 3
-
-/* A convention's words: summary labels where its tool has its own (NULL:
- * llmlat's), the table rows in its order, the rows from the intended
- * start (DISPATCH_DELAY, SCHEDULED_TTFT, SCHEDULED_E2E; a NULL label:
- * llmlat's, for a figure the tool does not have), and what its ITL is. */
-typedef struct text_words {
-    const char *tool;
-    const char *items[REPORT_ITEM_COUNT];
-    text_row rows[8];
-    const char *sched[SCHED_ROWS];
-    const char *note;
-} text_words;
-
-/* The words of a convention id (which must be valid). */
-LLMLAT_PRIVATE const text_words *report_words(int32_t convention);
-/* A summary line's label in those words. */
-LLMLAT_PRIVATE const char *report_item_label(const text_words *w, enum report_item i);
-/* The row label of a metric in those words ("TTFT (ms)"), or llmlat's
- * own when the tool has no row for it. */
-LLMLAT_PRIVATE const char *report_metric_label(const text_words *w, int32_t metric);
-/* The metric of row i of the rows from the intended start. */
-static inline int32_t report_sched_metric(size_t i)
-{
-    return LLMLAT_DISPATCH_DELAY + (int32_t)i;
-}
-
-#endif
-
-/* Every statistic of one metric, each NaN when undefined (a convention's
- * placeholder, such as vLLM's 0.0 for an empty set, is a value). */
-typedef struct metric_values {
-    uint64_t count; /* samples (tokens for ITL) */
-    double mean, std, min, max, median;
-    double mode; /* GuideLLM's; NaN unless asked of report_groups_metric */
-    double q[MAX_QUANTILES]; /* the quantiles asked of report_metric */
-    size_t n_q;
-} metric_values;
-
-typedef struct report_ctx {
-    const llmlat_agg *a;
-    int32_t format;
-    rbuf out; /* its status is the report's: the first error of a query or the sink */
-    /* Each store's statistics, computed once: a report asks for a metric in
-     * several places (and TOOL_ITL shares a store), and in exact mode every
-     * statistic is a pass over all samples. */
-    bool known[METRIC_COUNT];
-    metric_values cache[METRIC_COUNT];
-    double cache_q[METRIC_COUNT][MAX_QUANTILES]; /* the quantiles cached */
-    /* Rates and counters too (the peaks sort every event), by id. */
-    bool rate_known[LLMLAT_RATE_PEAK_OUTPUT_TOKENS + 1];
-    double rate[LLMLAT_RATE_PEAK_OUTPUT_TOKENS + 1];
-    bool counter_known[LLMLAT_COUNT_MEMORY_BYTES + 1];
-    bool counter_defined[LLMLAT_COUNT_MEMORY_BYTES + 1];
-    uint64_t counter[LLMLAT_COUNT_MEMORY_BYTES + 1];
-} report_ctx;
-
-/* Fills v for a metric, with the n <= MAX_QUANTILES quantiles q[] computed
- * in one pass. */
-LLMLAT_PRIVATE void report_metric(report_ctx *c, int32_t metric, const double *q, size_t n,
-                                  metric_values *v);
-/* The same over status groups: the union of those in the mask (bit
- * 1 << GROUP_SUCCESSFUL, ...: one group, GuideLLM's total of all three,
- * inference-perf's failures), the mode too when with_mode. Not cached. */
-#define GROUPS_ALL ((1u << GROUP_COUNT) - 1)
-#define GROUPS_FAILED (GROUPS_ALL & ~(1u << GROUP_SUCCESSFUL))
-LLMLAT_PRIVATE void report_groups_metric(report_ctx *c, unsigned groups, int32_t metric,
-                                         const double *q, size_t n, bool with_mode,
-                                         metric_values *v);
-LLMLAT_PRIVATE double report_rate(report_ctx *c, int32_t rate);
-LLMLAT_PRIVATE double report_duration(const report_ctx *c);
-/* false when the counter is undefined (GOOD without an SLO). */
-LLMLAT_PRIVATE bool report_counter(report_ctx *c, int32_t counter, uint64_t *out);
-
-/* A line of the summary a person reads (text, HTML): a count (*count
- * true: *n, exact, and *v NaN when it is undefined) or a value *v (NaN
- * when undefined), and *why the data cannot support it (NULL when they
- * can). false for a line that does not apply: goodput and good requests
- * without an SLO. */
-LLMLAT_PRIVATE bool report_item_value(report_ctx *c, enum report_item item, double *v,
-                                      bool *count, uint64_t *n, const char **why);
-
-/* Why a's data cannot support metric, rate or counter `id` (kind
- * LLMLAT_KIND_*), NULL when it can: reports write "not available" and the
- * reason where the value would be. The duration has the reason of the
- * requests rate (LLMLAT_RATE_REQUESTS: it needs nothing else). */
-LLMLAT_PRIVATE const char *report_unavailable(const report_ctx *c, int32_t kind, int32_t id);
-
-/* Whether some request added had an intended start (a sample of
- * DISPATCH_DELAY in any status group): the rows, charts and tool figures
- * from it are written only then. */
-LLMLAT_PRIVATE bool report_has_schedule(const report_ctx *c);
-/* The rows of a statistics table (text, HTML): the tool's, then those
- * from the intended start when some request had one. Returns how many. */
-#define REPORT_ROWS_MAX (sizeof ((text_words *)0)->rows / sizeof(text_row) + SCHED_ROWS)
-LLMLAT_PRIVATE size_t report_table_rows(const report_ctx *c, const text_words *w,
-                                        text_row *rows);
-/* The P99 dispatch delay (NaN when undefined) and whether it is above
- * LLMLAT_PARAM_MAX_DISPATCH_DELAY: the client fell behind its schedule. */
-LLMLAT_PRIVATE bool report_behind_schedule(report_ctx *c, double *p99);
-/* The warning of a run whose client fell behind its schedule: one
- * sentence in w's words (its labels HTML-escaped when html) between
- * `before` and `after`, its clauses apart by `sep`; nothing when it did
- * not. false when nothing was written. */
-LLMLAT_PRIVATE bool report_schedule_warning(report_ctx *c, const text_words *w, bool html,
-                                            const char *before, const char *sep,
-                                            const char *after);
-
-/* true when q[i] repeats an earlier q[j] (a report writes it once). */
-LLMLAT_PRIVATE bool report_quantile_repeats(const double *q, size_t i);
-
-LLMLAT_PRIVATE void report_text(report_ctx *c);
-LLMLAT_PRIVATE void report_json(report_ctx *c);
-LLMLAT_PRIVATE void report_chrome_trace(report_ctx *c);
-LLMLAT_PRIVATE void report_requests_csv(report_ctx *c);
-LLMLAT_PRIVATE void report_requests_jsonl(report_ctx *c);
-LLMLAT_PRIVATE void report_html(report_ctx *c);
-/* The exposition formats: the exposition of c->a alone (expose.h), with
- * the gauges of its run. */
-LLMLAT_PRIVATE void report_exposition(report_ctx *c);
-
-/* The sink of the buffer-writing calls (llmlat_agg_report, llmlat_expose).
- * A too-small buffer must receive nothing, and the size is only known at
- * the end: the bytes are collected while they fit the caller's buffer
- * (beyond, only counted), then copied once by report_collect_end, which
- * applies the buffer contract to the output's status st and frees. */
-typedef struct report_collect {
-    const llmlat_alloc *al;
-    size_t limit; /* the caller's capacity */
-    char *p;
-    size_t len, cap;
-} report_collect;
-
-LLMLAT_PRIVATE int32_t report_collect_write(void *user, const void *bytes, size_t n);
-LLMLAT_PRIVATE int32_t report_collect_end(report_collect *k, int32_t st, void *buf, size_t cap,
-                                          size_t *len);
-
-#endif
-
-/* ---------------------- lib/report/report_hist.h -------------------------- */
-/* The classic histograms of the Prometheus report: the bucket bounds of
- * each time metric (vLLM server's by default, settable with
- * llmlat_agg_set_buckets) and the samples counted into them. */
-#ifndef LLMLAT_REPORT_HIST_H
-#define LLMLAT_REPORT_HIST_H
-
-#include <stddef.h>
-#include <stdint.h>
-
-/* The bounds of the metric's histogram; NULL (and *n = 0) when the metric
- * has no histogram. */
-LLMLAT_PRIVATE const double *hist_bounds(const llmlat_agg *a, int32_t metric, size_t *n);
-
-/* The bounds set with llmlat_agg_set_buckets; NULL (and *n = 0) while
- * the metric's are the default. */
-LLMLAT_PRIVATE const double *hist_set_bounds(const llmlat_agg *a, int32_t metric, size_t *n);
-
-/* cum[i] = weight of the samples <= bounds[i] for i < n, and cum[n] = the
- * weight of all of them (n + 1 entries). */
-LLMLAT_PRIVATE int32_t hist_cumulative(const llmlat_agg *a, int32_t metric, const double *bounds,
-                                       size_t n, uint64_t *cum);
 
 #endif
 
@@ -14021,9 +14726,9 @@ static const expose_histogram *histogram_in(const expose_scheme *sc, int32_t met
 static const double *histogram_bounds(const expose_histogram *h, const llmlat_agg *a,
                                       int32_t metric, size_t *n)
 {
-    const double *set = hist_set_bounds(a, metric, n);
+    const double *set = agg_hist_set_bounds(a, metric, n);
     if (set || !h || !h->bounds)
-        return set ? set : hist_bounds(a, metric, n);
+        return set ? set : agg_hist_bounds(a, metric, n);
     *n = h->n_bounds;
     return h->bounds;
 }
@@ -14033,8 +14738,7 @@ static void histogram_of(expose_ctx *x, const expose_histogram *h, int32_t metri
 {
     p->le = histogram_bounds(h, a, metric, &p->n_le);
     p->cum = x->cum;
-    if (!expose_ok(x, hist_cumulative(a, metric, p->le, p->n_le, x->cum)))
-        memset(x->cum, 0, (p->n_le + 1) * sizeof *x->cum);
+    agg_hist_cumulative(a, metric, p->le, p->n_le, x->cum);
     expose_native(x, metric, a, p);
 }
 
@@ -14094,7 +14798,7 @@ static void point_init(expose_point *p, const expose_scheme *sc, const expose_fa
     if (f->source == FROM_INFO) {
         const char *values[EXPOSE_OWN_LABELS] = {
             llmlat_version_string(), a->conv->name,
-            a->mode == LLMLAT_MODE_BOUNDED ? "bounded" : "exact",
+            agg_mode_name(a),
         };
         for (int i = 0; i < EXPOSE_OWN_LABELS; i++) {
             p->own_name[i] = INFO_LABELS[i];
@@ -14328,7 +15032,7 @@ LLMLAT_API const char *llmlat_format_content_type(int32_t format)
 /* ------------------------------------------------------------------ vLLM */
 
 /* vllm/v1/metrics/loggers.py (PrometheusStatLogger, vLLM 0.11-0.12). Its
- * time buckets are llmlat's defaults (report_hist.c), so the histograms
+ * time buckets are llmlat's defaults (agg/agg_buckets.c), so the histograms
  * below leave their bounds to those. Its token histograms' buckets are
  * build_1_2_5_buckets(max_model_len), 1, 2, 5, 10, ... up to the model's
  * context: llmlat writes that series up to 10^7, which holds every bucket
@@ -15051,10 +15755,171 @@ LLMLAT_PRIVATE void pb_close(pbuf *b, size_t start)
 /* ---------------------- lib/report/report.c ------------------------------- */
 /* llmlat_agg_report_write: one writer per format streaming into the
  * caller's write function; llmlat_agg_report: the buffer contract on top of
- * it; and the value queries the writers share. */
+ * it (report_buf.h's collection); and the value queries the writers
+ * share. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+
+/* ---------------------- lib/report/report.h ------------------------------- */
+/* What the report writers share: the aggregator being reported, the
+ * output, and queries that give NaN for an undefined value (a statistic of
+ * an empty set, a rate without duration) while stopping the output at a
+ * real error (ENOMEM while sorting, see rbuf_fail) so that a writer never
+ * checks after each call.
+ *
+ * report.c: llmlat_agg_report_write, llmlat_agg_report and these
+ * queries; report_text.c and report_json.c (+ report_tool.c, the `tool`
+ * object) write one format each; the exposition formats are expose.h's. */
+#ifndef LLMLAT_REPORT_H
+#define LLMLAT_REPORT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* ---------------------- lib/report/report_words.h ------------------------- */
+/* The words of each convention's tool, shared by every report a person
+ * reads (text, HTML, the comparison): the summary labels, the metric rows
+ * in the tool's order and names, and what its "ITL" is. */
+#ifndef LLMLAT_REPORT_WORDS_H
+#define LLMLAT_REPORT_WORDS_H
+
+#include <stdint.h>
+
+/* The lines of the summary block. */
+enum report_item {
+    REPORT_ITEM_COMPLETED, REPORT_ITEM_FAILED, REPORT_ITEM_TPOT_UNDEFINED, REPORT_ITEM_DURATION,
+    REPORT_ITEM_INPUT_TOKENS, REPORT_ITEM_OUTPUT_TOKENS, REPORT_ITEM_REQUEST_RATE, REPORT_ITEM_GOODPUT,
+    REPORT_ITEM_GOOD, REPORT_ITEM_OUTPUT_RATE, REPORT_ITEM_TOTAL_RATE, REPORT_ITEM_PEAK_TOKENS,
+    REPORT_ITEM_PEAK_CONCURRENCY, REPORT_ITEM_COUNT
+};
+
+typedef struct text_row {
+    int32_t metric;
+    const char *label;
+} text_row;
+
+/* The rows of the metrics from the intended start, shown when some
+ * request had one. */
+#define SCHED_ROWS 3
+
+/* A convention's words: summary labels where its tool has its own (NULL:
+ * llmlat's), the table rows in its order, the rows from the intended
+ * start (DISPATCH_DELAY, SCHEDULED_TTFT, SCHEDULED_E2E; a NULL label:
+ * llmlat's, for a figure the tool does not have), and what its ITL is. */
+typedef struct text_words {
+    const char *tool;
+    const char *items[REPORT_ITEM_COUNT];
+    text_row rows[8];
+    const char *sched[SCHED_ROWS];
+    const char *note;
+} text_words;
+
+/* The words of a convention id (which must be valid). */
+LLMLAT_PRIVATE const text_words *report_words(int32_t convention);
+/* A summary line's label in those words. */
+LLMLAT_PRIVATE const char *report_item_label(const text_words *w, enum report_item i);
+/* The row label of a metric in those words ("TTFT (ms)"), or llmlat's
+ * own when the tool has no row for it. */
+LLMLAT_PRIVATE const char *report_metric_label(const text_words *w, int32_t metric);
+/* The metric of row i of the rows from the intended start. */
+static inline int32_t report_sched_metric(size_t i)
+{
+    return LLMLAT_DISPATCH_DELAY + (int32_t)i;
+}
+
+#endif
+
+/* Every statistic of one metric, each NaN when undefined (a convention's
+ * placeholder, such as vLLM's 0.0 for an empty set, is a value). */
+typedef struct metric_values {
+    uint64_t count; /* samples (tokens for ITL) */
+    double mean, std, min, max, median;
+    double mode; /* GuideLLM's; NaN unless asked of report_groups_metric */
+    double q[MAX_QUANTILES]; /* the quantiles asked of report_metric */
+    size_t n_q;
+} metric_values;
+
+typedef struct report_ctx {
+    const llmlat_agg *a;
+    int32_t format;
+    rbuf out; /* its status is the report's: the first error of a query or the sink */
+    /* Each store's statistics, computed once: a report asks for a metric in
+     * several places (and TOOL_ITL shares a store), and in exact mode every
+     * statistic is a pass over all samples. */
+    bool known[METRIC_COUNT];
+    metric_values cache[METRIC_COUNT];
+    double cache_q[METRIC_COUNT][MAX_QUANTILES]; /* the quantiles cached */
+    /* Rates and counters too (the peaks sort every event), by id. */
+    bool rate_known[LLMLAT_RATE_PEAK_OUTPUT_TOKENS + 1];
+    double rate[LLMLAT_RATE_PEAK_OUTPUT_TOKENS + 1];
+    bool counter_known[LLMLAT_COUNT_MEMORY_BYTES + 1];
+    bool counter_defined[LLMLAT_COUNT_MEMORY_BYTES + 1];
+    uint64_t counter[LLMLAT_COUNT_MEMORY_BYTES + 1];
+} report_ctx;
+
+/* Fills v for a metric, with the n <= MAX_QUANTILES quantiles q[] computed
+ * in one pass. */
+LLMLAT_PRIVATE void report_metric(report_ctx *c, int32_t metric, const double *q, size_t n,
+                                  metric_values *v);
+/* The same over status groups: the union of those in the mask (bit
+ * 1 << GROUP_SUCCESSFUL, ...: one group, GuideLLM's total of all three,
+ * inference-perf's failures), the mode too when with_mode. Not cached. */
+#define GROUPS_ALL ((1u << GROUP_COUNT) - 1)
+#define GROUPS_FAILED (GROUPS_ALL & ~(1u << GROUP_SUCCESSFUL))
+LLMLAT_PRIVATE void report_groups_metric(report_ctx *c, unsigned groups, int32_t metric,
+                                         const double *q, size_t n, bool with_mode,
+                                         metric_values *v);
+LLMLAT_PRIVATE double report_rate(report_ctx *c, int32_t rate);
+LLMLAT_PRIVATE double report_duration(const report_ctx *c);
+/* false when the counter is undefined (GOOD without an SLO). */
+LLMLAT_PRIVATE bool report_counter(report_ctx *c, int32_t counter, uint64_t *out);
+
+/* A line of the summary a person reads (text, HTML): a count (*count
+ * true: *n, exact, and *v NaN when it is undefined) or a value *v (NaN
+ * when undefined), and *why the data cannot support it (NULL when they
+ * can). false for a line that does not apply: goodput and good requests
+ * without an SLO. */
+LLMLAT_PRIVATE bool report_item_value(report_ctx *c, enum report_item item, double *v,
+                                      bool *count, uint64_t *n, const char **why);
+
+/* Why a's data cannot support metric, rate or counter `id` (kind
+ * LLMLAT_KIND_*), NULL when it can: reports write "not available" and the
+ * reason where the value would be. The duration has the reason of the
+ * requests rate (LLMLAT_RATE_REQUESTS: it needs nothing else). */
+LLMLAT_PRIVATE const char *report_unavailable(const report_ctx *c, int32_t kind, int32_t id);
+
+/* Whether some request added had an intended start (a sample of
+ * DISPATCH_DELAY in any status group): the rows, charts and tool figures
+ * from it are written only then. */
+LLMLAT_PRIVATE bool report_has_schedule(const report_ctx *c);
+/* The rows of a statistics table (text, HTML): the tool's, then those
+ * from the intended start when some request had one. Returns how many. */
+#define REPORT_ROWS_MAX (sizeof ((text_words *)0)->rows / sizeof(text_row) + SCHED_ROWS)
+LLMLAT_PRIVATE size_t report_table_rows(const report_ctx *c, const text_words *w,
+                                        text_row *rows);
+/* The P99 dispatch delay (NaN when undefined) and whether it is above
+ * LLMLAT_PARAM_MAX_DISPATCH_DELAY: the client fell behind its schedule. */
+LLMLAT_PRIVATE bool report_behind_schedule(report_ctx *c, double *p99);
+/* The warning of a run whose client fell behind its schedule: one
+ * sentence in w's words (its labels HTML-escaped when html) between
+ * `before` and `after`, its clauses apart by `sep`; nothing when it did
+ * not. false when nothing was written. */
+LLMLAT_PRIVATE bool report_schedule_warning(report_ctx *c, const text_words *w, bool html,
+                                            const char *before, const char *sep,
+                                            const char *after);
+
+LLMLAT_PRIVATE void report_text(report_ctx *c);
+LLMLAT_PRIVATE void report_json(report_ctx *c);
+LLMLAT_PRIVATE void report_chrome_trace(report_ctx *c);
+LLMLAT_PRIVATE void report_requests_csv(report_ctx *c);
+LLMLAT_PRIVATE void report_requests_jsonl(report_ctx *c);
+LLMLAT_PRIVATE void report_html(report_ctx *c);
+/* The exposition formats: the exposition of c->a alone (expose.h), with
+ * the gauges of its run. */
+LLMLAT_PRIVATE void report_exposition(report_ctx *c);
+
+#endif
 
 /* ---------------------- lib/report/svg.h ---------------------------------- */
 /* Charts as inline SVG, drawn by the HTML report (report_html.c): a plot
@@ -15150,23 +16015,6 @@ LLMLAT_API int32_t llmlat_agg_report_write(const llmlat_agg *a, int32_t format,
     return report_stream(a, format, write, fn, user);
 }
 
-LLMLAT_PRIVATE int32_t report_collect_write(void *user, const void *bytes, size_t n)
-{
-    report_collect *k = user;
-    if (n > SIZE_MAX - k->len)
-        return LLMLAT_ENOMEM;
-    if (k->len + n <= k->limit) {
-        void *p = k->p;
-        int32_t st = alloc_grow(k->al, &p, &k->cap, k->len + n, 1);
-        if (st != LLMLAT_OK)
-            return st;
-        k->p = p;
-        memcpy(k->p + k->len, bytes, n);
-    }
-    k->len += n;
-    return LLMLAT_OK;
-}
-
 LLMLAT_API int32_t llmlat_agg_report(const llmlat_agg *a, int32_t format, void *buf,
                                      size_t cap, size_t *len)
 {
@@ -15176,20 +16024,6 @@ LLMLAT_API int32_t llmlat_agg_report(const llmlat_agg *a, int32_t format, void *
     report_collect k = { .al = &a->al, .limit = cap };
     int32_t st = report_stream(a, format, write, report_collect_write, &k);
     return report_collect_end(&k, st, buf, cap, len);
-}
-
-LLMLAT_PRIVATE int32_t report_collect_end(report_collect *k, int32_t st, void *buf, size_t cap,
-                                          size_t *len)
-{
-    if (st == LLMLAT_OK) {
-        *len = k->len;
-        if (k->len > cap)
-            st = LLMLAT_ENOSPC;
-        else if (k->len > 0)
-            memcpy(buf, k->p, k->len);
-    }
-    alloc_free(k->al, k->p);
-    return st;
 }
 
 LLMLAT_PRIVATE void report_exposition(report_ctx *c)
@@ -15274,17 +16108,16 @@ LLMLAT_PRIVATE void report_metric(report_ctx *c, int32_t metric, const double *q
     }
     bool first = !c->known[i];
     bool same_q = !first && n == m->n_q && (n == 0 || memcmp(q, c->cache_q[i], n * sizeof *q) == 0);
-    if (first && s->mode == LLMLAT_MODE_EXACT && store_count(s) > 0 &&
-        c->a->conv->quantile != QUANTILE_INVERSE_CDF) {
+    if (first && store_count(s) > 0 && c->a->conv->quantile != QUANTILE_INVERSE_CDF) {
         /* the same values as the queries, in fewer passes */
-        exact_summary_values e = { 0 };
-        int32_t st = exact_summary(&s->exact, &c->a->al, c->a->conv->ddof, q, n, &e);
+        store_summary_values e = { 0 };
+        int32_t st = store_summary(s, &c->a->al, c->a->conv, q, n, &e);
         c->known[i] = true;
         m->count = store_count(s);
         m->mean = value_or_nan(c, st, e.mean);
         m->std = value_or_nan(c, st, e.std);
-        m->min = s->exact.min;
-        m->max = s->exact.max;
+        m->min = e.min;
+        m->max = e.max;
         m->median = value_or_nan(c, st, e.median);
         m->mode = NAN;
         for (size_t j = 0; j < n; j++)
@@ -15404,14 +16237,6 @@ LLMLAT_PRIVATE bool report_item_value(report_ctx *c, enum report_item item, doub
         *v = item == REPORT_ITEM_DURATION ? report_duration(c) : report_rate(c, RATES[item]);
     }
     return true;
-}
-
-LLMLAT_PRIVATE bool report_quantile_repeats(const double *q, size_t i)
-{
-    for (size_t j = 0; j < i; j++)
-        if (q[j] == q[i])
-            return true;
-    return false;
 }
 
 LLMLAT_PRIVATE const char *report_unavailable(const report_ctx *c, int32_t kind, int32_t id)
@@ -15716,6 +16541,39 @@ LLMLAT_PRIVATE void percent_text(double q, char *out)
     /* 15 digits hide the rounding of q * 100 (0.999 * 100 = 99.899...). */
     snprintf(out, PERCENT_TEXT_MAX, "%.15g", q * 100.0);
     with_dot(out);
+}
+
+/* ------------------------------------------------------ collection */
+
+LLMLAT_PRIVATE int32_t report_collect_write(void *user, const void *bytes, size_t n)
+{
+    report_collect *k = user;
+    if (n > SIZE_MAX - k->len)
+        return LLMLAT_ENOMEM;
+    if (k->len + n <= k->limit) {
+        void *p = k->p;
+        int32_t st = alloc_grow(k->al, &p, &k->cap, k->len + n, 1);
+        if (st != LLMLAT_OK)
+            return st;
+        k->p = p;
+        memcpy(k->p + k->len, bytes, n);
+    }
+    k->len += n;
+    return LLMLAT_OK;
+}
+
+LLMLAT_PRIVATE int32_t report_collect_end(report_collect *k, int32_t st, void *buf, size_t cap,
+                                          size_t *len)
+{
+    if (st == LLMLAT_OK) {
+        *len = k->len;
+        if (k->len > cap)
+            st = LLMLAT_ENOSPC;
+        else if (k->len > 0)
+            memcpy(buf, k->p, k->len);
+    }
+    alloc_free(k->al, k->p);
+    return st;
 }
 
 /* ---------------------- lib/report/report_chrome.c ------------------------ */
@@ -16061,158 +16919,6 @@ LLMLAT_PRIVATE void report_chrome_trace(report_ctx *c)
     chrome_events_free(a, &e);
 }
 
-/* ---------------------- lib/report/report_hist.c -------------------------- */
-#include <math.h>
-#include <string.h>
-
-/* vllm/v1/metrics/loggers.py, PrometheusStatLogger: the buckets of
- * vllm:time_to_first_token_seconds, of vllm:time_per_output_token_seconds
- * (also its inter-token latency) and of vllm:e2e_request_latency_seconds. */
-static const double TTFT_BOUNDS[] = {
-    0.001, 0.005, 0.01, 0.02, 0.04, 0.06, 0.08, 0.1, 0.25, 0.5, 0.75,
-    1.0, 2.5, 5.0, 7.5, 10.0, 20.0, 40.0, 80.0, 160.0, 640.0, 2560.0,
-};
-static const double PER_TOKEN_BOUNDS[] = {
-    0.01, 0.025, 0.05, 0.075, 0.1, 0.15, 0.2, 0.3, 0.4, 0.5,
-    0.75, 1.0, 2.5, 5.0, 7.5, 10.0, 20.0, 40.0, 80.0,
-};
-static const double E2E_BOUNDS[] = {
-    0.3, 0.5, 0.8, 1.0, 1.5, 2.0, 2.5, 5.0, 10.0, 15.0, 20.0,
-    30.0, 40.0, 50.0, 60.0, 120.0, 240.0, 480.0, 960.0, 1920.0, 7680.0,
-};
-
-#define COUNT_OF(x) (sizeof(x) / sizeof((x)[0]))
-
-/* The default bounds of a time metric; NULL for the others. */
-static const double *default_bounds(int32_t metric, size_t *n)
-{
-    switch (metric) {
-    case LLMLAT_TTFT:
-    case LLMLAT_SCHEDULED_TTFT:
-    case LLMLAT_DISPATCH_DELAY: /* from 1 ms: the warning's threshold */
-        *n = COUNT_OF(TTFT_BOUNDS);
-        return TTFT_BOUNDS;
-    case LLMLAT_TPOT:
-    case LLMLAT_NTPOT:
-    case LLMLAT_ITL:
-    case LLMLAT_ICL:
-    case LLMLAT_ITL_MAX:
-        *n = COUNT_OF(PER_TOKEN_BOUNDS);
-        return PER_TOKEN_BOUNDS;
-    case LLMLAT_E2E:
-    case LLMLAT_SCHEDULED_E2E:
-        *n = COUNT_OF(E2E_BOUNDS);
-        return E2E_BOUNDS;
-    }
-    *n = 0;
-    return NULL;
-}
-
-LLMLAT_PRIVATE const double *hist_set_bounds(const llmlat_agg *a, int32_t metric, size_t *n)
-{
-    *n = a->n_bucket_bounds[metric_index(metric)];
-    return *n ? a->bucket_bounds[metric_index(metric)] : NULL;
-}
-
-LLMLAT_PRIVATE const double *hist_bounds(const llmlat_agg *a, int32_t metric, size_t *n)
-{
-    const double *def = default_bounds(metric, n);
-    if (!def)
-        return NULL;
-    size_t custom;
-    const double *set = hist_set_bounds(a, metric, &custom);
-    if (!set)
-        return def;
-    *n = custom;
-    return set;
-}
-
-LLMLAT_API int32_t llmlat_agg_set_buckets(llmlat_agg *a, int32_t metric, const double *bounds,
-                                          size_t n)
-{
-    size_t n_default;
-    if (!a || !default_bounds(metric, &n_default) || (!bounds && n > 0) ||
-        n > MAX_BUCKET_BOUNDS)
-        return LLMLAT_EINVAL;
-    for (size_t i = 0; i < n; i++)
-        if (!isfinite(bounds[i]) || (i > 0 && !(bounds[i] > bounds[i - 1])))
-            return LLMLAT_EINVAL;
-    int idx = metric_index(metric);
-    if (n > 0)
-        memcpy(a->bucket_bounds[idx], bounds, n * sizeof *bounds);
-    a->n_bucket_bounds[idx] = (uint8_t)n;
-    return LLMLAT_OK;
-}
-
-/* Index of the first bound >= v (the bucket `le` that holds v), or n. */
-static size_t hist_bucket_of(const double *bounds, size_t n, double v)
-{
-    size_t lo = 0, hi = n;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (bounds[mid] >= v)
-            hi = mid;
-        else
-            lo = mid + 1;
-    }
-    return lo;
-}
-
-/* Exact mode: one pass over the kept samples, no sorting needed. */
-static void count_exact(const exact_store *e, const double *bounds, size_t n, uint64_t *cum)
-{
-    for (size_t i = 0; i < e->n; i++)
-        cum[hist_bucket_of(bounds, n, e->v[i])] += e->weighted ? e->w[i] : 1;
-}
-
-/* Bounded mode: each sketch bucket counted at its representative value,
- * which is within the schema's error of every sample in it (so a sample
- * that close to a bound may land on either side of it); the zero bucket
- * (zeros, and the samples more than 2^31 below the largest) at 0. A
- * sample keeps its bucket until the window leaves it behind, and then
- * moves to 0, below any representative: counts only ever move down, so
- * no cumulative count drops. (At the minimum instead, a sample could move
- * up across a bound, from its bucket's representative to a minimum above
- * it in the same bucket.) */
-static void count_sketch(const sketch *s, const sketch_map *m, const double *bounds,
-                         size_t n, uint64_t *cum)
-{
-    size_t k = hist_bucket_of(bounds, n, 0.0);
-    cum[k] += s->zero + s->below;
-    if (s->top == SKETCH_NO_TOP)
-        return;
-    /* representatives ascend with the index: one walk along the bounds */
-    for (int64_t i = s->low; i <= s->top; i++) {
-        uint64_t w = s->bucket[i - s->base];
-        if (!w)
-            continue;
-        double v = sketch_map_value(m, i);
-        while (k < n && bounds[k] < v)
-            k++;
-        cum[k] += w;
-    }
-}
-
-LLMLAT_PRIVATE int32_t hist_cumulative(const llmlat_agg *a, int32_t metric, const double *bounds,
-                                       size_t n, uint64_t *cum)
-{
-    const metric_store *s = agg_store(a, metric);
-    memset(cum, 0, (n + 1) * sizeof *cum);
-    switch (s->mode) {
-    case LLMLAT_MODE_EXACT:
-        count_exact(&s->exact, bounds, n, cum);
-        break;
-    case LLMLAT_MODE_BOUNDED:
-        count_sketch(&s->sk, s->map, bounds, n, cum);
-        break;
-    default:
-        return LLMLAT_EINVAL;
-    }
-    for (size_t i = 1; i <= n; i++)
-        cum[i] += cum[i - 1];
-    return LLMLAT_OK;
-}
-
 /* ---------------------- lib/report/report_html.c -------------------------- */
 /* The HTML report: one self-contained page (no script, no font, nothing
  * fetched; charts are inline SVG drawn here, svg.c) that a person reads on
@@ -16310,7 +17016,7 @@ static void html_head(report_ctx *c, const text_words *w)
     rbuf_puts(b, "</b> (");
     rbuf_html_escaped(b, w->tool);
     rbuf_puts(b, ") &middot; mode <b>");
-    rbuf_puts(b, a->mode == LLMLAT_MODE_BOUNDED ? "bounded" : "exact");
+    rbuf_puts(b, agg_mode_name(a));
     rbuf_puts(b, "</b> &middot; llmlat ");
     rbuf_puts(b, llmlat_version_string());
     rbuf_puts(b, "</p>\n");
@@ -16481,16 +17187,7 @@ static void html_no_data(svg_plot *p, const char *why)
 /* The smallest sample above 0 of a metric (NaN when none). */
 static double html_min_positive(const llmlat_agg *a, int32_t metric)
 {
-    const metric_store *s = agg_store(a, metric);
-    double lo = NAN;
-    if (s->mode == LLMLAT_MODE_EXACT) {
-        for (size_t i = 0; i < s->exact.n; i++)
-            if (s->exact.v[i] > 0.0 && !(s->exact.v[i] >= lo))
-                lo = s->exact.v[i];
-    } else if (s->sk.top != SKETCH_NO_TOP) {
-        lo = s->sk.min > 0.0 ? s->sk.min : sketch_map_value(s->map, s->sk.low) / s->sk.unit;
-    }
-    return lo;
+    return store_min_positive(agg_store(a, metric));
 }
 
 /* A log axis from lo to hi (0 < lo <= hi), widened to a decade at least. */
@@ -16551,11 +17248,7 @@ static bool html_histogram(report_ctx *c, int32_t metric, const double *edge, si
                            double *share, uint64_t *below)
 {
     uint64_t cum[ITL_BINS + LENGTH_BINS + 2];
-    int32_t st = hist_cumulative(c->a, metric, edge, bins + 1, cum);
-    if (st != LLMLAT_OK) {
-        rbuf_fail(&c->out, st);
-        return false;
-    }
+    agg_hist_cumulative(c->a, metric, edge, bins + 1, cum);
     uint64_t total = cum[bins + 1];
     for (size_t i = 0; i < bins; i++)
         share[i] = total ? 100.0 * (double)(cum[i + 1] - cum[i]) / (double)total : 0.0;
@@ -16649,7 +17342,7 @@ static void html_latency(report_ctx *c, const text_words *w)
     }
     html_itl_histogram(c, w);
     rbuf_puts(b, "</div>\n");
-    if (c->a->mode == LLMLAT_MODE_BOUNDED)
+    if (!isnan(agg_quantile_error(c->a)))
         rbuf_puts(b, "<p class=\"note\">Bounded mode: the curves are drawn from its buckets; "
                      "every quantile is within the relative error of the exact one.</p>\n");
     rbuf_puts(b, "</section>\n");
@@ -16757,8 +17450,8 @@ static void html_over_time(report_ctx *c)
     const llmlat_agg *a = c->a;
     rbuf *b = &c->out;
     rbuf_puts(b, "<section id=\"over-time\">\n<h2>The run over time</h2>\n");
-    if (a->mode == LLMLAT_MODE_BOUNDED || a->tl.n_rec == 0) {
-        rbuf_puts(b, a->mode == LLMLAT_MODE_BOUNDED
+    if (!agg_keeps_timeline(a) || a->tl.n_rec == 0) {
+        rbuf_puts(b, !agg_keeps_timeline(a)
                          ? "<p class=\"note\">Bounded mode keeps no timeline: output per "
                            "second and concurrency over time are not known.</p>\n"
                          : "<p class=\"note\">No successful request.</p>\n");
@@ -16974,19 +17667,17 @@ static double slo(const llmlat_agg *a, int32_t param)
 LLMLAT_PRIVATE void report_json(report_ctx *c)
 {
     const llmlat_agg *a = c->a;
-    bool bounded = a->mode == LLMLAT_MODE_BOUNDED;
     jsonw w;
     jw_begin(&w, &c->out);
     jw_u64(&w, "schema_version", SCHEMA_VERSION);
     jw_string(&w, "llmlat_version", llmlat_version_string());
     jw_string(&w, "convention", a->conv->name);
-    jw_string(&w, "mode", bounded ? "bounded" : "exact");
+    jw_string(&w, "mode", agg_mode_name(a));
     jw_object(&w, "labels");
     for (size_t i = 0; i < a->n_labels; i++)
         jw_string(&w, a->labels[i].name, a->labels[i].value);
     jw_close(&w);
-    jw_number(&w, "relative_error",
-              bounded ? agg_param(a, LLMLAT_PARAM_RELATIVE_ERROR) : NAN);
+    jw_number(&w, "relative_error", agg_quantile_error(a));
     jw_object(&w, "slo");
     jw_number(&w, "ttft_s", slo(a, LLMLAT_PARAM_SLO_TTFT));
     jw_number(&w, "tpot_s", slo(a, LLMLAT_PARAM_SLO_TPOT));
@@ -17368,7 +18059,7 @@ LLMLAT_PRIVATE void report_text(report_ctx *c)
     rbuf_puts(b, " (");
     rbuf_puts(b, w->tool);
     rbuf_puts(b, "), mode: ");
-    rbuf_puts(b, a->mode == LLMLAT_MODE_BOUNDED ? "bounded" : "exact");
+    rbuf_puts(b, agg_mode_name(a));
     rbuf_puts(b, "\n");
     for (size_t i = 0; i < a->n_labels; i++) { /* as the exposition writes them */
         rbuf_puts(b, i == 0 ? "labels: " : ", ");
@@ -18355,191 +19046,24 @@ LLMLAT_PRIVATE void svg_note(svg_plot *p, const char *text)
 #include <string.h>
 
 /* ---------------------- lib/format/serialize.h ---------------------------- */
-/* The sample sections of the serialized format (serialize_data.c), used by
- * serialize.c, which writes and checks everything around them. Layouts are
- * in docs/format.md. */
+/* The exact-mode sections of the serialized format besides the stores
+ * (serialize_data.c), used by serialize.c, which writes and checks
+ * everything around them; the stores write their own sections (store.h).
+ * Layouts are in docs/format.md. */
 #ifndef LLMLAT_SERIALIZE_H
 #define LLMLAT_SERIALIZE_H
 
-/* ---------------------- lib/format/bytes.h -------------------------------- */
-/* Little-endian byte streams for the serialized format (docs/format.md).
- *
- * A writer with a NULL buffer only counts, so one routine both measures
- * and writes. A reader never reads past its end: a short read sets `bad`
- * and yields zeros, and the caller checks `bad` once per section. */
-#ifndef LLMLAT_BYTES_H
-#define LLMLAT_BYTES_H
-
-#include <stdbool.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <string.h>
-
-typedef struct bytes_writer {
-    uint8_t *p; /* NULL: measure only */
-    size_t n;   /* bytes written (or that would be) */
-} bytes_writer;
-
-static inline void put_bytes(bytes_writer *w, const void *src, size_t n)
-{
-    if (w->p)
-        memcpy(w->p + w->n, src, n);
-    w->n += n;
-}
-
-static inline void put_u64(bytes_writer *w, uint64_t v)
-{
-    uint8_t b[8];
-    for (int i = 0; i < 8; i++)
-        b[i] = (uint8_t)(v >> (8 * i));
-    put_bytes(w, b, 8);
-}
-
-static inline void put_u32(bytes_writer *w, uint32_t v)
-{
-    uint8_t b[4];
-    for (int i = 0; i < 4; i++)
-        b[i] = (uint8_t)(v >> (8 * i));
-    put_bytes(w, b, 4);
-}
-
-static inline void put_i64(bytes_writer *w, int64_t v)
-{
-    put_u64(w, (uint64_t)v);
-}
-
-static inline void put_f64(bytes_writer *w, double v)
-{
-    uint64_t b;
-    memcpy(&b, &v, sizeof b);
-    put_u64(w, b);
-}
-
-/* LEB128: 7 bits a byte, low first; bucket counts are mostly small. */
-static inline void put_varint(bytes_writer *w, uint64_t v)
-{
-    uint8_t b[10];
-    size_t n = 0;
-    do {
-        b[n] = (uint8_t)(v & 0x7f);
-        v >>= 7;
-        b[n++] |= v ? 0x80 : 0;
-    } while (v);
-    put_bytes(w, b, n);
-}
-
-typedef struct bytes_reader {
-    const uint8_t *p;
-    size_t left;
-    bool bad; /* a read ran past the end, or a varint was malformed */
-} bytes_reader;
-
-static inline const uint8_t *take(bytes_reader *r, size_t n)
-{
-    if (r->bad || n > r->left) {
-        r->bad = true;
-        return NULL;
-    }
-    const uint8_t *p = r->p;
-    r->p += n;
-    r->left -= n;
-    return p;
-}
-
-static inline uint64_t get_u64(bytes_reader *r)
-{
-    const uint8_t *b = take(r, 8);
-    uint64_t v = 0;
-    for (int i = 0; b && i < 8; i++)
-        v |= (uint64_t)b[i] << (8 * i);
-    return v;
-}
-
-static inline uint32_t get_u32(bytes_reader *r)
-{
-    const uint8_t *b = take(r, 4);
-    uint32_t v = 0;
-    for (int i = 0; b && i < 4; i++)
-        v |= (uint32_t)b[i] << (8 * i);
-    return v;
-}
-
-static inline int64_t get_i64(bytes_reader *r)
-{
-    return (int64_t)get_u64(r);
-}
-
-static inline double get_f64(bytes_reader *r)
-{
-    uint64_t b = get_u64(r);
-    double v;
-    memcpy(&v, &b, sizeof v);
-    return v;
-}
-
-/* The shortest encoding only (as put_varint writes): one value, one byte
- * string, so that equal states always serialize to equal bytes. */
-static inline uint64_t get_varint(bytes_reader *r)
-{
-    uint64_t v = 0;
-    for (int shift = 0; shift < 64; shift += 7) {
-        const uint8_t *b = take(r, 1);
-        if (!b)
-            return 0;
-        uint64_t bits = *b & 0x7f;
-        if ((shift == 63 && bits > 1) || (shift && !*b)) {
-            r->bad = true; /* beyond 64 bits, or a padded (overlong) form */
-            return 0;
-        }
-        v |= bits << shift;
-        if (!(*b & 0x80))
-            return v;
-    }
-    r->bad = true;
-    return 0;
-}
-
-#endif
-
-LLMLAT_PRIVATE void write_exact_store(bytes_writer *w, const exact_store *e);
-LLMLAT_PRIVATE void write_sketch(bytes_writer *w, const sketch *s, const sketch_map *map);
 LLMLAT_PRIVATE void write_timeline(bytes_writer *w, const timeline *tl);
 LLMLAT_PRIVATE void write_request_log(bytes_writer *w, const request_log *g);
 
-/* Readers fill an empty store, sketch (allocated for map, or without
- * buckets: then only an empty one is accepted) or timeline. They return
+/* Readers fill an empty timeline or request log. They return
  * LLMLAT_EFORMAT on bytes that are short or break an invariant, ENOMEM;
  * nothing is allocated before the bytes it stands for are known to be
  * there. */
-LLMLAT_PRIVATE int32_t read_exact_store(bytes_reader *r, exact_store *e, const llmlat_alloc *al);
-LLMLAT_PRIVATE int32_t read_sketch(bytes_reader *r, sketch *s, const sketch_map *map);
 LLMLAT_PRIVATE int32_t read_timeline(bytes_reader *r, timeline *tl, const llmlat_alloc *al);
 /* The request log of bytes of `version` (2: without intended starts). */
 LLMLAT_PRIVATE int32_t read_request_log(bytes_reader *r, request_log *g, const llmlat_alloc *al,
                                         uint32_t version);
-/* A sketch's exact sums, the same in both versions: Σ w x in 3 limbs,
- * then Σ w x² in 4, least significant first. */
-LLMLAT_PRIVATE void get_fixsum(bytes_reader *r, fixsum *f);
-/* The same sketch section in version 1's layout (serialize_v1.c): its
- * buckets converted into map's, at their values. */
-LLMLAT_PRIVATE int32_t read_sketch_v1(bytes_reader *r, sketch *s, const sketch_map *map,
-                                      const llmlat_alloc *al);
-
-/* What a sketch's buckets allow its sums to be, exported unit: the sum
- * between sum_lo and sum_hi, the sum of squares at most sq_hi. */
-typedef struct sketch_range {
-    double sum_lo, sum_hi, sq_hi;
-} sketch_range;
-
-LLMLAT_PRIVATE void sketch_range_add(sketch_range *r, uint64_t c, double lo, double hi);
-/* Whether the count, extremes and sums of s hold together, and with the
- * buckets' range r. */
-LLMLAT_PRIVATE bool sketch_holds_together(const sketch *s, const sketch_range *r);
-/* Whether a sketch with samples above 0 holds together with its own
- * buckets (low .. top): the minimum in the lowest bucket (or the zero
- * bucket), the sums within what the buckets allow. What every sketch
- * read must satisfy, so that its bytes, written again, read again. */
-LLMLAT_PRIVATE bool sketch_buckets_hold(const sketch *s, const sketch_map *map);
 
 #endif
 
@@ -18633,12 +19157,9 @@ static void write_span(bytes_writer *w, span s)
 
 static void write_stores(bytes_writer *w, const llmlat_agg *a, const metric_store *stores)
 {
-    for (int m = 0; m < METRIC_COUNT; m++) {
-        if (a->mode == LLMLAT_MODE_BOUNDED)
-            write_sketch(w, &stores[m].sk, &a->map);
-        else
-            write_exact_store(w, &stores[m].exact);
-    }
+    (void)a;
+    for (int m = 0; m < METRIC_COUNT; m++)
+        store_write(w, &stores[m]);
 }
 
 /* Under a convention with status groups: the successes' token points, then
@@ -18669,7 +19190,7 @@ static void write_all(bytes_writer *w, const llmlat_agg *a, uint64_t size)
     write_stores(w, a, a->stores);
     if (a->conv->status_groups)
         write_groups(w, a);
-    if (a->mode == LLMLAT_MODE_EXACT) {
+    if (agg_keeps_timeline(a)) {
         write_timeline(w, &a->tl);
         write_request_log(w, &a->log);
     }
@@ -18777,7 +19298,7 @@ static int32_t read_counters(bytes_reader *r, llmlat_agg *a)
     a->valid.lo = get_i64(r);
     a->valid.hi = get_i64(r);
     bool any = a->completed || a->failed;
-    bool counted = a->mode == LLMLAT_MODE_BOUNDED && agg_any_slo(a);
+    bool counted = !agg_keeps_timeline(a) && agg_any_slo(a);
     if (r->bad || a->completed > UINT64_MAX - a->failed ||
         a->tpot_undefined > a->completed || a->good > a->completed ||
         (!counted && a->good) || !span_valid(a->all) || !span_valid(a->valid) ||
@@ -18803,11 +19324,23 @@ static int32_t read_lacks(bytes_reader *r, llmlat_agg *a)
     return LLMLAT_OK;
 }
 
-/* The samples of a store (exact mode), or their weights (a sketch counts
- * no more). */
+/* The samples a store keeps (exact mode), or the weights a sketch
+ * counts (it keeps no more). */
 static uint64_t samples_of(const metric_store *s)
 {
-    return s->mode == LLMLAT_MODE_EXACT ? s->exact.n : s->sk.count;
+    const double *v;
+    const uint32_t *w;
+    size_t n;
+    return store_samples(s, &v, &w, &n) ? n : store_count(s);
+}
+
+/* Whether a store keeps more samples than max (a sketch keeps none). */
+static bool keeps_more_than(const metric_store *s, uint64_t max)
+{
+    const double *v;
+    const uint32_t *w;
+    size_t n;
+    return store_samples(s, &v, &w, &n) && n > max;
 }
 
 /* Sample counts a group's counters imply: one OUTPUT and INPUT sample per
@@ -18837,7 +19370,7 @@ static bool stores_consistent(const llmlat_agg *a, const metric_store *stores, u
         case LLMLAT_NTPOT:
             if (!a->conv->weighted ? n > count
                                    : n > output_tokens ||
-                                         (a->mode == LLMLAT_MODE_EXACT && samples_of(s) > count))
+                                         keeps_more_than(s, count))
                 return false;
             break;
         default:
@@ -18853,7 +19386,7 @@ static bool stores_consistent(const llmlat_agg *a, const metric_store *stores, u
 static bool counts_consistent(const llmlat_agg *a)
 {
     const metric_store *tpot = &a->stores[metric_index(LLMLAT_TPOT)];
-    bool tpot_countable = !a->conv->weighted || a->mode == LLMLAT_MODE_EXACT;
+    bool tpot_countable = !a->conv->weighted || agg_keeps_timeline(a);
     if (!stores_consistent(a, a->stores, a->completed, a->output_tokens) ||
         (tpot_countable && samples_of(tpot) != a->completed - a->tpot_undefined))
         return false;
@@ -18862,7 +19395,7 @@ static bool counts_consistent(const llmlat_agg *a)
         if (!stores_consistent(a, f->stores, f->count, f->output_tokens))
             return false;
     }
-    return a->mode == LLMLAT_MODE_BOUNDED || a->tl.n_rec == a->completed;
+    return !agg_keeps_timeline(a) || a->tl.n_rec == a->completed;
 }
 
 /* The log holds at most the requests the counters count, and when it holds
@@ -18890,9 +19423,7 @@ static int32_t read_stores(bytes_reader *r, llmlat_agg *a, metric_store *stores,
 {
     for (int32_t m = METRIC_FIRST; m <= metric_last_of(version); m++) {
         metric_store *s = &stores[metric_index(m)];
-        int32_t st = a->mode == LLMLAT_MODE_EXACT ? read_exact_store(r, &s->exact, &a->al)
-                     : version >= 2               ? read_sketch(r, &s->sk, &a->map)
-                                                  : read_sketch_v1(r, &s->sk, &a->map, &a->al);
+        int32_t st = store_read(r, s, &a->al, version);
         if (st != LLMLAT_OK)
             return st;
     }
@@ -18937,9 +19468,9 @@ static int32_t read_samples(bytes_reader *r, llmlat_agg *a, uint32_t version)
     int32_t st = read_stores(r, a, a->stores, version);
     if (st == LLMLAT_OK && a->conv->status_groups)
         st = read_groups(r, a, version);
-    if (st == LLMLAT_OK && a->mode == LLMLAT_MODE_EXACT)
+    if (st == LLMLAT_OK && agg_keeps_timeline(a))
         st = read_timeline(r, &a->tl, &a->al);
-    if (st == LLMLAT_OK && a->mode == LLMLAT_MODE_EXACT && version >= 2)
+    if (st == LLMLAT_OK && agg_keeps_timeline(a) && version >= 2)
         st = read_request_log(r, &a->log, &a->al, version);
     if (st != LLMLAT_OK)
         return st;
@@ -19007,197 +19538,12 @@ LLMLAT_API llmlat_agg *llmlat_agg_deserialize(const void *buf, size_t len, int32
 }
 
 /* ---------------------- lib/format/serialize_data.c ----------------------- */
-/* Serialized samples: an exact store, a bounded sketch, the exact-mode
- * timeline. Each reader checks what the rest of the library relies on
- * (weights >= 1, counts that add up, a window in range), so that a
- * deserialized aggregator behaves like one built by adding requests. */
+/* Serialized exact-mode sections besides the stores (each mode's store
+ * writes and reads its own: exact/exact_bytes.c, bounded/sketch_bytes.c):
+ * the timeline and the request log. Each reader checks what the rest of
+ * the library relies on, so that a deserialized aggregator behaves like
+ * one built by adding requests. */
 #include <math.h>
-
-LLMLAT_PRIVATE void write_exact_store(bytes_writer *w, const exact_store *e)
-{
-    put_u64(w, e->n);
-    for (size_t i = 0; i < e->n; i++) {
-        put_f64(w, e->v[i]);
-        if (e->weighted)
-            put_u32(w, e->w[i]);
-    }
-}
-
-/* No metric reaches this (the largest, tokens/s, stays below 2^95): a
- * bound under which squares, and exact mode's sums of them, stay finite. */
-#define SAMPLE_LIMIT 0x1p100
-
-LLMLAT_PRIVATE int32_t read_exact_store(bytes_reader *r, exact_store *e, const llmlat_alloc *al)
-{
-    size_t per = 8 + (e->weighted ? 4 : 0);
-    uint64_t n = get_u64(r);
-    if (r->bad || n > r->left / per)
-        return LLMLAT_EFORMAT;
-    int32_t st = exact_reserve(e, al, (size_t)n);
-    if (st != LLMLAT_OK)
-        return st;
-    for (uint64_t i = 0; i < n; i++) {
-        double v = get_f64(r);
-        uint32_t wt = e->weighted ? get_u32(r) : 1;
-        if (!(v >= 0.0 && v < SAMPLE_LIMIT) || wt == 0 ||
-            wt > UINT64_MAX - e->total_w)
-            return LLMLAT_EFORMAT;
-        exact_push(e, v, wt);
-    }
-    return r->bad ? LLMLAT_EFORMAT : LLMLAT_OK;
-}
-
-LLMLAT_PRIVATE void write_sketch(bytes_writer *w, const sketch *s, const sketch_map *map)
-{
-    put_u32(w, (uint32_t)map->schema);
-    put_u64(w, s->count);
-    put_u64(w, s->zero);
-    put_u64(w, s->below);
-    put_f64(w, s->min);
-    put_f64(w, s->max);
-    for (int i = 0; i < 3; i++)
-        put_u64(w, s->sums.s1[i]);
-    for (int i = 0; i < 4; i++)
-        put_u64(w, s->sums.s2[i]);
-    if (s->top == SKETCH_NO_TOP) {
-        put_u64(w, 0);
-        return;
-    }
-    put_u64(w, (uint64_t)(s->top - s->low + 1));
-    put_i64(w, s->low);
-    for (int64_t i = s->low; i <= s->top; i++)
-        put_varint(w, s->bucket[i - s->base]);
-}
-
-/* The sums as doubles (a few roundings: the checks below allow for
- * them): sum(w x) and sum(w x^2) in the internal unit. */
-static double limbs_value(const uint64_t *l, int n)
-{
-    double v = 0;
-    for (int i = n - 1; i >= 0; i--)
-        v = v * 0x1p64 + (double)l[i];
-    return v * 0x1p-64;
-}
-
-/* Slack of the checks that compare sums with what the buckets allow:
- * far above the roundings of honest data (1e-15), far below any real
- * contradiction. */
-#define SUMS_SLACK 1e-9
-
-LLMLAT_PRIVATE bool sketch_holds_together(const sketch *s, const sketch_range *r)
-{
-    if (s->count == 0) {
-        uint64_t any = 0;
-        for (int i = 0; i < 3; i++)
-            any |= s->sums.s1[i];
-        for (int i = 0; i < 4; i++)
-            any |= s->sums.s2[i];
-        return !any && s->min == INFINITY && s->max == -INFINITY;
-    }
-    if (!(s->min >= 0.0 && s->min <= s->max && isfinite(s->max)))
-        return false;
-    /* 0 is the minimum exactly when some sample is 0 */
-    if ((s->min == 0.0) != (s->zero > 0))
-        return false;
-    double n = (double)s->count, u = s->unit;
-    double sum = limbs_value(s->sums.s1, 3), sq = limbs_value(s->sums.s2, 4);
-    double lo = s->min * u * (1 - SUMS_SLACK), hi = s->max * u * (1 + SUMS_SLACK);
-    /* a fractional sample, and its square (a chunk's squares too), lose
-     * less than 2^-64 when cut (fixsum.h): lower bounds allow n such cuts,
-     * all of it for samples as small as 1e-21 s */
-    double cut = n * 0x1p-64;
-    /* the mean within [min, max], the sum within what the buckets allow,
-     * the mean square between mean^2 (variance >= 0) and what they allow */
-    if (!(sum >= lo * n - cut && sum <= hi * n))
-        return false;
-    if (!(sum >= r->sum_lo * u * (1 - SUMS_SLACK) - cut &&
-          sum <= r->sum_hi * u * (1 + SUMS_SLACK)))
-        return false;
-    double mean = sum / n;
-    return sq >= mean * mean * n * (1 - SUMS_SLACK) - cut &&
-           sq <= r->sq_hi * u * u * (1 + SUMS_SLACK);
-}
-
-/* Adds c samples in (lo, hi] (exported unit) to what r allows. */
-LLMLAT_PRIVATE void sketch_range_add(sketch_range *r, uint64_t c, double lo, double hi)
-{
-    r->sum_lo += (double)c * lo;
-    r->sum_hi += (double)c * hi;
-    r->sq_hi += (double)c * hi * hi;
-}
-
-/* The buckets, low..top, and what they say of the window, the zero bucket
- * and the extremes: top is the maximum's bucket, both ends non-zero,
- * everything adding up to count; the minimum is the lowest bucket's when
- * nothing lies below it, else 0 (zeros) or at most the threshold. */
-static int32_t read_buckets(bytes_reader *r, sketch *s, const sketch_map *map, uint64_t n)
-{
-    int64_t low = get_i64(r);
-    if (r->bad || n > map->width || !(s->max > 0.0) ||
-        low != sketch_map_index(map, s->max) - (int64_t)n + 1)
-        return LLMLAT_EFORMAT;
-    s->top = low + (int64_t)n - 1;
-    s->base = s->top - (int64_t)map->width + 1;
-    s->low = low;
-    uint64_t total = s->zero;
-    if (s->below > UINT64_MAX - total)
-        return LLMLAT_EFORMAT;
-    total += s->below;
-    for (int64_t i = low; i <= s->top; i++) {
-        uint64_t c = get_varint(r);
-        if (r->bad || c > UINT64_MAX - total || (c == 0 && (i == low || i == s->top)))
-            return LLMLAT_EFORMAT;
-        s->bucket[i - s->base] = c;
-        total += c;
-    }
-    return total == s->count && sketch_buckets_hold(s, map) ? LLMLAT_OK : LLMLAT_EFORMAT;
-}
-
-LLMLAT_PRIVATE bool sketch_buckets_hold(const sketch *s, const sketch_map *map)
-{
-    double z = sketch_zero_threshold(s, map);
-    sketch_range range = { 0, 0, 0 };
-    sketch_range_add(&range, s->below, 0.0, z);
-    for (int64_t i = s->low; i <= s->top; i++)
-        sketch_range_add(&range, s->bucket[i - s->base], sketch_map_upper(map, i - 1),
-                         sketch_map_upper(map, i));
-    bool min_placed = s->zero ? true
-                    : s->below ? s->min > 0.0 && s->min <= z
-                               : sketch_map_index(map, s->min) == s->low;
-    return min_placed && sketch_holds_together(s, &range);
-}
-
-LLMLAT_PRIVATE void get_fixsum(bytes_reader *r, fixsum *f)
-{
-    for (int i = 0; i < 3; i++)
-        f->s1[i] = get_u64(r);
-    for (int i = 0; i < 4; i++)
-        f->s2[i] = get_u64(r);
-}
-
-LLMLAT_PRIVATE int32_t read_sketch(bytes_reader *r, sketch *s, const sketch_map *map)
-{
-    uint32_t schema = get_u32(r);
-    s->count = get_u64(r);
-    s->zero = get_u64(r);
-    s->below = get_u64(r);
-    s->min = get_f64(r);
-    s->max = get_f64(r);
-    get_fixsum(r, &s->sums);
-    uint64_t n = get_u64(r);
-    if (r->bad || schema != (uint32_t)map->schema || s->zero > s->count ||
-        s->below > s->count - s->zero)
-        return LLMLAT_EFORMAT;
-    if (n == 0) { /* no sample above 0 */
-        sketch_range none = { 0, 0, 0 };
-        return s->below == 0 && s->zero == s->count && sketch_holds_together(s, &none)
-                   ? LLMLAT_OK
-                   : LLMLAT_EFORMAT;
-    }
-    if (!s->bucket) /* a metric without samples of its own */
-        return LLMLAT_EFORMAT;
-    return read_buckets(r, s, map, n);
-}
 
 LLMLAT_PRIVATE void write_timeline(bytes_writer *w, const timeline *tl)
 {
@@ -19352,155 +19698,6 @@ LLMLAT_PRIVATE int32_t read_request_log(bytes_reader *r, request_log *g, const l
         g->req[g->n_req++] = q;
     }
     return LLMLAT_OK;
-}
-
-/* ---------------------- lib/format/serialize_v1.c ------------------------- */
-/* Version 1's sketch sections (llmlat 1.0), read into version 2's
- * sketches. Version 1 counted samples in DDSketch-style buckets of the
- * internal unit (docs/format.md, "Version 1's bucket layout"); each is
- * converted at its representative value into the native-histogram buckets
- * of the same relative error, and the counts, sums, min and max are
- * carried exactly. A quantile of the copy is then within
- * alpha + e + alpha e of exact mode's (e the schema's error): the v1 value
- * was within alpha of its samples, the new bucket's within e of that value
- * (docs/bounded.md). */
-#include <math.h>
-
-/* Version 1's layout for alpha: M buckets per power of two, their edges on
- * a grid of 2^c cells per power of two. */
-typedef struct v1_layout {
-    uint32_t per_octave, cell_bits;
-    uint32_t *first; /* M + 1 edges, in cells from the octave's start */
-} v1_layout;
-
-#define V1_OCTAVES 32
-#define V1_ALPHA_MARGIN (1.0 / 1073741824.0)
-
-/* Greedy edges from the bottom of the octave: each bucket reaches as far as
- * hi <= gamma lo allows (cell i starts at (2^c + i) 2^(e - c)). Writes
- * first[] when it is not NULL; returns M. */
-static uint32_t v1_place_edges(double gamma, uint32_t c, uint32_t *first)
-{
-    uint32_t n = UINT32_C(1) << c, m = 0, start = 0;
-    for (;;) {
-        if (first)
-            first[m] = start;
-        m++;
-        double lim = floor(gamma * (double)(n + start)) - (double)n;
-        if (lim >= (double)n)
-            break;
-        start = (uint32_t)lim;
-    }
-    if (first)
-        first[m] = n;
-    return m;
-}
-
-static int32_t v1_layout_init(v1_layout *l, const llmlat_alloc *al, double alpha)
-{
-    double a = alpha - alpha * V1_ALPHA_MARGIN, gamma = (1.0 + a) / (1.0 - a);
-    uint32_t c = 4;
-    while (c < 20 && ldexp(gamma - 1.0, (int)c) < 22.0)
-        c++;
-    l->cell_bits = c;
-    l->per_octave = v1_place_edges(gamma, c, NULL);
-    l->first = alloc_malloc(al, (l->per_octave + 1) * sizeof *l->first);
-    if (!l->first)
-        return LLMLAT_ENOMEM;
-    v1_place_edges(gamma, c, l->first);
-    return LLMLAT_OK;
-}
-
-/* Bucket `index`'s edges [lo, hi) and value, internal unit. */
-static void v1_bucket(const v1_layout *l, int64_t index, double *lo, double *hi, double *value)
-{
-    uint32_t j = (uint32_t)(index % l->per_octave);
-    int e = (int)(index / l->per_octave) - 1023 - (int)l->cell_bits;
-    double n = ldexp(1.0, (int)l->cell_bits);
-    double a = n + l->first[j], b = n + l->first[j + 1];
-    *lo = ldexp(a, e);
-    *hi = ldexp(b, e);
-    *value = ldexp(2.0 * a * b / (a + b), e);
-}
-
-/* Counts w samples of exported value x > 0 (any double: v1's smallest
- * buckets are subnormal once scaled). */
-static void v1_count(sketch *s, const sketch_map *map, double x, uint64_t w)
-{
-    if (w)
-        sketch_bump(s, map, sketch_map_index_any(map, x > 0.0 ? x : 0x1p-1074), w);
-}
-
-/* The buckets low..top, converted. The maximum (and, without zeros, the
- * minimum) is a sample of the top (lowest) bucket: it is counted at its
- * own value, so that the copy's top and lowest buckets are those of its
- * extremes, as a sketch built from the samples has them. */
-static int32_t v1_read_buckets(bytes_reader *r, sketch *s, const sketch_map *map,
-                               const v1_layout *l, int64_t top)
-{
-    int64_t low = get_i64(r);
-    int64_t width = (int64_t)V1_OCTAVES * l->per_octave + 1;
-    int64_t max_index = (int64_t)2047 * l->per_octave - 1;
-    if (r->bad || top > max_index || low > top || low < top - width + 1 || low < 0 ||
-        !(s->max > 0.0))
-        return LLMLAT_EFORMAT;
-    uint64_t total = s->zero, positive = 0;
-    sketch_range range = { 0, 0, 0 };
-    for (int64_t i = low; i <= top; i++) {
-        uint64_t c = get_varint(r);
-        if (r->bad || c > UINT64_MAX - total || (c == 0 && (i == low || i == top)))
-            return LLMLAT_EFORMAT;
-        total += c;
-        positive += c;
-        double lo, hi, v;
-        v1_bucket(l, i, &lo, &hi, &v);
-        sketch_range_add(&range, c, lo / s->unit, hi / s->unit);
-        v /= s->unit;
-        v = v < s->min ? s->min : v > s->max ? s->max : v;
-        if (i == top) {
-            v1_count(s, map, s->max, 1);
-            c--;
-        }
-        if (i == low && !s->zero && c) {
-            v1_count(s, map, s->min, 1);
-            c--;
-        }
-        v1_count(s, map, v, c);
-    }
-    /* one positive sample is the minimum too; and the copy holds together
-     * as version 2 reads it (the representatives are not the samples: bytes
-     * crafted to the edge of v1's buckets can fall outside the copy's) */
-    if (total != s->count || (positive == 1 && !s->zero && s->min != s->max))
-        return LLMLAT_EFORMAT;
-    return sketch_holds_together(s, &range) && sketch_buckets_hold(s, map) ? LLMLAT_OK
-                                                                            : LLMLAT_EFORMAT;
-}
-
-LLMLAT_PRIVATE int32_t read_sketch_v1(bytes_reader *r, sketch *s, const sketch_map *map,
-                                      const llmlat_alloc *al)
-{
-    s->count = get_u64(r);
-    s->zero = get_u64(r);
-    s->min = get_f64(r);
-    s->max = get_f64(r);
-    get_fixsum(r, &s->sums);
-    int64_t top = get_i64(r);
-    if (r->bad || s->zero > s->count || top < -1)
-        return LLMLAT_EFORMAT;
-    if (top == -1) { /* no sample above 0 */
-        sketch_range none = { 0, 0, 0 };
-        return s->zero == s->count && sketch_holds_together(s, &none) ? LLMLAT_OK
-                                                                      : LLMLAT_EFORMAT;
-    }
-    if (!s->bucket) /* a metric without samples of its own */
-        return LLMLAT_EFORMAT;
-    v1_layout l;
-    int32_t st = v1_layout_init(&l, al, map->alpha);
-    if (st != LLMLAT_OK)
-        return st;
-    st = v1_read_buckets(r, s, map, &l, top);
-    alloc_free(al, l.first);
-    return st;
 }
 
 /* ---------------------- lib/live/phaser.c --------------------------------- */
@@ -20352,20 +20549,34 @@ static void *compare_array(const llmlat_alloc *al, size_t n, size_t size)
     return alloc_malloc(al, n * size);
 }
 
+/* The number of samples a store of ord keeps (it keeps them: exact). */
+static size_t compare_kept(const metric_store *m)
+{
+    const double *v;
+    const uint32_t *w;
+    size_t n;
+    store_samples(m, &v, &w, &n);
+    return n;
+}
+
 /* Store m of ord (whose samples sit in request order, request i's from
  * first[i * METRIC_COUNT] on) sorted, each sample tagged with its request. */
-static int32_t compare_store_fill(compare_store *s, const exact_store *e, const size_t *first,
+static int32_t compare_store_fill(compare_store *s, const metric_store *m, const size_t *first,
                                   size_t n_req, const llmlat_alloc *al)
 {
-    s->n = e->n;
-    if (e->n > UINT32_MAX)
+    const double *ev;
+    const uint32_t *ew; /* NULL: every weight is 1 */
+    size_t n;
+    store_samples(m, &ev, &ew, &n);
+    s->n = n;
+    if (n > UINT32_MAX)
         return LLMLAT_ENOMEM; /* the sort's payload indexes samples */
-    s->sample = compare_array(al, e->n, sizeof *s->sample);
+    s->sample = compare_array(al, n, sizeof *s->sample);
     s->req_w = compare_array(al, n_req, sizeof *s->req_w);
     s->req_sum = compare_array(al, n_req, sizeof *s->req_sum);
-    double *v = compare_array(al, e->n, sizeof *v);
-    uint32_t *index = compare_array(al, e->n, sizeof *index);
-    uint32_t *req = compare_array(al, e->n, sizeof *req);
+    double *v = compare_array(al, n, sizeof *v);
+    uint32_t *index = compare_array(al, n, sizeof *index);
+    uint32_t *req = compare_array(al, n, sizeof *req);
     int32_t st = s->sample && s->req_w && s->req_sum && v && index && req ? LLMLAT_OK
                                                                           : LLMLAT_ENOMEM;
     if (st == LLMLAT_OK) {
@@ -20373,23 +20584,23 @@ static int32_t compare_store_fill(compare_store *s, const exact_store *e, const 
             uint64_t w = 0;
             double sum = 0.0;
             for (size_t j = first[i * METRIC_COUNT]; j < first[(i + 1) * METRIC_COUNT]; j++) {
-                uint32_t wj = e->weighted ? e->w[j] : 1;
+                uint32_t wj = ew ? ew[j] : 1;
                 w += wj;
-                sum += e->v[j] * (double)wj;
+                sum += ev[j] * (double)wj;
                 req[j] = (uint32_t)i;
             }
             s->req_w[i] = w;
             s->req_sum[i] = sum;
         }
-        for (size_t j = 0; j < e->n; j++)
+        for (size_t j = 0; j < n; j++)
             index[j] = (uint32_t)j;
-        if (e->n) /* an empty store's values may be NULL */
-            memcpy(v, e->v, e->n * sizeof *v);
-        st = radix_sort(al, RADIX_DOUBLE, v, index, e->n);
+        if (n) /* an empty store's values may be NULL */
+            memcpy(v, ev, n * sizeof *v);
+        st = radix_sort(al, RADIX_DOUBLE, v, index, n);
     }
-    for (size_t j = 0; j < e->n && st == LLMLAT_OK; j++) {
+    for (size_t j = 0; j < n && st == LLMLAT_OK; j++) {
         uint32_t from = index[j];
-        s->sample[j] = (compare_sample){ v[j], e->weighted ? e->w[from] : 1, req[from] };
+        s->sample[j] = (compare_sample){ v[j], ew ? ew[from] : 1, req[from] };
     }
     alloc_free(al, v);
     alloc_free(al, index);
@@ -20416,7 +20627,7 @@ LLMLAT_PRIVATE int32_t compare_run_prepare(compare_run *r, const llmlat_agg *a,
     int32_t st = ord && first && r->part && r->mult ? LLMLAT_OK : LLMLAT_ENOMEM;
     for (size_t i = 0; i <= r->n && st == LLMLAT_OK; i++) {
         for (int m = 0; m < METRIC_COUNT; m++)
-            first[i * METRIC_COUNT + m] = ord->stores[m].exact.n;
+            first[i * METRIC_COUNT + m] = compare_kept(&ord->stores[m]);
         if (i == r->n)
             break;
         uint64_t completed = ord->completed, in = ord->input_tokens, out = ord->output_tokens;
@@ -20435,7 +20646,7 @@ LLMLAT_PRIVATE int32_t compare_run_prepare(compare_run *r, const llmlat_agg *a,
         }
     }
     for (int m = 0; m < METRIC_COUNT && st == LLMLAT_OK; m++)
-        st = compare_store_fill(&r->st[m], &ord->stores[m].exact, first + m, r->n, al);
+        st = compare_store_fill(&r->st[m], &ord->stores[m], first + m, r->n, al);
     llmlat_agg_free(ord);
     alloc_free(al, first);
     return st;
@@ -21006,6 +21217,7 @@ LLMLAT_API int32_t llmlat_compare_report(const llmlat_compare *c, int32_t format
 #undef LOGGED_CANCELLED
 #undef LOGGED_SCHEDULED
 #undef SELECT_MAX_RANKS
+#undef SAMPLE_LIMIT
 #undef ICDF_MAX_QUANTILES
 #undef LEVEL_BITS_MIN
 #undef LEVEL_BITS_MAX
@@ -21025,6 +21237,9 @@ LLMLAT_API int32_t llmlat_compare_report(const llmlat_compare *c, int32_t format
 #undef SKETCH_SCHEMA_MIN
 #undef SKETCH_SCHEMA_MAX
 #undef SKETCH_NS_EXACT
+#undef SUMS_SLACK
+#undef V1_OCTAVES
+#undef V1_ALPHA_MARGIN
 #undef SKETCH_ALPHA_MARGIN
 #undef RUN_CARRIES
 #undef PARAM_FIRST
@@ -21034,6 +21249,7 @@ LLMLAT_API int32_t llmlat_compare_report(const llmlat_compare *c, int32_t format
 #undef MAX_BUCKET_BOUNDS
 #undef SPAN_EMPTY
 #undef FAILED_GROUPS
+#undef COUNT_OF
 #undef BOUNDED
 #undef STREAM_BLOCK
 #undef DEC_EXPONENT_CLAMP
@@ -21067,16 +21283,15 @@ LLMLAT_API int32_t llmlat_compare_report(const llmlat_compare *c, int32_t format
 #undef RBUF_CHUNK
 #undef DOUBLE_TEXT_MAX
 #undef PERCENT_TEXT_MAX
-#undef GROUPS_ALL
-#undef GROUPS_FAILED
-#undef REPORT_ROWS_MAX
-#undef SCHED_ROWS
 #undef NAMES_COUNT
 #undef NAMES_BOUNDS
 #undef NAMES_SCHEME
 #undef PB_GAP_IN_SPAN
 #undef PB_VARINT_MAX
-#undef COUNT_OF
+#undef GROUPS_ALL
+#undef GROUPS_FAILED
+#undef REPORT_ROWS_MAX
+#undef SCHED_ROWS
 #undef CDF_POINTS
 #undef ITL_BINS
 #undef LENGTH_BINS
@@ -21109,13 +21324,9 @@ LLMLAT_API int32_t llmlat_compare_report(const llmlat_compare *c, int32_t format
 #undef V1_CONVENTION_LAST
 #undef V2_METRIC_LAST
 #undef V2_PARAM_LAST
-#undef SAMPLE_LIMIT
-#undef SUMS_SLACK
 #undef LOGGED_REQUEST_BYTES_V2
 #undef LOGGED_REQUEST_BYTES
 #undef LOGGED_EVENT_BYTES
-#undef V1_OCTAVES
-#undef V1_ALPHA_MARGIN
 #undef PHASER_YIELD
 #undef PHASER_NAP
 #undef PHASER_SPINS

@@ -4,6 +4,7 @@
 #ifndef LLMLAT_AGG_H
 #define LLMLAT_AGG_H
 
+#include <math.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -65,7 +66,7 @@ struct llmlat_agg {
     double quantiles[MAX_QUANTILES];
     size_t n_quantiles;
     /* Prometheus histogram bounds from llmlat_agg_set_buckets, indexed by
-     * metric_index(); 0 bounds = the metric's default (report_hist.c). */
+     * metric_index(); 0 bounds = the metric's default (agg_buckets.c). */
     double bucket_bounds[METRIC_COUNT][MAX_BUCKET_BOUNDS];
     uint8_t n_bucket_bounds[METRIC_COUNT];
     agg_label labels[LLMLAT_MAX_LABELS]; /* sorted by name (labels.c) */
@@ -111,12 +112,35 @@ static inline double agg_param(const llmlat_agg *a, int32_t param)
 /* The store behind a metric id under a's convention (TOOL_ITL aliases). */
 LLMLAT_PRIVATE const metric_store *agg_store(const llmlat_agg *a, int32_t metric);
 
+/* The mode's name, as reports and the exposition write it. */
+static inline const char *agg_mode_name(const llmlat_agg *a)
+{
+    return a->mode == LLMLAT_MODE_BOUNDED ? "bounded" : "exact";
+}
+
+/* What a mode keeps besides its stores. Exact mode keeps a timeline of its
+ * successes (the peaks, the run over time, the good count under SLOs set
+ * later) and a request log: its byte format has their sections. Bounded
+ * mode keeps neither: it counts the successes that met its SLOs as they
+ * come (its SLOs are fixed once data arrived), and its quantiles are
+ * within its relative error. */
+static inline bool agg_keeps_timeline(const llmlat_agg *a)
+{
+    return a->mode == LLMLAT_MODE_EXACT;
+}
+
+/* The relative error of a's quantiles; NaN when they are exact. */
+static inline double agg_quantile_error(const llmlat_agg *a)
+{
+    return agg_keeps_timeline(a) ? NAN : a->params[LLMLAT_PARAM_RELATIVE_ERROR - PARAM_FIRST];
+}
+
 /* true when a keeps every request it was given: exact mode, none of them
  * known by its values only, nothing merged in from an aggregator without
  * a log. What works per request needs it. */
 static inline bool agg_holds_requests(const llmlat_agg *a)
 {
-    return a->mode == LLMLAT_MODE_EXACT && a->log.n_req == a->completed + a->failed;
+    return agg_keeps_timeline(a) && a->log.n_req == a->completed + a->failed;
 }
 
 /* ... and when their start times are on one clock, so that their times can
@@ -159,6 +183,16 @@ LLMLAT_PRIVATE int32_t agg_store_quantiles(const llmlat_agg *a, const metric_sto
 LLMLAT_PRIVATE int32_t agg_store_inverse_cdf(const llmlat_agg *a, const metric_store *s,
                                              const double *q, size_t n, double *out,
                                              double *mode);
+
+/* A metric's classic histogram (agg_buckets.c): its bounds, NULL (and
+ * *n 0) when it has none (not a time); those set with
+ * llmlat_agg_set_buckets, NULL (and *n 0) while they are the default; and
+ * cum[i] = the weight of the samples <= bounds[i] for i < n, cum[n] that
+ * of all of them (n + 1 entries). */
+LLMLAT_PRIVATE const double *agg_hist_bounds(const llmlat_agg *a, int32_t metric, size_t *n);
+LLMLAT_PRIVATE const double *agg_hist_set_bounds(const llmlat_agg *a, int32_t metric, size_t *n);
+LLMLAT_PRIVATE void agg_hist_cumulative(const llmlat_agg *a, int32_t metric,
+                                        const double *bounds, size_t n, uint64_t *cum);
 
 /* The duration D in seconds; false when undefined (no data, or 0). */
 LLMLAT_PRIVATE bool agg_duration(const llmlat_agg *a, double *seconds);

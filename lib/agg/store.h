@@ -1,7 +1,10 @@
-/* The samples of one metric, in the aggregator's mode. The aggregator
- * talks to this interface only; each mode's structure lives in its own
- * file (exact_store.c, sketch.c). Bounded mode folds requests straight
- * into the sketches (bounded_fold.c); everything else goes through here. */
+/* The samples of one metric, in the aggregator's mode: the one interface
+ * the aggregator and everything above it (queries, reports, exposition,
+ * serialization, comparison) use. Each operation is implemented once per
+ * mode, by the mode's own structure (exact/exact_store.c,
+ * bounded/sketch.c), and store.c is the one place that tells the modes
+ * apart. Bounded mode's fold of a request into its sketches
+ * (bounded_fold.c, stream.c) is that mode's own code. */
 #ifndef LLMLAT_STORE_H
 #define LLMLAT_STORE_H
 
@@ -10,6 +13,7 @@
 #include <stdint.h>
 
 #include "util/alloc.h"
+#include "util/bytes.h"
 #include "record/convention.h"
 #include "exact/exact_store.h"
 #include "bounded/sketch.h"
@@ -66,5 +70,49 @@ LLMLAT_PRIVATE int32_t store_inverse_cdf(const metric_store *s, const llmlat_all
                                          const double *q, size_t n, double *out,
                                          double *mode);
 LLMLAT_PRIVATE size_t store_memory(const metric_store *s);
+
+/* What a report shows of a non-empty store, under convention c (not an
+ * inverse-CDF one), with the same bits as the queries one by one: mean,
+ * std with c's ddof (NaN when undefined), min, max, the median and n <= 32
+ * quantiles. Exact mode does it in fewer passes. */
+typedef struct store_summary_values {
+    double mean, std, min, max, median;
+    double q[32];
+} store_summary_values;
+LLMLAT_PRIVATE int32_t store_summary(const metric_store *s, const llmlat_alloc *al,
+                                     const conv_rules *c, const double *q, size_t n,
+                                     store_summary_values *out);
+
+/* Adds the weight of the samples in each bucket of n ascending bounds
+ * to per[0 .. n] (per[n]: above the last): a classic histogram. */
+LLMLAT_PRIVATE void store_count_classic(const metric_store *s, const double *bounds, size_t n,
+                                        uint64_t *per);
+
+/* The native-histogram buckets (llmlat_agg_buckets' outputs and buffer
+ * rules) of the schema of relative error alpha: the sketch's, or the
+ * samples counted into the buckets and window the same sketch would
+ * hold. */
+LLMLAT_PRIVATE int32_t store_native_buckets(const metric_store *s, double alpha, int32_t *schema,
+                                            double *zero_threshold, uint64_t *zero_count,
+                                            int64_t *offset, uint64_t *counts, size_t cap,
+                                            size_t *len);
+
+/* The smallest sample above 0 (bounded mode: its lowest bucket's value
+ * unless the minimum is above 0); NaN when none. */
+LLMLAT_PRIVATE double store_min_positive(const metric_store *s);
+
+/* The samples themselves, in the order they were added, when the store
+ * keeps them (exact mode): *v, *w (NULL when every weight is 1) and *n.
+ * false (and *n 0) for a store that keeps none (bounded mode). */
+LLMLAT_PRIVATE bool store_samples(const metric_store *s, const double **v, const uint32_t **w,
+                                  size_t *n);
+
+/* The store's section of the byte format (docs/format.md), written and
+ * read by the mode's own code; the reader fills an empty store from bytes
+ * of `version` (1: a sketch in version 1's layout): LLMLAT_EFORMAT on
+ * bytes that are short or break an invariant, ENOMEM. */
+LLMLAT_PRIVATE void store_write(bytes_writer *w, const metric_store *s);
+LLMLAT_PRIVATE int32_t store_read(bytes_reader *r, metric_store *s, const llmlat_alloc *al,
+                                  uint32_t version);
 
 #endif

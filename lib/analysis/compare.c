@@ -137,20 +137,34 @@ static void *compare_array(const llmlat_alloc *al, size_t n, size_t size)
     return alloc_malloc(al, n * size);
 }
 
+/* The number of samples a store of ord keeps (it keeps them: exact). */
+static size_t compare_kept(const metric_store *m)
+{
+    const double *v;
+    const uint32_t *w;
+    size_t n;
+    store_samples(m, &v, &w, &n);
+    return n;
+}
+
 /* Store m of ord (whose samples sit in request order, request i's from
  * first[i * METRIC_COUNT] on) sorted, each sample tagged with its request. */
-static int32_t compare_store_fill(compare_store *s, const exact_store *e, const size_t *first,
+static int32_t compare_store_fill(compare_store *s, const metric_store *m, const size_t *first,
                                   size_t n_req, const llmlat_alloc *al)
 {
-    s->n = e->n;
-    if (e->n > UINT32_MAX)
+    const double *ev;
+    const uint32_t *ew; /* NULL: every weight is 1 */
+    size_t n;
+    store_samples(m, &ev, &ew, &n);
+    s->n = n;
+    if (n > UINT32_MAX)
         return LLMLAT_ENOMEM; /* the sort's payload indexes samples */
-    s->sample = compare_array(al, e->n, sizeof *s->sample);
+    s->sample = compare_array(al, n, sizeof *s->sample);
     s->req_w = compare_array(al, n_req, sizeof *s->req_w);
     s->req_sum = compare_array(al, n_req, sizeof *s->req_sum);
-    double *v = compare_array(al, e->n, sizeof *v);
-    uint32_t *index = compare_array(al, e->n, sizeof *index);
-    uint32_t *req = compare_array(al, e->n, sizeof *req);
+    double *v = compare_array(al, n, sizeof *v);
+    uint32_t *index = compare_array(al, n, sizeof *index);
+    uint32_t *req = compare_array(al, n, sizeof *req);
     int32_t st = s->sample && s->req_w && s->req_sum && v && index && req ? LLMLAT_OK
                                                                           : LLMLAT_ENOMEM;
     if (st == LLMLAT_OK) {
@@ -158,23 +172,23 @@ static int32_t compare_store_fill(compare_store *s, const exact_store *e, const 
             uint64_t w = 0;
             double sum = 0.0;
             for (size_t j = first[i * METRIC_COUNT]; j < first[(i + 1) * METRIC_COUNT]; j++) {
-                uint32_t wj = e->weighted ? e->w[j] : 1;
+                uint32_t wj = ew ? ew[j] : 1;
                 w += wj;
-                sum += e->v[j] * (double)wj;
+                sum += ev[j] * (double)wj;
                 req[j] = (uint32_t)i;
             }
             s->req_w[i] = w;
             s->req_sum[i] = sum;
         }
-        for (size_t j = 0; j < e->n; j++)
+        for (size_t j = 0; j < n; j++)
             index[j] = (uint32_t)j;
-        if (e->n) /* an empty store's values may be NULL */
-            memcpy(v, e->v, e->n * sizeof *v);
-        st = radix_sort(al, RADIX_DOUBLE, v, index, e->n);
+        if (n) /* an empty store's values may be NULL */
+            memcpy(v, ev, n * sizeof *v);
+        st = radix_sort(al, RADIX_DOUBLE, v, index, n);
     }
-    for (size_t j = 0; j < e->n && st == LLMLAT_OK; j++) {
+    for (size_t j = 0; j < n && st == LLMLAT_OK; j++) {
         uint32_t from = index[j];
-        s->sample[j] = (compare_sample){ v[j], e->weighted ? e->w[from] : 1, req[from] };
+        s->sample[j] = (compare_sample){ v[j], ew ? ew[from] : 1, req[from] };
     }
     alloc_free(al, v);
     alloc_free(al, index);
@@ -201,7 +215,7 @@ LLMLAT_PRIVATE int32_t compare_run_prepare(compare_run *r, const llmlat_agg *a,
     int32_t st = ord && first && r->part && r->mult ? LLMLAT_OK : LLMLAT_ENOMEM;
     for (size_t i = 0; i <= r->n && st == LLMLAT_OK; i++) {
         for (int m = 0; m < METRIC_COUNT; m++)
-            first[i * METRIC_COUNT + m] = ord->stores[m].exact.n;
+            first[i * METRIC_COUNT + m] = compare_kept(&ord->stores[m]);
         if (i == r->n)
             break;
         uint64_t completed = ord->completed, in = ord->input_tokens, out = ord->output_tokens;
@@ -220,7 +234,7 @@ LLMLAT_PRIVATE int32_t compare_run_prepare(compare_run *r, const llmlat_agg *a,
         }
     }
     for (int m = 0; m < METRIC_COUNT && st == LLMLAT_OK; m++)
-        st = compare_store_fill(&r->st[m], &ord->stores[m].exact, first + m, r->n, al);
+        st = compare_store_fill(&r->st[m], &ord->stores[m], first + m, r->n, al);
     llmlat_agg_free(ord);
     alloc_free(al, first);
     return st;

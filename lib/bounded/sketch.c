@@ -17,6 +17,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "util/bounds.h"
 #include "util/ranks.h"
 #include "bounded/sketch.h"
 
@@ -354,6 +355,40 @@ LLMLAT_PRIVATE double sketch_quantile(const sketch *s, const sketch_map *m, doub
     double v;
     sketch_quantiles(s, m, &q, 1, &v);
     return v;
+}
+
+/* Each bucket counted at its value, which is within the schema's error of
+ * every sample in it (so a sample that close to a bound may land on
+ * either side of it); the zero bucket (zeros, and the samples more than
+ * 2^31 below the largest) at 0. A sample keeps its bucket until the window
+ * leaves it behind, and then moves to 0, below any value: counts only
+ * ever move down, so no cumulative count drops. (At the minimum instead, a
+ * sample could move up across a bound, from its bucket's value to a
+ * minimum above it in the same bucket.) */
+LLMLAT_PRIVATE void sketch_count_classic(const sketch *s, const sketch_map *m,
+                                         const double *bounds, size_t n, uint64_t *per)
+{
+    size_t k = bounds_index(bounds, n, 0.0);
+    per[k] += s->zero + s->below;
+    if (s->top == SKETCH_NO_TOP)
+        return;
+    /* values ascend with the index: one walk along the bounds */
+    for (int64_t i = s->low; i <= s->top; i++) {
+        uint64_t w = s->bucket[i - s->base];
+        if (!w)
+            continue;
+        double v = sketch_map_value(m, i);
+        while (k < n && bounds[k] < v)
+            k++;
+        per[k] += w;
+    }
+}
+
+LLMLAT_PRIVATE double sketch_min_positive(const sketch *s, const sketch_map *m)
+{
+    if (s->top == SKETCH_NO_TOP)
+        return NAN;
+    return s->min > 0.0 ? s->min : sketch_map_value(m, s->low) / s->unit;
 }
 
 LLMLAT_PRIVATE size_t sketch_memory(const sketch *s, const sketch_map *m)

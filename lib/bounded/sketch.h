@@ -154,6 +154,14 @@ LLMLAT_PRIVATE void sketch_inverse_cdf(const sketch *s, const sketch_map *m, con
                                        size_t n, double *out);
 LLMLAT_PRIVATE void sketch_quantiles(const sketch *s, const sketch_map *m, const double *q,
                                      size_t n, double *out);
+/* Adds the weight of the samples in each bucket of n ascending bounds to
+ * per[0 .. n] (per[n]: above the last bound), each bucket of the sketch
+ * counted at its value (sketch.c says why no count ever moves up). */
+LLMLAT_PRIVATE void sketch_count_classic(const sketch *s, const sketch_map *m,
+                                         const double *bounds, size_t n, uint64_t *per);
+/* The smallest sample above 0 (its min, else its lowest bucket's value);
+ * NaN when none. */
+LLMLAT_PRIVATE double sketch_min_positive(const sketch *s, const sketch_map *m);
 LLMLAT_PRIVATE size_t sketch_memory(const sketch *s, const sketch_map *m);
 
 #endif

@@ -5,6 +5,7 @@
 #include "util/radix.h"
 #include "util/ranks.h"
 #include "exact/select.h"
+#include "util/bounds.h"
 #include "util/fixsum.h"
 #include "util/gridsum.h"
 
@@ -143,6 +144,22 @@ LLMLAT_PRIVATE int32_t exact_summary(const exact_store *s, const llmlat_alloc *a
     exact_mean(s, &out->mean);
     out->std = s->total_w > ddof ? std_around(s, ddof, out->mean) : NAN;
     return LLMLAT_OK;
+}
+
+LLMLAT_PRIVATE void exact_count_classic(const exact_store *s, const double *bounds, size_t n,
+                                        uint64_t *per)
+{
+    for (size_t i = 0; i < s->n; i++)
+        per[bounds_index(bounds, n, s->v[i])] += s->weighted ? s->w[i] : 1;
+}
+
+LLMLAT_PRIVATE double exact_min_positive(const exact_store *s)
+{
+    double lo = NAN;
+    for (size_t i = 0; i < s->n; i++)
+        if (s->v[i] > 0.0 && !(s->v[i] >= lo))
+            lo = s->v[i];
+    return lo;
 }
 
 LLMLAT_PRIVATE size_t exact_memory(const exact_store *s)

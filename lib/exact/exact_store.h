@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "util/alloc.h"
+#include "util/bytes.h"
 
 typedef struct exact_store {
     double *v;
@@ -84,6 +85,19 @@ LLMLAT_PRIVATE int32_t exact_summary(const exact_store *s, const llmlat_alloc *a
 LLMLAT_PRIVATE int32_t exact_inverse_cdf(const exact_store *s, const llmlat_alloc *al,
                                          const double *q, size_t n, double *out, double *mode);
 
+/* Adds the weight of the samples in each bucket of n ascending bounds to
+ * per[0 .. n] (per[n]: above the last bound): one pass, no sorting. */
+LLMLAT_PRIVATE void exact_count_classic(const exact_store *s, const double *bounds, size_t n,
+                                        uint64_t *per);
+/* The smallest sample above 0; NaN when none. */
+LLMLAT_PRIVATE double exact_min_positive(const exact_store *s);
+
 LLMLAT_PRIVATE size_t exact_memory(const exact_store *s);
+
+/* Its section of the byte format (exact_bytes.c); the reader fills an
+ * empty store: LLMLAT_EFORMAT on bytes that are short or break an
+ * invariant, ENOMEM. */
+LLMLAT_PRIVATE void exact_write(bytes_writer *w, const exact_store *s);
+LLMLAT_PRIVATE int32_t exact_read(bytes_reader *r, exact_store *s, const llmlat_alloc *al);
 
 #endif

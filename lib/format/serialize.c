@@ -97,12 +97,9 @@ static void write_span(bytes_writer *w, span s)
 
 static void write_stores(bytes_writer *w, const llmlat_agg *a, const metric_store *stores)
 {
-    for (int m = 0; m < METRIC_COUNT; m++) {
-        if (a->mode == LLMLAT_MODE_BOUNDED)
-            write_sketch(w, &stores[m].sk, &a->map);
-        else
-            write_exact_store(w, &stores[m].exact);
-    }
+    (void)a;
+    for (int m = 0; m < METRIC_COUNT; m++)
+        store_write(w, &stores[m]);
 }
 
 /* Under a convention with status groups: the successes' token points, then
@@ -133,7 +130,7 @@ static void write_all(bytes_writer *w, const llmlat_agg *a, uint64_t size)
     write_stores(w, a, a->stores);
     if (a->conv->status_groups)
         write_groups(w, a);
-    if (a->mode == LLMLAT_MODE_EXACT) {
+    if (agg_keeps_timeline(a)) {
         write_timeline(w, &a->tl);
         write_request_log(w, &a->log);
     }
@@ -241,7 +238,7 @@ static int32_t read_counters(bytes_reader *r, llmlat_agg *a)
     a->valid.lo = get_i64(r);
     a->valid.hi = get_i64(r);
     bool any = a->completed || a->failed;
-    bool counted = a->mode == LLMLAT_MODE_BOUNDED && agg_any_slo(a);
+    bool counted = !agg_keeps_timeline(a) && agg_any_slo(a);
     if (r->bad || a->completed > UINT64_MAX - a->failed ||
         a->tpot_undefined > a->completed || a->good > a->completed ||
         (!counted && a->good) || !span_valid(a->all) || !span_valid(a->valid) ||
@@ -267,11 +264,23 @@ static int32_t read_lacks(bytes_reader *r, llmlat_agg *a)
     return LLMLAT_OK;
 }
 
-/* The samples of a store (exact mode), or their weights (a sketch counts
- * no more). */
+/* The samples a store keeps (exact mode), or the weights a sketch
+ * counts (it keeps no more). */
 static uint64_t samples_of(const metric_store *s)
 {
-    return s->mode == LLMLAT_MODE_EXACT ? s->exact.n : s->sk.count;
+    const double *v;
+    const uint32_t *w;
+    size_t n;
+    return store_samples(s, &v, &w, &n) ? n : store_count(s);
+}
+
+/* Whether a store keeps more samples than max (a sketch keeps none). */
+static bool keeps_more_than(const metric_store *s, uint64_t max)
+{
+    const double *v;
+    const uint32_t *w;
+    size_t n;
+    return store_samples(s, &v, &w, &n) && n > max;
 }
 
 /* Sample counts a group's counters imply: one OUTPUT and INPUT sample per
@@ -301,7 +310,7 @@ static bool stores_consistent(const llmlat_agg *a, const metric_store *stores, u
         case LLMLAT_NTPOT:
             if (!a->conv->weighted ? n > count
                                    : n > output_tokens ||
-                                         (a->mode == LLMLAT_MODE_EXACT && samples_of(s) > count))
+                                         keeps_more_than(s, count))
                 return false;
             break;
         default:
@@ -317,7 +326,7 @@ static bool stores_consistent(const llmlat_agg *a, const metric_store *stores, u
 static bool counts_consistent(const llmlat_agg *a)
 {
     const metric_store *tpot = &a->stores[metric_index(LLMLAT_TPOT)];
-    bool tpot_countable = !a->conv->weighted || a->mode == LLMLAT_MODE_EXACT;
+    bool tpot_countable = !a->conv->weighted || agg_keeps_timeline(a);
     if (!stores_consistent(a, a->stores, a->completed, a->output_tokens) ||
         (tpot_countable && samples_of(tpot) != a->completed - a->tpot_undefined))
         return false;
@@ -326,7 +335,7 @@ static bool counts_consistent(const llmlat_agg *a)
         if (!stores_consistent(a, f->stores, f->count, f->output_tokens))
             return false;
     }
-    return a->mode == LLMLAT_MODE_BOUNDED || a->tl.n_rec == a->completed;
+    return !agg_keeps_timeline(a) || a->tl.n_rec == a->completed;
 }
 
 /* The log holds at most the requests the counters count, and when it holds
@@ -354,9 +363,7 @@ static int32_t read_stores(bytes_reader *r, llmlat_agg *a, metric_store *stores,
 {
     for (int32_t m = METRIC_FIRST; m <= metric_last_of(version); m++) {
         metric_store *s = &stores[metric_index(m)];
-        int32_t st = a->mode == LLMLAT_MODE_EXACT ? read_exact_store(r, &s->exact, &a->al)
-                     : version >= 2               ? read_sketch(r, &s->sk, &a->map)
-                                                  : read_sketch_v1(r, &s->sk, &a->map, &a->al);
+        int32_t st = store_read(r, s, &a->al, version);
         if (st != LLMLAT_OK)
             return st;
     }
@@ -401,9 +408,9 @@ static int32_t read_samples(bytes_reader *r, llmlat_agg *a, uint32_t version)
     int32_t st = read_stores(r, a, a->stores, version);
     if (st == LLMLAT_OK && a->conv->status_groups)
         st = read_groups(r, a, version);
-    if (st == LLMLAT_OK && a->mode == LLMLAT_MODE_EXACT)
+    if (st == LLMLAT_OK && agg_keeps_timeline(a))
         st = read_timeline(r, &a->tl, &a->al);
-    if (st == LLMLAT_OK && a->mode == LLMLAT_MODE_EXACT && version >= 2)
+    if (st == LLMLAT_OK && agg_keeps_timeline(a) && version >= 2)
         st = read_request_log(r, &a->log, &a->al, version);
     if (st != LLMLAT_OK)
         return st;

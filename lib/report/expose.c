@@ -7,8 +7,6 @@
 #include <string.h>
 
 #include "report/expose.h"
-#include "report/report.h"
-#include "report/report_hist.h"
 
 static const expose_family FAMILIES[] = {
     { "llmlat_info", EXPOSE_GAUGE, NULL,
@@ -237,9 +235,9 @@ static const expose_histogram *histogram_in(const expose_scheme *sc, int32_t met
 static const double *histogram_bounds(const expose_histogram *h, const llmlat_agg *a,
                                       int32_t metric, size_t *n)
 {
-    const double *set = hist_set_bounds(a, metric, n);
+    const double *set = agg_hist_set_bounds(a, metric, n);
     if (set || !h || !h->bounds)
-        return set ? set : hist_bounds(a, metric, n);
+        return set ? set : agg_hist_bounds(a, metric, n);
     *n = h->n_bounds;
     return h->bounds;
 }
@@ -249,8 +247,7 @@ static void histogram_of(expose_ctx *x, const expose_histogram *h, int32_t metri
 {
     p->le = histogram_bounds(h, a, metric, &p->n_le);
     p->cum = x->cum;
-    if (!expose_ok(x, hist_cumulative(a, metric, p->le, p->n_le, x->cum)))
-        memset(x->cum, 0, (p->n_le + 1) * sizeof *x->cum);
+    agg_hist_cumulative(a, metric, p->le, p->n_le, x->cum);
     expose_native(x, metric, a, p);
 }
 
@@ -310,7 +307,7 @@ static void point_init(expose_point *p, const expose_scheme *sc, const expose_fa
     if (f->source == FROM_INFO) {
         const char *values[EXPOSE_OWN_LABELS] = {
             llmlat_version_string(), a->conv->name,
-            a->mode == LLMLAT_MODE_BOUNDED ? "bounded" : "exact",
+            agg_mode_name(a),
         };
         for (int i = 0; i < EXPOSE_OWN_LABELS; i++) {
             p->own_name[i] = INFO_LABELS[i];

@@ -51,7 +51,7 @@ typedef struct expose_family {
 /* How a scheme writes a metric's histogram series: its classic bounds
  * (at most MAX_BUCKET_BOUNDS) where the aggregator's were not set
  * (llmlat_agg_set_buckets), and a label of the series' own, or NULL.
- * Without one, the bounds are llmlat's defaults (report_hist.h). */
+ * Without one, the bounds are llmlat's defaults (agg_buckets.c). */
 typedef struct expose_histogram {
     int32_t metric;
     const double *bounds;

@@ -14,7 +14,7 @@
 /* ------------------------------------------------------------------ vLLM */
 
 /* vllm/v1/metrics/loggers.py (PrometheusStatLogger, vLLM 0.11-0.12). Its
- * time buckets are llmlat's defaults (report_hist.c), so the histograms
+ * time buckets are llmlat's defaults (agg/agg_buckets.c), so the histograms
  * below leave their bounds to those. Its token histograms' buckets are
  * build_1_2_5_buckets(max_model_len), 1, 2, 5, 10, ... up to the model's
  * context: llmlat writes that series up to 10^7, which holds every bucket

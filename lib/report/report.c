@@ -1,6 +1,7 @@
 /* llmlat_agg_report_write: one writer per format streaming into the
  * caller's write function; llmlat_agg_report: the buffer contract on top of
- * it; and the value queries the writers share. */
+ * it (report_buf.h's collection); and the value queries the writers
+ * share. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -46,23 +47,6 @@ LLMLAT_API int32_t llmlat_agg_report_write(const llmlat_agg *a, int32_t format,
     return report_stream(a, format, write, fn, user);
 }
 
-LLMLAT_PRIVATE int32_t report_collect_write(void *user, const void *bytes, size_t n)
-{
-    report_collect *k = user;
-    if (n > SIZE_MAX - k->len)
-        return LLMLAT_ENOMEM;
-    if (k->len + n <= k->limit) {
-        void *p = k->p;
-        int32_t st = alloc_grow(k->al, &p, &k->cap, k->len + n, 1);
-        if (st != LLMLAT_OK)
-            return st;
-        k->p = p;
-        memcpy(k->p + k->len, bytes, n);
-    }
-    k->len += n;
-    return LLMLAT_OK;
-}
-
 LLMLAT_API int32_t llmlat_agg_report(const llmlat_agg *a, int32_t format, void *buf,
                                      size_t cap, size_t *len)
 {
@@ -72,20 +56,6 @@ LLMLAT_API int32_t llmlat_agg_report(const llmlat_agg *a, int32_t format, void *
     report_collect k = { .al = &a->al, .limit = cap };
     int32_t st = report_stream(a, format, write, report_collect_write, &k);
     return report_collect_end(&k, st, buf, cap, len);
-}
-
-LLMLAT_PRIVATE int32_t report_collect_end(report_collect *k, int32_t st, void *buf, size_t cap,
-                                          size_t *len)
-{
-    if (st == LLMLAT_OK) {
-        *len = k->len;
-        if (k->len > cap)
-            st = LLMLAT_ENOSPC;
-        else if (k->len > 0)
-            memcpy(buf, k->p, k->len);
-    }
-    alloc_free(k->al, k->p);
-    return st;
 }
 
 LLMLAT_PRIVATE void report_exposition(report_ctx *c)
@@ -170,17 +140,16 @@ LLMLAT_PRIVATE void report_metric(report_ctx *c, int32_t metric, const double *q
     }
     bool first = !c->known[i];
     bool same_q = !first && n == m->n_q && (n == 0 || memcmp(q, c->cache_q[i], n * sizeof *q) == 0);
-    if (first && s->mode == LLMLAT_MODE_EXACT && store_count(s) > 0 &&
-        c->a->conv->quantile != QUANTILE_INVERSE_CDF) {
+    if (first && store_count(s) > 0 && c->a->conv->quantile != QUANTILE_INVERSE_CDF) {
         /* the same values as the queries, in fewer passes */
-        exact_summary_values e = { 0 };
-        int32_t st = exact_summary(&s->exact, &c->a->al, c->a->conv->ddof, q, n, &e);
+        store_summary_values e = { 0 };
+        int32_t st = store_summary(s, &c->a->al, c->a->conv, q, n, &e);
         c->known[i] = true;
         m->count = store_count(s);
         m->mean = value_or_nan(c, st, e.mean);
         m->std = value_or_nan(c, st, e.std);
-        m->min = s->exact.min;
-        m->max = s->exact.max;
+        m->min = e.min;
+        m->max = e.max;
         m->median = value_or_nan(c, st, e.median);
         m->mode = NAN;
         for (size_t j = 0; j < n; j++)
@@ -300,14 +269,6 @@ LLMLAT_PRIVATE bool report_item_value(report_ctx *c, enum report_item item, doub
         *v = item == REPORT_ITEM_DURATION ? report_duration(c) : report_rate(c, RATES[item]);
     }
     return true;
-}
-
-LLMLAT_PRIVATE bool report_quantile_repeats(const double *q, size_t i)
-{
-    for (size_t j = 0; j < i; j++)
-        if (q[j] == q[i])
-            return true;
-    return false;
 }
 
 LLMLAT_PRIVATE const char *report_unavailable(const report_ctx *c, int32_t kind, int32_t id)

@@ -6,8 +6,7 @@
  *
  * report.c: llmlat_agg_report_write, llmlat_agg_report and these
  * queries; report_text.c and report_json.c (+ report_tool.c, the `tool`
- * object) write one format each; the exposition formats are expose.h's
- * (+ report_hist.c, the classic histogram buckets). */
+ * object) write one format each; the exposition formats are expose.h's. */
 #ifndef LLMLAT_REPORT_H
 #define LLMLAT_REPORT_H
 
@@ -97,9 +96,6 @@ LLMLAT_PRIVATE bool report_schedule_warning(report_ctx *c, const text_words *w, 
                                             const char *before, const char *sep,
                                             const char *after);
 
-/* true when q[i] repeats an earlier q[j] (a report writes it once). */
-LLMLAT_PRIVATE bool report_quantile_repeats(const double *q, size_t i);
-
 LLMLAT_PRIVATE void report_text(report_ctx *c);
 LLMLAT_PRIVATE void report_json(report_ctx *c);
 LLMLAT_PRIVATE void report_chrome_trace(report_ctx *c);
@@ -109,21 +105,5 @@ LLMLAT_PRIVATE void report_html(report_ctx *c);
 /* The exposition formats: the exposition of c->a alone (expose.h), with
  * the gauges of its run. */
 LLMLAT_PRIVATE void report_exposition(report_ctx *c);
-
-/* The sink of the buffer-writing calls (llmlat_agg_report, llmlat_expose).
- * A too-small buffer must receive nothing, and the size is only known at
- * the end: the bytes are collected while they fit the caller's buffer
- * (beyond, only counted), then copied once by report_collect_end, which
- * applies the buffer contract to the output's status st and frees. */
-typedef struct report_collect {
-    const llmlat_alloc *al;
-    size_t limit; /* the caller's capacity */
-    char *p;
-    size_t len, cap;
-} report_collect;
-
-LLMLAT_PRIVATE int32_t report_collect_write(void *user, const void *bytes, size_t n);
-LLMLAT_PRIVATE int32_t report_collect_end(report_collect *k, int32_t st, void *buf, size_t cap,
-                                          size_t *len);
 
 #endif

@@ -225,3 +225,36 @@ LLMLAT_PRIVATE void percent_text(double q, char *out)
     snprintf(out, PERCENT_TEXT_MAX, "%.15g", q * 100.0);
     with_dot(out);
 }
+
+/* ------------------------------------------------------ collection */
+
+LLMLAT_PRIVATE int32_t report_collect_write(void *user, const void *bytes, size_t n)
+{
+    report_collect *k = user;
+    if (n > SIZE_MAX - k->len)
+        return LLMLAT_ENOMEM;
+    if (k->len + n <= k->limit) {
+        void *p = k->p;
+        int32_t st = alloc_grow(k->al, &p, &k->cap, k->len + n, 1);
+        if (st != LLMLAT_OK)
+            return st;
+        k->p = p;
+        memcpy(k->p + k->len, bytes, n);
+    }
+    k->len += n;
+    return LLMLAT_OK;
+}
+
+LLMLAT_PRIVATE int32_t report_collect_end(report_collect *k, int32_t st, void *buf, size_t cap,
+                                          size_t *len)
+{
+    if (st == LLMLAT_OK) {
+        *len = k->len;
+        if (k->len > cap)
+            st = LLMLAT_ENOSPC;
+        else if (k->len > 0)
+            memcpy(buf, k->p, k->len);
+    }
+    alloc_free(k->al, k->p);
+    return st;
+}

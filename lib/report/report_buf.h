@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "util/alloc.h"
 #include "util/compiler.h"
 #include "llmlat.h"
 
@@ -62,5 +63,31 @@ LLMLAT_PRIVATE void rbuf_scaled_u64(rbuf *b, uint64_t ns, int digits, int decima
  * PERCENT_TEXT_MAX bytes): 0.5 -> "50", 0.999 -> "99.9". */
 #define PERCENT_TEXT_MAX 32
 LLMLAT_PRIVATE void percent_text(double q, char *out);
+
+/* true when q[i] repeats an earlier q[j] (a report writes it once). */
+static inline bool report_quantile_repeats(const double *q, size_t i)
+{
+    for (size_t j = 0; j < i; j++)
+        if (q[j] == q[i])
+            return true;
+    return false;
+}
+
+/* The sink of the buffer-writing calls (llmlat_agg_report, llmlat_expose,
+ * llmlat_compare_report). A too-small buffer must receive nothing, and
+ * the size is only known at the end: the bytes are collected while they
+ * fit the caller's buffer (beyond, only counted), then copied once by
+ * report_collect_end, which applies the buffer contract to the output's
+ * status st and frees. */
+typedef struct report_collect {
+    const llmlat_alloc *al;
+    size_t limit; /* the caller's capacity */
+    char *p;
+    size_t len, cap;
+} report_collect;
+
+LLMLAT_PRIVATE int32_t report_collect_write(void *user, const void *bytes, size_t n);
+LLMLAT_PRIVATE int32_t report_collect_end(report_collect *k, int32_t st, void *buf, size_t cap,
+                                          size_t *len);
 
 #endif

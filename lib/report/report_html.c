@@ -15,7 +15,6 @@
 
 #include "util/radix.h"
 #include "report/report.h"
-#include "report/report_hist.h"
 #include "report/svg.h"
 
 #define CDF_POINTS 201       /* quantiles 0, 0.005, ..., 1 */
@@ -99,7 +98,7 @@ static void html_head(report_ctx *c, const text_words *w)
     rbuf_puts(b, "</b> (");
     rbuf_html_escaped(b, w->tool);
     rbuf_puts(b, ") &middot; mode <b>");
-    rbuf_puts(b, a->mode == LLMLAT_MODE_BOUNDED ? "bounded" : "exact");
+    rbuf_puts(b, agg_mode_name(a));
     rbuf_puts(b, "</b> &middot; llmlat ");
     rbuf_puts(b, llmlat_version_string());
     rbuf_puts(b, "</p>\n");
@@ -270,16 +269,7 @@ static void html_no_data(svg_plot *p, const char *why)
 /* The smallest sample above 0 of a metric (NaN when none). */
 static double html_min_positive(const llmlat_agg *a, int32_t metric)
 {
-    const metric_store *s = agg_store(a, metric);
-    double lo = NAN;
-    if (s->mode == LLMLAT_MODE_EXACT) {
-        for (size_t i = 0; i < s->exact.n; i++)
-            if (s->exact.v[i] > 0.0 && !(s->exact.v[i] >= lo))
-                lo = s->exact.v[i];
-    } else if (s->sk.top != SKETCH_NO_TOP) {
-        lo = s->sk.min > 0.0 ? s->sk.min : sketch_map_value(s->map, s->sk.low) / s->sk.unit;
-    }
-    return lo;
+    return store_min_positive(agg_store(a, metric));
 }
 
 /* A log axis from lo to hi (0 < lo <= hi), widened to a decade at least. */
@@ -340,11 +330,7 @@ static bool html_histogram(report_ctx *c, int32_t metric, const double *edge, si
                            double *share, uint64_t *below)
 {
     uint64_t cum[ITL_BINS + LENGTH_BINS + 2];
-    int32_t st = hist_cumulative(c->a, metric, edge, bins + 1, cum);
-    if (st != LLMLAT_OK) {
-        rbuf_fail(&c->out, st);
-        return false;
-    }
+    agg_hist_cumulative(c->a, metric, edge, bins + 1, cum);
     uint64_t total = cum[bins + 1];
     for (size_t i = 0; i < bins; i++)
         share[i] = total ? 100.0 * (double)(cum[i + 1] - cum[i]) / (double)total : 0.0;
@@ -438,7 +424,7 @@ static void html_latency(report_ctx *c, const text_words *w)
     }
     html_itl_histogram(c, w);
     rbuf_puts(b, "</div>\n");
-    if (c->a->mode == LLMLAT_MODE_BOUNDED)
+    if (!isnan(agg_quantile_error(c->a)))
         rbuf_puts(b, "<p class=\"note\">Bounded mode: the curves are drawn from its buckets; "
                      "every quantile is within the relative error of the exact one.</p>\n");
     rbuf_puts(b, "</section>\n");
@@ -546,8 +532,8 @@ static void html_over_time(report_ctx *c)
     const llmlat_agg *a = c->a;
     rbuf *b = &c->out;
     rbuf_puts(b, "<section id=\"over-time\">\n<h2>The run over time</h2>\n");
-    if (a->mode == LLMLAT_MODE_BOUNDED || a->tl.n_rec == 0) {
-        rbuf_puts(b, a->mode == LLMLAT_MODE_BOUNDED
+    if (!agg_keeps_timeline(a) || a->tl.n_rec == 0) {
+        rbuf_puts(b, !agg_keeps_timeline(a)
                          ? "<p class=\"note\">Bounded mode keeps no timeline: output per "
                            "second and concurrency over time are not known.</p>\n"
                          : "<p class=\"note\">No successful request.</p>\n");

@@ -103,19 +103,17 @@ static double slo(const llmlat_agg *a, int32_t param)
 LLMLAT_PRIVATE void report_json(report_ctx *c)
 {
     const llmlat_agg *a = c->a;
-    bool bounded = a->mode == LLMLAT_MODE_BOUNDED;
     jsonw w;
     jw_begin(&w, &c->out);
     jw_u64(&w, "schema_version", SCHEMA_VERSION);
     jw_string(&w, "llmlat_version", llmlat_version_string());
     jw_string(&w, "convention", a->conv->name);
-    jw_string(&w, "mode", bounded ? "bounded" : "exact");
+    jw_string(&w, "mode", agg_mode_name(a));
     jw_object(&w, "labels");
     for (size_t i = 0; i < a->n_labels; i++)
         jw_string(&w, a->labels[i].name, a->labels[i].value);
     jw_close(&w);
-    jw_number(&w, "relative_error",
-              bounded ? agg_param(a, LLMLAT_PARAM_RELATIVE_ERROR) : NAN);
+    jw_number(&w, "relative_error", agg_quantile_error(a));
     jw_object(&w, "slo");
     jw_number(&w, "ttft_s", slo(a, LLMLAT_PARAM_SLO_TTFT));
     jw_number(&w, "tpot_s", slo(a, LLMLAT_PARAM_SLO_TPOT));

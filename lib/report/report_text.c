@@ -122,7 +122,7 @@ LLMLAT_PRIVATE void report_text(report_ctx *c)
     rbuf_puts(b, " (");
     rbuf_puts(b, w->tool);
     rbuf_puts(b, "), mode: ");
-    rbuf_puts(b, a->mode == LLMLAT_MODE_BOUNDED ? "bounded" : "exact");
+    rbuf_puts(b, agg_mode_name(a));
     rbuf_puts(b, "\n");
     for (size_t i = 0; i < a->n_labels; i++) { /* as the exposition writes them */
         rbuf_puts(b, i == 0 ? "labels: " : ", ");

@@ -9,7 +9,7 @@
  * (docs/bounded.md). */
 #include <math.h>
 
-#include "format/serialize.h"
+#include "bounded/sketch_bytes.h"
 
 /* Version 1's layout for alpha: M buckets per power of two, their edges on
  * a grid of 2^c cells per power of two. */
@@ -121,7 +121,7 @@ static int32_t v1_read_buckets(bytes_reader *r, sketch *s, const sketch_map *map
                                                                             : LLMLAT_EFORMAT;
 }
 
-LLMLAT_PRIVATE int32_t read_sketch_v1(bytes_reader *r, sketch *s, const sketch_map *map,
+LLMLAT_PRIVATE int32_t sketch_read_v1(bytes_reader *r, sketch *s, const sketch_map *map,
                                       const llmlat_alloc *al)
 {
     s->count = get_u64(r);
