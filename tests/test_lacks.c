@@ -44,7 +44,7 @@ static void recorder_rules(void **state)
     (void)state;
     llmlat_request *r = llmlat_request_new();
     assert_int_equal(llmlat_request_set_lacks(NULL, 0), LLMLAT_EINVAL);
-    assert_int_equal(llmlat_request_set_lacks(r, 1u << 6), LLMLAT_EINVAL);
+    assert_int_equal(llmlat_request_set_lacks(r, 1u << 8), LLMLAT_EINVAL);
     assert_int_equal(llmlat_request_set_lacks(r, LLMLAT_LACKS_CHUNKS), LLMLAT_EINVAL);
     assert_int_equal(llmlat_request_set_lacks(r, LLMLAT_LACKS_END), LLMLAT_OK);
     assert_int_equal(llmlat_request_set_known(r, LLMLAT_CONV_LLMPERF, LLMLAT_TTFT, 0.1),
