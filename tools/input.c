@@ -34,6 +34,8 @@ llmlat_agg *input_aggregator(const report_options *o, int32_t mode)
         st = llmlat_agg_set_param(a, LLMLAT_PARAM_SLO_E2E, o->slo_e2e_s);
     if (st == LLMLAT_OK && o->has_duration)
         st = llmlat_agg_set_param(a, LLMLAT_PARAM_DURATION, o->duration_s);
+    if (st == LLMLAT_OK && o->server_output_tokens)
+        st = llmlat_agg_set_param(a, LLMLAT_PARAM_SERVER_OUTPUT_TOKENS, 1.0);
     if (st != LLMLAT_OK) {
         fprintf(stderr, "%s: cannot configure the aggregator: %s\n", o->prog,
                 llmlat_strerror(st));

@@ -215,7 +215,15 @@ static bool set_input(report_options *o, const char *flag, const char *v)
         }
     }
     return bad(flag, v, "is not an input format (auto, trace, vllm, aiperf, genai-perf, sglang, "
-                        "llmperf)");
+                        "llmperf, guidellm, inference-perf)");
+}
+
+static bool set_output_tokens(report_options *o, const char *flag, const char *v)
+{
+    if (strcmp(v, "client") != 0 && strcmp(v, "server") != 0)
+        return bad(flag, v, "is not client or server");
+    o->server_output_tokens = strcmp(v, "server") == 0;
+    return true;
 }
 
 static bool set_run(report_options *o, const char *flag, const char *v)
@@ -360,9 +368,13 @@ static const struct {
       "exit 1 when a rule is broken: comma-separated FIGURE:+P% (may grow by at most P%) "
       "or FIGURE:-P% (may fall by at most P%), such as p99_ttft:+5%",
       COMMAND_COMPARE, set_fail_if },
+    { "--output-tokens", "WHOSE",
+      "N under inference-perf: client (the tokens of the streamed chunks, default) or "
+      "server (the usage count, as its use_server_output_tokens)",
+      BOTH, set_output_tokens },
     { "--input", "FORMAT",
-      "what the file is: trace, vllm, aiperf, genai-perf, sglang or llmperf (default: auto, "
-      "told from the content)",
+      "what the file is: trace, vllm, aiperf, genai-perf, sglang, llmperf, guidellm or "
+      "inference-perf (default: auto, told from the content)",
       BOTH, set_input },
     { "--run", "N", "the run to read of a file with several (default: the last)", BOTH,
       set_run },

@@ -31,6 +31,7 @@ typedef struct report_options {
     double slo_ttft_s, slo_tpot_s, slo_e2e_s; /* 0: no SLO */
     bool has_duration;
     double duration_s;
+    bool server_output_tokens;   /* --output-tokens server */
     int32_t input;               /* LLMLAT_INPUT_* (AUTO: detected) */
     uint64_t run;                /* 0: the last */
     /* The part of the run: --window FROM:TO, --warmup, --cooldown (seconds

@@ -72,6 +72,7 @@ typedef struct guidellm_state {
     int64_t start_time, end_time;   /* the benchmark's (the same window) */
     double duration;
     uint64_t total;       /* metrics.request_totals.total */
+    uint64_t line, col;   /* where the benchmark is */
 } guidellm_state;
 
 /* inference-perf's per_request_lifecycle_metrics.json

@@ -206,8 +206,10 @@ static int gl_request_member(llmlat_reader *rd, const char *key)
 static int gl_benchmark(llmlat_reader *rd, uint64_t index)
 {
     guidellm_state *gl = &rd->p.f.imp.gl;
+    jtok *t = &rd->jt;
+    jt_peek(t);
     if (import_run_begin(rd, index + 1))
-        *gl = (guidellm_state){ 0 };
+        *gl = (guidellm_state){ .line = t->tok_line, .col = t->tok_col };
     return gl_done(walk_enter(rd, true, GL_BENCH, "a benchmark"));
 }
 
@@ -368,9 +370,10 @@ static int gl_close(llmlat_reader *rd, uint16_t tag)
         return gl_request_end(rd);
     if (tag == GL_BENCH && rd->p.f.imp.run) {
         if (!(gl->have & GB_REQUESTS)) {
-            jt_fail(&rd->jt, "benchmark %llu has no \"requests\": GuideLLM wrote its summary "
-                             "only",
-                    (unsigned long long)rd->p.f.imp.run);
+            jt_fail_at(&rd->jt, gl->line, gl->col,
+                       "looks like GuideLLM benchmarks.json (summary only: no per-request data): "
+                       "benchmark %llu has no \"requests\"",
+                       (unsigned long long)rd->p.f.imp.run);
             return RD_STEP_FAILED;
         }
         if ((gl->have & GB_DURATION) && gl->duration > 0.0) {
@@ -397,15 +400,17 @@ static bool gl_seal(llmlat_reader *rd)
         kept += !windowed || gl_in_window(gl_at(rd, i), lo, hi);
     if ((gl->have & GB_TOTAL) && kept < gl->total) {
         if (gl->n == 0)
-            jt_fail(&rd->jt, "looks like GuideLLM benchmarks.json (summary only: no per-request "
-                             "data): benchmark %llu counted %llu requests but kept none",
-                    (unsigned long long)rd->p.run, (unsigned long long)gl->total);
+            jt_fail_at(&rd->jt, gl->line, gl->col,
+                       "looks like GuideLLM benchmarks.json (summary only: no per-request "
+                       "data): benchmark %llu counted %llu requests but kept none",
+                       (unsigned long long)rd->p.run, (unsigned long long)gl->total);
         else
-            jt_fail(&rd->jt, "benchmark %llu of GuideLLM's benchmarks.json keeps a sample of "
-                             "its requests (%llu of the %llu its metrics counted): its "
-                             "figures cannot be rebuilt from them",
-                    (unsigned long long)rd->p.run, (unsigned long long)kept,
-                    (unsigned long long)gl->total);
+            jt_fail_at(&rd->jt, gl->line, gl->col,
+                       "benchmark %llu of GuideLLM's benchmarks.json keeps a sample of its "
+                       "requests (%llu of the %llu its metrics counted): its figures cannot "
+                       "be rebuilt from them",
+                       (unsigned long long)rd->p.run, (unsigned long long)kept,
+                       (unsigned long long)gl->total);
         return false;
     }
     gl->sealed = true;

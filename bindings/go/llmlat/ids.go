@@ -145,6 +145,9 @@ const (
 	ParamSLOTTFT       Param = 3 // TTFT SLO for goodput, s; 0 = none (default)
 	ParamSLOTPOT       Param = 4 // TPOT SLO for goodput, s; 0 = none (default)
 	ParamSLOE2E        Param = 5 // E2E SLO for goodput, s; 0 = none (default)
+	// N under ConvInferencePerf: 0 the client's count (default), 1 the
+	// server's usage count; set before any request is added
+	ParamServerOutputTokens Param = 6
 )
 
 // Format is the format of Aggregator.Report, and (the last three) of
@@ -210,6 +213,11 @@ func _() {
 	_ = x[ParamSLOTTFT-C.LLMLAT_PARAM_SLO_TTFT]
 	_ = x[ParamSLOTPOT-C.LLMLAT_PARAM_SLO_TPOT]
 	_ = x[ParamSLOE2E-C.LLMLAT_PARAM_SLO_E2E]
+	_ = x[ParamServerOutputTokens-C.LLMLAT_PARAM_SERVER_OUTPUT_TOKENS]
+	_ = x[InputGuideLLM-C.LLMLAT_INPUT_GUIDELLM]
+	_ = x[InputInferencePerf-C.LLMLAT_INPUT_INFERENCE_PERF]
+	_ = x[LacksGaps-C.LLMLAT_LACKS_GAPS]
+	_ = x[LacksSchedule-C.LLMLAT_LACKS_SCHEDULE]
 	_ = x[FormatText-C.LLMLAT_FORMAT_TEXT]
 	_ = x[FormatJSON-C.LLMLAT_FORMAT_JSON]
 	_ = x[FormatPrometheus-C.LLMLAT_FORMAT_PROMETHEUS]

@@ -74,6 +74,7 @@ _PARAM_IDS = {
     "slo_ttft": 3,
     "slo_tpot": 4,
     "slo_e2e": 5,
+    "server_output_tokens": 6,
 }
 _FORMAT_IDS = {"text": 1, "json": 2, "prometheus": 3, "openmetrics": 4, "prometheus_protobuf": 5,
                "html": 6, "chrome_trace": 7, "requests_csv": 8, "requests_jsonl": 9}
@@ -89,6 +90,8 @@ LACKS = {
     "chunks": 1 << 3,
     "output_tokens": 1 << 4,
     "input_tokens": 1 << 5,
+    "gaps": 1 << 6,
+    "schedule": 1 << 7,
 }
 _KIND_IDS = {"metric": 1, "rate": 2, "counter": 3}
 #: ``ok[i]`` of ``Aggregator.add_columns`` for a request the client
@@ -584,9 +587,11 @@ class Aggregator(_Owner):
 
     def set_param(self, param: Name, value: float) -> None:
         """Sets "relative_error", "duration" (s, 0 = derive), "slo_ttft",
-        "slo_tpot" or "slo_e2e" (s, 0 = none). InvalidArgumentError outside
-        ``param_bounds(param)``; StateError for a bounded aggregator's
-        relative error or SLOs once it holds data."""
+        "slo_tpot" or "slo_e2e" (s, 0 = none), or "server_output_tokens"
+        (N under inference-perf: 0 the client's count, 1 the server's usage
+        count). InvalidArgumentError outside ``param_bounds(param)``;
+        StateError for a bounded aggregator's relative error or SLOs once
+        it holds data, and for server_output_tokens once it holds any."""
         where = "Aggregator.set_param"
         self._set_param(as_id(_PARAM_IDS, "param", param, where, "param"), value, where, "value")
 
