@@ -115,6 +115,12 @@ static int l_close(llmlat_reader *rd, uint16_t tag)
         q->lacks |= LLMLAT_LACKS_OUTPUT_TOKENS;
     if (!(s->have & LH_INPUT))
         q->lacks |= LLMLAT_LACKS_INPUT_TOKENS;
+    if (!q->ok) {
+        /* its ttft_s and end_to_end_latency_s are LLMPerf's placeholders
+         * (0): no time of it is known, not even its end */
+        q->lacks |= LLMLAT_LACKS_END;
+        return RD_STEP_REQUEST;
+    }
     q->known_conv = LLMLAT_CONV_LLMPERF;
     q->has_known_ttft = s->have & LH_TTFT;
     q->has_known_e2e = s->have & LH_E2E;

@@ -120,7 +120,8 @@ static void view_known(const conv_rules *c, const llmlat_request *r, req_view *v
      * says that it had none. */
     bool no_content = source->no_content_ttft_zero && r->known_ttft_ns == 0;
     if (r->has_known_ttft && lacks_same_measure(source, c, LLMLAT_TTFT) &&
-        (!no_content || c->no_content_ttft_zero)) {
+        (!no_content || c->no_content_ttft_zero) &&
+        !(c->ttft_needs_two_tokens && v->n_out < 2)) {
         v->has_ttft = true;
         v->ttft_ns = r->known_ttft_ns;
     }
@@ -150,7 +151,11 @@ static void view_anchors(const conv_rules *c, const llmlat_request *r, const req
                          req_view *v)
 {
     bool ended = req_ended(r);
-    if (v->anchor != REQ_NONE && !(c->ttft_needs_two_tokens && s->sum_k < 2)) {
+    /* inference-perf's "more than one token time": the events' tokens, or
+     * N where the events do not carry theirs */
+    uint64_t tokens =
+        (r->lacks & (LLMLAT_LACKS_CHUNK_TOKENS | LLMLAT_LACKS_CHUNKS)) ? v->n_out : s->sum_k;
+    if (v->anchor != REQ_NONE && !(c->ttft_needs_two_tokens && tokens < 2)) {
         v->has_ttft = true;
         v->ttft_ns = v->t_anchor - r->start_ns;
     } else if (c->no_content_ttft_zero && v->anchor == REQ_NONE) {
@@ -302,14 +307,15 @@ static void view_clear(req_view *v)
 
 /* N under c (DESIGN section 9): the usage count, else the sum of k; the
  * client's sum of k under inference-perf, unless the events do not carry
- * their tokens (a file with totals only); a GuideLLM errored request's
- * content chunks, whatever usage count it carries. */
+ * their tokens (a file with per-request totals only: its count is the
+ * best there is); a GuideLLM errored request's content chunks, whatever
+ * usage count it carries. */
 static uint64_t view_output_tokens(const conv_rules *c, const llmlat_request *r,
                                    const req_summary *s)
 {
     if (c->errored_n_chunks && r->state == REQ_FAILED)
         return s->n_tok;
-    if (c->n_client_count && !(r->lacks & LLMLAT_LACKS_CHUNK_TOKENS))
+    if (c->n_client_count && !(r->lacks & (LLMLAT_LACKS_CHUNK_TOKENS | LLMLAT_LACKS_CHUNKS)))
         return s->sum_k;
     return req_output_tokens(r, s);
 }

@@ -360,7 +360,7 @@ static void importers(void **state)
     expect(LLMLAT_INPUT_AUTO, INPUTS[12].text,
            "request 1 at 1:2 id '' state 2 start 0 end 1200000000 in 5 out 100 lacks 137 events "
            "ttft 0.200000000\n"
-           "request 2 at 1:154 id '' state 3 start 0 end 0 in 0 lacks 185 events\n"
+           "request 2 at 1:154 id '' state 3 start 0 end 0 in 0 lacks 179 events\n"
            "end\n2 read, 0 rejected\n");
 }
 
