@@ -276,7 +276,8 @@ static int ip_request(llmlat_reader *rd)
         q->output_tokens = ip->server_tokens;
     } else {
         /* every chunk (or line) one token: N is the client's count */
-        q->lacks |= LLMLAT_LACKS_CHUNK_TOKENS;
+        if (q->n)
+            q->lacks |= LLMLAT_LACKS_CHUNK_TOKENS;
         q->has_output_tokens = (s->have & IH_OUTPUT) != 0;
         q->output_tokens = ip->output_tokens;
         if (!q->has_output_tokens && q->n)

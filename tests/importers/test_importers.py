@@ -104,12 +104,13 @@ class RoundTrip(unittest.TestCase):
         self.assertGreater(compared, 5, what)
         return compared
 
-    def other_conventions(self, path, trace, input_, args=()):
+    def other_conventions(self, path, trace, input_, args=(), chunk_tokens=False):
         """Under every convention: llmlat on the file equals llmlat on the
         equivalent trace wherever it gives a value; a null has a reason."""
         trace_path = self.path("equivalent.json")
         for conv in CONVENTIONS:
-            equivalent = tools.client_tokens(trace) if conv == "inference-perf" else trace
+            equivalent = tools.client_tokens(trace) \
+                if conv == "inference-perf" and not chunk_tokens else trace
             if equivalent is None:
                 continue  # a file whose chunks outnumber its tokens: no trace says that
             with open(trace_path, "w") as f:
@@ -267,6 +268,60 @@ class RoundTrip(unittest.TestCase):
                          results[0][0]["metrics"]["request_totals"])
         self.assertRegex(got["unavailable"]["icl"], "first and last chunk times only")
         self.other_conventions(path, trace, "guidellm")
+
+
+class InferencePerfRoundTrip(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp(prefix="llmlat-inference-perf-")
+        self.addCleanup(shutil.rmtree, self.tmp)
+
+    def compare(self, got, want, skip, what):
+        tool, compared = flat(got["tool"]), 0
+        for key, (value, _) in flat(want).items():
+            if any(key.startswith(s) for s in skip):
+                continue
+            self.assertIn(key, tool, what)
+            compared += 1
+            self.assertTrue(close(key, "s", value, tool[key][0]),
+                            "%s: %s: the tool %r, llmlat %r" % (what, key, value, tool[key][0]))
+        return compared
+
+    def test_inference_perf(self):
+        """per_request_lifecycle_metrics.json: the summary comes back, with
+        the client's N and with the server's (--output-tokens server).
+        inference-perf reports the client's count in output_len and the
+        server's in output_tokens; llmlat reports its N in both, so each
+        run compares the one that is its N. The per-request file has no
+        scheduled_time: load_summary's schedule_delay is not compared."""
+        path = os.path.join(self.tmp, "per_request_lifecycle_metrics.json")
+        client, server, trace = tools.write_inference_perf(path, tools.make_streams(12, 50))
+        got = report(path, "--input", "inference-perf", "--convention", "inference-perf")
+        self.assertEqual(got["input"]["format"], "inference-perf")
+        self.assertEqual(report(path, "--convention", "inference-perf"), got)  # detected
+        self.assertGreater(self.compare(got, client, ["successes.output_tokens"], "client"), 100)
+        got = report(path, "--convention", "inference-perf", "--output-tokens", "server")
+        self.assertGreater(self.compare(got, server, ["successes.output_len"], "server"), 100)
+        RoundTrip.other_conventions(self, path, trace, "inference-perf", chunk_tokens=True)
+
+    def path(self, name):
+        return os.path.join(self.tmp, name)
+
+    def test_inference_perf_before_late_2025(self):
+        """The older per-request file: a time per line of the response, read
+        as chunks whose tokens are unknown. Request latency, NTPOT and the
+        throughputs come back. That version took its lines for tokens: its
+        TPOT divided their span by their number - 1, its ITL are the gaps
+        between lines, and a request with more than one line had a TTFT;
+        llmlat's TPOT divides by N - 1, its per-token ITL is not available,
+        and a TTFT needs N >= 2 (docs/importers.md, the version table)."""
+        path = os.path.join(self.tmp, "old.json")
+        want = tools.write_inference_perf_old(path, tools.make_streams(13, 30))
+        got = report(path, "--input", "inference-perf", "--convention", "inference-perf")
+        skip = ["successes.latency.time_per_output_token", "successes.latency.inter_token_latency",
+                "successes.latency.time_to_first_token"]
+        self.assertGreater(self.compare(got, want, skip, "old layout"), 30)
+        self.assertIsNone(got["tool"]["successes"]["latency"]["inter_token_latency"])
+        self.assertRegex(got["unavailable"]["itl"], "no token counts per chunk")
 
 
 class Malformed(unittest.TestCase):

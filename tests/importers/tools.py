@@ -954,3 +954,183 @@ def guidellm_trace(kept, duration):
             r["cancelled"] = True
         reqs.append(r)
     return {"duration": duration, "requests": reqs}
+
+
+# ----------------------------------------------------------- inference-perf
+
+def ip_summarize(items):
+    """reportgen/base.py, summarize (numpy; None when empty)."""
+    if not items:
+        return None
+    a = np.array(items, dtype=np.float64)
+    out = {"mean": float(np.mean(a)), "min": float(np.min(a))}
+    for p in (0.1, 1, 5, 10, 25):
+        out["p%g" % p] = float(np.percentile(a, p))
+    out["median"] = float(np.percentile(a, 50))
+    for p in (75, 90, 95, 99, 99.9):
+        out["p%g" % p] = float(np.percentile(a, p))
+    out["max"] = float(np.max(a))
+    return out
+
+
+def write_inference_perf(path, streams, server_extra=2):
+    """per_request_lifecycle_metrics.json as inference-perf writes it
+    (kubernetes-sigs/inference-perf @ 7de5ef2: reportgen/base.py,
+    generate_reports, one object per request: start_time, end_time,
+    request, response, info.model_dump(), error): apis/streaming_parser.py
+    times the content chunks (chunk_times), the report's tokenizer gives
+    each chunk's time once per token (output_token_times; " tok" is one
+    token here), output_tokens is the client's count of the whole text,
+    server_usage the server's, every fourth one server_extra tokens more.
+    Returns the summaries (summarize_requests) without and with
+    use_server_output_tokens, and the equivalent trace."""
+    records, reqs = [], []
+    for i, q in enumerate(streams):
+        content = [(t, k) for t, kind, k in q["chunks"] if kind == "content"]
+        client = sum(k for _, k in content)
+        server = client + (server_extra if i % 4 == 1 else 0)
+        info = {"request_metrics": {"text": {"input_tokens": q["input"]}},
+                "response_metrics": None, "extra_info": {}, "lora_adapter": None,
+                "labels": {}, "input_tokens": q["input"]}
+        error = None
+        if q["failed"]:
+            error = {"error_type": "HTTP Error 500", "error_msg": "Internal Server Error"}
+        else:
+            info["response_metrics"] = {
+                "output_tokens": client,
+                "server_usage": {"prompt_tokens": q["input"], "completion_tokens": server},
+                "response_chunks": [sse_json("content", k, q) for _, k in content],
+                "chunk_times": [perf(t) for t, _ in content],
+                "output_token_times": [perf(t) for t, k in content for _ in range(k)]}
+        records.append({"start_time": perf(q["start"]), "end_time": perf(q["end"]),
+                        "request": "{}", "response": "" if q["failed"] else "ok",
+                        "info": info, "error": error})
+        r = {"start": q["start"], "end": q["end"], "events": [[t, k] for t, k in content],
+             "input_tokens": q["input"], "ok": not q["failed"]}
+        if not q["failed"]:
+            r["output_tokens"] = server
+        reqs.append(r)
+    with open(path, "w") as f:
+        json.dump(records, f, indent=2)
+    return (ip_summary(records, False), ip_summary(records, True),
+            {"requests": reqs})
+
+
+def ip_summary(records, use_server):
+    """reportgen/base.py @ 7de5ef2, summarize_requests, for the fields of
+    summary_lifecycle_metrics.json llmlat's `tool` object writes."""
+    ok = [m for m in records if m["error"] is None]
+    failed = [m for m in records if m["error"] is not None]
+    total_time = max(m["end_time"] for m in records) - min(m["start_time"] for m in records)
+
+    def n_of(m):  # effective_output_tokens
+        rm = m["info"]["response_metrics"]
+        if rm is None:
+            return 0
+        if use_server and rm.get("server_usage"):
+            ct = rm["server_usage"].get("completion_tokens")
+            if ct:
+                return int(ct)
+        return rm["output_tokens"]
+    latencies, ntpots, tpots, ttfts, itls = [], [], [], [], []
+    for m in ok:
+        latency = m["end_time"] - m["start_time"]
+        latencies.append(latency)
+        n = n_of(m)
+        ntpots.append(latency / n if n > 0 else 0.0)
+        times = m["info"]["response_metrics"]["output_token_times"]
+        if len(times) > 1:
+            ttfts.append(times[0] - m["start_time"])
+            if n > 1:
+                tpots.append((times[-1] - times[0]) / (n - 1))
+            itls += [b - a for a, b in zip(times, times[1:])]
+
+    def usage(values):
+        out = {"total": float(sum(values))}
+        if (d := ip_summarize([float(v) for v in values])):
+            out.update(d)
+        return out
+
+    def prompt(ms):
+        values = [m["info"]["request_metrics"]["text"]["input_tokens"] for m in ms]
+        out = {"total": float(sum(values)), "cached": 0.0, "uncached": float(sum(values))}
+        if (d := ip_summarize([float(v) for v in values])):
+            out.update(d)
+        return out
+
+    inputs = sum(m["info"]["request_metrics"]["text"]["input_tokens"] for m in ok)
+    outputs = sum(n_of(m) for m in ok)
+    server_or_client = [m["info"]["response_metrics"]["server_usage"]["completion_tokens"]
+                        for m in ok]
+    return {
+        "benchmark_time_seconds": total_time,
+        "load_summary": {"count": len(records)},
+        "successes": {
+            "count": len(ok),
+            "latency": {"request_latency": ip_summarize(latencies),
+                        "normalized_time_per_output_token": ip_summarize(ntpots),
+                        "time_per_output_token": ip_summarize(tpots),
+                        "time_to_first_token": ip_summarize(ttfts),
+                        "inter_token_latency": ip_summarize(itls)},
+            "throughput": {"input_tokens_per_sec": inputs / total_time,
+                           "output_tokens_per_sec": outputs / total_time,
+                           "total_tokens_per_sec": (inputs + outputs) / total_time,
+                           "requests_per_sec": len(ok) / total_time},
+            "prompt_tokens": prompt(ok),
+            "output_len": ip_summarize([float(m["info"]["response_metrics"]["output_tokens"])
+                                        for m in ok]),
+            "output_tokens": usage(server_or_client)},
+        "failures": {"count": len(failed),
+                     "request_latency": ip_summarize([m["end_time"] - m["start_time"]
+                                                      for m in failed]),
+                     "prompt_tokens": prompt(failed)},
+    }
+
+
+def write_inference_perf_old(path, streams):
+    """The per-request file inference-perf wrote up to late 2025
+    (7ff8150: info = {input_tokens, output_tokens, output_token_times}),
+    where apis/completion.py's process_response took a time for every line
+    of the response (the SSE data line and the blank line after it, [DONE]
+    too). Returns the summary of that version's summarize_requests."""
+    records = []
+    for q in streams:
+        lines = [] if q["failed"] else \
+            [perf(t) for t, kind, _ in q["chunks"] if kind != "usage" for _ in range(2)] + \
+            [perf(q["end"])] * 2
+        client = sum(k for _, kind, k in q["chunks"] if kind == "content")
+        records.append({
+            "start_time": perf(q["start"]), "end_time": perf(q["end"]), "request": "{}",
+            "response": "",
+            "info": {"input_tokens": q["input"], "output_tokens": 0 if q["failed"] else client,
+                     "output_token_times": lines},
+            "error": {"error_type": "Error response", "error_msg": "500"}
+            if q["failed"] else None})
+    with open(path, "w") as f:
+        json.dump(records, f)
+    ok = [m for m in records if m["error"] is None]
+    streamable = [m for m in ok if len(m["info"]["output_token_times"]) > 1]
+    total_time = max(m["end_time"] for m in records) - min(m["start_time"] for m in records)
+    return {
+        "successes": {
+            "count": len(ok),
+            "latency": {
+                "request_latency": ip_summarize([m["end_time"] - m["start_time"] for m in ok]),
+                "normalized_time_per_output_token": ip_summarize(
+                    [(m["end_time"] - m["start_time"]) / m["info"]["output_tokens"]
+                     if m["info"]["output_tokens"] else 0 for m in ok]),
+                "time_per_output_token": ip_summarize(
+                    [(m["info"]["output_token_times"][-1] - m["info"]["output_token_times"][0])
+                     / (len(m["info"]["output_token_times"]) - 1) for m in streamable]),
+                "time_to_first_token": ip_summarize(
+                    [m["info"]["output_token_times"][0] - m["start_time"] for m in streamable]),
+                "inter_token_latency": ip_summarize(
+                    [b - a for m in streamable for a, b in
+                     zip(m["info"]["output_token_times"], m["info"]["output_token_times"][1:])]),
+            },
+            "throughput": {
+                "output_tokens_per_sec": sum(m["info"]["output_tokens"] for m in ok) / total_time,
+                "requests_per_sec": len(ok) / total_time},
+        },
+        "failures": {"count": len(records) - len(ok)},
+    }
