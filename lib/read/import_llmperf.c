@@ -121,6 +121,15 @@ static int l_close(llmlat_reader *rd, uint16_t tag)
         q->lacks |= LLMLAT_LACKS_END;
         return RD_STEP_REQUEST;
     }
+    /* a success has both times (common_metrics.py: TTFT, E2E_LAT) */
+    const char *missing = !(s->have & LH_TTFT) ? "ttft_s"
+                          : !(s->have & LH_E2E) ? "end_to_end_latency_s"
+                                                : NULL;
+    if (missing) {
+        jt_fail_at(&rd->jt, q->line, q->col, "response %llu has no \"%s\"",
+                   (unsigned long long)q->index, missing);
+        return RD_STEP_FAILED;
+    }
     q->known_conv = LLMLAT_CONV_LLMPERF;
     q->has_known_ttft = s->have & LH_TTFT;
     q->has_known_e2e = s->have & LH_E2E;

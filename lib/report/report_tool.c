@@ -108,8 +108,8 @@ static void aiperf_metric(report_ctx *c, jsonw *w, const char *tag, int32_t metr
     const size_t nq = sizeof Q / sizeof Q[0];
     metric_values v;
     report_metric(c, metric, Q, nq, &v);
-    if (v.count == 0)
-        return;
+    if (v.count == 0 || report_unavailable(c, LLMLAT_KIND_METRIC, metric))
+        return; /* no value, or none the data can support: listed under "unavailable" */
     jw_object(w, tag);
     jw_string(w, "unit", unit);
     jw_number(w, "avg", v.mean * scale);
