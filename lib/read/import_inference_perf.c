@@ -6,18 +6,20 @@
  * "error" (null, or {"error_type", "error_msg"}).
  *
  * The info differs by version:
- * - up to late 2025 (7ff8150): {"input_tokens", "output_tokens",
- *   "output_token_times"}, where output_token_times are the times of every
- *   line of the response (apis/completion.py, process_response: blank
- *   lines and [DONE] included), not of tokens: each is read as a chunk of
- *   one token, whose count per chunk the file does not know;
- * - since: {"request_metrics": {"text": {"input_tokens"}},
- *   "response_metrics": {"output_tokens" (the client's count),
+ * - until April 2026 (7ff8150 and before 3b882ba): {"input_tokens",
+ *   "output_tokens", "output_token_times"}, where output_token_times are
+ *   the times of every line of the response (apis/completion.py,
+ *   process_response: blank lines and [DONE] included; from b2cebd8 of
+ *   every SSE message, apis/streaming_parser.py), not of tokens: each is
+ *   read as a chunk whose tokens the file does not know;
+ * - from 3b882ba (24 April 2026) {"input_tokens", "response_info"}, and
+ *   from f23cb85 (May 2026) {"request_metrics": {"text": {"input_tokens"}},
+ *   "response_metrics"}: both {"output_tokens" (the client's count),
  *   "server_usage" (the server's usage), "chunk_times" (content chunks
- *   only, apis/streaming_parser.py), "output_token_times" (the chunk's
- *   time once per token the report's tokenizer found in it, or the chunk
- *   times when it found none)}, "input_tokens"}: the chunks are the chunk
- *   times, each with the tokens its time has among the token times.
+ *   only since 49e26a6, apis/streaming_parser.py), "output_token_times"
+ *   (the chunk's time once per token the report's tokenizer found in it,
+ *   or the chunk times when it had none)}: the chunks are the chunk times,
+ *   each with the tokens its time has among the token times.
  * Neither has the request's intended start (scheduled_time is not
  * written). */
 #include <string.h>
@@ -163,7 +165,7 @@ static int ip_value(llmlat_reader *rd, uint16_t tag, const char *key, uint64_t i
         }
         if (strcmp(key, "request_metrics") == 0 && jt_peek(t) == '{')
             return ip_done(walk_enter(rd, true, IP_REQUEST_METRICS, "info.request_metrics"));
-        if (strcmp(key, "response_metrics") == 0) {
+        if (strcmp(key, "response_metrics") == 0 || strcmp(key, "response_info") == 0) {
             if (jt_take_null(t, &ok))
                 return ip_done(ok);
             return ip_done(walk_enter(rd, true, IP_RESPONSE_METRICS, "info.response_metrics"));

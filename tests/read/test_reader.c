@@ -394,7 +394,7 @@ static void importers_1_2(void **state)
     expect(LLMLAT_INPUT_AUTO, INPUTS[19].text,
            "request 1 at 1:2 id '' state 2 start 10000000000 end 10500000000 in 7 out 4 lacks "
            "128 events 10100000000:2 10300000000:1 ttft 0.100000000\n"
-           "request 2 at 1:374 id '' state 3 start 11000000000 end 11200000000 in 2 lacks 132 "
+           "request 2 at 1:374 id '' state 3 start 11000000000 end 11200000000 in 2 lacks 128 "
            "events\n"
            "request 3 at 1:602 id '' state 2 start 12000000000 end 12400000000 in 0 out 5 lacks "
            "132 events 12100000000:1 12200000000:1 ttft 0.100000000\n"
@@ -417,6 +417,15 @@ static void importers_1_2(void **state)
            "2000:1 4000:1 ttft 0.000001000\n"
            "request 2 at 3:1 id '' state 4 start 3000 end 3000 in 0 lacks 182 events\n"
            "end\n2 read, 0 rejected\n");
+    /* GuideLLM before 0.4: the first and last token times, no counts */
+    expect(LLMLAT_INPUT_AUTO,
+           "{\"benchmarks\": [{\"start_time\": 9.5, \"end_time\": 12.0, \"requests\": "
+           "{\"successful\": [{\"request_id\": \"x\", \"start_time\": 10.0, \"end_time\": "
+           "11.0, \"first_token_time\": 10.2, \"last_token_time\": 10.9, \"prompt_tokens\": 5, "
+           "\"output_tokens\": 8}], \"errored\": [], \"incomplete\": []}}]}",
+           "request 1 at 1:83 id 'x' state 2 start 10000000000 end 11000000000 in 5 out 8 "
+           "lacks 196 events 10200000000:1 10900000000:1 ttft 0.200000000\n"
+           "runs 1\nend\n1 read, 0 rejected\n");
     /* LLMPerf: its own per-request throughput, under its convention only */
     llmlat_reader *rd = llmlat_reader_new(LLMLAT_INPUT_LLMPERF, NULL);
     llmlat_request *r = llmlat_request_new();
