@@ -306,7 +306,8 @@ LLMLAT_API int32_t llmlat_request_value(const llmlat_request *r, int32_t convent
  * intended start are not available, with this reason, rather than absent
  * for want of a schedule. (1.2) */
 #define LLMLAT_LACKS_SCHEDULE      (1u << 7)
-#define LLMLAT_LACKS_ALL           (0xffu)
+#define LLMLAT_LACKS_ALL           (0x3fu) /* the bits of 1.1, kept as they were */
+#define LLMLAT_LACKS_KNOWN         (0xffu) /* every bit of this header (1.2) */
 
 /* Says what r's data lacks (a LLMLAT_LACKS_* mask; 0 by default and after
  * reset). LLMLAT_LACKS_CHUNKS is set by llmlat_request_set_known and may

@@ -346,7 +346,8 @@ LLMLAT_API int32_t llmlat_request_value(const llmlat_request *r, int32_t convent
  * intended start are not available, with this reason, rather than absent
  * for want of a schedule. (1.2) */
 #define LLMLAT_LACKS_SCHEDULE      (1u << 7)
-#define LLMLAT_LACKS_ALL           (0xffu)
+#define LLMLAT_LACKS_ALL           (0x3fu) /* the bits of 1.1, kept as they were */
+#define LLMLAT_LACKS_KNOWN         (0xffu) /* every bit of this header (1.2) */
 
 /* Says what r's data lacks (a LLMLAT_LACKS_* mask; 0 by default and after
  * reset). LLMLAT_LACKS_CHUNKS is set by llmlat_request_set_known and may
@@ -3561,7 +3562,7 @@ LLMLAT_API int32_t llmlat_request_cancel(llmlat_request *r, int64_t t_ns)
 
 LLMLAT_API int32_t llmlat_request_set_lacks(llmlat_request *r, uint32_t lacks)
 {
-    if (!r || (lacks & ~LLMLAT_LACKS_ALL) || (lacks & LLMLAT_LACKS_CHUNKS))
+    if (!r || (lacks & ~LLMLAT_LACKS_KNOWN) || (lacks & LLMLAT_LACKS_CHUNKS))
         return LLMLAT_EINVAL;
     if (req_ended(r))
         return LLMLAT_ESTATE;
@@ -19278,7 +19279,7 @@ static int32_t read_lacks(bytes_reader *r, llmlat_agg *a)
     for (int32_t id = 0; id < 32; id++)
         if ((a->sources >> id) & 1u)
             sources_known &= conv_get(id) != NULL;
-    if (r->bad || (a->lacks & ~LLMLAT_LACKS_ALL) || !sources_known ||
+    if (r->bad || (a->lacks & ~LLMLAT_LACKS_KNOWN) || !sources_known ||
         values_only != (a->sources != 0) || (a->lacks && !(a->completed || a->failed)))
         return LLMLAT_EFORMAT;
     return LLMLAT_OK;
@@ -19809,7 +19810,7 @@ LLMLAT_PRIVATE int32_t read_request_log(bytes_reader *r, request_log *g, const l
         q.first_event = g->n_ev;
         if (r->bad || (q.flags & ~(LOGGED_FAILED | LOGGED_HAS_USAGE | LOGGED_CANCELLED)) ||
             ((q.flags & LOGGED_FAILED) && (q.flags & LOGGED_CANCELLED)) ||
-            (q.lacks & ~(uint32_t)(LLMLAT_LACKS_ALL & ~LLMLAT_LACKS_CHUNKS)) ||
+            (q.lacks & ~(uint32_t)(LLMLAT_LACKS_KNOWN & ~LLMLAT_LACKS_CHUNKS)) ||
             (!(q.flags & LOGGED_HAS_USAGE) && q.output_tokens) ||
             q.n_events > r->left / LOGGED_EVENT_BYTES)
             return LLMLAT_EFORMAT;

@@ -253,7 +253,7 @@ static int32_t read_lacks(bytes_reader *r, llmlat_agg *a)
     for (int32_t id = 0; id < 32; id++)
         if ((a->sources >> id) & 1u)
             sources_known &= conv_get(id) != NULL;
-    if (r->bad || (a->lacks & ~LLMLAT_LACKS_ALL) || !sources_known ||
+    if (r->bad || (a->lacks & ~LLMLAT_LACKS_KNOWN) || !sources_known ||
         values_only != (a->sources != 0) || (a->lacks && !(a->completed || a->failed)))
         return LLMLAT_EFORMAT;
     return LLMLAT_OK;

@@ -375,7 +375,7 @@ LLMLAT_API int32_t llmlat_request_cancel(llmlat_request *r, int64_t t_ns)
 
 LLMLAT_API int32_t llmlat_request_set_lacks(llmlat_request *r, uint32_t lacks)
 {
-    if (!r || (lacks & ~LLMLAT_LACKS_ALL) || (lacks & LLMLAT_LACKS_CHUNKS))
+    if (!r || (lacks & ~LLMLAT_LACKS_KNOWN) || (lacks & LLMLAT_LACKS_CHUNKS))
         return LLMLAT_EINVAL;
     if (req_ended(r))
         return LLMLAT_ESTATE;
