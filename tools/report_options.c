@@ -58,6 +58,10 @@ static bool parse_param(const char *flag, const char *value, int32_t param, doub
 
 static bool set_convention(report_options *o, const char *flag, const char *v)
 {
+    if (strcmp(v, "all") == 0 && o->command == COMMAND_REPORT) {
+        o->convention = CONVENTION_ALL;
+        return true;
+    }
     for (int32_t id = 0; llmlat_convention_name(id); id++) {
         if (strcmp(v, llmlat_convention_name(id)) == 0) {
             o->convention = id;
@@ -325,7 +329,11 @@ static const struct {
 } OPTIONS[] = {
     { "--convention", "NAME",
       "default, vllm, aiperf, sglang, llmperf, guidellm or inference-perf (default: default)",
-      BOTH, set_convention },
+      COMMAND_COMPARE, set_convention },
+    { "--convention", "NAME",
+      "default, vllm, aiperf, sglang, llmperf, guidellm or inference-perf, or all: each "
+      "one's headline figures side by side (default: default)",
+      COMMAND_REPORT, set_convention },
     { "--mode", "MODE", "exact or bounded (default: exact)", COMMAND_REPORT, set_mode },
     { "--relative-error", "A", "the bounded mode's relative error (default: 0.01)",
       COMMAND_REPORT, set_relative_error },
@@ -444,6 +452,11 @@ static bool options_consistent(report_options *o)
                       "keep: use --mode exact");
     if (o->has_duration && options_select(o))
         return refuse("--duration is the whole run's: a window or slice derives its own");
+    if (o->convention == CONVENTION_ALL &&
+        (options_select(o) || o->per_request_set ||
+         !(o->format == LLMLAT_FORMAT_TEXT || o->format == LLMLAT_FORMAT_JSON ||
+           o->format == LLMLAT_FORMAT_HTML)))
+        return refuse("--convention all writes text, json or html, of the whole run");
     return true;
 }
 

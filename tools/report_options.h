@@ -18,6 +18,9 @@ enum { COMMAND_REPORT = 1, COMMAND_COMPARE = 2 };
 /* What the format option may name beyond the library's: the slices' CSV. */
 #define FORMAT_SLICES_CSV (-1)
 
+/* --convention all: every convention side by side (report_all.c). */
+#define CONVENTION_ALL (-1)
+
 typedef struct report_options {
     int command;                 /* COMMAND_* */
     const char *prog;            /* "llmlat report", for messages */
