@@ -461,6 +461,12 @@ static void malformed_importer_files(void **state)
            "error -6: t.json:1:75: expected ',' or '}', found end of input\n0 read, 0 rejected\n");
     expect(LLMLAT_INPUT_LLMPERF, INPUTS[17].text,
            "error -6: t.json:1:13: \"ttft_s\" must not be negative\n0 read, 0 rejected\n");
+    /* the file's own strings in a message stay on its one line (libFuzzer) */
+    expect(LLMLAT_INPUT_AIPERF,
+           "{\"metadata\": {\"timestamp_ns\": 5}, \"metrics\": {\"ttft\": {\"value\": 1, "
+           "\"unit\": \"m\\ns\"}}}",
+           "error -6: t.json:1:65: metric \"ttft\" has unit \"m\\u000as\", not a time "
+           "unit\n0 read, 0 rejected\n");
     expect(LLMLAT_INPUT_SGLANG, "[1]",
            "error -6: t.json:1:1: a run must be an object, found '['\n0 read, 0 rejected\n");
     expect(LLMLAT_INPUT_LLMPERF, "",
