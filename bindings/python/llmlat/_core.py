@@ -406,9 +406,10 @@ class Request(_Owner):
 
     def set_known(self, convention: Name, metric: Name, value: float) -> None:
         """A per-request value of a request without chunk times: "ttft",
-        "e2e" (seconds) or "tool_itl", as the tool of ``convention``
-        measured it (LLMPerf's files have only these). The request then
-        takes no event."""
+        "e2e" (seconds), "tool_itl" or "tps_user" (the tool's own
+        per-request throughput, used under its own convention), as the tool
+        of ``convention`` measured it (LLMPerf's files have only these).
+        The request then takes no event."""
         where = "Request.set_known"
         with self._lock:
             st = lib.llmlat_request_set_known(
