@@ -239,6 +239,7 @@ def vllm_trace(streams, dur_s, start_times):
          "input_tokens": q["input"], "output_tokens": q["N"], "ok": not q["failed"]}
         for q in streams]}
     for r, q in zip(trace["requests"], streams):
+        r["scheduled"] = r["start"]  # queue_times are 0: the intended start is the start
         if q["failed"]:
             r["events"] = []
             r["output_tokens"] = 0
