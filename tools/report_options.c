@@ -58,6 +58,10 @@ static bool parse_param(const char *flag, const char *value, int32_t param, doub
 
 static bool set_convention(report_options *o, const char *flag, const char *v)
 {
+    if (strcmp(v, "all") == 0 && o->command == COMMAND_REPORT) {
+        o->convention = CONVENTION_ALL;
+        return true;
+    }
     for (int32_t id = 0; llmlat_convention_name(id); id++) {
         if (strcmp(v, llmlat_convention_name(id)) == 0) {
             o->convention = id;
@@ -215,7 +219,15 @@ static bool set_input(report_options *o, const char *flag, const char *v)
         }
     }
     return bad(flag, v, "is not an input format (auto, trace, vllm, aiperf, genai-perf, sglang, "
-                        "llmperf)");
+                        "llmperf, guidellm, inference-perf)");
+}
+
+static bool set_output_tokens(report_options *o, const char *flag, const char *v)
+{
+    if (strcmp(v, "client") != 0 && strcmp(v, "server") != 0)
+        return bad(flag, v, "is not client or server");
+    o->server_output_tokens = strcmp(v, "server") == 0;
+    return true;
 }
 
 static bool set_run(report_options *o, const char *flag, const char *v)
@@ -325,7 +337,11 @@ static const struct {
 } OPTIONS[] = {
     { "--convention", "NAME",
       "default, vllm, aiperf, sglang, llmperf, guidellm or inference-perf (default: default)",
-      BOTH, set_convention },
+      COMMAND_COMPARE, set_convention },
+    { "--convention", "NAME",
+      "default, vllm, aiperf, sglang, llmperf, guidellm or inference-perf, or all: each "
+      "one's headline figures side by side (default: default)",
+      COMMAND_REPORT, set_convention },
     { "--mode", "MODE", "exact or bounded (default: exact)", COMMAND_REPORT, set_mode },
     { "--relative-error", "A", "the bounded mode's relative error (default: 0.01)",
       COMMAND_REPORT, set_relative_error },
@@ -372,9 +388,13 @@ static const struct {
       "exit 1 when a rule is broken: comma-separated FIGURE:+P% (may grow by at most P%) "
       "or FIGURE:-P% (may fall by at most P%), such as p99_ttft:+5%",
       COMMAND_COMPARE, set_fail_if },
+    { "--output-tokens", "WHOSE",
+      "N under inference-perf: client (the tokens of the streamed chunks, default) or "
+      "server (the usage count, as its use_server_output_tokens)",
+      BOTH, set_output_tokens },
     { "--input", "FORMAT",
-      "what the file is: trace, vllm, aiperf, genai-perf, sglang or llmperf (default: auto, "
-      "told from the content)",
+      "what the file is: trace, vllm, aiperf, genai-perf, sglang, llmperf, guidellm or "
+      "inference-perf (default: auto, told from the content)",
       BOTH, set_input },
     { "--run", "N", "the run to read of a file with several (default: the last)", BOTH,
       set_run },
@@ -444,6 +464,11 @@ static bool options_consistent(report_options *o)
                       "keep: use --mode exact");
     if (o->has_duration && options_select(o))
         return refuse("--duration is the whole run's: a window or slice derives its own");
+    if (o->convention == CONVENTION_ALL &&
+        (options_select(o) || o->per_request_set ||
+         !(o->format == LLMLAT_FORMAT_TEXT || o->format == LLMLAT_FORMAT_JSON ||
+           o->format == LLMLAT_FORMAT_HTML)))
+        return refuse("--convention all writes text, json or html, of the whole run");
     return true;
 }
 

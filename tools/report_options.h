@@ -18,6 +18,9 @@ enum { COMMAND_REPORT = 1, COMMAND_COMPARE = 2 };
 /* What the format option may name beyond the library's: the slices' CSV. */
 #define FORMAT_SLICES_CSV (-1)
 
+/* --convention all: every convention side by side (report_all.c). */
+#define CONVENTION_ALL (-1)
+
 typedef struct report_options {
     int command;                 /* COMMAND_* */
     const char *prog;            /* "llmlat report", for messages */
@@ -33,6 +36,7 @@ typedef struct report_options {
     double duration_s;
     bool has_max_dispatch_delay; /* the warning's threshold (default: the library's) */
     double max_dispatch_delay_s;
+    bool server_output_tokens;   /* --output-tokens server */
     int32_t input;               /* LLMLAT_INPUT_* (AUTO: detected) */
     uint64_t run;                /* 0: the last */
     /* The part of the run: --window FROM:TO, --warmup, --cooldown (seconds
