@@ -20384,8 +20384,12 @@ LLMLAT_API llmlat_agg *llmlat_agg_deserialize(const void *buf, size_t len, int32
     llmlat_agg *a = llmlat_agg_new((int32_t)conv, (int32_t)mode);
     if (!a)
         return fail(NULL, LLMLAT_ENOMEM, status);
-    st = setter_status(llmlat_agg_set_param(a, LLMLAT_PARAM_SERVER_OUTPUT_TOKENS,
-                                            (flags & FLAG_SERVER_OUTPUT_TOKENS) ? 1.0 : 0.0));
+    /* Before 1.2 (versions 1 and 2) inference-perf's N was the usage
+     * count: bytes of then were made, and merge, as that rule says. */
+    bool server_n = (flags & FLAG_SERVER_OUTPUT_TOKENS) ||
+                    (version <= 2 && conv == LLMLAT_CONV_INFERENCE_PERF);
+    st = setter_status(
+        llmlat_agg_set_param(a, LLMLAT_PARAM_SERVER_OUTPUT_TOKENS, server_n ? 1.0 : 0.0));
     if (st == LLMLAT_OK)
         st = read_settings(&r, a, version);
     if (st == LLMLAT_OK && version >= 2)

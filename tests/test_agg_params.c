@@ -35,12 +35,12 @@ static void bounds_and_defaults(void **state)
     }
     double lo, hi, v;
     assert_int_equal(llmlat_param_bounds(0, &lo, &hi), LLMLAT_EINVAL);
-    assert_int_equal(llmlat_param_bounds(7, &lo, &hi), LLMLAT_EINVAL);
+    assert_int_equal(llmlat_param_bounds(8, &lo, &hi), LLMLAT_EINVAL);
     assert_int_equal(llmlat_param_bounds(LLMLAT_PARAM_DURATION, NULL, &hi), LLMLAT_EINVAL);
     assert_int_equal(llmlat_param_bounds(LLMLAT_PARAM_DURATION, &lo, NULL), LLMLAT_EINVAL);
     assert_int_equal(llmlat_agg_set_param(NULL, LLMLAT_PARAM_DURATION, 1), LLMLAT_EINVAL);
     assert_int_equal(llmlat_agg_set_param(a, 0, 1), LLMLAT_EINVAL);
-    assert_int_equal(llmlat_agg_get_param(a, 7, &v), LLMLAT_EINVAL);
+    assert_int_equal(llmlat_agg_get_param(a, 8, &v), LLMLAT_EINVAL);
     assert_int_equal(llmlat_agg_get_param(a, LLMLAT_PARAM_DURATION, NULL), LLMLAT_EINVAL);
     assert_int_equal(llmlat_agg_get_param(NULL, LLMLAT_PARAM_DURATION, &v), LLMLAT_EINVAL);
     llmlat_agg_free(a);

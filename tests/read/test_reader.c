@@ -73,9 +73,6 @@ static void out_request(outcome *o, const llmlat_reader *rd, const llmlat_reques
     double v;
     if (llmlat_request_value(r, LLMLAT_CONV_DEFAULT, LLMLAT_TTFT, &v) == LLMLAT_OK)
         out_add(o, " ttft %.9f", v);
-    int64_t scheduled;
-    if (llmlat_request_get_schedule(r, &scheduled) == LLMLAT_OK)
-        out_add(o, " scheduled %lld", (long long)scheduled);
     out_add(o, "\n");
 }
 
@@ -448,8 +445,8 @@ static void importers_1_2(void **state)
      * lacks SCHEDULE */
     expect(LLMLAT_INPUT_AUTO, INPUTS[18].text,
            "request 1 at 1:321 id 'a' state 2 start 100500000000 end 101300000000 in 10 out 5 "
-           "lacks 68 events 100600000000:0 100700000000:1 100800000000:1 100900000000:1 "
-           "101000000000:1 101200000000:0 ttft 0.200000000 scheduled 99500000000\n"
+           "scheduled 99500000000 lacks 68 events 100600000000:0 100700000000:1 100800000000:1 "
+           "100900000000:1 101000000000:1 101200000000:0 ttft 0.200000000\n"
            "request 2 at 1:823 id 'e' state 3 start 150000000000 end 151000000000 in 2 out 1 "
            "lacks 132 events 150500000000:1 ttft 0.500000000\n"
            "request 3 at 1:1147 id 'c' state 4 start 190000000000 end 210000000000 in 0 lacks "
@@ -478,9 +475,8 @@ static void importers_1_2(void **state)
     /* vLLM: the latency places the last chunk, the queue time the
      * intended start */
     expect(LLMLAT_INPUT_AUTO, INPUTS[21].text,
-           "request 1 at 1:1 id '' state 2 start 5000000000 end 5200000002 in 1 out 3 lacks 6 "
-           "events 5100000000:1 5150000000:1 5200000002:1 ttft 0.100000000 scheduled "
-           "4750000000\n"
+           "request 1 at 1:1 id '' state 2 start 5000000000 end 5200000002 in 1 out 3 scheduled "
+           "4750000000 lacks 6 events 5100000000:1 5150000000:1 5200000002:1 ttft 0.100000000\n"
            "duration 1.000000000\nruns 1\nend\n1 read, 0 rejected\n");
     /* AIPerf before October 2025: timestamp_ns, credit_phase, ttft; a
      * RequestCancellationError is a cancellation */
