@@ -28,7 +28,7 @@ void http_response_init(http_response *h)
     h->why = NULL;
     h->state = HR_STATUS;
     h->minor = 0;
-    h->saw_close = h->saw_keep_alive = h->saw_te = false;
+    h->saw_close = h->saw_keep_alive = h->saw_te = h->stopped = false;
     h->line_len = h->head_len = 0;
     http_chunked_init(&h->ck);
 }
@@ -284,6 +284,7 @@ int http_response_feed(http_response *h, const char *p, size_t len, size_t *used
         break;
     }
     *used = i + took;
+    h->stopped |= rc == HTTP_STOP;
     return rc;
 }
 
@@ -309,5 +310,5 @@ int http_response_eof(http_response *h)
 
 bool http_response_complete(const http_response *h)
 {
-    return h->head_done && h->state == HR_DONE && !h->why;
+    return h->head_done && h->state == HR_DONE && !h->why && !h->stopped;
 }

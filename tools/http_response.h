@@ -38,6 +38,7 @@ typedef struct http_response {
     int state;
     int minor;              /* HTTP/1.minor */
     bool saw_close, saw_keep_alive, saw_te;
+    bool stopped;           /* the body callback stopped the reading */
     size_t line_len, head_len;
     uint64_t left;          /* Content-Length bytes still to come */
     http_chunked ck;
@@ -52,7 +53,7 @@ void http_response_init(http_response *h);
 int http_response_feed(http_response *h, const char *p, size_t len, size_t *used,
                        http_data_fn fn, void *user);
 
-/* The response was read to its end, without an error. */
+/* The response was read to its end, without an error (nor a stop). */
 bool http_response_complete(const http_response *h);
 
 /* The peer closed the connection: DONE when that ends a body delimited by

@@ -21,6 +21,9 @@ static const struct {
     { "compare", "two runs side by side, with bootstrap intervals of the differences and "
                  "--fail-if rules for CI",
       compare_command, compare_usage },
+    { "bench", "measure an OpenAI-compatible server: streamed requests on a schedule, "
+               "timestamps at the socket, the report of report under any tool's convention",
+      bench_command, bench_usage },
 };
 
 #define N_COMMANDS (sizeof COMMANDS / sizeof COMMANDS[0])
@@ -29,6 +32,7 @@ void cli_usage(FILE *out)
 {
     fputs("Usage: llmlat report [OPTIONS] TRACE|-\n"
           "       llmlat compare [OPTIONS] BASE CAND\n"
+          "       llmlat bench [OPTIONS] --base-url URL\n"
           "       llmlat COMMAND --help\n"
           "       llmlat --help | --version\n"
           "\n"

@@ -1,0 +1,1045 @@
+/* One thread of `llmlat bench`: an epoll loop over non-blocking sockets
+ * that sends its share of a run's requests when they are due and records
+ * their streams.
+ *
+ * Where the times come from (docs/bench.md): a request's intended start is
+ * its arrival (open loop, replay) or the end of the one before it (closed
+ * loop); the loop wakes at it on a timerfd armed at that absolute time
+ * (CLOCK_MONOTONIC, TFD_TIMER_ABSTIME, timer slack 1 ns), so lateness
+ * never accumulates. Its start is read just before the first byte of the
+ * request is written; each read that returns bytes is timed right after it
+ * returns, and every event parsed from those bytes gets that time; the
+ * end is the time of the read that decided the outcome ([DONE], an error,
+ * the close), or of the timeout or cancellation. A request that fails
+ * before a byte could be written (no connection) starts when its
+ * connection was attempted.
+ *
+ * Requests are recorded into llmlat recorders (kept and reused), written
+ * to the trace as each ends, and added to the thread's exact aggregator
+ * (the report) and to the live recorder (progress line, metrics port).
+ * Connections are kept alive and reused; a request whose reused
+ * connection turns out closed by the server before any byte of a response
+ * is sent again once on a new one. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/eventfd.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/timerfd.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "bench_arrival.h"
+#include "bench_run.h"
+#include "completion_stream.h"
+
+#define PROG "llmlat bench"
+#define MAX_EVENTS 256
+#define DRAIN_LIMIT_NS INT64_C(10000000000) /* a body's rest after [DONE] */
+#define NS 1000000000.0
+
+/* ----------------------------------------------------------------- lists */
+
+typedef struct node {
+    struct node *prev, *next;
+} node;
+
+typedef struct list {
+    node head; /* circular, with this sentinel */
+    size_t n;
+} list;
+
+#define CONTAINER(p, type, field) ((type *)(void *)((char *)(p) - offsetof(type, field)))
+
+static void list_init(list *l)
+{
+    l->head.prev = l->head.next = &l->head;
+    l->n = 0;
+}
+
+static void list_push(list *l, node *x)
+{
+    x->prev = l->head.prev;
+    x->next = &l->head;
+    l->head.prev->next = x;
+    l->head.prev = x;
+    l->n++;
+}
+
+static void list_remove(list *l, node *x)
+{
+    x->prev->next = x->next;
+    x->next->prev = x->prev;
+    x->prev = x->next = x;
+    l->n--;
+}
+
+static node *list_first(list *l)
+{
+    return l->n ? l->head.next : NULL;
+}
+
+/* -------------------------------------------------------------- the parts */
+
+typedef struct req {
+    node link;            /* in waiting, inflight or free_reqs */
+    uint64_t index;
+    uint32_t user;        /* closed loop: whose request */
+    int64_t intended, picked, deadline;
+    work_item item;
+    llmlat_request *rec;
+    bench_buf out;        /* the HTTP request */
+    size_t sent;
+    struct conn *c;
+    bool started, retried, refused;
+    char id[40];
+} req;
+
+enum { C_CONNECTING, C_HANDSHAKE, C_WRITING, C_READING, C_DRAINING, C_IDLE };
+
+typedef struct conn {
+    node link;            /* in connecting, draining or idle */
+    int fd;
+    tls_session *tls;
+    int state;
+    uint32_t interest;
+    req *q;
+    bool reused;          /* it carried a request before */
+    int64_t deadline;     /* connecting, draining */
+    completion_stream stream;
+} conn;
+
+struct worker {
+    bench_run *r;
+    uint32_t id, threads;
+    int ep, timer, wake;
+    int64_t armed;
+    list free_reqs, waiting, inflight, idle, connecting, draining;
+    uint64_t active;      /* picked and not ended */
+    /* open loop and replay */
+    arrivals arr;
+    uint64_t arr_index, next_index;
+    int64_t next_due;
+    uint32_t cap;
+    /* closed loop */
+    uint32_t users;
+    bool schedule_done, cancelled_all;
+    llmlat_agg *agg;
+    llmlat_live_writer *live;
+    failure_counts failures;
+    worker_stats stats;
+    delay_hist delays;
+    bench_buf line;
+    uint64_t not_sent, logprobs_missing;
+    bool broken;
+    int64_t read_time;    /* the read being parsed */
+    req *reading;
+    char rbuf[1 << 16];
+};
+
+static char TIMER_TAG, WAKE_TAG; /* epoll data of the timerfd and eventfd */
+
+/* ---------------------------------------------------------------- helpers */
+
+void failures_add(failure_counts *f, const char *kind, uint64_t n)
+{
+    for (size_t i = 0; i < f->count; i++) {
+        if (strcmp(f->kind[i], kind) == 0) {
+            f->n[i] += n;
+            return;
+        }
+    }
+    size_t i = f->count < FAILURE_KINDS ? f->count++ : FAILURE_KINDS - 1;
+    if (i == FAILURE_KINDS - 1)
+        snprintf(f->kind[i], sizeof f->kind[i], "%s", "other");
+    else
+        snprintf(f->kind[i], sizeof f->kind[i], "%s", kind);
+    f->n[i] += n;
+}
+
+/* A failure's kind: its reason up to the first ':' or " (". */
+static void reason_kind(const char *reason, char *kind, size_t cap)
+{
+    size_t n = strcspn(reason, ":");
+    const char *paren = strstr(reason, " (");
+    if (paren && (size_t)(paren - reason) < n)
+        n = (size_t)(paren - reason);
+    snprintf(kind, cap, "%.*s", (int)n, reason);
+}
+
+static void set_interest(worker *w, conn *c, uint32_t events)
+{
+    if (c->interest == events)
+        return;
+    struct epoll_event ev = { .events = events, .data.ptr = c };
+    epoll_ctl(w->ep, EPOLL_CTL_MOD, c->fd, &ev);
+    c->interest = events;
+}
+
+/* The interest a TLS call that cannot go on asks for. */
+static uint32_t want_events(int want)
+{
+    return want == TLS_WANT_WRITE ? EPOLLOUT : EPOLLIN;
+}
+
+static void stat_max(atomic_int_fast64_t *a, int64_t v)
+{
+    int_fast64_t cur = atomic_load_explicit(a, memory_order_relaxed);
+    while (v > cur && !atomic_compare_exchange_weak_explicit(a, &cur, v, memory_order_relaxed,
+                                                             memory_order_relaxed))
+        ;
+}
+
+/* ------------------------------------------------------------ connections */
+
+static void conn_close(worker *w, conn *c)
+{
+    if (c->state == C_CONNECTING || c->state == C_HANDSHAKE)
+        list_remove(&w->connecting, &c->link);
+    else if (c->state == C_DRAINING)
+        list_remove(&w->draining, &c->link);
+    else if (c->state == C_IDLE)
+        list_remove(&w->idle, &c->link);
+    tls_session_free(c->tls);
+    close(c->fd);
+    stream_free(&c->stream);
+    free(c);
+}
+
+/* A new connection for q, its connect under way. NULL with *err. */
+static conn *conn_open(worker *w, req *q, int64_t now, int *err)
+{
+    const bench_run *r = w->r;
+    conn *c = calloc(1, sizeof *c);
+    if (!c) {
+        *err = ENOMEM;
+        return NULL;
+    }
+    c->fd = socket(r->addr.ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+    if (c->fd < 0) {
+        *err = errno;
+        free(c);
+        return NULL;
+    }
+    int one = 1;
+    setsockopt(c->fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+    if (connect(c->fd, (const struct sockaddr *)&r->addr, r->addr_len) != 0 &&
+        errno != EINPROGRESS) {
+        *err = errno;
+        close(c->fd);
+        free(c);
+        return NULL;
+    }
+    c->interest = EPOLLOUT;
+    struct epoll_event ev = { .events = EPOLLOUT, .data.ptr = c };
+    if (epoll_ctl(w->ep, EPOLL_CTL_ADD, c->fd, &ev) != 0) {
+        *err = errno;
+        close(c->fd);
+        free(c);
+        return NULL;
+    }
+    stream_init(&c->stream, r->o->count_tokens);
+    c->state = C_CONNECTING;
+    c->deadline = now + (int64_t)(r->o->connect_timeout_s * NS);
+    list_push(&w->connecting, &c->link);
+    c->q = q;
+    q->c = c;
+    return c;
+}
+
+/* ---------------------------------------------------------------- ending */
+
+static void dispatch(worker *w, req *q, int64_t now);
+static void start_user(worker *w, uint32_t user, int64_t intended);
+
+static req *req_take(worker *w)
+{
+    node *n = list_first(&w->free_reqs);
+    if (n) {
+        list_remove(&w->free_reqs, n);
+        return CONTAINER(n, req, link);
+    }
+    req *q = calloc(1, sizeof *q);
+    if (q && !(q->rec = llmlat_request_new())) {
+        free(q);
+        q = NULL;
+    }
+    if (q)
+        q->link.prev = q->link.next = &q->link;
+    return q;
+}
+
+static void req_give_back(worker *w, req *q)
+{
+    llmlat_request_reset(q->rec);
+    q->c = NULL;
+    q->started = q->retried = q->refused = false;
+    q->sent = 0;
+    list_push(&w->free_reqs, &q->link);
+}
+
+/* What ends a request. */
+enum { END_OK, END_FAILED, END_CANCELLED };
+
+/* Records q's end at t and sends what its end makes due. c (may be NULL)
+ * is the connection's stream, for the usage counts and the status. */
+static void end_request(worker *w, req *q, int how, int64_t t, const char *reason,
+                        const completion_stream *s)
+{
+    bench_run *r = w->r;
+    if (q->started) {
+        list_remove(&w->inflight, &q->link);
+    } else { /* failed before a byte was written: started at its connect attempt */
+        llmlat_request_schedule(q->rec, q->intended);
+        llmlat_request_start(q->rec, q->picked);
+    }
+    if (s && s->has_completion_tokens)
+        llmlat_request_set_output_tokens(q->rec, s->completion_tokens);
+    llmlat_request_set_input_tokens(q->rec, s && s->has_prompt_tokens ? s->prompt_tokens
+                                                                     : q->item.input_len);
+    int32_t st = how == END_OK     ? llmlat_request_finish(q->rec, t)
+                 : how == END_FAILED ? llmlat_request_fail(q->rec, t)
+                                     : llmlat_request_cancel(q->rec, t);
+    if (st == LLMLAT_OK) {
+        trace_extra x = { .id = q->id,
+                          .status = s && s->http.head_done ? s->http.status : 0,
+                          .error = how == END_FAILED ? reason : NULL };
+        trace_write(r->trace, &w->line, q->rec, &x);
+        if (llmlat_agg_add(w->agg, q->rec) != LLMLAT_OK ||
+            llmlat_live_add(w->live, q->rec) != LLMLAT_OK)
+            w->broken = true;
+        int64_t start = 0;
+        llmlat_request_get_start(q->rec, &start);
+        delay_record(&w->delays, start - q->intended);
+    } else {
+        w->broken = true;
+    }
+    if (how == END_FAILED) {
+        char kind[32];
+        reason_kind(reason, kind, sizeof kind);
+        failures_add(&w->failures, kind, 1);
+        atomic_fetch_add_explicit(&w->stats.failed, 1, memory_order_relaxed);
+    } else if (how == END_CANCELLED) {
+        atomic_fetch_add_explicit(&w->stats.cancelled, 1, memory_order_relaxed);
+    }
+    if (s)
+        w->logprobs_missing += s->logprobs_missing;
+    atomic_fetch_add_explicit(&w->stats.done, 1, memory_order_relaxed);
+    atomic_fetch_sub_explicit(&w->stats.inflight, 1, memory_order_relaxed);
+    w->active--;
+    uint32_t user = q->user;
+    req_give_back(w, q);
+    if (r->o->closed) {
+        start_user(w, user, t);
+    } else if (w->waiting.n && atomic_load(&r->stop) == STOP_NONE) {
+        node *n = list_first(&w->waiting);
+        list_remove(&w->waiting, n);
+        atomic_fetch_sub_explicit(&w->stats.waiting, 1, memory_order_relaxed);
+        dispatch(w, CONTAINER(n, req, link), llmlat_now_ns());
+    }
+}
+
+/* The connection's request fails for a reason of its own (timeout, the
+ * socket's error) at t; the connection is closed. */
+static void conn_fail(worker *w, conn *c, int64_t t, const char *fmt, const char *detail)
+{
+    req *q = c->q;
+    c->q = NULL;
+    if (q) {
+        stream_fail(&c->stream, fmt, detail);
+        q->c = NULL;
+        end_request(w, q, END_FAILED, t, c->stream.reason, &c->stream);
+    }
+    conn_close(w, c);
+}
+
+/* A reused connection the server had closed: q goes again, once, on a new
+ * connection (no byte of a response came: nothing was measured). */
+static bool retry(worker *w, conn *c)
+{
+    req *q = c->q;
+    if (!q || !c->reused || q->retried || c->stream.http.head_len || c->stream.http.status)
+        return false;
+    if (q->started) {
+        list_remove(&w->inflight, &q->link);
+        llmlat_request_reset(q->rec);
+        q->started = false;
+    }
+    c->q = NULL;
+    q->c = NULL;
+    q->retried = true;
+    q->sent = 0;
+    conn_close(w, c);
+    int err;
+    if (!conn_open(w, q, llmlat_now_ns(), &err)) {
+        char reason[96];
+        snprintf(reason, sizeof reason, "cannot connect: %s", strerror(err));
+        end_request(w, q, END_FAILED, llmlat_now_ns(), reason, NULL);
+    }
+    return true;
+}
+
+/* ---------------------------------------------------------------- sending */
+
+static void conn_readable(worker *w, conn *c);
+
+static void conn_send(worker *w, conn *c)
+{
+    req *q = c->q;
+    bench_run *r = w->r;
+    if (!q->started) {
+        stream_begin(&c->stream);
+        int64_t t = llmlat_now_ns(); /* just before the first byte is written */
+        if (llmlat_request_schedule(q->rec, q->intended) != LLMLAT_OK ||
+            llmlat_request_start(q->rec, t) != LLMLAT_OK)
+            w->broken = true;
+        q->started = true;
+        q->deadline = t + (int64_t)(r->o->timeout_s * NS);
+        list_push(&w->inflight, &q->link);
+        if (!q->retried)
+            atomic_fetch_add_explicit(&w->stats.sent, 1, memory_order_relaxed);
+    }
+    while (q->sent < q->out.len) {
+        ssize_t n;
+        int want = 0;
+        if (c->tls) {
+            n = tls_write(c->tls, q->out.p + q->sent, q->out.len - q->sent, &want);
+        } else {
+            n = send(c->fd, q->out.p + q->sent, q->out.len - q->sent, MSG_NOSIGNAL);
+            if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+                n = TLS_AGAIN;
+                want = TLS_WANT_WRITE;
+            } else if (n < 0 && errno == EINTR) {
+                continue;
+            } else if (n < 0) {
+                n = TLS_FAILED;
+            }
+        }
+        if (n == TLS_AGAIN) {
+            set_interest(w, c, want_events(want));
+            return;
+        }
+        if (n == TLS_FAILED) {
+            int err = errno;
+            if (retry(w, c))
+                return;
+            conn_fail(w, c, llmlat_now_ns(), "%s",
+                      c->tls ? tls_error(c->tls) : strerror(err));
+            return;
+        }
+        q->sent += (size_t)n;
+    }
+    c->state = C_READING;
+    set_interest(w, c, EPOLLIN);
+}
+
+/* After the connect: TLS's handshake, or the request. */
+static void conn_connected(worker *w, conn *c)
+{
+    if (w->r->tls && !c->tls) {
+        c->tls = tls_session_new(w->r->tls, c->fd, w->r->o->url.host);
+        if (!c->tls) {
+            conn_fail(w, c, llmlat_now_ns(), "cannot connect: %s", "out of memory");
+            return;
+        }
+        c->state = C_HANDSHAKE;
+    }
+    if (c->state == C_HANDSHAKE) {
+        int want = 0, rc = tls_handshake(c->tls, &want);
+        if (rc == TLS_AGAIN) {
+            set_interest(w, c, want_events(want));
+            return;
+        }
+        if (rc == TLS_FAILED) {
+            conn_fail(w, c, llmlat_now_ns(), "cannot connect: %s", tls_error(c->tls));
+            return;
+        }
+    }
+    list_remove(&w->connecting, &c->link);
+    c->state = C_WRITING;
+    conn_send(w, c);
+}
+
+/* q goes out: on an idle connection at once, else on a new one. */
+static void dispatch(worker *w, req *q, int64_t now)
+{
+    bench_run *r = w->r;
+    q->picked = now;
+    workload_item(r->w, q->index, &q->item);
+    snprintf(q->id, sizeof q->id, "%s-%llu", r->tag, (unsigned long long)q->index);
+    workload_request(r->w, q->index, &q->item, q->id, &q->out);
+    atomic_fetch_add_explicit(&w->stats.inflight, 1, memory_order_relaxed);
+    if (q->out.failed) {
+        end_request(w, q, END_FAILED, llmlat_now_ns(), "client: out of memory", NULL);
+        return;
+    }
+    node *n = list_first(&w->idle);
+    if (n) {
+        list_remove(&w->idle, n);
+        conn *c = CONTAINER(n, conn, link);
+        c->q = q;
+        q->c = c;
+        c->state = C_WRITING;
+        conn_send(w, c);
+        return;
+    }
+    int err;
+    if (!conn_open(w, q, now, &err)) {
+        char reason[96];
+        snprintf(reason, sizeof reason, "cannot connect: %s", strerror(err));
+        end_request(w, q, END_FAILED, llmlat_now_ns(), reason, NULL);
+    }
+}
+
+/* ---------------------------------------------------------------- reading */
+
+static int on_event(void *user, uint32_t k)
+{
+    worker *w = user;
+    req *q = w->reading;
+    if (!q)
+        return 0; /* the rest of a body after [DONE] */
+    if (llmlat_request_event(q->rec, w->read_time, k) != LLMLAT_OK) {
+        q->refused = true;
+        return 1;
+    }
+    return 0;
+}
+
+/* The request of c decided (outcome) at t: the connection goes idle,
+ * drains the rest of the body, or is closed -- before anything the end
+ * makes due is sent, so that it can take this connection. */
+static void decided(worker *w, conn *c, int outcome, int64_t t, bool extra_bytes)
+{
+    req *q = c->q;
+    c->q = NULL;
+    q->c = NULL;
+    bool complete = stream_http_complete(&c->stream);
+    completion_stream s = c->stream; /* its counts, copied before the connection goes */
+    if (q->refused)
+        stream_fail(&s, "client: the event was not recorded (out of memory)");
+    bool keep = outcome == STREAM_OK && complete && c->stream.http.keep_alive && !extra_bytes;
+    if (keep) {
+        c->state = C_IDLE;
+        c->reused = true;
+        set_interest(w, c, EPOLLIN | EPOLLRDHUP);
+        list_push(&w->idle, &c->link);
+    } else if (outcome == STREAM_OK && !complete && c->stream.http.keep_alive) {
+        c->state = C_DRAINING;
+        c->deadline = t + DRAIN_LIMIT_NS;
+        list_push(&w->draining, &c->link);
+    } else {
+        conn_close(w, c);
+    }
+    end_request(w, q, s.outcome == STREAM_OK ? END_OK : END_FAILED, t, s.reason, &s);
+}
+
+/* Bytes read at t. Returns false when c was closed or given away. */
+static bool conn_feed(worker *w, conn *c, size_t n, int64_t t)
+{
+    size_t off = 0;
+    w->read_time = t;
+    w->reading = c->q;
+    while (off < n) {
+        size_t used;
+        int rc = stream_feed(&c->stream, w->rbuf + off, n - off, &used, on_event, w);
+        off += used;
+        bool complete = stream_http_complete(&c->stream);
+        if (c->q && rc != STREAM_MORE) {
+            decided(w, c, rc, t, complete && off < n);
+            w->reading = NULL;
+            return false;
+        }
+        if (c->state == C_DRAINING && (complete || rc == STREAM_FAILED)) {
+            bool keep = complete && off == n;
+            list_remove(&w->draining, &c->link);
+            if (keep) {
+                c->state = C_IDLE;
+                c->reused = true;
+                set_interest(w, c, EPOLLIN | EPOLLRDHUP);
+                list_push(&w->idle, &c->link);
+            } else {
+                c->state = C_READING; /* out of every list */
+                conn_close(w, c);
+            }
+            return false;
+        }
+        if (used == 0)
+            break;
+    }
+    w->reading = NULL;
+    return true;
+}
+
+/* The peer closed c at t (or reset it: err). */
+static void conn_ended(worker *w, conn *c, int64_t t, int err)
+{
+    if (c->state == C_DRAINING || !c->q) {
+        conn_close(w, c);
+        return;
+    }
+    if (retry(w, c))
+        return;
+    if (err)
+        stream_fail(&c->stream, "%s", err == ECONNRESET ? "connection reset by the server"
+                                                          : strerror(err));
+    int rc = stream_eof(&c->stream);
+    req *q = c->q;
+    c->q = NULL;
+    q->c = NULL;
+    completion_stream s = c->stream;
+    conn_close(w, c);
+    end_request(w, q, rc == STREAM_OK ? END_OK : END_FAILED, t, s.reason, &s);
+}
+
+static void conn_readable(worker *w, conn *c)
+{
+    for (;;) {
+        ssize_t n;
+        int want = 0, err = 0;
+        if (c->tls) {
+            n = tls_read(c->tls, w->rbuf, sizeof w->rbuf, &want);
+        } else {
+            n = recv(c->fd, w->rbuf, sizeof w->rbuf, 0);
+            if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+                n = TLS_AGAIN;
+                want = TLS_WANT_READ;
+            } else if (n < 0 && errno == EINTR) {
+                continue;
+            } else if (n < 0) {
+                err = errno;
+                n = TLS_FAILED;
+            }
+        }
+        int64_t t = llmlat_now_ns(); /* right after the read returned */
+        if (n > 0) {
+            if (!conn_feed(w, c, (size_t)n, t))
+                return;
+            if ((size_t)n < sizeof w->rbuf && !(c->tls && tls_pending(c->tls)))
+                return; /* level-triggered: epoll says when there is more */
+            continue;
+        }
+        if (n == TLS_AGAIN) {
+            set_interest(w, c, want_events(want) | (c->state == C_IDLE ? EPOLLRDHUP : 0));
+            return;
+        }
+        if (n == TLS_FAILED && c->tls && !err)
+            err = ECONNRESET;
+        conn_ended(w, c, t, n == 0 ? 0 : err);
+        return;
+    }
+}
+
+static void conn_event(worker *w, conn *c, uint32_t events)
+{
+    switch (c->state) {
+    case C_CONNECTING: {
+        int err = 0;
+        socklen_t len = sizeof err;
+        getsockopt(c->fd, SOL_SOCKET, SO_ERROR, &err, &len);
+        if (err == 0 && (events & (EPOLLERR | EPOLLHUP)))
+            err = ECONNREFUSED;
+        if (err) {
+            conn_fail(w, c, llmlat_now_ns(),
+                      err == ECONNREFUSED ? "connection refused%s" : "cannot connect: %s",
+                      err == ECONNREFUSED ? "" : strerror(err));
+            return;
+        }
+        conn_connected(w, c);
+        return;
+    }
+    case C_HANDSHAKE:
+        conn_connected(w, c);
+        return;
+    case C_WRITING:
+        conn_send(w, c);
+        return;
+    case C_IDLE: /* the server closed a connection at rest, or spoke out of turn */
+        conn_close(w, c);
+        return;
+    default:
+        conn_readable(w, c);
+    }
+}
+
+/* -------------------------------------------------------------- schedule */
+
+/* The next request of this thread in the open loop: its number and when
+ * it is due (the arrival process runs through every request, each thread
+ * taking its own, so a run is the same whatever the thread count). */
+static void next_arrival(worker *w)
+{
+    bench_run *r = w->r;
+    while (!w->schedule_done) {
+        uint64_t i = w->arr_index++;
+        if (i >= r->count) {
+            w->schedule_done = true;
+            break;
+        }
+        int64_t offset;
+        if (r->w->n_replay) {
+            work_item it;
+            workload_item(r->w, i, &it);
+            offset = it.offset_ns;
+        } else {
+            offset = arrivals_next(&w->arr);
+        }
+        int64_t due = offset > INT64_MAX - r->t0 ? INT64_MAX : r->t0 + offset;
+        if (due >= r->stop_at) {
+            w->schedule_done = true;
+            break;
+        }
+        if (i % w->threads == w->id) {
+            w->next_index = i;
+            w->next_due = due;
+            return;
+        }
+    }
+    w->next_due = INT64_MAX;
+}
+
+/* Closed loop: user sends the next request of the run, meant to start at
+ * intended (the end of its last one). */
+static void start_user(worker *w, uint32_t user, int64_t intended)
+{
+    bench_run *r = w->r;
+    if (w->schedule_done || intended >= r->stop_at)
+        return;
+    uint64_t i = atomic_fetch_add(&r->next_closed, 1);
+    if (i >= r->count)
+        return;
+    req *q = req_take(w);
+    if (!q) {
+        w->broken = true;
+        return;
+    }
+    q->index = i;
+    q->user = user;
+    q->intended = intended;
+    w->active++;
+    dispatch(w, q, llmlat_now_ns());
+}
+
+/* The open loop's requests that are due. */
+static void run_schedule(worker *w, int64_t now)
+{
+    while (!w->schedule_done && w->next_due <= now) {
+        req *q = req_take(w);
+        if (!q) {
+            w->broken = true;
+            w->schedule_done = true;
+            return;
+        }
+        q->index = w->next_index;
+        q->intended = w->next_due;
+        w->active++;
+        next_arrival(w);
+        if (w->cap && w->active > w->cap) { /* waits for a slot: the wait is measured */
+            list_push(&w->waiting, &q->link);
+            atomic_fetch_add_explicit(&w->stats.waiting, 1, memory_order_relaxed);
+            continue;
+        }
+        stat_max(&w->stats.lag_max_ns, now - q->intended);
+        dispatch(w, q, now);
+        now = llmlat_now_ns();
+    }
+}
+
+/* ---------------------------------------------------------------- time */
+
+/* The requests waiting for a slot: due, and now never sent. */
+static void drop_waiting(worker *w)
+{
+    while (w->waiting.n) {
+        node *n = list_first(&w->waiting);
+        list_remove(&w->waiting, n);
+        atomic_fetch_sub_explicit(&w->stats.waiting, 1, memory_order_relaxed);
+        w->active--;
+        w->not_sent++;
+        req_give_back(w, CONTAINER(n, req, link));
+    }
+}
+
+static void cancel_all(worker *w, int64_t now)
+{
+    drop_waiting(w);
+    while (w->connecting.n) { /* no byte written */
+        conn *c = CONTAINER(list_first(&w->connecting), conn, link);
+        req *q = c->q;
+        c->q = NULL;
+        conn_close(w, c);
+        if (q) {
+            atomic_fetch_sub_explicit(&w->stats.inflight, 1, memory_order_relaxed);
+            w->active--;
+            w->not_sent++;
+            req_give_back(w, q);
+        }
+    }
+    while (w->inflight.n) {
+        req *q = CONTAINER(list_first(&w->inflight), req, link);
+        conn *c = q->c;
+        completion_stream s; /* its counts, copied before the connection goes */
+        if (c) {
+            c->q = NULL;
+            q->c = NULL;
+            s = c->stream;
+            conn_close(w, c);
+        }
+        end_request(w, q, END_CANCELLED, now, NULL, c ? &s : NULL);
+    }
+    w->cancelled_all = true;
+}
+
+/* What a signal asked, and the deadlines that passed. */
+static void expire(worker *w, int64_t now)
+{
+    bench_run *r = w->r;
+    int stop = atomic_load(&r->stop);
+    if (stop != STOP_NONE && !w->schedule_done) {
+        w->schedule_done = true;
+        w->next_due = INT64_MAX;
+    }
+    if (stop != STOP_NONE)
+        drop_waiting(w);
+    if (!w->cancelled_all && (stop == STOP_NOW || (stop == STOP_SENDING && now >= r->drain_until)))
+        cancel_all(w, now);
+    while (w->inflight.n) {
+        req *q = CONTAINER(list_first(&w->inflight), req, link);
+        if (q->deadline > now)
+            break;
+        char reason[64];
+        snprintf(reason, sizeof reason, "timeout (%g s from the start)", r->o->timeout_s);
+        conn_fail(w, q->c, now, "%s", reason);
+    }
+    while (w->connecting.n) {
+        conn *c = CONTAINER(list_first(&w->connecting), conn, link);
+        if (c->deadline > now)
+            break;
+        char reason[64];
+        snprintf(reason, sizeof reason, "%g s", r->o->connect_timeout_s);
+        conn_fail(w, c, now, "cannot connect: timeout (%s)", reason);
+    }
+    while (w->draining.n) {
+        conn *c = CONTAINER(list_first(&w->draining), conn, link);
+        if (c->deadline > now)
+            break;
+        conn_close(w, c);
+    }
+}
+
+static int64_t earliest(int64_t a, int64_t b)
+{
+    return a < b ? a : b;
+}
+
+/* The next time the loop must wake without a socket's event. */
+static int64_t next_deadline(worker *w)
+{
+    bench_run *r = w->r;
+    int64_t t = INT64_MAX;
+    if (!w->schedule_done)
+        t = w->next_due;
+    if (w->inflight.n)
+        t = earliest(t, CONTAINER(list_first(&w->inflight), req, link)->deadline);
+    if (w->connecting.n)
+        t = earliest(t, CONTAINER(list_first(&w->connecting), conn, link)->deadline);
+    if (w->draining.n)
+        t = earliest(t, CONTAINER(list_first(&w->draining), conn, link)->deadline);
+    if (atomic_load(&r->stop) == STOP_SENDING && !w->cancelled_all)
+        t = earliest(t, r->drain_until);
+    return t;
+}
+
+static void arm(worker *w, int64_t t)
+{
+    if (t == w->armed)
+        return;
+    struct itimerspec its = { 0 };
+    if (t != INT64_MAX) {
+        int64_t at = t > 0 ? t : 1; /* 0 would disarm */
+        its.it_value.tv_sec = at / 1000000000;
+        its.it_value.tv_nsec = at % 1000000000;
+    }
+    timerfd_settime(w->timer, TFD_TIMER_ABSTIME, &its, NULL);
+    w->armed = t;
+}
+
+/* --------------------------------------------------------------- the loop */
+
+void *worker_main(void *arg)
+{
+    worker *w = arg;
+    bench_run *r = w->r;
+    prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0); /* wake at the deadline, not up to 50 us later */
+    if (r->o->closed) { /* every user's first request is due at the origin */
+        struct timespec at = { .tv_sec = r->t0 / 1000000000, .tv_nsec = r->t0 % 1000000000 };
+        while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &at, NULL) == EINTR)
+            ;
+        for (uint32_t u = 0; u < w->users; u++)
+            start_user(w, u, r->t0);
+        w->schedule_done = w->schedule_done || atomic_load(&r->next_closed) >= r->count;
+    } else {
+        next_arrival(w);
+    }
+    struct epoll_event events[MAX_EVENTS];
+    for (;;) {
+        int64_t now = llmlat_now_ns();
+        expire(w, now);
+        if (!r->o->closed)
+            run_schedule(w, now);
+        else if (atomic_load(&r->next_closed) >= r->count || now >= r->stop_at)
+            w->schedule_done = true;
+        if (w->active == 0 && (w->schedule_done || w->broken))
+            break;
+        arm(w, next_deadline(w));
+        int n = epoll_wait(w->ep, events, MAX_EVENTS, -1);
+        for (int i = 0; i < n; i++) {
+            void *tag = events[i].data.ptr;
+            if (tag == &TIMER_TAG || tag == &WAKE_TAG) {
+                uint64_t ticks;
+                if (read(tag == &TIMER_TAG ? w->timer : w->wake, &ticks, sizeof ticks) < 0)
+                    continue;
+                if (tag == &TIMER_TAG)
+                    w->armed = INT64_MAX;
+                continue;
+            }
+            conn_event(w, tag, events[i].events);
+        }
+    }
+    while (w->idle.n)
+        conn_close(w, CONTAINER(list_first(&w->idle), conn, link));
+    while (w->draining.n)
+        conn_close(w, CONTAINER(list_first(&w->draining), conn, link));
+    if (atomic_fetch_sub(&r->running, 1) == 1) {
+        uint64_t one = 1;
+        if (write(r->done_fd, &one, sizeof one) < 0)
+            w->broken = true;
+    }
+    return NULL;
+}
+
+void worker_wake(worker *w)
+{
+    uint64_t one = 1;
+    if (write(w->wake, &one, sizeof one) < 0) {
+        /* the counter is full: the loop has a wake-up pending anyway */
+    }
+}
+
+/* ---------------------------------------------------------------- set-up */
+
+static bool add_fd(int ep, int fd, void *tag)
+{
+    struct epoll_event ev = { .events = EPOLLIN, .data.ptr = tag };
+    return epoll_ctl(ep, EPOLL_CTL_ADD, fd, &ev) == 0;
+}
+
+worker *worker_new(bench_run *r, uint32_t id)
+{
+    worker *w = calloc(1, sizeof *w);
+    if (!w) {
+        fprintf(stderr, PROG ": out of memory\n");
+        return NULL;
+    }
+    w->r = r;
+    w->id = id;
+    w->threads = r->o->threads;
+    w->armed = INT64_MAX;
+    list_init(&w->free_reqs);
+    list_init(&w->waiting);
+    list_init(&w->inflight);
+    list_init(&w->idle);
+    list_init(&w->connecting);
+    list_init(&w->draining);
+    delay_init(&w->delays);
+    w->ep = epoll_create1(EPOLL_CLOEXEC);
+    w->timer = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
+    w->wake = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+    w->agg = llmlat_agg_new_like(r->like);
+    w->live = llmlat_live_writer_new(r->live);
+    if (w->ep < 0 || w->timer < 0 || w->wake < 0 || !add_fd(w->ep, w->timer, &TIMER_TAG) ||
+        !add_fd(w->ep, w->wake, &WAKE_TAG) || !w->agg || !w->live) {
+        fprintf(stderr, PROG ": cannot set up an event loop: %s\n",
+                w->agg && w->live ? strerror(errno) : "out of memory");
+        worker_free(w);
+        return NULL;
+    }
+    /* this thread's share of the open loop's cap and of the closed loop's
+     * users */
+    uint32_t t = w->threads;
+    if (r->o->max_concurrency)
+        w->cap = r->o->max_concurrency / t + (id < r->o->max_concurrency % t);
+    if (r->o->max_concurrency && w->cap == 0)
+        w->cap = 1;
+    if (r->o->closed)
+        w->users = r->concurrency / t + (id < r->concurrency % t);
+    else
+        arrivals_init(&w->arr, r->o->seed, r->o->arrival, r->o->gamma_shape, r->rate);
+    return w;
+}
+
+void worker_free(worker *w)
+{
+    if (!w)
+        return;
+    while (w->free_reqs.n) {
+        req *q = CONTAINER(list_first(&w->free_reqs), req, link);
+        list_remove(&w->free_reqs, &q->link);
+        llmlat_request_free(q->rec);
+        buf_free(&q->out);
+        free(q);
+    }
+    if (w->ep >= 0)
+        close(w->ep);
+    if (w->timer >= 0)
+        close(w->timer);
+    if (w->wake >= 0)
+        close(w->wake);
+    llmlat_live_writer_free(w->live);
+    llmlat_agg_free(w->agg);
+    delay_destroy(&w->delays);
+    buf_free(&w->line);
+    free(w);
+}
+
+worker_stats *worker_get_stats(worker *w)
+{
+    return &w->stats;
+}
+
+delay_hist *worker_delays(worker *w)
+{
+    return &w->delays;
+}
+
+const llmlat_agg *worker_agg(const worker *w)
+{
+    return w->agg;
+}
+
+const failure_counts *worker_failures(const worker *w)
+{
+    return &w->failures;
+}
+
+uint64_t worker_not_sent(const worker *w)
+{
+    return w->not_sent;
+}
+
+uint64_t worker_logprobs_missing(const worker *w)
+{
+    return w->logprobs_missing;
+}
+
+bool worker_broken(const worker *w)
+{
+    return w->broken;
+}
