@@ -21,8 +21,8 @@ static const struct {
     { "compare", "two runs side by side, with bootstrap intervals of the differences and "
                  "--fail-if rules for CI",
       compare_command, compare_usage },
-    { "bench", "measure an OpenAI-compatible server: streamed requests on a schedule, "
-               "timestamps at the socket, the report of report under any tool's convention",
+    { "bench", "measure an OpenAI-compatible server: streamed requests sent on a schedule, "
+               "timestamps taken at the socket, the numbers as report gives them",
       bench_command, bench_usage },
 };
 
@@ -52,8 +52,9 @@ void cli_usage(FILE *out)
     fputs("\n"
           "`llmlat COMMAND --help` (or `llmlat help COMMAND`) shows the options of a\n"
           "command; `man llmlat` describes them all.\n"
-          "Exit status: 0 success, 1 runtime failure (or a broken --fail-if rule),\n"
-          "2 bad usage or malformed input.\n",
+          "Exit status: 0 success, 1 runtime failure (or a broken --fail-if rule, or\n"
+          "a server bench cannot reach), 2 bad usage or malformed input, 130 bench\n"
+          "interrupted.\n",
           out);
 }
 
