@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/ioctl.h>
 #include <sys/signalfd.h>
 #include <sys/socket.h>
 #include <sys/time.h>
@@ -302,14 +303,23 @@ static void progress_tick(monitor *m, progress *p, bench_run *r, worker **w, uin
         snprintf(rate, sizeof rate, "%.1f req/s", achieved);
     else
         snprintf(rate, sizeof rate, "%.1f/%g req/s", achieved, r->rate);
-    fprintf(stderr,
-            "\r\033[K[%s] %llu done, %llu in flight, %llu waiting, %llu failed | %s | TTFT "
-            "p50 %s p99 %s ms | ITL p50 %s p99 %s ms | dispatch p99 %s ms%s",
-            target, (unsigned long long)done, (unsigned long long)inflight,
-            (unsigned long long)waiting, (unsigned long long)failed, rate, t50, t99, i50, i99,
-            d99, late > LATE_WARNING_NS ? "" : "");
+    char line[512], late_text[64] = "";
     if (late > LATE_WARNING_NS)
-        fprintf(stderr, " | \033[1mBEHIND SCHEDULE: %.1f ms late\033[0m", (double)late / 1e6);
+        snprintf(late_text, sizeof late_text, " \033[1mBEHIND SCHEDULE %.1f ms\033[0m",
+                 (double)late / 1e6);
+    int len = snprintf(line, sizeof line,
+                       "[%s] done %llu, in flight %llu, waiting %llu, failed %llu | %s%s | "
+                       "TTFT %s/%s ms, ITL %s/%s ms (p50/p99) | dispatch p99 %s ms",
+                       target, (unsigned long long)done, (unsigned long long)inflight,
+                       (unsigned long long)waiting, (unsigned long long)failed, rate,
+                       late_text, t50, t99, i50, i99, d99);
+    /* one terminal line: a wrapped one would not be overwritten */
+    struct winsize ws;
+    int cols = ioctl(STDERR_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 20 ? ws.ws_col : 200;
+    int visible = len - (late_text[0] ? 8 : 0); /* the escapes take no column */
+    if (visible >= cols)
+        len -= visible - (cols - 1);
+    fprintf(stderr, "\r\033[K%.*s", len > 0 ? len : 0, line);
     fflush(stderr);
     p->shown = true;
 }
