@@ -440,8 +440,12 @@ static void body(const workload *w, uint64_t i, const work_item *it, bench_buf *
         buf_str(b, "true");
     if (member(&bw, "stream_options"))
         buf_str(b, "{\"include_usage\":true}");
+    /* logprobs of the sampled token and one alternative: llama-server sends
+     * none for 0 (vLLM and SGLang send them either way) */
     if (o->count_tokens == STREAM_COUNT_LOGPROBS && member(&bw, "logprobs"))
         buf_str(b, o->chat ? "true" : "1");
+    if (o->count_tokens == STREAM_COUNT_LOGPROBS && o->chat && member(&bw, "top_logprobs"))
+        buf_str(b, "1");
     for (size_t x = 0; x < w->n_extra; x++) {
         if (bw.used[x])
             continue;

@@ -24,6 +24,9 @@
  *                          words; its logprobs, asked for with "logprobs",
  *                          that many entries)
  *   stall_at=N stall=S     S more before content event N (0-based)
+ *   spread=S               each stream's events S x frac(N x 0.618...)
+ *                          later, N its number: the phases of many streams
+ *                          spread evenly over S (a load without bursts)
  *   usage=1 done=1         the usage chunk, and data: [DONE]
  *   role=1                 chat's role chunk, with the first content event
  *   status=200             another status: a JSON error body instead
@@ -85,7 +88,7 @@ static int64_t secs(double s)
 /* ---------------------------------------------------------------- scripts */
 
 typedef struct script {
-    double ttft, gap, stall, slow_headers, split;
+    double ttft, gap, stall, slow_headers, split, spread;
     int tokens, chunk, stall_at, usage, done, role, status, error_after, close_after,
         malformed_after, reset_after, head_with_first, framing_close, keepalive, comment, crlf,
         nospace;
@@ -112,6 +115,7 @@ static script parse_script(const char *spec)
         else if (!strcmp(k, "stall")) s.stall = d;
         else if (!strcmp(k, "slow_headers")) s.slow_headers = d;
         else if (!strcmp(k, "split")) s.split = d;
+        else if (!strcmp(k, "spread")) s.spread = d;
         else if (!strcmp(k, "tokens")) s.tokens = strcmp(v, "max") == 0 ? -1 : i;
         else if (!strcmp(k, "chunk")) s.chunk = i;
         else if (!strcmp(k, "stall_at")) s.stall_at = i;
@@ -436,7 +440,9 @@ static void stream_end(buf *b, const conn *c)
 static int64_t event_time(const conn *c, int e)
 {
     const script *s = c->sc;
-    int64_t t = c->t_req + secs(s->ttft) + (int64_t)e * secs(s->gap);
+    double phase = (double)c->id * 0.6180339887498949;
+    phase -= (double)(uint64_t)phase;
+    int64_t t = c->t_req + secs(s->ttft + s->spread * phase) + (int64_t)e * secs(s->gap);
     if (s->stall_at >= 0 && e >= s->stall_at)
         t += secs(s->stall);
     return t;
