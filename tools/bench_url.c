@@ -24,7 +24,7 @@ bool bench_url_parse(const char *s, bench_url *u, char *why, size_t cap)
         return refuse(why, cap, "is not an http:// or https:// URL");
     }
     size_t auth = strcspn(p, "/?#");
-    if (p[auth] == '?' || p[auth] == '#')
+    if (strpbrk(p, "?#"))
         return refuse(why, cap, "has a query or fragment (give the base only)");
     const char *host = p, *host_end, *port = NULL;
     if (memchr(p, '@', auth))
