@@ -119,16 +119,18 @@ class Timestamps(unittest.TestCase):
                    "ttft=0.01,gap=0.01,tokens=5,split=0.004,comment=1,crlf=1,nospace=1",
                    "ttft=0.03,gap=0.002,tokens=8,head_with_first=1",
                    "ttft=0.01,gap=0.01,tokens=5,framing=close",
-                   "ttft=0.01,gap=0.01,tokens=5,keepalive=0"]
+                   "ttft=0.01,gap=0.01,tokens=5,keepalive=0",
+                   "ttft=0.06,gap=0.01,tokens=5,slow_headers=0.04",
+                   "ttft=0.01,gap=0.01,tokens=6,stall_at=3,stall=0.1"]
         for endpoint in ("/v1/chat/completions", "/v1/completions"):
             with tempfile.TemporaryDirectory() as d, Server(*scripts) as srv:
                 trace = os.path.join(d, "t.jsonl")
                 r = bench("--base-url", srv.url, "--endpoint", endpoint, "--rate", "40",
-                          "--requests", "48", "--input-len", "16", "--output-len", "8",
+                          "--requests", "64", "--input-len", "16", "--output-len", "8",
                           "--count-tokens", "logprobs", "--output", trace, "--quiet")
                 self.assertEqual(r.returncode, 0, r.stderr)
                 reqs = read_trace(trace)
-                self.assertEqual(len(reqs), 48)
+                self.assertEqual(len(reqs), 64)
                 events, stats, _ = srv.stop()
                 self.check(reqs, events, scripts)
 
@@ -155,7 +157,7 @@ class Timestamps(unittest.TestCase):
                 checked += 1
             self.assertGreaterEqual(ns(req["start"]), ns(req["scheduled"]))
         per_cycle = sum(int(re.search(r"tokens=(\d+)", s).group(1)) for s in scripts)
-        self.assertEqual(checked, per_cycle * 48 // len(scripts))
+        self.assertEqual(checked, per_cycle * 64 // len(scripts))
 
 
 class Schedule(unittest.TestCase):
@@ -175,7 +177,8 @@ class Schedule(unittest.TestCase):
                          [i * 20000000 for i in range(60)])
         delays = sorted(ns(q["start"]) - ns(q["scheduled"]) for q in reqs)
         self.assertTrue(all(x >= 0 for x in delays))
-        self.assertLess(delays[len(delays) // 2], 5e6, delays)  # near 0 at moderate load
+        # near 0 at moderate load (10 ms: CI machines are loaded; bench/ has the figures)
+        self.assertLess(delays[len(delays) // 2], 10e6, delays)
 
     def test_max_concurrency_delay_grows_and_is_kept(self):
         with tempfile.TemporaryDirectory() as d, Server("ttft=0.01,gap=0.01,tokens=4") as srv:
