@@ -104,6 +104,11 @@ typedef struct req {
 
 enum { C_CONNECTING, C_HANDSHAKE, C_WRITING, C_READING, C_DRAINING, C_IDLE };
 
+typedef struct freed_slot {
+    uint32_t user;
+    int64_t t;
+} freed_slot;
+
 typedef struct conn {
     node link;            /* in connecting, draining or idle */
     int fd;
@@ -141,6 +146,9 @@ struct worker {
     bool broken;
     int64_t read_time;    /* the read being parsed */
     req *reading;
+    freed_slot *freed;    /* slots freed, in order (release_slot) */
+    size_t n_freed, cap_freed;
+    bool releasing;
     char rbuf[1 << 16];
 };
 
@@ -258,6 +266,7 @@ static conn *conn_open(worker *w, req *q, int64_t now, int *err)
 
 static void dispatch(worker *w, req *q, int64_t now);
 static void start_user(worker *w, uint32_t user, int64_t intended);
+static void release_slot(worker *w, uint32_t user, int64_t t);
 
 static req *req_take(worker *w)
 {
@@ -287,6 +296,45 @@ static void req_give_back(worker *w, req *q)
 
 /* What ends a request. */
 enum { END_OK, END_FAILED, END_CANCELLED };
+
+/* A slot a request left: the closed loop's user sends its next request,
+ * the open loop's first waiting request goes. */
+static void slot_freed(worker *w, uint32_t user, int64_t t)
+{
+    if (w->r->o->closed) {
+        start_user(w, user, t);
+    } else if (w->waiting.n && atomic_load(&w->r->stop) == STOP_NONE) {
+        node *n = list_first(&w->waiting);
+        list_remove(&w->waiting, n);
+        atomic_fetch_sub_explicit(&w->stats.waiting, 1, memory_order_relaxed);
+        dispatch(w, CONTAINER(n, req, link), llmlat_now_ns());
+    }
+}
+
+/* slot_freed, in a loop rather than a recursion: a request that fails as
+ * it is sent (no socket, no memory) frees its slot inside the dispatch
+ * that a freed slot started. */
+static void release_slot(worker *w, uint32_t user, int64_t t)
+{
+    if (w->n_freed == w->cap_freed) {
+        size_t cap = w->cap_freed ? w->cap_freed * 2 : 64;
+        freed_slot *grown = realloc(w->freed, cap * sizeof *grown);
+        if (!grown) {
+            w->broken = true;
+            return;
+        }
+        w->freed = grown;
+        w->cap_freed = cap;
+    }
+    w->freed[w->n_freed++] = (freed_slot){ user, t };
+    if (w->releasing)
+        return;
+    w->releasing = true;
+    for (size_t i = 0; i < w->n_freed; i++)
+        slot_freed(w, w->freed[i].user, w->freed[i].t);
+    w->n_freed = 0;
+    w->releasing = false;
+}
 
 /* Records q's end at t and sends what its end makes due. c (may be NULL)
  * is the connection's stream, for the usage counts and the status. */
@@ -336,14 +384,7 @@ static void end_request(worker *w, req *q, int how, int64_t t, const char *reaso
     w->active--;
     uint32_t user = q->user;
     req_give_back(w, q);
-    if (r->o->closed) {
-        start_user(w, user, t);
-    } else if (w->waiting.n && atomic_load(&r->stop) == STOP_NONE) {
-        node *n = list_first(&w->waiting);
-        list_remove(&w->waiting, n);
-        atomic_fetch_sub_explicit(&w->stats.waiting, 1, memory_order_relaxed);
-        dispatch(w, CONTAINER(n, req, link), llmlat_now_ns());
-    }
+    release_slot(w, user, t);
 }
 
 /* The connection's request fails for a reason of its own (timeout, the
@@ -1006,6 +1047,7 @@ void worker_free(worker *w)
     llmlat_agg_free(w->agg);
     delay_destroy(&w->delays);
     buf_free(&w->line);
+    free(w->freed);
     free(w);
 }
 
