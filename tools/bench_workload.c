@@ -69,8 +69,8 @@ static bool id_array(const json_cur *at, uint32_t *n)
     return !c.why;
 }
 
-static int dataset_line_read(workload *w, const char *path, size_t no, const char *text,
-                             size_t n, dataset_line *out)
+static int dataset_line_parse(workload *w, const char *path, size_t no, const char *text,
+                              size_t n, dataset_line *out)
 {
     json_cur c;
     json_init(&c, text, n);
@@ -111,7 +111,6 @@ static int dataset_line_read(workload *w, const char *path, size_t no, const cha
     if (!json_end(&c)) {
         char why[96], text2[128];
         json_error(&c, why, sizeof why);
-        free(out->value);
         snprintf(text2, sizeof text2, "not JSON (%s)", why);
         return fail_line(path, no, text2);
     }
@@ -123,6 +122,18 @@ static int dataset_line_read(workload *w, const char *path, size_t no, const cha
     if (!out->messages && !out->text && w->o->chat)
         return fail_line(path, no, "token ids need --endpoint /v1/completions");
     return 0;
+}
+
+/* One line of the dataset into *out; nothing kept when it is refused. */
+static int dataset_line_read(workload *w, const char *path, size_t no, const char *text,
+                             size_t n, dataset_line *out)
+{
+    int rc = dataset_line_parse(w, path, no, text, n, out);
+    if (rc != 0) {
+        free(out->value);
+        out->value = NULL;
+    }
+    return rc;
 }
 
 static int dataset_load(workload *w, const char *path)

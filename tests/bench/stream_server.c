@@ -213,6 +213,7 @@ static void write_outputs(const char *log_path, const char *stats_path)
 enum { S_READ, S_STREAM };
 
 typedef struct conn {
+    struct conn *prev, *next; /* every connection, freed at exit */
     int fd;
     int state;
     char *in;
@@ -297,8 +298,16 @@ static script g_scripts[MAX_SCRIPTS];
 static int g_nscripts;
 static uint64_t g_arrivals;
 
+static conn *g_conns;
+
 static void conn_close(conn *c)
 {
+    if (c->prev)
+        c->prev->next = c->next;
+    else
+        g_conns = c->next;
+    if (c->next)
+        c->next->prev = c->prev;
     heap_remove(c);
     close(c->fd);
     free(c->in);
@@ -788,6 +797,10 @@ int main(int argc, char **argv)
                     setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
                     conn *c = calloc(1, sizeof *c);
                     c->fd = fd;
+                    c->next = g_conns;
+                    if (g_conns)
+                        g_conns->prev = c;
+                    g_conns = c;
                     c->heap_at = SIZE_MAX;
                     struct epoll_event cev = { .events = EPOLLIN, .data.ptr = c };
                     epoll_ctl(g_ep, EPOLL_CTL_ADD, fd, &cev);
@@ -807,5 +820,13 @@ int main(int argc, char **argv)
     write_outputs(log_path, stats_path);
     if (g_requests_log)
         fclose(g_requests_log);
+    while (g_conns)
+        conn_close(g_conns);
+    free(g_heap);
+    free(g_log);
+    close(g_ep);
+    close(tfd);
+    close(lfd);
+    close(sfd);
     return 0;
 }
