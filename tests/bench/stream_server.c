@@ -698,7 +698,7 @@ int main(int argc, char **argv)
     int port = 0;
     double seconds = 60;
     const char *log_path = NULL, *stats_path = NULL;
-    for (int i = 1; i < argc; i++) {
+    for (int i = 1; i < argc; i += 2) { /* OPTION VALUE pairs */
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!v) {
             fprintf(stderr, "stream_server: %s needs a value\n", a);
@@ -720,7 +720,6 @@ int main(int argc, char **argv)
             fprintf(stderr, "stream_server: unknown option %s\n", a);
             return 2;
         }
-        i++;
     }
     if (g_nscripts == 0)
         g_scripts[g_nscripts++] = parse_script("");
