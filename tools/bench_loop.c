@@ -42,6 +42,8 @@
 
 #define PROG "llmlat bench"
 #define MAX_EVENTS 256
+#define READ_SIZE (1 << 16)
+#define SLAB_SIZE (1 << 20)
 #define DRAIN_LIMIT_NS INT64_C(10000000000) /* a body's rest after [DONE] */
 #define NS 1000000000.0
 
@@ -114,7 +116,7 @@ typedef struct conn {
     int fd;
     tls_session *tls;
     int state;
-    uint32_t interest;
+    bool readable;        /* data came while the request was being written */
     req *q;
     bool reused;          /* it carried a request before */
     int64_t deadline;     /* connecting, draining */
@@ -149,7 +151,8 @@ struct worker {
     freed_slot *freed;    /* slots freed, in order (release_slot) */
     size_t n_freed, cap_freed;
     bool releasing;
-    char rbuf[1 << 16];
+    char rbuf[READ_SIZE];
+    char slab[SLAB_SIZE];  /* the reads of one epoll batch, taken before any is parsed */
 };
 
 static char TIMER_TAG, WAKE_TAG; /* epoll data of the timerfd and eventfd */
@@ -180,21 +183,6 @@ static void reason_kind(const char *reason, char *kind, size_t cap)
     if (paren && (size_t)(paren - reason) < n)
         n = (size_t)(paren - reason);
     snprintf(kind, cap, "%.*s", (int)n, reason);
-}
-
-static void set_interest(worker *w, conn *c, uint32_t events)
-{
-    if (c->interest == events)
-        return;
-    struct epoll_event ev = { .events = events, .data.ptr = c };
-    epoll_ctl(w->ep, EPOLL_CTL_MOD, c->fd, &ev);
-    c->interest = events;
-}
-
-/* The interest a TLS call that cannot go on asks for. */
-static uint32_t want_events(int want)
-{
-    return want == TLS_WANT_WRITE ? EPOLLOUT : EPOLLIN;
 }
 
 static void stat_max(atomic_int_fast64_t *a, int64_t v)
@@ -245,8 +233,10 @@ static conn *conn_open(worker *w, req *q, int64_t now, int *err)
         free(c);
         return NULL;
     }
-    c->interest = EPOLLOUT;
-    struct epoll_event ev = { .events = EPOLLOUT, .data.ptr = c };
+    /* edge-triggered, both ways, once: no epoll_ctl per request; a read
+     * shorter than asked drained the socket, so no read ends in EAGAIN */
+    struct epoll_event ev = { .events = EPOLLIN | EPOLLOUT | EPOLLRDHUP | EPOLLET,
+                              .data.ptr = c };
     if (epoll_ctl(w->ep, EPOLL_CTL_ADD, c->fd, &ev) != 0) {
         *err = errno;
         close(c->fd);
@@ -437,6 +427,7 @@ static void conn_send(worker *w, conn *c)
     bench_run *r = w->r;
     if (!q->started) {
         stream_begin(&c->stream);
+        c->readable = false;
         int64_t t = llmlat_now_ns(); /* just before the first byte is written */
         if (llmlat_request_schedule(q->rec, q->intended) != LLMLAT_OK ||
             llmlat_request_start(q->rec, t) != LLMLAT_OK)
@@ -463,10 +454,8 @@ static void conn_send(worker *w, conn *c)
                 n = TLS_FAILED;
             }
         }
-        if (n == TLS_AGAIN) {
-            set_interest(w, c, want_events(want));
+        if (n == TLS_AGAIN) /* the next edge goes on */
             return;
-        }
         if (n == TLS_FAILED) {
             int err = errno;
             if (retry(w, c))
@@ -478,7 +467,10 @@ static void conn_send(worker *w, conn *c)
         q->sent += (size_t)n;
     }
     c->state = C_READING;
-    set_interest(w, c, EPOLLIN);
+    if (c->readable) { /* its edge came while writing: it will not come again */
+        c->readable = false;
+        conn_readable(w, c);
+    }
 }
 
 /* After the connect: TLS's handshake, or the request. */
@@ -494,10 +486,8 @@ static void conn_connected(worker *w, conn *c)
     }
     if (c->state == C_HANDSHAKE) {
         int want = 0, rc = tls_handshake(c->tls, &want);
-        if (rc == TLS_AGAIN) {
-            set_interest(w, c, want_events(want));
+        if (rc == TLS_AGAIN)
             return;
-        }
         if (rc == TLS_FAILED) {
             conn_fail(w, c, llmlat_now_ns(), "cannot connect: %s", tls_error(c->tls));
             return;
@@ -570,7 +560,6 @@ static void decided(worker *w, conn *c, int outcome, int64_t t, bool extra_bytes
     if (keep) {
         c->state = C_IDLE;
         c->reused = true;
-        set_interest(w, c, EPOLLIN | EPOLLRDHUP);
         list_push(&w->idle, &c->link);
     } else if (outcome == STREAM_OK && !complete && c->stream.http.keep_alive) {
         c->state = C_DRAINING;
@@ -582,21 +571,23 @@ static void decided(worker *w, conn *c, int outcome, int64_t t, bool extra_bytes
     end_request(w, q, s.outcome == STREAM_OK ? END_OK : END_FAILED, t, s.reason, &s);
 }
 
-/* Bytes read at t. Returns false when c was closed or given away. */
-static bool conn_feed(worker *w, conn *c, size_t n, int64_t t)
+/* Bytes read at t. Returns false when c was closed or given away (or
+ * idle: its response ended). */
+static bool conn_feed(worker *w, conn *c, const char *buf, size_t n, int64_t t)
 {
     size_t off = 0;
     w->read_time = t;
     w->reading = c->q;
     while (off < n) {
         size_t used;
-        int rc = stream_feed(&c->stream, w->rbuf + off, n - off, &used, on_event, w);
+        int rc = stream_feed(&c->stream, buf + off, n - off, &used, on_event, w);
         off += used;
         bool complete = stream_http_complete(&c->stream);
         if (c->q && rc != STREAM_MORE) {
+            bool draining = rc == STREAM_OK && !complete && c->stream.http.keep_alive;
             decided(w, c, rc, t, complete && off < n);
             w->reading = NULL;
-            return false;
+            return draining; /* a draining connection is still read */
         }
         if (c->state == C_DRAINING && (complete || rc == STREAM_FAILED)) {
             bool keep = complete && off == n;
@@ -604,7 +595,6 @@ static bool conn_feed(worker *w, conn *c, size_t n, int64_t t)
             if (keep) {
                 c->state = C_IDLE;
                 c->reused = true;
-                set_interest(w, c, EPOLLIN | EPOLLRDHUP);
                 list_push(&w->idle, &c->link);
             } else {
                 c->state = C_READING; /* out of every list */
@@ -640,41 +630,58 @@ static void conn_ended(worker *w, conn *c, int64_t t, int err)
     end_request(w, q, rc == STREAM_OK ? END_OK : END_FAILED, t, s.reason, &s);
 }
 
+/* One read of c into buf: bytes (> 0), 0 at the close, TLS_AGAIN, or
+ * TLS_FAILED with *err. */
+static ssize_t conn_read(conn *c, char *buf, size_t cap, int *err)
+{
+    int want = 0;
+    *err = 0;
+    if (c->tls) {
+        ssize_t n = tls_read(c->tls, buf, cap, &want);
+        if (n == TLS_FAILED)
+            *err = ECONNRESET;
+        return n;
+    }
+    for (;;) {
+        ssize_t n = recv(c->fd, buf, cap, 0);
+        if (n >= 0)
+            return n;
+        if (errno == EINTR)
+            continue;
+        if (errno == EAGAIN || errno == EWOULDBLOCK)
+            return TLS_AGAIN;
+        *err = errno;
+        return TLS_FAILED;
+    }
+}
+
+/* What one read of c gave at t: its bytes (already in buf) fed, or the
+ * close. Returns true when c may have more to read. */
+static bool conn_took(worker *w, conn *c, const char *buf, ssize_t n, int err, int64_t t,
+                      size_t cap)
+{
+    if (n > 0) {
+        if (!conn_feed(w, c, buf, (size_t)n, t))
+            return false;
+        /* a plain read shorter than asked drained the socket; TLS may hold
+         * a record's rest, or the socket more records */
+        return (size_t)n == cap || c->tls;
+    }
+    if (n == TLS_AGAIN)
+        return false;
+    conn_ended(w, c, t, n == 0 ? 0 : err);
+    return false;
+}
+
+/* Reads c until it is drained (its edge was taken). */
 static void conn_readable(worker *w, conn *c)
 {
-    for (;;) {
-        ssize_t n;
-        int want = 0, err = 0;
-        if (c->tls) {
-            n = tls_read(c->tls, w->rbuf, sizeof w->rbuf, &want);
-        } else {
-            n = recv(c->fd, w->rbuf, sizeof w->rbuf, 0);
-            if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
-                n = TLS_AGAIN;
-                want = TLS_WANT_READ;
-            } else if (n < 0 && errno == EINTR) {
-                continue;
-            } else if (n < 0) {
-                err = errno;
-                n = TLS_FAILED;
-            }
-        }
+    bool more = true;
+    while (more) {
+        int err;
+        ssize_t n = conn_read(c, w->rbuf, READ_SIZE, &err);
         int64_t t = llmlat_now_ns(); /* right after the read returned */
-        if (n > 0) {
-            if (!conn_feed(w, c, (size_t)n, t))
-                return;
-            if ((size_t)n < sizeof w->rbuf && !(c->tls && tls_pending(c->tls)))
-                return; /* level-triggered: epoll says when there is more */
-            continue;
-        }
-        if (n == TLS_AGAIN) {
-            set_interest(w, c, want_events(want) | (c->state == C_IDLE ? EPOLLRDHUP : 0));
-            return;
-        }
-        if (n == TLS_FAILED && c->tls && !err)
-            err = ECONNRESET;
-        conn_ended(w, c, t, n == 0 ? 0 : err);
-        return;
+        more = conn_took(w, c, w->rbuf, n, err, t, READ_SIZE);
     }
 }
 
@@ -700,13 +707,17 @@ static void conn_event(worker *w, conn *c, uint32_t events)
         conn_connected(w, c);
         return;
     case C_WRITING:
+        if (events & (EPOLLIN | EPOLLRDHUP))
+            c->readable = true;
         conn_send(w, c);
         return;
     case C_IDLE: /* the server closed a connection at rest, or spoke out of turn */
-        conn_close(w, c);
+        if (events & (EPOLLIN | EPOLLRDHUP | EPOLLHUP | EPOLLERR))
+            conn_close(w, c);
         return;
-    default:
-        conn_readable(w, c);
+    default: /* READING, DRAINING: an edge of writability alone brings nothing */
+        if (c->tls || (events & (EPOLLIN | EPOLLRDHUP | EPOLLHUP | EPOLLERR)))
+            conn_readable(w, c);
     }
 }
 
@@ -914,6 +925,42 @@ static void arm(worker *w, int64_t t)
 
 /* --------------------------------------------------------------- the loop */
 
+/* A read made for an event of the batch, before any event is handled. */
+typedef struct batch_read {
+    bool taken;
+    ssize_t n;
+    int err;
+    int64_t t;
+    size_t at; /* in the slab */
+} batch_read;
+
+/* First the reads of every stream the batch found readable, each timed as
+ * it returns, into the slab; then (the caller) the parsing, recording and
+ * sending. So a stream's time does not wait for the parsing of the
+ * streams before it in the batch, only for their reads. Only requests'
+ * connections are read early: handling an event never closes another such
+ * one (only idle or connecting ones), so none goes before its turn. TLS
+ * reads come in their turn (a record may need more than one). */
+static void read_batch(worker *w, const struct epoll_event *events, int n, batch_read *reads)
+{
+    size_t used = 0;
+    for (int i = 0; i < n; i++) {
+        conn *c = events[i].data.ptr;
+        reads[i].taken = false;
+        uint32_t readable = EPOLLIN | EPOLLRDHUP | EPOLLHUP | EPOLLERR;
+        if ((void *)c == &TIMER_TAG || (void *)c == &WAKE_TAG || c->state != C_READING ||
+            !c->q || c->tls || !(events[i].events & readable) || used + READ_SIZE > SLAB_SIZE)
+            continue;
+        batch_read *b = &reads[i];
+        b->taken = true;
+        b->at = used;
+        b->n = conn_read(c, w->slab + used, READ_SIZE, &b->err);
+        b->t = llmlat_now_ns(); /* right after the read returned */
+        if (b->n > 0)
+            used += (size_t)b->n;
+    }
+}
+
 void *worker_main(void *arg)
 {
     worker *w = arg;
@@ -930,6 +977,7 @@ void *worker_main(void *arg)
         next_arrival(w);
     }
     struct epoll_event events[MAX_EVENTS];
+    batch_read reads[MAX_EVENTS];
     for (;;) {
         int64_t now = llmlat_now_ns();
         expire(w, now);
@@ -941,6 +989,7 @@ void *worker_main(void *arg)
             break;
         arm(w, next_deadline(w));
         int n = epoll_wait(w->ep, events, MAX_EVENTS, -1);
+        read_batch(w, events, n, reads);
         for (int i = 0; i < n; i++) {
             void *tag = events[i].data.ptr;
             if (tag == &TIMER_TAG || tag == &WAKE_TAG) {
@@ -951,7 +1000,11 @@ void *worker_main(void *arg)
                     w->armed = INT64_MAX;
                 continue;
             }
-            conn_event(w, tag, events[i].events);
+            const batch_read *b = &reads[i];
+            if (!b->taken)
+                conn_event(w, tag, events[i].events);
+            else if (conn_took(w, tag, w->slab + b->at, b->n, b->err, b->t, READ_SIZE))
+                conn_readable(w, tag);
         }
     }
     while (w->idle.n)

@@ -403,8 +403,8 @@ static void content_chunk(buf *b, const conn *c)
     for (int k = 0; k < c->sc->chunk; k++) {
         strcat(words, " w");
         if (c->logprobs)
-            snprintf(lp + strlen(lp), sizeof lp - strlen(lp), "%s{\"token\":\" w\",\"logprob\":-0.5}",
-                     k ? "," : "");
+            snprintf(lp + strlen(lp), sizeof lp - strlen(lp),
+                     "%s{\"token\":\" w\",\"logprob\":-0.5}", k ? "," : "");
     }
     char data[6144];
     if (c->chat)
