@@ -35,7 +35,9 @@ static int fail(sse_parser *s, const char *why)
     return SSE_ERROR;
 }
 
-/* Room for n more bytes (and a NUL) in *buf, within max_event. */
+/* Room for n more bytes (and a NUL) in *buf, within max_event: a line
+ * (the line buffer) or an event's data (the data buffer) longer than that
+ * is an error, however the bytes were split. */
 static bool reserve(sse_parser *s, char **buf, size_t *cap, size_t len, size_t n)
 {
     if (len + n > s->max_event)
@@ -150,8 +152,8 @@ int sse_feed(sse_parser *s, const char *p, size_t len, size_t *used, sse_event_f
         while (end < len && p[end] != '\n' && p[end] != '\r')
             end++;
         if (end == len) { /* an unfinished line */
-            if (s->line_len + (len - i) + s->data_len > s->max_event)
-                rc = fail(s, "an event larger than the limit");
+            if (s->line_len + (len - i) > s->max_event)
+                rc = fail(s, "a line longer than the limit");
             else if (!append(s, &s->line, &s->line_cap, &s->line_len, p + i, len - i))
                 rc = SSE_ERROR;
             i = len;
@@ -166,8 +168,8 @@ int sse_feed(sse_parser *s, const char *p, size_t len, size_t *used, sse_event_f
             rc = line(s, s->line, s->line_len, fn, user);
             s->line_len = 0;
         } else {
-            if (s->data_len + (end - i) > s->max_event) {
-                rc = fail(s, "an event larger than the limit");
+            if (end - i > s->max_event) { /* as append() refuses it in pieces */
+                rc = fail(s, "a line longer than the limit");
                 break;
             }
             rc = line(s, p + i, end - i, fn, user);

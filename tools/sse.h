@@ -4,7 +4,7 @@
  * data joined by '\n', an event dispatched at each empty line. A pure
  * function of the bytes, which may be split anywhere (a CRLF too). It
  * keeps the unfinished line and the event's data in buffers of its own,
- * up to `max_event` bytes. */
+ * each up to `max_event` bytes: a longer line or event is an error. */
 #ifndef LLMLAT_SSE_H
 #define LLMLAT_SSE_H
 
@@ -13,7 +13,7 @@
 
 /* What sse_feed found. */
 #define SSE_MORE 0  /* every byte was used */
-#define SSE_ERROR 1 /* an event beyond max_event, or no memory: .why */
+#define SSE_ERROR 1 /* a line or event beyond max_event, or no memory: .why */
 #define SSE_STOP 2  /* the event callback asked to stop */
 
 #define SSE_TYPE_MAX 64 /* longer event types are cut */
