@@ -104,7 +104,7 @@ typedef struct req {
     char id[40];
 } req;
 
-enum { C_CONNECTING, C_HANDSHAKE, C_WRITING, C_READING, C_DRAINING, C_IDLE };
+enum { C_CONNECTING, C_HANDSHAKE, C_WRITING, C_READING, C_DRAINING, C_IDLE, C_CLOSED };
 
 typedef struct freed_slot {
     uint32_t user;
@@ -112,11 +112,12 @@ typedef struct freed_slot {
 } freed_slot;
 
 typedef struct conn {
-    node link;            /* in connecting, draining or idle */
+    node link;            /* in connecting, draining, idle or closed */
     int fd;
     tls_session *tls;
     int state;
     bool readable;        /* data came while the request was being written */
+    bool peer_closed;     /* an edge said the server closed its side (RDHUP, HUP) */
     req *q;
     bool reused;          /* it carried a request before */
     int64_t deadline;     /* connecting, draining */
@@ -128,7 +129,7 @@ struct worker {
     uint32_t id, threads;
     int ep, timer, wake;
     int64_t armed;
-    list free_reqs, waiting, inflight, idle, connecting, draining;
+    list free_reqs, waiting, inflight, idle, connecting, draining, closed;
     uint64_t active;      /* picked and not ended */
     /* open loop and replay */
     arrivals arr;
@@ -195,6 +196,9 @@ static void stat_max(atomic_int_fast64_t *a, int64_t v)
 
 /* ------------------------------------------------------------ connections */
 
+/* Closes c. Its memory is freed only after the epoll batch being handled
+ * (conn_free_closed): a later event of the batch may still point to it, and
+ * must find it closed rather than another connection's. */
 static void conn_close(worker *w, conn *c)
 {
     if (c->state == C_CONNECTING || c->state == C_HANDSHAKE)
@@ -204,9 +208,21 @@ static void conn_close(worker *w, conn *c)
     else if (c->state == C_IDLE)
         list_remove(&w->idle, &c->link);
     tls_session_free(c->tls);
+    c->tls = NULL;
     close(c->fd);
+    c->fd = -1;
+    c->state = C_CLOSED;
     stream_free(&c->stream);
-    free(c);
+    list_push(&w->closed, &c->link);
+}
+
+static void conn_free_closed(worker *w)
+{
+    while (w->closed.n) {
+        node *n = list_first(&w->closed);
+        list_remove(&w->closed, n);
+        free(CONTAINER(n, conn, link));
+    }
 }
 
 /* A new connection for q, its connect under way. NULL with *err. */
@@ -556,12 +572,16 @@ static void decided(worker *w, conn *c, int outcome, int64_t t, bool extra_bytes
     completion_stream s = c->stream; /* its counts, copied before the connection goes */
     if (q->refused)
         stream_fail(&s, "client: the event was not recorded (out of memory)");
-    bool keep = outcome == STREAM_OK && complete && c->stream.http.keep_alive && !extra_bytes;
+    /* a response that ended with the server's close (its edge seen, its
+     * zero-byte read not made) is no connection to reuse */
+    bool keep = outcome == STREAM_OK && complete && c->stream.http.keep_alive && !extra_bytes &&
+                !c->peer_closed;
     if (keep) {
         c->state = C_IDLE;
         c->reused = true;
         list_push(&w->idle, &c->link);
-    } else if (outcome == STREAM_OK && !complete && c->stream.http.keep_alive) {
+    } else if (outcome == STREAM_OK && !complete && c->stream.http.keep_alive &&
+               !c->peer_closed) {
         c->state = C_DRAINING;
         c->deadline = t + DRAIN_LIMIT_NS;
         list_push(&w->draining, &c->link);
@@ -584,13 +604,14 @@ static bool conn_feed(worker *w, conn *c, const char *buf, size_t n, int64_t t)
         off += used;
         bool complete = stream_http_complete(&c->stream);
         if (c->q && rc != STREAM_MORE) {
-            bool draining = rc == STREAM_OK && !complete && c->stream.http.keep_alive;
+            bool draining = rc == STREAM_OK && !complete && c->stream.http.keep_alive &&
+                            !c->peer_closed;
             decided(w, c, rc, t, complete && off < n);
             w->reading = NULL;
             return draining; /* a draining connection is still read */
         }
         if (c->state == C_DRAINING && (complete || rc == STREAM_FAILED)) {
-            bool keep = complete && off == n;
+            bool keep = complete && off == n && !c->peer_closed;
             list_remove(&w->draining, &c->link);
             if (keep) {
                 c->state = C_IDLE;
@@ -665,7 +686,11 @@ static bool conn_took(worker *w, conn *c, const char *buf, ssize_t n, int err, i
             return false;
         /* a plain read shorter than asked drained the socket; TLS may hold
          * a record's rest, or the socket more records */
-        return (size_t)n == cap || c->tls;
+        if ((size_t)n == cap || c->tls)
+            return true;
+        if (c->peer_closed) /* drained, and the server's close came with the edge */
+            conn_ended(w, c, t, 0);
+        return false;
     }
     if (n == TLS_AGAIN)
         return false;
@@ -687,7 +712,11 @@ static void conn_readable(worker *w, conn *c)
 
 static void conn_event(worker *w, conn *c, uint32_t events)
 {
+    if (events & (EPOLLRDHUP | EPOLLHUP))
+        c->peer_closed = true;
     switch (c->state) {
+    case C_CLOSED: /* closed earlier in this batch */
+        return;
     case C_CONNECTING: {
         int err = 0;
         socklen_t len = sizeof err;
@@ -952,6 +981,8 @@ static void read_batch(worker *w, const struct epoll_event *events, int n, batch
             !c->q || c->tls || !(events[i].events & readable) || used + READ_SIZE > SLAB_SIZE)
             continue;
         batch_read *b = &reads[i];
+        if (events[i].events & (EPOLLRDHUP | EPOLLHUP))
+            c->peer_closed = true;
         b->taken = true;
         b->at = used;
         b->n = conn_read(c, w->slab + used, READ_SIZE, &b->err);
@@ -1001,16 +1032,18 @@ void *worker_main(void *arg)
                 continue;
             }
             const batch_read *b = &reads[i];
-            if (!b->taken)
+            if (!b->taken || ((conn *)tag)->state == C_CLOSED)
                 conn_event(w, tag, events[i].events);
             else if (conn_took(w, tag, w->slab + b->at, b->n, b->err, b->t, READ_SIZE))
                 conn_readable(w, tag);
         }
+        conn_free_closed(w);
     }
     while (w->idle.n)
         conn_close(w, CONTAINER(list_first(&w->idle), conn, link));
     while (w->draining.n)
         conn_close(w, CONTAINER(list_first(&w->draining), conn, link));
+    conn_free_closed(w);
     if (atomic_fetch_sub(&r->running, 1) == 1) {
         uint64_t one = 1;
         if (write(r->done_fd, &one, sizeof one) < 0)
@@ -1052,6 +1085,7 @@ worker *worker_new(bench_run *r, uint32_t id)
     list_init(&w->idle);
     list_init(&w->connecting);
     list_init(&w->draining);
+    list_init(&w->closed);
     delay_init(&w->delays);
     w->ep = epoll_create1(EPOLL_CLOEXEC);
     w->timer = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);

@@ -39,6 +39,8 @@
  *   head_with_first=1      the head with the first event (llama-server)
  *   framing=chunked|close  the body chunked, or ended by the close
  *   keepalive=1            Connection: keep-alive (0: close)
+ *   fin_after_done=1       the server's FIN right after the response, though
+ *                          it said keep-alive (as llama-server does)
  *   comment=1              an SSE comment before each event
  *   crlf=1 nospace=1       SSE lines end in CRLF; "data:" without a space
  *   split=S                each event in two writes, S apart
@@ -91,7 +93,7 @@ typedef struct script {
     double ttft, gap, stall, slow_headers, split, spread;
     int tokens, chunk, stall_at, usage, done, role, status, error_after, close_after,
         malformed_after, reset_after, head_with_first, framing_close, keepalive, comment, crlf,
-        nospace;
+        nospace, fin_after_done;
 } script;
 
 static script parse_script(const char *spec)
@@ -130,6 +132,7 @@ static script parse_script(const char *spec)
         else if (!strcmp(k, "head_with_first")) s.head_with_first = i;
         else if (!strcmp(k, "framing")) s.framing_close = !strcmp(v, "close");
         else if (!strcmp(k, "keepalive")) s.keepalive = i;
+        else if (!strcmp(k, "fin_after_done")) s.fin_after_done = i;
         else if (!strcmp(k, "comment")) s.comment = i;
         else if (!strcmp(k, "crlf")) s.crlf = i;
         else if (!strcmp(k, "nospace")) s.nospace = i;
@@ -462,7 +465,7 @@ static int64_t event_time(const conn *c, int e)
 static void response_done(conn *c)
 {
     heap_remove(c);
-    if (!c->sc->keepalive || c->sc->framing_close) {
+    if (!c->sc->keepalive || c->sc->framing_close || c->sc->fin_after_done) {
         shutdown(c->fd, SHUT_WR); /* closed once the client closes, or at exit */
         c->state = S_READ;
         c->sc = NULL;

@@ -220,6 +220,20 @@ class Schedule(unittest.TestCase):
         self.assertEqual(sum(ns(q["scheduled"]) == origin for q in reqs), 3)
         self.assertEqual(json.loads(r.stdout)["bench"]["concurrency"], 3)
 
+    def test_connections_the_server_closed_are_not_reused(self):
+        # the FIN comes with the response's last bytes, under "keep-alive"
+        # (llama-server does it): a connection reused then would hang
+        with tempfile.TemporaryDirectory() as d, Server("ttft=0.002,gap=0.002,tokens=4,"
+                                                        "fin_after_done=1") as srv:
+            trace = os.path.join(d, "t.jsonl")
+            r = bench("--base-url", srv.url, "--rate", "50", "--requests", "60",
+                      "--input-len", "4", "--output-len", "4", "--timeout", "5",
+                      "--output", trace, "--quiet", "--format", "json")
+            srv.stop()
+            self.assertEqual(r.returncode, 0, r.stderr)
+            self.assertEqual(json.loads(r.stdout)["bench"]["failures"], {})
+            self.assertTrue(all(q["ok"] for q in read_trace(trace)))
+
     def test_sweep_one_run_and_trace_per_rate(self):
         with tempfile.TemporaryDirectory() as d, Server("ttft=0.002,gap=0.002,tokens=2") as srv:
             trace = os.path.join(d, "sweep.jsonl")
