@@ -1016,7 +1016,9 @@ void *worker_main(void *arg)
             run_schedule(w, now);
         else if (atomic_load(&r->next_closed) >= r->count || now >= r->stop_at)
             w->schedule_done = true;
-        if (w->active == 0 && (w->schedule_done || w->broken))
+        /* the closed loop's users start their next request as one ends:
+         * none in flight, none to come */
+        if (w->active == 0 && (w->schedule_done || w->broken || r->o->closed))
             break;
         arm(w, next_deadline(w));
         int n = epoll_wait(w->ep, events, MAX_EVENTS, -1);

@@ -220,6 +220,15 @@ class Schedule(unittest.TestCase):
         self.assertEqual(sum(ns(q["scheduled"]) == origin for q in reqs), 3)
         self.assertEqual(json.loads(r.stdout)["bench"]["concurrency"], 3)
 
+    def test_closed_loop_with_more_threads_than_users(self):
+        with Server("ttft=0.005,gap=0.005,tokens=2") as srv:  # a thread without a user ends
+            r = bench("--base-url", srv.url, "--concurrency", "2", "--threads", "5",
+                      "--requests", "8", "--input-len", "4", "--output-len", "2", "--quiet",
+                      "--format", "json", timeout=30)
+            srv.stop()
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertEqual(json.loads(r.stdout)["bench"]["sent"], 8)
+
     def test_connections_the_server_closed_are_not_reused(self):
         # the FIN comes with the response's last bytes, under "keep-alive"
         # (llama-server does it): a connection reused then would hang
