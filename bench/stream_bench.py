@@ -5,18 +5,21 @@ does (bench/py_stream_client.py), against the same C epoll server
 (tests/bench/stream_server.c) in the same run.
 
     /usr/bin/python3 bench/stream_bench.py --build DIR [--streams 100,1000,10000]
-        [--seconds 20] [--rates 1000,5000] [--rate-seconds 10] [--repeats 1]
-        [--clients llmlat,python] [--json FILE]
+        [--token-rate 10] [--seconds 20] [--rates 1000,5000] [--rate-seconds 10]
+        [--repeats 1] [--clients llmlat,python] [--json FILE]
 
 DIR is a build with the command and tests/bench/stream_server (any build
 with -Dtools=enabled and -Dtests=enabled, or -Dbench=true). Needs
 python3-aiohttp for the reference, taskset (util-linux), and a file limit
 above the streams (ulimit -n; the hard limit is raised to, not past).
 
-1. Streams. For each N, the server serves N streams of 10 tokens/s (a gap
-   of 100 ms, the streams' phases spread evenly over it: N x 10 events/s
-   without bursts), each --seconds long; the client under test opens the N
-   streams at once (a closed loop of N, each request sent once). Per
+1. Streams. For each N, the server serves N streams of --token-rate
+   tokens/s each (10: a gap of 100 ms; the streams' phases spread evenly
+   over the gap: N x 10 events/s without bursts), each --seconds long,
+   their first token 0.1 s + N x 200 us after the request (the N
+   connections and requests of the start are over by then: what is
+   measured is the streaming); the client under test opens the N streams
+   at once (a closed loop of N, each request sent once). Per
    client: the timestamp error of every event, client read time - server
    write time (both CLOCK_MONOTONIC; the server's taken just before its
    write), P50, P99 and max; the client's CPU (user + system, from wait4)
@@ -130,8 +133,10 @@ def errors(reads, writes):
 
 
 def streams_run(args, n, client):
-    tokens = int(args.seconds * 10)
-    script = "ttft=0.1,gap=0.1,spread=0.1,tokens=%d,usage=1" % tokens
+    tokens = int(args.seconds * args.token_rate)
+    gap = 1.0 / args.token_rate
+    ttft = 0.1 + n * 200e-6
+    script = "ttft=%g,gap=%g,spread=%g,tokens=%d,usage=1" % (ttft, gap, gap, tokens)
     srv = Server(args.build, script, args.seconds * 3 + 60, cpu=0)
     with tempfile.TemporaryDirectory() as d:
         out = os.path.join(d, "out.jsonl")
@@ -149,7 +154,8 @@ def streams_run(args, n, client):
         reads = llmlat_events(out) if client == "llmlat" else python_events(out)
     errs, missing = errors(reads, writes)
     return {
-        "client": client, "streams": n, "events": len(errs), "missing": missing,
+        "client": client, "streams": n, "token_rate": args.token_rate, "events": len(errs),
+        "missing": missing,
         "error_p50_us": pct(errs, 0.5) / 1e3, "error_p99_us": pct(errs, 0.99) / 1e3,
         "error_max_us": errs[-1] / 1e3 if errs else float("nan"),
         "error_min_us": errs[0] / 1e3 if errs else float("nan"),
@@ -203,6 +209,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--build", required=True)
     ap.add_argument("--streams", default="100,1000,10000")
+    ap.add_argument("--token-rate", type=float, default=10)
     ap.add_argument("--seconds", type=float, default=20)
     ap.add_argument("--rates", default="1000,5000")
     ap.add_argument("--rate-seconds", type=float, default=10)
@@ -217,8 +224,8 @@ def main():
                "rates": []}
     print("load average at start: %s" % load_average())
     print("\nTimestamp error (client read - server write) and CPU per token")
-    print("%-7s %7s %9s %9s %9s %9s %10s %11s %14s" % (
-        "client", "streams", "events", "P50 us", "P99 us", "max us", "CPU us/tok",
+    print("%-7s %7s %5s %9s %9s %9s %9s %10s %11s %14s" % (
+        "client", "streams", "tok/s", "events", "P50 us", "P99 us", "max us", "CPU us/tok",
         "srv P99 us", "load"))
     for rep in range(args.repeats):
         for n in (int(x) for x in args.streams.split(",") if x):
@@ -226,8 +233,8 @@ def main():
                 r = streams_run(args, n, client)
                 r["repeat"] = rep
                 results["streams"].append(r)
-                print("%-7s %7d %9d %9.1f %9.1f %9.1f %10.2f %11.1f %14s%s" % (
-                    client, n, r["events"], r["error_p50_us"], r["error_p99_us"],
+                print("%-7s %7d %5g %9d %9.1f %9.1f %9.1f %10.2f %11.1f %14s%s" % (
+                    client, n, args.token_rate, r["events"], r["error_p50_us"], r["error_p99_us"],
                     r["error_max_us"], r["cpu_per_token_us"], r["server_late_p99_us"],
                     r["load"], "  (%d events not read)" % r["missing"] if r["missing"] else ""),
                     flush=True)
