@@ -220,6 +220,21 @@ class Schedule(unittest.TestCase):
         self.assertEqual(sum(ns(q["scheduled"]) == origin for q in reqs), 3)
         self.assertEqual(json.loads(r.stdout)["bench"]["concurrency"], 3)
 
+    def test_all_at_once_capped_as_vllm(self):
+        # vLLM's default: --request-rate inf with --max-concurrency
+        with tempfile.TemporaryDirectory() as d, Server("ttft=0.01,gap=0.005,tokens=3") as srv:
+            trace = os.path.join(d, "t.jsonl")
+            r = bench("--base-url", srv.url.replace("127.0.0.1", "localhost"), "--rate", "inf",
+                      "--max-concurrency", "3", "--requests", "12", "--input-len", "4",
+                      "--output-len", "3", "--output", trace, "--quiet")
+            srv.stop()
+            self.assertEqual(r.returncode, 0, r.stderr)
+            reqs = sorted(read_trace(trace), key=number)
+        self.assertEqual({q["scheduled"] for q in reqs}, {reqs[0]["scheduled"]})  # all at once
+        self.assertTrue(all(q["ok"] for q in reqs))
+        delays = [ns(q["start"]) - ns(q["scheduled"]) for q in reqs]
+        self.assertGreater(delays[-1], delays[0] + 20e6)  # the last waited for 3 slots
+
     def test_closed_loop_with_more_threads_than_users(self):
         with Server("ttft=0.005,gap=0.005,tokens=2") as srv:  # a thread without a user ends
             r = bench("--base-url", srv.url, "--concurrency", "2", "--threads", "5",
