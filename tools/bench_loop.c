@@ -14,12 +14,16 @@
  * before a byte could be written (no connection) starts when its
  * connection was attempted.
  *
+ * The sockets are edge-triggered; the reads of one epoll batch are all
+ * made (and timed) before any of them is parsed, so a stream's time does
+ * not wait for the parsing of the streams ahead of it in the batch.
+ *
  * Requests are recorded into llmlat recorders (kept and reused), written
  * to the trace as each ends, and added to the thread's exact aggregator
  * (the report) and to the live recorder (progress line, metrics port).
- * Connections are kept alive and reused; a request whose reused
- * connection turns out closed by the server before any byte of a response
- * is sent again once on a new one. */
+ * Connections are kept alive and reused, unless the server closed them; a
+ * request whose reused connection turns out closed by the server before
+ * any byte of a response is sent again once on a new one. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <netinet/in.h>
