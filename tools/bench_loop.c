@@ -148,7 +148,6 @@ struct worker {
     failure_counts failures;
     worker_stats stats;
     delay_hist delays;
-    bench_buf line;
     uint64_t not_sent, logprobs_missing;
     bool broken;
     int64_t read_time;    /* the read being parsed */
@@ -369,7 +368,7 @@ static void end_request(worker *w, req *q, int how, int64_t t, const char *reaso
         trace_extra x = { .id = q->id,
                           .status = s && s->http.head_done ? s->http.status : 0,
                           .error = how == END_FAILED ? reason : NULL };
-        trace_write(r->trace, &w->line, q->rec, &x);
+        trace_write(r->trace, q->rec, &x);
         if (llmlat_agg_add(w->agg, q->rec) != LLMLAT_OK ||
             llmlat_live_add(w->live, q->rec) != LLMLAT_OK)
             w->broken = true;
@@ -1139,7 +1138,6 @@ void worker_free(worker *w)
     llmlat_live_writer_free(w->live);
     llmlat_agg_free(w->agg);
     delay_destroy(&w->delays);
-    buf_free(&w->line);
     free(w->freed);
     free(w);
 }
