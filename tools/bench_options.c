@@ -6,6 +6,7 @@
 #include <strings.h>
 
 #include "bench_options.h"
+#include "bench_tls.h"
 #include "completion_stream.h"
 #include "json_scan.h"
 #include "llmlat.h"

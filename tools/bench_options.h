@@ -69,7 +69,4 @@ bool bench_options_parse(int argc, char **argv, bench_options *o);
 /* The options, for --help. */
 void bench_options_usage(FILE *out);
 
-/* Whether this build speaks TLS (meson option tls). */
-bool bench_tls_available(void);
-
 #endif
