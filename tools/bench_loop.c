@@ -890,7 +890,7 @@ static void expire(worker *w, int64_t now)
         w->schedule_done = true;
         w->next_due = INT64_MAX;
     }
-    if (stop != STOP_NONE)
+    if (stop != STOP_NONE || now >= r->stop_at) /* nothing is sent after --duration */
         drop_waiting(w);
     if (!w->cancelled_all && (stop == STOP_NOW || (stop == STOP_SENDING && now >= r->drain_until)))
         cancel_all(w, now);
@@ -938,6 +938,8 @@ static int64_t next_deadline(worker *w)
         t = earliest(t, CONTAINER(list_first(&w->draining), conn, link)->deadline);
     if (atomic_load(&r->stop) == STOP_SENDING && !w->cancelled_all)
         t = earliest(t, r->drain_until);
+    if (w->waiting.n)
+        t = earliest(t, r->stop_at);
     return t;
 }
 

@@ -45,7 +45,9 @@ static void text_heading(const bench_run *r, const run_summary *s)
            s->model[0] ? s->model : "(none)");
     printf("Load: %s; %llu sent in %.3f s", load, (unsigned long long)s->sent, s->wall_s);
     if (s->interrupted)
-        printf(", interrupted (%llu due and never sent)", (unsigned long long)s->not_sent);
+        printf(", interrupted");
+    if (s->not_sent)
+        printf(" (%llu due and never sent)", (unsigned long long)s->not_sent);
     printf("\n");
     if (s->failures.count) {
         printf("Failures:");

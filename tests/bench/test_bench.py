@@ -203,6 +203,23 @@ class Schedule(unittest.TestCase):
             peak = max(peak, level)
         self.assertLessEqual(peak, 2)
 
+    def test_duration_sends_nothing_after_it(self):
+        with tempfile.TemporaryDirectory() as d, Server("ttft=0.05,gap=0.01,tokens=5") as srv:
+            trace = os.path.join(d, "t.jsonl")
+            r = bench("--base-url", srv.url, "--rate", "200", "--arrival", "constant",
+                      "--max-concurrency", "2", "--duration", "0.5", "--input-len", "4",
+                      "--output-len", "5", "--output", trace, "--quiet", "--format", "json")
+            srv.stop()
+            self.assertEqual(r.returncode, 0, r.stderr)
+            reqs = read_trace(trace)
+        b = json.loads(r.stdout)["bench"]
+        origin = min(ns(q["scheduled"]) for q in reqs)
+        self.assertTrue(all(ns(q["start"]) - origin < 0.5e9 for q in reqs))
+        self.assertEqual(b["sent"], len(reqs))
+        self.assertEqual(b["sent"] + b["not_sent"], 100)  # the arrivals of 0.5 s at 200/s
+        self.assertGreater(b["not_sent"], 50)
+        self.assertFalse(b["interrupted"])
+
     def test_closed_loop_starts_at_the_last_end(self):
         with tempfile.TemporaryDirectory() as d, Server("ttft=0.005,gap=0.005,tokens=4") as srv:
             trace = os.path.join(d, "t.jsonl")
