@@ -312,7 +312,8 @@ static void slot_freed(worker *w, uint32_t user, int64_t t)
 {
     if (w->r->o->closed) {
         start_user(w, user, t);
-    } else if (w->waiting.n && atomic_load(&w->r->stop) == STOP_NONE) {
+    } else if (w->waiting.n && atomic_load(&w->r->stop) == STOP_NONE &&
+               llmlat_now_ns() < w->r->stop_at) {
         node *n = list_first(&w->waiting);
         list_remove(&w->waiting, n);
         atomic_fetch_sub_explicit(&w->stats.waiting, 1, memory_order_relaxed);
