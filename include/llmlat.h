@@ -167,6 +167,14 @@ LLMLAT_API const char *llmlat_strerror(int32_t status);
  * the client fell behind its schedule; default 0.001 (1 ms). A reporting
  * threshold: it may change at any time and is kept by merges' dst. (1.2) */
 #define LLMLAT_PARAM_MAX_DISPATCH_DELAY 6
+/* N under inference-perf's convention: 0 (default) the client's count, the
+ * sum of the events' k, as inference-perf counts the streamed text; 1 the
+ * server's usage count (llmlat_request_set_output_tokens) where a request
+ * has one, as its use_server_output_tokens. The other conventions take the
+ * usage count already (GuideLLM: but for an errored request). Set before
+ * any request is added (ESTATE after); an aggregator of 0 and one of 1 do
+ * not merge under inference-perf (EMISMATCH). (1.2) */
+#define LLMLAT_PARAM_SERVER_OUTPUT_TOKENS 7
 
 /* Report formats for llmlat_agg_report(); 3 to 5 are also the formats of
  * llmlat_expose() (docs/prometheus.md). */
@@ -298,7 +306,19 @@ LLMLAT_API int32_t llmlat_request_value(const llmlat_request *r, int32_t convent
 #define LLMLAT_LACKS_CHUNKS        (1u << 3) /* no chunk times: per-request values only */
 #define LLMLAT_LACKS_OUTPUT_TOKENS (1u << 4) /* N is unknown */
 #define LLMLAT_LACKS_INPUT_TOKENS  (1u << 5) /* the prompt length is unknown */
-#define LLMLAT_LACKS_ALL           (0x3fu)
+/* Only the first and last chunk times (of content, and of any chunk) and
+ * the number of chunks are known, not the times between: GuideLLM's
+ * benchmarks.json. The events between are placed evenly, as GuideLLM's
+ * own token timings place them, and nothing that needs their gaps (ITL,
+ * ICL, ITL max, peak output tokens/s) is computed from them. (1.2) */
+#define LLMLAT_LACKS_GAPS          (1u << 6)
+/* The source has no intended start times (llmlat_request_schedule): a
+ * tool's file that does not record them, so the metrics measured from the
+ * intended start are not available, with this reason, rather than absent
+ * for want of a schedule. (1.2) */
+#define LLMLAT_LACKS_SCHEDULE      (1u << 7)
+#define LLMLAT_LACKS_ALL           (0x3fu) /* the bits of 1.1, kept as they were */
+#define LLMLAT_LACKS_KNOWN         (0xffu) /* every bit of this header (1.2) */
 
 /* Says what r's data lacks (a LLMLAT_LACKS_* mask; 0 by default and after
  * reset). LLMLAT_LACKS_CHUNKS is set by llmlat_request_set_known and may
@@ -308,8 +328,10 @@ LLMLAT_API int32_t llmlat_request_set_lacks(llmlat_request *r, uint32_t lacks);
 
 /* A per-request value of a request whose chunk times are unknown (a tool's
  * result file with only per-request figures, such as LLMPerf's): metric
- * TTFT, E2E (seconds, >= 0) or TOOL_ITL (the tool's own ITL figure), as
- * the tool of `convention` measures it. It marks r LLMLAT_LACKS_CHUNKS: r
+ * TTFT, E2E (seconds, >= 0), TOOL_ITL (the tool's own ITL figure) or
+ * TPS_USER (the tool's own per-request output throughput, tokens/s: used
+ * under that tool's convention only, where it may not be N / E2E, as in
+ * LLMPerf before April 2024; 1.2), as the tool of `convention` measures it. It marks r LLMLAT_LACKS_CHUNKS: r
  * then takes no event. Aggregators and llmlat_request_value use such a
  * value under a convention that defines the metric the same way (the same
  * TTFT anchor; E2E to the same end), and report it as not available
@@ -981,6 +1003,8 @@ typedef struct llmlat_reader llmlat_reader;
 #define LLMLAT_INPUT_GENAI_PERF 4 /* GenAI-Perf profile_export.json */
 #define LLMLAT_INPUT_SGLANG     5 /* python -m sglang.bench_serving --output-file --output-details */
 #define LLMLAT_INPUT_LLMPERF    6 /* LLMPerf *_individual_responses.json */
+#define LLMLAT_INPUT_GUIDELLM   7 /* GuideLLM benchmarks.json (1.2) */
+#define LLMLAT_INPUT_INFERENCE_PERF 8 /* inference-perf per_request_lifecycle_metrics.json (1.2) */
 
 /* Lower-case name of an input format; NULL for an unknown id. */
 LLMLAT_API const char *llmlat_input_name(int32_t input);

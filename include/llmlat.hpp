@@ -365,7 +365,7 @@ public:
         return status(llmlat_request_set_lacks(r_, lacks));
     }
     /* A per-request value of a request without chunk times (TTFT, E2E,
-     * TOOL_ITL as the tool of `convention` measured it). */
+     * TOOL_ITL, TPS_USER as the tool of `convention` measured it). */
     status set_known(std::int32_t convention, std::int32_t metric, double value) noexcept
     {
         return status(llmlat_request_set_known(r_, convention, metric, value));

@@ -33,8 +33,13 @@ the percentiles llmlat's bounded mode approximates (where the rounding of
 the double sums moves a percentile by one rank, it takes the exact rank). Trace conventions: times are read exactly (integer
 ns) and every time difference is taken in ns; N is the trace's usage count
 ("output_tokens"), else the sum of the events' tokens, standing for the
-server's usage count that GuideLLM asks for. The benchmark runs from the
-earliest start to the latest end (or start + the trace's "duration").
+server's usage count that GuideLLM asks for; a failed (errored) request's N
+is its number of content chunks, whatever usage count it carries: its
+stream raised before its usage arrived, so GuideLLM keeps no output
+metrics for it and counts its token iterations (backends/openai/http.py;
+schemas/response.py, compile_stats; schemas/request_stats.py,
+output_tokens). The benchmark runs from the earliest start to the latest
+end (or start + the trace's "duration").
 
     python3 scripts/guidellm-reference.py [--exact-sums] TRACE > out.json
 """
@@ -69,6 +74,11 @@ class Stats:
         self.request_end = q.end_ns if q.status == "finished" else None
         self.resolve_end = q.end_ns
         self.output_tokens = q.n or None      # usage, 0 -> None as `or None` reads it
+        if q.status == "failed":
+            # the stream raised before its usage arrived: no output_metrics,
+            # its token iterations stand for them (request_stats.py,
+            # output_tokens; response.py, compile_stats)
+            self.output_tokens = len(content) or None
         self.prompt_tokens = q.input_tokens
         if q.status == "cancelled":
             self.group = "incomplete"

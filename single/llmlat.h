@@ -207,6 +207,14 @@ LLMLAT_API const char *llmlat_strerror(int32_t status);
  * the client fell behind its schedule; default 0.001 (1 ms). A reporting
  * threshold: it may change at any time and is kept by merges' dst. (1.2) */
 #define LLMLAT_PARAM_MAX_DISPATCH_DELAY 6
+/* N under inference-perf's convention: 0 (default) the client's count, the
+ * sum of the events' k, as inference-perf counts the streamed text; 1 the
+ * server's usage count (llmlat_request_set_output_tokens) where a request
+ * has one, as its use_server_output_tokens. The other conventions take the
+ * usage count already (GuideLLM: but for an errored request). Set before
+ * any request is added (ESTATE after); an aggregator of 0 and one of 1 do
+ * not merge under inference-perf (EMISMATCH). (1.2) */
+#define LLMLAT_PARAM_SERVER_OUTPUT_TOKENS 7
 
 /* Report formats for llmlat_agg_report(); 3 to 5 are also the formats of
  * llmlat_expose() (docs/prometheus.md). */
@@ -338,7 +346,19 @@ LLMLAT_API int32_t llmlat_request_value(const llmlat_request *r, int32_t convent
 #define LLMLAT_LACKS_CHUNKS        (1u << 3) /* no chunk times: per-request values only */
 #define LLMLAT_LACKS_OUTPUT_TOKENS (1u << 4) /* N is unknown */
 #define LLMLAT_LACKS_INPUT_TOKENS  (1u << 5) /* the prompt length is unknown */
-#define LLMLAT_LACKS_ALL           (0x3fu)
+/* Only the first and last chunk times (of content, and of any chunk) and
+ * the number of chunks are known, not the times between: GuideLLM's
+ * benchmarks.json. The events between are placed evenly, as GuideLLM's
+ * own token timings place them, and nothing that needs their gaps (ITL,
+ * ICL, ITL max, peak output tokens/s) is computed from them. (1.2) */
+#define LLMLAT_LACKS_GAPS          (1u << 6)
+/* The source has no intended start times (llmlat_request_schedule): a
+ * tool's file that does not record them, so the metrics measured from the
+ * intended start are not available, with this reason, rather than absent
+ * for want of a schedule. (1.2) */
+#define LLMLAT_LACKS_SCHEDULE      (1u << 7)
+#define LLMLAT_LACKS_ALL           (0x3fu) /* the bits of 1.1, kept as they were */
+#define LLMLAT_LACKS_KNOWN         (0xffu) /* every bit of this header (1.2) */
 
 /* Says what r's data lacks (a LLMLAT_LACKS_* mask; 0 by default and after
  * reset). LLMLAT_LACKS_CHUNKS is set by llmlat_request_set_known and may
@@ -348,8 +368,10 @@ LLMLAT_API int32_t llmlat_request_set_lacks(llmlat_request *r, uint32_t lacks);
 
 /* A per-request value of a request whose chunk times are unknown (a tool's
  * result file with only per-request figures, such as LLMPerf's): metric
- * TTFT, E2E (seconds, >= 0) or TOOL_ITL (the tool's own ITL figure), as
- * the tool of `convention` measures it. It marks r LLMLAT_LACKS_CHUNKS: r
+ * TTFT, E2E (seconds, >= 0), TOOL_ITL (the tool's own ITL figure) or
+ * TPS_USER (the tool's own per-request output throughput, tokens/s: used
+ * under that tool's convention only, where it may not be N / E2E, as in
+ * LLMPerf before April 2024; 1.2), as the tool of `convention` measures it. It marks r LLMLAT_LACKS_CHUNKS: r
  * then takes no event. Aggregators and llmlat_request_value use such a
  * value under a convention that defines the metric the same way (the same
  * TTFT anchor; E2E to the same end), and report it as not available
@@ -1021,6 +1043,8 @@ typedef struct llmlat_reader llmlat_reader;
 #define LLMLAT_INPUT_GENAI_PERF 4 /* GenAI-Perf profile_export.json */
 #define LLMLAT_INPUT_SGLANG     5 /* python -m sglang.bench_serving --output-file --output-details */
 #define LLMLAT_INPUT_LLMPERF    6 /* LLMPerf *_individual_responses.json */
+#define LLMLAT_INPUT_GUIDELLM   7 /* GuideLLM benchmarks.json (1.2) */
+#define LLMLAT_INPUT_INFERENCE_PERF 8 /* inference-perf per_request_lifecycle_metrics.json (1.2) */
 
 /* Lower-case name of an input format; NULL for an unknown id. */
 LLMLAT_API const char *llmlat_input_name(int32_t input);
@@ -2517,9 +2541,9 @@ struct llmlat_request {
      * tool of known_conv (llmlat_request_set_known). */
     uint32_t lacks;
     int32_t known_conv;
-    bool has_known_ttft, has_known_e2e, has_known_tool_itl;
+    bool has_known_ttft, has_known_e2e, has_known_tool_itl, has_known_tps;
     int64_t known_ttft_ns, known_e2e_ns;
-    double known_tool_itl_s;
+    double known_tool_itl_s, known_tps;
 };
 
 /* true when the request has per-request values only, no events. */
@@ -2694,6 +2718,11 @@ typedef struct conv_rules {
     bool span_to_end;          /* derived D spans starts..ends (finish or fail) */
     bool token_rates_over_token_span; /* token rates over first..last token point */
     bool status_groups;        /* failures kept by status: incomplete, errored */
+    bool n_client_count;       /* N = sum of k, the client's count, whatever the usage
+                                  count (inference-perf), where the events carry their
+                                  tokens (not LLMLAT_LACKS_CHUNK_TOKENS) */
+    bool errored_n_chunks;     /* a failed request's N = its content chunks: its stream
+                                  raised before the usage arrived (GuideLLM) */
     enum success_rule success;
     enum e2e_rule e2e;
     enum ntpot_rule ntpot;
@@ -2706,6 +2735,10 @@ typedef struct conv_rules {
 
 /* The rules of a convention id; NULL when unknown. */
 LLMLAT_PRIVATE const conv_rules *conv_get(int32_t convention);
+/* c where N is the server's usage count when a request has one
+ * (LLMLAT_PARAM_SERVER_OUTPUT_TOKENS): c itself unless c counts the
+ * client's tokens. */
+LLMLAT_PRIVATE const conv_rules *conv_server_output_tokens(const conv_rules *c);
 
 /* The metric LLMLAT_TOOL_ITL names under c: ITL, ICL or TPOT, or
  * TOOL_ITL itself where it has samples of its own (LLMPerf). */
@@ -3040,7 +3073,7 @@ static const conv_rules RULES[] = {
         .no_content_ttft_zero = true, .tpot_to_last_token = true, .missing_is_zero = true,
         .weighted = true,
         .span_to_end = true, .token_rates_over_token_span = true, .status_groups = true,
-        .success = SUCCESS_OUTPUT, .e2e = E2E_FINISH, .ntpot = NTPOT_LAST_TOKEN,
+        .errored_n_chunks = true, .success = SUCCESS_OUTPUT, .e2e = E2E_FINISH, .ntpot = NTPOT_LAST_TOKEN,
         .empty = EMPTY_ZERO, .ddof = 0, .tool_itl = TOOL_ITL_IS_TPOT,
         .quantile = QUANTILE_INVERSE_CDF,
     },
@@ -3049,10 +3082,22 @@ static const conv_rules RULES[] = {
         .id = LLMLAT_CONV_INFERENCE_PERF, .name = "inference-perf",
         .ttft_needs_two_tokens = true, .tpot_to_last_token = true,
         .tpot_missing_fails_slo = true, .span_to_end = true, .status_groups = true,
+        .n_client_count = true,
         .success = SUCCESS_FINISHED, .e2e = E2E_END, .ntpot = NTPOT_ZERO_NO_TOKENS,
         .empty = EMPTY_UNDEFINED, .ddof = 0, .tool_itl = TOOL_ITL_IS_ITL,
         .split = SPLIT_COPY,
     },
+};
+
+/* inference-perf with use_server_output_tokens: the same row, N the usage
+ * count (LLMLAT_PARAM_SERVER_OUTPUT_TOKENS). */
+static const conv_rules INFERENCE_PERF_SERVER_N = {
+    .id = LLMLAT_CONV_INFERENCE_PERF, .name = "inference-perf",
+    .ttft_needs_two_tokens = true, .tpot_to_last_token = true,
+    .tpot_missing_fails_slo = true, .span_to_end = true, .status_groups = true,
+    .success = SUCCESS_FINISHED, .e2e = E2E_END, .ntpot = NTPOT_ZERO_NO_TOKENS,
+    .empty = EMPTY_UNDEFINED, .ddof = 0, .tool_itl = TOOL_ITL_IS_ITL,
+    .split = SPLIT_COPY,
 };
 
 LLMLAT_PRIVATE const conv_rules *conv_get(int32_t convention)
@@ -3060,6 +3105,11 @@ LLMLAT_PRIVATE const conv_rules *conv_get(int32_t convention)
     if (convention < 0 || (size_t)convention >= sizeof RULES / sizeof RULES[0])
         return NULL;
     return &RULES[convention];
+}
+
+LLMLAT_PRIVATE const conv_rules *conv_server_output_tokens(const conv_rules *c)
+{
+    return c->n_client_count ? &INFERENCE_PERF_SERVER_N : c;
 }
 
 LLMLAT_API const char *llmlat_convention_name(int32_t convention)
@@ -3121,7 +3171,8 @@ static void view_known(const conv_rules *c, const llmlat_request *r, req_view *v
      * says that it had none. */
     bool no_content = source->no_content_ttft_zero && r->known_ttft_ns == 0;
     if (r->has_known_ttft && lacks_same_measure(source, c, LLMLAT_TTFT) &&
-        (!no_content || c->no_content_ttft_zero)) {
+        (!no_content || c->no_content_ttft_zero) &&
+        !(c->ttft_needs_two_tokens && v->n_out < 2)) {
         v->has_ttft = true;
         v->ttft_ns = r->known_ttft_ns;
         if (!no_content)
@@ -3154,7 +3205,11 @@ static void view_anchors(const conv_rules *c, const llmlat_request *r, const req
                          req_view *v)
 {
     bool ended = req_ended(r);
-    if (v->anchor != REQ_NONE && !(c->ttft_needs_two_tokens && s->sum_k < 2)) {
+    /* inference-perf's "more than one token time": the events' tokens, or
+     * N where the events do not carry theirs */
+    uint64_t tokens =
+        (r->lacks & (LLMLAT_LACKS_CHUNK_TOKENS | LLMLAT_LACKS_CHUNKS)) ? v->n_out : s->sum_k;
+    if (v->anchor != REQ_NONE && !(c->ttft_needs_two_tokens && tokens < 2)) {
         v->has_ttft = true;
         v->ttft_ns = v->t_anchor - r->start_ns;
         view_sched_ttft(v, v->ttft_ns);
@@ -3308,12 +3363,27 @@ static void view_clear(req_view *v)
     v->t_anchor = v->t_last = v->token_lo = v->token_hi = 0;
 }
 
+/* N under c (DESIGN section 9): the usage count, else the sum of k; the
+ * client's sum of k under inference-perf, unless the events do not carry
+ * their tokens (a file with per-request totals only: its count is the
+ * best there is); a GuideLLM errored request's content chunks, whatever
+ * usage count it carries. */
+static uint64_t view_output_tokens(const conv_rules *c, const llmlat_request *r,
+                                   const req_summary *s)
+{
+    if (c->errored_n_chunks && r->state == REQ_FAILED)
+        return s->n_tok;
+    if (c->n_client_count && !(r->lacks & (LLMLAT_LACKS_CHUNK_TOKENS | LLMLAT_LACKS_CHUNKS)))
+        return s->sum_k;
+    return req_output_tokens(r, s);
+}
+
 LLMLAT_PRIVATE void conv_view(const conv_rules *c, const llmlat_request *r, req_view *v)
 {
     req_summary scratch;
     const req_summary *s = req_summary_of(r, &scratch);
     view_clear(v);
-    v->n_out = req_output_tokens(r, s);
+    v->n_out = view_output_tokens(c, r, s);
     if (r->has_scheduled) { /* start - intended start fits int64 (request.c) */
         v->scheduled = true;
         v->has_sched_ttft = v->has_sched_e2e = false;
@@ -3333,6 +3403,11 @@ LLMLAT_PRIVATE void conv_view(const conv_rules *c, const llmlat_request *r, req_
             v->has_tps = true;
             v->tps = 1.0 / v->tpot_s;
         }
+    } else if (r->has_known_tps && r->known_conv == c->id) {
+        /* the tool's own figure, under its own convention (LLMPerf before
+         * April 2024 wrote chunks / E2E) */
+        v->has_tps = true;
+        v->tps = r->known_tps;
     } else if (v->has_e2e && v->e2e_ns > 0) {
         v->has_tps = true;
         v->tps = (double)v->n_out / ((double)v->e2e_ns / 1e9);
@@ -3409,6 +3484,10 @@ LLMLAT_PRIVATE bool gap_any_zero(const conv_rules *c, const llmlat_request *r,
 #define LR_TTFT "the source measured TTFT to another chunk than this convention does"
 #define LR_E2E "the source measured E2E to another end than this convention does"
 #define LR_TOOL_ITL "the source has another tool's per-request ITL figure"
+#define LR_GAPS "the source has the first and last chunk times only, not the gaps between them"
+/* LLMLAT_LACKS_SCHEDULE: the reason of the metrics measured from the
+ * intended start (dispatch delay, scheduled TTFT and E2E) */
+#define LR_SCHEDULE "the source has no intended start times"
 
 LLMLAT_PRIVATE bool lacks_same_measure(const conv_rules *source, const conv_rules *c,
                                        int32_t metric)
@@ -3474,12 +3553,24 @@ static const char *lr_ntpot(const lacks_ctx *x)
     return lr_e2e(x);
 }
 
-/* The samples of every gap between chunks. */
-static const char *lr_gaps(const lacks_ctx *x, bool per_token)
+/* Every request known by its values only was read from AIPerf's records
+ * and is read under AIPerf's convention: such a record had no
+ * inter_chunk_latency of its own (AIPerf refuses the metric for a record
+ * with a gap that is not positive, as zero_is_missing does), so it adds
+ * none to AIPerf's pooled ICL, which the other records' gaps make up. */
+static bool lr_icl_of_its_own(const lacks_ctx *x)
 {
-    if (lr_has(x, LLMLAT_LACKS_CHUNKS))
+    return x->c->zero_is_missing && x->sources == 1u << x->c->id;
+}
+
+/* The samples of every gap between chunks: ITL, ICL, ITL_MAX. */
+static const char *lr_gaps(const lacks_ctx *x, int32_t metric)
+{
+    if (lr_has(x, LLMLAT_LACKS_CHUNKS) && !(metric == LLMLAT_ICL && lr_icl_of_its_own(x)))
         return LR_CHUNKS;
-    if (per_token && lr_has(x, LLMLAT_LACKS_CHUNK_TOKENS))
+    if (lr_has(x, LLMLAT_LACKS_GAPS))
+        return LR_GAPS;
+    if (metric == LLMLAT_ITL && lr_has(x, LLMLAT_LACKS_CHUNK_TOKENS))
         return LR_CHUNK_TOKENS;
     return NULL;
 }
@@ -3498,6 +3589,15 @@ static const char *lr_tool_itl(const lacks_ctx *x)
     return NULL;
 }
 
+static const char *lr_scheduled(const lacks_ctx *x, int32_t metric)
+{
+    if (lr_has(x, LLMLAT_LACKS_SCHEDULE))
+        return LR_SCHEDULE;
+    if (metric == LLMLAT_SCHEDULED_TTFT)
+        return lr_ttft(x);
+    return metric == LLMLAT_SCHEDULED_E2E ? lr_e2e(x) : NULL;
+}
+
 static const char *lr_metric(const lacks_ctx *x, int32_t metric)
 {
     switch (metric) {
@@ -3505,9 +3605,9 @@ static const char *lr_metric(const lacks_ctx *x, int32_t metric)
     case LLMLAT_E2E: return lr_e2e(x);
     case LLMLAT_TPOT: return lr_tpot(x);
     case LLMLAT_NTPOT: return lr_ntpot(x);
-    case LLMLAT_ITL: return lr_gaps(x, true);
+    case LLMLAT_ITL:
     case LLMLAT_ICL:
-    case LLMLAT_ITL_MAX: return lr_gaps(x, false);
+    case LLMLAT_ITL_MAX: return lr_gaps(x, metric);
     case LLMLAT_TPS_USER:
         if (x->c->tps_is_inverse_tpot)
             return lr_tpot(x);
@@ -3517,9 +3617,11 @@ static const char *lr_metric(const lacks_ctx *x, int32_t metric)
     case LLMLAT_OUTPUT_TOKENS: return lr_has(x, LLMLAT_LACKS_OUTPUT_TOKENS) ? LR_OUTPUT : NULL;
     case LLMLAT_INPUT_TOKENS: return lr_has(x, LLMLAT_LACKS_INPUT_TOKENS) ? LR_INPUT : NULL;
     case LLMLAT_TOOL_ITL: return lr_tool_itl(x);
-    /* the dispatch delay needs only the request's own start */
-    case LLMLAT_SCHEDULED_TTFT: return lr_ttft(x);
-    case LLMLAT_SCHEDULED_E2E: return lr_e2e(x);
+    /* measured from the intended start: the dispatch delay needs only it
+     * and the request's own start */
+    case LLMLAT_DISPATCH_DELAY:
+    case LLMLAT_SCHEDULED_TTFT:
+    case LLMLAT_SCHEDULED_E2E: return lr_scheduled(x, metric);
     }
     return NULL;
 }
@@ -3558,6 +3660,8 @@ static const char *lr_rate(const lacks_ctx *x, int32_t rate)
             return LR_START;
         if (lr_has(x, LLMLAT_LACKS_CHUNKS))
             return LR_CHUNKS;
+        if (lr_has(x, LLMLAT_LACKS_GAPS))
+            return LR_GAPS;
         if (!x->c->peak_counts_events && lr_has(x, LLMLAT_LACKS_CHUNK_TOKENS))
             return LR_CHUNK_TOKENS;
         return NULL;
@@ -3618,9 +3722,9 @@ static void clear(llmlat_request *r)
     r->has_output_tokens = false;
     r->lacks = 0;
     r->known_conv = 0;
-    r->has_known_ttft = r->has_known_e2e = r->has_known_tool_itl = false;
+    r->has_known_ttft = r->has_known_e2e = r->has_known_tool_itl = r->has_known_tps = false;
     r->known_ttft_ns = r->known_e2e_ns = 0;
-    r->known_tool_itl_s = 0.0;
+    r->known_tool_itl_s = r->known_tps = 0.0;
 }
 
 LLMLAT_API llmlat_request *llmlat_request_new(void)
@@ -3961,7 +4065,7 @@ LLMLAT_API int32_t llmlat_request_cancel(llmlat_request *r, int64_t t_ns)
 
 LLMLAT_API int32_t llmlat_request_set_lacks(llmlat_request *r, uint32_t lacks)
 {
-    if (!r || (lacks & ~LLMLAT_LACKS_ALL) || (lacks & LLMLAT_LACKS_CHUNKS))
+    if (!r || (lacks & ~LLMLAT_LACKS_KNOWN) || (lacks & LLMLAT_LACKS_CHUNKS))
         return LLMLAT_EINVAL;
     if (req_ended(r))
         return LLMLAT_ESTATE;
@@ -3983,7 +4087,8 @@ LLMLAT_API int32_t llmlat_request_set_known(llmlat_request *r, int32_t conventio
 {
     int64_t ns = 0;
     bool time = metric == LLMLAT_TTFT || metric == LLMLAT_E2E;
-    if (!r || !conv_get(convention) || !(time || metric == LLMLAT_TOOL_ITL))
+    if (!r || !conv_get(convention) ||
+        !(time || metric == LLMLAT_TOOL_ITL || metric == LLMLAT_TPS_USER))
         return LLMLAT_EINVAL;
     if (time ? !known_ns(value, &ns) : !(value >= 0.0 && value <= 1.7976931348623157e308))
         return LLMLAT_EINVAL;
@@ -3999,9 +4104,12 @@ LLMLAT_API int32_t llmlat_request_set_known(llmlat_request *r, int32_t conventio
     } else if (metric == LLMLAT_E2E) {
         r->has_known_e2e = true;
         r->known_e2e_ns = ns;
-    } else {
+    } else if (metric == LLMLAT_TOOL_ITL) {
         r->has_known_tool_itl = true;
         r->known_tool_itl_s = value;
+    } else {
+        r->has_known_tps = true;
+        r->known_tps = value;
     }
     return LLMLAT_OK;
 }
@@ -7518,6 +7626,10 @@ struct llmlat_agg {
     const conv_rules *conv;
     int32_t mode;
     double params[PARAM_COUNT];
+    /* LLMLAT_PARAM_SERVER_OUTPUT_TOKENS, which is not in params: it chose
+     * conv (conv_server_output_tokens), and the serialized format carries
+     * it as a flag of its header. */
+    bool server_output_tokens;
     double quantiles[MAX_QUANTILES];
     size_t n_quantiles;
     /* Prometheus histogram bounds from llmlat_agg_set_buckets, indexed by
@@ -7870,6 +7982,8 @@ LLMLAT_PRIVATE llmlat_agg *agg_new_empty_like(const llmlat_agg *a)
             b = NULL;
         }
     }
+    if (b && a->server_output_tokens)
+        llmlat_agg_set_param(b, LLMLAT_PARAM_SERVER_OUTPUT_TOKENS, 1.0); /* b is empty: OK */
     return b;
 }
 
@@ -8502,7 +8616,23 @@ static const double DEFAULT_QUANTILES[] = { 0.5, 0.9, 0.95, 0.99 };
 
 static bool param_valid(int32_t param)
 {
-    return param >= PARAM_FIRST && param <= PARAM_LAST;
+    return (param >= PARAM_FIRST && param <= PARAM_LAST) ||
+           param == LLMLAT_PARAM_SERVER_OUTPUT_TOKENS;
+}
+
+/* N is the server's usage count (1) or the client's (0): the convention's
+ * rules change with it, so it is set before any request is added. */
+static int32_t set_server_output_tokens(llmlat_agg *a, double value)
+{
+    if (value != 0.0 && value != 1.0)
+        return LLMLAT_EINVAL;
+    bool on = value == 1.0;
+    if (on != a->server_output_tokens && (a->completed || a->failed))
+        return LLMLAT_ESTATE;
+    const conv_rules *c = conv_get(a->conv->id);
+    a->server_output_tokens = on;
+    a->conv = on ? conv_server_output_tokens(c) : c;
+    return LLMLAT_OK;
 }
 
 LLMLAT_PRIVATE bool agg_param_fixes_data(int32_t param)
@@ -8523,6 +8653,11 @@ LLMLAT_API int32_t llmlat_param_bounds(int32_t param, double *lo, double *hi)
 {
     if (!param_valid(param) || !lo || !hi)
         return LLMLAT_EINVAL;
+    if (param == LLMLAT_PARAM_SERVER_OUTPUT_TOKENS) {
+        *lo = 0.0;
+        *hi = 1.0;
+        return LLMLAT_OK;
+    }
     *lo = PARAMS[param - PARAM_FIRST].lo;
     *hi = PARAMS[param - PARAM_FIRST].hi;
     return LLMLAT_OK;
@@ -8532,6 +8667,8 @@ LLMLAT_API int32_t llmlat_agg_set_param(llmlat_agg *a, int32_t param, double val
 {
     if (!a || !param_valid(param) || !isfinite(value))
         return LLMLAT_EINVAL;
+    if (param == LLMLAT_PARAM_SERVER_OUTPUT_TOKENS)
+        return set_server_output_tokens(a, value);
     const param_info *p = &PARAMS[param - PARAM_FIRST];
     if (value < p->lo || value > p->hi)
         return LLMLAT_EINVAL;
@@ -8555,7 +8692,8 @@ LLMLAT_API int32_t llmlat_agg_get_param(const llmlat_agg *a, int32_t param, doub
 {
     if (!a || !param_valid(param) || !out)
         return LLMLAT_EINVAL;
-    *out = a->params[param - PARAM_FIRST];
+    *out = param == LLMLAT_PARAM_SERVER_OUTPUT_TOKENS ? (double)a->server_output_tokens
+                                                      : a->params[param - PARAM_FIRST];
     return LLMLAT_OK;
 }
 
@@ -10462,7 +10600,9 @@ LLMLAT_PRIVATE void stream_commit(llmlat_agg *a, metric_store *stores, const llm
 /* ---------------------- lib/read/decimal.c -------------------------------- */
 /* Decimal text to integer nanoseconds, exactly: the digits are kept as
  * text and shifted by their power of ten, never put through a double. */
+#include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* ---------------------- lib/read/decimal.h -------------------------------- */
@@ -10487,6 +10627,14 @@ LLMLAT_PRIVATE void stream_commit(llmlat_agg *a, metric_store *stores, const llm
  * value: "1.0000000015" s -> 1000000002, "2e-9" s -> 2. text is a valid
  * JSON number of len bytes. false when the result does not fit int64_t. */
 LLMLAT_PRIVATE bool dec_to_ns(const char *text, size_t len, int unit, int64_t *out);
+
+/* A time of `unit` -> nanoseconds from the double nearest the text, as
+ * Python's json module reads it (the tools that write epoch times as
+ * Python floats computed their figures from those doubles): that double's
+ * exact value in ns, rounded to the nearest (halves away from zero). text
+ * is a NUL-terminated valid JSON number of len bytes. false when it does
+ * not fit int64_t. */
+LLMLAT_PRIVATE bool dec_double_to_ns(const char *text, size_t len, int unit, int64_t *out);
 
 /* The plain form of seconds alone, which nearly every trace time has:
  * -?D+(.D+)? with at most 10 integer digits (no leading zero) and 9
@@ -10665,6 +10813,56 @@ LLMLAT_PRIVATE bool dec_to_ns(const char *text, size_t len, int unit, int64_t *o
     return true;
 }
 
+/* (hi:lo) >> s for 0 < s < 128. */
+static void dec_shr128(uint64_t *lo, uint64_t *hi, int s)
+{
+    if (s >= 64) {
+        *lo = *hi >> (s - 64);
+        *hi = 0;
+    } else {
+        *lo = (*lo >> s) | (*hi << (64 - s));
+        *hi >>= s;
+    }
+}
+
+LLMLAT_PRIVATE bool dec_double_to_ns(const char *text, size_t len, int unit, int64_t *out)
+{
+    static const uint64_t POW10[10] = { 1,      10,      100,      1000,      10000,
+                                        100000, 1000000, 10000000, 100000000, 1000000000 };
+    (void)len;
+    double d = strtod(text, NULL);
+    if (!isfinite(d) || unit < 0 || unit > 9)
+        return false;
+    if (d == 0.0) {
+        *out = 0;
+        return true;
+    }
+    int e;
+    double f = frexp(fabs(d), &e);            /* |d| = f 2^e, f in [0.5, 1) */
+    uint64_t m = (uint64_t)ldexp(f, 53), lo, hi; /* |d| = m 2^(e - 53), exactly */
+    int shift = e - 53;
+    wide_mul(m, POW10[unit], &lo, &hi);       /* |d| 10^unit = (hi:lo) 2^shift, < 2^83 2^shift */
+    uint64_t ns;
+    if (shift >= 0) {
+        if (hi || shift >= 63 || lo > ((uint64_t)INT64_MAX >> shift))
+            return false;
+        ns = lo << shift;
+    } else if (-shift >= 128) {
+        ns = 0; /* below 2^-45 ns */
+    } else {
+        uint64_t rlo = lo, rhi = hi;
+        if (-shift > 1)
+            dec_shr128(&rlo, &rhi, -shift - 1);
+        bool half = rlo & 1; /* the first bit below 1 ns */
+        dec_shr128(&rlo, &rhi, 1);
+        if (rhi || rlo > (uint64_t)INT64_MAX - half)
+            return false;
+        ns = rlo + half;
+    }
+    *out = d < 0 ? -(int64_t)ns : (int64_t)ns;
+    return true;
+}
+
 LLMLAT_PRIVATE bool dec_to_u64(const char *text, size_t len, uint64_t max, uint64_t *out)
 {
     if (len == 0)
@@ -10803,6 +11001,23 @@ static inline bool jt_starts_number(int c)
 
 #define JT_MAX_DEPTH 256
 
+/* A message is one line, whatever the file's own strings it quotes (a key,
+ * a unit) hold: their control bytes become \u00XX, as JSON writes them. */
+static void jt_one_line(char *msg)
+{
+    char out[JT_ERROR_MAX];
+    size_t n = 0;
+    for (const char *s = msg; *s && n + 7 < sizeof out; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c < 0x20 || c == 0x7f)
+            n += (size_t)snprintf(out + n, sizeof out - n, "\\u%04x", c);
+        else
+            out[n++] = (char)c;
+    }
+    out[n] = '\0';
+    memcpy(msg, out, n + 1);
+}
+
 static bool jt_vfail(jtok *t, uint64_t line, uint64_t col, const char *fmt, va_list ap)
 {
     if (t->failed)
@@ -10812,6 +11027,7 @@ static bool jt_vfail(jtok *t, uint64_t line, uint64_t col, const char *fmt, va_l
                      (unsigned long long)line, (unsigned long long)col);
     if (n > 0 && n < JT_ERROR_MAX)
         vsnprintf(t->error + n, JT_ERROR_MAX - (size_t)n, fmt, ap);
+    jt_one_line(t->error);
     return false;
 }
 
@@ -11324,9 +11540,9 @@ typedef struct rd_req {
     /* Per-request values of a request without chunk times
      * (llmlat_request_set_known), as the source tool measured them. */
     int32_t known_conv;
-    bool has_known_ttft, has_known_e2e, has_known_tool_itl;
+    bool has_known_ttft, has_known_e2e, has_known_tool_itl, has_known_tps;
     int64_t known_ttft_ns, known_e2e_ns;
-    double known_tool_itl_s;
+    double known_tool_itl_s, known_tps;
 } rd_req;
 
 /* The current request's events: grown as needed, kept across requests. */
@@ -11392,7 +11608,7 @@ typedef struct walk_state {
 
 /* The columns of one run (vLLM, SGLang, GenAI-Perf: import_columns.c):
  * their lengths, and the delivery cursor once they are sealed. */
-#define COLS_MAX 10
+#define COLS_MAX 12
 
 typedef struct cols_state {
     uint64_t len[COLS_MAX];
@@ -11405,9 +11621,36 @@ typedef struct cols_state {
     uint64_t line, col;  /* where the run is */
 } cols_state;
 
+/* GuideLLM's benchmarks.json (import_guidellm.c): the requests of the
+ * benchmark asked for, held until the input ends (arrays[GL_ARRAY]: one
+ * record each), and the benchmark's measurement window. */
+typedef struct guidellm_state {
+    uint8_t group;        /* of the list being read: enum gl_group */
+    uint32_t have;        /* the benchmark's fields seen: GB_* */
+    uint64_t n;           /* records held */
+    uint64_t next;        /* the next to hand over, once sealed */
+    bool sealed;
+    int64_t measure_lo, measure_hi; /* scheduler_metrics' measurement window, ns */
+    int64_t start_time, end_time;   /* the benchmark's (the same window) */
+    double duration;
+    uint64_t total;       /* metrics.request_totals.total */
+    uint64_t line, col;   /* where the benchmark is */
+} guidellm_state;
+
+/* inference-perf's per_request_lifecycle_metrics.json
+ * (import_inference_perf.c): the request being read. Its chunk times are
+ * the events (rd->ev), its token times arrays[IP_TOKEN_TIMES]. */
+typedef struct inference_perf_state {
+    uint64_t n_chunks, n_token_times;
+    uint64_t output_tokens, server_tokens, input_tokens;
+    int64_t end;
+} inference_perf_state;
+
 typedef struct import_state {
     walk_state w;
     cols_state c;
+    guidellm_state gl;
+    inference_perf_state ip;
     uint64_t run;        /* the run being read (1-based), 0 when it is skipped */
     /* The record or request being read (AIPerf, LLMPerf, GenAI-Perf). */
     uint32_t have;       /* fields seen: the importer's bits */
@@ -11435,10 +11678,16 @@ LLMLAT_PRIVATE int trace_step(llmlat_reader *rd);
 LLMLAT_PRIVATE void import_begin(llmlat_reader *rd);
 LLMLAT_PRIVATE int import_step(llmlat_reader *rd);
 LLMLAT_PRIVATE bool import_held_next(llmlat_reader *rd);
+LLMLAT_PRIVATE bool import_guidellm_held_next(llmlat_reader *rd);
 
 /* The format of the buffered input's first bytes (detect.c), or
- * LLMLAT_INPUT_AUTO while they do not tell yet (more bytes needed). */
+ * LLMLAT_INPUT_AUTO while they do not tell yet (more bytes needed), or
+ * RD_DETECT_REFUSED for a file llmlat cannot read (the message says what
+ * it looks like). */
+#define RD_DETECT_REFUSED (-1)
 LLMLAT_PRIVATE int32_t rd_detect(llmlat_reader *rd);
+/* What inference-perf's summary is, for its importer given one. */
+LLMLAT_PRIVATE const char *rd_detect_message_inference_perf_summary(void);
 
 #endif
 
@@ -11537,6 +11786,9 @@ LLMLAT_PRIVATE void rd_begin_request(llmlat_reader *rd, uint64_t line, uint64_t 
 LLMLAT_PRIVATE bool rd_time(llmlat_reader *rd, const char *what, int unit, int64_t *out);
 /* An integer from 0 to max at the cursor. */
 LLMLAT_PRIVATE bool rd_count(llmlat_reader *rd, const char *what, uint64_t max, uint64_t *out);
+/* A time of `unit` at the cursor as the double Python read it
+ * (decimal.h: dec_double_to_ns): epoch times written as Python floats. */
+LLMLAT_PRIVATE bool rd_time_double(llmlat_reader *rd, const char *what, int unit, int64_t *out);
 /* A finite number at the cursor, as a double (values that are not times:
  * rates, LLMPerf's per-request ITL). */
 LLMLAT_PRIVATE bool rd_double(llmlat_reader *rd, const char *what, double *out);
@@ -11571,6 +11823,9 @@ static const rd_format_ops RD_FORMATS[] = {
     RD_IMPORTER(LLMLAT_INPUT_GENAI_PERF),
     RD_IMPORTER(LLMLAT_INPUT_SGLANG),
     RD_IMPORTER(LLMLAT_INPUT_LLMPERF),
+    { LLMLAT_INPUT_GUIDELLM, import_begin, import_step, import_guidellm_held_next,
+      sizeof(import_state) },
+    RD_IMPORTER(LLMLAT_INPUT_INFERENCE_PERF),
 };
 
 static const char *const RD_INPUT_NAMES[] = {
@@ -11581,6 +11836,8 @@ static const char *const RD_INPUT_NAMES[] = {
     [LLMLAT_INPUT_GENAI_PERF] = "genai-perf",
     [LLMLAT_INPUT_SGLANG] = "sglang",
     [LLMLAT_INPUT_LLMPERF] = "llmperf",
+    [LLMLAT_INPUT_GUIDELLM] = "guidellm",
+    [LLMLAT_INPUT_INFERENCE_PERF] = "inference-perf",
 };
 
 LLMLAT_API const char *llmlat_input_name(int32_t input)
@@ -11826,10 +12083,11 @@ LLMLAT_PRIVATE void rd_begin_request(llmlat_reader *rd, uint64_t line, uint64_t 
     q->output_tokens = 0;
     q->lacks = 0;
     q->known_conv = 0;
-    q->has_known_ttft = q->has_known_e2e = q->has_known_tool_itl = false;
+    q->has_known_ttft = q->has_known_e2e = q->has_known_tool_itl = q->has_known_tps = false;
 }
 
-LLMLAT_PRIVATE bool rd_time(llmlat_reader *rd, const char *what, int unit, int64_t *out)
+static bool rd_time_as(llmlat_reader *rd, const char *what, int unit, bool as_double,
+                       int64_t *out)
 {
     jtok *t = &rd->jt;
     char text[JT_NUMBER_MAX];
@@ -11842,10 +12100,20 @@ LLMLAT_PRIVATE bool rd_time(llmlat_reader *rd, const char *what, int unit, int64
                                                               : "nanoseconds");
     if (!jt_number(t, text, &n))
         return false;
-    if (!dec_to_ns(text, n, unit, out))
+    if (!(as_double ? dec_double_to_ns(text, n, unit, out) : dec_to_ns(text, n, unit, out)))
         return jt_fail(t, "%s is out of range: %s %s does not fit in 64-bit nanoseconds", what,
                        text, unit == DEC_SECONDS ? "s" : unit == DEC_MILLISECONDS ? "ms" : "ns");
     return true;
+}
+
+LLMLAT_PRIVATE bool rd_time(llmlat_reader *rd, const char *what, int unit, int64_t *out)
+{
+    return rd_time_as(rd, what, unit, false, out);
+}
+
+LLMLAT_PRIVATE bool rd_time_double(llmlat_reader *rd, const char *what, int unit, int64_t *out)
+{
+    return rd_time_as(rd, what, unit, true, out);
 }
 
 LLMLAT_PRIVATE bool rd_count(llmlat_reader *rd, const char *what, uint64_t max, uint64_t *out)
@@ -11926,6 +12194,8 @@ static int rd_choose_format(llmlat_reader *rd)
     t->len = rd->len;
     t->ended = rd->ended;
     int32_t f = rd_detect(rd);
+    if (f == RD_DETECT_REFUSED)
+        return RD_STEP_FAILED;
     if (f == LLMLAT_INPUT_AUTO) {
         rd->retry_at = rd->len < SIZE_MAX / 2 ? 2 * rd->len + 1 : SIZE_MAX;
         return RD_STEP_MORE;
@@ -11943,14 +12213,15 @@ static bool rd_breaks_rule(const llmlat_reader *rd, char *why, size_t cap)
 {
     const rd_req *q = &rd->p.cur;
     char a[DEC_TEXT_MAX], b[DEC_TEXT_MAX];
-    int64_t prev = q->start;
     if (q->has_scheduled && q->scheduled > q->start) {
         dec_seconds_text(q->scheduled, a);
         dec_seconds_text(q->start, b);
-        snprintf(why, cap, "its intended start (\"scheduled\") at %s s is after its start at %s s",
-                 a, b);
+        /* a trace names it by its member; other files by what it means */
+        snprintf(why, cap, "its intended start%s at %s s is after its start at %s s",
+                 rd->p.format == LLMLAT_INPUT_TRACE ? " (\"scheduled\")" : "", a, b);
         return true;
     }
+    int64_t prev = q->start;
     for (size_t i = 0; i < q->n; i++) {
         int64_t t = rd->ev.t[i];
         if (t < prev) {
@@ -12083,6 +12354,8 @@ static int32_t rd_record(const llmlat_reader *rd, llmlat_request *r)
         st = llmlat_request_set_known(r, q->known_conv, LLMLAT_E2E, ns_to_s(q->known_e2e_ns));
     if (st == LLMLAT_OK && q->has_known_tool_itl)
         st = llmlat_request_set_known(r, q->known_conv, LLMLAT_TOOL_ITL, q->known_tool_itl_s);
+    if (st == LLMLAT_OK && q->has_known_tps)
+        st = llmlat_request_set_known(r, q->known_conv, LLMLAT_TPS_USER, q->known_tps);
     if (st == LLMLAT_OK)
         st = llmlat_request_events(r, rd->ev.t, rd->ev.k, q->n);
     if (st == LLMLAT_OK)
@@ -12134,7 +12407,8 @@ LLMLAT_API int32_t llmlat_reader_next(llmlat_reader *rd, llmlat_request *r, int3
 static int32_t rd_add(llmlat_reader *rd, llmlat_agg *a)
 {
     const rd_req *q = &rd->p.cur;
-    if (!q->has_known_ttft && !q->has_known_e2e && !q->has_known_tool_itl) {
+    if (!q->has_known_ttft && !q->has_known_e2e && !q->has_known_tool_itl &&
+        !q->has_known_tps) {
         req_spec s = {
             .start = q->start, .t = rd->ev.t, .k = rd->ev.k, .n = q->n,
             .has_scheduled = q->has_scheduled, .scheduled = q->scheduled,
@@ -12252,81 +12526,184 @@ LLMLAT_API int32_t llmlat_reader_create(int32_t input, const char *name, llmlat_
 /* ---------------------- lib/read/detect.c --------------------------------- */
 /* The format of an input read as LLMLAT_INPUT_AUTO, from its first
  * object's keys: each tool writes a key of its own early (docs/
- * importers.md lists them). Nothing here reports an error: whatever does
- * not look like a tool's file is read as a trace, whose parser then says
- * what is wrong with it. */
+ * importers.md lists them). A file llmlat cannot read is named for what
+ * it looks like (a tool's summary, which holds no requests), or said not
+ * to be a format llmlat reads; whatever else has a trace's keys is read as
+ * a trace, whose parser then says what is wrong with it. */
 #include <string.h>
 
-/* Keys that tell a format, the first one met deciding. */
-static const struct {
-    const char *key;
-    int32_t input;
-} DETECT_KEYS[] = {
-    /* llmlat's trace: a request's keys, or the trace object's */
-    { "requests", LLMLAT_INPUT_TRACE },
-    { "start", LLMLAT_INPUT_TRACE },
-    { "events", LLMLAT_INPUT_TRACE },
-    /* vllm/benchmarks/serve.py: result_json's setup keys come first */
-    { "date", LLMLAT_INPUT_VLLM },
-    { "endpoint_type", LLMLAT_INPUT_VLLM },
-    { "tokenizer_id", LLMLAT_INPUT_VLLM },
-    { "num_prompts", LLMLAT_INPUT_VLLM },
-    { "start_times", LLMLAT_INPUT_VLLM },
-    { "latencies", LLMLAT_INPUT_VLLM },
-    { "max_concurrent_requests", LLMLAT_INPUT_VLLM },
-    /* both write these; SGLang's own keys come before them */
-    { "ttfts", LLMLAT_INPUT_VLLM },
-    { "itls", LLMLAT_INPUT_VLLM },
-    /* python/sglang/bench_serving.py: the `result` dict */
-    { "dataset_name", LLMLAT_INPUT_SGLANG },
-    { "total_output_tokens_retokenized", LLMLAT_INPUT_SGLANG },
-    { "mean_e2e_latency_ms", LLMLAT_INPUT_SGLANG },
-    { "accept_length", LLMLAT_INPUT_SGLANG },
-    /* AIPerf's records and raw records begin with their metadata */
-    { "metadata", LLMLAT_INPUT_AIPERF },
-    /* perf_analyzer's profile export, as GenAI-Perf reads it */
-    { "experiments", LLMLAT_INPUT_GENAI_PERF },
-    /* LLMPerf's individual responses (common_metrics.py) */
-    { "error_code", LLMLAT_INPUT_LLMPERF },
-    { "ttft_s", LLMLAT_INPUT_LLMPERF },
-    { "end_to_end_latency_s", LLMLAT_INPUT_LLMPERF },
-    { "inter_token_latency_s", LLMLAT_INPUT_LLMPERF },
+/* What a key says beyond a format: the files llmlat cannot read. */
+enum detect_refusal {
+    REFUSE_NONE,
+    REFUSE_INFERENCE_PERF_SUMMARY,
+    REFUSE_AIPERF_SUMMARY,
+    REFUSE_METRICS_SUMMARY,
+    REFUSE_LLMPERF_SUMMARY,
+    REFUSE_UNKNOWN,
 };
 
-static int32_t detect_key(const char *key, bool in_array)
+static const char *const DETECT_MESSAGES[] = {
+    [REFUSE_INFERENCE_PERF_SUMMARY] =
+        "looks like inference-perf summary_lifecycle_metrics.json, which holds no requests "
+        "(inference-perf writes them to per_request_lifecycle_metrics.json, with its report's "
+        "per_request: true)",
+    [REFUSE_AIPERF_SUMMARY] = "looks like AIPerf's summary profile_export_aiperf.json, which "
+                              "holds no requests (they are in profile_export.jsonl)",
+    [REFUSE_METRICS_SUMMARY] =
+        "looks like an AIPerf or GenAI-Perf summary (profile_export_aiperf.json or "
+        "profile_export_genai_perf.json), which holds no requests (they are in AIPerf's "
+        "profile_export.jsonl, or in GenAI-Perf's profile export)",
+    [REFUSE_LLMPERF_SUMMARY] = "looks like LLMPerf's *_summary.json, which holds no requests "
+                               "(they are in *_individual_responses.json)",
+    [REFUSE_UNKNOWN] = "not a format llmlat reads: expected an llmlat trace (requests with "
+                       "\"start\" and \"events\") or a result file of vLLM, SGLang, AIPerf, "
+                       "GenAI-Perf, LLMPerf, GuideLLM or inference-perf (docs/importers.md)",
+};
+
+/* Keys that tell a format (or a file llmlat cannot read), the first one
+ * met deciding. */
+static const struct {
+    const char *key;
+    int32_t input;        /* LLMLAT_INPUT_AUTO for a refusal */
+    uint8_t refusal;
+} DETECT_KEYS[] = {
+    /* llmlat's trace: a request's keys, or the trace object's */
+    { "requests", LLMLAT_INPUT_TRACE, 0 },
+    { "start", LLMLAT_INPUT_TRACE, 0 },
+    { "events", LLMLAT_INPUT_TRACE, 0 },
+    /* vllm/benchmarks/serve.py: result_json's setup keys come first */
+    { "date", LLMLAT_INPUT_VLLM, 0 },
+    { "endpoint_type", LLMLAT_INPUT_VLLM, 0 },
+    { "tokenizer_id", LLMLAT_INPUT_VLLM, 0 },
+    { "num_prompts", LLMLAT_INPUT_VLLM, 0 },
+    { "start_times", LLMLAT_INPUT_VLLM, 0 },
+    { "latencies", LLMLAT_INPUT_VLLM, 0 },
+    { "max_concurrent_requests", LLMLAT_INPUT_VLLM, 0 },
+    /* both write these; SGLang's own keys come before them */
+    { "ttfts", LLMLAT_INPUT_VLLM, 0 },
+    { "itls", LLMLAT_INPUT_VLLM, 0 },
+    /* python/sglang/bench_serving.py: the `result` dict */
+    { "dataset_name", LLMLAT_INPUT_SGLANG, 0 },
+    { "total_output_tokens_retokenized", LLMLAT_INPUT_SGLANG, 0 },
+    { "mean_e2e_latency_ms", LLMLAT_INPUT_SGLANG, 0 },
+    { "accept_length", LLMLAT_INPUT_SGLANG, 0 },
+    /* AIPerf's records and raw records begin with their metadata (so does
+     * GuideLLM's benchmarks.json: detect_metadata tells them apart) */
+    { "metadata", LLMLAT_INPUT_AIPERF, 0 },
+    /* perf_analyzer's profile export, as GenAI-Perf reads it */
+    { "experiments", LLMLAT_INPUT_GENAI_PERF, 0 },
+    /* LLMPerf's individual responses (common_metrics.py) */
+    { "error_code", LLMLAT_INPUT_LLMPERF, 0 },
+    { "ttft_s", LLMLAT_INPUT_LLMPERF, 0 },
+    { "end_to_end_latency_s", LLMLAT_INPUT_LLMPERF, 0 },
+    { "inter_token_latency_s", LLMLAT_INPUT_LLMPERF, 0 },
+    /* GuideLLM's GenerativeBenchmarksReport */
+    { "benchmarks", LLMLAT_INPUT_GUIDELLM, 0 },
+    /* inference-perf's per-request lifecycle metrics (reportgen/base.py) */
+    { "start_time", LLMLAT_INPUT_INFERENCE_PERF, 0 },
+    { "end_time", LLMLAT_INPUT_INFERENCE_PERF, 0 },
+    /* summaries, which hold no requests: inference-perf's
+     * ResponsesSummary, AIPerf's before October 2025 ("records"), AIPerf's
+     * JsonExportData and GenAI-Perf's (the same metrics), LLMPerf's
+     * metadata and flattened results */
+    { "load_summary", LLMLAT_INPUT_AUTO, REFUSE_INFERENCE_PERF_SUMMARY },
+    { "benchmark_time_seconds", LLMLAT_INPUT_AUTO, REFUSE_INFERENCE_PERF_SUMMARY },
+    { "successes", LLMLAT_INPUT_AUTO, REFUSE_INFERENCE_PERF_SUMMARY },
+    { "records", LLMLAT_INPUT_AUTO, REFUSE_AIPERF_SUMMARY },
+    { "request_throughput", LLMLAT_INPUT_AUTO, REFUSE_METRICS_SUMMARY },
+    { "request_latency", LLMLAT_INPUT_AUTO, REFUSE_METRICS_SUMMARY },
+    { "time_to_first_token", LLMLAT_INPUT_AUTO, REFUSE_METRICS_SUMMARY },
+    { "input_config", LLMLAT_INPUT_AUTO, REFUSE_METRICS_SUMMARY },
+    { "num_concurrent_requests", LLMLAT_INPUT_AUTO, REFUSE_LLMPERF_SUMMARY },
+    { "mean_input_tokens", LLMLAT_INPUT_AUTO, REFUSE_LLMPERF_SUMMARY },
+};
+
+/* The other keys of an llmlat trace's request or object: an object with
+ * one of them is a trace, however malformed. */
+static const char *const DETECT_TRACE_KEYS[] = {
+    "end", "ok", "cancelled", "input_tokens", "output_tokens", "id", "scheduled", "duration",
+};
+
+/* A detection: a format, or a refusal. */
+typedef struct detect_result {
+    int32_t input;
+    uint8_t refusal;
+} detect_result;
+
+static detect_result detect_key(const char *key, bool in_array)
 {
     for (size_t i = 0; i < sizeof DETECT_KEYS / sizeof DETECT_KEYS[0]; i++) {
         if (strcmp(key, DETECT_KEYS[i].key) != 0)
             continue;
         int32_t f = DETECT_KEYS[i].input;
-        /* an array holds requests: a trace's, or LLMPerf's */
-        if (in_array && f != LLMLAT_INPUT_LLMPERF && f != LLMLAT_INPUT_TRACE)
-            return LLMLAT_INPUT_TRACE;
-        return f;
+        /* an array holds requests: a trace's, LLMPerf's or inference-perf's */
+        if (in_array && f != LLMLAT_INPUT_LLMPERF && f != LLMLAT_INPUT_TRACE &&
+            f != LLMLAT_INPUT_INFERENCE_PERF)
+            return (detect_result){ LLMLAT_INPUT_TRACE, 0 };
+        if (!in_array && f == LLMLAT_INPUT_INFERENCE_PERF)
+            break; /* a request of inference-perf's comes in its list */
+        return (detect_result){ f, DETECT_KEYS[i].refusal };
     }
-    return LLMLAT_INPUT_AUTO;
+    if (strncmp(key, "results_", 8) == 0 && !in_array)
+        return (detect_result){ LLMLAT_INPUT_AUTO, REFUSE_LLMPERF_SUMMARY };
+    return (detect_result){ LLMLAT_INPUT_AUTO, REFUSE_NONE };
 }
 
-/* The keys of the object at the cursor, until one tells. */
-static int32_t detect_object(jtok *t, bool in_array)
+static bool is_trace_key(const char *key)
 {
-    jt_advance(t); /* '{' */
+    for (size_t i = 0; i < sizeof DETECT_TRACE_KEYS / sizeof DETECT_TRACE_KEYS[0]; i++)
+        if (strcmp(key, DETECT_TRACE_KEYS[i]) == 0)
+            return true;
+    return false;
+}
+
+/* "metadata"'s value: GuideLLM's names its version (guidellm_version);
+ * AIPerf's is a record's. */
+static int32_t detect_metadata(jtok *t)
+{
+    if (jt_peek(t) != '{')
+        return LLMLAT_INPUT_AIPERF;
+    jt_advance(t);
     if (jt_peek(t) == '}')
-        return LLMLAT_INPUT_TRACE;
+        return LLMLAT_INPUT_AIPERF;
     for (;;) {
         char key[RD_KEY_MAX];
         if (!jt_string(t, key, sizeof key, NULL) || !jt_expect(t, ':', ""))
-            return LLMLAT_INPUT_TRACE;
-        int32_t f = detect_key(key, in_array);
-        if (f != LLMLAT_INPUT_AUTO)
-            return f;
+            return LLMLAT_INPUT_AIPERF;
+        if (strcmp(key, "guidellm_version") == 0)
+            return LLMLAT_INPUT_GUIDELLM;
+        if (!jt_skip_value(t) || jt_peek(t) != ',')
+            return LLMLAT_INPUT_AIPERF;
+        jt_advance(t);
+    }
+}
+
+/* The keys of the object at the cursor, until one tells. */
+static detect_result detect_object(jtok *t, bool in_array)
+{
+    const detect_result unknown = { LLMLAT_INPUT_AUTO, REFUSE_UNKNOWN };
+    const detect_result trace = { LLMLAT_INPUT_TRACE, 0 };
+    bool trace_keys = false;
+    jt_advance(t); /* '{' */
+    if (jt_peek(t) == '}')
+        return unknown;
+    for (;;) {
+        char key[RD_KEY_MAX];
+        if (!jt_string(t, key, sizeof key, NULL) || !jt_expect(t, ':', ""))
+            return trace; /* malformed: the trace's parser says how */
+        detect_result d = detect_key(key, in_array);
+        if (d.input == LLMLAT_INPUT_AIPERF && !in_array)
+            d.input = detect_metadata(t);
+        if (d.input != LLMLAT_INPUT_AUTO || d.refusal != REFUSE_NONE)
+            return d;
+        trace_keys |= is_trace_key(key);
         if (!jt_skip_value(t))
-            return LLMLAT_INPUT_TRACE;
+            return trace;
         int c = jt_peek(t);
         if (c == '}')
-            return LLMLAT_INPUT_TRACE; /* nothing told: a trace's request, if anything */
+            return trace_keys ? trace : unknown;
         if (c != ',')
-            return LLMLAT_INPUT_TRACE;
+            return trace;
         jt_advance(t);
     }
 }
@@ -12340,21 +12717,34 @@ LLMLAT_PRIVATE int32_t rd_detect(llmlat_reader *rd)
     t->failed = false;
     t->starved = false;
     t->lenient = true;
-    int32_t f = LLMLAT_INPUT_TRACE;
+    detect_result d = { LLMLAT_INPUT_TRACE, 0 };
     int c = jt_peek(t);
+    uint64_t line = t->tok_line, col = t->tok_col;
     if (c == '{') {
-        f = detect_object(t, false);
+        d = detect_object(t, false);
     } else if (c == '[') {
         jt_advance(t);
-        if (jt_peek(t) == '{')
-            f = detect_object(t, true);
+        if (jt_peek(t) == '{') {
+            line = t->tok_line;
+            col = t->tok_col;
+            d = detect_object(t, true);
+        }
     }
-    if (t->starved)
-        f = LLMLAT_INPUT_AUTO; /* the bytes so far do not tell */
     bool starved = t->starved;
     *t = saved;
     t->starved = starved;
-    return f;
+    if (starved)
+        return LLMLAT_INPUT_AUTO; /* the bytes so far do not tell */
+    if (d.refusal != REFUSE_NONE) {
+        jt_fail_at(t, line, col, "%s", DETECT_MESSAGES[d.refusal]);
+        return RD_DETECT_REFUSED;
+    }
+    return d.input;
+}
+
+LLMLAT_PRIVATE const char *rd_detect_message_inference_perf_summary(void)
+{
+    return DETECT_MESSAGES[REFUSE_INFERENCE_PERF_SUMMARY];
 }
 
 /* ---------------------- lib/read/trace.c ---------------------------------- */
@@ -12843,6 +13233,8 @@ LLMLAT_PRIVATE const import_ops *import_sglang_ops(void);
 LLMLAT_PRIVATE const import_ops *import_aiperf_ops(void);
 LLMLAT_PRIVATE const import_ops *import_genai_perf_ops(void);
 LLMLAT_PRIVATE const import_ops *import_llmperf_ops(void);
+LLMLAT_PRIVATE const import_ops *import_guidellm_ops(void);
+LLMLAT_PRIVATE const import_ops *import_inference_perf_ops(void);
 
 /* Enters the object ('{') or array ('[') at the cursor, tagged `tag`;
  * `what` names the value in the message when it is not one. */
@@ -12870,6 +13262,8 @@ enum cols_id {
     COL_INPUT,   /* u64 */
     COL_OUTPUT,  /* u64 */
     COL_FAILED,  /* u8: 1 when the request failed */
+    COL_LATENCY, /* i64 ns: the tool's own E2E (vLLM's "latencies") */
+    COL_QUEUE,   /* i64 ns: the wait before the start (vLLM's "queue_times") */
     COL_EVENTS,  /* u64: its events (gap form: gaps after the first) */
     COL_EV_T,    /* i64: times, or gaps in gap form */
     COL_EV_K,    /* u32: tokens of each event (times form) */
@@ -12957,6 +13351,8 @@ static const import_ops *import_of(const llmlat_reader *rd)
     case LLMLAT_INPUT_AIPERF: return import_aiperf_ops();
     case LLMLAT_INPUT_GENAI_PERF: return import_genai_perf_ops();
     case LLMLAT_INPUT_LLMPERF: return import_llmperf_ops();
+    case LLMLAT_INPUT_GUIDELLM: return import_guidellm_ops();
+    case LLMLAT_INPUT_INFERENCE_PERF: return import_inference_perf_ops();
     }
     return NULL;
 }
@@ -13086,14 +13482,16 @@ LLMLAT_PRIVATE int import_runs_end(llmlat_reader *rd)
 static const size_t COLS_ELEM[COLS] = {
     [COL_START] = sizeof(int64_t), [COL_TTFT] = sizeof(int64_t),
     [COL_INPUT] = sizeof(uint64_t), [COL_OUTPUT] = sizeof(uint64_t),
-    [COL_FAILED] = sizeof(uint8_t), [COL_EVENTS] = sizeof(uint64_t),
+    [COL_FAILED] = sizeof(uint8_t), [COL_LATENCY] = sizeof(int64_t),
+    [COL_QUEUE] = sizeof(int64_t),  [COL_EVENTS] = sizeof(uint64_t),
     [COL_EV_T] = sizeof(int64_t),   [COL_EV_K] = sizeof(uint32_t),
     [COL_LINE] = sizeof(uint64_t),  [COL_COL] = sizeof(uint64_t),
 };
 
 static const char *const COLS_NAME[COLS] = {
     [COL_START] = "start times", [COL_TTFT] = "TTFTs", [COL_INPUT] = "input lengths",
-    [COL_OUTPUT] = "output lengths", [COL_FAILED] = "errors", [COL_EVENTS] = "chunk lists",
+    [COL_OUTPUT] = "output lengths", [COL_FAILED] = "errors", [COL_LATENCY] = "latencies",
+    [COL_QUEUE] = "queue times", [COL_EVENTS] = "chunk lists",
 };
 
 /* The next free entry of column id, NULL on no memory. */
@@ -13198,6 +13596,20 @@ static uint64_t cols_u64(const llmlat_reader *rd, int id, uint64_t i, uint64_t n
     return v;
 }
 
+/* The tool's own latency (vLLM's "latencies": the last chunk - start, in
+ * one double) places the last chunk, which the sum of the gaps, each
+ * rounded to ns, may miss by a few ns; never before the chunk before it. */
+static void cols_take_latency(llmlat_reader *rd, uint64_t i)
+{
+    rd_req *q = &rd->p.cur;
+    if (i >= rd->p.f.imp.c.len[COL_LATENCY] || q->n == 0)
+        return;
+    int64_t last = rd_add_sat(q->start, cols_i64(rd, COL_LATENCY, i, 0));
+    int64_t before = q->n > 1 ? rd->ev.t[q->n - 2] : q->start;
+    if (last >= before)
+        rd->ev.t[q->n - 1] = last;
+}
+
 LLMLAT_PRIVATE bool import_held_next(llmlat_reader *rd)
 {
     cols_state *c = &rd->p.f.imp.c;
@@ -13208,6 +13620,10 @@ LLMLAT_PRIVATE bool import_held_next(llmlat_reader *rd)
     rd_req *q = &rd->p.cur;
     q->lacks = c->lacks;
     q->start = cols_i64(rd, COL_START, i, 0);
+    if (i < c->len[COL_QUEUE]) { /* the intended start: when it was let go */
+        q->has_scheduled = true;
+        q->scheduled = rd_sub_sat(q->start, cols_i64(rd, COL_QUEUE, i, 0));
+    }
     if (c->len[COL_INPUT])
         q->input_tokens = cols_u64(rd, COL_INPUT, i, 0);
     if (c->len[COL_OUTPUT]) {
@@ -13234,6 +13650,7 @@ LLMLAT_PRIVATE bool import_held_next(llmlat_reader *rd)
             if (!rd_push_event(rd, t, 1))
                 return false;
         }
+        cols_take_latency(rd, i);
         return true;
     }
     for (uint64_t j = first; j < first + events; j++) {
@@ -13265,6 +13682,7 @@ LLMLAT_PRIVATE bool import_held_next(llmlat_reader *rd)
 
 enum {
     VS_RUN = 1, VS_TTFTS, VS_ITLS, VS_ITL, VS_STARTS, VS_INPUTS, VS_OUTPUTS, VS_ERRORS,
+    VS_LATENCIES, VS_QUEUES,
 };
 
 /* The keys read, as bits of import_state.have. */
@@ -13275,6 +13693,7 @@ static const struct {
     { "ttfts", VS_TTFTS },         { "itls", VS_ITLS },
     { "start_times", VS_STARTS },  { "input_lens", VS_INPUTS },
     { "output_lens", VS_OUTPUTS }, { "errors", VS_ERRORS },
+    { "latencies", VS_LATENCIES }, { "queue_times", VS_QUEUES },
 };
 
 #define VS_HAVE(tag) (1u << (tag))
@@ -13304,7 +13723,8 @@ static int vs_member(llmlat_reader *rd, const char *key, bool vllm)
     }
     for (size_t i = 0; i < sizeof VS_KEYS / sizeof VS_KEYS[0]; i++) {
         uint16_t tag = VS_KEYS[i].tag;
-        if (strcmp(key, VS_KEYS[i].key) != 0 || (tag == VS_STARTS && !vllm))
+        if (strcmp(key, VS_KEYS[i].key) != 0 ||
+            ((tag == VS_STARTS || tag == VS_LATENCIES || tag == VS_QUEUES) && !vllm))
             continue;
         if (s->have & VS_HAVE(tag)) {
             jt_fail(t, "duplicate key \"%s\"", key);
@@ -13352,6 +13772,13 @@ static int vs_value_of(llmlat_reader *rd, uint16_t tag, const char *key, bool vl
                    : RD_STEP_FAILED;
     case VS_STARTS:
         return rd_time(rd, "a start time", DEC_SECONDS, &ns) && cols_push_i64(rd, COL_START, ns)
+                   ? RD_STEP_ON
+                   : RD_STEP_FAILED;
+    case VS_LATENCIES:
+    case VS_QUEUES:
+        return import_duration_ns(rd, tag == VS_LATENCIES ? "a latency" : "a queue time",
+                                  DEC_SECONDS, &ns) &&
+                       cols_push_i64(rd, tag == VS_LATENCIES ? COL_LATENCY : COL_QUEUE, ns)
                    ? RD_STEP_ON
                    : RD_STEP_FAILED;
     case VS_INPUTS:
@@ -13414,6 +13841,8 @@ static int vs_end_of(llmlat_reader *rd, bool vllm)
         lacks |= LLMLAT_LACKS_INPUT_TOKENS;
     if (!(s->have & VS_HAVE(VS_OUTPUTS)))
         lacks |= LLMLAT_LACKS_OUTPUT_TOKENS;
+    if (!(s->have & VS_HAVE(VS_QUEUES))) /* vLLM wrote queue_times from #54136 on */
+        lacks |= LLMLAT_LACKS_SCHEDULE;
     return cols_seal(rd, true, lacks, s->c.line, s->c.col) ? RD_STEP_END : RD_STEP_FAILED;
 }
 
@@ -13473,7 +13902,15 @@ LLMLAT_PRIVATE const import_ops *import_sglang_ops(void)
  *
  * profile_export_raw.jsonl (--export-level raw): RawRecordInfo, with
  * "start_perf_ns" and every response's "perf_ns" (perf_counter_ns) and
- * text; empty responses are told apart by their text (read/sse.c). */
+ * text; empty responses are told apart by their text (read/sse.c).
+ *
+ * Before 9 October 2025 (ai-dynamo/aiperf 5e0b1e17; the records written
+ * by aiperf/post_processors/record_export_results_processor.py at
+ * 7c31f579) a record's metadata had "timestamp_ns" (the wall-clock start)
+ * and "credit_phase" instead of request_start_ns and benchmark_phase, no
+ * request_end_ns nor was_cancelled, and TTFT was tagged "ttft" (renamed
+ * time_to_first_token by 43b78902); a cancelled request was an error of
+ * type RequestCancellationError. */
 #include <stdio.h>
 #include <string.h>
 
@@ -13557,7 +13994,7 @@ static int ai_metric(llmlat_reader *rd, const char *tag)
     rd_req *q = &rd->p.cur;
     jtok *t = &rd->jt;
     enum { M_TTFT, M_E2E, M_ICL, M_OSL, M_ISL } m;
-    if (strcmp(tag, "time_to_first_token") == 0)
+    if (strcmp(tag, "time_to_first_token") == 0 || strcmp(tag, "ttft") == 0)
         m = M_TTFT;
     else if (strcmp(tag, "request_latency") == 0)
         m = M_E2E;
@@ -13653,9 +14090,10 @@ static int ai_metadata(llmlat_reader *rd, const char *key)
     jtok *t = &rd->jt;
     bool ok;
     char which, text[16];
-    if (strcmp(key, "request_start_ns") == 0) {
+    if (strcmp(key, "request_start_ns") == 0 || strcmp(key, "timestamp_ns") == 0) {
         s->have |= AH_START;
-        return ai_done(rd_time(rd, "request_start_ns", DEC_NANOSECONDS, &q->start));
+        return ai_done(rd_time(rd, key[0] == 't' ? "timestamp_ns" : "request_start_ns",
+                               DEC_NANOSECONDS, &q->start));
     }
     if (strcmp(key, "request_end_ns") == 0) {
         if (jt_take_null(t, &ok))
@@ -13672,7 +14110,8 @@ static int ai_metadata(llmlat_reader *rd, const char *key)
             s->have |= AH_CANCELLED;
         return RD_STEP_ON;
     }
-    if (strcmp(key, "benchmark_phase") == 0 && jt_peek(t) == '"') {
+    if ((strcmp(key, "benchmark_phase") == 0 || strcmp(key, "credit_phase") == 0) &&
+        jt_peek(t) == '"') {
         if (!jt_string(t, text, sizeof text, NULL))
             return RD_STEP_FAILED;
         if (strcmp(text, "warmup") == 0)
@@ -13770,6 +14209,40 @@ static int ai_response(llmlat_reader *rd)
     return ai_done(rd_push_event(rd, perf, content ? 1 : 0));
 }
 
+/* A record's "error" (ErrorDetails: code, type, message): a cancellation
+ * is one of type RequestCancellationError in the records written before
+ * was_cancelled existed. */
+static int ai_error(llmlat_reader *rd)
+{
+    jtok *t = &rd->jt;
+    if (jt_peek(t) != '{')
+        return ai_skip(rd);
+    jt_advance(t);
+    if (jt_peek(t) == '}') {
+        jt_advance(t);
+        return RD_STEP_ON;
+    }
+    for (;;) {
+        char key[RD_KEY_MAX], type[32];
+        if (!jt_string(t, key, sizeof key, NULL) || !jt_expect(t, ':', "':' after a key"))
+            return RD_STEP_FAILED;
+        if (strcmp(key, "type") == 0 && jt_peek(t) == '"') {
+            if (!jt_string(t, type, sizeof type, NULL))
+                return RD_STEP_FAILED;
+            if (strcmp(type, "RequestCancellationError") == 0)
+                rd->p.f.imp.have |= AH_CANCELLED;
+        } else if (!jt_skip_value(t)) {
+            return RD_STEP_FAILED;
+        }
+        if (jt_peek(t) == '}') {
+            jt_advance(t);
+            return RD_STEP_ON;
+        }
+        if (!jt_expect(t, ',', "',' or '}' in \"error\""))
+            return RD_STEP_FAILED;
+    }
+}
+
 static int ai_value(llmlat_reader *rd, uint16_t tag, const char *key, uint64_t index)
 {
     (void)index;
@@ -13794,7 +14267,7 @@ static int ai_value(llmlat_reader *rd, uint16_t tag, const char *key, uint64_t i
             if (jt_take_null(t, &ok))
                 return ai_done(ok);
             s->have |= AH_ERROR;
-            return ai_skip(rd);
+            return ai_error(rd);
         }
         if (strcmp(key, "start_perf_ns") == 0) {
             s->have |= AH_PERF;
@@ -13824,14 +14297,15 @@ static int ai_record(llmlat_reader *rd)
     if (s->have & AH_WARMUP)
         return RD_STEP_ON; /* AIPerf reports the profiling phase */
     if (!(s->have & AH_START)) {
-        jt_fail_at(&rd->jt, q->line, q->col, "record %llu has no metadata.request_start_ns",
+        jt_fail_at(&rd->jt, q->line, q->col,
+                   "record %llu has no metadata.request_start_ns (nor the older timestamp_ns)",
                    (unsigned long long)q->index);
         return RD_STEP_FAILED;
     }
     bool raw = s->have & (AH_PERF | AH_RESPONSES);
     q->ok = !(s->have & (AH_ERROR | AH_CANCELLED));
     q->cancelled = (s->have & AH_CANCELLED) != 0;
-    q->lacks = LLMLAT_LACKS_CHUNK_TOKENS | LLMLAT_LACKS_END;
+    q->lacks = LLMLAT_LACKS_CHUNK_TOKENS | LLMLAT_LACKS_END | LLMLAT_LACKS_SCHEDULE;
     if (!(s->have & AH_OSL))
         q->lacks |= LLMLAT_LACKS_OUTPUT_TOKENS;
     if (!(s->have & AH_ISL))
@@ -14058,7 +14532,7 @@ static int g_end(llmlat_reader *rd)
         return RD_STEP_FAILED;
     }
     /* chunk times on one clock; no token counts at all, no end of stream */
-    uint32_t lacks = LLMLAT_LACKS_CHUNK_TOKENS | LLMLAT_LACKS_END |
+    uint32_t lacks = LLMLAT_LACKS_CHUNK_TOKENS | LLMLAT_LACKS_END | LLMLAT_LACKS_SCHEDULE |
                      LLMLAT_LACKS_OUTPUT_TOKENS | LLMLAT_LACKS_INPUT_TOKENS;
     return cols_seal(rd, false, lacks, s->c.line, s->c.col) ? RD_STEP_END : RD_STEP_FAILED;
 }
@@ -14080,7 +14554,12 @@ LLMLAT_PRIVATE const import_ops *import_genai_perf_ops(void)
  * end_to_end_latency_s, inter_token_latency_s (its own per-request
  * figure), number_input_tokens, number_output_tokens, error_code, ... No
  * start time and no chunk time: each request is known by these values
- * only (llmlat_request_set_known). */
+ * only (llmlat_request_set_known), its request_output_throughput_token_per_s
+ * too: from 1eac866 (December 2023) until afd137a (April 2024) LLMPerf
+ * wrote the client's tokens_received (its data chunks, empty ones
+ * included) / E2E there (src/llmperf/ray_clients/
+ * openai_chat_completions_client.py: output_throughput), N / E2E since
+ * (token_benchmark_ray.py), under the same "version": "2023-08-31". */
 #include <string.h>
 
 enum { L_LIST = 1, L_REQUEST };
@@ -14092,6 +14571,7 @@ enum {
     LH_ITL = 1 << 3,
     LH_OUTPUT = 1 << 4,
     LH_INPUT = 1 << 5,
+    LH_TPS = 1 << 6,
 };
 
 static int l_done(bool ok)
@@ -14126,6 +14606,15 @@ static int l_member(llmlat_reader *rd, const char *key)
             return RD_STEP_FAILED;
         if (q->known_tool_itl_s < 0.0)
             return jt_fail(t, "\"inter_token_latency_s\" must not be negative"), RD_STEP_FAILED;
+        return RD_STEP_ON;
+    }
+    if (strcmp(key, "request_output_throughput_token_per_s") == 0) {
+        s->have |= LH_TPS;
+        if (!rd_double(rd, "\"request_output_throughput_token_per_s\"", &q->known_tps))
+            return RD_STEP_FAILED;
+        if (q->known_tps < 0.0)
+            return jt_fail(t, "\"request_output_throughput_token_per_s\" must not be negative"),
+                   RD_STEP_FAILED;
         return RD_STEP_ON;
     }
     if (strcmp(key, "number_output_tokens") == 0) {
@@ -14168,15 +14657,31 @@ static int l_close(llmlat_reader *rd, uint16_t tag)
     rd_req *q = &rd->p.cur;
     q->ok = !(s->have & LH_ERROR);
     q->start = 0;
-    q->lacks = LLMLAT_LACKS_START_TIMES;
+    q->lacks = LLMLAT_LACKS_START_TIMES | LLMLAT_LACKS_SCHEDULE;
     if (!(s->have & LH_OUTPUT))
         q->lacks |= LLMLAT_LACKS_OUTPUT_TOKENS;
     if (!(s->have & LH_INPUT))
         q->lacks |= LLMLAT_LACKS_INPUT_TOKENS;
+    if (!q->ok) {
+        /* its ttft_s and end_to_end_latency_s are LLMPerf's placeholders
+         * (0): no time of it is known, not even its end */
+        q->lacks |= LLMLAT_LACKS_END;
+        return RD_STEP_REQUEST;
+    }
+    /* a success has both times (common_metrics.py: TTFT, E2E_LAT) */
+    const char *missing = !(s->have & LH_TTFT) ? "ttft_s"
+                          : !(s->have & LH_E2E) ? "end_to_end_latency_s"
+                                                : NULL;
+    if (missing) {
+        jt_fail_at(&rd->jt, q->line, q->col, "response %llu has no \"%s\"",
+                   (unsigned long long)q->index, missing);
+        return RD_STEP_FAILED;
+    }
     q->known_conv = LLMLAT_CONV_LLMPERF;
     q->has_known_ttft = s->have & LH_TTFT;
     q->has_known_e2e = s->have & LH_E2E;
     q->has_known_tool_itl = s->have & LH_ITL;
+    q->has_known_tps = s->have & LH_TPS;
     q->has_end = q->has_known_e2e;
     q->end = q->known_e2e_ns;
     return RD_STEP_REQUEST;
@@ -14196,6 +14701,916 @@ static const import_ops LLMPERF_OPS = {
 LLMLAT_PRIVATE const import_ops *import_llmperf_ops(void)
 {
     return &LLMPERF_OPS;
+}
+
+/* ---------------------- lib/read/import_guidellm.c ------------------------ */
+/* GuideLLM's benchmarks.json (docs/importers.md): {"metadata", "args",
+ * "benchmarks": [...]}, one GenerativeBenchmark per strategy run
+ * (vllm-project/guidellm, src/guidellm/benchmark/schemas/generative/
+ * benchmark.py), each with its requests by status
+ * ("requests": {"successful", "errored", "incomplete"}) as
+ * GenerativeRequestStats (src/guidellm/schemas/request_stats.py): a
+ * request's info.timings (schemas/info.py, RequestTimings: request_start,
+ * first and last request iteration, first and last token iteration, their
+ * counts, request_end, resolve_end, targeted_start), and the counts
+ * GuideLLM used (the computed "prompt_tokens" and "output_tokens").
+ * Before 0.4 a request had start_time, first_token_time, last_token_time
+ * and end_time instead.
+ *
+ * The file has the first and last chunk times of each request and how
+ * many chunks it had, not the times between: the chunks between are
+ * placed evenly, as GuideLLM's own output_tokens_timings place the
+ * tokens (numpy.linspace), and marked LLMLAT_LACKS_GAPS.
+ *
+ * GuideLLM's metrics count the requests of its measurement window only
+ * (GenerativeMetrics.compile: get_within_range(start_time, end_time),
+ * which drops the warm-up and cool-down): so does this reader. The
+ * benchmark's start_time and end_time come after its requests (computed
+ * fields), so a benchmark's requests are held (arrays[GL_ARRAY]) and
+ * handed over once the input ended, which also tells the last benchmark
+ * apart (--run). */
+#include <string.h>
+
+#define GL_ARRAY 0
+/* More iterations than a request could stream: refused, so that a damaged
+ * count does not make the reader place billions of chunks. */
+#define GL_ITERATIONS_MAX ((uint64_t)1 << 24)
+
+enum {
+    GL_FILE = 1, GL_BENCHMARKS, GL_BENCH, GL_SCHEDULER, GL_METRICS, GL_TOTALS, GL_REQUESTS,
+    GL_LIST, GL_REQ, GL_INFO, GL_TIMINGS, GL_INPUT_METRICS, GL_OUTPUT_METRICS,
+};
+
+enum gl_group { GL_SUCCESSFUL, GL_ERRORED, GL_INCOMPLETE };
+
+/* A request's times, as the file names them (info.timings, or before 0.4
+ * the request's own). */
+enum gl_time {
+    GT_TARGETED, GT_REQUEST_START, GT_RESOLVE_START, GT_FIRST_REQ, GT_LAST_REQ, GT_FIRST_TOK,
+    GT_LAST_TOK, GT_REQUEST_END, GT_RESOLVE_END, GT_COUNT
+};
+
+static const char *const GL_TIMING_KEYS[GT_COUNT] = {
+    [GT_TARGETED] = "targeted_start",
+    [GT_REQUEST_START] = "request_start",
+    [GT_RESOLVE_START] = "resolve_start",
+    [GT_FIRST_REQ] = "first_request_iteration",
+    [GT_LAST_REQ] = "last_request_iteration",
+    [GT_FIRST_TOK] = "first_token_iteration",
+    [GT_LAST_TOK] = "last_token_iteration",
+    [GT_REQUEST_END] = "request_end",
+    [GT_RESOLVE_END] = "resolve_end",
+};
+
+/* record.have: the times (bit i for enum gl_time), then the counts. */
+#define GH_TIME(i) (1u << (i))
+enum {
+    GH_REQUEST_ITERATIONS = 1u << GT_COUNT,
+    GH_TOKEN_ITERATIONS = 1u << (GT_COUNT + 1),
+    GH_PROMPT = 1u << (GT_COUNT + 2),       /* "prompt_tokens" (a number) */
+    GH_OUTPUT_KEY = 1u << (GT_COUNT + 3),   /* "output_tokens", a number or null */
+    GH_OUTPUT = 1u << (GT_COUNT + 4),       /* ... a number */
+    GH_INPUT_TOTAL = 1u << (GT_COUNT + 5),  /* input_metrics.total_tokens */
+    GH_OUTPUT_TOTAL = 1u << (GT_COUNT + 6), /* output_metrics.total_tokens */
+    GH_TIMINGS = 1u << (GT_COUNT + 7),      /* info.timings (0.4 on) */
+    GH_OLD = 1u << (GT_COUNT + 8),          /* start_time ... (before 0.4) */
+};
+
+/* guidellm_state.have: the benchmark's fields. */
+enum {
+    GB_MEASURE_LO = 1 << 0, GB_MEASURE_HI = 1 << 1, GB_START = 1 << 2, GB_END = 1 << 3,
+    GB_DURATION = 1 << 4, GB_REQUESTS = 1 << 5, GB_TOTAL = 1 << 6,
+};
+
+typedef struct gl_record {
+    uint64_t line, col;
+    uint32_t have;
+    uint8_t group;
+    int64_t t[GT_COUNT];
+    uint64_t request_iterations, token_iterations;
+    uint64_t prompt, output, input_total, output_total;
+    char id[RD_ID_MAX];
+} gl_record;
+
+static int gl_done(bool ok)
+{
+    return ok ? RD_STEP_ON : RD_STEP_FAILED;
+}
+
+static int gl_skip(llmlat_reader *rd)
+{
+    return gl_done(jt_skip_value(&rd->jt));
+}
+
+/* The record being read: the slot after the held ones (reserved when its
+ * object opened; the count moves once it closes). */
+static gl_record *gl_current(llmlat_reader *rd)
+{
+    return (gl_record *)rd->arrays[GL_ARRAY].p + rd->p.f.imp.gl.n;
+}
+
+static const gl_record *gl_at(const llmlat_reader *rd, uint64_t i)
+{
+    return (const gl_record *)rd->arrays[GL_ARRAY].p + i;
+}
+
+/* A time of the file (epoch seconds as Python floats), null allowed. */
+static int gl_time(llmlat_reader *rd, gl_record *g, int which, const char *what)
+{
+    bool ok;
+    if (jt_take_null(&rd->jt, &ok))
+        return gl_done(ok);
+    g->have |= GH_TIME(which);
+    return gl_done(rd_time_double(rd, what, DEC_SECONDS, &g->t[which]));
+}
+
+/* A count of the file, null allowed: *have gets bit when it is a number. */
+static int gl_count(llmlat_reader *rd, uint32_t *have, uint32_t bit, const char *what,
+                    uint64_t *out)
+{
+    bool ok;
+    if (jt_take_null(&rd->jt, &ok))
+        return gl_done(ok);
+    *have |= bit;
+    return gl_done(rd_count(rd, what, UINT64_MAX, out));
+}
+
+/* A benchmark-level time (the measurement window), null allowed. */
+static int gl_bench_time(llmlat_reader *rd, uint32_t bit, const char *what, int64_t *out)
+{
+    bool ok;
+    if (jt_take_null(&rd->jt, &ok))
+        return gl_done(ok);
+    rd->p.f.imp.gl.have |= bit;
+    return gl_done(rd_time_double(rd, what, DEC_SECONDS, out));
+}
+
+static int gl_timing(llmlat_reader *rd, const char *key)
+{
+    gl_record *g = gl_current(rd);
+    for (int i = 0; i < GT_COUNT; i++) {
+        if (strcmp(key, GL_TIMING_KEYS[i]) == 0) {
+            char what[RD_KEY_MAX + 16];
+            strcpy(what, "info.timings.");
+            strcat(what, GL_TIMING_KEYS[i]);
+            return gl_time(rd, g, i, what);
+        }
+    }
+    if (strcmp(key, "request_iterations") == 0)
+        return gl_count(rd, &g->have, GH_REQUEST_ITERATIONS, "info.timings.request_iterations",
+                        &g->request_iterations);
+    if (strcmp(key, "token_iterations") == 0)
+        return gl_count(rd, &g->have, GH_TOKEN_ITERATIONS, "info.timings.token_iterations",
+                        &g->token_iterations);
+    return gl_skip(rd);
+}
+
+/* A member of a request (GenerativeRequestStats). */
+static int gl_request_member(llmlat_reader *rd, const char *key)
+{
+    gl_record *g = gl_current(rd);
+    jtok *t = &rd->jt;
+    if (strcmp(key, "request_id") == 0 && jt_peek(t) == '"')
+        return gl_done(jt_string(t, g->id, sizeof g->id, NULL));
+    if (strcmp(key, "info") == 0)
+        return gl_done(walk_enter(rd, true, GL_INFO, "a request's \"info\""));
+    if (strcmp(key, "input_metrics") == 0 && jt_peek(t) == '{')
+        return gl_done(walk_enter(rd, true, GL_INPUT_METRICS, "\"input_metrics\""));
+    if (strcmp(key, "output_metrics") == 0 && jt_peek(t) == '{')
+        return gl_done(walk_enter(rd, true, GL_OUTPUT_METRICS, "\"output_metrics\""));
+    if (strcmp(key, "prompt_tokens") == 0)
+        return gl_count(rd, &g->have, GH_PROMPT, "\"prompt_tokens\"", &g->prompt);
+    if (strcmp(key, "output_tokens") == 0) {
+        g->have |= GH_OUTPUT_KEY;
+        return gl_count(rd, &g->have, GH_OUTPUT, "\"output_tokens\"", &g->output);
+    }
+    /* before 0.4 (GenerativeTextResponseStats) */
+    static const struct {
+        const char *key;
+        int time;
+    } OLD[] = { { "start_time", GT_REQUEST_START },     { "end_time", GT_REQUEST_END },
+                { "first_token_time", GT_FIRST_TOK }, { "last_token_time", GT_LAST_TOK } };
+    for (size_t i = 0; i < sizeof OLD / sizeof OLD[0]; i++) {
+        if (strcmp(key, OLD[i].key) == 0) {
+            g->have |= GH_OLD;
+            char what[RD_KEY_MAX + 4];
+            strcpy(what, "\"");
+            strcat(what, OLD[i].key);
+            strcat(what, "\"");
+            return gl_time(rd, g, OLD[i].time, what);
+        }
+    }
+    return gl_skip(rd);
+}
+
+/* A run (benchmark) begins: the one asked for is read, the others skipped
+ * but counted. */
+static int gl_benchmark(llmlat_reader *rd, uint64_t index)
+{
+    guidellm_state *gl = &rd->p.f.imp.gl;
+    jtok *t = &rd->jt;
+    jt_peek(t);
+    if (import_run_begin(rd, index + 1))
+        *gl = (guidellm_state){ .line = t->tok_line, .col = t->tok_col };
+    return gl_done(walk_enter(rd, true, GL_BENCH, "a benchmark"));
+}
+
+static int gl_bench_member(llmlat_reader *rd, const char *key)
+{
+    guidellm_state *gl = &rd->p.f.imp.gl;
+    jtok *t = &rd->jt;
+    if (rd->p.f.imp.run == 0)
+        return gl_skip(rd); /* not the benchmark asked for */
+    if (strcmp(key, "requests") == 0) {
+        gl->have |= GB_REQUESTS;
+        return gl_done(walk_enter(rd, true, GL_REQUESTS, "a benchmark's \"requests\""));
+    }
+    if (strcmp(key, "scheduler_metrics") == 0 && jt_peek(t) == '{')
+        return gl_done(walk_enter(rd, true, GL_SCHEDULER, "\"scheduler_metrics\""));
+    if (strcmp(key, "metrics") == 0 && jt_peek(t) == '{')
+        return gl_done(walk_enter(rd, true, GL_METRICS, "a benchmark's \"metrics\""));
+    if (strcmp(key, "start_time") == 0)
+        return gl_bench_time(rd, GB_START, "a benchmark's \"start_time\"", &gl->start_time);
+    if (strcmp(key, "end_time") == 0)
+        return gl_bench_time(rd, GB_END, "a benchmark's \"end_time\"", &gl->end_time);
+    if (strcmp(key, "duration") == 0) {
+        bool ok;
+        if (jt_take_null(t, &ok))
+            return gl_done(ok);
+        gl->have |= GB_DURATION;
+        return gl_done(rd_double(rd, "a benchmark's \"duration\"", &gl->duration));
+    }
+    return gl_skip(rd);
+}
+
+static int gl_value(llmlat_reader *rd, uint16_t tag, const char *key, uint64_t index)
+{
+    guidellm_state *gl = &rd->p.f.imp.gl;
+    jtok *t = &rd->jt;
+    switch (tag) {
+    case IMPORT_TOP:
+        return gl_done(walk_enter(rd, true, GL_FILE, "GuideLLM's benchmarks.json"));
+    case GL_FILE:
+        if (strcmp(key, "benchmarks") == 0)
+            return gl_done(walk_enter(rd, false, GL_BENCHMARKS, "\"benchmarks\""));
+        return gl_skip(rd);
+    case GL_BENCHMARKS:
+        return gl_benchmark(rd, index);
+    case GL_BENCH:
+        return gl_bench_member(rd, key);
+    case GL_SCHEDULER:
+        if (strcmp(key, "measure_start_time") == 0)
+            return gl_bench_time(rd, GB_MEASURE_LO, "scheduler_metrics.measure_start_time",
+                                 &gl->measure_lo);
+        if (strcmp(key, "measure_end_time") == 0)
+            return gl_bench_time(rd, GB_MEASURE_HI, "scheduler_metrics.measure_end_time",
+                                 &gl->measure_hi);
+        return gl_skip(rd);
+    case GL_METRICS:
+        if (strcmp(key, "request_totals") == 0 && jt_peek(t) == '{')
+            return gl_done(walk_enter(rd, true, GL_TOTALS, "metrics.request_totals"));
+        return gl_skip(rd);
+    case GL_TOTALS:
+        if (strcmp(key, "total") == 0)
+            return gl_count(rd, &gl->have, GB_TOTAL, "metrics.request_totals.total",
+                            &gl->total);
+        return gl_skip(rd);
+    case GL_REQUESTS: {
+        static const char *const LISTS[] = { [GL_SUCCESSFUL] = "successful",
+                                             [GL_ERRORED] = "errored",
+                                             [GL_INCOMPLETE] = "incomplete" };
+        for (uint8_t g = 0; g < 3; g++) {
+            if (strcmp(key, LISTS[g]) == 0) {
+                bool ok;
+                if (jt_take_null(t, &ok))
+                    return gl_done(ok);
+                gl->group = g;
+                return gl_done(walk_enter(rd, false, GL_LIST, "a list of requests"));
+            }
+        }
+        return gl_skip(rd); /* "total": null */
+    }
+    case GL_LIST: {
+        jt_peek(t);
+        uint64_t line = t->tok_line, col = t->tok_col;
+        if (!rd_reserve(rd, GL_ARRAY, (size_t)gl->n + 1, sizeof(gl_record)))
+            return RD_STEP_FAILED;
+        gl_record *g = gl_current(rd);
+        memset(g, 0, sizeof *g);
+        g->line = line;
+        g->col = col;
+        g->group = gl->group;
+        return gl_done(walk_enter(rd, true, GL_REQ, "a request"));
+    }
+    case GL_REQ:
+        return gl_request_member(rd, key);
+    case GL_INFO:
+        if (strcmp(key, "timings") == 0) {
+            gl_current(rd)->have |= GH_TIMINGS;
+            return gl_done(walk_enter(rd, true, GL_TIMINGS, "info.timings"));
+        }
+        return gl_skip(rd);
+    case GL_TIMINGS:
+        return gl_timing(rd, key);
+    case GL_INPUT_METRICS:
+    case GL_OUTPUT_METRICS: {
+        gl_record *g = gl_current(rd);
+        if (strcmp(key, "total_tokens") != 0)
+            return gl_skip(rd);
+        bool in = tag == GL_INPUT_METRICS;
+        return gl_count(rd, &g->have, in ? GH_INPUT_TOTAL : GH_OUTPUT_TOTAL,
+                        in ? "input_metrics.total_tokens" : "output_metrics.total_tokens",
+                        in ? &g->input_total : &g->output_total);
+    }
+    }
+    return gl_skip(rd);
+}
+
+/* A request read: checked and held. */
+static int gl_request_end(llmlat_reader *rd)
+{
+    guidellm_state *gl = &rd->p.f.imp.gl;
+    gl_record *g = gl_current(rd);
+    uint64_t number = gl->n + 1;
+    const char *missing = NULL;
+    if (!(g->have & (GH_TIMINGS | GH_OLD)))
+        missing = "no info.timings";
+    else if (!(g->have & (GH_TIME(GT_REQUEST_START) | GH_TIME(GT_RESOLVE_START))))
+        missing = (g->have & GH_OLD) ? "no \"start_time\"" : "no info.timings.request_start";
+    else if ((g->have & GH_TOKEN_ITERATIONS) && g->token_iterations > 0 &&
+             (g->have & (GH_TIME(GT_FIRST_TOK) | GH_TIME(GT_LAST_TOK))) !=
+                 (GH_TIME(GT_FIRST_TOK) | GH_TIME(GT_LAST_TOK)))
+        missing = "token iterations but not its first and last token iteration";
+    if (missing) {
+        jt_fail_at(&rd->jt, g->line, g->col, "request %llu of the benchmark has %s",
+                   (unsigned long long)number, missing);
+        return RD_STEP_FAILED;
+    }
+    if ((g->have & GH_REQUEST_ITERATIONS) && (g->have & GH_TOKEN_ITERATIONS) &&
+        g->token_iterations > g->request_iterations) {
+        jt_fail_at(&rd->jt, g->line, g->col,
+                   "request %llu of the benchmark has more token iterations (%llu) than "
+                   "iterations (%llu)",
+                   (unsigned long long)number, (unsigned long long)g->token_iterations,
+                   (unsigned long long)g->request_iterations);
+        return RD_STEP_FAILED;
+    }
+    if (g->request_iterations > GL_ITERATIONS_MAX || g->token_iterations > GL_ITERATIONS_MAX) {
+        jt_fail_at(&rd->jt, g->line, g->col,
+                   "request %llu of the benchmark has more than %llu iterations",
+                   (unsigned long long)number, (unsigned long long)GL_ITERATIONS_MAX);
+        return RD_STEP_FAILED;
+    }
+    gl->n = number;
+    return RD_STEP_ON;
+}
+
+static int gl_close(llmlat_reader *rd, uint16_t tag)
+{
+    guidellm_state *gl = &rd->p.f.imp.gl;
+    if (tag == GL_REQ)
+        return gl_request_end(rd);
+    if (tag == GL_BENCH && rd->p.f.imp.run) {
+        if (!(gl->have & GB_REQUESTS)) {
+            jt_fail_at(&rd->jt, gl->line, gl->col,
+                       "looks like GuideLLM benchmarks.json (summary only: no per-request data): "
+                       "benchmark %llu has no \"requests\"",
+                       (unsigned long long)rd->p.f.imp.run);
+            return RD_STEP_FAILED;
+        }
+        if ((gl->have & GB_DURATION) && gl->duration > 0.0) {
+            rd->p.has_duration = true;
+            rd->p.duration_s = gl->duration;
+        }
+    }
+    return RD_STEP_ON;
+}
+
+static bool gl_window(const guidellm_state *gl, int64_t *lo, int64_t *hi);
+static bool gl_in_window(const gl_record *g, int64_t lo, int64_t hi);
+
+/* The benchmark's requests are complete: those of its window are all of
+ * those its metrics counted, unless GuideLLM kept a sample of them
+ * (--sample-requests), or none. */
+static bool gl_seal(llmlat_reader *rd)
+{
+    guidellm_state *gl = &rd->p.f.imp.gl;
+    int64_t lo, hi;
+    bool windowed = gl_window(gl, &lo, &hi);
+    uint64_t kept = 0;
+    for (uint64_t i = 0; i < gl->n; i++)
+        kept += !windowed || gl_in_window(gl_at(rd, i), lo, hi);
+    if ((gl->have & GB_TOTAL) && kept < gl->total) {
+        if (gl->n == 0)
+            jt_fail_at(&rd->jt, gl->line, gl->col,
+                       "looks like GuideLLM benchmarks.json (summary only: no per-request "
+                       "data): benchmark %llu counted %llu requests but kept none",
+                       (unsigned long long)rd->p.run, (unsigned long long)gl->total);
+        else
+            jt_fail_at(&rd->jt, gl->line, gl->col,
+                       "benchmark %llu of GuideLLM's benchmarks.json keeps a sample of its "
+                       "requests (%llu of the %llu its metrics counted): its figures cannot "
+                       "be rebuilt from them",
+                       (unsigned long long)rd->p.run, (unsigned long long)kept,
+                       (unsigned long long)gl->total);
+        return false;
+    }
+    gl->sealed = true;
+    return true;
+}
+
+static int gl_end(llmlat_reader *rd)
+{
+    int r = import_runs_end(rd);
+    if (r != RD_STEP_END)
+        return r;
+    if (rd->p.runs == 0) {
+        jt_fail(&rd->jt, "GuideLLM's benchmarks.json has no benchmark");
+        return RD_STEP_FAILED;
+    }
+    return gl_seal(rd) ? RD_STEP_END : RD_STEP_FAILED;
+}
+
+/* -------------------------------------------------------------- handing over */
+
+/* GuideLLM's measurement window: the benchmark's start and end time, or
+ * its scheduler's measure start and end (the same, read before the
+ * requests); none: every request. */
+static bool gl_window(const guidellm_state *gl, int64_t *lo, int64_t *hi)
+{
+    *lo = INT64_MIN;
+    *hi = INT64_MAX;
+    if (gl->have & GB_START)
+        *lo = gl->start_time;
+    else if (gl->have & GB_MEASURE_LO)
+        *lo = gl->measure_lo;
+    if (gl->have & GB_END)
+        *hi = gl->end_time;
+    else if (gl->have & GB_MEASURE_HI)
+        *hi = gl->measure_hi;
+    return *lo != INT64_MIN || *hi != INT64_MAX;
+}
+
+static int64_t gl_first_of(const gl_record *g, int a, int b)
+{
+    return (g->have & GH_TIME(a)) ? g->t[a] : g->t[b];
+}
+
+/* GenerativeRequestStats.request_end_time: request_end, else resolve_end. */
+static bool gl_end_time(const gl_record *g, int64_t *end)
+{
+    if (!(g->have & (GH_TIME(GT_REQUEST_END) | GH_TIME(GT_RESOLVE_END))))
+        return false;
+    *end = gl_first_of(g, GT_REQUEST_END, GT_RESOLVE_END);
+    return true;
+}
+
+/* get_within_range(start, end): ended at or after the window's start, and
+ * started (or, without a start, ended) at or before its end. */
+static bool gl_in_window(const gl_record *g, int64_t lo, int64_t hi)
+{
+    int64_t end;
+    if (!gl_end_time(g, &end))
+        return true; /* GuideLLM cannot have written it without: keep it */
+    if (end < lo)
+        return false;
+    if (g->have & (GH_TIME(GT_REQUEST_START) | GH_TIME(GT_RESOLVE_START)))
+        return gl_first_of(g, GT_REQUEST_START, GT_RESOLVE_START) <= hi;
+    return end <= hi;
+}
+
+/* t0 + (t1 - t0) i / n, exactly rounded down (t0 <= t1, i <= n). */
+static int64_t gl_spread(int64_t t0, int64_t t1, uint64_t i, uint64_t n)
+{
+    uint64_t span = (uint64_t)t1 - (uint64_t)t0, lo, hi;
+    wide_mul(span, i, &lo, &hi);
+    /* (hi:lo) / n, hi < n since i <= n */
+    uint64_t q = 0, r = hi;
+    for (int b = 63; b >= 0; b--) {
+        bool top = r >> 63;
+        r = (r << 1) | ((lo >> b) & 1);
+        if (top || r >= n) {
+            r -= n;
+            q |= (uint64_t)1 << b;
+        }
+    }
+    return (int64_t)((uint64_t)t0 + q);
+}
+
+/* The chunks of g: an empty one at the first iteration when it came
+ * before the first token iteration; the token iterations, evenly from
+ * the first to the last; the other empty iterations at the last token
+ * iteration (before it), and one at the last iteration when it came
+ * after. lacks: GAPS when a time was placed rather than read. */
+static bool gl_events(llmlat_reader *rd, const gl_record *g, uint32_t *lacks)
+{
+    bool has_first_req = g->have & GH_TIME(GT_FIRST_REQ);
+    bool has_last_req = g->have & GH_TIME(GT_LAST_REQ);
+    bool has_tok = (g->have & GH_TIME(GT_FIRST_TOK)) && (g->have & GH_TIME(GT_LAST_TOK));
+    uint64_t tokens = g->token_iterations;
+    if (!(g->have & GH_TOKEN_ITERATIONS)) /* before 0.4: the first and last only */
+        tokens = has_tok ? (g->t[GT_LAST_TOK] > g->t[GT_FIRST_TOK] ? 2 : 1) : 0;
+    if (!has_tok)
+        tokens = 0;
+    int64_t first = g->t[GT_FIRST_TOK], last = g->t[GT_LAST_TOK];
+    uint64_t total = (g->have & GH_REQUEST_ITERATIONS) ? g->request_iterations : 0;
+    bool lead = has_first_req && (tokens == 0 || g->t[GT_FIRST_REQ] < first);
+    bool trail = has_last_req && tokens > 0 && g->t[GT_LAST_REQ] > last;
+    if (tokens == 0 && has_last_req && has_first_req && g->t[GT_LAST_REQ] > g->t[GT_FIRST_REQ])
+        trail = true;
+    uint64_t placed = tokens + lead + trail;
+    uint64_t others = total > placed ? total - placed : 0; /* empty ones in between */
+    if (!rd_events_reserve(rd, (size_t)(placed + others)))
+        return false;
+    if (lead)
+        rd_push_event(rd, g->t[GT_FIRST_REQ], 0);
+    if (tokens == 0) {
+        for (uint64_t i = 0; i < others; i++)
+            rd_push_event(rd, g->t[GT_FIRST_REQ], 0);
+    }
+    for (uint64_t i = 0; i < tokens; i++) {
+        if (i + 1 == tokens && tokens > 1)
+            for (uint64_t j = 0; j < others; j++)
+                rd_push_event(rd, last, 0);
+        rd_push_event(rd, tokens > 1 ? gl_spread(first, last, i, tokens - 1) : first, 1);
+    }
+    if (tokens == 1)
+        for (uint64_t j = 0; j < others; j++)
+            rd_push_event(rd, first, 0);
+    if (trail)
+        rd_push_event(rd, g->t[GT_LAST_REQ], 0);
+    if (tokens > 2 || others > 0 || (!(g->have & GH_TOKEN_ITERATIONS) && tokens == 2))
+        *lacks |= LLMLAT_LACKS_GAPS;
+    return true;
+}
+
+LLMLAT_PRIVATE bool import_guidellm_held_next(llmlat_reader *rd)
+{
+    guidellm_state *gl = &rd->p.f.imp.gl;
+    if (!gl->sealed)
+        return false;
+    int64_t lo, hi;
+    bool windowed = gl_window(gl, &lo, &hi);
+    while (gl->next < gl->n && windowed && !gl_in_window(gl_at(rd, gl->next), lo, hi))
+        gl->next++;
+    if (gl->next == gl->n)
+        return false;
+    const gl_record *g = gl_at(rd, gl->next++);
+    rd_begin_request(rd, g->line, g->col);
+    rd_req *q = &rd->p.cur;
+    memcpy(q->id, g->id, sizeof q->id);
+    q->start = gl_first_of(g, GT_REQUEST_START, GT_RESOLVE_START);
+    if (g->have & GH_TIME(GT_TARGETED)) {
+        q->has_scheduled = true;
+        q->scheduled = g->t[GT_TARGETED];
+    }
+    q->lacks = LLMLAT_LACKS_CHUNK_TOKENS | (q->has_scheduled ? 0 : LLMLAT_LACKS_SCHEDULE);
+    if (!gl_events(rd, g, &q->lacks))
+        return false;
+    q->ok = g->group == GL_SUCCESSFUL;
+    q->cancelled = g->group == GL_INCOMPLETE;
+    int64_t end;
+    if (g->group != GL_SUCCESSFUL && (g->have & GH_TIME(GT_RESOLVE_END)))
+        end = g->t[GT_RESOLVE_END]; /* no request_end: the stream did not close normally */
+    else if (!gl_end_time(g, &end))
+        end = q->n ? rd->ev.t[q->n - 1] : q->start;
+    q->has_end = true;
+    q->end = end;
+    if (g->have & GH_PROMPT)
+        q->input_tokens = g->prompt;
+    else if (g->have & GH_INPUT_TOTAL)
+        q->input_tokens = g->input_total;
+    /* the count GuideLLM used: "output_tokens" (null: none, its token
+     * iterations stand for it), else output_metrics' */
+    if (g->have & GH_OUTPUT_KEY) {
+        q->has_output_tokens = (g->have & GH_OUTPUT) != 0;
+        q->output_tokens = g->output;
+    } else if (g->have & GH_OUTPUT_TOTAL) {
+        q->has_output_tokens = true;
+        q->output_tokens = g->output_total;
+    }
+    return true;
+}
+
+static const import_ops GUIDELLM_OPS = {
+    LLMLAT_INPUT_GUIDELLM, "GuideLLM's benchmarks.json", false,
+    gl_value, gl_close, gl_end,
+};
+
+LLMLAT_PRIVATE const import_ops *import_guidellm_ops(void)
+{
+    return &GUIDELLM_OPS;
+}
+
+/* ---------------------- lib/read/import_inference_perf.c ------------------ */
+/* inference-perf's per_request_lifecycle_metrics.json (docs/importers.md):
+ * the list kubernetes-sigs/inference-perf's ReportGenerator writes with
+ * per_request: true (inference_perf/reportgen/base.py, generate_reports),
+ * one object per request: "start_time", "end_time" (time.perf_counter()
+ * seconds), "request", "response", "info" (InferenceInfo.model_dump()),
+ * "error" (null, or {"error_type", "error_msg"}).
+ *
+ * The info differs by version:
+ * - until April 2026 (7ff8150 and before 3b882ba): {"input_tokens",
+ *   "output_tokens", "output_token_times"}, where output_token_times are
+ *   the times of every line of the response (apis/completion.py,
+ *   process_response: blank lines and [DONE] included; from b2cebd8 of
+ *   every SSE message, apis/streaming_parser.py), not of tokens: each is
+ *   read as a chunk whose tokens the file does not know;
+ * - from 3b882ba (24 April 2026) {"input_tokens", "response_info"}, and
+ *   from f23cb85 (May 2026) {"request_metrics": {"text": {"input_tokens"}},
+ *   "response_metrics"}: both {"output_tokens" (the client's count),
+ *   "server_usage" (the server's usage), "chunk_times" (content chunks
+ *   only since 49e26a6, apis/streaming_parser.py), "output_token_times"
+ *   (the chunk's time once per token the report's tokenizer found in it,
+ *   or the chunk times when it had none)}: the chunks are the chunk times,
+ *   each with the tokens its time has among the token times.
+ * Neither has the request's intended start (scheduled_time is not
+ * written). */
+#include <string.h>
+
+#define IP_TOKEN_TIMES 0
+
+enum {
+    IP_LIST = 1, IP_REQ, IP_INFO, IP_REQUEST_METRICS, IP_TEXT, IP_RESPONSE_METRICS, IP_USAGE,
+};
+
+/* import_state.have */
+enum {
+    IH_START = 1 << 0, IH_END = 1 << 1, IH_ERROR = 1 << 2, IH_OUTPUT = 1 << 3,
+    IH_SERVER = 1 << 4, IH_CHUNK_TIMES = 1 << 5, IH_TOKEN_TIMES = 1 << 6,
+    IH_INFO_TOKEN_TIMES = 1 << 7, /* info.output_token_times: the older layout */
+    IH_SCHEDULED = 1 << 8,
+};
+
+static int ip_done(bool ok)
+{
+    return ok ? RD_STEP_ON : RD_STEP_FAILED;
+}
+
+static int ip_skip(llmlat_reader *rd)
+{
+    return ip_done(jt_skip_value(&rd->jt));
+}
+
+/* A list of times (seconds, Python floats) at the cursor: into the
+ * request's events (k 1), or the token times array. */
+static bool ip_times(llmlat_reader *rd, const char *what, bool events, uint64_t *n)
+{
+    jtok *t = &rd->jt;
+    char msg[RD_KEY_MAX + 32];
+    strcpy(msg, "an entry of ");
+    strcat(msg, what);
+    *n = 0;
+    if (events)
+        rd->p.cur.n = 0;
+    if (!jt_expect(t, '[', what))
+        return false;
+    if (jt_peek(t) == ']') {
+        jt_advance(t);
+        return true;
+    }
+    for (;;) {
+        int64_t v;
+        if (!rd_time_double(rd, msg, DEC_SECONDS, &v))
+            return false;
+        if (events) {
+            if (!rd_push_event(rd, v, 1))
+                return false;
+        } else {
+            if (!rd_reserve(rd, IP_TOKEN_TIMES, (size_t)*n + 1, sizeof(int64_t)))
+                return false;
+            ((int64_t *)rd->arrays[IP_TOKEN_TIMES].p)[*n] = v;
+        }
+        ++*n;
+        if (jt_peek(t) == ']') {
+            jt_advance(t);
+            return true;
+        }
+        if (!jt_expect(t, ',', "',' or ']'"))
+            return false;
+    }
+}
+
+static int ip_count(llmlat_reader *rd, const char *what, uint32_t bit, uint64_t *out)
+{
+    bool ok;
+    if (jt_take_null(&rd->jt, &ok))
+        return ip_done(ok);
+    rd->p.f.imp.have |= bit;
+    return ip_done(rd_count(rd, what, UINT64_MAX, out));
+}
+
+static int ip_request_member(llmlat_reader *rd, const char *key)
+{
+    import_state *s = &rd->p.f.imp;
+    rd_req *q = &rd->p.cur;
+    jtok *t = &rd->jt;
+    bool ok;
+    if (strcmp(key, "start_time") == 0) {
+        s->have |= IH_START;
+        return ip_done(rd_time_double(rd, "\"start_time\"", DEC_SECONDS, &q->start));
+    }
+    if (strcmp(key, "end_time") == 0) {
+        s->have |= IH_END;
+        return ip_done(rd_time_double(rd, "\"end_time\"", DEC_SECONDS, &s->ip.end));
+    }
+    if (strcmp(key, "scheduled_time") == 0) { /* not written so far: read if it is */
+        if (jt_take_null(t, &ok))
+            return ip_done(ok);
+        s->have |= IH_SCHEDULED;
+        return ip_done(rd_time_double(rd, "\"scheduled_time\"", DEC_SECONDS, &q->scheduled));
+    }
+    if (strcmp(key, "error") == 0) {
+        if (jt_take_null(t, &ok))
+            return ip_done(ok);
+        s->have |= IH_ERROR;
+        return ip_skip(rd);
+    }
+    if (strcmp(key, "info") == 0) {
+        if (jt_take_null(t, &ok))
+            return ip_done(ok);
+        return ip_done(walk_enter(rd, true, IP_INFO, "a request's \"info\""));
+    }
+    return ip_skip(rd);
+}
+
+static int ip_value(llmlat_reader *rd, uint16_t tag, const char *key, uint64_t index)
+{
+    (void)index;
+    import_state *s = &rd->p.f.imp;
+    jtok *t = &rd->jt;
+    bool ok;
+    switch (tag) {
+    case IMPORT_TOP:
+        if (jt_peek(t) == '{') { /* its summaries are objects */
+            jt_fail(t, "%s", rd_detect_message_inference_perf_summary());
+            return RD_STEP_FAILED;
+        }
+        return ip_done(walk_enter(rd, false, IP_LIST, "inference-perf's list of requests"));
+    case IP_LIST:
+        jt_peek(t);
+        rd_begin_request(rd, t->tok_line, t->tok_col);
+        s->have = 0;
+        s->ip = (inference_perf_state){ 0 };
+        return ip_done(walk_enter(rd, true, IP_REQ, "a request"));
+    case IP_REQ:
+        return ip_request_member(rd, key);
+    case IP_INFO:
+        if (strcmp(key, "input_tokens") == 0)
+            return ip_count(rd, "info.input_tokens", 0, &rd->p.cur.input_tokens);
+        if (strcmp(key, "output_tokens") == 0) /* the older layout */
+            return ip_count(rd, "info.output_tokens", IH_OUTPUT, &s->ip.output_tokens);
+        if (strcmp(key, "output_token_times") == 0) {
+            s->have |= IH_INFO_TOKEN_TIMES;
+            return ip_done(ip_times(rd, "info.output_token_times", true, &s->ip.n_chunks));
+        }
+        if (strcmp(key, "request_metrics") == 0 && jt_peek(t) == '{')
+            return ip_done(walk_enter(rd, true, IP_REQUEST_METRICS, "info.request_metrics"));
+        if (strcmp(key, "response_metrics") == 0 || strcmp(key, "response_info") == 0) {
+            if (jt_take_null(t, &ok))
+                return ip_done(ok);
+            return ip_done(walk_enter(rd, true, IP_RESPONSE_METRICS, "info.response_metrics"));
+        }
+        return ip_skip(rd);
+    case IP_REQUEST_METRICS:
+        if (strcmp(key, "text") == 0 && jt_peek(t) == '{')
+            return ip_done(walk_enter(rd, true, IP_TEXT, "info.request_metrics.text"));
+        return ip_skip(rd);
+    case IP_TEXT:
+        if (strcmp(key, "input_tokens") == 0)
+            return ip_count(rd, "info.request_metrics.text.input_tokens", 0,
+                            &rd->p.cur.input_tokens);
+        return ip_skip(rd);
+    case IP_RESPONSE_METRICS:
+        if (strcmp(key, "output_tokens") == 0)
+            return ip_count(rd, "info.response_metrics.output_tokens", IH_OUTPUT,
+                            &s->ip.output_tokens);
+        if (strcmp(key, "server_usage") == 0) {
+            if (jt_take_null(t, &ok))
+                return ip_done(ok);
+            return ip_done(walk_enter(rd, true, IP_USAGE, "info.response_metrics.server_usage"));
+        }
+        if (strcmp(key, "chunk_times") == 0) {
+            s->have |= IH_CHUNK_TIMES;
+            return ip_done(ip_times(rd, "info.response_metrics.chunk_times", true,
+                                    &s->ip.n_chunks));
+        }
+        if (strcmp(key, "output_token_times") == 0) {
+            s->have |= IH_TOKEN_TIMES;
+            return ip_done(ip_times(rd, "info.response_metrics.output_token_times", false,
+                                    &s->ip.n_token_times));
+        }
+        return ip_skip(rd);
+    case IP_USAGE:
+        if (strcmp(key, "completion_tokens") == 0)
+            return ip_count(rd, "server_usage.completion_tokens", IH_SERVER,
+                            &s->ip.server_tokens);
+        return ip_skip(rd);
+    }
+    return ip_skip(rd);
+}
+
+/* Each chunk's tokens: how many token times equal its time (the token
+ * times are the chunk times, each repeated once per token). false when a
+ * token time is no chunk's. */
+static bool ip_chunk_tokens(llmlat_reader *rd)
+{
+    const inference_perf_state *ip = &rd->p.f.imp.ip;
+    const int64_t *tok = rd->arrays[IP_TOKEN_TIMES].p;
+    uint64_t j = 0;
+    for (size_t i = 0; i < rd->p.cur.n; i++) {
+        uint32_t k = 0;
+        while (j < ip->n_token_times && tok[j] == rd->ev.t[i] && k < UINT32_MAX) {
+            k++;
+            j++;
+        }
+        rd->ev.k[i] = k;
+    }
+    return j == ip->n_token_times;
+}
+
+static int ip_request(llmlat_reader *rd)
+{
+    import_state *s = &rd->p.f.imp;
+    inference_perf_state *ip = &s->ip;
+    rd_req *q = &rd->p.cur;
+    const char *missing = !(s->have & IH_START) ? "\"start_time\""
+                          : !(s->have & IH_END) ? "\"end_time\""
+                                                : NULL;
+    if (missing) {
+        jt_fail_at(&rd->jt, q->line, q->col, "request %llu has no %s",
+                   (unsigned long long)q->index, missing);
+        return RD_STEP_FAILED;
+    }
+    q->ok = !(s->have & IH_ERROR);
+    q->has_end = true;
+    q->end = ip->end;
+    q->has_scheduled = (s->have & IH_SCHEDULED) != 0;
+    q->lacks = q->has_scheduled ? 0 : LLMLAT_LACKS_SCHEDULE;
+    bool chunk_tokens = false;
+    if (!(s->have & (IH_CHUNK_TIMES | IH_INFO_TOKEN_TIMES)) && (s->have & IH_TOKEN_TIMES)) {
+        /* token times without chunk times: a chunk is a run of equal times */
+        const int64_t *tok = rd->arrays[IP_TOKEN_TIMES].p;
+        q->n = 0;
+        for (uint64_t j = 0; j < ip->n_token_times; j++) {
+            if (q->n && rd->ev.t[q->n - 1] == tok[j] && rd->ev.k[q->n - 1] < UINT32_MAX)
+                rd->ev.k[q->n - 1]++;
+            else if (!rd_push_event(rd, tok[j], 1))
+                return RD_STEP_FAILED;
+        }
+        chunk_tokens = true;
+    } else if (s->have & IH_CHUNK_TIMES) {
+        /* re-tokenized times tell each chunk's tokens; times equal to the
+         * chunk times do so when they add up to the client's count */
+        chunk_tokens = ip->n_token_times != ip->n_chunks ||
+                       ((s->have & IH_OUTPUT) && ip->output_tokens == ip->n_chunks);
+        if ((s->have & IH_TOKEN_TIMES) && chunk_tokens && !ip_chunk_tokens(rd)) {
+            jt_fail_at(&rd->jt, q->line, q->col,
+                       "request %llu has an output token time that is no chunk's time",
+                       (unsigned long long)q->index);
+            return RD_STEP_FAILED;
+        }
+        chunk_tokens &= (s->have & IH_TOKEN_TIMES) != 0;
+    }
+    if (chunk_tokens) {
+        /* N is the sum of k, the client's count; the server's usage count
+         * stands by for LLMLAT_PARAM_SERVER_OUTPUT_TOKENS */
+        q->has_output_tokens = (s->have & IH_SERVER) != 0;
+        q->output_tokens = ip->server_tokens;
+    } else {
+        /* every chunk (or line) one token: N is the client's count */
+        if (q->n)
+            q->lacks |= LLMLAT_LACKS_CHUNK_TOKENS;
+        q->has_output_tokens = (s->have & IH_OUTPUT) != 0;
+        q->output_tokens = ip->output_tokens;
+        if (!q->has_output_tokens && q->n)
+            q->lacks |= LLMLAT_LACKS_OUTPUT_TOKENS;
+    }
+    if (!q->ok)
+        q->n = 0; /* an error's times are not a stream's */
+    return RD_STEP_REQUEST;
+}
+
+static int ip_close(llmlat_reader *rd, uint16_t tag)
+{
+    return tag == IP_REQ ? ip_request(rd) : RD_STEP_ON;
+}
+
+static int ip_end(llmlat_reader *rd)
+{
+    (void)rd;
+    return RD_STEP_END;
+}
+
+static const import_ops INFERENCE_PERF_OPS = {
+    LLMLAT_INPUT_INFERENCE_PERF, "inference-perf's per_request_lifecycle_metrics.json", false,
+    ip_value, ip_close, ip_end,
+};
+
+LLMLAT_PRIVATE const import_ops *import_inference_perf_ops(void)
+{
+    return &INFERENCE_PERF_OPS;
 }
 
 /* ---------------------- lib/report/expose.c ------------------------------- */
@@ -16154,6 +17569,10 @@ LLMLAT_PRIVATE void report_groups_metric(report_ctx *c, unsigned groups, int32_t
     const llmlat_agg *a = c->a;
     if (metric == LLMLAT_TOOL_ITL)
         metric = conv_tool_itl_metric(a->conv);
+    if (agg_lacks_reason(a, LLMLAT_KIND_METRIC, metric)) {
+        undefined_values(v, 0, n); /* the data cannot support it: no placeholder */
+        return;
+    }
     const metric_store *src[GROUP_COUNT];
     size_t ns = 0;
     for (int g = 0; g < GROUP_COUNT; g++)
@@ -18201,8 +19620,8 @@ static void aiperf_metric(report_ctx *c, jsonw *w, const char *tag, int32_t metr
     const size_t nq = sizeof Q / sizeof Q[0];
     metric_values v;
     report_metric(c, metric, Q, nq, &v);
-    if (v.count == 0)
-        return;
+    if (v.count == 0 || report_unavailable(c, LLMLAT_KIND_METRIC, metric))
+        return; /* no value, or none the data can support: listed under "unavailable" */
     jw_object(w, tag);
     jw_string(w, "unit", unit);
     jw_number(w, "avg", v.mean * scale);
@@ -18362,6 +19781,10 @@ static void guidellm_summary(report_ctx *c, jsonw *w, const char *key, unsigned 
 static void guidellm_field(report_ctx *c, jsonw *w, const char *field, int32_t metric,
                            double scale)
 {
+    if (report_unavailable(c, LLMLAT_KIND_METRIC, metric)) {
+        jw_null(w, field); /* the data cannot support it: no summary of zeros */
+        return;
+    }
     jw_object(w, field);
     for (size_t g = 0; g < GUIDELLM_GROUP_COUNT; g++)
         guidellm_summary(c, w, GUIDELLM_GROUPS[g].name, GUIDELLM_GROUPS[g].groups, metric,
@@ -18401,6 +19824,9 @@ static double guidellm_rate(double x, double d, bool defined)
 static void guidellm_rates(report_ctx *c, jsonw *w)
 {
     double d = report_duration(c);
+    /* what the data cannot support is null, not GuideLLM's 0.0 */
+    bool lacks[2] = { report_unavailable(c, LLMLAT_KIND_RATE, LLMLAT_RATE_REQUESTS) != NULL,
+                      report_unavailable(c, LLMLAT_KIND_RATE, LLMLAT_RATE_OUTPUT_TOKENS) != NULL };
     const char *const FIELDS[] = { "requests_per_second", "output_tokens_per_second" };
     for (int f = 0; f < 2; f++) {
         jw_object(w, FIELDS[f]);
@@ -18412,8 +19838,9 @@ static void guidellm_rates(report_ctx *c, jsonw *w)
             double span_s = 0.0;
             bool has_span = span_seconds(points, &span_s);
             jw_object(w, GUIDELLM_GROUPS[g].name);
-            jw_number(w, "mean", f == 0 ? guidellm_rate((double)count, d, !isnan(d))
-                                        : guidellm_rate(tokens, span_s, has_span));
+            jw_number(w, "mean", lacks[f] ? NAN
+                                 : f == 0 ? guidellm_rate((double)count, d, !isnan(d))
+                                          : guidellm_rate(tokens, span_s, has_span));
             jw_close(w);
         }
         jw_close(w);
@@ -18424,7 +19851,9 @@ static void tool_guidellm(report_ctx *c, jsonw *w)
 {
     const llmlat_agg *a = c->a;
     double d = report_duration(c);
-    double start = a->all.lo <= a->all.hi ? ns_to_s(a->all.lo) : NAN;
+    double start = a->all.lo <= a->all.hi && !(a->lacks & LLMLAT_LACKS_START_TIMES)
+                       ? ns_to_s(a->all.lo)
+                       : NAN;
     jw_object(w, "benchmark");
     jw_number(w, "start_time", start);
     jw_number(w, "end_time", start + d);
@@ -18507,6 +19936,10 @@ static void ip_summary(report_ctx *c, jsonw *w, const char *key, unsigned groups
 static void ip_tokens(report_ctx *c, jsonw *w, const char *key, unsigned groups,
                       int32_t metric, double total)
 {
+    if (report_unavailable(c, LLMLAT_KIND_METRIC, metric)) {
+        jw_null(w, key);
+        return;
+    }
     jw_object(w, key);
     jw_number(w, "total", total);
     if (metric == LLMLAT_INPUT_TOKENS) {
@@ -18519,9 +19952,13 @@ static void ip_tokens(report_ctx *c, jsonw *w, const char *key, unsigned groups,
     jw_close(w);
 }
 
-/* x / d, or inference-perf's 0.0 when the benchmark time is not positive. */
-static double ip_rate(double x, double d)
+/* x / d, or inference-perf's 0.0 when the benchmark time is not positive;
+ * NaN (null) when the data have no such time (no start times on one clock
+ * and no duration given). */
+static double ip_rate(double x, double d, bool no_time)
 {
+    if (no_time)
+        return NAN;
     return d > 0.0 ? x / d : 0.0; /* d NaN: no requests, no time */
 }
 
@@ -18531,7 +19968,8 @@ static void tool_inference_perf(report_ctx *c, jsonw *w)
     const llmlat_agg *a = c->a;
     double d = report_duration(c);
     double failed_input = (double)a->failures[0].input_tokens + (double)a->failures[1].input_tokens;
-    jw_number(w, "benchmark_time_seconds", isnan(d) ? 0.0 : d);
+    bool no_time = report_unavailable(c, LLMLAT_KIND_RATE, LLMLAT_RATE_REQUESTS) != NULL;
+    jw_number(w, "benchmark_time_seconds", no_time ? NAN : isnan(d) ? 0.0 : d);
     jw_object(w, "load_summary");
     jw_u64(w, "count", a->completed + a->failed);
     /* start - scheduled time of every request, failures too */
@@ -18547,12 +19985,17 @@ static void tool_inference_perf(report_ctx *c, jsonw *w)
     ip_summary(c, w, "time_to_first_token", ok, LLMLAT_TTFT);
     ip_summary(c, w, "inter_token_latency", ok, LLMLAT_TOOL_ITL);
     jw_close(w);
+    /* what the data cannot support is null, not inference-perf's 0.0 */
+    bool no_in = report_unavailable(c, LLMLAT_KIND_COUNTER, LLMLAT_COUNT_INPUT_TOKENS) != NULL;
+    bool no_out = report_unavailable(c, LLMLAT_KIND_COUNTER, LLMLAT_COUNT_OUTPUT_TOKENS) != NULL;
     jw_object(w, "throughput");
-    jw_number(w, "input_tokens_per_sec", ip_rate((double)a->input_tokens, d));
-    jw_number(w, "output_tokens_per_sec", ip_rate((double)a->output_tokens, d));
+    jw_number(w, "input_tokens_per_sec", ip_rate((double)a->input_tokens, d, no_time || no_in));
+    jw_number(w, "output_tokens_per_sec",
+              ip_rate((double)a->output_tokens, d, no_time || no_out));
     jw_number(w, "total_tokens_per_sec",
-              ip_rate((double)a->input_tokens + (double)a->output_tokens, d));
-    jw_number(w, "requests_per_sec", ip_rate((double)a->completed, d));
+              ip_rate((double)a->input_tokens + (double)a->output_tokens, d,
+                      no_time || no_in || no_out));
+    jw_number(w, "requests_per_sec", ip_rate((double)a->completed, d, no_time));
     jw_close(w);
     ip_tokens(c, w, "prompt_tokens", ok, LLMLAT_INPUT_TOKENS, (double)a->input_tokens);
     ip_summary(c, w, "output_len", ok, LLMLAT_OUTPUT_TOKENS);
@@ -19079,6 +20522,9 @@ static const uint8_t MAGIC[8] = { 'L', 'L', 'M', 'L', 'A', 'T', 'A', 'G' };
 #define FORMAT_VERSION_OLDEST 1
 #define HEADER_BYTES 24 /* magic, version, flags, total size */
 #define TRAILER_BYTES 4 /* CRC-32 */
+/* The header's flags: N is the server's usage count
+ * (LLMLAT_PARAM_SERVER_OUTPUT_TOKENS, llmlat 1.2). */
+#define FLAG_SERVER_OUTPUT_TOKENS 1u
 /* What version 1 knows: metrics 1..10, conventions 0..4; version 2:
  * metrics 1..11; both: params 1..5. */
 #define V1_METRIC_LAST LLMLAT_TOOL_ITL
@@ -19181,7 +20627,7 @@ static void write_all(bytes_writer *w, const llmlat_agg *a, uint64_t size)
 {
     put_bytes(w, MAGIC, sizeof MAGIC);
     put_u32(w, FORMAT_VERSION);
-    put_u32(w, 0); /* flags: none defined */
+    put_u32(w, a->server_output_tokens ? FLAG_SERVER_OUTPUT_TOKENS : 0);
     put_u64(w, size);
     write_settings(w, a);
     write_labels(w, a);
@@ -19318,7 +20764,7 @@ static int32_t read_lacks(bytes_reader *r, llmlat_agg *a)
     for (int32_t id = 0; id < 32; id++)
         if ((a->sources >> id) & 1u)
             sources_known &= conv_get(id) != NULL;
-    if (r->bad || (a->lacks & ~LLMLAT_LACKS_ALL) || !sources_known ||
+    if (r->bad || (a->lacks & ~LLMLAT_LACKS_KNOWN) || !sources_known ||
         values_only != (a->sources != 0) || (a->lacks && !(a->completed || a->failed)))
         return LLMLAT_EFORMAT;
     return LLMLAT_OK;
@@ -19478,16 +20924,19 @@ static int32_t read_samples(bytes_reader *r, llmlat_agg *a, uint32_t version)
 }
 
 /* The header and trailer; on success *body is the reader between them. */
-static int32_t open_frame(const uint8_t *p, size_t len, bytes_reader *body, uint32_t *version_out)
+static int32_t open_frame(const uint8_t *p, size_t len, bytes_reader *body, uint32_t *version_out,
+                          uint32_t *flags_out)
 {
     if (len < HEADER_BYTES + TRAILER_BYTES || memcmp(p, MAGIC, sizeof MAGIC) != 0)
         return LLMLAT_EFORMAT;
     bytes_reader h = { p + sizeof MAGIC, HEADER_BYTES - sizeof MAGIC, false };
     uint32_t version = get_u32(&h), flags = get_u32(&h);
     uint64_t size = get_u64(&h);
-    if (version < FORMAT_VERSION_OLDEST || version > FORMAT_VERSION || flags != 0 || size != len)
+    if (version < FORMAT_VERSION_OLDEST || version > FORMAT_VERSION ||
+        (flags & ~FLAG_SERVER_OUTPUT_TOKENS) || size != len)
         return LLMLAT_EFORMAT;
     *version_out = version;
+    *flags_out = flags;
     bytes_reader t = { p + len - TRAILER_BYTES, TRAILER_BYTES, false };
     if (get_u32(&t) != crc32_of(p, len - TRAILER_BYTES))
         return LLMLAT_EFORMAT;
@@ -19508,8 +20957,8 @@ LLMLAT_API llmlat_agg *llmlat_agg_deserialize(const void *buf, size_t len, int32
     if (!buf && len > 0)
         return fail(NULL, LLMLAT_EINVAL, status);
     bytes_reader r;
-    uint32_t version = 0;
-    int32_t st = buf ? open_frame(buf, len, &r, &version) : LLMLAT_EFORMAT;
+    uint32_t version = 0, flags = 0;
+    int32_t st = buf ? open_frame(buf, len, &r, &version, &flags) : LLMLAT_EFORMAT;
     if (st != LLMLAT_OK)
         return fail(NULL, st, status);
     uint32_t conv = get_u32(&r), mode = get_u32(&r);
@@ -19519,7 +20968,14 @@ LLMLAT_API llmlat_agg *llmlat_agg_deserialize(const void *buf, size_t len, int32
     llmlat_agg *a = llmlat_agg_new((int32_t)conv, (int32_t)mode);
     if (!a)
         return fail(NULL, LLMLAT_ENOMEM, status);
-    st = read_settings(&r, a, version);
+    /* Before 1.2 (versions 1 and 2) inference-perf's N was the usage
+     * count: bytes of then were made, and merge, as that rule says. */
+    bool server_n = (flags & FLAG_SERVER_OUTPUT_TOKENS) ||
+                    (version <= 2 && conv == LLMLAT_CONV_INFERENCE_PERF);
+    st = setter_status(
+        llmlat_agg_set_param(a, LLMLAT_PARAM_SERVER_OUTPUT_TOKENS, server_n ? 1.0 : 0.0));
+    if (st == LLMLAT_OK)
+        st = read_settings(&r, a, version);
     if (st == LLMLAT_OK && version >= 2)
         st = read_labels(&r, a);
     if (st == LLMLAT_OK)
@@ -19681,7 +21137,7 @@ LLMLAT_PRIVATE int32_t read_request_log(bytes_reader *r, request_log *g, const l
         q.first_event = g->n_ev;
         if (r->bad || (q.flags & ~known) ||
             ((q.flags & LOGGED_FAILED) && (q.flags & LOGGED_CANCELLED)) ||
-            (q.lacks & ~(uint32_t)(LLMLAT_LACKS_ALL & ~LLMLAT_LACKS_CHUNKS)) ||
+            (q.lacks & ~(uint32_t)(LLMLAT_LACKS_KNOWN & ~LLMLAT_LACKS_CHUNKS)) ||
             (!(q.flags & LOGGED_HAS_USAGE) && q.output_tokens) ||
             q.n_events > r->left / LOGGED_EVENT_BYTES)
             return LLMLAT_EFORMAT;
@@ -21212,6 +22668,8 @@ LLMLAT_API int32_t llmlat_compare_report(const llmlat_compare *c, int32_t format
 #undef LR_TTFT
 #undef LR_E2E
 #undef LR_TOOL_ITL
+#undef LR_GAPS
+#undef LR_SCHEDULE
 #undef LOGGED_FAILED
 #undef LOGGED_HAS_USAGE
 #undef LOGGED_CANCELLED
@@ -21272,10 +22730,15 @@ LLMLAT_API int32_t llmlat_compare_report(const llmlat_compare *c, int32_t format
 #undef WALK_DEPTH
 #undef COLS_MAX
 #undef RD_ARRAYS
+#undef RD_DETECT_REFUSED
 #undef TRACE_KEY_MAX
 #undef IMPORT_TOP
 #undef VS_HAVE
 #undef AI_UNIT_MAX
+#undef GL_ARRAY
+#undef GL_ITERATIONS_MAX
+#undef GH_TIME
+#undef IP_TOKEN_TIMES
 #undef TIME_METRIC
 #undef FAMILY_COUNT
 #undef EXPOSE_SCHEMA_MAX
@@ -21320,6 +22783,7 @@ LLMLAT_API int32_t llmlat_compare_report(const llmlat_compare *c, int32_t format
 #undef FORMAT_VERSION_OLDEST
 #undef HEADER_BYTES
 #undef TRAILER_BYTES
+#undef FLAG_SERVER_OUTPUT_TOKENS
 #undef V1_METRIC_LAST
 #undef V1_CONVENTION_LAST
 #undef V2_METRIC_LAST

@@ -12,6 +12,7 @@
 #include "input.h"
 #include "llmlat.h"
 #include "output.h"
+#include "report_all.h"
 #include "report_options.h"
 #include "selection.h"
 
@@ -79,6 +80,8 @@ static int write_report(llmlat_agg *a, const report_options *o, const reading *g
 
 static int report_run(const report_options *o)
 {
+    if (o->convention == CONVENTION_ALL)
+        return report_all(o);
     /* a part of the run is taken out of an exact aggregator of all of it */
     bool select = options_select(o);
     llmlat_agg *all = input_aggregator(o, select ? LLMLAT_MODE_EXACT : o->mode);

@@ -63,6 +63,10 @@ struct llmlat_agg {
     const conv_rules *conv;
     int32_t mode;
     double params[PARAM_COUNT];
+    /* LLMLAT_PARAM_SERVER_OUTPUT_TOKENS, which is not in params: it chose
+     * conv (conv_server_output_tokens), and the serialized format carries
+     * it as a flag of its header. */
+    bool server_output_tokens;
     double quantiles[MAX_QUANTILES];
     size_t n_quantiles;
     /* Prometheus histogram bounds from llmlat_agg_set_buckets, indexed by

@@ -24,7 +24,23 @@ static const double DEFAULT_QUANTILES[] = { 0.5, 0.9, 0.95, 0.99 };
 
 static bool param_valid(int32_t param)
 {
-    return param >= PARAM_FIRST && param <= PARAM_LAST;
+    return (param >= PARAM_FIRST && param <= PARAM_LAST) ||
+           param == LLMLAT_PARAM_SERVER_OUTPUT_TOKENS;
+}
+
+/* N is the server's usage count (1) or the client's (0): the convention's
+ * rules change with it, so it is set before any request is added. */
+static int32_t set_server_output_tokens(llmlat_agg *a, double value)
+{
+    if (value != 0.0 && value != 1.0)
+        return LLMLAT_EINVAL;
+    bool on = value == 1.0;
+    if (on != a->server_output_tokens && (a->completed || a->failed))
+        return LLMLAT_ESTATE;
+    const conv_rules *c = conv_get(a->conv->id);
+    a->server_output_tokens = on;
+    a->conv = on ? conv_server_output_tokens(c) : c;
+    return LLMLAT_OK;
 }
 
 LLMLAT_PRIVATE bool agg_param_fixes_data(int32_t param)
@@ -45,6 +61,11 @@ LLMLAT_API int32_t llmlat_param_bounds(int32_t param, double *lo, double *hi)
 {
     if (!param_valid(param) || !lo || !hi)
         return LLMLAT_EINVAL;
+    if (param == LLMLAT_PARAM_SERVER_OUTPUT_TOKENS) {
+        *lo = 0.0;
+        *hi = 1.0;
+        return LLMLAT_OK;
+    }
     *lo = PARAMS[param - PARAM_FIRST].lo;
     *hi = PARAMS[param - PARAM_FIRST].hi;
     return LLMLAT_OK;
@@ -54,6 +75,8 @@ LLMLAT_API int32_t llmlat_agg_set_param(llmlat_agg *a, int32_t param, double val
 {
     if (!a || !param_valid(param) || !isfinite(value))
         return LLMLAT_EINVAL;
+    if (param == LLMLAT_PARAM_SERVER_OUTPUT_TOKENS)
+        return set_server_output_tokens(a, value);
     const param_info *p = &PARAMS[param - PARAM_FIRST];
     if (value < p->lo || value > p->hi)
         return LLMLAT_EINVAL;
@@ -77,7 +100,8 @@ LLMLAT_API int32_t llmlat_agg_get_param(const llmlat_agg *a, int32_t param, doub
 {
     if (!a || !param_valid(param) || !out)
         return LLMLAT_EINVAL;
-    *out = a->params[param - PARAM_FIRST];
+    *out = param == LLMLAT_PARAM_SERVER_OUTPUT_TOKENS ? (double)a->server_output_tokens
+                                                      : a->params[param - PARAM_FIRST];
     return LLMLAT_OK;
 }
 

@@ -19,6 +19,9 @@ static const uint8_t MAGIC[8] = { 'L', 'L', 'M', 'L', 'A', 'T', 'A', 'G' };
 #define FORMAT_VERSION_OLDEST 1
 #define HEADER_BYTES 24 /* magic, version, flags, total size */
 #define TRAILER_BYTES 4 /* CRC-32 */
+/* The header's flags: N is the server's usage count
+ * (LLMLAT_PARAM_SERVER_OUTPUT_TOKENS, llmlat 1.2). */
+#define FLAG_SERVER_OUTPUT_TOKENS 1u
 /* What version 1 knows: metrics 1..10, conventions 0..4; version 2:
  * metrics 1..11; both: params 1..5. */
 #define V1_METRIC_LAST LLMLAT_TOOL_ITL
@@ -121,7 +124,7 @@ static void write_all(bytes_writer *w, const llmlat_agg *a, uint64_t size)
 {
     put_bytes(w, MAGIC, sizeof MAGIC);
     put_u32(w, FORMAT_VERSION);
-    put_u32(w, 0); /* flags: none defined */
+    put_u32(w, a->server_output_tokens ? FLAG_SERVER_OUTPUT_TOKENS : 0);
     put_u64(w, size);
     write_settings(w, a);
     write_labels(w, a);
@@ -258,7 +261,7 @@ static int32_t read_lacks(bytes_reader *r, llmlat_agg *a)
     for (int32_t id = 0; id < 32; id++)
         if ((a->sources >> id) & 1u)
             sources_known &= conv_get(id) != NULL;
-    if (r->bad || (a->lacks & ~LLMLAT_LACKS_ALL) || !sources_known ||
+    if (r->bad || (a->lacks & ~LLMLAT_LACKS_KNOWN) || !sources_known ||
         values_only != (a->sources != 0) || (a->lacks && !(a->completed || a->failed)))
         return LLMLAT_EFORMAT;
     return LLMLAT_OK;
@@ -418,16 +421,19 @@ static int32_t read_samples(bytes_reader *r, llmlat_agg *a, uint32_t version)
 }
 
 /* The header and trailer; on success *body is the reader between them. */
-static int32_t open_frame(const uint8_t *p, size_t len, bytes_reader *body, uint32_t *version_out)
+static int32_t open_frame(const uint8_t *p, size_t len, bytes_reader *body, uint32_t *version_out,
+                          uint32_t *flags_out)
 {
     if (len < HEADER_BYTES + TRAILER_BYTES || memcmp(p, MAGIC, sizeof MAGIC) != 0)
         return LLMLAT_EFORMAT;
     bytes_reader h = { p + sizeof MAGIC, HEADER_BYTES - sizeof MAGIC, false };
     uint32_t version = get_u32(&h), flags = get_u32(&h);
     uint64_t size = get_u64(&h);
-    if (version < FORMAT_VERSION_OLDEST || version > FORMAT_VERSION || flags != 0 || size != len)
+    if (version < FORMAT_VERSION_OLDEST || version > FORMAT_VERSION ||
+        (flags & ~FLAG_SERVER_OUTPUT_TOKENS) || size != len)
         return LLMLAT_EFORMAT;
     *version_out = version;
+    *flags_out = flags;
     bytes_reader t = { p + len - TRAILER_BYTES, TRAILER_BYTES, false };
     if (get_u32(&t) != crc32_of(p, len - TRAILER_BYTES))
         return LLMLAT_EFORMAT;
@@ -448,8 +454,8 @@ LLMLAT_API llmlat_agg *llmlat_agg_deserialize(const void *buf, size_t len, int32
     if (!buf && len > 0)
         return fail(NULL, LLMLAT_EINVAL, status);
     bytes_reader r;
-    uint32_t version = 0;
-    int32_t st = buf ? open_frame(buf, len, &r, &version) : LLMLAT_EFORMAT;
+    uint32_t version = 0, flags = 0;
+    int32_t st = buf ? open_frame(buf, len, &r, &version, &flags) : LLMLAT_EFORMAT;
     if (st != LLMLAT_OK)
         return fail(NULL, st, status);
     uint32_t conv = get_u32(&r), mode = get_u32(&r);
@@ -459,7 +465,14 @@ LLMLAT_API llmlat_agg *llmlat_agg_deserialize(const void *buf, size_t len, int32
     llmlat_agg *a = llmlat_agg_new((int32_t)conv, (int32_t)mode);
     if (!a)
         return fail(NULL, LLMLAT_ENOMEM, status);
-    st = read_settings(&r, a, version);
+    /* Before 1.2 (versions 1 and 2) inference-perf's N was the usage
+     * count: bytes of then were made, and merge, as that rule says. */
+    bool server_n = (flags & FLAG_SERVER_OUTPUT_TOKENS) ||
+                    (version <= 2 && conv == LLMLAT_CONV_INFERENCE_PERF);
+    st = setter_status(
+        llmlat_agg_set_param(a, LLMLAT_PARAM_SERVER_OUTPUT_TOKENS, server_n ? 1.0 : 0.0));
+    if (st == LLMLAT_OK)
+        st = read_settings(&r, a, version);
     if (st == LLMLAT_OK && version >= 2)
         st = read_labels(&r, a);
     if (st == LLMLAT_OK)

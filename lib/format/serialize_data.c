@@ -143,7 +143,7 @@ LLMLAT_PRIVATE int32_t read_request_log(bytes_reader *r, request_log *g, const l
         q.first_event = g->n_ev;
         if (r->bad || (q.flags & ~known) ||
             ((q.flags & LOGGED_FAILED) && (q.flags & LOGGED_CANCELLED)) ||
-            (q.lacks & ~(uint32_t)(LLMLAT_LACKS_ALL & ~LLMLAT_LACKS_CHUNKS)) ||
+            (q.lacks & ~(uint32_t)(LLMLAT_LACKS_KNOWN & ~LLMLAT_LACKS_CHUNKS)) ||
             (!(q.flags & LOGGED_HAS_USAGE) && q.output_tokens) ||
             q.n_events > r->left / LOGGED_EVENT_BYTES)
             return LLMLAT_EFORMAT;

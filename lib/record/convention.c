@@ -47,7 +47,7 @@ static const conv_rules RULES[] = {
         .no_content_ttft_zero = true, .tpot_to_last_token = true, .missing_is_zero = true,
         .weighted = true,
         .span_to_end = true, .token_rates_over_token_span = true, .status_groups = true,
-        .success = SUCCESS_OUTPUT, .e2e = E2E_FINISH, .ntpot = NTPOT_LAST_TOKEN,
+        .errored_n_chunks = true, .success = SUCCESS_OUTPUT, .e2e = E2E_FINISH, .ntpot = NTPOT_LAST_TOKEN,
         .empty = EMPTY_ZERO, .ddof = 0, .tool_itl = TOOL_ITL_IS_TPOT,
         .quantile = QUANTILE_INVERSE_CDF,
     },
@@ -56,10 +56,22 @@ static const conv_rules RULES[] = {
         .id = LLMLAT_CONV_INFERENCE_PERF, .name = "inference-perf",
         .ttft_needs_two_tokens = true, .tpot_to_last_token = true,
         .tpot_missing_fails_slo = true, .span_to_end = true, .status_groups = true,
+        .n_client_count = true,
         .success = SUCCESS_FINISHED, .e2e = E2E_END, .ntpot = NTPOT_ZERO_NO_TOKENS,
         .empty = EMPTY_UNDEFINED, .ddof = 0, .tool_itl = TOOL_ITL_IS_ITL,
         .split = SPLIT_COPY,
     },
+};
+
+/* inference-perf with use_server_output_tokens: the same row, N the usage
+ * count (LLMLAT_PARAM_SERVER_OUTPUT_TOKENS). */
+static const conv_rules INFERENCE_PERF_SERVER_N = {
+    .id = LLMLAT_CONV_INFERENCE_PERF, .name = "inference-perf",
+    .ttft_needs_two_tokens = true, .tpot_to_last_token = true,
+    .tpot_missing_fails_slo = true, .span_to_end = true, .status_groups = true,
+    .success = SUCCESS_FINISHED, .e2e = E2E_END, .ntpot = NTPOT_ZERO_NO_TOKENS,
+    .empty = EMPTY_UNDEFINED, .ddof = 0, .tool_itl = TOOL_ITL_IS_ITL,
+    .split = SPLIT_COPY,
 };
 
 LLMLAT_PRIVATE const conv_rules *conv_get(int32_t convention)
@@ -67,6 +79,11 @@ LLMLAT_PRIVATE const conv_rules *conv_get(int32_t convention)
     if (convention < 0 || (size_t)convention >= sizeof RULES / sizeof RULES[0])
         return NULL;
     return &RULES[convention];
+}
+
+LLMLAT_PRIVATE const conv_rules *conv_server_output_tokens(const conv_rules *c)
+{
+    return c->n_client_count ? &INFERENCE_PERF_SERVER_N : c;
 }
 
 LLMLAT_API const char *llmlat_convention_name(int32_t convention)
@@ -128,7 +145,8 @@ static void view_known(const conv_rules *c, const llmlat_request *r, req_view *v
      * says that it had none. */
     bool no_content = source->no_content_ttft_zero && r->known_ttft_ns == 0;
     if (r->has_known_ttft && lacks_same_measure(source, c, LLMLAT_TTFT) &&
-        (!no_content || c->no_content_ttft_zero)) {
+        (!no_content || c->no_content_ttft_zero) &&
+        !(c->ttft_needs_two_tokens && v->n_out < 2)) {
         v->has_ttft = true;
         v->ttft_ns = r->known_ttft_ns;
         if (!no_content)
@@ -161,7 +179,11 @@ static void view_anchors(const conv_rules *c, const llmlat_request *r, const req
                          req_view *v)
 {
     bool ended = req_ended(r);
-    if (v->anchor != REQ_NONE && !(c->ttft_needs_two_tokens && s->sum_k < 2)) {
+    /* inference-perf's "more than one token time": the events' tokens, or
+     * N where the events do not carry theirs */
+    uint64_t tokens =
+        (r->lacks & (LLMLAT_LACKS_CHUNK_TOKENS | LLMLAT_LACKS_CHUNKS)) ? v->n_out : s->sum_k;
+    if (v->anchor != REQ_NONE && !(c->ttft_needs_two_tokens && tokens < 2)) {
         v->has_ttft = true;
         v->ttft_ns = v->t_anchor - r->start_ns;
         view_sched_ttft(v, v->ttft_ns);
@@ -315,12 +337,27 @@ static void view_clear(req_view *v)
     v->t_anchor = v->t_last = v->token_lo = v->token_hi = 0;
 }
 
+/* N under c (DESIGN section 9): the usage count, else the sum of k; the
+ * client's sum of k under inference-perf, unless the events do not carry
+ * their tokens (a file with per-request totals only: its count is the
+ * best there is); a GuideLLM errored request's content chunks, whatever
+ * usage count it carries. */
+static uint64_t view_output_tokens(const conv_rules *c, const llmlat_request *r,
+                                   const req_summary *s)
+{
+    if (c->errored_n_chunks && r->state == REQ_FAILED)
+        return s->n_tok;
+    if (c->n_client_count && !(r->lacks & (LLMLAT_LACKS_CHUNK_TOKENS | LLMLAT_LACKS_CHUNKS)))
+        return s->sum_k;
+    return req_output_tokens(r, s);
+}
+
 LLMLAT_PRIVATE void conv_view(const conv_rules *c, const llmlat_request *r, req_view *v)
 {
     req_summary scratch;
     const req_summary *s = req_summary_of(r, &scratch);
     view_clear(v);
-    v->n_out = req_output_tokens(r, s);
+    v->n_out = view_output_tokens(c, r, s);
     if (r->has_scheduled) { /* start - intended start fits int64 (request.c) */
         v->scheduled = true;
         v->has_sched_ttft = v->has_sched_e2e = false;
@@ -340,6 +377,11 @@ LLMLAT_PRIVATE void conv_view(const conv_rules *c, const llmlat_request *r, req_
             v->has_tps = true;
             v->tps = 1.0 / v->tpot_s;
         }
+    } else if (r->has_known_tps && r->known_conv == c->id) {
+        /* the tool's own figure, under its own convention (LLMPerf before
+         * April 2024 wrote chunks / E2E) */
+        v->has_tps = true;
+        v->tps = r->known_tps;
     } else if (v->has_e2e && v->e2e_ns > 0) {
         v->has_tps = true;
         v->tps = (double)v->n_out / ((double)v->e2e_ns / 1e9);

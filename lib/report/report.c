@@ -186,6 +186,10 @@ LLMLAT_PRIVATE void report_groups_metric(report_ctx *c, unsigned groups, int32_t
     const llmlat_agg *a = c->a;
     if (metric == LLMLAT_TOOL_ITL)
         metric = conv_tool_itl_metric(a->conv);
+    if (agg_lacks_reason(a, LLMLAT_KIND_METRIC, metric)) {
+        undefined_values(v, 0, n); /* the data cannot support it: no placeholder */
+        return;
+    }
     const metric_store *src[GROUP_COUNT];
     size_t ns = 0;
     for (int g = 0; g < GROUP_COUNT; g++)

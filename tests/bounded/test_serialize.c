@@ -493,7 +493,7 @@ static void hostile_but_sealed(void **state)
     size_t i = 0;
     bad[i++].r.magic = "LLMLATAX";
     bad[i++].r.version = 2;
-    bad[i++].r.flags = 1;
+    bad[i++].r.flags = 2; /* bit 0 is LLMLAT_PARAM_SERVER_OUTPUT_TOKENS */
     bad[i++].r.conv = 5;
     bad[i++].r.mode = 2;
     bad[i++].r.alpha = 0.5;

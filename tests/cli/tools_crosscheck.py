@@ -10,6 +10,11 @@ and GuideLLM's percentiles those of exact sums of its probabilities (where
 numpy's rounded cumsum moves a percentile by one rank, bounded mode keeps
 the exact rank: docs/metrics.md).
 
+The references follow DESIGN section 9 as corrected on 7 December: a
+GuideLLM errored request's N is its number of content chunks, whatever
+usage count it carries; inference-perf's N is the sum of k unless the
+server's usage count is asked for (--output-tokens server, tested too).
+
 GuideLLM merges event times closer than 0.1 ms before it takes a rate; a
 rate whose last time is moved so (docs/metrics.md) differs from llmlat's by
 up to 0.1 ms of its span. Traces are drawn until no rate is affected: the
@@ -89,9 +94,9 @@ def write_trace(requests, path):
                     % (s(r["start"]), scheduled, s(r["end"]), events))
 
 
-def llmlat_tool(trace, convention, mode):
+def llmlat_tool(trace, convention, mode, *args):
     out = subprocess.run([LLMLAT, "report", "--convention", convention, "--mode", mode,
-                          "--format", "json", trace], capture_output=True, text=True,
+                          "--format", "json", *args, trace], capture_output=True, text=True,
                          check=True)
     return json.loads(out.stdout)["tool"]
 
@@ -148,7 +153,7 @@ def no_tail_merges(requests):
 
 
 class ToolsCrossCheck(unittest.TestCase):
-    def check(self, convention, module, function, mode):
+    def check(self, convention, module, function, mode, *args):
         with tempfile.TemporaryDirectory() as tmp:
             for seed in SEEDS:
                 rng = random.Random(seed)
@@ -159,7 +164,7 @@ class ToolsCrossCheck(unittest.TestCase):
                     if convention != "guidellm" or no_tail_merges(requests):
                         break
                 ref = function(requests)
-                got = llmlat_tool(trace, convention, mode)
+                got = llmlat_tool(trace, convention, mode, *args)
                 problems = []
                 compare(ref, got, (), mode == "bounded", problems)
                 with self.subTest(seed=seed, mode=mode):
@@ -182,6 +187,32 @@ class ToolsCrossCheck(unittest.TestCase):
 
     def test_inference_perf_bounded(self):
         self.check("inference-perf", INFERENCE_PERF, INFERENCE_PERF.inference_perf, "bounded")
+
+    def test_inference_perf_server_output_tokens(self):
+        """use_server_output_tokens: N is the usage count where a request
+        has one (--output-tokens server)."""
+        for mode in ("exact", "bounded"):
+            self.check("inference-perf", INFERENCE_PERF,
+                       lambda requests: INFERENCE_PERF.inference_perf(requests, server=True),
+                       mode, "--output-tokens", "server")
+
+    def test_corrections_are_exercised(self):
+        """The traces hold what DESIGN section 9's corrections of 7 December
+        are about: failed requests whose usage count is not their number of
+        content chunks (GuideLLM's errored N), and usage counts that are not
+        the sum of k (inference-perf's N), so that the references, which
+        follow the corrections, would catch llmlat not following them."""
+        errored = usage = 0
+        for seed in SEEDS:
+            for q in random_trace(random.Random(seed)):
+                content = sum(1 for _, k in q["events"] if k > 0)
+                total = sum(k for _, k in q["events"])
+                if "output_tokens" in q and q["output_tokens"] != total:
+                    usage += 1
+                if q.get("ok") is False and q.get("output_tokens", total) != content:
+                    errored += 1
+        self.assertGreater(usage, 10)
+        self.assertGreater(errored, 3)
 
 
 if __name__ == "__main__":

@@ -115,6 +115,12 @@ class FormatV2(unittest.TestCase):
             if conv == "vllm":
                 fresh.set_param("slo_ttft", 0.5)
                 fresh.set_param("slo_tpot", 0.05)
+            if conv == "inference-perf":
+                # 1.1 took the usage count as N, which 1.2 does only when
+                # asked (DESIGN section 9, corrected 7 December): the copy
+                # keeps the answers it was written with, and reads so
+                fresh.set_param("server_output_tokens", 1)
+                self.assertEqual(copy.get_param("server_output_tokens"), 1)
             for q in requests:
                 with request(q) as r:
                     fresh.add(r)

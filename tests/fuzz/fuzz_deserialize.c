@@ -169,7 +169,7 @@ static llmlat_agg *empty_like(const llmlat_agg *a)
     FZ_CHECK(llmlat_agg_get_mode(a, &mode) == LLMLAT_OK, "get_mode");
     llmlat_agg *e = llmlat_agg_new(conv, mode);
     FZ_CHECK(e, "agg_new(%d, %d)", conv, mode);
-    for (int32_t p = LLMLAT_PARAM_RELATIVE_ERROR; p <= LLMLAT_PARAM_SLO_E2E; p++) {
+    for (int32_t p = LLMLAT_PARAM_RELATIVE_ERROR; p <= LLMLAT_PARAM_SERVER_OUTPUT_TOKENS; p++) {
         double v;
         FZ_CHECK(llmlat_agg_get_param(a, p, &v) == LLMLAT_OK, "get_param");
         FZ_CHECK(llmlat_agg_set_param(e, p, v) == LLMLAT_OK, "set_param %d %.17g", p, v);

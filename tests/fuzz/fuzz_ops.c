@@ -126,7 +126,7 @@ static void model_view(const mreq *q, int32_t conv, mview *v)
     const bool gl = conv == LLMLAT_CONV_GUIDELLM, ip = conv == LLMLAT_CONV_INFERENCE_PERF;
     bool ended = q->state == S_FINISHED || q->state == S_FAILED || q->state == S_CANCELLED;
     size_t first = SIZE_MAX, last = SIZE_MAX, first_tok = SIZE_MAX, last_tok = SIZE_MAX;
-    uint64_t sum_k = 0;
+    uint64_t sum_k = 0, content = 0;
     for (size_t i = 0; i < q->n; i++) {
         if (counts_event(conv, q->k[i])) {
             if (first == SIZE_MAX)
@@ -138,9 +138,12 @@ static void model_view(const mreq *q, int32_t conv, mview *v)
                 first_tok = i;
             last_tok = i;
             sum_k += q->k[i];
+            content++;
         }
     }
-    v->n_out = q->has_out ? q->out_tok : sum_k;
+    /* DESIGN section 9: inference-perf counts the client's tokens; a
+     * GuideLLM errored request its content chunks */
+    v->n_out = ip ? sum_k : gl && q->state == S_FAILED ? content : q->has_out ? q->out_tok : sum_k;
     switch (conv) {
     case LLMLAT_CONV_VLLM:
         v->success = q->state == S_FINISHED && q->n > 0;

@@ -154,6 +154,9 @@ const (
 	// The P99 dispatch delay (s) beyond which the text and HTML reports
 	// warn that the client fell behind its schedule; default 0.001.
 	ParamMaxDispatchDelay Param = 6
+	// N under ConvInferencePerf: 0 the client's count (default), 1 the
+	// server's usage count; set before any request is added
+	ParamServerOutputTokens Param = 7
 )
 
 // Format is the format of Aggregator.Report, and (the last three) of
@@ -223,6 +226,11 @@ func _() {
 	_ = x[ParamSLOTPOT-C.LLMLAT_PARAM_SLO_TPOT]
 	_ = x[ParamSLOE2E-C.LLMLAT_PARAM_SLO_E2E]
 	_ = x[ParamMaxDispatchDelay-C.LLMLAT_PARAM_MAX_DISPATCH_DELAY]
+	_ = x[ParamServerOutputTokens-C.LLMLAT_PARAM_SERVER_OUTPUT_TOKENS]
+	_ = x[InputGuideLLM-C.LLMLAT_INPUT_GUIDELLM]
+	_ = x[InputInferencePerf-C.LLMLAT_INPUT_INFERENCE_PERF]
+	_ = x[LacksGaps-C.LLMLAT_LACKS_GAPS]
+	_ = x[LacksSchedule-C.LLMLAT_LACKS_SCHEDULE]
 	_ = x[FormatText-C.LLMLAT_FORMAT_TEXT]
 	_ = x[FormatJSON-C.LLMLAT_FORMAT_JSON]
 	_ = x[FormatPrometheus-C.LLMLAT_FORMAT_PROMETHEUS]

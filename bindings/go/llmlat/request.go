@@ -240,8 +240,9 @@ func (r *Request) SetLacks(l Lacks) error {
 }
 
 // SetKnown gives a per-request value of a request without chunk times:
-// TTFT or E2E (seconds) or ToolITL, as the tool of convention c measured
-// it. The request then takes no event.
+// TTFT or E2E (seconds), ToolITL, or TPSUser (the tool's own per-request
+// throughput, used under its own convention), as the tool of convention c
+// measured it. The request then takes no event.
 func (r *Request) SetKnown(c Convention, m Metric, value float64) error {
 	err := check(C.llmlat_request_set_known(r.handle(), C.int32_t(c), C.int32_t(m),
 		C.double(value)), "set known")

@@ -81,6 +81,7 @@ _PARAM_IDS = {
     "slo_tpot": 4,
     "slo_e2e": 5,
     "max_dispatch_delay": 6,
+    "server_output_tokens": 7,
 }
 _FORMAT_IDS = {"text": 1, "json": 2, "prometheus": 3, "openmetrics": 4, "prometheus_protobuf": 5,
                "html": 6, "chrome_trace": 7, "requests_csv": 8, "requests_jsonl": 9}
@@ -96,6 +97,8 @@ LACKS = {
     "chunks": 1 << 3,
     "output_tokens": 1 << 4,
     "input_tokens": 1 << 5,
+    "gaps": 1 << 6,
+    "schedule": 1 << 7,
 }
 _KIND_IDS = {"metric": 1, "rate": 2, "counter": 3}
 #: ``ok[i]`` of ``Aggregator.add_columns`` for a request the client
@@ -451,9 +454,10 @@ class Request(_Owner):
 
     def set_known(self, convention: Name, metric: Name, value: float) -> None:
         """A per-request value of a request without chunk times: "ttft",
-        "e2e" (seconds) or "tool_itl", as the tool of ``convention``
-        measured it (LLMPerf's files have only these). The request then
-        takes no event."""
+        "e2e" (seconds), "tool_itl" or "tps_user" (the tool's own
+        per-request throughput, used under its own convention), as the tool
+        of ``convention`` measured it (LLMPerf's files have only these).
+        The request then takes no event."""
         where = "Request.set_known"
         with self._lock:
             st = lib.llmlat_request_set_known(
@@ -632,9 +636,11 @@ class Aggregator(_Owner):
 
     def set_param(self, param: Name, value: float) -> None:
         """Sets "relative_error", "duration" (s, 0 = derive), "slo_ttft",
-        "slo_tpot" or "slo_e2e" (s, 0 = none). InvalidArgumentError outside
-        ``param_bounds(param)``; StateError for a bounded aggregator's
-        relative error or SLOs once it holds data."""
+        "slo_tpot" or "slo_e2e" (s, 0 = none), or "server_output_tokens"
+        (N under inference-perf: 0 the client's count, 1 the server's usage
+        count). InvalidArgumentError outside ``param_bounds(param)``;
+        StateError for a bounded aggregator's relative error or SLOs once
+        it holds data, and for server_output_tokens once it holds any."""
         where = "Aggregator.set_param"
         self._set_param(as_id(_PARAM_IDS, "param", param, where, "param"), value, where, "value")
 

@@ -27,7 +27,8 @@ from ._native import ReaderHandle, lib, name_table
 __all__ = ["read_trace", "TraceReader", "TraceRequest", "TraceError", "INPUTS"]
 
 #: Input format names, from the library (``llmlat_input_name``): "auto",
-#: "trace", "vllm", "aiperf", "genai-perf", "sglang", "llmperf".
+#: "trace", "vllm", "aiperf", "genai-perf", "sglang", "llmperf", "guidellm",
+#: "inference-perf".
 _INPUT_IDS = name_table(lib.llmlat_input_name, 0)
 INPUTS = tuple(_INPUT_IDS)
 
