@@ -380,34 +380,19 @@ LLMLAT_API int32_t llmlat_request_get_schedule(const llmlat_request *r, int64_t 
 typedef struct llmlat_agg llmlat_agg;
 
 /* A new aggregator; NULL on an unknown convention or mode, or no memory.
- *
- * LLMLAT_MODE_BOUNDED (docs/bounded.md) allocates everything here and never
- * again: per metric a Prometheus native histogram of fixed size (a window
- * of 31 powers of two of uint64 bucket counts below the largest sample,
- * and a zero bucket), 15.5 KiB at the default relative error alpha = 1%
- * (schema 6; memory doubles with each finer schema), whatever the
- * traffic: 223 KiB for a default aggregator in all. Adding a request never
- * allocates. COUNT, MIN and MAX are exact.
- * MEAN and STD come from sums of x and x^2 kept as wide integers of 2^-64
- * units (ns, tokens, tokens/s): exact for integer samples, but for one cut
- * at 2^-64 per k-token chunk (the squares g^2 / k of its ITL samples) and
- * per fractional sample (TPOT, TPS_USER, LLMPerf's ITL); n sum(x^2) -
- * (sum x)^2 is computed exactly and rounded once. So MEAN and STD are
- * within 2^-51 (relative) of the mean and std of the samples so kept, and
- * the same bits whatever the order of adds and merges (docs/bounded.md,
- * "What COUNT, MEAN and STD are"). Quantiles are within alpha of exact
- * mode's (see llmlat_agg_quantile); llmlat_agg_buckets exports the
- * buckets. It keeps no timeline: the
- * PEAK rate and counter are EUNDEFINED, and the good count is taken as
- * requests are added (so SLOs, like alpha, are fixed once data arrived). */
+ * LLMLAT_MODE_BOUNDED allocates everything here and never again (223 KiB
+ * at the default relative error) and keeps no timeline: what it keeps and
+ * how exact its figures are is in docs/bounded.md, "The aggregator it
+ * makes". */
 LLMLAT_API llmlat_agg *llmlat_agg_new(int32_t convention, int32_t mode);
 /* The same, telling why it failed: *out is the new aggregator, or NULL on
  * an error. Errors: EINVAL (unknown convention or mode, out NULL), ENOMEM. */
 LLMLAT_API int32_t llmlat_agg_create(int32_t convention, int32_t mode, llmlat_agg **out);
-/* A new, empty aggregator set up as a is: its convention, mode, params,
- * report quantiles, histogram bounds and labels (a template for
- * per-thread aggregators, or the destination of a window). NULL when a is
- * NULL or memory runs out. */
+/* A new, empty aggregator with every setting of a: its convention, mode,
+ * params (relative error, duration, SLOs), report quantiles, histogram
+ * bounds and labels -- what llmlat_agg_reset keeps -- and none of its
+ * data, so it merges with a (a template for per-thread aggregators, or the
+ * destination of a window). NULL when a is NULL or out of memory. */
 LLMLAT_API llmlat_agg *llmlat_agg_new_like(const llmlat_agg *a);
 /* Frees a and everything it holds; NULL is a no-op. */
 LLMLAT_API void llmlat_agg_free(llmlat_agg *a);
@@ -576,30 +561,14 @@ LLMLAT_API int32_t llmlat_agg_quantile(const llmlat_agg *a, int32_t metric, doub
  * EINVAL for n = 0 or n > 32; on EUNDEFINED every out[i] is NaN. */
 LLMLAT_API int32_t llmlat_agg_quantiles(const llmlat_agg *a, int32_t metric, const double *q,
                                         size_t n, double *out);
-/* The native-histogram buckets of one metric (docs/bounded.md), for
- * exporters (Prometheus native histograms, OpenTelemetry exponential
- * histograms): bucket i covers (base^(i-1), base^i] in the metric's
- * exported unit (seconds for times, tokens, tokens/s), base =
- * 2^(2^-schema), with exactly the boundaries (doubles) of Prometheus'
- * client_golang, so a value's bucket is the one client_golang gives the
- * same float64. *schema is the coarsest whose relative error
- * (base - 1) / (base + 1) is within the aggregator's relative error:
- * 1..12 (alpha 1% gives 6). Samples at or below *zero_threshold (0
- * included) are counted in *zero_count: the zeros, and the samples more
- * than 2^31 below the largest (the threshold is the lower edge of the
- * sketch's window, 0 while no sample is above 0; it only rises, and a
- * bucket's count only grows, as requests are added: Prometheus sees no
- * counter reset). counts[j] is the count of bucket *offset + j for
- * j < *len, from the lowest bucket with a count to the highest (empty
- * buckets between them included); *len is 0 when no sample is above the
- * threshold. Prometheus 2.x accepts schemas up to 8: for alpha below
- * 0.135% (schema 9..12), add each 2^(schema-8) consecutive buckets into
- * one (bucket i goes to ceil(i / 2^(schema-8)), the schemas nest exactly)
- * and raise the zero threshold to the upper bound of the schema-8 bucket
- * holding it, adding that bucket's part into the zero count.
- * Bounded mode: the sketch itself. Exact mode: the samples counted into
- * the same buckets and window a bounded aggregator of the same relative
- * error would hold (O(samples) per call).
+/* The native-histogram buckets of one metric, for exporters: bucket i
+ * covers (base^(i-1), base^i] in the metric's exported unit, base =
+ * 2^(2^-schema), with client_golang's boundaries; samples at or below
+ * *zero_threshold are in *zero_count; counts[j] is bucket *offset + j for
+ * j < *len. Bounded mode: the sketch itself; exact mode: its samples
+ * counted into the window a bounded aggregator would hold. The whole
+ * contract (schemas, the window, downscaling for Prometheus 2.x) is in
+ * docs/bounded.md, "The accessor in full".
  * Buffer rules of llmlat_agg_serialize, counted in elements of counts:
  * when cap < the count needed (counts may be NULL with cap 0) nothing is
  * written but *len, set to that count, and ENOSPC is returned; on success
@@ -689,44 +658,19 @@ typedef int32_t (*llmlat_write_fn)(void *user, const void *bytes, size_t len);
 LLMLAT_API int32_t llmlat_agg_report_write(const llmlat_agg *a, int32_t format,
                                            llmlat_write_fn fn, void *user);
 
-/* A new, empty aggregator with every setting of a: its convention, mode,
- * params (relative error, duration, SLOs), report quantiles, histogram
- * bounds and labels -- what llmlat_agg_reset keeps -- and none of its
- * data. So it merges with a. NULL when a is NULL or out of memory. */
-LLMLAT_API llmlat_agg *llmlat_agg_new_like(const llmlat_agg *a);
-
 /* ------------------------------------------------------------- streaming */
 
 /* A streaming recorder: the same life cycle and calls as a recorder made
  * by llmlat_request_new, but it keeps only a block of its latest 64
- * events. A full block is folded at once, by like's gap rule and bucket
- * layout, into buckets and sums of the recorder's own, so its memory
- * follows the spread of the request's gaps, not their number: 2 bytes
- * per bucket its ITL and ICL values span (at the default relative error
- * 64 buckets per power of two, at most 31 powers of two: 3.9 KiB per
- * metric), 4 bytes once more than 4 of its buckets hold 65536 samples
- * each, plus about 1,550 bytes (768 of them the block); a 100,000-token
- * stream with bursts and stalls takes about 7.8 KiB (docs/threads.md has
- * the figures). Whatever reads it (llmlat_request_value in flight,
- * llmlat_agg_add) counts the block's events without folding them, and
- * llmlat_agg_add gives the same aggregator, bit for bit, as a buffered
- * recorder of the same events.
- *
- * It is for bounded mode: like must be a bounded aggregator, and r can be
- * added (llmlat_agg_add, llmlat_live_add, llmlat_window_add) to bounded
- * aggregators of the same relative error whose convention has the same
- * gap rule as like's: vLLM's (every event counts) or every other
- * convention's (events with tokens): else EMISMATCH. like is only read,
- * and may be freed or changed afterwards. llmlat_request_value gives
- * every metric under conventions of that gap rule, and all but ITL, ICL
- * and ITL_MAX (EMISMATCH) under the other. The event that finds the block
- * full, and llmlat_request_events, fold what it holds, and may fail with
- * ENOMEM when the request's values spread further than before (nothing
- * is changed then; the other events allocate nothing). Exact mode keeps
- * every sample by definition: use llmlat_request_new there. Threads: it
- * reads only like's settings, so it may be made while other threads add
- * to or query like; the recorder itself is one thread's at a time, as any
- * recorder. NULL when like is NULL or exact, or out of memory. */
+ * events, folded when full into buckets and sums of its own (its memory
+ * follows the spread of its gaps, not their number), and llmlat_agg_add
+ * gives the same aggregator, bit for bit, as a buffered recorder of the
+ * same events. like must be bounded; r then adds to bounded aggregators
+ * of like's relative error and gap rule (else EMISMATCH). The event that
+ * finds the block full, and llmlat_request_events, may fail with ENOMEM
+ * (nothing changed). Its memory, what it may be added to and its threads:
+ * docs/threads.md, "The recorder in full". NULL when like is NULL or
+ * exact, or out of memory. */
 LLMLAT_API llmlat_request *llmlat_request_new_streaming(const llmlat_agg *like);
 /* The same, telling why it failed: *out is the new recorder, or NULL on an
  * error. Errors: EINVAL (like or out NULL), EMISMATCH (like is exact),
@@ -808,7 +752,7 @@ LLMLAT_API int32_t llmlat_live_add(llmlat_live_writer *w, const llmlat_request *
  * keeps every request for the next snapshots. */
 LLMLAT_API int32_t llmlat_live_snapshot(llmlat_live *l, int32_t kind, llmlat_agg *out);
 
-/* ---------------------------------------------------------------- window */
+/* ------------------------------------ sliding window (llmlat_window_*) */
 
 /* A sliding window: the requests that ended during the last width_ns of
  * the host's clock, in steps of step_ns, in fixed memory
@@ -912,47 +856,14 @@ LLMLAT_API int32_t llmlat_expose(const llmlat_agg *const *aggs, size_t n, int32_
 LLMLAT_API int32_t llmlat_expose_write(const llmlat_agg *const *aggs, size_t n, int32_t format,
                                        llmlat_write_fn fn, void *user);
 
-/* Naming schemes of an exposition (docs/prometheus.md has each one's
- * series): the names, meanings, labels and default classic buckets that
- * a system's own exporter writes, so that its dashboards, alerts and
- * autoscalers read llmlat's aggregators unchanged. A system's name is
- * given only to the llmlat metric of the same meaning; what the system
- * has no name for is left out (llmlat_info, the summaries, and the
- * metrics and counters below that are not listed).
- *   LLMLAT_NAMES_LLMLAT  llmlat_expose's own series (llmlat_ttft_hist_seconds, ...)
- *   LLMLAT_NAMES_VLLM    vLLM's server (vllm/v1/metrics/loggers.py):
- *                        vllm:time_to_first_token_seconds (TTFT),
- *                        vllm:inter_token_latency_seconds and its older name
- *                        vllm:time_per_output_token_seconds (both ICL: vLLM's
- *                        per-step gap), vllm:request_time_per_output_token_seconds
- *                        (TPOT), vllm:e2e_request_latency_seconds (E2E),
- *                        vllm:request_prompt_tokens and _generation_tokens
- *                        (INPUT_TOKENS, OUTPUT_TOKENS per request),
- *                        vllm:prompt_tokens_total, vllm:generation_tokens_total,
- *                        vllm:request_success_total (COMPLETED); label
- *                        "model" written as "model_name"
- *   LLMLAT_NAMES_SGLANG  SGLang's server (python/sglang/srt/metrics/collector.py):
- *                        sglang:time_to_first_token_seconds (TTFT),
- *                        sglang:inter_token_latency_seconds (ITL, per token),
- *                        sglang:e2e_request_latency_seconds (E2E),
- *                        sglang:prompt_tokens_histogram, _generation_tokens_histogram,
- *                        sglang:prompt_tokens_total, sglang:generation_tokens_total,
- *                        sglang:num_requests_total (COMPLETED); "model" as
- *                        "model_name"
- *   LLMLAT_NAMES_OTEL    the OpenTelemetry GenAI semantic conventions (v1.41) in
- *                        Prometheus form: gen_ai_server_time_to_first_token_seconds
- *                        (TTFT), gen_ai_server_time_per_output_token_seconds (TPOT),
- *                        gen_ai_server_request_duration_seconds (E2E),
- *                        gen_ai_client_token_usage (INPUT_TOKENS and
- *                        OUTPUT_TOKENS, told apart by gen_ai_token_type="input" /
- *                        "output"); labels "model", "operation", "provider" and
- *                        "response_model" written as gen_ai_request_model,
- *                        gen_ai_operation_name, gen_ai_provider_name and
- *                        gen_ai_response_model (set "operation" and "provider":
- *                        the conventions require them)
- * Other labels keep their names. Histograms carry the system's default
- * classic buckets unless llmlat_agg_set_buckets set the metric's, and in
- * protobuf the native buckets beside them, as in the llmlat scheme. */
+/* Naming schemes of an exposition: the names, meanings, labels and
+ * default classic buckets that a system's own exporter writes, so that its
+ * dashboards read llmlat's aggregators unchanged; what the system has no
+ * name for is left out. LLMLAT_NAMES_LLMLAT is llmlat_expose's own;
+ * VLLM vLLM's server, SGLANG SGLang's, OTEL the OpenTelemetry GenAI
+ * semantic conventions (v1.41). Each one's series and labels:
+ * docs/prometheus.md, "Naming schemes" and "The schemes in the header's
+ * words". */
 #define LLMLAT_NAMES_LLMLAT 0
 #define LLMLAT_NAMES_VLLM   1
 #define LLMLAT_NAMES_SGLANG 2
@@ -1082,7 +993,7 @@ LLMLAT_API int32_t llmlat_reader_format(const llmlat_reader *rd, int32_t *input)
  * EUNDEFINED (none: *seconds NaN). */
 LLMLAT_API int32_t llmlat_reader_duration(const llmlat_reader *rd, double *seconds);
 
-/* ---------------------------------------------------------------- windows */
+/* ---------------- windows of the kept requests (llmlat_agg_add_window) */
 
 /* An exact aggregator keeps every request it is given (its start, intended
  * start, end, how it ended, token counts, what its data lack and its
@@ -1105,6 +1016,7 @@ LLMLAT_API int32_t llmlat_reader_duration(const llmlat_reader *rd, double *secon
  *   END     from <= end < to
  *   INSIDE  from <= start and end <= to (the whole request in the window:
  *           what --window, --warmup and --cooldown keep) */
+/* (Not the sliding window's: these rules are llmlat_agg_add_window's.) */
 #define LLMLAT_WINDOW_START  1
 #define LLMLAT_WINDOW_END    2
 #define LLMLAT_WINDOW_INSIDE 3
