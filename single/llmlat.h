@@ -2483,20 +2483,29 @@ static inline size_t req_held(const llmlat_request *r)
     return r->n - r->t_base;
 }
 
+/* Events i .. i + n - 1 (n >= 1), every one with tokens (k of them in
+ * all), the first at t_first and the last at t_last, into a summary of
+ * the events before them: what a streaming recorder's folder adds for a
+ * block of one-token events at once. */
+static inline void req_summary_take_run(req_summary *s, size_t i, size_t n, int64_t t_first,
+                                        int64_t t_last, uint64_t k)
+{
+    if (s->first_tok == REQ_NONE) {
+        s->first_tok = i;
+        s->t_first_tok = t_first;
+    }
+    s->last_tok = i + n - 1;
+    s->t_last_tok = t_last;
+    s->n_tok += n;
+    s->sum_k += k;
+}
+
 /* Event i (time t, k tokens) into a summary of the events before it:
  * what a streaming recorder's folder and its readers add one by one. */
 static inline void req_summary_take(req_summary *s, size_t i, int64_t t, uint32_t k)
 {
-    if (!k)
-        return;
-    if (s->first_tok == REQ_NONE) {
-        s->first_tok = i;
-        s->t_first_tok = t;
-    }
-    s->last_tok = i;
-    s->t_last_tok = t;
-    s->n_tok++;
-    s->sum_k += k;
+    if (k)
+        req_summary_take_run(s, i, 1, t, t, k);
 }
 
 /* The summary of r's events, computed. */
@@ -3765,7 +3774,7 @@ static void folded(llmlat_request *r, int64_t t0)
 }
 
 /* A streaming recorder's block folded, so that it takes events again. */
-static int32_t flush(llmlat_request *r)
+static inline int32_t flush(llmlat_request *r)
 {
     if (!req_held(r))
         return LLMLAT_OK;
@@ -7589,7 +7598,12 @@ static inline double agg_param(const llmlat_agg *a, int32_t param)
 }
 
 /* The store behind a metric id under a's convention (TOOL_ITL aliases). */
-LLMLAT_PRIVATE const metric_store *agg_store(const llmlat_agg *a, int32_t metric);
+static inline const metric_store *agg_store(const llmlat_agg *a, int32_t metric)
+{
+    if (metric == LLMLAT_TOOL_ITL)
+        metric = conv_tool_itl_metric(a->conv);
+    return &a->stores[metric_index(metric)];
+}
 
 /* The mode's name, as reports and the exposition write it. */
 static inline const char *agg_mode_name(const llmlat_agg *a)
@@ -7955,13 +7969,6 @@ LLMLAT_API int32_t llmlat_agg_get_mode(const llmlat_agg *a, int32_t *out)
         return LLMLAT_EINVAL;
     *out = a->mode;
     return LLMLAT_OK;
-}
-
-LLMLAT_PRIVATE const metric_store *agg_store(const llmlat_agg *a, int32_t metric)
-{
-    if (metric == LLMLAT_TOOL_ITL)
-        metric = conv_tool_itl_metric(a->conv);
-    return &a->stores[metric_index(metric)];
 }
 
 LLMLAT_PRIVATE group_view agg_group_view(const llmlat_agg *a, enum req_group g)
@@ -8975,23 +8982,23 @@ LLMLAT_API int32_t llmlat_agg_span(const llmlat_agg *a, int64_t *first_start_ns,
 
 /* ---------------------- lib/agg/bounded_fold.c ---------------------------- */
 /* Bounded mode's side of the aggregator: building its sketches, and
- * folding a request into them. This is a server's hot path: a request's
- * gaps come from the gap rule's walk (record/gaps.h), are summed in
- * integers first, and each costs a bucket lookup and a count in ITL and
- * ICL. */
+ * folding a request into them (its gaps by gap_fold.c, or by the streaming
+ * recorder that took them, stream.c). */
 #include <math.h>
 #include <string.h>
 
 /* ---------------------- lib/agg/gap_fold.h -------------------------------- */
-/* What a request's gaps add to bounded mode's ITL, ICL and ITL_MAX,
- * written once for the two folds: a recorded request's
- * (bounded_fold.c: runs of common gaps counted at once, the other gaps by
- * gap_parts_add, the sums from the request's span) and a streaming
- * recorder's (stream.c: counted in the
- * request's own buckets as events come, added to the aggregator with the
- * request). Which events make which gaps is the gap rule (record/gaps.h);
- * this is what each gap is worth: sums and extremes kept per request, and
- * the samples to count in buckets. */
+/* What a request's gaps add to bounded mode's ITL, ICL and ITL_MAX: the
+ * one unit of the gap fold, for its two users. A recorded request's gaps
+ * are folded here (gap_fold.c: gap_fold_request, runs of common gaps
+ * counted at once, the other gaps one by one, the sums from the request's
+ * span); a streaming recorder (stream.c) folds its blocks with the same
+ * pieces into buckets of its own as events come, and commits them with
+ * gap_parts_commit. Which events make which gaps is the gap rule
+ * (record/gaps.h); this is what each gap is worth: the samples to count
+ * in buckets (gap_samples), and the sums and extremes kept per request
+ * (gap_parts, with common_gaps for a run of the usual gaps). Called by
+ * bounded_fold.c and stream.c, it calls neither. */
 #ifndef LLMLAT_GAP_FOLD_H
 #define LLMLAT_GAP_FOLD_H
 
@@ -9099,11 +9106,56 @@ static inline void gap_parts_add(gap_parts *p, int64_t g, uint32_t k, bool icl_o
 
 /* Common gaps: one token each, 0 < gap < 2^53 ns, ICL kept; each is one
  * sample of the same value in ITL and ICL, so both folds count them at
- * once. A run of them: their number, squares and extremes (ns). */
+ * once. What a run (or a block, or a streaming recorder's blocks so far)
+ * of them adds: their number, sum, squares and extremes (ns); integers,
+ * so the order they are added in does not matter. */
 typedef struct common_gaps {
-    uint64_t n, sq_lo, sq_hi;
+    uint64_t n, sum, sq_lo, sq_hi;
     int64_t min, max;
 } common_gaps;
+
+#define COMMON_GAPS_NONE ((common_gaps){ 0, 0, 0, 0, INT64_MAX, 0 })
+
+static inline void common_gaps_merge(common_gaps *into, const common_gaps *c)
+{
+    into->n += c->n;
+    into->sum += c->sum;
+    wide_add(&into->sq_lo, &into->sq_hi, c->sq_lo, c->sq_hi);
+    into->min = c->min < into->min ? c->min : into->min;
+    into->max = c->max > into->max ? c->max : into->max;
+}
+
+/* A run of c->n >= 1 common gaps into both parts and ITL_MAX. */
+static inline void gap_parts_add_common(gap_parts *p, const common_gaps *c)
+{
+    double lo = ns_to_s(c->min), hi = ns_to_s(c->max);
+    gap_part *both[2] = { &p->icl, &p->itl };
+    for (int j = 0; j < 2; j++) {
+        both[j]->count += c->n;
+        both[j]->sum += c->sum;
+        wide_add(&both[j]->sq_lo, &both[j]->sq_hi, c->sq_lo, c->sq_hi);
+        gap_part_note(both[j], lo, hi);
+    }
+    if (c->max > p->max_gap)
+        p->max_gap = c->max;
+}
+
+/* One gap g closed by an event of k tokens, its samples icl and itl
+ * (gap_samples), counted one by one: into the parts (ICL's only when
+ * icl_sk is not NULL) and into the sketches of layout m, itl_sk's exact
+ * sums taking a chunk's squares. How a recorded request's odd gaps and a
+ * streaming recorder's held events are counted. */
+static inline void gap_count_samples(gap_parts *p, sketch *icl_sk, sketch *itl_sk,
+                                     const sketch_map *m, int64_t g, uint32_t k,
+                                     const gap_sample *icl, const gap_sample *itl)
+{
+    gap_parts_add(p, g, k, icl_sk != NULL, icl, itl, &itl_sk->sums);
+    if (icl_sk)
+        sketch_count(icl_sk, m, icl->x, 1);
+    if (itl->w)
+        sketch_count(itl_sk, m, itl->x, itl->w);
+    itl_sk->zero += itl->zeros;
+}
 
 /* The ns cells of a's map (bounded/sketch_map.h) in locals for the gap
  * loops (bucket stores could alias them, and the compiler would reload
@@ -9135,7 +9187,7 @@ static inline bool gap_all_one(const uint32_t *k, size_t n)
 
 /* The n >= 1 gaps from prev through t[0 .. n), all closed by one-token
  * events, when every one is common: their bucket indexes into idx, their
- * squares and extremes into *c. false (idx and *c then mean nothing) when
+ * squares and extremes into *c (its sum the caller's to set). false (idx and *c then mean nothing) when
  * some gap is 0 or 2^53 ns and more: the loop checks nothing, the
  * extremes tell after it ((double)g is monotone). They are converted back
  * to integers only once they are known to be in range: a gap near 2^63
@@ -9162,14 +9214,24 @@ static inline bool gap_common_block(const gap_layout *lay, int64_t prev, const i
     }
     if (!(min >= 1.0 && max < (double)SKETCH_NS_EXACT))
         return false;
-    *c = (common_gaps){ n, sq_lo, sq_hi, (int64_t)min, (int64_t)max }; /* exact: < 2^53 */
+    /* the extremes are exact: < 2^53; the sum is the span, t[n - 1] minus
+     * the caller's prev (kept out of the loop's registers) */
+    *c = (common_gaps){ n, 0, sq_lo, sq_hi, (int64_t)min, (int64_t)max };
     return true;
 }
 
-/* The parts into a's sketches (their buckets are the caller's): ICL's
- * only when icl_on (AIPerf drops a request's ICL for one zero gap). */
+/* The parts into a group's ICL, ITL and ITL_MAX sketches of a (their
+ * buckets are the caller's), with the sums the parts kept: ICL's only when
+ * icl_on (AIPerf drops a request's ICL for one zero gap). A streaming
+ * recorder's commit. */
 LLMLAT_PRIVATE void gap_parts_commit(llmlat_agg *a, metric_store *stores, const gap_parts *p,
                                      bool icl_on);
+
+/* ICL, ITL and ITL_MAX of a recorded request r (its view v; with a gap,
+ * or tokens beyond its anchor's first) into a group's stores of a
+ * (bounded). */
+LLMLAT_PRIVATE void gap_fold_request(llmlat_agg *a, metric_store *stores, const llmlat_request *r,
+                                     const req_view *v);
 
 #endif
 
@@ -9252,193 +9314,6 @@ static sketch *sk(metric_store *stores, int32_t metric)
     return &stores[metric_index(metric)].sk;
 }
 
-/* A request's gaps' sum needs no work per gap: the gaps add up to the
- * span from its anchor to its last counting event. A chunk's squares go
- * straight to the sketch's exact sums (gap_parts_add). */
-
-/* Adds the part to s, with `sum` the sum of its samples (ns). */
-static void part_commit(sketch *s, const gap_part *p, uint64_t sum)
-{
-    if (!p->count)
-        return;
-    s->count += p->count;
-    fixsum_add_parts(&s->sums, sum, p->sq_lo, p->sq_hi);
-    sketch_note_range(s, p->min, p->max);
-}
-
-/* The parts into a group's ICL, ITL and ITL_MAX sketches (their buckets
- * are the caller's), with the sums of their samples (ns): ICL's only when
- * icl_on (AIPerf drops a request's ICL for one zero gap). */
-static void parts_commit(llmlat_agg *a, metric_store *stores, const gap_parts *p, bool icl_on,
-                         uint64_t icl_sum, uint64_t itl_sum)
-{
-    if (icl_on)
-        part_commit(sk(stores, LLMLAT_ICL), &p->icl, icl_sum);
-    part_commit(sk(stores, LLMLAT_ITL), &p->itl, itl_sum);
-    if (p->max_gap >= 0)
-        sketch_add_ns(sk(stores, LLMLAT_ITL_MAX), &a->map, p->max_gap);
-}
-
-/* A streaming recorder's parts keep their sums (agg/stream.c). */
-LLMLAT_PRIVATE void gap_parts_commit(llmlat_agg *a, metric_store *stores, const gap_parts *p,
-                                     bool icl_on)
-{
-    parts_commit(a, stores, p, icl_on, p->icl.sum, p->itl.sum);
-}
-
-/* A gap the common path does not take (not one token, a gap of 0 or of
- * 2^53 ns and more, or ICL dropped): its samples by gap_fold.h's rule
- * (the one place a chunk's tokens are split), counted one by one. */
-LLMLAT_COLD static void fold_odd_gap(llmlat_agg *a, metric_store *stores, int64_t g, uint32_t k,
-                                     bool icl_on, gap_parts *p)
-{
-    gap_sample icl, itl;
-    sketch *itl_sk = sk(stores, LLMLAT_ITL);
-    gap_samples(a->conv->split, g, k, &icl, &itl);
-    gap_parts_add(p, g, k, icl_on, &icl, &itl, &itl_sk->sums);
-    if (icl_on)
-        sketch_count(sk(stores, LLMLAT_ICL), &a->map, icl.x, 1);
-    if (itl.w)
-        sketch_count(itl_sk, &a->map, itl.x, itl.w);
-    itl_sk->zero += itl.zeros;
-}
-
-/* From gap j of a block with other gaps, the common gaps up to the first
- * other one: their bucket indexes into idx, their squares and extremes
- * into *c. Returns where it stopped. */
-LLMLAT_NOINLINE static size_t take_common(const gap_block *b, size_t j, const gap_layout *lay,
-                                          common_gaps *c, int64_t *idx)
-{
-    const uint32_t *k = b->k;
-    uint64_t sq_lo = 0, sq_hi = 0;
-    int64_t min = INT64_MAX, max = 0;
-    int64_t *out = idx;
-    for (; j < b->n; j++) {
-        int64_t g = gap_block_gap(b, j);
-        if ((uint64_t)g - 1 >= (uint64_t)SKETCH_NS_EXACT - 1 || k[j] != 1)
-            break;
-        uint64_t lo, hi;
-        wide_mul((uint64_t)g, (uint64_t)g, &lo, &hi);
-        wide_add(&sq_lo, &sq_hi, lo, hi);
-        min = g < min ? g : min;
-        max = g > max ? g : max;
-        *out++ = gap_layout_index(lay, g);
-    }
-    size_t n = (size_t)(out - idx);
-    *c = (common_gaps){ n, sq_lo, sq_hi, n ? min : 0, max };
-    return j;
-}
-
-/* A block whose gaps are all common, at once (gap_common_block); its own
- * function, so that the loop has the registers to itself. */
-LLMLAT_NOINLINE static bool take_block(const gap_block *b, const gap_layout *lay,
-                                       common_gaps *c, int64_t *idx)
-{
-    return gap_common_block(lay, b->at[0], b->at + 1, b->n, idx, c);
-}
-
-/* Counts one sample at each of idx[0..n) in both x and y, the indexes
- * lying in [lo, hi] (those of the run's extremes). Once both windows reach
- * hi and lo is inside both, no index needs a check. */
-static void bump_both(sketch *x, sketch *y, const sketch_map *m, const int64_t *idx, size_t n,
-                      int64_t lo, int64_t hi)
-{
-    if (hi > x->top)
-        sketch_raise(x, m, hi);
-    if (hi > y->top)
-        sketch_raise(y, m, hi);
-    if (lo < x->base || lo < y->base) { /* some below a window: rare */
-        for (size_t j = 0; j < n; j++) {
-            sketch_bump(x, m, idx[j], 1);
-            sketch_bump(y, m, idx[j], 1);
-        }
-        return;
-    }
-    if (lo < x->low)
-        x->low = lo;
-    if (lo < y->low)
-        y->low = lo;
-    uint64_t *xb = x->bucket, *yb = y->bucket;
-    const int64_t xo = x->base, yo = y->base;
-    for (size_t j = 0; j < n; j++) {
-        xb[idx[j] - xo]++;
-        yb[idx[j] - yo]++;
-    }
-}
-
-/* What a run of common gaps adds to a part (its sum: see fold_gaps). */
-static void part_add_common(gap_part *p, const common_gaps *c)
-{
-    p->count += c->n;
-    wide_add(&p->sq_lo, &p->sq_hi, c->sq_lo, c->sq_hi);
-    gap_part_note(p, ns_to_s(c->min), ns_to_s(c->max));
-}
-
-/* A run of common gaps (idx their buckets) into both sketches and parts. */
-static void count_common(gap_parts *p, sketch *itl_sk, sketch *icl_sk, const sketch_map *m,
-                         const gap_layout *lay, const common_gaps *c, const int64_t *idx)
-{
-    bump_both(itl_sk, icl_sk, m, idx, c->n, gap_layout_index(lay, c->min),
-              gap_layout_index(lay, c->max));
-    part_add_common(&p->icl, c);
-    part_add_common(&p->itl, c);
-    p->max_gap = c->max > p->max_gap ? c->max : p->max_gap;
-}
-
-/* ICL, ITL and ITL_MAX of one request, by the gap rule (record/gaps.h):
- * block after block, each at once when all its gaps are common, else
- * split into runs of common gaps (counted in both sketches at once) and
- * the odd gaps between them. Out of line: a request of one token has no
- * gap, and needs none of this frame. */
-LLMLAT_NOINLINE static void fold_gaps(llmlat_agg *a, metric_store *stores,
-                                      const llmlat_request *r, const req_view *v)
-{
-    gap_walk w;
-    uint32_t k0;
-    if (!gap_walk_begin_ended(&w, a->conv, r, v, &k0))
-        return;
-    const sketch_map *m = &a->map;
-    const gap_layout lay = gap_layout_of(m);
-    sketch *itl_sk = sk(stores, LLMLAT_ITL), *icl_sk = sk(stores, LLMLAT_ICL);
-    const bool icl_on = !v->icl_dropped;
-    const bool plain = r->sum.n_tok == r->n && r->sum.sum_k == r->n; /* every k is 1 */
-    gap_parts p;
-    gap_parts_init(&p);
-    uint32_t zeros = gap_anchor_zeros(true, k0); /* arrived with no gap */
-    if (zeros) {
-        gap_parts_zeros(&p, zeros);
-        itl_sk->zero += zeros;
-    }
-    int64_t idx[GAP_BLOCK];
-    uint64_t empty_sum = 0; /* of the gaps closed by empty events */
-    gap_block blk;
-    while (gap_walk_block(&w, &blk)) {
-        common_gaps c;
-        if (icl_on && (plain || gap_all_one(blk.k, blk.n)) && /* the usual block: at once */
-            take_block(&blk, &lay, &c, idx)) {
-            count_common(&p, itl_sk, icl_sk, m, &lay, &c, idx);
-            continue;
-        }
-        for (size_t j = 0; j < blk.n;) {
-            if (icl_on) { /* else every gap is odd */
-                j = take_common(&blk, j, &lay, &c, idx);
-                if (c.n)
-                    count_common(&p, itl_sk, icl_sk, m, &lay, &c, idx);
-                if (j == blk.n)
-                    break;
-            }
-            int64_t g = gap_block_gap(&blk, j);
-            uint32_t k = blk.k[j];
-            fold_odd_gap(a, stores, g, k, icl_on, &p);
-            empty_sum += k ? 0 : (uint64_t)g;
-            j++;
-        }
-    }
-    /* the sum of the gaps (p's own sums have only the odd ones) */
-    uint64_t span = (uint64_t)(v->t_last - v->t_anchor);
-    parts_commit(a, stores, &p, icl_on, span, span - empty_sum);
-}
-
 /* w samples of span / w (exported: v seconds): a TPOT or NTPOT weighed by
  * N - 1 or N (GuideLLM; w < 2^32, the acceptance rule's). Like a chunk of
  * w tokens closing a gap of span, they sum to span exactly and their
@@ -9498,7 +9373,7 @@ LLMLAT_PRIVATE void agg_bounded_push(llmlat_agg *a, metric_store *stores,
         stream_commit(a, stores, r, v);
     /* a gap, or tokens beyond the anchor's first */
     else if (v->anchor != REQ_NONE && (v->last != v->anchor || r->k[v->anchor] > 1))
-        fold_gaps(a, stores, r, v);
+        gap_fold_request(a, stores, r, v);
 }
 
 /* ---------------------- lib/agg/columns.c --------------------------------- */
@@ -9607,6 +9482,192 @@ LLMLAT_API int32_t llmlat_agg_add_columns(llmlat_agg *a, size_t n, const int64_t
 {
     return llmlat_agg_add_columns_scheduled(a, n, start_ns, end_ns, ok, offsets, t_ns, k,
                                             input_tokens, output_tokens, NULL, bad);
+}
+
+/* ---------------------- lib/agg/gap_fold.c -------------------------------- */
+/* The gap fold (gap_fold.h): a recorded request's gaps into bounded
+ * mode's ITL, ICL and ITL_MAX, and any request's gap parts committed.
+ * This is a server's hot path: a request's gaps come from the gap rule's
+ * walk (record/gaps.h), are summed in integers first, and each costs a
+ * bucket lookup and a count in ITL and ICL. */
+
+static sketch *gap_sketch(metric_store *stores, int32_t metric)
+{
+    return &stores[metric_index(metric)].sk;
+}
+
+/* A request's gaps' sum needs no work per gap: the gaps add up to the
+ * span from its anchor to its last counting event. A chunk's squares go
+ * straight to the sketch's exact sums (gap_parts_add). */
+
+/* Adds the part to s, with `sum` the sum of its samples (ns). */
+static void part_commit(sketch *s, const gap_part *p, uint64_t sum)
+{
+    if (!p->count)
+        return;
+    s->count += p->count;
+    fixsum_add_parts(&s->sums, sum, p->sq_lo, p->sq_hi);
+    sketch_note_range(s, p->min, p->max);
+}
+
+/* The parts into a group's ICL, ITL and ITL_MAX sketches (their buckets
+ * are the caller's), with the sums of their samples (ns): ICL's only when
+ * icl_on (AIPerf drops a request's ICL for one zero gap). */
+static void parts_commit(llmlat_agg *a, metric_store *stores, const gap_parts *p, bool icl_on,
+                         uint64_t icl_sum, uint64_t itl_sum)
+{
+    if (icl_on)
+        part_commit(gap_sketch(stores, LLMLAT_ICL), &p->icl, icl_sum);
+    part_commit(gap_sketch(stores, LLMLAT_ITL), &p->itl, itl_sum);
+    if (p->max_gap >= 0)
+        sketch_add_ns(gap_sketch(stores, LLMLAT_ITL_MAX), &a->map, p->max_gap);
+}
+
+/* A streaming recorder's parts keep their sums (agg/stream.c). */
+LLMLAT_PRIVATE void gap_parts_commit(llmlat_agg *a, metric_store *stores, const gap_parts *p,
+                                     bool icl_on)
+{
+    parts_commit(a, stores, p, icl_on, p->icl.sum, p->itl.sum);
+}
+
+/* A gap the common path does not take (not one token, a gap of 0 or of
+ * 2^53 ns and more, or ICL dropped): its samples by gap_fold.h's rule
+ * (the one place a chunk's tokens are split), counted one by one. */
+LLMLAT_COLD static void fold_odd_gap(llmlat_agg *a, metric_store *stores, int64_t g, uint32_t k,
+                                     bool icl_on, gap_parts *p)
+{
+    gap_sample icl, itl;
+    gap_samples(a->conv->split, g, k, &icl, &itl);
+    gap_count_samples(p, icl_on ? gap_sketch(stores, LLMLAT_ICL) : NULL,
+                      gap_sketch(stores, LLMLAT_ITL), &a->map, g, k, &icl, &itl);
+}
+
+/* From gap j of a block with other gaps, the common gaps up to the first
+ * other one: their bucket indexes into idx, their squares and extremes
+ * into *c. Returns where it stopped. */
+LLMLAT_NOINLINE static size_t take_common(const gap_block *b, size_t j, const gap_layout *lay,
+                                          common_gaps *c, int64_t *idx)
+{
+    const uint32_t *k = b->k;
+    const size_t from = j;
+    uint64_t sq_lo = 0, sq_hi = 0;
+    int64_t min = INT64_MAX, max = 0;
+    int64_t *out = idx;
+    for (; j < b->n; j++) {
+        int64_t g = gap_block_gap(b, j);
+        if ((uint64_t)g - 1 >= (uint64_t)SKETCH_NS_EXACT - 1 || k[j] != 1)
+            break;
+        uint64_t lo, hi;
+        wide_mul((uint64_t)g, (uint64_t)g, &lo, &hi);
+        wide_add(&sq_lo, &sq_hi, lo, hi);
+        min = g < min ? g : min;
+        max = g > max ? g : max;
+        *out++ = gap_layout_index(lay, g);
+    }
+    size_t n = (size_t)(out - idx);
+    *c = (common_gaps){ n, (uint64_t)(b->at[j] - b->at[from]), sq_lo, sq_hi, n ? min : 0, max };
+    return j;
+}
+
+/* A block whose gaps are all common, at once (gap_common_block); its own
+ * function, so that the loop has the registers to itself. */
+LLMLAT_NOINLINE static bool take_block(const gap_block *b, const gap_layout *lay,
+                                       common_gaps *c, int64_t *idx)
+{
+    return gap_common_block(lay, b->at[0], b->at + 1, b->n, idx, c);
+}
+
+/* Counts one sample at each of idx[0..n) in both x and y, the indexes
+ * lying in [lo, hi] (those of the run's extremes). Once both windows reach
+ * hi and lo is inside both, no index needs a check. */
+static void bump_both(sketch *x, sketch *y, const sketch_map *m, const int64_t *idx, size_t n,
+                      int64_t lo, int64_t hi)
+{
+    if (hi > x->top)
+        sketch_raise(x, m, hi);
+    if (hi > y->top)
+        sketch_raise(y, m, hi);
+    if (lo < x->base || lo < y->base) { /* some below a window: rare */
+        for (size_t j = 0; j < n; j++) {
+            sketch_bump(x, m, idx[j], 1);
+            sketch_bump(y, m, idx[j], 1);
+        }
+        return;
+    }
+    if (lo < x->low)
+        x->low = lo;
+    if (lo < y->low)
+        y->low = lo;
+    uint64_t *xb = x->bucket, *yb = y->bucket;
+    const int64_t xo = x->base, yo = y->base;
+    for (size_t j = 0; j < n; j++) {
+        xb[idx[j] - xo]++;
+        yb[idx[j] - yo]++;
+    }
+}
+
+/* A run of common gaps (idx their buckets) into both sketches and parts. */
+static void count_common(gap_parts *p, sketch *itl_sk, sketch *icl_sk, const sketch_map *m,
+                         const gap_layout *lay, const common_gaps *c, const int64_t *idx)
+{
+    bump_both(itl_sk, icl_sk, m, idx, c->n, gap_layout_index(lay, c->min),
+              gap_layout_index(lay, c->max));
+    gap_parts_add_common(p, c);
+}
+
+/* ICL, ITL and ITL_MAX of one request, by the gap rule (record/gaps.h):
+ * block after block, each at once when all its gaps are common, else
+ * split into runs of common gaps (counted in both sketches at once) and
+ * the odd gaps between them. Out of line: a request of one token has no
+ * gap, and needs none of this frame. */
+LLMLAT_PRIVATE LLMLAT_NOINLINE void gap_fold_request(llmlat_agg *a, metric_store *stores,
+                                                     const llmlat_request *r, const req_view *v)
+{
+    gap_walk w;
+    uint32_t k0;
+    if (!gap_walk_begin_ended(&w, a->conv, r, v, &k0))
+        return;
+    const sketch_map *m = &a->map;
+    const gap_layout lay = gap_layout_of(m);
+    sketch *itl_sk = gap_sketch(stores, LLMLAT_ITL), *icl_sk = gap_sketch(stores, LLMLAT_ICL);
+    const bool icl_on = !v->icl_dropped;
+    const bool plain = r->sum.n_tok == r->n && r->sum.sum_k == r->n; /* every k is 1 */
+    gap_parts p;
+    gap_parts_init(&p);
+    uint32_t zeros = gap_anchor_zeros(true, k0); /* arrived with no gap */
+    if (zeros) {
+        gap_parts_zeros(&p, zeros);
+        itl_sk->zero += zeros;
+    }
+    int64_t idx[GAP_BLOCK];
+    uint64_t empty_sum = 0; /* of the gaps closed by empty events */
+    gap_block blk;
+    while (gap_walk_block(&w, &blk)) {
+        common_gaps c;
+        if (icl_on && (plain || gap_all_one(blk.k, blk.n)) && /* the usual block: at once */
+            take_block(&blk, &lay, &c, idx)) {
+            c.sum = (uint64_t)(blk.at[blk.n] - blk.at[0]); /* the gaps add up to the span */
+            count_common(&p, itl_sk, icl_sk, m, &lay, &c, idx);
+            continue;
+        }
+        for (size_t j = 0; j < blk.n;) {
+            if (icl_on) { /* else every gap is odd */
+                j = take_common(&blk, j, &lay, &c, idx);
+                if (c.n)
+                    count_common(&p, itl_sk, icl_sk, m, &lay, &c, idx);
+                if (j == blk.n)
+                    break;
+            }
+            int64_t g = gap_block_gap(&blk, j);
+            uint32_t k = blk.k[j];
+            fold_odd_gap(a, stores, g, k, icl_on, &p);
+            empty_sum += k ? 0 : (uint64_t)g;
+            j++;
+        }
+    }
+    /* the sum of the gaps (p's own sums have only the odd ones) */
+    uint64_t span = (uint64_t)(v->t_last - v->t_anchor);
+    parts_commit(a, stores, &p, icl_on, span, span - empty_sum);
 }
 
 /* ---------------------- lib/agg/labels.c ---------------------------------- */
@@ -10082,20 +10143,12 @@ LLMLAT_PRIVATE int32_t store_read(bytes_reader *r, metric_store *s, const llmlat
  * fold costs little per event, few enough for its memory bound. */
 #define STREAM_BLOCK 64
 
-/* The usual gaps (g > 0 closed by a one-token event) give ICL and ITL the
- * same sample: their sums are kept once, in ns, and go to both parts when
- * they are read (integer sums and extremes: the order does not matter). */
-typedef struct stream_common {
-    uint64_t n, sum, sq_lo, sq_hi;
-    int64_t min, max;
-} stream_common;
-
 typedef struct stream_state {
     stream_layout *lay;
     gap_step step;     /* the gap rule, one event at a time */
     gap_parts parts;   /* the other gaps; ICL always (AIPerf's drop is
                           decided at commit) */
-    stream_common common;
+    common_gaps common; /* the usual gaps: ICL's and ITL's alike */
     fixsum itl_ratio;  /* the chunks' squares (gap_parts_add) */
     bucket_run icl, itl;
     bool zero_gap;     /* a gap of exactly 0 was closed */
@@ -10105,19 +10158,8 @@ typedef struct stream_state {
 static gap_parts stream_parts(const stream_state *st)
 {
     gap_parts p = st->parts;
-    const stream_common *c = &st->common;
-    if (c->n) {
-        double lo = ns_to_s(c->min), hi = ns_to_s(c->max);
-        gap_part *both[2] = { &p.icl, &p.itl };
-        for (int j = 0; j < 2; j++) {
-            both[j]->count += c->n;
-            both[j]->sum += c->sum;
-            wide_add(&both[j]->sq_lo, &both[j]->sq_hi, c->sq_lo, c->sq_hi);
-            gap_part_note(both[j], lo, hi);
-        }
-        if (c->max > p.max_gap)
-            p.max_gap = c->max;
-    }
+    if (st->common.n)
+        gap_parts_add_common(&p, &st->common);
     return p;
 }
 
@@ -10252,22 +10294,10 @@ static bool stream_fold_plain(llmlat_request *r, stream_state *st, const int64_t
     int64_t lo = gap_layout_index(&lay, c.min), hi = gap_layout_index(&lay, c.max);
     if (!run_add_pair(&st->icl, base + n, &st->itl, r->sum.sum_k + n, idx, n, lo, hi))
         return false;
-    stream_common *sc = &st->common;
-    sc->n += n;
-    sc->sum += (uint64_t)(t[n - 1] - st->step.prev); /* the gaps add up to the span */
-    wide_add(&sc->sq_lo, &sc->sq_hi, c.sq_lo, c.sq_hi);
-    sc->min = c.min < sc->min ? c.min : sc->min;
-    sc->max = c.max > sc->max ? c.max : sc->max;
+    c.sum = (uint64_t)(t[n - 1] - st->step.prev); /* the gaps add up to the span */
+    common_gaps_merge(&st->common, &c);
     st->step.prev = t[n - 1];
-    req_summary *s = &r->sum; /* n one-token events at once */
-    if (s->first_tok == REQ_NONE) { /* anchored on an empty event (vLLM) */
-        s->first_tok = base;
-        s->t_first_tok = t[0];
-    }
-    s->last_tok = base + n - 1;
-    s->t_last_tok = t[n - 1];
-    s->n_tok += n;
-    s->sum_k += n;
+    req_summary_take_run(&r->sum, base, n, t[0], t[n - 1], n); /* n one-token events */
     return true;
 }
 
@@ -10365,7 +10395,7 @@ static int32_t stream_events(llmlat_request *r, const int64_t *t, const uint32_t
  * const to its readers): their gaps into *p and *zero_gap, the state's
  * parts and zero check, and, when to is not NULL, their samples counted
  * in its sketches (ICL's only when icl_on) and their chunks' squares in
- * ITL's sums, as fold_odd_gap counts a recorded request's odd gaps. */
+ * ITL's sums, as a recorded request's odd gaps are (gap_count_samples). */
 typedef struct stream_sink {
     sketch *icl, *itl;
     const sketch_map *m;
@@ -10380,19 +10410,17 @@ static void stream_held(const llmlat_request *r, const stream_state *st, gap_par
     for (size_t j = 0; j < req_held(r); j++) {
         stream_fx fx = stream_effect(&step, st->lay->split, r->t[j], r->k[j]);
         if (fx.closes) {
-            gap_parts_add(p, fx.gap, r->k[j], true, &fx.icl, &fx.itl,
-                          to ? &to->itl->sums : &squares);
             *zero_gap = *zero_gap || fx.gap == 0;
+            if (to) /* ICL's part is dropped with its sketch: AIPerf's rule */
+                gap_count_samples(p, to->icl_on ? to->icl : NULL, to->itl, to->m, fx.gap,
+                                  r->k[j], &fx.icl, &fx.itl);
+            else
+                gap_parts_add(p, fx.gap, r->k[j], true, &fx.icl, &fx.itl, &squares);
         } else if (fx.zeros) {
             gap_parts_zeros(p, fx.zeros);
+            if (to)
+                to->itl->zero += fx.zeros;
         }
-        if (!to)
-            continue;
-        if (fx.closes && to->icl_on)
-            sketch_count(to->icl, to->m, fx.icl.x, 1);
-        if (fx.closes && fx.itl.w)
-            sketch_count(to->itl, to->m, fx.itl.x, fx.itl.w);
-        to->itl->zero += fx.closes ? fx.itl.zeros : fx.zeros;
     }
 }
 
@@ -10402,7 +10430,7 @@ static void stream_clear_state(stream_state *st)
 {
     st->step = (gap_step){ st->lay->every, false, 0 };
     gap_parts_init(&st->parts);
-    st->common = (stream_common){ 0, 0, 0, 0, INT64_MAX, 0 };
+    st->common = COMMON_GAPS_NONE;
     memset(&st->itl_ratio, 0, sizeof st->itl_ratio);
     run_clear(&st->icl);
     run_clear(&st->itl);
@@ -22620,6 +22648,7 @@ LLMLAT_API int32_t llmlat_compare_report(const llmlat_compare *c, int32_t format
 #undef SPAN_EMPTY
 #undef FAILED_GROUPS
 #undef COUNT_OF
+#undef COMMON_GAPS_NONE
 #undef BOUNDED
 #undef STREAM_BLOCK
 #undef DEC_EXPONENT_CLAMP

@@ -175,13 +175,6 @@ LLMLAT_API int32_t llmlat_agg_get_mode(const llmlat_agg *a, int32_t *out)
     return LLMLAT_OK;
 }
 
-LLMLAT_PRIVATE const metric_store *agg_store(const llmlat_agg *a, int32_t metric)
-{
-    if (metric == LLMLAT_TOOL_ITL)
-        metric = conv_tool_itl_metric(a->conv);
-    return &a->stores[metric_index(metric)];
-}
-
 LLMLAT_PRIVATE group_view agg_group_view(const llmlat_agg *a, enum req_group g)
 {
     if (g == GROUP_SUCCESSFUL)

@@ -114,7 +114,12 @@ static inline double agg_param(const llmlat_agg *a, int32_t param)
 }
 
 /* The store behind a metric id under a's convention (TOOL_ITL aliases). */
-LLMLAT_PRIVATE const metric_store *agg_store(const llmlat_agg *a, int32_t metric);
+static inline const metric_store *agg_store(const llmlat_agg *a, int32_t metric)
+{
+    if (metric == LLMLAT_TOOL_ITL)
+        metric = conv_tool_itl_metric(a->conv);
+    return &a->stores[metric_index(metric)];
+}
 
 /* The mode's name, as reports and the exposition write it. */
 static inline const char *agg_mode_name(const llmlat_agg *a)

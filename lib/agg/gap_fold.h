@@ -1,12 +1,14 @@
-/* What a request's gaps add to bounded mode's ITL, ICL and ITL_MAX,
- * written once for the two folds: a recorded request's
- * (bounded_fold.c: runs of common gaps counted at once, the other gaps by
- * gap_parts_add, the sums from the request's span) and a streaming
- * recorder's (stream.c: counted in the
- * request's own buckets as events come, added to the aggregator with the
- * request). Which events make which gaps is the gap rule (record/gaps.h);
- * this is what each gap is worth: sums and extremes kept per request, and
- * the samples to count in buckets. */
+/* What a request's gaps add to bounded mode's ITL, ICL and ITL_MAX: the
+ * one unit of the gap fold, for its two users. A recorded request's gaps
+ * are folded here (gap_fold.c: gap_fold_request, runs of common gaps
+ * counted at once, the other gaps one by one, the sums from the request's
+ * span); a streaming recorder (stream.c) folds its blocks with the same
+ * pieces into buckets of its own as events come, and commits them with
+ * gap_parts_commit. Which events make which gaps is the gap rule
+ * (record/gaps.h); this is what each gap is worth: the samples to count
+ * in buckets (gap_samples), and the sums and extremes kept per request
+ * (gap_parts, with common_gaps for a run of the usual gaps). Called by
+ * bounded_fold.c and stream.c, it calls neither. */
 #ifndef LLMLAT_GAP_FOLD_H
 #define LLMLAT_GAP_FOLD_H
 
@@ -119,11 +121,56 @@ static inline void gap_parts_add(gap_parts *p, int64_t g, uint32_t k, bool icl_o
 
 /* Common gaps: one token each, 0 < gap < 2^53 ns, ICL kept; each is one
  * sample of the same value in ITL and ICL, so both folds count them at
- * once. A run of them: their number, squares and extremes (ns). */
+ * once. What a run (or a block, or a streaming recorder's blocks so far)
+ * of them adds: their number, sum, squares and extremes (ns); integers,
+ * so the order they are added in does not matter. */
 typedef struct common_gaps {
-    uint64_t n, sq_lo, sq_hi;
+    uint64_t n, sum, sq_lo, sq_hi;
     int64_t min, max;
 } common_gaps;
+
+#define COMMON_GAPS_NONE ((common_gaps){ 0, 0, 0, 0, INT64_MAX, 0 })
+
+static inline void common_gaps_merge(common_gaps *into, const common_gaps *c)
+{
+    into->n += c->n;
+    into->sum += c->sum;
+    wide_add(&into->sq_lo, &into->sq_hi, c->sq_lo, c->sq_hi);
+    into->min = c->min < into->min ? c->min : into->min;
+    into->max = c->max > into->max ? c->max : into->max;
+}
+
+/* A run of c->n >= 1 common gaps into both parts and ITL_MAX. */
+static inline void gap_parts_add_common(gap_parts *p, const common_gaps *c)
+{
+    double lo = ns_to_s(c->min), hi = ns_to_s(c->max);
+    gap_part *both[2] = { &p->icl, &p->itl };
+    for (int j = 0; j < 2; j++) {
+        both[j]->count += c->n;
+        both[j]->sum += c->sum;
+        wide_add(&both[j]->sq_lo, &both[j]->sq_hi, c->sq_lo, c->sq_hi);
+        gap_part_note(both[j], lo, hi);
+    }
+    if (c->max > p->max_gap)
+        p->max_gap = c->max;
+}
+
+/* One gap g closed by an event of k tokens, its samples icl and itl
+ * (gap_samples), counted one by one: into the parts (ICL's only when
+ * icl_sk is not NULL) and into the sketches of layout m, itl_sk's exact
+ * sums taking a chunk's squares. How a recorded request's odd gaps and a
+ * streaming recorder's held events are counted. */
+static inline void gap_count_samples(gap_parts *p, sketch *icl_sk, sketch *itl_sk,
+                                     const sketch_map *m, int64_t g, uint32_t k,
+                                     const gap_sample *icl, const gap_sample *itl)
+{
+    gap_parts_add(p, g, k, icl_sk != NULL, icl, itl, &itl_sk->sums);
+    if (icl_sk)
+        sketch_count(icl_sk, m, icl->x, 1);
+    if (itl->w)
+        sketch_count(itl_sk, m, itl->x, itl->w);
+    itl_sk->zero += itl->zeros;
+}
 
 /* The ns cells of a's map (bounded/sketch_map.h) in locals for the gap
  * loops (bucket stores could alias them, and the compiler would reload
@@ -155,7 +202,7 @@ static inline bool gap_all_one(const uint32_t *k, size_t n)
 
 /* The n >= 1 gaps from prev through t[0 .. n), all closed by one-token
  * events, when every one is common: their bucket indexes into idx, their
- * squares and extremes into *c. false (idx and *c then mean nothing) when
+ * squares and extremes into *c (its sum the caller's to set). false (idx and *c then mean nothing) when
  * some gap is 0 or 2^53 ns and more: the loop checks nothing, the
  * extremes tell after it ((double)g is monotone). They are converted back
  * to integers only once they are known to be in range: a gap near 2^63
@@ -182,13 +229,23 @@ static inline bool gap_common_block(const gap_layout *lay, int64_t prev, const i
     }
     if (!(min >= 1.0 && max < (double)SKETCH_NS_EXACT))
         return false;
-    *c = (common_gaps){ n, sq_lo, sq_hi, (int64_t)min, (int64_t)max }; /* exact: < 2^53 */
+    /* the extremes are exact: < 2^53; the sum is the span, t[n - 1] minus
+     * the caller's prev (kept out of the loop's registers) */
+    *c = (common_gaps){ n, 0, sq_lo, sq_hi, (int64_t)min, (int64_t)max };
     return true;
 }
 
-/* The parts into a's sketches (their buckets are the caller's): ICL's
- * only when icl_on (AIPerf drops a request's ICL for one zero gap). */
+/* The parts into a group's ICL, ITL and ITL_MAX sketches of a (their
+ * buckets are the caller's), with the sums the parts kept: ICL's only when
+ * icl_on (AIPerf drops a request's ICL for one zero gap). A streaming
+ * recorder's commit. */
 LLMLAT_PRIVATE void gap_parts_commit(llmlat_agg *a, metric_store *stores, const gap_parts *p,
                                      bool icl_on);
+
+/* ICL, ITL and ITL_MAX of a recorded request r (its view v; with a gap,
+ * or tokens beyond its anchor's first) into a group's stores of a
+ * (bounded). */
+LLMLAT_PRIVATE void gap_fold_request(llmlat_agg *a, metric_store *stores, const llmlat_request *r,
+                                     const req_view *v);
 
 #endif

@@ -18,20 +18,12 @@
  * fold costs little per event, few enough for its memory bound. */
 #define STREAM_BLOCK 64
 
-/* The usual gaps (g > 0 closed by a one-token event) give ICL and ITL the
- * same sample: their sums are kept once, in ns, and go to both parts when
- * they are read (integer sums and extremes: the order does not matter). */
-typedef struct stream_common {
-    uint64_t n, sum, sq_lo, sq_hi;
-    int64_t min, max;
-} stream_common;
-
 typedef struct stream_state {
     stream_layout *lay;
     gap_step step;     /* the gap rule, one event at a time */
     gap_parts parts;   /* the other gaps; ICL always (AIPerf's drop is
                           decided at commit) */
-    stream_common common;
+    common_gaps common; /* the usual gaps: ICL's and ITL's alike */
     fixsum itl_ratio;  /* the chunks' squares (gap_parts_add) */
     bucket_run icl, itl;
     bool zero_gap;     /* a gap of exactly 0 was closed */
@@ -41,19 +33,8 @@ typedef struct stream_state {
 static gap_parts stream_parts(const stream_state *st)
 {
     gap_parts p = st->parts;
-    const stream_common *c = &st->common;
-    if (c->n) {
-        double lo = ns_to_s(c->min), hi = ns_to_s(c->max);
-        gap_part *both[2] = { &p.icl, &p.itl };
-        for (int j = 0; j < 2; j++) {
-            both[j]->count += c->n;
-            both[j]->sum += c->sum;
-            wide_add(&both[j]->sq_lo, &both[j]->sq_hi, c->sq_lo, c->sq_hi);
-            gap_part_note(both[j], lo, hi);
-        }
-        if (c->max > p.max_gap)
-            p.max_gap = c->max;
-    }
+    if (st->common.n)
+        gap_parts_add_common(&p, &st->common);
     return p;
 }
 
@@ -188,22 +169,10 @@ static bool stream_fold_plain(llmlat_request *r, stream_state *st, const int64_t
     int64_t lo = gap_layout_index(&lay, c.min), hi = gap_layout_index(&lay, c.max);
     if (!run_add_pair(&st->icl, base + n, &st->itl, r->sum.sum_k + n, idx, n, lo, hi))
         return false;
-    stream_common *sc = &st->common;
-    sc->n += n;
-    sc->sum += (uint64_t)(t[n - 1] - st->step.prev); /* the gaps add up to the span */
-    wide_add(&sc->sq_lo, &sc->sq_hi, c.sq_lo, c.sq_hi);
-    sc->min = c.min < sc->min ? c.min : sc->min;
-    sc->max = c.max > sc->max ? c.max : sc->max;
+    c.sum = (uint64_t)(t[n - 1] - st->step.prev); /* the gaps add up to the span */
+    common_gaps_merge(&st->common, &c);
     st->step.prev = t[n - 1];
-    req_summary *s = &r->sum; /* n one-token events at once */
-    if (s->first_tok == REQ_NONE) { /* anchored on an empty event (vLLM) */
-        s->first_tok = base;
-        s->t_first_tok = t[0];
-    }
-    s->last_tok = base + n - 1;
-    s->t_last_tok = t[n - 1];
-    s->n_tok += n;
-    s->sum_k += n;
+    req_summary_take_run(&r->sum, base, n, t[0], t[n - 1], n); /* n one-token events */
     return true;
 }
 
@@ -301,7 +270,7 @@ static int32_t stream_events(llmlat_request *r, const int64_t *t, const uint32_t
  * const to its readers): their gaps into *p and *zero_gap, the state's
  * parts and zero check, and, when to is not NULL, their samples counted
  * in its sketches (ICL's only when icl_on) and their chunks' squares in
- * ITL's sums, as fold_odd_gap counts a recorded request's odd gaps. */
+ * ITL's sums, as a recorded request's odd gaps are (gap_count_samples). */
 typedef struct stream_sink {
     sketch *icl, *itl;
     const sketch_map *m;
@@ -316,19 +285,17 @@ static void stream_held(const llmlat_request *r, const stream_state *st, gap_par
     for (size_t j = 0; j < req_held(r); j++) {
         stream_fx fx = stream_effect(&step, st->lay->split, r->t[j], r->k[j]);
         if (fx.closes) {
-            gap_parts_add(p, fx.gap, r->k[j], true, &fx.icl, &fx.itl,
-                          to ? &to->itl->sums : &squares);
             *zero_gap = *zero_gap || fx.gap == 0;
+            if (to) /* ICL's part is dropped with its sketch: AIPerf's rule */
+                gap_count_samples(p, to->icl_on ? to->icl : NULL, to->itl, to->m, fx.gap,
+                                  r->k[j], &fx.icl, &fx.itl);
+            else
+                gap_parts_add(p, fx.gap, r->k[j], true, &fx.icl, &fx.itl, &squares);
         } else if (fx.zeros) {
             gap_parts_zeros(p, fx.zeros);
+            if (to)
+                to->itl->zero += fx.zeros;
         }
-        if (!to)
-            continue;
-        if (fx.closes && to->icl_on)
-            sketch_count(to->icl, to->m, fx.icl.x, 1);
-        if (fx.closes && fx.itl.w)
-            sketch_count(to->itl, to->m, fx.itl.x, fx.itl.w);
-        to->itl->zero += fx.closes ? fx.itl.zeros : fx.zeros;
     }
 }
 
@@ -338,7 +305,7 @@ static void stream_clear_state(stream_state *st)
 {
     st->step = (gap_step){ st->lay->every, false, 0 };
     gap_parts_init(&st->parts);
-    st->common = (stream_common){ 0, 0, 0, 0, INT64_MAX, 0 };
+    st->common = COMMON_GAPS_NONE;
     memset(&st->itl_ratio, 0, sizeof st->itl_ratio);
     run_clear(&st->icl);
     run_clear(&st->itl);

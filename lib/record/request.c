@@ -159,7 +159,7 @@ static void folded(llmlat_request *r, int64_t t0)
 }
 
 /* A streaming recorder's block folded, so that it takes events again. */
-static int32_t flush(llmlat_request *r)
+static inline int32_t flush(llmlat_request *r)
 {
     if (!req_held(r))
         return LLMLAT_OK;

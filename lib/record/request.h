@@ -121,20 +121,29 @@ static inline size_t req_held(const llmlat_request *r)
     return r->n - r->t_base;
 }
 
+/* Events i .. i + n - 1 (n >= 1), every one with tokens (k of them in
+ * all), the first at t_first and the last at t_last, into a summary of
+ * the events before them: what a streaming recorder's folder adds for a
+ * block of one-token events at once. */
+static inline void req_summary_take_run(req_summary *s, size_t i, size_t n, int64_t t_first,
+                                        int64_t t_last, uint64_t k)
+{
+    if (s->first_tok == REQ_NONE) {
+        s->first_tok = i;
+        s->t_first_tok = t_first;
+    }
+    s->last_tok = i + n - 1;
+    s->t_last_tok = t_last;
+    s->n_tok += n;
+    s->sum_k += k;
+}
+
 /* Event i (time t, k tokens) into a summary of the events before it:
  * what a streaming recorder's folder and its readers add one by one. */
 static inline void req_summary_take(req_summary *s, size_t i, int64_t t, uint32_t k)
 {
-    if (!k)
-        return;
-    if (s->first_tok == REQ_NONE) {
-        s->first_tok = i;
-        s->t_first_tok = t;
-    }
-    s->last_tok = i;
-    s->t_last_tok = t;
-    s->n_tok++;
-    s->sum_k += k;
+    if (k)
+        req_summary_take_run(s, i, 1, t, t, k);
 }
 
 /* The summary of r's events, computed. */
