@@ -720,29 +720,12 @@ LLMLAT_API int32_t llmlat_request_create_streaming(const llmlat_agg *like, llmla
 /* ------------------------------------------------------------------ live */
 
 /* The live recorder: many threads add finished requests while one reader
- * takes snapshots, as HdrHistogram's interval recorder does
- * (docs/threads.md).
- *
- * Each writer thread takes a writer handle (llmlat_live_writer_new) and
- * adds through it. A writer has two aggregators and never takes a lock
- * nor waits: llmlat_live_add is one atomic increment, llmlat_agg_add into
- * the aggregator of the current phase, and one atomic store. The reader's
- * llmlat_live_snapshot flips each writer to its other aggregator and
- * waits, for each writer, at most until the add that writer has in
- * progress returns (it spins, yields the processor, then sleeps 50 us
- * between looks: a writer preempted mid-add makes it wait for the
- * scheduler); then it folds the aggregators it took into its own.
- *
- * Every accepted add is in exactly one interval snapshot: an add that
- * returned before a snapshot began is in that one or an earlier one, an
- * add that overlaps a snapshot in that one or the next. A cumulative
- * snapshot holds every
- * interval taken so far and the one in progress. So nothing is lost nor
- * counted twice: after the last add returned, a cumulative snapshot holds
- * exactly the requests added (bounded mode: the same bytes as one
- * aggregator given them all in any order).
- *
- * Needs C11 atomics (<stdatomic.h>, lock-free 64-bit integers). */
+ * takes snapshots, as HdrHistogram's interval recorder does. A writer
+ * never takes a lock nor waits; every accepted add is in exactly one
+ * interval snapshot, and a cumulative snapshot after the last add holds
+ * exactly the requests added. How (phases, the snapshot's wait) and what
+ * it guarantees: docs/threads.md, "The live recorder in the header's
+ * words". Needs C11 atomics (<stdatomic.h>, lock-free 64-bit integers). */
 typedef struct llmlat_live llmlat_live;
 typedef struct llmlat_live_writer llmlat_live_writer;
 
@@ -795,29 +778,13 @@ LLMLAT_API int32_t llmlat_live_snapshot(llmlat_live *l, int32_t kind, llmlat_agg
 /* ------------------------------------ sliding window (llmlat_window_*) */
 
 /* A sliding window: the requests that ended during the last width_ns of
- * the host's clock, in steps of step_ns, in fixed memory
- * (docs/threads.md, "Sliding windows").
- *
- * Time is what the host passes: each request's end time (its finish or
- * fail time) and the times given to llmlat_window_merge and
- * llmlat_window_advance; the window's clock is the latest of them, and
- * the library reads no clock of its own. Steps are aligned on multiples of
- * step_ns (step e covers [e step, (e + 1) step)). At clock c, in step e,
- * the window holds exactly the requests given to it that ended in steps
- * e - n + 1 .. e, n = width / step: times from (e - n + 1) step to c,
- * between width - step and width long. A time before that (from the
- * window's point of view, already dropped) is EORDER; a time after the
- * clock moves it, and the steps that leave the window are dropped.
- *
- * The view (llmlat_window_view) is an ordinary bounded aggregator holding
- * the union of the window's steps, with like's settings and, as its
- * duration, the span the window covers: from the start of its oldest step
- * (or from the earliest time it was given, if later) to the clock. So
- * every query -- statistics, quantiles, rates, goodput, counters, reports
- * -- is over the window, at the cost of a query of one aggregator. A
- * query is always as of the clock: to see the window at time `now`,
- * llmlat_window_advance(w, now) first (a time before the clock is EORDER:
- * the past is not kept). One thread at a time changes a window. */
+ * the host's clock, in steps of step_ns, in fixed memory. Time is what the
+ * host passes (the library reads no clock); a time before the window's
+ * clock less its steps is EORDER. Its view (llmlat_window_view) is an
+ * ordinary bounded aggregator of the window's requests, whose duration is
+ * the span the window covers. One thread at a time changes a window. The
+ * rules of its steps and its clock: docs/threads.md, "The sliding window
+ * in the header's words". */
 typedef struct llmlat_window llmlat_window;
 
 #define LLMLAT_WINDOW_MAX_SLOTS 1024 /* width_ns / step_ns at most */
