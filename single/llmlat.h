@@ -8066,7 +8066,7 @@ static void push_timeline(llmlat_agg *a, const llmlat_request *r, const req_view
  * (agg_holds_requests then says no). */
 static bool agg_logs(const llmlat_agg *a, const llmlat_request *r)
 {
-    return a->mode == LLMLAT_MODE_EXACT && !req_values_only(r);
+    return agg_keeps_timeline(a) && !req_values_only(r);
 }
 
 /* What r's data lacks, remembered once r is counted: everything for a
@@ -8770,7 +8770,7 @@ LLMLAT_PRIVATE bool agg_meets_slos(const llmlat_agg *a, double ttft_s, double tp
 /* Bounded mode counted them as they came (its SLOs are fixed then). */
 static uint64_t good_count(const llmlat_agg *a)
 {
-    if (a->mode == LLMLAT_MODE_BOUNDED)
+    if (!agg_keeps_timeline(a))
         return a->good;
     uint64_t good = 0;
     for (size_t i = 0; i < a->tl.n_rec; i++) {
@@ -8787,7 +8787,7 @@ LLMLAT_API int32_t llmlat_agg_rate(const llmlat_agg *a, int32_t rate, double *ou
     if (agg_lacks_reason(a, LLMLAT_KIND_RATE, rate))
         return undefined_value(out);
     if (rate == LLMLAT_RATE_PEAK_OUTPUT_TOKENS) {
-        if (a->mode == LLMLAT_MODE_BOUNDED) /* no timeline: docs/metrics.md */
+        if (!agg_keeps_timeline(a)) /* docs/metrics.md */
             return undefined_value(out);
         uint64_t peak;
         bool defined;
@@ -8870,7 +8870,7 @@ LLMLAT_API int32_t llmlat_agg_counter(const llmlat_agg *a, int32_t counter, uint
         *out = a->output_tokens;
         return LLMLAT_OK;
     case LLMLAT_COUNT_PEAK_CONCURRENCY:
-        if (a->mode == LLMLAT_MODE_BOUNDED) { /* no timeline: docs/metrics.md */
+        if (!agg_keeps_timeline(a)) { /* docs/metrics.md */
             *out = 0;
             return LLMLAT_EUNDEFINED;
         }

@@ -303,7 +303,7 @@ static void push_timeline(llmlat_agg *a, const llmlat_request *r, const req_view
  * (agg_holds_requests then says no). */
 static bool agg_logs(const llmlat_agg *a, const llmlat_request *r)
 {
-    return a->mode == LLMLAT_MODE_EXACT && !req_values_only(r);
+    return agg_keeps_timeline(a) && !req_values_only(r);
 }
 
 /* What r's data lacks, remembered once r is counted: everything for a
