@@ -3,11 +3,14 @@
  * exact mode folded the same way as a same-run reference. Self-contained:
  * the public API and libc only.
  *
- *   bench_bounded [repeats [fold,whole,one,query,merge]]
+ *   bench_bounded [repeats [fold,whole,one,sched,query,merge]]
  *
  * `one` is the one-token add alone (2,000,000 adds of one request), for
  * counting its instructions: `valgrind --tool=callgrind bench_bounded 1
  * one` (as `1 whole` counts the whole path's, beside its reference's).
+ * `sched` runs both with requests that have an intended start
+ * (llmlat_request_schedule), what a benchmark client keeping a schedule
+ * records: the cost of its three metrics.
  * Each figure is the median of `repeats` runs (default 15); the machine's
  * noise shows in the spread printed beside it. Times are the thread's CPU
  * time where the system has it (other processes' time slices do not
@@ -198,8 +201,9 @@ static void ref_path(int64_t start, const int64_t *t, size_t n)
 static void (*volatile ref_path_call)(int64_t, const int64_t *, size_t) = ref_path;
 
 /* Reset + start + 500 events + finish + add to a bounded aggregator, per
- * request, beside the reference recorder given the same timestamps. */
-static void bench_whole_path(int repeats)
+ * request, beside the reference recorder given the same timestamps; with
+ * `scheduled`, each request has an intended start 3 ms before its start. */
+static void bench_whole_path(int repeats, int scheduled)
 {
     enum { N = 500, POOL = 64, COUNT = 4000 };
     static int64_t times[POOL][N];
@@ -224,6 +228,8 @@ static void bench_whole_path(int repeats)
             const int64_t *t = times[i % POOL];
             int64_t start = t[0] - 100 * MS;
             llmlat_request_reset(r);
+            if (scheduled)
+                llmlat_request_schedule(r, start - 3 * MS);
             llmlat_request_start(r, start);
             for (int j = 0; j < N; j++)
                 llmlat_request_event(r, t[j], 1);
@@ -239,7 +245,8 @@ static void bench_whole_path(int repeats)
             ref_path_call(times[i % POOL][0] - 100 * MS, times[i % POOL], N);
         w[k] = (double)(clock_ns() - t0) / COUNT;
     }
-    printf("whole path (reset + start + %d events + finish + add, bounded):\n", N);
+    printf("whole path (reset + %sstart + %d events + finish + add, bounded):\n",
+           scheduled ? "schedule + " : "", N);
     print_figure("llmlat", summarize(v, repeats));
     print_figure("reference: bit-bucket recorder", summarize(w, repeats));
     free(v);
@@ -248,9 +255,9 @@ static void bench_whole_path(int repeats)
     llmlat_agg_free(a);
 }
 
-/* The one-token add: one recorded request of one token, added again and
- * again to a bounded aggregator. */
-static void bench_one(int repeats)
+/* The one-token add: one recorded request of one token (with an intended
+ * start when `scheduled`), added again and again to a bounded aggregator. */
+static void bench_one(int repeats, int scheduled)
 {
     enum { COUNT = 2000000 };
     llmlat_agg *a = llmlat_agg_new(LLMLAT_CONV_DEFAULT, LLMLAT_MODE_BOUNDED);
@@ -260,6 +267,8 @@ static void bench_one(int repeats)
         fprintf(stderr, "out of memory\n");
         exit(1);
     }
+    if (scheduled)
+        llmlat_request_schedule(r, -3 * MS);
     llmlat_request_start(r, 0);
     llmlat_request_event(r, 1000000, 1);
     llmlat_request_finish(r, 2000000);
@@ -273,7 +282,8 @@ static void bench_one(int repeats)
             }
         v[k] = (double)(clock_ns() - t0) / COUNT;
     }
-    printf("one-token add (one request, %d adds):\n", COUNT);
+    printf("one-token add (one request%s, %d adds):\n",
+           scheduled ? " with an intended start" : "", COUNT);
     print_figure("llmlat_agg_add", summarize(v, repeats));
     free(v);
     llmlat_request_free(r);
@@ -390,14 +400,18 @@ int main(int argc, char **argv)
         repeats = 1;
     printf("llmlat %s bounded-mode benchmark, median of %d runs\n", llmlat_version_string(),
            repeats);
-    const char *parts = argc > 2 ? argv[2] : "fold,whole,one,query,merge";
+    const char *parts = argc > 2 ? argv[2] : "fold,whole,one,sched,query,merge";
     printf("clock: %.2f GHz (a dependent multiply chain)\n", ghz(repeats));
     if (strstr(parts, "fold"))
         bench_fold(repeats);
     if (strstr(parts, "whole"))
-        bench_whole_path(repeats);
+        bench_whole_path(repeats, 0);
     if (strstr(parts, "one"))
-        bench_one(repeats);
+        bench_one(repeats, 0);
+    if (strstr(parts, "sched")) {
+        bench_whole_path(repeats, 1);
+        bench_one(repeats, 1);
+    }
     if (strstr(parts, "query"))
         bench_query(repeats);
     if (strstr(parts, "merge"))

@@ -26,9 +26,20 @@
  *                            =protobuf
  *   /state/N                 label set N's merged aggregator, serialized
  *                            (docs/format.md): how another process merges it
+ *   /start                   with --hold, starts the workload (a test first
+ *                            lets its scraper see the empty series)
+ * /metrics is written in the naming scheme of --names (llmlat_expose_names):
+ * llmlat's own series (default), or those vLLM's, SGLang's or the
+ * OpenTelemetry GenAI conventions' dashboards read (vllm, sglang, otel).
+ * Each label set carries model (--model), route, operation ("chat" or
+ * "text_completion") and, with --provider, provider: the labels the
+ * schemes rename to model_name or gen_ai_request_model,
+ * gen_ai_operation_name and gen_ai_provider_name.
  *
  * Usage: prometheus-exporter [--port P] [--seconds S] [--model NAME]
  *                            [--seed N] [--requests N] [--ramp S]
+ *                            [--names llmlat|vllm|sglang|otel] [--provider NAME]
+ *                            [--hold]
  * It listens on 127.0.0.1:P (0: any free port), prints "listening on
  * 127.0.0.1:PORT", feeds N requests (default 20000) over S_ramp seconds
  * (default 2), prints "workload done", and exits after S seconds (default
@@ -59,6 +70,8 @@
 #define SETS 2 /* label sets: the two routes */
 
 static const char *const ROUTES[SETS] = { "/v1/chat", "/v1/completions" };
+/* gen_ai.operation.name of each route (OpenTelemetry's well-known values) */
+static const char *const OPERATIONS[SETS] = { "chat", "text_completion" };
 
 /* ------------------------------------------------------------ workload */
 
@@ -136,9 +149,11 @@ typedef struct worker {
 } worker;
 
 static worker workers[WORKERS];
+static bool started; /* the workers run (at once, or on /start with --hold) */
 static atomic_int finished;      /* workers done with the workload */
 static atomic_bool stopping;     /* the run time is over */
 static llmlat_agg *scraped[SETS]; /* the constant labels live here */
+static int32_t names = LLMLAT_NAMES_LLMLAT; /* the naming scheme of /metrics */
 static pthread_mutex_t scrape_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static llmlat_agg *new_agg(void)
@@ -178,6 +193,15 @@ static void *work(void *arg)
     llmlat_request_free(rec);
     atomic_fetch_add(&finished, 1);
     return NULL;
+}
+
+static void start_workload(void)
+{
+    if (started)
+        return;
+    started = true;
+    for (int i = 0; i < WORKERS; i++)
+        pthread_create(&workers[i].thread, NULL, work, &workers[i]);
 }
 
 /* The scrape aggregators as of now: each label set's workers merged. */
@@ -262,7 +286,8 @@ static void serve_metrics(int fd, const char *query, const char *accept)
                      "HTTP/1.1 200 OK\r\nContent-Type: %s\r\nConnection: close\r\n\r\n",
                      llmlat_format_content_type(format));
     if (send_all(&fd, head, (size_t)n) == LLMLAT_OK)
-        llmlat_expose_write((const llmlat_agg *const *)scraped, SETS, format, send_all, &fd);
+        llmlat_expose_write_names((const llmlat_agg *const *)scraped, SETS, format, names,
+                                  send_all, &fd);
     pthread_mutex_unlock(&scrape_lock);
 }
 
@@ -335,6 +360,10 @@ static void handle(int fd)
         serve_metrics(fd, query, accept);
     else if (strncmp(target, "/state/", 7) == 0)
         serve_state(fd, target + 7);
+    else if (strcmp(target, "/start") == 0) {
+        start_workload();
+        respond(fd, "200 OK", "text/plain", "started\n", 8);
+    }
     else
         respond(fd, "404 Not Found", "text/plain", "try /metrics\n", 13);
 }
@@ -352,8 +381,18 @@ static void on_signal(int sig)
 static int usage(void)
 {
     fprintf(stderr, "usage: prometheus-exporter [--port P] [--seconds S] [--model NAME] "
-                    "[--seed N] [--requests N] [--ramp S]\n");
+                    "[--seed N] [--requests N] [--ramp S] [--names llmlat|vllm|sglang|otel] "
+                    "[--provider NAME] [--hold]\n");
     return 2;
+}
+
+/* The scheme named `name`; -1 for none. */
+static int32_t names_of(const char *name)
+{
+    for (int32_t n = LLMLAT_NAMES_LLMLAT; llmlat_names_name(n); n++)
+        if (strcmp(llmlat_names_name(n), name) == 0)
+            return n;
+    return -1;
 }
 
 int main(int argc, char **argv)
@@ -361,36 +400,49 @@ int main(int argc, char **argv)
     long port = 0, requests = 20000;
     double seconds = 30, ramp = 2;
     unsigned long long seed = 1;
-    const char *model = "llama-3-70b";
-    for (int i = 1; i < argc; i += 2) { /* --option value */
-        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+    const char *model = "llama-3-70b", *provider = NULL;
+    bool hold = false;
+    for (int i = 1; i < argc; i++) { /* --hold, --option value */
+        if (strcmp(argv[i], "--hold") == 0) {
+            hold = true;
+            continue;
+        }
+        const char *opt = argv[i], *v = ++i < argc ? argv[i] : NULL;
         if (!v)
             return usage();
-        if (strcmp(argv[i], "--port") == 0)
+        if (strcmp(opt, "--port") == 0)
             port = strtol(v, NULL, 10);
-        else if (strcmp(argv[i], "--seconds") == 0)
+        else if (strcmp(opt, "--seconds") == 0)
             seconds = strtod(v, NULL);
-        else if (strcmp(argv[i], "--model") == 0)
+        else if (strcmp(opt, "--model") == 0)
             model = v;
-        else if (strcmp(argv[i], "--seed") == 0)
+        else if (strcmp(opt, "--seed") == 0)
             seed = strtoull(v, NULL, 10);
-        else if (strcmp(argv[i], "--requests") == 0)
+        else if (strcmp(opt, "--requests") == 0)
             requests = strtol(v, NULL, 10);
-        else if (strcmp(argv[i], "--ramp") == 0)
+        else if (strcmp(opt, "--ramp") == 0)
             ramp = strtod(v, NULL);
+        else if (strcmp(opt, "--names") == 0)
+            names = names_of(v);
+        else if (strcmp(opt, "--provider") == 0)
+            provider = v;
         else
             return usage();
     }
-    if (port < 0 || port > 65535 || !(seconds > 0) || requests < 0 || !(ramp >= 0))
+    if (port < 0 || port > 65535 || !(seconds > 0) || requests < 0 || !(ramp >= 0) ||
+        names < 0)
         return usage();
 
     for (int s = 0; s < SETS; s++) {
         scraped[s] = new_agg();
         if (!scraped[s] || llmlat_agg_set_label(scraped[s], "model", model) != LLMLAT_OK ||
-            llmlat_agg_set_label(scraped[s], "route", ROUTES[s]) != LLMLAT_OK) {
-            fprintf(stderr, "prometheus-exporter: bad model label '%s'\n", model);
+            llmlat_agg_set_label(scraped[s], "provider", provider) != LLMLAT_OK) {
+            fprintf(stderr, "prometheus-exporter: bad model or provider label\n");
             return 1;
         }
+        if (llmlat_agg_set_label(scraped[s], "route", ROUTES[s]) != LLMLAT_OK ||
+            llmlat_agg_set_label(scraped[s], "operation", OPERATIONS[s]) != LLMLAT_OK)
+            return 1;
     }
     int fd = socket(AF_INET, SOCK_STREAM, 0);
     int one = 1;
@@ -417,8 +469,9 @@ int main(int argc, char **argv)
         for (int s = 0; s < SETS; s++)
             if (!(w->agg[s] = new_agg()))
                 return 1;
-        pthread_create(&w->thread, NULL, work, w);
     }
+    if (!hold)
+        start_workload();
 
     struct timespec t0, now;
     clock_gettime(CLOCK_MONOTONIC, &t0);
@@ -445,7 +498,7 @@ int main(int argc, char **argv)
     }
     close(fd);
     atomic_store(&stopping, true);
-    for (int i = 0; i < WORKERS; i++)
+    for (int i = 0; i < WORKERS && started; i++)
         pthread_join(workers[i].thread, NULL);
     for (int s = 0; s < SETS; s++) {
         llmlat_agg_free(scraped[s]);

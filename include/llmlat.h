@@ -105,6 +105,13 @@ LLMLAT_API const char *llmlat_strerror(int32_t status);
  * normalized_time_per_output_token; GuideLLM's time_per_output_token,
  * whose latency ends at the last non-empty event). */
 #define LLMLAT_NTPOT         11
+/* From the intended start (llmlat_request_schedule; docs/metrics.md, "The
+ * intended start"), s, defined only for requests that have one: a metric
+ * no request recorded is EUNDEFINED under every convention, never a
+ * placeholder. (1.2) */
+#define LLMLAT_DISPATCH_DELAY 12 /* start - intended start: how late the client sent it */
+#define LLMLAT_SCHEDULED_TTFT 13 /* the convention's TTFT anchor - intended start */
+#define LLMLAT_SCHEDULED_E2E  14 /* the end of the convention's E2E - intended start */
 
 /* Conventions (docs/metrics.md section "Conventions"). */
 #define LLMLAT_CONV_DEFAULT  0
@@ -156,6 +163,18 @@ LLMLAT_API const char *llmlat_strerror(int32_t status);
 #define LLMLAT_PARAM_SLO_TTFT       3 /* 0 = no SLO (default) */
 #define LLMLAT_PARAM_SLO_TPOT       4 /* 0 = no SLO (default) */
 #define LLMLAT_PARAM_SLO_E2E        5 /* 0 = no SLO (default) */
+/* The P99 dispatch delay beyond which the text and HTML reports say that
+ * the client fell behind its schedule; default 0.001 (1 ms). A reporting
+ * threshold: it may change at any time and is kept by merges' dst. (1.2) */
+#define LLMLAT_PARAM_MAX_DISPATCH_DELAY 6
+/* N under inference-perf's convention: 0 (default) the client's count, the
+ * sum of the events' k, as inference-perf counts the streamed text; 1 the
+ * server's usage count (llmlat_request_set_output_tokens) where a request
+ * has one, as its use_server_output_tokens. The other conventions take the
+ * usage count already (GuideLLM: but for an errored request). Set before
+ * any request is added (ESTATE after); an aggregator of 0 and one of 1 do
+ * not merge under inference-perf (EMISMATCH). (1.2) */
+#define LLMLAT_PARAM_SERVER_OUTPUT_TOKENS 7
 
 /* Report formats for llmlat_agg_report(); 3 to 5 are also the formats of
  * llmlat_expose() (docs/prometheus.md). */
@@ -287,7 +306,19 @@ LLMLAT_API int32_t llmlat_request_value(const llmlat_request *r, int32_t convent
 #define LLMLAT_LACKS_CHUNKS        (1u << 3) /* no chunk times: per-request values only */
 #define LLMLAT_LACKS_OUTPUT_TOKENS (1u << 4) /* N is unknown */
 #define LLMLAT_LACKS_INPUT_TOKENS  (1u << 5) /* the prompt length is unknown */
-#define LLMLAT_LACKS_ALL           (0x3fu)
+/* Only the first and last chunk times (of content, and of any chunk) and
+ * the number of chunks are known, not the times between: GuideLLM's
+ * benchmarks.json. The events between are placed evenly, as GuideLLM's
+ * own token timings place them, and nothing that needs their gaps (ITL,
+ * ICL, ITL max, peak output tokens/s) is computed from them. (1.2) */
+#define LLMLAT_LACKS_GAPS          (1u << 6)
+/* The source has no intended start times (llmlat_request_schedule): a
+ * tool's file that does not record them, so the metrics measured from the
+ * intended start are not available, with this reason, rather than absent
+ * for want of a schedule. (1.2) */
+#define LLMLAT_LACKS_SCHEDULE      (1u << 7)
+#define LLMLAT_LACKS_ALL           (0x3fu) /* the bits of 1.1, kept as they were */
+#define LLMLAT_LACKS_KNOWN         (0xffu) /* every bit of this header (1.2) */
 
 /* Says what r's data lacks (a LLMLAT_LACKS_* mask; 0 by default and after
  * reset). LLMLAT_LACKS_CHUNKS is set by llmlat_request_set_known and may
@@ -297,8 +328,10 @@ LLMLAT_API int32_t llmlat_request_set_lacks(llmlat_request *r, uint32_t lacks);
 
 /* A per-request value of a request whose chunk times are unknown (a tool's
  * result file with only per-request figures, such as LLMPerf's): metric
- * TTFT, E2E (seconds, >= 0) or TOOL_ITL (the tool's own ITL figure), as
- * the tool of `convention` measures it. It marks r LLMLAT_LACKS_CHUNKS: r
+ * TTFT, E2E (seconds, >= 0), TOOL_ITL (the tool's own ITL figure) or
+ * TPS_USER (the tool's own per-request output throughput, tokens/s: used
+ * under that tool's convention only, where it may not be N / E2E, as in
+ * LLMPerf before April 2024; 1.2), as the tool of `convention` measures it. It marks r LLMLAT_LACKS_CHUNKS: r
  * then takes no event. Aggregators and llmlat_request_value use such a
  * value under a convention that defines the metric the same way (the same
  * TTFT anchor; E2E to the same end), and report it as not available
@@ -353,7 +386,7 @@ typedef struct llmlat_agg llmlat_agg;
  * of 31 powers of two of uint64 bucket counts below the largest sample,
  * and a zero bucket), 15.5 KiB at the default relative error alpha = 1%
  * (schema 6; memory doubles with each finer schema), whatever the
- * traffic: 152 KiB for a default aggregator in all. Adding a request never
+ * traffic: 223 KiB for a default aggregator in all. Adding a request never
  * allocates. COUNT, MIN and MAX are exact.
  * MEAN and STD come from sums of x and x^2 kept as wide integers of 2^-64
  * units (ns, tokens, tokens/s): exact for integer samples, but for one cut
@@ -405,12 +438,16 @@ LLMLAT_API int32_t llmlat_agg_set_quantiles(llmlat_agg *a, const double *q, size
 
 /* The upper bounds (seconds, finite, strictly increasing, at most 64; +Inf
  * is implicit) of the classic histogram a PROMETHEUS report writes for a
- * time metric: TTFT, TPOT, ITL, ICL, E2E, ITL_MAX or NTPOT. The array is
- * copied; bounds NULL with n = 0 restores the default, the buckets vLLM's
- * server uses (its TTFT buckets for TTFT, its time-per-output-token
- * buckets for TPOT, NTPOT, ITL, ICL and ITL_MAX, its request-latency
- * buckets for E2E). Kept
- * by llmlat_agg_reset. Errors: EINVAL (NULL a, another metric, NULL bounds
+ * time metric: TTFT, TPOT, ITL, ICL, E2E, ITL_MAX, NTPOT, DISPATCH_DELAY,
+ * SCHEDULED_TTFT or SCHEDULED_E2E. The array is copied; bounds NULL with
+ * n = 0 restores the default, the buckets vLLM's server uses (its TTFT
+ * buckets for TTFT, SCHEDULED_TTFT and DISPATCH_DELAY, its
+ * time-per-output-token buckets for TPOT, NTPOT, ITL, ICL and ITL_MAX,
+ * its request-latency buckets for E2E and SCHEDULED_E2E). Kept
+ * by llmlat_agg_reset. Bounds set here are used by every naming scheme of
+ * the exposition (llmlat_expose_names): left at their default, each
+ * scheme writes its own system's default buckets.
+ * Errors: EINVAL (NULL a, another metric, NULL bounds
  * with n > 0, n > 64, a bound NaN, infinite or not above the previous). */
 LLMLAT_API int32_t llmlat_agg_set_buckets(llmlat_agg *a, int32_t metric, const double *bounds,
                                           size_t n);
@@ -484,6 +521,20 @@ LLMLAT_API int32_t llmlat_agg_add_columns(llmlat_agg *a, size_t n, const int64_t
                                           const uint32_t *k, const int64_t *input_tokens,
                                           const int64_t *output_tokens, size_t *bad);
 
+/* A scheduled_ns entry of a request without an intended start. */
+#define LLMLAT_NO_SCHEDULE INT64_MIN
+
+/* The same, each request i with its intended start scheduled_ns[i]
+ * (llmlat_request_schedule; LLMLAT_NO_SCHEDULE: none), at or before
+ * start_ns[i]; scheduled_ns NULL: none has one (llmlat_agg_add_columns).
+ * Every time of request i, its intended start included, is then within
+ * int64 of the earliest. Errors: as llmlat_agg_add_columns, and EORDER
+ * for an intended start after its start. (1.2) */
+LLMLAT_API int32_t llmlat_agg_add_columns_scheduled(
+    llmlat_agg *a, size_t n, const int64_t *start_ns, const int64_t *end_ns, const uint8_t *ok,
+    const uint64_t *offsets, const int64_t *t_ns, const uint32_t *k, const int64_t *input_tokens,
+    const int64_t *output_tokens, const int64_t *scheduled_ns, size_t *bad);
+
 /* Adds everything src holds to dst: afterwards dst equals an aggregator
  * that was given the requests of both (bounded mode: the same state bit for
  * bit, so merging is associative and commutative). dst's params are kept.
@@ -553,8 +604,10 @@ LLMLAT_API int32_t llmlat_agg_quantiles(const llmlat_agg *a, int32_t metric, con
  * when cap < the count needed (counts may be NULL with cap 0) nothing is
  * written but *len, set to that count, and ENOSPC is returned; on success
  * the elements of counts past *len may have been used as scratch.
+ * A metric a's data lack (llmlat_agg_unavailable) has no buckets either:
+ * EUNDEFINED, with *len, *zero_count, *zero_threshold and *offset 0.
  * Errors: EINVAL (NULL a or out parameter, NULL counts with cap > 0,
- * unknown metric), ENOSPC. */
+ * unknown metric), ENOSPC, EUNDEFINED. */
 LLMLAT_API int32_t llmlat_agg_buckets(const llmlat_agg *a, int32_t metric, int32_t *schema,
                                       double *zero_threshold, uint64_t *zero_count,
                                       int32_t *offset, uint64_t *counts, size_t cap,
@@ -855,6 +908,68 @@ LLMLAT_API int32_t llmlat_expose(const llmlat_agg *const *aggs, size_t n, int32_
 LLMLAT_API int32_t llmlat_expose_write(const llmlat_agg *const *aggs, size_t n, int32_t format,
                                        llmlat_write_fn fn, void *user);
 
+/* Naming schemes of an exposition (docs/prometheus.md has each one's
+ * series): the names, meanings, labels and default classic buckets that
+ * a system's own exporter writes, so that its dashboards, alerts and
+ * autoscalers read llmlat's aggregators unchanged. A system's name is
+ * given only to the llmlat metric of the same meaning; what the system
+ * has no name for is left out (llmlat_info, the summaries, and the
+ * metrics and counters below that are not listed).
+ *   LLMLAT_NAMES_LLMLAT  llmlat_expose's own series (llmlat_ttft_hist_seconds, ...)
+ *   LLMLAT_NAMES_VLLM    vLLM's server (vllm/v1/metrics/loggers.py):
+ *                        vllm:time_to_first_token_seconds (TTFT),
+ *                        vllm:inter_token_latency_seconds and its older name
+ *                        vllm:time_per_output_token_seconds (both ICL: vLLM's
+ *                        per-step gap), vllm:request_time_per_output_token_seconds
+ *                        (TPOT), vllm:e2e_request_latency_seconds (E2E),
+ *                        vllm:request_prompt_tokens and _generation_tokens
+ *                        (INPUT_TOKENS, OUTPUT_TOKENS per request),
+ *                        vllm:prompt_tokens_total, vllm:generation_tokens_total,
+ *                        vllm:request_success_total (COMPLETED); label
+ *                        "model" written as "model_name"
+ *   LLMLAT_NAMES_SGLANG  SGLang's server (python/sglang/srt/metrics/collector.py):
+ *                        sglang:time_to_first_token_seconds (TTFT),
+ *                        sglang:inter_token_latency_seconds (ITL, per token),
+ *                        sglang:e2e_request_latency_seconds (E2E),
+ *                        sglang:prompt_tokens_histogram, _generation_tokens_histogram,
+ *                        sglang:prompt_tokens_total, sglang:generation_tokens_total,
+ *                        sglang:num_requests_total (COMPLETED); "model" as
+ *                        "model_name"
+ *   LLMLAT_NAMES_OTEL    the OpenTelemetry GenAI semantic conventions (v1.41) in
+ *                        Prometheus form: gen_ai_server_time_to_first_token_seconds
+ *                        (TTFT), gen_ai_server_time_per_output_token_seconds (TPOT),
+ *                        gen_ai_server_request_duration_seconds (E2E),
+ *                        gen_ai_client_token_usage (INPUT_TOKENS and
+ *                        OUTPUT_TOKENS, told apart by gen_ai_token_type="input" /
+ *                        "output"); labels "model", "operation", "provider" and
+ *                        "response_model" written as gen_ai_request_model,
+ *                        gen_ai_operation_name, gen_ai_provider_name and
+ *                        gen_ai_response_model (set "operation" and "provider":
+ *                        the conventions require them)
+ * Other labels keep their names. Histograms carry the system's default
+ * classic buckets unless llmlat_agg_set_buckets set the metric's, and in
+ * protobuf the native buckets beside them, as in the llmlat scheme. */
+#define LLMLAT_NAMES_LLMLAT 0
+#define LLMLAT_NAMES_VLLM   1
+#define LLMLAT_NAMES_SGLANG 2
+#define LLMLAT_NAMES_OTEL   3
+
+/* llmlat_expose and llmlat_expose_write in a naming scheme (LLMLAT_NAMES_*;
+ * LLMLAT_NAMES_LLMLAT writes exactly what they write). Besides their
+ * errors: EINVAL for an unknown scheme, and when the scheme's label names
+ * make two labels of one aggregator the same ("model" and "model_name"
+ * under VLLM), make a label one the scheme writes itself
+ * ("gen_ai_token_type" under OTEL), or make two aggregators' label sets
+ * the same; nothing is written then. */
+LLMLAT_API int32_t llmlat_expose_names(const llmlat_agg *const *aggs, size_t n, int32_t format,
+                                       int32_t names, void *buf, size_t cap, size_t *len);
+LLMLAT_API int32_t llmlat_expose_write_names(const llmlat_agg *const *aggs, size_t n,
+                                             int32_t format, int32_t names, llmlat_write_fn fn,
+                                             void *user);
+/* The scheme's lower-case name ("llmlat", "vllm", "sglang", "otel"): a
+ * static string, NULL for an unknown id. */
+LLMLAT_API const char *llmlat_names_name(int32_t names);
+
 /* The HTTP Content-Type of a format's bytes, e.g. for PROMETHEUS_PROTOBUF
  * "application/vnd.google.protobuf; proto=io.prometheus.client.MetricFamily;
  * encoding=delimited": a static string, NULL for an unknown format. */
@@ -884,6 +999,8 @@ typedef struct llmlat_reader llmlat_reader;
 #define LLMLAT_INPUT_GENAI_PERF 4 /* GenAI-Perf profile_export.json */
 #define LLMLAT_INPUT_SGLANG     5 /* python -m sglang.bench_serving --output-file --output-details */
 #define LLMLAT_INPUT_LLMPERF    6 /* LLMPerf *_individual_responses.json */
+#define LLMLAT_INPUT_GUIDELLM   7 /* GuideLLM benchmarks.json (1.2) */
+#define LLMLAT_INPUT_INFERENCE_PERF 8 /* inference-perf per_request_lifecycle_metrics.json (1.2) */
 
 /* Lower-case name of an input format; NULL for an unknown id. */
 LLMLAT_API const char *llmlat_input_name(int32_t input);
@@ -960,9 +1077,10 @@ LLMLAT_API int32_t llmlat_reader_duration(const llmlat_reader *rd, double *secon
 
 /* ---------------------------------------------------------------- windows */
 
-/* An exact aggregator keeps every request it is given (its start, end, how
- * it ended, token counts, what its data lack and its events: about 12
- * bytes per event and 48 per request, in LLMLAT_COUNT_MEMORY_BYTES), so
+/* An exact aggregator keeps every request it is given (its start, intended
+ * start, end, how it ended, token counts, what its data lack and its
+ * events: about 12 bytes per event and 64 per request, in
+ * LLMLAT_COUNT_MEMORY_BYTES), so
  * that parts of a run can be taken out of it: a steady-state window
  * without warm-up and cool-down, consecutive time slices, the bootstrap of
  * llmlat_compare_new, the per-request reports. A bounded aggregator keeps

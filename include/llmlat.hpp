@@ -211,6 +211,7 @@ inline const char *convention_name(std::int32_t convention) noexcept
 }
 /* Static names and Content-Types, nullptr for an unknown id. */
 inline const char *input_name(std::int32_t input) noexcept { return llmlat_input_name(input); }
+inline const char *names_name(std::int32_t names) noexcept { return llmlat_names_name(names); }
 inline const char *format_content_type(std::int32_t format) noexcept
 {
     return llmlat_format_content_type(format);
@@ -325,6 +326,13 @@ public:
 
     status reset() noexcept { return status(llmlat_request_reset(r_)); }
     status start(std::int64_t t_ns) noexcept { return status(llmlat_request_start(r_, t_ns)); }
+    /* When the request was meant to start, at or before its start
+     * (llmlat_request_schedule): DISPATCH_DELAY, SCHEDULED_TTFT and
+     * SCHEDULED_E2E come from it. */
+    status schedule(std::int64_t t_ns) noexcept
+    {
+        return status(llmlat_request_schedule(r_, t_ns));
+    }
     status event(std::int64_t t_ns, std::uint32_t k = 1) noexcept
     {
         return status(llmlat_request_event(r_, t_ns, k));
@@ -351,7 +359,7 @@ public:
         return status(llmlat_request_set_lacks(r_, lacks));
     }
     /* A per-request value of a request without chunk times (TTFT, E2E,
-     * TOOL_ITL as the tool of `convention` measured it). */
+     * TOOL_ITL, TPS_USER as the tool of `convention` measured it). */
     status set_known(std::int32_t convention, std::int32_t metric, double value) noexcept
     {
         return status(llmlat_request_set_known(r_, convention, metric, value));
@@ -413,6 +421,13 @@ public:
         std::int32_t st = llmlat_request_get_lacks(r_, &v);
         return detail::answer(st, v);
     }
+    /* The intended start; EUNDEFINED (0) when none was given. */
+    result<std::int64_t> scheduled() const noexcept
+    {
+        std::int64_t v = 0;
+        std::int32_t st = llmlat_request_get_schedule(r_, &v);
+        return detail::answer(st, v);
+    }
 
     /* The request's own value of a metric; EUNDEFINED (NaN) when it has none. */
     result<double> value(std::int32_t convention, std::int32_t metric) const noexcept
@@ -435,11 +450,13 @@ struct label {
     const char *value = nullptr;
 };
 
-/* Requests as columns, for aggregator::add_columns (llmlat_agg_add_columns):
- * request i starts at start_ns[i] and has the events offsets[i] ..
- * offsets[i + 1] - 1 of t_ns and k. An empty span is C's NULL: end_ns
- * (each ends at its last event), ok (all finished), offsets, t_ns and k
- * (no events), input_tokens (0 each), output_tokens (none). */
+/* Requests as columns, for aggregator::add_columns
+ * (llmlat_agg_add_columns_scheduled): request i starts at start_ns[i],
+ * meant to start at scheduled_ns[i] (LLMLAT_NO_SCHEDULE: none), and has
+ * the events offsets[i] .. offsets[i + 1] - 1 of t_ns and k. An empty span
+ * is C's NULL: end_ns (each ends at its last event), ok (all finished),
+ * offsets, t_ns and k (no events), input_tokens (0 each), output_tokens
+ * (none), scheduled_ns (none). */
 struct columns {
     span<const std::int64_t> start_ns;
     span<const std::int64_t> end_ns;
@@ -449,6 +466,7 @@ struct columns {
     span<const std::uint32_t> k;
     span<const std::int64_t> input_tokens;
     span<const std::int64_t> output_tokens;
+    span<const std::int64_t> scheduled_ns;
 };
 
 /* One metric's native-histogram buckets (aggregator::buckets): counts[j]
@@ -570,9 +588,9 @@ public:
     status merge(const aggregator &src) noexcept { return status(llmlat_agg_merge(a_, src.a_)); }
     /* Many requests in one call, all or none; *bad (may be nullptr) is the
      * first request at fault, SIZE_MAX when none is. EINVAL also when the
-     * spans' sizes do not fit together (each of end_ns, ok and the token
-     * counts empty or start_ns.size(); offsets empty or start_ns.size() +
-     * 1; t_ns and k both offsets.back() long). */
+     * spans' sizes do not fit together (each of end_ns, ok, the token
+     * counts and scheduled_ns empty or start_ns.size(); offsets empty or
+     * start_ns.size() + 1; t_ns and k both offsets.back() long). */
     status add_columns(const columns &c, std::size_t *bad = nullptr) noexcept
     {
         const std::size_t n = c.start_ns.size();
@@ -581,14 +599,14 @@ public:
         auto fits = [n](std::size_t size) { return size == 0 || size == n; };
         std::size_t events = c.offsets.empty() ? 0 : c.offsets[c.offsets.size() - 1];
         if (!fits(c.end_ns.size()) || !fits(c.ok.size()) || !fits(c.input_tokens.size()) ||
-            !fits(c.output_tokens.size()) ||
+            !fits(c.output_tokens.size()) || !fits(c.scheduled_ns.size()) ||
             (!c.offsets.empty() && c.offsets.size() != n + 1) || c.t_ns.size() != events ||
             c.k.size() != events)
             return status(LLMLAT_EINVAL);
         auto ptr = [](auto sp) { return sp.empty() ? nullptr : sp.data(); };
-        return status(llmlat_agg_add_columns(a_, n, ptr(c.start_ns), ptr(c.end_ns), ptr(c.ok),
-                                             ptr(c.offsets), ptr(c.t_ns), ptr(c.k),
-                                             ptr(c.input_tokens), ptr(c.output_tokens), bad));
+        return status(llmlat_agg_add_columns_scheduled(
+            a_, n, ptr(c.start_ns), ptr(c.end_ns), ptr(c.ok), ptr(c.offsets), ptr(c.t_ns),
+            ptr(c.k), ptr(c.input_tokens), ptr(c.output_tokens), ptr(c.scheduled_ns), bad));
     }
 
     /* ---- queries */
@@ -716,32 +734,47 @@ private:
 
 /* ---------------------------------------------------------------- exposition */
 
-/* One Prometheus exposition of several aggregators (llmlat_expose): each
+/* One Prometheus exposition of several aggregators in a naming scheme
+ * (llmlat_expose_names: LLMLAT_NAMES_LLMLAT, _VLLM, _SGLANG, _OTEL): each
  * family once, one series per aggregator, labelled with its labels.
  * aggs are the handles (aggregator::get()). The C buffer rules. */
+inline status expose(span<const llmlat_agg *const> aggs, std::int32_t format, std::int32_t names,
+                     span<char> buf, std::size_t &len) noexcept
+{
+    return status(llmlat_expose_names(aggs.data(), aggs.size(), format, names, buf.data(),
+                                      buf.size(), &len));
+}
+/* llmlat's own names (llmlat_expose). */
 inline status expose(span<const llmlat_agg *const> aggs, std::int32_t format, span<char> buf,
                      std::size_t &len) noexcept
 {
-    return status(llmlat_expose(aggs.data(), aggs.size(), format, buf.data(), buf.size(), &len));
+    return expose(aggs, format, LLMLAT_NAMES_LLMLAT, buf, len);
 }
 /* The same, streamed to sink as aggregator::report_write streams a report
  * (an exception sink throws is rethrown here, after C has returned). */
 template <class Sink>
-status expose_write(span<const llmlat_agg *const> aggs, std::int32_t format, Sink &&sink)
+status expose_write(span<const llmlat_agg *const> aggs, std::int32_t format, std::int32_t names,
+                    Sink &&sink)
 {
     detail::sink_context<std::remove_reference_t<Sink>> ctx{&sink, {}};
-    std::int32_t st = llmlat_expose_write(
-        aggs.data(), aggs.size(), format,
+    std::int32_t st = llmlat_expose_write_names(
+        aggs.data(), aggs.size(), format, names,
         &detail::sink_trampoline<std::remove_reference_t<Sink>>, &ctx);
     if (ctx.thrown)
         std::rethrow_exception(ctx.thrown);
     return status(st);
 }
+template <class Sink>
+status expose_write(span<const llmlat_agg *const> aggs, std::int32_t format, Sink &&sink)
+{
+    return expose_write(aggs, format, LLMLAT_NAMES_LLMLAT, std::forward<Sink>(sink));
+}
 /* The exposition, made once, into a new string (this allocates). */
-inline result<std::string> expose(span<const llmlat_agg *const> aggs, std::int32_t format)
+inline result<std::string> expose(span<const llmlat_agg *const> aggs, std::int32_t format,
+                                  std::int32_t names = LLMLAT_NAMES_LLMLAT)
 {
     std::string out;
-    status st = expose_write(aggs, format, [&out](const char *bytes, std::size_t len) {
+    status st = expose_write(aggs, format, names, [&out](const char *bytes, std::size_t len) {
         out.append(bytes, len);
     });
     if (!st.ok())

@@ -3,8 +3,9 @@
 
   examples/sample-trace.json      3000 requests of a simulated benchmark run
   examples/sample-candidate.json  1000 requests of the same server with its
-                                  prefill 20% slower (another seed): the
-                                  candidate of `llmlat compare`'s examples
+                                  prefill 20% slower (another seed), its
+                                  client on schedule: the candidate of
+                                  `llmlat compare`'s examples
   examples/tiny-trace.jsonl       5 hand-written requests for the docs
 
 The simulation is a Poisson arrival of chat and completion requests against
@@ -14,7 +15,13 @@ decoding (chunks of 1-4 tokens), chat streams carry empty chunks (the role
 chunk before the first token, the finish and usage chunks after the last),
 a few requests stall (preemption), a few fail mid-stream or before any
 chunk, a few finish with no content, and a few carry two chunks stamped the
-same nanosecond. Times are integer nanoseconds written as decimal seconds.
+same nanosecond. Each request's arrival is its intended start
+("scheduled"); the client sends it a fraction of a millisecond later,
+except from 100 s to 112 s of the base run, when it falls behind its
+schedule (it can send only 7 requests a second for 10 arriving) and then
+catches up: those requests wait up to seconds before they are sent, a
+wait no latency measured from the send shows. Times are integer
+nanoseconds written as decimal seconds.
 
 Run from the repository root: scripts/gen-sample-trace.py
 """
@@ -29,6 +36,9 @@ CANDIDATE_SEED = 20261201
 CANDIDATE_REQUESTS = 1000
 CANDIDATE_PREFILL = 1.2  # the regression the comparison should find
 ARRIVAL_RATE = 10.0  # requests per second
+BEHIND = (100.0, 112.0)  # s of the base run in which the client falls behind
+BEHIND_RATE = 7.0  # requests per second it can send meanwhile
+CATCH_UP = 0.02  # s between its sends while it catches up
 NS = 1_000_000_000
 MS = 1_000_000
 
@@ -127,7 +137,7 @@ def simulate_request(rng, index, start, prefill_factor=1.0):
 
 
 def request_dict(index, start, events, input_tokens, usage, ok, end):
-    r = {"id": index, "start": Raw(seconds(start))}
+    r = {"id": index, "scheduled": None, "start": Raw(seconds(start))}
     if end is not None:
         r["end"] = Raw(seconds(end))
     r["ok"] = ok
@@ -156,14 +166,33 @@ def dumps(obj):
     return json.dumps(obj)
 
 
-def sample_trace(seed=SEED, n=N_REQUESTS, prefill_factor=1.0):
+def dispatch(rng, arrival, free, behind):
+    """When the client sends a request that arrives (is due) at `arrival`,
+    its sender being free again at `free`: (the send, when it is free
+    next). A wake-up of 0.05 to 0.4 ms after the arrival; in the stretch
+    where it falls behind, one send every 1/BEHIND_RATE s; while it has a
+    backlog, one every CATCH_UP s."""
+    send = max(arrival + int(rng.uniform(0.05, 0.4) * MS), free)
+    if behind and BEHIND[0] * NS <= arrival < BEHIND[1] * NS:
+        return send, send + int(NS / BEHIND_RATE)
+    if send > arrival + MS:
+        return send, send + int(CATCH_UP * NS)
+    return send, send
+
+
+def sample_trace(seed=SEED, n=N_REQUESTS, prefill_factor=1.0, behind=True):
     rng = random.Random(seed)
+    sender = random.Random(seed + 1)  # its own stream: the rest is unchanged
     bench_start = 0
     t = bench_start + int(0.05 * NS)
+    free = 0
     requests = []
     for i in range(n):
         t += int(rng.expovariate(ARRIVAL_RATE) * NS)
-        requests.append(simulate_request(rng, i, t, prefill_factor))
+        send, free = dispatch(sender, t, free, behind)
+        r = simulate_request(rng, i, send, prefill_factor)
+        r["scheduled"] = Raw(seconds(t))
+        requests.append(r)
     # the host's wall time: from before the first send to after the last
     # response, as a benchmark client measures it
     wall_end = max(last_time(r) for r in requests) + 0.02
@@ -201,7 +230,8 @@ def main():
     with open(os.path.join(examples, "sample-trace.json"), "w") as f:
         f.write(sample_trace())
     with open(os.path.join(examples, "sample-candidate.json"), "w") as f:
-        f.write(sample_trace(CANDIDATE_SEED, CANDIDATE_REQUESTS, CANDIDATE_PREFILL))
+        f.write(sample_trace(CANDIDATE_SEED, CANDIDATE_REQUESTS, CANDIDATE_PREFILL,
+                             behind=False))
     with open(os.path.join(examples, "tiny-trace.jsonl"), "w") as f:
         f.write(tiny_trace())
 

@@ -18,7 +18,13 @@ does with a benchmark's requests (read from its code):
   0.1 ms merging of event times), numpy's cumsum, searchsorted and argmax
   written out as plain Python on doubles;
 - the fields, benchmark/schemas/metrics.py (GenerativeMetrics.compile),
-  and the benchmark's start_time / end_time / duration.
+  and the benchmark's start_time / end_time / duration;
+- the schedule-relative fields of GuideLLM #1053: request_dispatch_delay
+  = request_start - targeted_start and request_scheduled_latency =
+  request_end - targeted_start per request (None without either time, and
+  then left out of the distribution, not counted as 0), both None for a
+  benchmark without an arrival schedule (here: no request of the trace has
+  a "scheduled" time, its targeted_start).
 
 It prints the JSON that `llmlat report --convention guidellm --format
 json` writes as "tool". With --exact-sums the cumulative probabilities are
@@ -27,8 +33,13 @@ the percentiles llmlat's bounded mode approximates (where the rounding of
 the double sums moves a percentile by one rank, it takes the exact rank). Trace conventions: times are read exactly (integer
 ns) and every time difference is taken in ns; N is the trace's usage count
 ("output_tokens"), else the sum of the events' tokens, standing for the
-server's usage count that GuideLLM asks for. The benchmark runs from the
-earliest start to the latest end (or start + the trace's "duration").
+server's usage count that GuideLLM asks for; a failed (errored) request's N
+is its number of content chunks, whatever usage count it carries: its
+stream raised before its usage arrived, so GuideLLM keeps no output
+metrics for it and counts its token iterations (backends/openai/http.py;
+schemas/response.py, compile_stats; schemas/request_stats.py,
+output_tokens). The benchmark runs from the earliest start to the latest
+end (or start + the trace's "duration").
 
     python3 scripts/guidellm-reference.py [--exact-sums] TRACE > out.json
 """
@@ -56,12 +67,18 @@ class Stats:
     def __init__(self, q):
         content = q.content()
         self.start = q.start_ns
+        self.targeted_start = q.scheduled_ns
         self.first = content[0] if content else None
         self.last = content[-1] if content else None
         self.iterations = len(content)
         self.request_end = q.end_ns if q.status == "finished" else None
         self.resolve_end = q.end_ns
         self.output_tokens = q.n or None      # usage, 0 -> None as `or None` reads it
+        if q.status == "failed":
+            # the stream raised before its usage arrived: no output_metrics,
+            # its token iterations stand for them (request_stats.py,
+            # output_tokens; response.py, compile_stats)
+            self.output_tokens = len(content) or None
         self.prompt_tokens = q.input_tokens
         if q.status == "cancelled":
             self.group = "incomplete"
@@ -77,6 +94,16 @@ class Stats:
         if self.request_end is None:
             return None
         return (self.request_end - self.start) / NS
+
+    def request_dispatch_delay(self):
+        if self.targeted_start is None:
+            return None
+        return (self.start - self.targeted_start) / NS
+
+    def request_scheduled_latency(self):
+        if self.targeted_start is None or self.request_end is None:
+            return None
+        return (self.request_end - self.targeted_start) / NS
 
     def time_to_first_token_ms(self):
         return None if self.first is None else (self.first - self.start) / 1e6
@@ -251,6 +278,11 @@ def guidellm(requests, duration=None):
             stats, lambda s: (s.inter_token_latency_ms() or 0.0,
                               float(s.output_tokens or 1.0) - 1.0)),
     }
+    scheduled = any(s.targeted_start is not None for s in stats)
+    metrics["request_dispatch_delay"] = \
+        by_group(stats, Stats.request_dispatch_delay) if scheduled else None
+    metrics["request_scheduled_latency"] = \
+        by_group(stats, Stats.request_scheduled_latency) if scheduled else None
     return {"benchmark": {"start_time": start, "end_time": end, "duration": end - start},
             "metrics": metrics}
 

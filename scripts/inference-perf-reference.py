@@ -22,14 +22,20 @@ kubernetes-sigs/inference-perf does (read from its code):
 
 It prints the JSON that `llmlat report --convention inference-perf
 --format json` writes as "tool". Trace conventions: times are read
-exactly (integer ns), differences taken in ns; N is the trace's usage count
-("output_tokens", as use_server_output_tokens reads it), else the sum of the
-events' tokens (the tokenizer's count of the chunks), for output_len as
-well (inference-perf's is the client's count: they differ only when a
-trace's usage count is not the sum of its tokens); "cancelled" and "ok":
-false requests are failures; no cached prompt tokens, no schedule.
+exactly (integer ns), differences taken in ns; N is the sum of the events'
+tokens (the tokenizer's count of the chunks: reportgen/base.py,
+effective_output_tokens without use_server_output_tokens), whatever usage
+count ("output_tokens") the trace carries; with --server-output-tokens
+(llmlat's --output-tokens server) N is that usage count where a request
+has one, as use_server_output_tokens reads it. inference-perf reports the
+client's count in output_len and the server's, when it has one, in
+output_tokens (summarize_output_token_usage); llmlat reports its N in both,
+and so does this script. "cancelled" and "ok": false requests are
+failures; no cached prompt tokens. load_summary's schedule_delay
+summarizes start - scheduled time of every request with a "scheduled" time
+(inference-perf has one for every request: a trace without any has None).
 
-    python3 scripts/inference-perf-reference.py TRACE > out.json
+    python3 scripts/inference-perf-reference.py [--server-output-tokens] TRACE > out.json
 """
 import json
 import math
@@ -76,7 +82,16 @@ def token_usage(values, prompt):
     return result
 
 
-def inference_perf(requests):
+def output_tokens(q, server):
+    """N: the client's count (the sum of k), or the server's usage count."""
+    if server and q.usage is not None:
+        return q.usage
+    return sum(k for _, k in q.events)
+
+
+def inference_perf(requests, server=False):
+    for q in requests:
+        q.n = output_tokens(q, server)
     successes = [q for q in requests if q.status == "finished"]
     failures = [q for q in requests if q.status != "finished"]
     total_time = (max(q.end_ns for q in requests) - min(q.start_ns for q in requests)) / NS
@@ -100,7 +115,8 @@ def inference_perf(requests):
     outputs = sum(q.n for q in successes)
     return {
         "benchmark_time_seconds": total_time,
-        "load_summary": {"count": len(requests), "schedule_delay": None},
+        "load_summary": {"count": len(requests), "schedule_delay": summarize(
+            [(q.start_ns - q.scheduled_ns) / NS for q in requests if q.scheduled_ns is not None])},
         "successes": {
             "count": len(successes),
             "latency": {
@@ -129,10 +145,13 @@ def inference_perf(requests):
 
 
 def main():
-    if len(sys.argv) != 2:
+    args = sys.argv[1:]
+    server = args[:1] == ["--server-output-tokens"]
+    args = args[1:] if server else args
+    if len(args) != 1:
         sys.exit(__doc__)
-    requests, _ = read_requests(sys.argv[1])
-    json.dump(inference_perf(requests), sys.stdout, indent=2)
+    requests, _ = read_requests(args[0])
+    json.dump(inference_perf(requests, server), sys.stdout, indent=2)
     sys.stdout.write("\n")
 
 

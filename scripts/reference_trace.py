@@ -31,13 +31,16 @@ def load_trace(path):
 
 
 class Request:
-    """One request of a trace: start_ns, events [(t_ns, k)], end_ns (the
+    """One request of a trace: start_ns, scheduled_ns (its intended start,
+    the trace's "scheduled", else None), events [(t_ns, k)], end_ns (the
     trace's "end", else its last event, else its start), status
     ("finished", "failed" or "cancelled"), input tokens, and N (the usage
     count "output_tokens", else the sum of k)."""
 
     def __init__(self, r):
         self.start_ns = to_ns(r["start"])
+        scheduled = r.get("scheduled")
+        self.scheduled_ns = to_ns(scheduled) if scheduled is not None else None
         self.events = [(to_ns(t), int(k)) for t, k in r.get("events", [])]
         last = self.events[-1][0] if self.events else self.start_ns
         self.end_ns = to_ns(r["end"]) if r.get("end") is not None else last
@@ -51,7 +54,10 @@ class Request:
         self.n = self.usage if usage is not None else sum(k for _, k in self.events)
 
     def rejected(self):
-        """llmlat's rejection rule: times going backwards, events after the end."""
+        """llmlat's rejection rule: times going backwards (an intended start
+        after the start included), events after the end."""
+        if self.scheduled_ns is not None and self.scheduled_ns > self.start_ns:
+            return True
         prev = self.start_ns
         for t, _ in self.events:
             if t < prev:

@@ -36,6 +36,10 @@ class Output:
 
     def __init__(self, r):
         self.start_ns = to_ns(r["start"])
+        # the request's arrival on the schedule: vLLM's queue time is how
+        # long it then waited for a --max-concurrency slot (PR #54136)
+        scheduled = r.get("scheduled")
+        self.scheduled_ns = to_ns(scheduled) if scheduled is not None else None
         self.times_ns = [to_ns(t) for t, _ in r.get("events", [])]
         self.tokens = [int(k) for _, k in r.get("events", [])]
         self.end_ns = to_ns(r["end"]) if r.get("end") is not None else None
@@ -50,9 +54,14 @@ class Output:
             self.ttft = (self.times_ns[0] - self.start_ns) / NS
             self.itl = [(b - a) / NS for a, b in zip(self.times_ns, self.times_ns[1:])]
             self.latency = (self.times_ns[-1] - self.start_ns) / NS
+        self.queue_time = (None if self.scheduled_ns is None
+                           else (self.start_ns - self.scheduled_ns) / NS)
 
     def rejected(self):
-        """llmlat's rejection rule (times going backwards, events after end)."""
+        """llmlat's rejection rule (times going backwards, an intended start
+        after the start, events after end)."""
+        if self.scheduled_ns is not None and self.scheduled_ns > self.start_ns:
+            return True
         prev = self.start_ns
         for t in self.times_ns:
             if t < prev:
@@ -144,7 +153,15 @@ def calculate_metrics(outputs, dur_s, selected_percentiles, goodput_config_dict)
         "max_output_tokens_per_s": max_output_tokens_per_s,
         "max_concurrent_requests": max_concurrent_requests,
     }
-    for name, values in (("ttft", ttfts), ("tpot", tpots), ("itl", itls), ("e2el", e2els)):
+    series = [("ttft", ttfts), ("tpot", tpots), ("itl", itls), ("e2el", e2els)]
+    # vLLM #54136: per request queue_time (start - arrival) and latency +
+    # queue_time, summarized like the others; llmlat writes them when the
+    # trace has intended starts, over the successes that have one
+    queued = [o for o in successes if o.queue_time is not None]
+    if queued:
+        series += [("client_queue_time", [o.queue_time for o in queued]),
+                   ("e2el_including_client_queue", [o.latency + o.queue_time for o in queued])]
+    for name, values in series:
         mean, median, std, percentiles = stats(values)
         result[f"mean_{name}_ms"] = float(mean)
         result[f"median_{name}_ms"] = float(median)

@@ -145,6 +145,13 @@ LLMLAT_API const char *llmlat_strerror(int32_t status);
  * normalized_time_per_output_token; GuideLLM's time_per_output_token,
  * whose latency ends at the last non-empty event). */
 #define LLMLAT_NTPOT         11
+/* From the intended start (llmlat_request_schedule; docs/metrics.md, "The
+ * intended start"), s, defined only for requests that have one: a metric
+ * no request recorded is EUNDEFINED under every convention, never a
+ * placeholder. (1.2) */
+#define LLMLAT_DISPATCH_DELAY 12 /* start - intended start: how late the client sent it */
+#define LLMLAT_SCHEDULED_TTFT 13 /* the convention's TTFT anchor - intended start */
+#define LLMLAT_SCHEDULED_E2E  14 /* the end of the convention's E2E - intended start */
 
 /* Conventions (docs/metrics.md section "Conventions"). */
 #define LLMLAT_CONV_DEFAULT  0
@@ -196,6 +203,18 @@ LLMLAT_API const char *llmlat_strerror(int32_t status);
 #define LLMLAT_PARAM_SLO_TTFT       3 /* 0 = no SLO (default) */
 #define LLMLAT_PARAM_SLO_TPOT       4 /* 0 = no SLO (default) */
 #define LLMLAT_PARAM_SLO_E2E        5 /* 0 = no SLO (default) */
+/* The P99 dispatch delay beyond which the text and HTML reports say that
+ * the client fell behind its schedule; default 0.001 (1 ms). A reporting
+ * threshold: it may change at any time and is kept by merges' dst. (1.2) */
+#define LLMLAT_PARAM_MAX_DISPATCH_DELAY 6
+/* N under inference-perf's convention: 0 (default) the client's count, the
+ * sum of the events' k, as inference-perf counts the streamed text; 1 the
+ * server's usage count (llmlat_request_set_output_tokens) where a request
+ * has one, as its use_server_output_tokens. The other conventions take the
+ * usage count already (GuideLLM: but for an errored request). Set before
+ * any request is added (ESTATE after); an aggregator of 0 and one of 1 do
+ * not merge under inference-perf (EMISMATCH). (1.2) */
+#define LLMLAT_PARAM_SERVER_OUTPUT_TOKENS 7
 
 /* Report formats for llmlat_agg_report(); 3 to 5 are also the formats of
  * llmlat_expose() (docs/prometheus.md). */
@@ -327,7 +346,19 @@ LLMLAT_API int32_t llmlat_request_value(const llmlat_request *r, int32_t convent
 #define LLMLAT_LACKS_CHUNKS        (1u << 3) /* no chunk times: per-request values only */
 #define LLMLAT_LACKS_OUTPUT_TOKENS (1u << 4) /* N is unknown */
 #define LLMLAT_LACKS_INPUT_TOKENS  (1u << 5) /* the prompt length is unknown */
-#define LLMLAT_LACKS_ALL           (0x3fu)
+/* Only the first and last chunk times (of content, and of any chunk) and
+ * the number of chunks are known, not the times between: GuideLLM's
+ * benchmarks.json. The events between are placed evenly, as GuideLLM's
+ * own token timings place them, and nothing that needs their gaps (ITL,
+ * ICL, ITL max, peak output tokens/s) is computed from them. (1.2) */
+#define LLMLAT_LACKS_GAPS          (1u << 6)
+/* The source has no intended start times (llmlat_request_schedule): a
+ * tool's file that does not record them, so the metrics measured from the
+ * intended start are not available, with this reason, rather than absent
+ * for want of a schedule. (1.2) */
+#define LLMLAT_LACKS_SCHEDULE      (1u << 7)
+#define LLMLAT_LACKS_ALL           (0x3fu) /* the bits of 1.1, kept as they were */
+#define LLMLAT_LACKS_KNOWN         (0xffu) /* every bit of this header (1.2) */
 
 /* Says what r's data lacks (a LLMLAT_LACKS_* mask; 0 by default and after
  * reset). LLMLAT_LACKS_CHUNKS is set by llmlat_request_set_known and may
@@ -337,8 +368,10 @@ LLMLAT_API int32_t llmlat_request_set_lacks(llmlat_request *r, uint32_t lacks);
 
 /* A per-request value of a request whose chunk times are unknown (a tool's
  * result file with only per-request figures, such as LLMPerf's): metric
- * TTFT, E2E (seconds, >= 0) or TOOL_ITL (the tool's own ITL figure), as
- * the tool of `convention` measures it. It marks r LLMLAT_LACKS_CHUNKS: r
+ * TTFT, E2E (seconds, >= 0), TOOL_ITL (the tool's own ITL figure) or
+ * TPS_USER (the tool's own per-request output throughput, tokens/s: used
+ * under that tool's convention only, where it may not be N / E2E, as in
+ * LLMPerf before April 2024; 1.2), as the tool of `convention` measures it. It marks r LLMLAT_LACKS_CHUNKS: r
  * then takes no event. Aggregators and llmlat_request_value use such a
  * value under a convention that defines the metric the same way (the same
  * TTFT anchor; E2E to the same end), and report it as not available
@@ -393,7 +426,7 @@ typedef struct llmlat_agg llmlat_agg;
  * of 31 powers of two of uint64 bucket counts below the largest sample,
  * and a zero bucket), 15.5 KiB at the default relative error alpha = 1%
  * (schema 6; memory doubles with each finer schema), whatever the
- * traffic: 152 KiB for a default aggregator in all. Adding a request never
+ * traffic: 223 KiB for a default aggregator in all. Adding a request never
  * allocates. COUNT, MIN and MAX are exact.
  * MEAN and STD come from sums of x and x^2 kept as wide integers of 2^-64
  * units (ns, tokens, tokens/s): exact for integer samples, but for one cut
@@ -445,12 +478,16 @@ LLMLAT_API int32_t llmlat_agg_set_quantiles(llmlat_agg *a, const double *q, size
 
 /* The upper bounds (seconds, finite, strictly increasing, at most 64; +Inf
  * is implicit) of the classic histogram a PROMETHEUS report writes for a
- * time metric: TTFT, TPOT, ITL, ICL, E2E, ITL_MAX or NTPOT. The array is
- * copied; bounds NULL with n = 0 restores the default, the buckets vLLM's
- * server uses (its TTFT buckets for TTFT, its time-per-output-token
- * buckets for TPOT, NTPOT, ITL, ICL and ITL_MAX, its request-latency
- * buckets for E2E). Kept
- * by llmlat_agg_reset. Errors: EINVAL (NULL a, another metric, NULL bounds
+ * time metric: TTFT, TPOT, ITL, ICL, E2E, ITL_MAX, NTPOT, DISPATCH_DELAY,
+ * SCHEDULED_TTFT or SCHEDULED_E2E. The array is copied; bounds NULL with
+ * n = 0 restores the default, the buckets vLLM's server uses (its TTFT
+ * buckets for TTFT, SCHEDULED_TTFT and DISPATCH_DELAY, its
+ * time-per-output-token buckets for TPOT, NTPOT, ITL, ICL and ITL_MAX,
+ * its request-latency buckets for E2E and SCHEDULED_E2E). Kept
+ * by llmlat_agg_reset. Bounds set here are used by every naming scheme of
+ * the exposition (llmlat_expose_names): left at their default, each
+ * scheme writes its own system's default buckets.
+ * Errors: EINVAL (NULL a, another metric, NULL bounds
  * with n > 0, n > 64, a bound NaN, infinite or not above the previous). */
 LLMLAT_API int32_t llmlat_agg_set_buckets(llmlat_agg *a, int32_t metric, const double *bounds,
                                           size_t n);
@@ -524,6 +561,20 @@ LLMLAT_API int32_t llmlat_agg_add_columns(llmlat_agg *a, size_t n, const int64_t
                                           const uint32_t *k, const int64_t *input_tokens,
                                           const int64_t *output_tokens, size_t *bad);
 
+/* A scheduled_ns entry of a request without an intended start. */
+#define LLMLAT_NO_SCHEDULE INT64_MIN
+
+/* The same, each request i with its intended start scheduled_ns[i]
+ * (llmlat_request_schedule; LLMLAT_NO_SCHEDULE: none), at or before
+ * start_ns[i]; scheduled_ns NULL: none has one (llmlat_agg_add_columns).
+ * Every time of request i, its intended start included, is then within
+ * int64 of the earliest. Errors: as llmlat_agg_add_columns, and EORDER
+ * for an intended start after its start. (1.2) */
+LLMLAT_API int32_t llmlat_agg_add_columns_scheduled(
+    llmlat_agg *a, size_t n, const int64_t *start_ns, const int64_t *end_ns, const uint8_t *ok,
+    const uint64_t *offsets, const int64_t *t_ns, const uint32_t *k, const int64_t *input_tokens,
+    const int64_t *output_tokens, const int64_t *scheduled_ns, size_t *bad);
+
 /* Adds everything src holds to dst: afterwards dst equals an aggregator
  * that was given the requests of both (bounded mode: the same state bit for
  * bit, so merging is associative and commutative). dst's params are kept.
@@ -593,8 +644,10 @@ LLMLAT_API int32_t llmlat_agg_quantiles(const llmlat_agg *a, int32_t metric, con
  * when cap < the count needed (counts may be NULL with cap 0) nothing is
  * written but *len, set to that count, and ENOSPC is returned; on success
  * the elements of counts past *len may have been used as scratch.
+ * A metric a's data lack (llmlat_agg_unavailable) has no buckets either:
+ * EUNDEFINED, with *len, *zero_count, *zero_threshold and *offset 0.
  * Errors: EINVAL (NULL a or out parameter, NULL counts with cap > 0,
- * unknown metric), ENOSPC. */
+ * unknown metric), ENOSPC, EUNDEFINED. */
 LLMLAT_API int32_t llmlat_agg_buckets(const llmlat_agg *a, int32_t metric, int32_t *schema,
                                       double *zero_threshold, uint64_t *zero_count,
                                       int32_t *offset, uint64_t *counts, size_t cap,
@@ -895,6 +948,68 @@ LLMLAT_API int32_t llmlat_expose(const llmlat_agg *const *aggs, size_t n, int32_
 LLMLAT_API int32_t llmlat_expose_write(const llmlat_agg *const *aggs, size_t n, int32_t format,
                                        llmlat_write_fn fn, void *user);
 
+/* Naming schemes of an exposition (docs/prometheus.md has each one's
+ * series): the names, meanings, labels and default classic buckets that
+ * a system's own exporter writes, so that its dashboards, alerts and
+ * autoscalers read llmlat's aggregators unchanged. A system's name is
+ * given only to the llmlat metric of the same meaning; what the system
+ * has no name for is left out (llmlat_info, the summaries, and the
+ * metrics and counters below that are not listed).
+ *   LLMLAT_NAMES_LLMLAT  llmlat_expose's own series (llmlat_ttft_hist_seconds, ...)
+ *   LLMLAT_NAMES_VLLM    vLLM's server (vllm/v1/metrics/loggers.py):
+ *                        vllm:time_to_first_token_seconds (TTFT),
+ *                        vllm:inter_token_latency_seconds and its older name
+ *                        vllm:time_per_output_token_seconds (both ICL: vLLM's
+ *                        per-step gap), vllm:request_time_per_output_token_seconds
+ *                        (TPOT), vllm:e2e_request_latency_seconds (E2E),
+ *                        vllm:request_prompt_tokens and _generation_tokens
+ *                        (INPUT_TOKENS, OUTPUT_TOKENS per request),
+ *                        vllm:prompt_tokens_total, vllm:generation_tokens_total,
+ *                        vllm:request_success_total (COMPLETED); label
+ *                        "model" written as "model_name"
+ *   LLMLAT_NAMES_SGLANG  SGLang's server (python/sglang/srt/metrics/collector.py):
+ *                        sglang:time_to_first_token_seconds (TTFT),
+ *                        sglang:inter_token_latency_seconds (ITL, per token),
+ *                        sglang:e2e_request_latency_seconds (E2E),
+ *                        sglang:prompt_tokens_histogram, _generation_tokens_histogram,
+ *                        sglang:prompt_tokens_total, sglang:generation_tokens_total,
+ *                        sglang:num_requests_total (COMPLETED); "model" as
+ *                        "model_name"
+ *   LLMLAT_NAMES_OTEL    the OpenTelemetry GenAI semantic conventions (v1.41) in
+ *                        Prometheus form: gen_ai_server_time_to_first_token_seconds
+ *                        (TTFT), gen_ai_server_time_per_output_token_seconds (TPOT),
+ *                        gen_ai_server_request_duration_seconds (E2E),
+ *                        gen_ai_client_token_usage (INPUT_TOKENS and
+ *                        OUTPUT_TOKENS, told apart by gen_ai_token_type="input" /
+ *                        "output"); labels "model", "operation", "provider" and
+ *                        "response_model" written as gen_ai_request_model,
+ *                        gen_ai_operation_name, gen_ai_provider_name and
+ *                        gen_ai_response_model (set "operation" and "provider":
+ *                        the conventions require them)
+ * Other labels keep their names. Histograms carry the system's default
+ * classic buckets unless llmlat_agg_set_buckets set the metric's, and in
+ * protobuf the native buckets beside them, as in the llmlat scheme. */
+#define LLMLAT_NAMES_LLMLAT 0
+#define LLMLAT_NAMES_VLLM   1
+#define LLMLAT_NAMES_SGLANG 2
+#define LLMLAT_NAMES_OTEL   3
+
+/* llmlat_expose and llmlat_expose_write in a naming scheme (LLMLAT_NAMES_*;
+ * LLMLAT_NAMES_LLMLAT writes exactly what they write). Besides their
+ * errors: EINVAL for an unknown scheme, and when the scheme's label names
+ * make two labels of one aggregator the same ("model" and "model_name"
+ * under VLLM), make a label one the scheme writes itself
+ * ("gen_ai_token_type" under OTEL), or make two aggregators' label sets
+ * the same; nothing is written then. */
+LLMLAT_API int32_t llmlat_expose_names(const llmlat_agg *const *aggs, size_t n, int32_t format,
+                                       int32_t names, void *buf, size_t cap, size_t *len);
+LLMLAT_API int32_t llmlat_expose_write_names(const llmlat_agg *const *aggs, size_t n,
+                                             int32_t format, int32_t names, llmlat_write_fn fn,
+                                             void *user);
+/* The scheme's lower-case name ("llmlat", "vllm", "sglang", "otel"): a
+ * static string, NULL for an unknown id. */
+LLMLAT_API const char *llmlat_names_name(int32_t names);
+
 /* The HTTP Content-Type of a format's bytes, e.g. for PROMETHEUS_PROTOBUF
  * "application/vnd.google.protobuf; proto=io.prometheus.client.MetricFamily;
  * encoding=delimited": a static string, NULL for an unknown format. */
@@ -924,6 +1039,8 @@ typedef struct llmlat_reader llmlat_reader;
 #define LLMLAT_INPUT_GENAI_PERF 4 /* GenAI-Perf profile_export.json */
 #define LLMLAT_INPUT_SGLANG     5 /* python -m sglang.bench_serving --output-file --output-details */
 #define LLMLAT_INPUT_LLMPERF    6 /* LLMPerf *_individual_responses.json */
+#define LLMLAT_INPUT_GUIDELLM   7 /* GuideLLM benchmarks.json (1.2) */
+#define LLMLAT_INPUT_INFERENCE_PERF 8 /* inference-perf per_request_lifecycle_metrics.json (1.2) */
 
 /* Lower-case name of an input format; NULL for an unknown id. */
 LLMLAT_API const char *llmlat_input_name(int32_t input);
@@ -1000,9 +1117,10 @@ LLMLAT_API int32_t llmlat_reader_duration(const llmlat_reader *rd, double *secon
 
 /* ---------------------------------------------------------------- windows */
 
-/* An exact aggregator keeps every request it is given (its start, end, how
- * it ended, token counts, what its data lack and its events: about 12
- * bytes per event and 48 per request, in LLMLAT_COUNT_MEMORY_BYTES), so
+/* An exact aggregator keeps every request it is given (its start, intended
+ * start, end, how it ended, token counts, what its data lack and its
+ * events: about 12 bytes per event and 64 per request, in
+ * LLMLAT_COUNT_MEMORY_BYTES), so
  * that parts of a run can be taken out of it: a steady-state window
  * without warm-up and cool-down, consecutive time slices, the bootstrap of
  * llmlat_compare_new, the per-request reports. A bounded aggregator keeps
@@ -1798,7 +1916,7 @@ LLMLAT_PRIVATE double gridsum(const double *v, const uint32_t *w, size_t n, uint
 #include <stdint.h>
 
 #define METRIC_FIRST LLMLAT_TTFT
-#define METRIC_LAST LLMLAT_NTPOT
+#define METRIC_LAST LLMLAT_SCHEDULED_E2E
 #define METRIC_COUNT (METRIC_LAST - METRIC_FIRST + 1)
 
 static inline bool metric_valid(int32_t m)
@@ -1809,6 +1927,14 @@ static inline bool metric_valid(int32_t m)
 static inline int metric_index(int32_t m)
 {
     return (int)(m - METRIC_FIRST);
+}
+
+/* The metrics measured from the intended start: only requests that have
+ * one give samples, so an empty set of them means that nobody recorded
+ * one, and no convention's placeholder stands in for it. */
+static inline bool metric_from_schedule(int32_t m)
+{
+    return m >= LLMLAT_DISPATCH_DELAY && m <= LLMLAT_SCHEDULED_E2E;
 }
 
 #endif
@@ -1849,6 +1975,7 @@ LLMLAT_API const char *llmlat_metric_name(int32_t metric)
     static const char *const NAMES[METRIC_COUNT] = {
         "ttft", "tpot", "itl", "icl", "e2e", "tps_user", "itl_max",
         "output_tokens", "input_tokens", "tool_itl", "ntpot",
+        "dispatch_delay", "scheduled_ttft", "scheduled_e2e",
     };
     return metric_valid(metric) ? NAMES[metric_index(metric)] : NULL;
 }
@@ -2085,9 +2212,9 @@ struct llmlat_request {
      * tool of known_conv (llmlat_request_set_known). */
     uint32_t lacks;
     int32_t known_conv;
-    bool has_known_ttft, has_known_e2e, has_known_tool_itl;
+    bool has_known_ttft, has_known_e2e, has_known_tool_itl, has_known_tps;
     int64_t known_ttft_ns, known_e2e_ns;
-    double known_tool_itl_s;
+    double known_tool_itl_s, known_tps;
 };
 
 /* true when the request has per-request values only, no events. */
@@ -2244,6 +2371,11 @@ typedef struct conv_rules {
     bool span_to_end;          /* derived D spans starts..ends (finish or fail) */
     bool token_rates_over_token_span; /* token rates over first..last token point */
     bool status_groups;        /* failures kept by status: incomplete, errored */
+    bool n_client_count;       /* N = sum of k, the client's count, whatever the usage
+                                  count (inference-perf), where the events carry their
+                                  tokens (not LLMLAT_LACKS_CHUNK_TOKENS) */
+    bool errored_n_chunks;     /* a failed request's N = its content chunks: its stream
+                                  raised before the usage arrived (GuideLLM) */
     enum success_rule success;
     enum e2e_rule e2e;
     enum ntpot_rule ntpot;
@@ -2256,6 +2388,10 @@ typedef struct conv_rules {
 
 /* The rules of a convention id; NULL when unknown. */
 LLMLAT_PRIVATE const conv_rules *conv_get(int32_t convention);
+/* c where N is the server's usage count when a request has one
+ * (LLMLAT_PARAM_SERVER_OUTPUT_TOKENS): c itself unless c counts the
+ * client's tokens. */
+LLMLAT_PRIVATE const conv_rules *conv_server_output_tokens(const conv_rules *c);
 
 /* The metric LLMLAT_TOOL_ITL names under c: ITL, ICL or TPOT, or
  * TOOL_ITL itself where it has samples of its own (LLMPerf). */
@@ -2281,6 +2417,12 @@ typedef struct req_view {
     bool success;
     enum req_group group;
     bool has_ttft, has_e2e, has_tpot, has_tps, has_tool_itl, has_ntpot;
+    /* From the intended start (a request with one: `scheduled`; the rest
+     * is set, and may be read, only then): the dispatch delay, and TTFT
+     * and E2E measured from it where they are measured (a placeholder is
+     * not). */
+    bool scheduled, has_sched_ttft, has_sched_e2e;
+    int64_t delay_ns, sched_ttft_ns, sched_e2e_ns;
     int64_t ttft_ns;
     int64_t e2e_ns;
     double tpot_s;
@@ -2584,7 +2726,7 @@ static const conv_rules RULES[] = {
         .no_content_ttft_zero = true, .tpot_to_last_token = true, .missing_is_zero = true,
         .weighted = true,
         .span_to_end = true, .token_rates_over_token_span = true, .status_groups = true,
-        .success = SUCCESS_OUTPUT, .e2e = E2E_FINISH, .ntpot = NTPOT_LAST_TOKEN,
+        .errored_n_chunks = true, .success = SUCCESS_OUTPUT, .e2e = E2E_FINISH, .ntpot = NTPOT_LAST_TOKEN,
         .empty = EMPTY_ZERO, .ddof = 0, .tool_itl = TOOL_ITL_IS_TPOT,
         .quantile = QUANTILE_INVERSE_CDF,
     },
@@ -2593,10 +2735,22 @@ static const conv_rules RULES[] = {
         .id = LLMLAT_CONV_INFERENCE_PERF, .name = "inference-perf",
         .ttft_needs_two_tokens = true, .tpot_to_last_token = true,
         .tpot_missing_fails_slo = true, .span_to_end = true, .status_groups = true,
+        .n_client_count = true,
         .success = SUCCESS_FINISHED, .e2e = E2E_END, .ntpot = NTPOT_ZERO_NO_TOKENS,
         .empty = EMPTY_UNDEFINED, .ddof = 0, .tool_itl = TOOL_ITL_IS_ITL,
         .split = SPLIT_COPY,
     },
+};
+
+/* inference-perf with use_server_output_tokens: the same row, N the usage
+ * count (LLMLAT_PARAM_SERVER_OUTPUT_TOKENS). */
+static const conv_rules INFERENCE_PERF_SERVER_N = {
+    .id = LLMLAT_CONV_INFERENCE_PERF, .name = "inference-perf",
+    .ttft_needs_two_tokens = true, .tpot_to_last_token = true,
+    .tpot_missing_fails_slo = true, .span_to_end = true, .status_groups = true,
+    .success = SUCCESS_FINISHED, .e2e = E2E_END, .ntpot = NTPOT_ZERO_NO_TOKENS,
+    .empty = EMPTY_UNDEFINED, .ddof = 0, .tool_itl = TOOL_ITL_IS_ITL,
+    .split = SPLIT_COPY,
 };
 
 LLMLAT_PRIVATE const conv_rules *conv_get(int32_t convention)
@@ -2604,6 +2758,11 @@ LLMLAT_PRIVATE const conv_rules *conv_get(int32_t convention)
     if (convention < 0 || (size_t)convention >= sizeof RULES / sizeof RULES[0])
         return NULL;
     return &RULES[convention];
+}
+
+LLMLAT_PRIVATE const conv_rules *conv_server_output_tokens(const conv_rules *c)
+{
+    return c->n_client_count ? &INFERENCE_PERF_SERVER_N : c;
 }
 
 LLMLAT_API const char *llmlat_convention_name(int32_t convention)
@@ -2629,6 +2788,31 @@ static bool is_success(const conv_rules *c, const llmlat_request *r, const req_s
     return false;
 }
 
+/* The convention's TTFT and E2E of a request with an intended start,
+ * measured from it (set only where they are measured, before any
+ * placeholder): the same span plus the dispatch delay. A span from the
+ * intended start fits int64 for a recorded time (req_max_time); a known
+ * value that would pass it leaves none. */
+static bool view_from_schedule(const req_view *v, int64_t span_ns, int64_t *out)
+{
+    if (span_ns > INT64_MAX - v->delay_ns) /* both >= 0 */
+        return false;
+    *out = span_ns + v->delay_ns;
+    return true;
+}
+
+static void view_sched_ttft(req_view *v, int64_t ttft_ns)
+{
+    if (v->scheduled)
+        v->has_sched_ttft = view_from_schedule(v, ttft_ns, &v->sched_ttft_ns);
+}
+
+static void view_sched_e2e(req_view *v, int64_t e2e_ns)
+{
+    if (v->scheduled)
+        v->has_sched_e2e = view_from_schedule(v, e2e_ns, &v->sched_e2e_ns);
+}
+
 /* A request with per-request values only (llmlat_request_set_known): its
  * TTFT and E2E are the source tool's, used where they mean what c means
  * by them (record/lacks.c); it has no event, so no gap. */
@@ -2640,13 +2824,17 @@ static void view_known(const conv_rules *c, const llmlat_request *r, req_view *v
      * says that it had none. */
     bool no_content = source->no_content_ttft_zero && r->known_ttft_ns == 0;
     if (r->has_known_ttft && lacks_same_measure(source, c, LLMLAT_TTFT) &&
-        (!no_content || c->no_content_ttft_zero)) {
+        (!no_content || c->no_content_ttft_zero) &&
+        !(c->ttft_needs_two_tokens && v->n_out < 2)) {
         v->has_ttft = true;
         v->ttft_ns = r->known_ttft_ns;
+        if (!no_content)
+            view_sched_ttft(v, v->ttft_ns);
     }
     if (r->has_known_e2e && req_ended(r) && lacks_same_measure(source, c, LLMLAT_E2E)) {
         v->has_e2e = true;
         v->e2e_ns = r->known_e2e_ns;
+        view_sched_e2e(v, v->e2e_ns);
     }
     if (r->has_known_tool_itl && c->tool_itl == TOOL_ITL_LLMPERF && source == c) {
         v->has_tool_itl = true;
@@ -2670,9 +2858,14 @@ static void view_anchors(const conv_rules *c, const llmlat_request *r, const req
                          req_view *v)
 {
     bool ended = req_ended(r);
-    if (v->anchor != REQ_NONE && !(c->ttft_needs_two_tokens && s->sum_k < 2)) {
+    /* inference-perf's "more than one token time": the events' tokens, or
+     * N where the events do not carry theirs */
+    uint64_t tokens =
+        (r->lacks & (LLMLAT_LACKS_CHUNK_TOKENS | LLMLAT_LACKS_CHUNKS)) ? v->n_out : s->sum_k;
+    if (v->anchor != REQ_NONE && !(c->ttft_needs_two_tokens && tokens < 2)) {
         v->has_ttft = true;
         v->ttft_ns = v->t_anchor - r->start_ns;
+        view_sched_ttft(v, v->ttft_ns);
     } else if (c->no_content_ttft_zero && v->anchor == REQ_NONE) {
         v->has_ttft = true;
         v->ttft_ns = 0;
@@ -2694,6 +2887,8 @@ static void view_anchors(const conv_rules *c, const llmlat_request *r, const req
             v->e2e_ns = r->end_ns - r->start_ns;
         break;
     }
+    if (v->has_e2e)
+        view_sched_e2e(v, v->e2e_ns);
     if (!v->has_e2e && ended && c->missing_is_zero) {
         v->has_e2e = true;
         v->e2e_ns = 0;
@@ -2812,6 +3007,7 @@ static void view_clear(req_view *v)
     v->success = v->icl_dropped = false;
     v->has_ttft = v->has_e2e = v->has_tpot = v->has_tps = v->has_tool_itl = false;
     v->has_ntpot = false;
+    v->scheduled = false; /* the rest of it is set only for a request with one */
     v->group = GROUP_SUCCESSFUL;
     v->ttft_ns = v->e2e_ns = v->tpot_span_ns = v->ntpot_span_ns = 0;
     v->tpot_s = v->ntpot_s = v->tps = v->tool_itl_s = 0.0;
@@ -2820,12 +3016,32 @@ static void view_clear(req_view *v)
     v->t_anchor = v->t_last = v->token_lo = v->token_hi = 0;
 }
 
+/* N under c (DESIGN section 9): the usage count, else the sum of k; the
+ * client's sum of k under inference-perf, unless the events do not carry
+ * their tokens (a file with per-request totals only: its count is the
+ * best there is); a GuideLLM errored request's content chunks, whatever
+ * usage count it carries. */
+static uint64_t view_output_tokens(const conv_rules *c, const llmlat_request *r,
+                                   const req_summary *s)
+{
+    if (c->errored_n_chunks && r->state == REQ_FAILED)
+        return s->n_tok;
+    if (c->n_client_count && !(r->lacks & (LLMLAT_LACKS_CHUNK_TOKENS | LLMLAT_LACKS_CHUNKS)))
+        return s->sum_k;
+    return req_output_tokens(r, s);
+}
+
 LLMLAT_PRIVATE void conv_view(const conv_rules *c, const llmlat_request *r, req_view *v)
 {
     req_summary scratch;
     const req_summary *s = req_summary_of(r, &scratch);
     view_clear(v);
-    v->n_out = req_output_tokens(r, s);
+    v->n_out = view_output_tokens(c, r, s);
+    if (r->has_scheduled) { /* start - intended start fits int64 (request.c) */
+        v->scheduled = true;
+        v->has_sched_ttft = v->has_sched_e2e = false;
+        v->delay_ns = r->start_ns - r->scheduled_ns;
+    }
     if (req_values_only(r))
         view_known(c, r, v);
     else
@@ -2840,6 +3056,11 @@ LLMLAT_PRIVATE void conv_view(const conv_rules *c, const llmlat_request *r, req_
             v->has_tps = true;
             v->tps = 1.0 / v->tpot_s;
         }
+    } else if (r->has_known_tps && r->known_conv == c->id) {
+        /* the tool's own figure, under its own convention (LLMPerf before
+         * April 2024 wrote chunks / E2E) */
+        v->has_tps = true;
+        v->tps = r->known_tps;
     } else if (v->has_e2e && v->e2e_ns > 0) {
         v->has_tps = true;
         v->tps = (double)v->n_out / ((double)v->e2e_ns / 1e9);
@@ -2916,6 +3137,10 @@ LLMLAT_PRIVATE bool gap_any_zero(const conv_rules *c, const llmlat_request *r,
 #define LR_TTFT "the source measured TTFT to another chunk than this convention does"
 #define LR_E2E "the source measured E2E to another end than this convention does"
 #define LR_TOOL_ITL "the source has another tool's per-request ITL figure"
+#define LR_GAPS "the source has the first and last chunk times only, not the gaps between them"
+/* LLMLAT_LACKS_SCHEDULE: the reason of the metrics measured from the
+ * intended start (dispatch delay, scheduled TTFT and E2E) */
+#define LR_SCHEDULE "the source has no intended start times"
 
 LLMLAT_PRIVATE bool lacks_same_measure(const conv_rules *source, const conv_rules *c,
                                        int32_t metric)
@@ -2981,12 +3206,24 @@ static const char *lr_ntpot(const lacks_ctx *x)
     return lr_e2e(x);
 }
 
-/* The samples of every gap between chunks. */
-static const char *lr_gaps(const lacks_ctx *x, bool per_token)
+/* Every request known by its values only was read from AIPerf's records
+ * and is read under AIPerf's convention: such a record had no
+ * inter_chunk_latency of its own (AIPerf refuses the metric for a record
+ * with a gap that is not positive, as zero_is_missing does), so it adds
+ * none to AIPerf's pooled ICL, which the other records' gaps make up. */
+static bool lr_icl_of_its_own(const lacks_ctx *x)
 {
-    if (lr_has(x, LLMLAT_LACKS_CHUNKS))
+    return x->c->zero_is_missing && x->sources == 1u << x->c->id;
+}
+
+/* The samples of every gap between chunks: ITL, ICL, ITL_MAX. */
+static const char *lr_gaps(const lacks_ctx *x, int32_t metric)
+{
+    if (lr_has(x, LLMLAT_LACKS_CHUNKS) && !(metric == LLMLAT_ICL && lr_icl_of_its_own(x)))
         return LR_CHUNKS;
-    if (per_token && lr_has(x, LLMLAT_LACKS_CHUNK_TOKENS))
+    if (lr_has(x, LLMLAT_LACKS_GAPS))
+        return LR_GAPS;
+    if (metric == LLMLAT_ITL && lr_has(x, LLMLAT_LACKS_CHUNK_TOKENS))
         return LR_CHUNK_TOKENS;
     return NULL;
 }
@@ -3005,6 +3242,15 @@ static const char *lr_tool_itl(const lacks_ctx *x)
     return NULL;
 }
 
+static const char *lr_scheduled(const lacks_ctx *x, int32_t metric)
+{
+    if (lr_has(x, LLMLAT_LACKS_SCHEDULE))
+        return LR_SCHEDULE;
+    if (metric == LLMLAT_SCHEDULED_TTFT)
+        return lr_ttft(x);
+    return metric == LLMLAT_SCHEDULED_E2E ? lr_e2e(x) : NULL;
+}
+
 static const char *lr_metric(const lacks_ctx *x, int32_t metric)
 {
     switch (metric) {
@@ -3012,9 +3258,9 @@ static const char *lr_metric(const lacks_ctx *x, int32_t metric)
     case LLMLAT_E2E: return lr_e2e(x);
     case LLMLAT_TPOT: return lr_tpot(x);
     case LLMLAT_NTPOT: return lr_ntpot(x);
-    case LLMLAT_ITL: return lr_gaps(x, true);
+    case LLMLAT_ITL:
     case LLMLAT_ICL:
-    case LLMLAT_ITL_MAX: return lr_gaps(x, false);
+    case LLMLAT_ITL_MAX: return lr_gaps(x, metric);
     case LLMLAT_TPS_USER:
         if (x->c->tps_is_inverse_tpot)
             return lr_tpot(x);
@@ -3024,6 +3270,11 @@ static const char *lr_metric(const lacks_ctx *x, int32_t metric)
     case LLMLAT_OUTPUT_TOKENS: return lr_has(x, LLMLAT_LACKS_OUTPUT_TOKENS) ? LR_OUTPUT : NULL;
     case LLMLAT_INPUT_TOKENS: return lr_has(x, LLMLAT_LACKS_INPUT_TOKENS) ? LR_INPUT : NULL;
     case LLMLAT_TOOL_ITL: return lr_tool_itl(x);
+    /* measured from the intended start: the dispatch delay needs only it
+     * and the request's own start */
+    case LLMLAT_DISPATCH_DELAY:
+    case LLMLAT_SCHEDULED_TTFT:
+    case LLMLAT_SCHEDULED_E2E: return lr_scheduled(x, metric);
     }
     return NULL;
 }
@@ -3062,6 +3313,8 @@ static const char *lr_rate(const lacks_ctx *x, int32_t rate)
             return LR_START;
         if (lr_has(x, LLMLAT_LACKS_CHUNKS))
             return LR_CHUNKS;
+        if (lr_has(x, LLMLAT_LACKS_GAPS))
+            return LR_GAPS;
         if (!x->c->peak_counts_events && lr_has(x, LLMLAT_LACKS_CHUNK_TOKENS))
             return LR_CHUNK_TOKENS;
         return NULL;
@@ -3122,9 +3375,9 @@ static void clear(llmlat_request *r)
     r->has_output_tokens = false;
     r->lacks = 0;
     r->known_conv = 0;
-    r->has_known_ttft = r->has_known_e2e = r->has_known_tool_itl = false;
+    r->has_known_ttft = r->has_known_e2e = r->has_known_tool_itl = r->has_known_tps = false;
     r->known_ttft_ns = r->known_e2e_ns = 0;
-    r->known_tool_itl_s = 0.0;
+    r->known_tool_itl_s = r->known_tps = 0.0;
 }
 
 LLMLAT_API llmlat_request *llmlat_request_new(void)
@@ -3469,7 +3722,7 @@ LLMLAT_API int32_t llmlat_request_cancel(llmlat_request *r, int64_t t_ns)
 
 LLMLAT_API int32_t llmlat_request_set_lacks(llmlat_request *r, uint32_t lacks)
 {
-    if (!r || (lacks & ~LLMLAT_LACKS_ALL) || (lacks & LLMLAT_LACKS_CHUNKS))
+    if (!r || (lacks & ~LLMLAT_LACKS_KNOWN) || (lacks & LLMLAT_LACKS_CHUNKS))
         return LLMLAT_EINVAL;
     if (req_ended(r))
         return LLMLAT_ESTATE;
@@ -3491,7 +3744,8 @@ LLMLAT_API int32_t llmlat_request_set_known(llmlat_request *r, int32_t conventio
 {
     int64_t ns = 0;
     bool time = metric == LLMLAT_TTFT || metric == LLMLAT_E2E;
-    if (!r || !conv_get(convention) || !(time || metric == LLMLAT_TOOL_ITL))
+    if (!r || !conv_get(convention) ||
+        !(time || metric == LLMLAT_TOOL_ITL || metric == LLMLAT_TPS_USER))
         return LLMLAT_EINVAL;
     if (time ? !known_ns(value, &ns) : !(value >= 0.0 && value <= 1.7976931348623157e308))
         return LLMLAT_EINVAL;
@@ -3507,9 +3761,12 @@ LLMLAT_API int32_t llmlat_request_set_known(llmlat_request *r, int32_t conventio
     } else if (metric == LLMLAT_E2E) {
         r->has_known_e2e = true;
         r->known_e2e_ns = ns;
-    } else {
+    } else if (metric == LLMLAT_TOOL_ITL) {
         r->has_known_tool_itl = true;
         r->known_tool_itl_s = value;
+    } else {
+        r->has_known_tps = true;
+        r->known_tps = value;
     }
     return LLMLAT_OK;
 }
@@ -3604,8 +3861,8 @@ LLMLAT_API int32_t llmlat_request_get_lacks(const llmlat_request *r, uint32_t *l
 
 /* ---------------------- lib/record/request_log.h -------------------------- */
 /* Exact mode's log of the requests themselves: for each request added,
- * what it takes to rebuild it (start, end, how it ended, token counts and
- * every event), in the order they were added. It is what works per request
+ * what it takes to rebuild it (start, intended start, end, how it ended,
+ * token counts and every event), in the order they were added. It is what works per request
  * rests on: windows and slices (llmlat_agg_add_window), the bootstrap of
  * llmlat_compare_new, the per-request tables and the Chrome trace. A logged
  * request is read back as a read-only recorder (request_log_view), so the
@@ -3620,9 +3877,11 @@ LLMLAT_API int32_t llmlat_request_get_lacks(const llmlat_request *r, uint32_t *l
 #define LOGGED_FAILED 1u      /* ended by llmlat_request_fail */
 #define LOGGED_HAS_USAGE 2u   /* output_tokens is the server's usage count */
 #define LOGGED_CANCELLED 4u   /* ended by llmlat_request_cancel */
+#define LOGGED_SCHEDULED 8u   /* scheduled_ns is its intended start */
 
 typedef struct logged_request {
     int64_t start_ns, end_ns;
+    int64_t scheduled_ns;     /* when LOGGED_SCHEDULED, else 0 */
     uint64_t input_tokens;
     uint64_t output_tokens;   /* the usage count, when LOGGED_HAS_USAGE */
     size_t first_event;       /* index of its first event in the log */
@@ -3706,13 +3965,15 @@ LLMLAT_PRIVATE void request_log_push(request_log *g, const llmlat_request *r)
     *q = (logged_request){
         .start_ns = r->start_ns,
         .end_ns = r->end_ns,
+        .scheduled_ns = r->has_scheduled ? r->scheduled_ns : 0,
         .input_tokens = r->input_tokens,
         .output_tokens = r->output_tokens,
         .first_event = g->n_ev,
         .n_events = (uint32_t)r->n,
         .flags = (r->state == REQ_FAILED ? LOGGED_FAILED : 0u) |
                  (r->state == REQ_CANCELLED ? LOGGED_CANCELLED : 0u) |
-                 (r->has_output_tokens ? LOGGED_HAS_USAGE : 0u),
+                 (r->has_output_tokens ? LOGGED_HAS_USAGE : 0u) |
+                 (r->has_scheduled ? LOGGED_SCHEDULED : 0u),
         .lacks = r->lacks,
     };
     if (r->n) {
@@ -3746,6 +4007,8 @@ LLMLAT_PRIVATE void request_log_view(const request_log *g, size_t i, llmlat_requ
         .t = q->n_events ? g->t + q->first_event : NULL,
         .k = q->n_events ? g->k + q->first_event : NULL,
         .n = q->n_events,
+        .has_scheduled = (q->flags & LOGGED_SCHEDULED) != 0,
+        .scheduled = q->scheduled_ns,
         .has_end = true,
         .end = q->end_ns,
         .failed = (q->flags & LOGGED_FAILED) != 0,
@@ -3855,6 +4118,14 @@ LLMLAT_API int32_t llmlat_request_value(const llmlat_request *r, int32_t convent
         return req_ended(r) ? defined((double)v.n_out, out) : undefined_value(out);
     case LLMLAT_INPUT_TOKENS:
         return defined((double)r->input_tokens, out);
+    case LLMLAT_DISPATCH_DELAY:
+        return v.scheduled ? defined(ns_to_s(v.delay_ns), out) : undefined_value(out);
+    case LLMLAT_SCHEDULED_TTFT:
+        return v.scheduled && v.has_sched_ttft ? defined(ns_to_s(v.sched_ttft_ns), out)
+                                               : undefined_value(out);
+    case LLMLAT_SCHEDULED_E2E:
+        return v.scheduled && v.has_sched_e2e ? defined(ns_to_s(v.sched_e2e_ns), out)
+                                              : undefined_value(out);
     }
     return LLMLAT_EINVAL;
 }
@@ -6563,6 +6834,10 @@ LLMLAT_PRIVATE void run_commit(const bucket_run *r, sketch *s, const sketch_map 
 
 typedef struct metric_store {
     int32_t mode;
+    /* Empty, it reads as the convention's placeholder (vLLM's 0.0): true
+     * but for the metrics from the intended start (metric_from_schedule),
+     * whose empty set is nobody's measurement. */
+    bool placeholder;
     exact_store exact;
     sketch sk;               /* bounded mode */
     const sketch_map *map;   /* bounded mode: the aggregator's layout */
@@ -6613,7 +6888,7 @@ LLMLAT_PRIVATE size_t store_memory(const metric_store *s);
 #endif
 
 #define PARAM_FIRST LLMLAT_PARAM_RELATIVE_ERROR
-#define PARAM_LAST LLMLAT_PARAM_SLO_E2E
+#define PARAM_LAST LLMLAT_PARAM_MAX_DISPATCH_DELAY
 #define PARAM_COUNT (PARAM_LAST - PARAM_FIRST + 1)
 #define MAX_QUANTILES 32
 #define MAX_BUCKET_BOUNDS 64
@@ -6658,6 +6933,10 @@ struct llmlat_agg {
     const conv_rules *conv;
     int32_t mode;
     double params[PARAM_COUNT];
+    /* LLMLAT_PARAM_SERVER_OUTPUT_TOKENS, which is not in params: it chose
+     * conv (conv_server_output_tokens), and the serialized format carries
+     * it as a flag of its header. */
+    bool server_output_tokens;
     double quantiles[MAX_QUANTILES];
     size_t n_quantiles;
     /* Prometheus histogram bounds from llmlat_agg_set_buckets, indexed by
@@ -6760,6 +7039,10 @@ LLMLAT_PRIVATE int32_t agg_store_inverse_cdf(const llmlat_agg *a, const metric_s
 LLMLAT_PRIVATE bool agg_duration(const llmlat_agg *a, double *seconds);
 
 LLMLAT_PRIVATE void agg_default_params(llmlat_agg *a);
+/* Whether a bounded aggregator's data were made with the param (relative
+ * error, SLOs): then it is fixed once data arrived, and two aggregators
+ * merge only with the same value. */
+LLMLAT_PRIVATE bool agg_param_fixes_data(int32_t param);
 
 /* Every check of llmlat_agg_add (ESTATE, EMISMATCH, EOVERFLOW) and of
  * llmlat_agg_merge (EMISMATCH, EOVERFLOW), without changing anything: only
@@ -6786,6 +7069,7 @@ LLMLAT_PRIVATE size_t agg_labels_memory(const llmlat_agg *a);
  * the room they all need, and commit folds r in, which cannot fail. */
 typedef struct agg_pending_group {
     uint64_t requests;
+    uint64_t scheduled; /* of them, those with an intended start */
     uint64_t input_tokens, output_tokens;
     uint64_t tokens; /* sum of k over their events (ITL samples) */
     size_t events;
@@ -6805,7 +7089,7 @@ static inline void agg_pending_init(agg_pending *p)
 {
     p->requests = 0;
     for (int g = 0; g < GROUP_COUNT; g++)
-        p->group[g] = (agg_pending_group){ 0, 0, 0, 0, 0 };
+        p->group[g] = (agg_pending_group){ 0, 0, 0, 0, 0, 0 };
     p->logged = p->logged_events = 0;
 }
 
@@ -6884,8 +7168,11 @@ static bool weighted_metric(const conv_rules *c, int32_t m)
 
 static void stores_init(metric_store *stores, const conv_rules *c, int32_t mode)
 {
-    for (int32_t m = METRIC_FIRST; m <= METRIC_LAST; m++)
-        store_init(&stores[metric_index(m)], mode, weighted_metric(c, m));
+    for (int32_t m = METRIC_FIRST; m <= METRIC_LAST; m++) {
+        metric_store *s = &stores[metric_index(m)];
+        store_init(s, mode, weighted_metric(c, m));
+        s->placeholder = !metric_from_schedule(m);
+    }
 }
 
 static void stores_free(metric_store *stores, const llmlat_alloc *al)
@@ -6969,6 +7256,8 @@ LLMLAT_PRIVATE llmlat_agg *agg_new_empty_like(const llmlat_agg *a)
             b = NULL;
         }
     }
+    if (b && a->server_output_tokens)
+        llmlat_agg_set_param(b, LLMLAT_PARAM_SERVER_OUTPUT_TOKENS, 1.0); /* b is empty: OK */
     return b;
 }
 
@@ -7064,8 +7353,11 @@ static int32_t reserve_for(llmlat_agg *a, enum req_group g, const agg_pending_gr
 {
     metric_store *stores = group_stores(a, g);
     for (int32_t m = METRIC_FIRST; m <= METRIC_LAST; m++) {
-        /* one per request, or at most one per event for the gap metrics */
-        size_t extra = (m == LLMLAT_ITL || m == LLMLAT_ICL) ? q->events : (size_t)q->requests;
+        /* one per request (with an intended start, for the metrics from
+         * it), or at most one per event for the gap metrics */
+        size_t extra = (m == LLMLAT_ITL || m == LLMLAT_ICL) ? q->events
+                       : metric_from_schedule(m)            ? (size_t)q->scheduled
+                                                            : (size_t)q->requests;
         if (m == LLMLAT_ITL && a->conv->split == SPLIT_COPY) /* a gap, and zeros */
             extra = q->events > SIZE_MAX / 2 ? SIZE_MAX : 2 * q->events;
         int32_t st = store_reserve(own_store(stores, m), &a->al, extra);
@@ -7105,6 +7397,16 @@ static void push_gaps(llmlat_agg *a, metric_store *stores, const llmlat_request 
         store_push(own_store(stores, LLMLAT_ITL_MAX), ns_to_s(max_gap), 1);
 }
 
+/* The samples from a request's intended start (v->scheduled). */
+static void push_scheduled(metric_store *stores, const req_view *v)
+{
+    store_push(own_store(stores, LLMLAT_DISPATCH_DELAY), ns_to_s(v->delay_ns), 1);
+    if (v->has_sched_ttft)
+        store_push(own_store(stores, LLMLAT_SCHEDULED_TTFT), ns_to_s(v->sched_ttft_ns), 1);
+    if (v->has_sched_e2e)
+        store_push(own_store(stores, LLMLAT_SCHEDULED_E2E), ns_to_s(v->sched_e2e_ns), 1);
+}
+
 /* Every per-request and per-gap sample of a request, into one group's
  * stores (exact mode; room reserved). */
 static void push_samples(llmlat_agg *a, metric_store *stores, const llmlat_request *r,
@@ -7124,6 +7426,8 @@ static void push_samples(llmlat_agg *a, metric_store *stores, const llmlat_reque
         store_push(own_store(stores, LLMLAT_TOOL_ITL), v->tool_itl_s, 1);
     store_push(own_store(stores, LLMLAT_OUTPUT_TOKENS), (double)v->n_out, 1);
     store_push(own_store(stores, LLMLAT_INPUT_TOKENS), (double)r->input_tokens, 1);
+    if (v->scheduled)
+        push_scheduled(stores, v);
     push_gaps(a, stores, r, v);
 }
 
@@ -7207,6 +7511,7 @@ LLMLAT_PRIVATE int32_t agg_add_check(const llmlat_agg *a, const llmlat_request *
         if (v->has_tps && !(v->tps < FIXSUM_LIMIT))
             return LLMLAT_EOVERFLOW;
         q->requests++;
+        q->scheduled += v->scheduled;
         q->input_tokens += r->input_tokens;
         q->output_tokens += v->n_out;
         q->tokens += r->sum.sum_k;
@@ -7327,8 +7632,8 @@ static bool add_overflows(uint64_t x, uint64_t y)
  * a good count only with the same SLOs. */
 static bool same_bounded_params(const llmlat_agg *x, const llmlat_agg *y)
 {
-    for (int32_t p = LLMLAT_PARAM_RELATIVE_ERROR; p <= LLMLAT_PARAM_SLO_E2E; p++)
-        if (p != LLMLAT_PARAM_DURATION && agg_param(x, p) != agg_param(y, p))
+    for (int32_t p = PARAM_FIRST; p <= PARAM_LAST; p++)
+        if (agg_param_fixes_data(p) && agg_param(x, p) != agg_param(y, p))
             return false;
     return true;
 }
@@ -7523,8 +7828,17 @@ LLMLAT_API int32_t llmlat_agg_buckets(const llmlat_agg *a, int32_t metric, int32
         !len || (!counts && cap > 0))
         return LLMLAT_EINVAL;
     const metric_store *s = agg_store(a, metric);
-    int64_t at;
-    if (a->mode == LLMLAT_MODE_BOUNDED) {
+    bool bounded = a->mode == LLMLAT_MODE_BOUNDED;
+    int32_t sch = bounded ? s->map->schema
+                          : sketch_schema_for(agg_param(a, LLMLAT_PARAM_RELATIVE_ERROR));
+    int64_t at = 0;
+    bool lacks = agg_lacks_reason(a, LLMLAT_KIND_METRIC, metric) != NULL;
+    if (lacks) {
+        /* what the data lack has no buckets either, whatever the store holds */
+        *zero_threshold = 0.0;
+        *zero_count = 0;
+        *len = 0;
+    } else if (bounded) {
         size_t n;
         double zt;
         uint64_t zc;
@@ -7533,17 +7847,15 @@ LLMLAT_API int32_t llmlat_agg_buckets(const llmlat_agg *a, int32_t metric, int32
         if (cap < n)
             return LLMLAT_ENOSPC;
         sketch_buckets(&s->sk, s->map, zero_threshold, zero_count, &at, &n, counts);
-        *schema = s->map->schema;
     } else {
-        int32_t sch = sketch_schema_for(agg_param(a, LLMLAT_PARAM_RELATIVE_ERROR));
         int32_t st = buckets_exact(&s->exact, sch, zero_threshold, zero_count, &at, counts, cap,
                                    len);
         if (st != LLMLAT_OK)
             return st;
-        *schema = sch;
     }
+    *schema = sch;
     *offset = (int32_t)at; /* indexes of finite doubles fit: |index| < 2^23 */
-    return LLMLAT_OK;
+    return lacks ? LLMLAT_EUNDEFINED : LLMLAT_OK;
 }
 
 /* ---------------------- lib/agg/agg_params.c ------------------------------ */
@@ -7552,21 +7864,46 @@ LLMLAT_API int32_t llmlat_agg_buckets(const llmlat_agg *a, int32_t metric, int32
 
 typedef struct param_info {
     double lo, hi, def;
+    /* A bounded aggregator's data were made with it (its buckets, its
+     * good count): fixed once data arrived, the same to merge. */
+    bool fixes_data;
 } param_info;
 
 static const param_info PARAMS[PARAM_COUNT] = {
-    [LLMLAT_PARAM_RELATIVE_ERROR - PARAM_FIRST] = { 1e-4, 0.25, 0.01 },
-    [LLMLAT_PARAM_DURATION - PARAM_FIRST] = { 0.0, 1e12, 0.0 },
-    [LLMLAT_PARAM_SLO_TTFT - PARAM_FIRST] = { 0.0, 1e9, 0.0 },
-    [LLMLAT_PARAM_SLO_TPOT - PARAM_FIRST] = { 0.0, 1e9, 0.0 },
-    [LLMLAT_PARAM_SLO_E2E - PARAM_FIRST] = { 0.0, 1e9, 0.0 },
+    [LLMLAT_PARAM_RELATIVE_ERROR - PARAM_FIRST] = { 1e-4, 0.25, 0.01, true },
+    [LLMLAT_PARAM_DURATION - PARAM_FIRST] = { 0.0, 1e12, 0.0, false },
+    [LLMLAT_PARAM_SLO_TTFT - PARAM_FIRST] = { 0.0, 1e9, 0.0, true },
+    [LLMLAT_PARAM_SLO_TPOT - PARAM_FIRST] = { 0.0, 1e9, 0.0, true },
+    [LLMLAT_PARAM_SLO_E2E - PARAM_FIRST] = { 0.0, 1e9, 0.0, true },
+    [LLMLAT_PARAM_MAX_DISPATCH_DELAY - PARAM_FIRST] = { 0.0, 1e9, 0.001, false },
 };
 
 static const double DEFAULT_QUANTILES[] = { 0.5, 0.9, 0.95, 0.99 };
 
 static bool param_valid(int32_t param)
 {
-    return param >= PARAM_FIRST && param <= PARAM_LAST;
+    return (param >= PARAM_FIRST && param <= PARAM_LAST) ||
+           param == LLMLAT_PARAM_SERVER_OUTPUT_TOKENS;
+}
+
+/* N is the server's usage count (1) or the client's (0): the convention's
+ * rules change with it, so it is set before any request is added. */
+static int32_t set_server_output_tokens(llmlat_agg *a, double value)
+{
+    if (value != 0.0 && value != 1.0)
+        return LLMLAT_EINVAL;
+    bool on = value == 1.0;
+    if (on != a->server_output_tokens && (a->completed || a->failed))
+        return LLMLAT_ESTATE;
+    const conv_rules *c = conv_get(a->conv->id);
+    a->server_output_tokens = on;
+    a->conv = on ? conv_server_output_tokens(c) : c;
+    return LLMLAT_OK;
+}
+
+LLMLAT_PRIVATE bool agg_param_fixes_data(int32_t param)
+{
+    return PARAMS[param - PARAM_FIRST].fixes_data;
 }
 
 LLMLAT_PRIVATE void agg_default_params(llmlat_agg *a)
@@ -7582,6 +7919,11 @@ LLMLAT_API int32_t llmlat_param_bounds(int32_t param, double *lo, double *hi)
 {
     if (!param_valid(param) || !lo || !hi)
         return LLMLAT_EINVAL;
+    if (param == LLMLAT_PARAM_SERVER_OUTPUT_TOKENS) {
+        *lo = 0.0;
+        *hi = 1.0;
+        return LLMLAT_OK;
+    }
     *lo = PARAMS[param - PARAM_FIRST].lo;
     *hi = PARAMS[param - PARAM_FIRST].hi;
     return LLMLAT_OK;
@@ -7591,10 +7933,12 @@ LLMLAT_API int32_t llmlat_agg_set_param(llmlat_agg *a, int32_t param, double val
 {
     if (!a || !param_valid(param) || !isfinite(value))
         return LLMLAT_EINVAL;
+    if (param == LLMLAT_PARAM_SERVER_OUTPUT_TOKENS)
+        return set_server_output_tokens(a, value);
     const param_info *p = &PARAMS[param - PARAM_FIRST];
     if (value < p->lo || value > p->hi)
         return LLMLAT_EINVAL;
-    if (a->mode == LLMLAT_MODE_BOUNDED && param != LLMLAT_PARAM_DURATION &&
+    if (a->mode == LLMLAT_MODE_BOUNDED && p->fixes_data &&
         value != a->params[param - PARAM_FIRST]) {
         /* The buckets and the good count were built with the old value. */
         if (a->completed || a->failed)
@@ -7614,7 +7958,8 @@ LLMLAT_API int32_t llmlat_agg_get_param(const llmlat_agg *a, int32_t param, doub
 {
     if (!a || !param_valid(param) || !out)
         return LLMLAT_EINVAL;
-    *out = a->params[param - PARAM_FIRST];
+    *out = param == LLMLAT_PARAM_SERVER_OUTPUT_TOKENS ? (double)a->server_output_tokens
+                                                      : a->params[param - PARAM_FIRST];
     return LLMLAT_OK;
 }
 
@@ -7635,8 +7980,8 @@ LLMLAT_API int32_t llmlat_agg_set_quantiles(llmlat_agg *a, const double *q, size
 /* Reading an aggregator: statistics, quantiles, rates, counters. */
 #include <math.h>
 
-/* An empty set: the convention's placeholder, or undefined. */
-static int32_t empty_value(const llmlat_agg *a, double *out)
+/* Nothing to measure: the convention's placeholder, or undefined. */
+static int32_t placeholder_value(const llmlat_agg *a, double *out)
 {
     if (a->conv->empty == EMPTY_ZERO) {
         *out = 0.0;
@@ -7644,6 +7989,12 @@ static int32_t empty_value(const llmlat_agg *a, double *out)
     }
     *out = NAN;
     return LLMLAT_EUNDEFINED;
+}
+
+/* An empty store: the same, unless it is one without a placeholder. */
+static int32_t empty_value(const llmlat_agg *a, const metric_store *s, double *out)
+{
+    return s->placeholder ? placeholder_value(a, out) : undefined_value(out);
 }
 
 LLMLAT_PRIVATE const char *agg_lacks_reason(const llmlat_agg *a, int32_t kind, int32_t id)
@@ -7694,7 +8045,7 @@ LLMLAT_PRIVATE int32_t agg_store_stat(const llmlat_agg *a, const metric_store *s
         return LLMLAT_OK;
     }
     if (n == 0)
-        return empty_value(a, out);
+        return empty_value(a, s, out);
     return store_stat(s, &a->al, a->conv, stat, out);
 }
 
@@ -7704,7 +8055,7 @@ LLMLAT_PRIVATE int32_t agg_store_quantiles(const llmlat_agg *a, const metric_sto
     if (store_count(s) == 0) {
         int32_t st = LLMLAT_OK;
         for (size_t i = 0; i < n; i++)
-            st = empty_value(a, &out[i]);
+            st = empty_value(a, s, &out[i]);
         return st;
     }
     return store_quantiles(s, &a->al, a->conv, q, n, out);
@@ -7717,9 +8068,9 @@ LLMLAT_PRIVATE int32_t agg_store_inverse_cdf(const llmlat_agg *a, const metric_s
     if (store_count(s) == 0) {
         int32_t st = LLMLAT_OK;
         for (size_t i = 0; i < n; i++)
-            st = empty_value(a, &out[i]);
+            st = empty_value(a, s, &out[i]);
         if (mode)
-            empty_value(a, mode);
+            empty_value(a, s, mode);
         return st;
     }
     return store_inverse_cdf(s, &a->al, q, n, out, mode);
@@ -7824,7 +8175,7 @@ LLMLAT_API int32_t llmlat_agg_rate(const llmlat_agg *a, int32_t rate, double *ou
         if (st != LLMLAT_OK)
             return st;
         if (!defined)
-            return empty_value(a, out);
+            return placeholder_value(a, out);
         *out = (double)peak; /* tokens in a 1-second bucket */
         return LLMLAT_OK;
     }
@@ -8460,6 +8811,18 @@ static void add_per_token(llmlat_agg *a, sketch *s, int64_t span_ns, uint64_t w,
         sketch_add_double(s, &a->map, v * 1e9, v);
 }
 
+/* The samples from a request's intended start (v->scheduled): out of
+ * line, so that a request without one pays a test only. */
+LLMLAT_NOINLINE static void push_scheduled_sketches(const sketch_map *m, metric_store *stores,
+                                                    const req_view *v)
+{
+    sketch_add_ns(sk(stores, LLMLAT_DISPATCH_DELAY), m, v->delay_ns);
+    if (v->has_sched_ttft)
+        sketch_add_ns(sk(stores, LLMLAT_SCHEDULED_TTFT), m, v->sched_ttft_ns);
+    if (v->has_sched_e2e)
+        sketch_add_ns(sk(stores, LLMLAT_SCHEDULED_E2E), m, v->sched_e2e_ns);
+}
+
 LLMLAT_PRIVATE void agg_bounded_push(llmlat_agg *a, metric_store *stores,
                                      const llmlat_request *r, const req_view *v)
 {
@@ -8479,6 +8842,8 @@ LLMLAT_PRIVATE void agg_bounded_push(llmlat_agg *a, metric_store *stores,
     sketch_add_int(sk(stores, LLMLAT_OUTPUT_TOKENS), m, v->n_out, (double)v->n_out);
     sketch_add_int(sk(stores, LLMLAT_INPUT_TOKENS), m, r->input_tokens,
                    (double)r->input_tokens);
+    if (v->scheduled)
+        push_scheduled_sketches(m, stores, v);
     if (r->folder) /* a streaming recorder's, counted as its events came */
         stream_commit(a, stores, r, v);
     /* a gap, or tokens beyond the anchor's first */
@@ -8487,8 +8852,8 @@ LLMLAT_PRIVATE void agg_bounded_push(llmlat_agg *a, metric_store *stores,
 }
 
 /* ---------------------- lib/agg/columns.c --------------------------------- */
-/* llmlat_agg_add_columns: many requests given as arrays, added all or
- * nothing. Each request is a view of the caller's arrays (no copy), put
+/* llmlat_agg_add_columns(_scheduled): many requests given as arrays,
+ * added all or nothing. Each request is a view of the caller's arrays (no copy), put
  * through the same check / reserve / commit as llmlat_agg_add (agg.c):
  * every request is checked and the room for all of them reserved before
  * the first is folded in. */
@@ -8501,6 +8866,7 @@ typedef struct agg_columns {
     const int64_t *t_ns;
     const uint32_t *k;
     const int64_t *input_tokens, *output_tokens;
+    const int64_t *scheduled_ns; /* LLMLAT_NO_SCHEDULE: none */
 } agg_columns;
 
 /* Request i of the columns, as a view (`checked`: it passed already). */
@@ -8533,14 +8899,17 @@ static int32_t column_request(const agg_columns *c, size_t i, bool checked, llml
         s.has_output_tokens = true;
         s.output_tokens = (uint64_t)c->output_tokens[i];
     }
+    if (c->scheduled_ns && c->scheduled_ns[i] != LLMLAT_NO_SCHEDULE) {
+        s.has_scheduled = true;
+        s.scheduled = c->scheduled_ns[i];
+    }
     return req_make_view(r, &s);
 }
 
-LLMLAT_API int32_t llmlat_agg_add_columns(llmlat_agg *a, size_t n, const int64_t *start_ns,
-                                          const int64_t *end_ns, const uint8_t *ok,
-                                          const uint64_t *offsets, const int64_t *t_ns,
-                                          const uint32_t *k, const int64_t *input_tokens,
-                                          const int64_t *output_tokens, size_t *bad)
+LLMLAT_API int32_t llmlat_agg_add_columns_scheduled(
+    llmlat_agg *a, size_t n, const int64_t *start_ns, const int64_t *end_ns, const uint8_t *ok,
+    const uint64_t *offsets, const int64_t *t_ns, const uint32_t *k, const int64_t *input_tokens,
+    const int64_t *output_tokens, const int64_t *scheduled_ns, size_t *bad)
 {
     size_t unused;
     if (!bad)
@@ -8551,7 +8920,8 @@ LLMLAT_API int32_t llmlat_agg_add_columns(llmlat_agg *a, size_t n, const int64_t
     uint64_t events = offsets && n ? offsets[n] : 0;
     if (events && (!t_ns || !k))
         return LLMLAT_EINVAL;
-    agg_columns c = { n, start_ns, end_ns, ok, offsets, t_ns, k, input_tokens, output_tokens };
+    agg_columns c = { n, start_ns, end_ns, ok, offsets, t_ns, k, input_tokens, output_tokens,
+                      scheduled_ns };
     llmlat_request r;
     req_view v;
     agg_pending p;
@@ -8577,6 +8947,16 @@ LLMLAT_API int32_t llmlat_agg_add_columns(llmlat_agg *a, size_t n, const int64_t
         agg_add_commit(a, &r, &v);
     }
     return LLMLAT_OK;
+}
+
+LLMLAT_API int32_t llmlat_agg_add_columns(llmlat_agg *a, size_t n, const int64_t *start_ns,
+                                          const int64_t *end_ns, const uint8_t *ok,
+                                          const uint64_t *offsets, const int64_t *t_ns,
+                                          const uint32_t *k, const int64_t *input_tokens,
+                                          const int64_t *output_tokens, size_t *bad)
+{
+    return llmlat_agg_add_columns_scheduled(a, n, start_ns, end_ns, ok, offsets, t_ns, k,
+                                            input_tokens, output_tokens, NULL, bad);
 }
 
 /* ---------------------- lib/agg/labels.c ---------------------------------- */
@@ -8716,6 +9096,7 @@ LLMLAT_PRIVATE size_t agg_labels_memory(const llmlat_agg *a)
 LLMLAT_PRIVATE void store_init(metric_store *s, int32_t mode, bool weighted)
 {
     s->mode = mode;
+    s->placeholder = true;
     exact_init(&s->exact, weighted);
     sketch_init(&s->sk, 1.0);
     s->map = NULL;
@@ -8759,6 +9140,7 @@ LLMLAT_PRIVATE int32_t store_union(metric_store *dst, const llmlat_alloc *al,
 {
     store_init(dst, src[0]->mode, src[0]->exact.weighted);
     dst->map = src[0]->map;
+    dst->placeholder = src[0]->placeholder;
     dst->sk.unit = src[0]->sk.unit;
     int32_t st = BOUNDED(dst) ? sketch_alloc(&dst->sk, al, dst->map) : LLMLAT_OK;
     for (size_t i = 0; i < n && st == LLMLAT_OK; i++) {
@@ -9299,7 +9681,9 @@ LLMLAT_PRIVATE void stream_commit(llmlat_agg *a, metric_store *stores, const llm
 /* ---------------------- lib/read/decimal.c -------------------------------- */
 /* Decimal text to integer nanoseconds, exactly: the digits are kept as
  * text and shifted by their power of ten, never put through a double. */
+#include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* ---------------------- lib/read/decimal.h -------------------------------- */
@@ -9324,6 +9708,14 @@ LLMLAT_PRIVATE void stream_commit(llmlat_agg *a, metric_store *stores, const llm
  * value: "1.0000000015" s -> 1000000002, "2e-9" s -> 2. text is a valid
  * JSON number of len bytes. false when the result does not fit int64_t. */
 LLMLAT_PRIVATE bool dec_to_ns(const char *text, size_t len, int unit, int64_t *out);
+
+/* A time of `unit` -> nanoseconds from the double nearest the text, as
+ * Python's json module reads it (the tools that write epoch times as
+ * Python floats computed their figures from those doubles): that double's
+ * exact value in ns, rounded to the nearest (halves away from zero). text
+ * is a NUL-terminated valid JSON number of len bytes. false when it does
+ * not fit int64_t. */
+LLMLAT_PRIVATE bool dec_double_to_ns(const char *text, size_t len, int unit, int64_t *out);
 
 /* The plain form of seconds alone, which nearly every trace time has:
  * -?D+(.D+)? with at most 10 integer digits (no leading zero) and 9
@@ -9502,6 +9894,56 @@ LLMLAT_PRIVATE bool dec_to_ns(const char *text, size_t len, int unit, int64_t *o
     return true;
 }
 
+/* (hi:lo) >> s for 0 < s < 128. */
+static void dec_shr128(uint64_t *lo, uint64_t *hi, int s)
+{
+    if (s >= 64) {
+        *lo = *hi >> (s - 64);
+        *hi = 0;
+    } else {
+        *lo = (*lo >> s) | (*hi << (64 - s));
+        *hi >>= s;
+    }
+}
+
+LLMLAT_PRIVATE bool dec_double_to_ns(const char *text, size_t len, int unit, int64_t *out)
+{
+    static const uint64_t POW10[10] = { 1,      10,      100,      1000,      10000,
+                                        100000, 1000000, 10000000, 100000000, 1000000000 };
+    (void)len;
+    double d = strtod(text, NULL);
+    if (!isfinite(d) || unit < 0 || unit > 9)
+        return false;
+    if (d == 0.0) {
+        *out = 0;
+        return true;
+    }
+    int e;
+    double f = frexp(fabs(d), &e);            /* |d| = f 2^e, f in [0.5, 1) */
+    uint64_t m = (uint64_t)ldexp(f, 53), lo, hi; /* |d| = m 2^(e - 53), exactly */
+    int shift = e - 53;
+    wide_mul(m, POW10[unit], &lo, &hi);       /* |d| 10^unit = (hi:lo) 2^shift, < 2^83 2^shift */
+    uint64_t ns;
+    if (shift >= 0) {
+        if (hi || shift >= 63 || lo > ((uint64_t)INT64_MAX >> shift))
+            return false;
+        ns = lo << shift;
+    } else if (-shift >= 128) {
+        ns = 0; /* below 2^-45 ns */
+    } else {
+        uint64_t rlo = lo, rhi = hi;
+        if (-shift > 1)
+            dec_shr128(&rlo, &rhi, -shift - 1);
+        bool half = rlo & 1; /* the first bit below 1 ns */
+        dec_shr128(&rlo, &rhi, 1);
+        if (rhi || rlo > (uint64_t)INT64_MAX - half)
+            return false;
+        ns = rlo + half;
+    }
+    *out = d < 0 ? -(int64_t)ns : (int64_t)ns;
+    return true;
+}
+
 LLMLAT_PRIVATE bool dec_to_u64(const char *text, size_t len, uint64_t max, uint64_t *out)
 {
     if (len == 0)
@@ -9640,6 +10082,23 @@ static inline bool jt_starts_number(int c)
 
 #define JT_MAX_DEPTH 256
 
+/* A message is one line, whatever the file's own strings it quotes (a key,
+ * a unit) hold: their control bytes become \u00XX, as JSON writes them. */
+static void jt_one_line(char *msg)
+{
+    char out[JT_ERROR_MAX];
+    size_t n = 0;
+    for (const char *s = msg; *s && n + 7 < sizeof out; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c < 0x20 || c == 0x7f)
+            n += (size_t)snprintf(out + n, sizeof out - n, "\\u%04x", c);
+        else
+            out[n++] = (char)c;
+    }
+    out[n] = '\0';
+    memcpy(msg, out, n + 1);
+}
+
 static bool jt_vfail(jtok *t, uint64_t line, uint64_t col, const char *fmt, va_list ap)
 {
     if (t->failed)
@@ -9649,6 +10108,7 @@ static bool jt_vfail(jtok *t, uint64_t line, uint64_t col, const char *fmt, va_l
                      (unsigned long long)line, (unsigned long long)col);
     if (n > 0 && n < JT_ERROR_MAX)
         vsnprintf(t->error + n, JT_ERROR_MAX - (size_t)n, fmt, ap);
+    jt_one_line(t->error);
     return false;
 }
 
@@ -10147,6 +10607,8 @@ typedef struct rd_req {
     uint64_t line, col;        /* where it starts */
     char id[RD_ID_MAX];        /* "" if none */
     int64_t start;
+    bool has_scheduled;        /* its intended start (llmlat_request_schedule) */
+    int64_t scheduled;
     size_t n;                  /* events */
     bool has_end;
     int64_t end;
@@ -10159,9 +10621,9 @@ typedef struct rd_req {
     /* Per-request values of a request without chunk times
      * (llmlat_request_set_known), as the source tool measured them. */
     int32_t known_conv;
-    bool has_known_ttft, has_known_e2e, has_known_tool_itl;
+    bool has_known_ttft, has_known_e2e, has_known_tool_itl, has_known_tps;
     int64_t known_ttft_ns, known_e2e_ns;
-    double known_tool_itl_s;
+    double known_tool_itl_s, known_tps;
 } rd_req;
 
 /* The current request's events: grown as needed, kept across requests. */
@@ -10227,7 +10689,7 @@ typedef struct walk_state {
 
 /* The columns of one run (vLLM, SGLang, GenAI-Perf: import_columns.c):
  * their lengths, and the delivery cursor once they are sealed. */
-#define COLS_MAX 10
+#define COLS_MAX 12
 
 typedef struct cols_state {
     uint64_t len[COLS_MAX];
@@ -10240,9 +10702,36 @@ typedef struct cols_state {
     uint64_t line, col;  /* where the run is */
 } cols_state;
 
+/* GuideLLM's benchmarks.json (import_guidellm.c): the requests of the
+ * benchmark asked for, held until the input ends (arrays[GL_ARRAY]: one
+ * record each), and the benchmark's measurement window. */
+typedef struct guidellm_state {
+    uint8_t group;        /* of the list being read: enum gl_group */
+    uint32_t have;        /* the benchmark's fields seen: GB_* */
+    uint64_t n;           /* records held */
+    uint64_t next;        /* the next to hand over, once sealed */
+    bool sealed;
+    int64_t measure_lo, measure_hi; /* scheduler_metrics' measurement window, ns */
+    int64_t start_time, end_time;   /* the benchmark's (the same window) */
+    double duration;
+    uint64_t total;       /* metrics.request_totals.total */
+    uint64_t line, col;   /* where the benchmark is */
+} guidellm_state;
+
+/* inference-perf's per_request_lifecycle_metrics.json
+ * (import_inference_perf.c): the request being read. Its chunk times are
+ * the events (rd->ev), its token times arrays[IP_TOKEN_TIMES]. */
+typedef struct inference_perf_state {
+    uint64_t n_chunks, n_token_times;
+    uint64_t output_tokens, server_tokens, input_tokens;
+    int64_t end;
+} inference_perf_state;
+
 typedef struct import_state {
     walk_state w;
     cols_state c;
+    guidellm_state gl;
+    inference_perf_state ip;
     uint64_t run;        /* the run being read (1-based), 0 when it is skipped */
     /* The record or request being read (AIPerf, LLMPerf, GenAI-Perf). */
     uint32_t have;       /* fields seen: the importer's bits */
@@ -10270,10 +10759,16 @@ LLMLAT_PRIVATE int trace_step(llmlat_reader *rd);
 LLMLAT_PRIVATE void import_begin(llmlat_reader *rd);
 LLMLAT_PRIVATE int import_step(llmlat_reader *rd);
 LLMLAT_PRIVATE bool import_held_next(llmlat_reader *rd);
+LLMLAT_PRIVATE bool import_guidellm_held_next(llmlat_reader *rd);
 
 /* The format of the buffered input's first bytes (detect.c), or
- * LLMLAT_INPUT_AUTO while they do not tell yet (more bytes needed). */
+ * LLMLAT_INPUT_AUTO while they do not tell yet (more bytes needed), or
+ * RD_DETECT_REFUSED for a file llmlat cannot read (the message says what
+ * it looks like). */
+#define RD_DETECT_REFUSED (-1)
 LLMLAT_PRIVATE int32_t rd_detect(llmlat_reader *rd);
+/* What inference-perf's summary is, for its importer given one. */
+LLMLAT_PRIVATE const char *rd_detect_message_inference_perf_summary(void);
 
 #endif
 
@@ -10372,6 +10867,9 @@ LLMLAT_PRIVATE void rd_begin_request(llmlat_reader *rd, uint64_t line, uint64_t 
 LLMLAT_PRIVATE bool rd_time(llmlat_reader *rd, const char *what, int unit, int64_t *out);
 /* An integer from 0 to max at the cursor. */
 LLMLAT_PRIVATE bool rd_count(llmlat_reader *rd, const char *what, uint64_t max, uint64_t *out);
+/* A time of `unit` at the cursor as the double Python read it
+ * (decimal.h: dec_double_to_ns): epoch times written as Python floats. */
+LLMLAT_PRIVATE bool rd_time_double(llmlat_reader *rd, const char *what, int unit, int64_t *out);
 /* A finite number at the cursor, as a double (values that are not times:
  * rates, LLMPerf's per-request ITL). */
 LLMLAT_PRIVATE bool rd_double(llmlat_reader *rd, const char *what, double *out);
@@ -10406,6 +10904,9 @@ static const rd_format_ops RD_FORMATS[] = {
     RD_IMPORTER(LLMLAT_INPUT_GENAI_PERF),
     RD_IMPORTER(LLMLAT_INPUT_SGLANG),
     RD_IMPORTER(LLMLAT_INPUT_LLMPERF),
+    { LLMLAT_INPUT_GUIDELLM, import_begin, import_step, import_guidellm_held_next,
+      sizeof(import_state) },
+    RD_IMPORTER(LLMLAT_INPUT_INFERENCE_PERF),
 };
 
 static const char *const RD_INPUT_NAMES[] = {
@@ -10416,6 +10917,8 @@ static const char *const RD_INPUT_NAMES[] = {
     [LLMLAT_INPUT_GENAI_PERF] = "genai-perf",
     [LLMLAT_INPUT_SGLANG] = "sglang",
     [LLMLAT_INPUT_LLMPERF] = "llmperf",
+    [LLMLAT_INPUT_GUIDELLM] = "guidellm",
+    [LLMLAT_INPUT_INFERENCE_PERF] = "inference-perf",
 };
 
 LLMLAT_API const char *llmlat_input_name(int32_t input)
@@ -10649,6 +11152,8 @@ LLMLAT_PRIVATE void rd_begin_request(llmlat_reader *rd, uint64_t line, uint64_t 
     q->col = col;
     q->id[0] = '\0';
     q->start = 0;
+    q->has_scheduled = false;
+    q->scheduled = 0;
     q->n = 0;
     q->has_end = false;
     q->end = 0;
@@ -10659,10 +11164,11 @@ LLMLAT_PRIVATE void rd_begin_request(llmlat_reader *rd, uint64_t line, uint64_t 
     q->output_tokens = 0;
     q->lacks = 0;
     q->known_conv = 0;
-    q->has_known_ttft = q->has_known_e2e = q->has_known_tool_itl = false;
+    q->has_known_ttft = q->has_known_e2e = q->has_known_tool_itl = q->has_known_tps = false;
 }
 
-LLMLAT_PRIVATE bool rd_time(llmlat_reader *rd, const char *what, int unit, int64_t *out)
+static bool rd_time_as(llmlat_reader *rd, const char *what, int unit, bool as_double,
+                       int64_t *out)
 {
     jtok *t = &rd->jt;
     char text[JT_NUMBER_MAX];
@@ -10675,10 +11181,20 @@ LLMLAT_PRIVATE bool rd_time(llmlat_reader *rd, const char *what, int unit, int64
                                                               : "nanoseconds");
     if (!jt_number(t, text, &n))
         return false;
-    if (!dec_to_ns(text, n, unit, out))
+    if (!(as_double ? dec_double_to_ns(text, n, unit, out) : dec_to_ns(text, n, unit, out)))
         return jt_fail(t, "%s is out of range: %s %s does not fit in 64-bit nanoseconds", what,
                        text, unit == DEC_SECONDS ? "s" : unit == DEC_MILLISECONDS ? "ms" : "ns");
     return true;
+}
+
+LLMLAT_PRIVATE bool rd_time(llmlat_reader *rd, const char *what, int unit, int64_t *out)
+{
+    return rd_time_as(rd, what, unit, false, out);
+}
+
+LLMLAT_PRIVATE bool rd_time_double(llmlat_reader *rd, const char *what, int unit, int64_t *out)
+{
+    return rd_time_as(rd, what, unit, true, out);
 }
 
 LLMLAT_PRIVATE bool rd_count(llmlat_reader *rd, const char *what, uint64_t max, uint64_t *out)
@@ -10759,6 +11275,8 @@ static int rd_choose_format(llmlat_reader *rd)
     t->len = rd->len;
     t->ended = rd->ended;
     int32_t f = rd_detect(rd);
+    if (f == RD_DETECT_REFUSED)
+        return RD_STEP_FAILED;
     if (f == LLMLAT_INPUT_AUTO) {
         rd->retry_at = rd->len < SIZE_MAX / 2 ? 2 * rd->len + 1 : SIZE_MAX;
         return RD_STEP_MORE;
@@ -10776,6 +11294,14 @@ static bool rd_breaks_rule(const llmlat_reader *rd, char *why, size_t cap)
 {
     const rd_req *q = &rd->p.cur;
     char a[DEC_TEXT_MAX], b[DEC_TEXT_MAX];
+    if (q->has_scheduled && q->scheduled > q->start) {
+        dec_seconds_text(q->scheduled, a);
+        dec_seconds_text(q->start, b);
+        /* a trace names it by its member; other files by what it means */
+        snprintf(why, cap, "its intended start%s at %s s is after its start at %s s",
+                 rd->p.format == LLMLAT_INPUT_TRACE ? " (\"scheduled\")" : "", a, b);
+        return true;
+    }
     int64_t prev = q->start;
     for (size_t i = 0; i < q->n; i++) {
         int64_t t = rd->ev.t[i];
@@ -10897,6 +11423,8 @@ static int32_t rd_record(const llmlat_reader *rd, llmlat_request *r)
 {
     const rd_req *q = &rd->p.cur;
     int32_t st = llmlat_request_reset(r);
+    if (st == LLMLAT_OK && q->has_scheduled)
+        st = llmlat_request_schedule(r, q->scheduled);
     if (st == LLMLAT_OK)
         st = llmlat_request_start(r, q->start);
     if (st == LLMLAT_OK && q->lacks)
@@ -10907,6 +11435,8 @@ static int32_t rd_record(const llmlat_reader *rd, llmlat_request *r)
         st = llmlat_request_set_known(r, q->known_conv, LLMLAT_E2E, ns_to_s(q->known_e2e_ns));
     if (st == LLMLAT_OK && q->has_known_tool_itl)
         st = llmlat_request_set_known(r, q->known_conv, LLMLAT_TOOL_ITL, q->known_tool_itl_s);
+    if (st == LLMLAT_OK && q->has_known_tps)
+        st = llmlat_request_set_known(r, q->known_conv, LLMLAT_TPS_USER, q->known_tps);
     if (st == LLMLAT_OK)
         st = llmlat_request_events(r, rd->ev.t, rd->ev.k, q->n);
     if (st == LLMLAT_OK)
@@ -10958,9 +11488,11 @@ LLMLAT_API int32_t llmlat_reader_next(llmlat_reader *rd, llmlat_request *r, int3
 static int32_t rd_add(llmlat_reader *rd, llmlat_agg *a)
 {
     const rd_req *q = &rd->p.cur;
-    if (!q->has_known_ttft && !q->has_known_e2e && !q->has_known_tool_itl) {
+    if (!q->has_known_ttft && !q->has_known_e2e && !q->has_known_tool_itl &&
+        !q->has_known_tps) {
         req_spec s = {
             .start = q->start, .t = rd->ev.t, .k = rd->ev.k, .n = q->n,
+            .has_scheduled = q->has_scheduled, .scheduled = q->scheduled,
             .has_end = q->has_end, .end = q->end, .failed = !q->ok,
             .cancelled = q->cancelled,
             .input_tokens = q->input_tokens, .has_output_tokens = q->has_output_tokens,
@@ -11060,81 +11592,184 @@ LLMLAT_API int32_t llmlat_reader_duration(const llmlat_reader *rd, double *secon
 /* ---------------------- lib/read/detect.c --------------------------------- */
 /* The format of an input read as LLMLAT_INPUT_AUTO, from its first
  * object's keys: each tool writes a key of its own early (docs/
- * importers.md lists them). Nothing here reports an error: whatever does
- * not look like a tool's file is read as a trace, whose parser then says
- * what is wrong with it. */
+ * importers.md lists them). A file llmlat cannot read is named for what
+ * it looks like (a tool's summary, which holds no requests), or said not
+ * to be a format llmlat reads; whatever else has a trace's keys is read as
+ * a trace, whose parser then says what is wrong with it. */
 #include <string.h>
 
-/* Keys that tell a format, the first one met deciding. */
-static const struct {
-    const char *key;
-    int32_t input;
-} DETECT_KEYS[] = {
-    /* llmlat's trace: a request's keys, or the trace object's */
-    { "requests", LLMLAT_INPUT_TRACE },
-    { "start", LLMLAT_INPUT_TRACE },
-    { "events", LLMLAT_INPUT_TRACE },
-    /* vllm/benchmarks/serve.py: result_json's setup keys come first */
-    { "date", LLMLAT_INPUT_VLLM },
-    { "endpoint_type", LLMLAT_INPUT_VLLM },
-    { "tokenizer_id", LLMLAT_INPUT_VLLM },
-    { "num_prompts", LLMLAT_INPUT_VLLM },
-    { "start_times", LLMLAT_INPUT_VLLM },
-    { "latencies", LLMLAT_INPUT_VLLM },
-    { "max_concurrent_requests", LLMLAT_INPUT_VLLM },
-    /* both write these; SGLang's own keys come before them */
-    { "ttfts", LLMLAT_INPUT_VLLM },
-    { "itls", LLMLAT_INPUT_VLLM },
-    /* python/sglang/bench_serving.py: the `result` dict */
-    { "dataset_name", LLMLAT_INPUT_SGLANG },
-    { "total_output_tokens_retokenized", LLMLAT_INPUT_SGLANG },
-    { "mean_e2e_latency_ms", LLMLAT_INPUT_SGLANG },
-    { "accept_length", LLMLAT_INPUT_SGLANG },
-    /* AIPerf's records and raw records begin with their metadata */
-    { "metadata", LLMLAT_INPUT_AIPERF },
-    /* perf_analyzer's profile export, as GenAI-Perf reads it */
-    { "experiments", LLMLAT_INPUT_GENAI_PERF },
-    /* LLMPerf's individual responses (common_metrics.py) */
-    { "error_code", LLMLAT_INPUT_LLMPERF },
-    { "ttft_s", LLMLAT_INPUT_LLMPERF },
-    { "end_to_end_latency_s", LLMLAT_INPUT_LLMPERF },
-    { "inter_token_latency_s", LLMLAT_INPUT_LLMPERF },
+/* What a key says beyond a format: the files llmlat cannot read. */
+enum detect_refusal {
+    REFUSE_NONE,
+    REFUSE_INFERENCE_PERF_SUMMARY,
+    REFUSE_AIPERF_SUMMARY,
+    REFUSE_METRICS_SUMMARY,
+    REFUSE_LLMPERF_SUMMARY,
+    REFUSE_UNKNOWN,
 };
 
-static int32_t detect_key(const char *key, bool in_array)
+static const char *const DETECT_MESSAGES[] = {
+    [REFUSE_INFERENCE_PERF_SUMMARY] =
+        "looks like inference-perf summary_lifecycle_metrics.json, which holds no requests "
+        "(inference-perf writes them to per_request_lifecycle_metrics.json, with its report's "
+        "per_request: true)",
+    [REFUSE_AIPERF_SUMMARY] = "looks like AIPerf's summary profile_export_aiperf.json, which "
+                              "holds no requests (they are in profile_export.jsonl)",
+    [REFUSE_METRICS_SUMMARY] =
+        "looks like an AIPerf or GenAI-Perf summary (profile_export_aiperf.json or "
+        "profile_export_genai_perf.json), which holds no requests (they are in AIPerf's "
+        "profile_export.jsonl, or in GenAI-Perf's profile export)",
+    [REFUSE_LLMPERF_SUMMARY] = "looks like LLMPerf's *_summary.json, which holds no requests "
+                               "(they are in *_individual_responses.json)",
+    [REFUSE_UNKNOWN] = "not a format llmlat reads: expected an llmlat trace (requests with "
+                       "\"start\" and \"events\") or a result file of vLLM, SGLang, AIPerf, "
+                       "GenAI-Perf, LLMPerf, GuideLLM or inference-perf (docs/importers.md)",
+};
+
+/* Keys that tell a format (or a file llmlat cannot read), the first one
+ * met deciding. */
+static const struct {
+    const char *key;
+    int32_t input;        /* LLMLAT_INPUT_AUTO for a refusal */
+    uint8_t refusal;
+} DETECT_KEYS[] = {
+    /* llmlat's trace: a request's keys, or the trace object's */
+    { "requests", LLMLAT_INPUT_TRACE, 0 },
+    { "start", LLMLAT_INPUT_TRACE, 0 },
+    { "events", LLMLAT_INPUT_TRACE, 0 },
+    /* vllm/benchmarks/serve.py: result_json's setup keys come first */
+    { "date", LLMLAT_INPUT_VLLM, 0 },
+    { "endpoint_type", LLMLAT_INPUT_VLLM, 0 },
+    { "tokenizer_id", LLMLAT_INPUT_VLLM, 0 },
+    { "num_prompts", LLMLAT_INPUT_VLLM, 0 },
+    { "start_times", LLMLAT_INPUT_VLLM, 0 },
+    { "latencies", LLMLAT_INPUT_VLLM, 0 },
+    { "max_concurrent_requests", LLMLAT_INPUT_VLLM, 0 },
+    /* both write these; SGLang's own keys come before them */
+    { "ttfts", LLMLAT_INPUT_VLLM, 0 },
+    { "itls", LLMLAT_INPUT_VLLM, 0 },
+    /* python/sglang/bench_serving.py: the `result` dict */
+    { "dataset_name", LLMLAT_INPUT_SGLANG, 0 },
+    { "total_output_tokens_retokenized", LLMLAT_INPUT_SGLANG, 0 },
+    { "mean_e2e_latency_ms", LLMLAT_INPUT_SGLANG, 0 },
+    { "accept_length", LLMLAT_INPUT_SGLANG, 0 },
+    /* AIPerf's records and raw records begin with their metadata (so does
+     * GuideLLM's benchmarks.json: detect_metadata tells them apart) */
+    { "metadata", LLMLAT_INPUT_AIPERF, 0 },
+    /* perf_analyzer's profile export, as GenAI-Perf reads it */
+    { "experiments", LLMLAT_INPUT_GENAI_PERF, 0 },
+    /* LLMPerf's individual responses (common_metrics.py) */
+    { "error_code", LLMLAT_INPUT_LLMPERF, 0 },
+    { "ttft_s", LLMLAT_INPUT_LLMPERF, 0 },
+    { "end_to_end_latency_s", LLMLAT_INPUT_LLMPERF, 0 },
+    { "inter_token_latency_s", LLMLAT_INPUT_LLMPERF, 0 },
+    /* GuideLLM's GenerativeBenchmarksReport */
+    { "benchmarks", LLMLAT_INPUT_GUIDELLM, 0 },
+    /* inference-perf's per-request lifecycle metrics (reportgen/base.py) */
+    { "start_time", LLMLAT_INPUT_INFERENCE_PERF, 0 },
+    { "end_time", LLMLAT_INPUT_INFERENCE_PERF, 0 },
+    /* summaries, which hold no requests: inference-perf's
+     * ResponsesSummary, AIPerf's before October 2025 ("records"), AIPerf's
+     * JsonExportData and GenAI-Perf's (the same metrics), LLMPerf's
+     * metadata and flattened results */
+    { "load_summary", LLMLAT_INPUT_AUTO, REFUSE_INFERENCE_PERF_SUMMARY },
+    { "benchmark_time_seconds", LLMLAT_INPUT_AUTO, REFUSE_INFERENCE_PERF_SUMMARY },
+    { "successes", LLMLAT_INPUT_AUTO, REFUSE_INFERENCE_PERF_SUMMARY },
+    { "records", LLMLAT_INPUT_AUTO, REFUSE_AIPERF_SUMMARY },
+    { "request_throughput", LLMLAT_INPUT_AUTO, REFUSE_METRICS_SUMMARY },
+    { "request_latency", LLMLAT_INPUT_AUTO, REFUSE_METRICS_SUMMARY },
+    { "time_to_first_token", LLMLAT_INPUT_AUTO, REFUSE_METRICS_SUMMARY },
+    { "input_config", LLMLAT_INPUT_AUTO, REFUSE_METRICS_SUMMARY },
+    { "num_concurrent_requests", LLMLAT_INPUT_AUTO, REFUSE_LLMPERF_SUMMARY },
+    { "mean_input_tokens", LLMLAT_INPUT_AUTO, REFUSE_LLMPERF_SUMMARY },
+};
+
+/* The other keys of an llmlat trace's request or object: an object with
+ * one of them is a trace, however malformed. */
+static const char *const DETECT_TRACE_KEYS[] = {
+    "end", "ok", "cancelled", "input_tokens", "output_tokens", "id", "scheduled", "duration",
+};
+
+/* A detection: a format, or a refusal. */
+typedef struct detect_result {
+    int32_t input;
+    uint8_t refusal;
+} detect_result;
+
+static detect_result detect_key(const char *key, bool in_array)
 {
     for (size_t i = 0; i < sizeof DETECT_KEYS / sizeof DETECT_KEYS[0]; i++) {
         if (strcmp(key, DETECT_KEYS[i].key) != 0)
             continue;
         int32_t f = DETECT_KEYS[i].input;
-        /* an array holds requests: a trace's, or LLMPerf's */
-        if (in_array && f != LLMLAT_INPUT_LLMPERF && f != LLMLAT_INPUT_TRACE)
-            return LLMLAT_INPUT_TRACE;
-        return f;
+        /* an array holds requests: a trace's, LLMPerf's or inference-perf's */
+        if (in_array && f != LLMLAT_INPUT_LLMPERF && f != LLMLAT_INPUT_TRACE &&
+            f != LLMLAT_INPUT_INFERENCE_PERF)
+            return (detect_result){ LLMLAT_INPUT_TRACE, 0 };
+        if (!in_array && f == LLMLAT_INPUT_INFERENCE_PERF)
+            break; /* a request of inference-perf's comes in its list */
+        return (detect_result){ f, DETECT_KEYS[i].refusal };
     }
-    return LLMLAT_INPUT_AUTO;
+    if (strncmp(key, "results_", 8) == 0 && !in_array)
+        return (detect_result){ LLMLAT_INPUT_AUTO, REFUSE_LLMPERF_SUMMARY };
+    return (detect_result){ LLMLAT_INPUT_AUTO, REFUSE_NONE };
 }
 
-/* The keys of the object at the cursor, until one tells. */
-static int32_t detect_object(jtok *t, bool in_array)
+static bool is_trace_key(const char *key)
 {
-    jt_advance(t); /* '{' */
+    for (size_t i = 0; i < sizeof DETECT_TRACE_KEYS / sizeof DETECT_TRACE_KEYS[0]; i++)
+        if (strcmp(key, DETECT_TRACE_KEYS[i]) == 0)
+            return true;
+    return false;
+}
+
+/* "metadata"'s value: GuideLLM's names its version (guidellm_version);
+ * AIPerf's is a record's. */
+static int32_t detect_metadata(jtok *t)
+{
+    if (jt_peek(t) != '{')
+        return LLMLAT_INPUT_AIPERF;
+    jt_advance(t);
     if (jt_peek(t) == '}')
-        return LLMLAT_INPUT_TRACE;
+        return LLMLAT_INPUT_AIPERF;
     for (;;) {
         char key[RD_KEY_MAX];
         if (!jt_string(t, key, sizeof key, NULL) || !jt_expect(t, ':', ""))
-            return LLMLAT_INPUT_TRACE;
-        int32_t f = detect_key(key, in_array);
-        if (f != LLMLAT_INPUT_AUTO)
-            return f;
+            return LLMLAT_INPUT_AIPERF;
+        if (strcmp(key, "guidellm_version") == 0)
+            return LLMLAT_INPUT_GUIDELLM;
+        if (!jt_skip_value(t) || jt_peek(t) != ',')
+            return LLMLAT_INPUT_AIPERF;
+        jt_advance(t);
+    }
+}
+
+/* The keys of the object at the cursor, until one tells. */
+static detect_result detect_object(jtok *t, bool in_array)
+{
+    const detect_result unknown = { LLMLAT_INPUT_AUTO, REFUSE_UNKNOWN };
+    const detect_result trace = { LLMLAT_INPUT_TRACE, 0 };
+    bool trace_keys = false;
+    jt_advance(t); /* '{' */
+    if (jt_peek(t) == '}')
+        return unknown;
+    for (;;) {
+        char key[RD_KEY_MAX];
+        if (!jt_string(t, key, sizeof key, NULL) || !jt_expect(t, ':', ""))
+            return trace; /* malformed: the trace's parser says how */
+        detect_result d = detect_key(key, in_array);
+        if (d.input == LLMLAT_INPUT_AIPERF && !in_array)
+            d.input = detect_metadata(t);
+        if (d.input != LLMLAT_INPUT_AUTO || d.refusal != REFUSE_NONE)
+            return d;
+        trace_keys |= is_trace_key(key);
         if (!jt_skip_value(t))
-            return LLMLAT_INPUT_TRACE;
+            return trace;
         int c = jt_peek(t);
         if (c == '}')
-            return LLMLAT_INPUT_TRACE; /* nothing told: a trace's request, if anything */
+            return trace_keys ? trace : unknown;
         if (c != ',')
-            return LLMLAT_INPUT_TRACE;
+            return trace;
         jt_advance(t);
     }
 }
@@ -11148,21 +11783,34 @@ LLMLAT_PRIVATE int32_t rd_detect(llmlat_reader *rd)
     t->failed = false;
     t->starved = false;
     t->lenient = true;
-    int32_t f = LLMLAT_INPUT_TRACE;
+    detect_result d = { LLMLAT_INPUT_TRACE, 0 };
     int c = jt_peek(t);
+    uint64_t line = t->tok_line, col = t->tok_col;
     if (c == '{') {
-        f = detect_object(t, false);
+        d = detect_object(t, false);
     } else if (c == '[') {
         jt_advance(t);
-        if (jt_peek(t) == '{')
-            f = detect_object(t, true);
+        if (jt_peek(t) == '{') {
+            line = t->tok_line;
+            col = t->tok_col;
+            d = detect_object(t, true);
+        }
     }
-    if (t->starved)
-        f = LLMLAT_INPUT_AUTO; /* the bytes so far do not tell */
     bool starved = t->starved;
     *t = saved;
     t->starved = starved;
-    return f;
+    if (starved)
+        return LLMLAT_INPUT_AUTO; /* the bytes so far do not tell */
+    if (d.refusal != REFUSE_NONE) {
+        jt_fail_at(t, line, col, "%s", DETECT_MESSAGES[d.refusal]);
+        return RD_DETECT_REFUSED;
+    }
+    return d.input;
+}
+
+LLMLAT_PRIVATE const char *rd_detect_message_inference_perf_summary(void)
+{
+    return DETECT_MESSAGES[REFUSE_INFERENCE_PERF_SUMMARY];
 }
 
 /* ---------------------- lib/read/trace.c ---------------------------------- */
@@ -11210,6 +11858,7 @@ enum {
     TK_OUTPUT_TOKENS = 1 << 5,
     TK_ID = 1 << 6,
     TK_CANCELLED = 1 << 7,
+    TK_SCHEDULED = 1 << 8,
 };
 
 static const struct {
@@ -11224,6 +11873,7 @@ static const struct {
     { "output_tokens", TK_OUTPUT_TOKENS },
     { "id", TK_ID },
     { "cancelled", TK_CANCELLED },
+    { "scheduled", TK_SCHEDULED },
 };
 
 #define TRACE_KEY_MAX 32
@@ -11341,6 +11991,11 @@ static bool trace_member(llmlat_reader *rd, unsigned key)
     switch (key) {
     case TK_START:
         return rd_time(rd, "\"start\"", DEC_SECONDS, &q->start);
+    case TK_SCHEDULED: /* the intended start */
+        if (jt_take_null(t, &ok))
+            return ok;
+        q->has_scheduled = true;
+        return rd_time(rd, "\"scheduled\"", DEC_SECONDS, &q->scheduled);
     case TK_EVENTS:
         return trace_events(rd);
     case TK_END:
@@ -11644,6 +12299,8 @@ LLMLAT_PRIVATE const import_ops *import_sglang_ops(void);
 LLMLAT_PRIVATE const import_ops *import_aiperf_ops(void);
 LLMLAT_PRIVATE const import_ops *import_genai_perf_ops(void);
 LLMLAT_PRIVATE const import_ops *import_llmperf_ops(void);
+LLMLAT_PRIVATE const import_ops *import_guidellm_ops(void);
+LLMLAT_PRIVATE const import_ops *import_inference_perf_ops(void);
 
 /* Enters the object ('{') or array ('[') at the cursor, tagged `tag`;
  * `what` names the value in the message when it is not one. */
@@ -11671,6 +12328,8 @@ enum cols_id {
     COL_INPUT,   /* u64 */
     COL_OUTPUT,  /* u64 */
     COL_FAILED,  /* u8: 1 when the request failed */
+    COL_LATENCY, /* i64 ns: the tool's own E2E (vLLM's "latencies") */
+    COL_QUEUE,   /* i64 ns: the wait before the start (vLLM's "queue_times") */
     COL_EVENTS,  /* u64: its events (gap form: gaps after the first) */
     COL_EV_T,    /* i64: times, or gaps in gap form */
     COL_EV_K,    /* u32: tokens of each event (times form) */
@@ -11758,6 +12417,8 @@ static const import_ops *import_of(const llmlat_reader *rd)
     case LLMLAT_INPUT_AIPERF: return import_aiperf_ops();
     case LLMLAT_INPUT_GENAI_PERF: return import_genai_perf_ops();
     case LLMLAT_INPUT_LLMPERF: return import_llmperf_ops();
+    case LLMLAT_INPUT_GUIDELLM: return import_guidellm_ops();
+    case LLMLAT_INPUT_INFERENCE_PERF: return import_inference_perf_ops();
     }
     return NULL;
 }
@@ -11887,14 +12548,16 @@ LLMLAT_PRIVATE int import_runs_end(llmlat_reader *rd)
 static const size_t COLS_ELEM[COLS] = {
     [COL_START] = sizeof(int64_t), [COL_TTFT] = sizeof(int64_t),
     [COL_INPUT] = sizeof(uint64_t), [COL_OUTPUT] = sizeof(uint64_t),
-    [COL_FAILED] = sizeof(uint8_t), [COL_EVENTS] = sizeof(uint64_t),
+    [COL_FAILED] = sizeof(uint8_t), [COL_LATENCY] = sizeof(int64_t),
+    [COL_QUEUE] = sizeof(int64_t),  [COL_EVENTS] = sizeof(uint64_t),
     [COL_EV_T] = sizeof(int64_t),   [COL_EV_K] = sizeof(uint32_t),
     [COL_LINE] = sizeof(uint64_t),  [COL_COL] = sizeof(uint64_t),
 };
 
 static const char *const COLS_NAME[COLS] = {
     [COL_START] = "start times", [COL_TTFT] = "TTFTs", [COL_INPUT] = "input lengths",
-    [COL_OUTPUT] = "output lengths", [COL_FAILED] = "errors", [COL_EVENTS] = "chunk lists",
+    [COL_OUTPUT] = "output lengths", [COL_FAILED] = "errors", [COL_LATENCY] = "latencies",
+    [COL_QUEUE] = "queue times", [COL_EVENTS] = "chunk lists",
 };
 
 /* The next free entry of column id, NULL on no memory. */
@@ -11999,6 +12662,20 @@ static uint64_t cols_u64(const llmlat_reader *rd, int id, uint64_t i, uint64_t n
     return v;
 }
 
+/* The tool's own latency (vLLM's "latencies": the last chunk - start, in
+ * one double) places the last chunk, which the sum of the gaps, each
+ * rounded to ns, may miss by a few ns; never before the chunk before it. */
+static void cols_take_latency(llmlat_reader *rd, uint64_t i)
+{
+    rd_req *q = &rd->p.cur;
+    if (i >= rd->p.f.imp.c.len[COL_LATENCY] || q->n == 0)
+        return;
+    int64_t last = rd_add_sat(q->start, cols_i64(rd, COL_LATENCY, i, 0));
+    int64_t before = q->n > 1 ? rd->ev.t[q->n - 2] : q->start;
+    if (last >= before)
+        rd->ev.t[q->n - 1] = last;
+}
+
 LLMLAT_PRIVATE bool import_held_next(llmlat_reader *rd)
 {
     cols_state *c = &rd->p.f.imp.c;
@@ -12009,6 +12686,10 @@ LLMLAT_PRIVATE bool import_held_next(llmlat_reader *rd)
     rd_req *q = &rd->p.cur;
     q->lacks = c->lacks;
     q->start = cols_i64(rd, COL_START, i, 0);
+    if (i < c->len[COL_QUEUE]) { /* the intended start: when it was let go */
+        q->has_scheduled = true;
+        q->scheduled = rd_sub_sat(q->start, cols_i64(rd, COL_QUEUE, i, 0));
+    }
     if (c->len[COL_INPUT])
         q->input_tokens = cols_u64(rd, COL_INPUT, i, 0);
     if (c->len[COL_OUTPUT]) {
@@ -12035,6 +12716,7 @@ LLMLAT_PRIVATE bool import_held_next(llmlat_reader *rd)
             if (!rd_push_event(rd, t, 1))
                 return false;
         }
+        cols_take_latency(rd, i);
         return true;
     }
     for (uint64_t j = first; j < first + events; j++) {
@@ -12066,6 +12748,7 @@ LLMLAT_PRIVATE bool import_held_next(llmlat_reader *rd)
 
 enum {
     VS_RUN = 1, VS_TTFTS, VS_ITLS, VS_ITL, VS_STARTS, VS_INPUTS, VS_OUTPUTS, VS_ERRORS,
+    VS_LATENCIES, VS_QUEUES,
 };
 
 /* The keys read, as bits of import_state.have. */
@@ -12076,6 +12759,7 @@ static const struct {
     { "ttfts", VS_TTFTS },         { "itls", VS_ITLS },
     { "start_times", VS_STARTS },  { "input_lens", VS_INPUTS },
     { "output_lens", VS_OUTPUTS }, { "errors", VS_ERRORS },
+    { "latencies", VS_LATENCIES }, { "queue_times", VS_QUEUES },
 };
 
 #define VS_HAVE(tag) (1u << (tag))
@@ -12105,7 +12789,8 @@ static int vs_member(llmlat_reader *rd, const char *key, bool vllm)
     }
     for (size_t i = 0; i < sizeof VS_KEYS / sizeof VS_KEYS[0]; i++) {
         uint16_t tag = VS_KEYS[i].tag;
-        if (strcmp(key, VS_KEYS[i].key) != 0 || (tag == VS_STARTS && !vllm))
+        if (strcmp(key, VS_KEYS[i].key) != 0 ||
+            ((tag == VS_STARTS || tag == VS_LATENCIES || tag == VS_QUEUES) && !vllm))
             continue;
         if (s->have & VS_HAVE(tag)) {
             jt_fail(t, "duplicate key \"%s\"", key);
@@ -12153,6 +12838,13 @@ static int vs_value_of(llmlat_reader *rd, uint16_t tag, const char *key, bool vl
                    : RD_STEP_FAILED;
     case VS_STARTS:
         return rd_time(rd, "a start time", DEC_SECONDS, &ns) && cols_push_i64(rd, COL_START, ns)
+                   ? RD_STEP_ON
+                   : RD_STEP_FAILED;
+    case VS_LATENCIES:
+    case VS_QUEUES:
+        return import_duration_ns(rd, tag == VS_LATENCIES ? "a latency" : "a queue time",
+                                  DEC_SECONDS, &ns) &&
+                       cols_push_i64(rd, tag == VS_LATENCIES ? COL_LATENCY : COL_QUEUE, ns)
                    ? RD_STEP_ON
                    : RD_STEP_FAILED;
     case VS_INPUTS:
@@ -12215,6 +12907,8 @@ static int vs_end_of(llmlat_reader *rd, bool vllm)
         lacks |= LLMLAT_LACKS_INPUT_TOKENS;
     if (!(s->have & VS_HAVE(VS_OUTPUTS)))
         lacks |= LLMLAT_LACKS_OUTPUT_TOKENS;
+    if (!(s->have & VS_HAVE(VS_QUEUES))) /* vLLM wrote queue_times from #54136 on */
+        lacks |= LLMLAT_LACKS_SCHEDULE;
     return cols_seal(rd, true, lacks, s->c.line, s->c.col) ? RD_STEP_END : RD_STEP_FAILED;
 }
 
@@ -12274,7 +12968,15 @@ LLMLAT_PRIVATE const import_ops *import_sglang_ops(void)
  *
  * profile_export_raw.jsonl (--export-level raw): RawRecordInfo, with
  * "start_perf_ns" and every response's "perf_ns" (perf_counter_ns) and
- * text; empty responses are told apart by their text (read/sse.c). */
+ * text; empty responses are told apart by their text (read/sse.c).
+ *
+ * Before 9 October 2025 (ai-dynamo/aiperf 5e0b1e17; the records written
+ * by aiperf/post_processors/record_export_results_processor.py at
+ * 7c31f579) a record's metadata had "timestamp_ns" (the wall-clock start)
+ * and "credit_phase" instead of request_start_ns and benchmark_phase, no
+ * request_end_ns nor was_cancelled, and TTFT was tagged "ttft" (renamed
+ * time_to_first_token by 43b78902); a cancelled request was an error of
+ * type RequestCancellationError. */
 #include <stdio.h>
 #include <string.h>
 
@@ -12358,7 +13060,7 @@ static int ai_metric(llmlat_reader *rd, const char *tag)
     rd_req *q = &rd->p.cur;
     jtok *t = &rd->jt;
     enum { M_TTFT, M_E2E, M_ICL, M_OSL, M_ISL } m;
-    if (strcmp(tag, "time_to_first_token") == 0)
+    if (strcmp(tag, "time_to_first_token") == 0 || strcmp(tag, "ttft") == 0)
         m = M_TTFT;
     else if (strcmp(tag, "request_latency") == 0)
         m = M_E2E;
@@ -12454,9 +13156,10 @@ static int ai_metadata(llmlat_reader *rd, const char *key)
     jtok *t = &rd->jt;
     bool ok;
     char which, text[16];
-    if (strcmp(key, "request_start_ns") == 0) {
+    if (strcmp(key, "request_start_ns") == 0 || strcmp(key, "timestamp_ns") == 0) {
         s->have |= AH_START;
-        return ai_done(rd_time(rd, "request_start_ns", DEC_NANOSECONDS, &q->start));
+        return ai_done(rd_time(rd, key[0] == 't' ? "timestamp_ns" : "request_start_ns",
+                               DEC_NANOSECONDS, &q->start));
     }
     if (strcmp(key, "request_end_ns") == 0) {
         if (jt_take_null(t, &ok))
@@ -12473,7 +13176,8 @@ static int ai_metadata(llmlat_reader *rd, const char *key)
             s->have |= AH_CANCELLED;
         return RD_STEP_ON;
     }
-    if (strcmp(key, "benchmark_phase") == 0 && jt_peek(t) == '"') {
+    if ((strcmp(key, "benchmark_phase") == 0 || strcmp(key, "credit_phase") == 0) &&
+        jt_peek(t) == '"') {
         if (!jt_string(t, text, sizeof text, NULL))
             return RD_STEP_FAILED;
         if (strcmp(text, "warmup") == 0)
@@ -12571,6 +13275,40 @@ static int ai_response(llmlat_reader *rd)
     return ai_done(rd_push_event(rd, perf, content ? 1 : 0));
 }
 
+/* A record's "error" (ErrorDetails: code, type, message): a cancellation
+ * is one of type RequestCancellationError in the records written before
+ * was_cancelled existed. */
+static int ai_error(llmlat_reader *rd)
+{
+    jtok *t = &rd->jt;
+    if (jt_peek(t) != '{')
+        return ai_skip(rd);
+    jt_advance(t);
+    if (jt_peek(t) == '}') {
+        jt_advance(t);
+        return RD_STEP_ON;
+    }
+    for (;;) {
+        char key[RD_KEY_MAX], type[32];
+        if (!jt_string(t, key, sizeof key, NULL) || !jt_expect(t, ':', "':' after a key"))
+            return RD_STEP_FAILED;
+        if (strcmp(key, "type") == 0 && jt_peek(t) == '"') {
+            if (!jt_string(t, type, sizeof type, NULL))
+                return RD_STEP_FAILED;
+            if (strcmp(type, "RequestCancellationError") == 0)
+                rd->p.f.imp.have |= AH_CANCELLED;
+        } else if (!jt_skip_value(t)) {
+            return RD_STEP_FAILED;
+        }
+        if (jt_peek(t) == '}') {
+            jt_advance(t);
+            return RD_STEP_ON;
+        }
+        if (!jt_expect(t, ',', "',' or '}' in \"error\""))
+            return RD_STEP_FAILED;
+    }
+}
+
 static int ai_value(llmlat_reader *rd, uint16_t tag, const char *key, uint64_t index)
 {
     (void)index;
@@ -12595,7 +13333,7 @@ static int ai_value(llmlat_reader *rd, uint16_t tag, const char *key, uint64_t i
             if (jt_take_null(t, &ok))
                 return ai_done(ok);
             s->have |= AH_ERROR;
-            return ai_skip(rd);
+            return ai_error(rd);
         }
         if (strcmp(key, "start_perf_ns") == 0) {
             s->have |= AH_PERF;
@@ -12625,14 +13363,15 @@ static int ai_record(llmlat_reader *rd)
     if (s->have & AH_WARMUP)
         return RD_STEP_ON; /* AIPerf reports the profiling phase */
     if (!(s->have & AH_START)) {
-        jt_fail_at(&rd->jt, q->line, q->col, "record %llu has no metadata.request_start_ns",
+        jt_fail_at(&rd->jt, q->line, q->col,
+                   "record %llu has no metadata.request_start_ns (nor the older timestamp_ns)",
                    (unsigned long long)q->index);
         return RD_STEP_FAILED;
     }
     bool raw = s->have & (AH_PERF | AH_RESPONSES);
     q->ok = !(s->have & (AH_ERROR | AH_CANCELLED));
     q->cancelled = (s->have & AH_CANCELLED) != 0;
-    q->lacks = LLMLAT_LACKS_CHUNK_TOKENS | LLMLAT_LACKS_END;
+    q->lacks = LLMLAT_LACKS_CHUNK_TOKENS | LLMLAT_LACKS_END | LLMLAT_LACKS_SCHEDULE;
     if (!(s->have & AH_OSL))
         q->lacks |= LLMLAT_LACKS_OUTPUT_TOKENS;
     if (!(s->have & AH_ISL))
@@ -12859,7 +13598,7 @@ static int g_end(llmlat_reader *rd)
         return RD_STEP_FAILED;
     }
     /* chunk times on one clock; no token counts at all, no end of stream */
-    uint32_t lacks = LLMLAT_LACKS_CHUNK_TOKENS | LLMLAT_LACKS_END |
+    uint32_t lacks = LLMLAT_LACKS_CHUNK_TOKENS | LLMLAT_LACKS_END | LLMLAT_LACKS_SCHEDULE |
                      LLMLAT_LACKS_OUTPUT_TOKENS | LLMLAT_LACKS_INPUT_TOKENS;
     return cols_seal(rd, false, lacks, s->c.line, s->c.col) ? RD_STEP_END : RD_STEP_FAILED;
 }
@@ -12881,7 +13620,12 @@ LLMLAT_PRIVATE const import_ops *import_genai_perf_ops(void)
  * end_to_end_latency_s, inter_token_latency_s (its own per-request
  * figure), number_input_tokens, number_output_tokens, error_code, ... No
  * start time and no chunk time: each request is known by these values
- * only (llmlat_request_set_known). */
+ * only (llmlat_request_set_known), its request_output_throughput_token_per_s
+ * too: from 1eac866 (December 2023) until afd137a (April 2024) LLMPerf
+ * wrote the client's tokens_received (its data chunks, empty ones
+ * included) / E2E there (src/llmperf/ray_clients/
+ * openai_chat_completions_client.py: output_throughput), N / E2E since
+ * (token_benchmark_ray.py), under the same "version": "2023-08-31". */
 #include <string.h>
 
 enum { L_LIST = 1, L_REQUEST };
@@ -12893,6 +13637,7 @@ enum {
     LH_ITL = 1 << 3,
     LH_OUTPUT = 1 << 4,
     LH_INPUT = 1 << 5,
+    LH_TPS = 1 << 6,
 };
 
 static int l_done(bool ok)
@@ -12927,6 +13672,15 @@ static int l_member(llmlat_reader *rd, const char *key)
             return RD_STEP_FAILED;
         if (q->known_tool_itl_s < 0.0)
             return jt_fail(t, "\"inter_token_latency_s\" must not be negative"), RD_STEP_FAILED;
+        return RD_STEP_ON;
+    }
+    if (strcmp(key, "request_output_throughput_token_per_s") == 0) {
+        s->have |= LH_TPS;
+        if (!rd_double(rd, "\"request_output_throughput_token_per_s\"", &q->known_tps))
+            return RD_STEP_FAILED;
+        if (q->known_tps < 0.0)
+            return jt_fail(t, "\"request_output_throughput_token_per_s\" must not be negative"),
+                   RD_STEP_FAILED;
         return RD_STEP_ON;
     }
     if (strcmp(key, "number_output_tokens") == 0) {
@@ -12969,15 +13723,31 @@ static int l_close(llmlat_reader *rd, uint16_t tag)
     rd_req *q = &rd->p.cur;
     q->ok = !(s->have & LH_ERROR);
     q->start = 0;
-    q->lacks = LLMLAT_LACKS_START_TIMES;
+    q->lacks = LLMLAT_LACKS_START_TIMES | LLMLAT_LACKS_SCHEDULE;
     if (!(s->have & LH_OUTPUT))
         q->lacks |= LLMLAT_LACKS_OUTPUT_TOKENS;
     if (!(s->have & LH_INPUT))
         q->lacks |= LLMLAT_LACKS_INPUT_TOKENS;
+    if (!q->ok) {
+        /* its ttft_s and end_to_end_latency_s are LLMPerf's placeholders
+         * (0): no time of it is known, not even its end */
+        q->lacks |= LLMLAT_LACKS_END;
+        return RD_STEP_REQUEST;
+    }
+    /* a success has both times (common_metrics.py: TTFT, E2E_LAT) */
+    const char *missing = !(s->have & LH_TTFT) ? "ttft_s"
+                          : !(s->have & LH_E2E) ? "end_to_end_latency_s"
+                                                : NULL;
+    if (missing) {
+        jt_fail_at(&rd->jt, q->line, q->col, "response %llu has no \"%s\"",
+                   (unsigned long long)q->index, missing);
+        return RD_STEP_FAILED;
+    }
     q->known_conv = LLMLAT_CONV_LLMPERF;
     q->has_known_ttft = s->have & LH_TTFT;
     q->has_known_e2e = s->have & LH_E2E;
     q->has_known_tool_itl = s->have & LH_ITL;
+    q->has_known_tps = s->have & LH_TPS;
     q->has_end = q->has_known_e2e;
     q->end = q->known_e2e_ns;
     return RD_STEP_REQUEST;
@@ -12999,10 +13769,921 @@ LLMLAT_PRIVATE const import_ops *import_llmperf_ops(void)
     return &LLMPERF_OPS;
 }
 
+/* ---------------------- lib/read/import_guidellm.c ------------------------ */
+/* GuideLLM's benchmarks.json (docs/importers.md): {"metadata", "args",
+ * "benchmarks": [...]}, one GenerativeBenchmark per strategy run
+ * (vllm-project/guidellm, src/guidellm/benchmark/schemas/generative/
+ * benchmark.py), each with its requests by status
+ * ("requests": {"successful", "errored", "incomplete"}) as
+ * GenerativeRequestStats (src/guidellm/schemas/request_stats.py): a
+ * request's info.timings (schemas/info.py, RequestTimings: request_start,
+ * first and last request iteration, first and last token iteration, their
+ * counts, request_end, resolve_end, targeted_start), and the counts
+ * GuideLLM used (the computed "prompt_tokens" and "output_tokens").
+ * Before 0.4 a request had start_time, first_token_time, last_token_time
+ * and end_time instead.
+ *
+ * The file has the first and last chunk times of each request and how
+ * many chunks it had, not the times between: the chunks between are
+ * placed evenly, as GuideLLM's own output_tokens_timings place the
+ * tokens (numpy.linspace), and marked LLMLAT_LACKS_GAPS.
+ *
+ * GuideLLM's metrics count the requests of its measurement window only
+ * (GenerativeMetrics.compile: get_within_range(start_time, end_time),
+ * which drops the warm-up and cool-down): so does this reader. The
+ * benchmark's start_time and end_time come after its requests (computed
+ * fields), so a benchmark's requests are held (arrays[GL_ARRAY]) and
+ * handed over once the input ended, which also tells the last benchmark
+ * apart (--run). */
+#include <string.h>
+
+#define GL_ARRAY 0
+/* More iterations than a request could stream: refused, so that a damaged
+ * count does not make the reader place billions of chunks. */
+#define GL_ITERATIONS_MAX ((uint64_t)1 << 24)
+
+enum {
+    GL_FILE = 1, GL_BENCHMARKS, GL_BENCH, GL_SCHEDULER, GL_METRICS, GL_TOTALS, GL_REQUESTS,
+    GL_LIST, GL_REQ, GL_INFO, GL_TIMINGS, GL_INPUT_METRICS, GL_OUTPUT_METRICS,
+};
+
+enum gl_group { GL_SUCCESSFUL, GL_ERRORED, GL_INCOMPLETE };
+
+/* A request's times, as the file names them (info.timings, or before 0.4
+ * the request's own). */
+enum gl_time {
+    GT_TARGETED, GT_REQUEST_START, GT_RESOLVE_START, GT_FIRST_REQ, GT_LAST_REQ, GT_FIRST_TOK,
+    GT_LAST_TOK, GT_REQUEST_END, GT_RESOLVE_END, GT_COUNT
+};
+
+static const char *const GL_TIMING_KEYS[GT_COUNT] = {
+    [GT_TARGETED] = "targeted_start",
+    [GT_REQUEST_START] = "request_start",
+    [GT_RESOLVE_START] = "resolve_start",
+    [GT_FIRST_REQ] = "first_request_iteration",
+    [GT_LAST_REQ] = "last_request_iteration",
+    [GT_FIRST_TOK] = "first_token_iteration",
+    [GT_LAST_TOK] = "last_token_iteration",
+    [GT_REQUEST_END] = "request_end",
+    [GT_RESOLVE_END] = "resolve_end",
+};
+
+/* record.have: the times (bit i for enum gl_time), then the counts. */
+#define GH_TIME(i) (1u << (i))
+enum {
+    GH_REQUEST_ITERATIONS = 1u << GT_COUNT,
+    GH_TOKEN_ITERATIONS = 1u << (GT_COUNT + 1),
+    GH_PROMPT = 1u << (GT_COUNT + 2),       /* "prompt_tokens" (a number) */
+    GH_OUTPUT_KEY = 1u << (GT_COUNT + 3),   /* "output_tokens", a number or null */
+    GH_OUTPUT = 1u << (GT_COUNT + 4),       /* ... a number */
+    GH_INPUT_TOTAL = 1u << (GT_COUNT + 5),  /* input_metrics.total_tokens */
+    GH_OUTPUT_TOTAL = 1u << (GT_COUNT + 6), /* output_metrics.total_tokens */
+    GH_TIMINGS = 1u << (GT_COUNT + 7),      /* info.timings (0.4 on) */
+    GH_OLD = 1u << (GT_COUNT + 8),          /* start_time ... (before 0.4) */
+};
+
+/* guidellm_state.have: the benchmark's fields. */
+enum {
+    GB_MEASURE_LO = 1 << 0, GB_MEASURE_HI = 1 << 1, GB_START = 1 << 2, GB_END = 1 << 3,
+    GB_DURATION = 1 << 4, GB_REQUESTS = 1 << 5, GB_TOTAL = 1 << 6,
+};
+
+typedef struct gl_record {
+    uint64_t line, col;
+    uint32_t have;
+    uint8_t group;
+    int64_t t[GT_COUNT];
+    uint64_t request_iterations, token_iterations;
+    uint64_t prompt, output, input_total, output_total;
+    char id[RD_ID_MAX];
+} gl_record;
+
+static int gl_done(bool ok)
+{
+    return ok ? RD_STEP_ON : RD_STEP_FAILED;
+}
+
+static int gl_skip(llmlat_reader *rd)
+{
+    return gl_done(jt_skip_value(&rd->jt));
+}
+
+/* The record being read: the slot after the held ones (reserved when its
+ * object opened; the count moves once it closes). */
+static gl_record *gl_current(llmlat_reader *rd)
+{
+    return (gl_record *)rd->arrays[GL_ARRAY].p + rd->p.f.imp.gl.n;
+}
+
+static const gl_record *gl_at(const llmlat_reader *rd, uint64_t i)
+{
+    return (const gl_record *)rd->arrays[GL_ARRAY].p + i;
+}
+
+/* A time of the file (epoch seconds as Python floats), null allowed. */
+static int gl_time(llmlat_reader *rd, gl_record *g, int which, const char *what)
+{
+    bool ok;
+    if (jt_take_null(&rd->jt, &ok))
+        return gl_done(ok);
+    g->have |= GH_TIME(which);
+    return gl_done(rd_time_double(rd, what, DEC_SECONDS, &g->t[which]));
+}
+
+/* A count of the file, null allowed: *have gets bit when it is a number. */
+static int gl_count(llmlat_reader *rd, uint32_t *have, uint32_t bit, const char *what,
+                    uint64_t *out)
+{
+    bool ok;
+    if (jt_take_null(&rd->jt, &ok))
+        return gl_done(ok);
+    *have |= bit;
+    return gl_done(rd_count(rd, what, UINT64_MAX, out));
+}
+
+/* A benchmark-level time (the measurement window), null allowed. */
+static int gl_bench_time(llmlat_reader *rd, uint32_t bit, const char *what, int64_t *out)
+{
+    bool ok;
+    if (jt_take_null(&rd->jt, &ok))
+        return gl_done(ok);
+    rd->p.f.imp.gl.have |= bit;
+    return gl_done(rd_time_double(rd, what, DEC_SECONDS, out));
+}
+
+static int gl_timing(llmlat_reader *rd, const char *key)
+{
+    gl_record *g = gl_current(rd);
+    for (int i = 0; i < GT_COUNT; i++) {
+        if (strcmp(key, GL_TIMING_KEYS[i]) == 0) {
+            char what[RD_KEY_MAX + 16];
+            strcpy(what, "info.timings.");
+            strcat(what, GL_TIMING_KEYS[i]);
+            return gl_time(rd, g, i, what);
+        }
+    }
+    if (strcmp(key, "request_iterations") == 0)
+        return gl_count(rd, &g->have, GH_REQUEST_ITERATIONS, "info.timings.request_iterations",
+                        &g->request_iterations);
+    if (strcmp(key, "token_iterations") == 0)
+        return gl_count(rd, &g->have, GH_TOKEN_ITERATIONS, "info.timings.token_iterations",
+                        &g->token_iterations);
+    return gl_skip(rd);
+}
+
+/* A member of a request (GenerativeRequestStats). */
+static int gl_request_member(llmlat_reader *rd, const char *key)
+{
+    gl_record *g = gl_current(rd);
+    jtok *t = &rd->jt;
+    if (strcmp(key, "request_id") == 0 && jt_peek(t) == '"')
+        return gl_done(jt_string(t, g->id, sizeof g->id, NULL));
+    if (strcmp(key, "info") == 0)
+        return gl_done(walk_enter(rd, true, GL_INFO, "a request's \"info\""));
+    if (strcmp(key, "input_metrics") == 0 && jt_peek(t) == '{')
+        return gl_done(walk_enter(rd, true, GL_INPUT_METRICS, "\"input_metrics\""));
+    if (strcmp(key, "output_metrics") == 0 && jt_peek(t) == '{')
+        return gl_done(walk_enter(rd, true, GL_OUTPUT_METRICS, "\"output_metrics\""));
+    if (strcmp(key, "prompt_tokens") == 0)
+        return gl_count(rd, &g->have, GH_PROMPT, "\"prompt_tokens\"", &g->prompt);
+    if (strcmp(key, "output_tokens") == 0) {
+        g->have |= GH_OUTPUT_KEY;
+        return gl_count(rd, &g->have, GH_OUTPUT, "\"output_tokens\"", &g->output);
+    }
+    /* before 0.4 (GenerativeTextResponseStats) */
+    static const struct {
+        const char *key;
+        int time;
+    } OLD[] = { { "start_time", GT_REQUEST_START },     { "end_time", GT_REQUEST_END },
+                { "first_token_time", GT_FIRST_TOK }, { "last_token_time", GT_LAST_TOK } };
+    for (size_t i = 0; i < sizeof OLD / sizeof OLD[0]; i++) {
+        if (strcmp(key, OLD[i].key) == 0) {
+            g->have |= GH_OLD;
+            char what[RD_KEY_MAX + 4];
+            strcpy(what, "\"");
+            strcat(what, OLD[i].key);
+            strcat(what, "\"");
+            return gl_time(rd, g, OLD[i].time, what);
+        }
+    }
+    return gl_skip(rd);
+}
+
+/* A run (benchmark) begins: the one asked for is read, the others skipped
+ * but counted. */
+static int gl_benchmark(llmlat_reader *rd, uint64_t index)
+{
+    guidellm_state *gl = &rd->p.f.imp.gl;
+    jtok *t = &rd->jt;
+    jt_peek(t);
+    if (import_run_begin(rd, index + 1))
+        *gl = (guidellm_state){ .line = t->tok_line, .col = t->tok_col };
+    return gl_done(walk_enter(rd, true, GL_BENCH, "a benchmark"));
+}
+
+static int gl_bench_member(llmlat_reader *rd, const char *key)
+{
+    guidellm_state *gl = &rd->p.f.imp.gl;
+    jtok *t = &rd->jt;
+    if (rd->p.f.imp.run == 0)
+        return gl_skip(rd); /* not the benchmark asked for */
+    if (strcmp(key, "requests") == 0) {
+        gl->have |= GB_REQUESTS;
+        return gl_done(walk_enter(rd, true, GL_REQUESTS, "a benchmark's \"requests\""));
+    }
+    if (strcmp(key, "scheduler_metrics") == 0 && jt_peek(t) == '{')
+        return gl_done(walk_enter(rd, true, GL_SCHEDULER, "\"scheduler_metrics\""));
+    if (strcmp(key, "metrics") == 0 && jt_peek(t) == '{')
+        return gl_done(walk_enter(rd, true, GL_METRICS, "a benchmark's \"metrics\""));
+    if (strcmp(key, "start_time") == 0)
+        return gl_bench_time(rd, GB_START, "a benchmark's \"start_time\"", &gl->start_time);
+    if (strcmp(key, "end_time") == 0)
+        return gl_bench_time(rd, GB_END, "a benchmark's \"end_time\"", &gl->end_time);
+    if (strcmp(key, "duration") == 0) {
+        bool ok;
+        if (jt_take_null(t, &ok))
+            return gl_done(ok);
+        gl->have |= GB_DURATION;
+        return gl_done(rd_double(rd, "a benchmark's \"duration\"", &gl->duration));
+    }
+    return gl_skip(rd);
+}
+
+static int gl_value(llmlat_reader *rd, uint16_t tag, const char *key, uint64_t index)
+{
+    guidellm_state *gl = &rd->p.f.imp.gl;
+    jtok *t = &rd->jt;
+    switch (tag) {
+    case IMPORT_TOP:
+        return gl_done(walk_enter(rd, true, GL_FILE, "GuideLLM's benchmarks.json"));
+    case GL_FILE:
+        if (strcmp(key, "benchmarks") == 0)
+            return gl_done(walk_enter(rd, false, GL_BENCHMARKS, "\"benchmarks\""));
+        return gl_skip(rd);
+    case GL_BENCHMARKS:
+        return gl_benchmark(rd, index);
+    case GL_BENCH:
+        return gl_bench_member(rd, key);
+    case GL_SCHEDULER:
+        if (strcmp(key, "measure_start_time") == 0)
+            return gl_bench_time(rd, GB_MEASURE_LO, "scheduler_metrics.measure_start_time",
+                                 &gl->measure_lo);
+        if (strcmp(key, "measure_end_time") == 0)
+            return gl_bench_time(rd, GB_MEASURE_HI, "scheduler_metrics.measure_end_time",
+                                 &gl->measure_hi);
+        return gl_skip(rd);
+    case GL_METRICS:
+        if (strcmp(key, "request_totals") == 0 && jt_peek(t) == '{')
+            return gl_done(walk_enter(rd, true, GL_TOTALS, "metrics.request_totals"));
+        return gl_skip(rd);
+    case GL_TOTALS:
+        if (strcmp(key, "total") == 0)
+            return gl_count(rd, &gl->have, GB_TOTAL, "metrics.request_totals.total",
+                            &gl->total);
+        return gl_skip(rd);
+    case GL_REQUESTS: {
+        static const char *const LISTS[] = { [GL_SUCCESSFUL] = "successful",
+                                             [GL_ERRORED] = "errored",
+                                             [GL_INCOMPLETE] = "incomplete" };
+        for (uint8_t g = 0; g < 3; g++) {
+            if (strcmp(key, LISTS[g]) == 0) {
+                bool ok;
+                if (jt_take_null(t, &ok))
+                    return gl_done(ok);
+                gl->group = g;
+                return gl_done(walk_enter(rd, false, GL_LIST, "a list of requests"));
+            }
+        }
+        return gl_skip(rd); /* "total": null */
+    }
+    case GL_LIST: {
+        jt_peek(t);
+        uint64_t line = t->tok_line, col = t->tok_col;
+        if (!rd_reserve(rd, GL_ARRAY, (size_t)gl->n + 1, sizeof(gl_record)))
+            return RD_STEP_FAILED;
+        gl_record *g = gl_current(rd);
+        memset(g, 0, sizeof *g);
+        g->line = line;
+        g->col = col;
+        g->group = gl->group;
+        return gl_done(walk_enter(rd, true, GL_REQ, "a request"));
+    }
+    case GL_REQ:
+        return gl_request_member(rd, key);
+    case GL_INFO:
+        if (strcmp(key, "timings") == 0) {
+            gl_current(rd)->have |= GH_TIMINGS;
+            return gl_done(walk_enter(rd, true, GL_TIMINGS, "info.timings"));
+        }
+        return gl_skip(rd);
+    case GL_TIMINGS:
+        return gl_timing(rd, key);
+    case GL_INPUT_METRICS:
+    case GL_OUTPUT_METRICS: {
+        gl_record *g = gl_current(rd);
+        if (strcmp(key, "total_tokens") != 0)
+            return gl_skip(rd);
+        bool in = tag == GL_INPUT_METRICS;
+        return gl_count(rd, &g->have, in ? GH_INPUT_TOTAL : GH_OUTPUT_TOTAL,
+                        in ? "input_metrics.total_tokens" : "output_metrics.total_tokens",
+                        in ? &g->input_total : &g->output_total);
+    }
+    }
+    return gl_skip(rd);
+}
+
+/* A request read: checked and held. */
+static int gl_request_end(llmlat_reader *rd)
+{
+    guidellm_state *gl = &rd->p.f.imp.gl;
+    gl_record *g = gl_current(rd);
+    uint64_t number = gl->n + 1;
+    const char *missing = NULL;
+    if (!(g->have & (GH_TIMINGS | GH_OLD)))
+        missing = "no info.timings";
+    else if (!(g->have & (GH_TIME(GT_REQUEST_START) | GH_TIME(GT_RESOLVE_START))))
+        missing = (g->have & GH_OLD) ? "no \"start_time\"" : "no info.timings.request_start";
+    else if ((g->have & GH_TOKEN_ITERATIONS) && g->token_iterations > 0 &&
+             (g->have & (GH_TIME(GT_FIRST_TOK) | GH_TIME(GT_LAST_TOK))) !=
+                 (GH_TIME(GT_FIRST_TOK) | GH_TIME(GT_LAST_TOK)))
+        missing = "token iterations but not its first and last token iteration";
+    if (missing) {
+        jt_fail_at(&rd->jt, g->line, g->col, "request %llu of the benchmark has %s",
+                   (unsigned long long)number, missing);
+        return RD_STEP_FAILED;
+    }
+    if ((g->have & GH_REQUEST_ITERATIONS) && (g->have & GH_TOKEN_ITERATIONS) &&
+        g->token_iterations > g->request_iterations) {
+        jt_fail_at(&rd->jt, g->line, g->col,
+                   "request %llu of the benchmark has more token iterations (%llu) than "
+                   "iterations (%llu)",
+                   (unsigned long long)number, (unsigned long long)g->token_iterations,
+                   (unsigned long long)g->request_iterations);
+        return RD_STEP_FAILED;
+    }
+    if (g->request_iterations > GL_ITERATIONS_MAX || g->token_iterations > GL_ITERATIONS_MAX) {
+        jt_fail_at(&rd->jt, g->line, g->col,
+                   "request %llu of the benchmark has more than %llu iterations",
+                   (unsigned long long)number, (unsigned long long)GL_ITERATIONS_MAX);
+        return RD_STEP_FAILED;
+    }
+    gl->n = number;
+    return RD_STEP_ON;
+}
+
+static int gl_close(llmlat_reader *rd, uint16_t tag)
+{
+    guidellm_state *gl = &rd->p.f.imp.gl;
+    if (tag == GL_REQ)
+        return gl_request_end(rd);
+    if (tag == GL_BENCH && rd->p.f.imp.run) {
+        if (!(gl->have & GB_REQUESTS)) {
+            jt_fail_at(&rd->jt, gl->line, gl->col,
+                       "looks like GuideLLM benchmarks.json (summary only: no per-request data): "
+                       "benchmark %llu has no \"requests\"",
+                       (unsigned long long)rd->p.f.imp.run);
+            return RD_STEP_FAILED;
+        }
+        if ((gl->have & GB_DURATION) && gl->duration > 0.0) {
+            rd->p.has_duration = true;
+            rd->p.duration_s = gl->duration;
+        }
+    }
+    return RD_STEP_ON;
+}
+
+static bool gl_window(const guidellm_state *gl, int64_t *lo, int64_t *hi);
+static bool gl_in_window(const gl_record *g, int64_t lo, int64_t hi);
+
+/* The benchmark's requests are complete: those of its window are all of
+ * those its metrics counted, unless GuideLLM kept a sample of them
+ * (--sample-requests), or none. */
+static bool gl_seal(llmlat_reader *rd)
+{
+    guidellm_state *gl = &rd->p.f.imp.gl;
+    int64_t lo, hi;
+    bool windowed = gl_window(gl, &lo, &hi);
+    uint64_t kept = 0;
+    for (uint64_t i = 0; i < gl->n; i++)
+        kept += !windowed || gl_in_window(gl_at(rd, i), lo, hi);
+    if ((gl->have & GB_TOTAL) && kept < gl->total) {
+        if (gl->n == 0)
+            jt_fail_at(&rd->jt, gl->line, gl->col,
+                       "looks like GuideLLM benchmarks.json (summary only: no per-request "
+                       "data): benchmark %llu counted %llu requests but kept none",
+                       (unsigned long long)rd->p.run, (unsigned long long)gl->total);
+        else
+            jt_fail_at(&rd->jt, gl->line, gl->col,
+                       "benchmark %llu of GuideLLM's benchmarks.json keeps a sample of its "
+                       "requests (%llu of the %llu its metrics counted): its figures cannot "
+                       "be rebuilt from them",
+                       (unsigned long long)rd->p.run, (unsigned long long)kept,
+                       (unsigned long long)gl->total);
+        return false;
+    }
+    gl->sealed = true;
+    return true;
+}
+
+static int gl_end(llmlat_reader *rd)
+{
+    int r = import_runs_end(rd);
+    if (r != RD_STEP_END)
+        return r;
+    if (rd->p.runs == 0) {
+        jt_fail(&rd->jt, "GuideLLM's benchmarks.json has no benchmark");
+        return RD_STEP_FAILED;
+    }
+    return gl_seal(rd) ? RD_STEP_END : RD_STEP_FAILED;
+}
+
+/* -------------------------------------------------------------- handing over */
+
+/* GuideLLM's measurement window: the benchmark's start and end time, or
+ * its scheduler's measure start and end (the same, read before the
+ * requests); none: every request. */
+static bool gl_window(const guidellm_state *gl, int64_t *lo, int64_t *hi)
+{
+    *lo = INT64_MIN;
+    *hi = INT64_MAX;
+    if (gl->have & GB_START)
+        *lo = gl->start_time;
+    else if (gl->have & GB_MEASURE_LO)
+        *lo = gl->measure_lo;
+    if (gl->have & GB_END)
+        *hi = gl->end_time;
+    else if (gl->have & GB_MEASURE_HI)
+        *hi = gl->measure_hi;
+    return *lo != INT64_MIN || *hi != INT64_MAX;
+}
+
+static int64_t gl_first_of(const gl_record *g, int a, int b)
+{
+    return (g->have & GH_TIME(a)) ? g->t[a] : g->t[b];
+}
+
+/* GenerativeRequestStats.request_end_time: request_end, else resolve_end. */
+static bool gl_end_time(const gl_record *g, int64_t *end)
+{
+    if (!(g->have & (GH_TIME(GT_REQUEST_END) | GH_TIME(GT_RESOLVE_END))))
+        return false;
+    *end = gl_first_of(g, GT_REQUEST_END, GT_RESOLVE_END);
+    return true;
+}
+
+/* get_within_range(start, end): ended at or after the window's start, and
+ * started (or, without a start, ended) at or before its end. */
+static bool gl_in_window(const gl_record *g, int64_t lo, int64_t hi)
+{
+    int64_t end;
+    if (!gl_end_time(g, &end))
+        return true; /* GuideLLM cannot have written it without: keep it */
+    if (end < lo)
+        return false;
+    if (g->have & (GH_TIME(GT_REQUEST_START) | GH_TIME(GT_RESOLVE_START)))
+        return gl_first_of(g, GT_REQUEST_START, GT_RESOLVE_START) <= hi;
+    return end <= hi;
+}
+
+/* t0 + (t1 - t0) i / n, exactly rounded down (t0 <= t1, i <= n). */
+static int64_t gl_spread(int64_t t0, int64_t t1, uint64_t i, uint64_t n)
+{
+    uint64_t span = (uint64_t)t1 - (uint64_t)t0, lo, hi;
+    wide_mul(span, i, &lo, &hi);
+    /* (hi:lo) / n, hi < n since i <= n */
+    uint64_t q = 0, r = hi;
+    for (int b = 63; b >= 0; b--) {
+        bool top = r >> 63;
+        r = (r << 1) | ((lo >> b) & 1);
+        if (top || r >= n) {
+            r -= n;
+            q |= (uint64_t)1 << b;
+        }
+    }
+    return (int64_t)((uint64_t)t0 + q);
+}
+
+/* The chunks of g: an empty one at the first iteration when it came
+ * before the first token iteration; the token iterations, evenly from
+ * the first to the last; the other empty iterations at the last token
+ * iteration (before it), and one at the last iteration when it came
+ * after. lacks: GAPS when a time was placed rather than read. */
+static bool gl_events(llmlat_reader *rd, const gl_record *g, uint32_t *lacks)
+{
+    bool has_first_req = g->have & GH_TIME(GT_FIRST_REQ);
+    bool has_last_req = g->have & GH_TIME(GT_LAST_REQ);
+    bool has_tok = (g->have & GH_TIME(GT_FIRST_TOK)) && (g->have & GH_TIME(GT_LAST_TOK));
+    uint64_t tokens = g->token_iterations;
+    if (!(g->have & GH_TOKEN_ITERATIONS)) /* before 0.4: the first and last only */
+        tokens = has_tok ? (g->t[GT_LAST_TOK] > g->t[GT_FIRST_TOK] ? 2 : 1) : 0;
+    if (!has_tok)
+        tokens = 0;
+    int64_t first = g->t[GT_FIRST_TOK], last = g->t[GT_LAST_TOK];
+    uint64_t total = (g->have & GH_REQUEST_ITERATIONS) ? g->request_iterations : 0;
+    bool lead = has_first_req && (tokens == 0 || g->t[GT_FIRST_REQ] < first);
+    bool trail = has_last_req && tokens > 0 && g->t[GT_LAST_REQ] > last;
+    if (tokens == 0 && has_last_req && has_first_req && g->t[GT_LAST_REQ] > g->t[GT_FIRST_REQ])
+        trail = true;
+    uint64_t placed = tokens + lead + trail;
+    uint64_t others = total > placed ? total - placed : 0; /* empty ones in between */
+    if (!rd_events_reserve(rd, (size_t)(placed + others)))
+        return false;
+    if (lead)
+        rd_push_event(rd, g->t[GT_FIRST_REQ], 0);
+    if (tokens == 0) {
+        for (uint64_t i = 0; i < others; i++)
+            rd_push_event(rd, g->t[GT_FIRST_REQ], 0);
+    }
+    for (uint64_t i = 0; i < tokens; i++) {
+        if (i + 1 == tokens && tokens > 1)
+            for (uint64_t j = 0; j < others; j++)
+                rd_push_event(rd, last, 0);
+        rd_push_event(rd, tokens > 1 ? gl_spread(first, last, i, tokens - 1) : first, 1);
+    }
+    if (tokens == 1)
+        for (uint64_t j = 0; j < others; j++)
+            rd_push_event(rd, first, 0);
+    if (trail)
+        rd_push_event(rd, g->t[GT_LAST_REQ], 0);
+    if (tokens > 2 || others > 0 || (!(g->have & GH_TOKEN_ITERATIONS) && tokens == 2))
+        *lacks |= LLMLAT_LACKS_GAPS;
+    return true;
+}
+
+LLMLAT_PRIVATE bool import_guidellm_held_next(llmlat_reader *rd)
+{
+    guidellm_state *gl = &rd->p.f.imp.gl;
+    if (!gl->sealed)
+        return false;
+    int64_t lo, hi;
+    bool windowed = gl_window(gl, &lo, &hi);
+    while (gl->next < gl->n && windowed && !gl_in_window(gl_at(rd, gl->next), lo, hi))
+        gl->next++;
+    if (gl->next == gl->n)
+        return false;
+    const gl_record *g = gl_at(rd, gl->next++);
+    rd_begin_request(rd, g->line, g->col);
+    rd_req *q = &rd->p.cur;
+    memcpy(q->id, g->id, sizeof q->id);
+    q->start = gl_first_of(g, GT_REQUEST_START, GT_RESOLVE_START);
+    if (g->have & GH_TIME(GT_TARGETED)) {
+        q->has_scheduled = true;
+        q->scheduled = g->t[GT_TARGETED];
+    }
+    q->lacks = LLMLAT_LACKS_CHUNK_TOKENS | (q->has_scheduled ? 0 : LLMLAT_LACKS_SCHEDULE);
+    if (!gl_events(rd, g, &q->lacks))
+        return false;
+    q->ok = g->group == GL_SUCCESSFUL;
+    q->cancelled = g->group == GL_INCOMPLETE;
+    int64_t end;
+    if (g->group != GL_SUCCESSFUL && (g->have & GH_TIME(GT_RESOLVE_END)))
+        end = g->t[GT_RESOLVE_END]; /* no request_end: the stream did not close normally */
+    else if (!gl_end_time(g, &end))
+        end = q->n ? rd->ev.t[q->n - 1] : q->start;
+    q->has_end = true;
+    q->end = end;
+    if (g->have & GH_PROMPT)
+        q->input_tokens = g->prompt;
+    else if (g->have & GH_INPUT_TOTAL)
+        q->input_tokens = g->input_total;
+    /* the count GuideLLM used: "output_tokens" (null: none, its token
+     * iterations stand for it), else output_metrics' */
+    if (g->have & GH_OUTPUT_KEY) {
+        q->has_output_tokens = (g->have & GH_OUTPUT) != 0;
+        q->output_tokens = g->output;
+    } else if (g->have & GH_OUTPUT_TOTAL) {
+        q->has_output_tokens = true;
+        q->output_tokens = g->output_total;
+    }
+    return true;
+}
+
+static const import_ops GUIDELLM_OPS = {
+    LLMLAT_INPUT_GUIDELLM, "GuideLLM's benchmarks.json", false,
+    gl_value, gl_close, gl_end,
+};
+
+LLMLAT_PRIVATE const import_ops *import_guidellm_ops(void)
+{
+    return &GUIDELLM_OPS;
+}
+
+/* ---------------------- lib/read/import_inference_perf.c ------------------ */
+/* inference-perf's per_request_lifecycle_metrics.json (docs/importers.md):
+ * the list kubernetes-sigs/inference-perf's ReportGenerator writes with
+ * per_request: true (inference_perf/reportgen/base.py, generate_reports),
+ * one object per request: "start_time", "end_time" (time.perf_counter()
+ * seconds), "request", "response", "info" (InferenceInfo.model_dump()),
+ * "error" (null, or {"error_type", "error_msg"}).
+ *
+ * The info differs by version:
+ * - until April 2026 (7ff8150 and before 3b882ba): {"input_tokens",
+ *   "output_tokens", "output_token_times"}, where output_token_times are
+ *   the times of every line of the response (apis/completion.py,
+ *   process_response: blank lines and [DONE] included; from b2cebd8 of
+ *   every SSE message, apis/streaming_parser.py), not of tokens: each is
+ *   read as a chunk whose tokens the file does not know;
+ * - from 3b882ba (24 April 2026) {"input_tokens", "response_info"}, and
+ *   from f23cb85 (May 2026) {"request_metrics": {"text": {"input_tokens"}},
+ *   "response_metrics"}: both {"output_tokens" (the client's count),
+ *   "server_usage" (the server's usage), "chunk_times" (content chunks
+ *   only since 49e26a6, apis/streaming_parser.py), "output_token_times"
+ *   (the chunk's time once per token the report's tokenizer found in it,
+ *   or the chunk times when it had none)}: the chunks are the chunk times,
+ *   each with the tokens its time has among the token times.
+ * Neither has the request's intended start (scheduled_time is not
+ * written). */
+#include <string.h>
+
+#define IP_TOKEN_TIMES 0
+
+enum {
+    IP_LIST = 1, IP_REQ, IP_INFO, IP_REQUEST_METRICS, IP_TEXT, IP_RESPONSE_METRICS, IP_USAGE,
+};
+
+/* import_state.have */
+enum {
+    IH_START = 1 << 0, IH_END = 1 << 1, IH_ERROR = 1 << 2, IH_OUTPUT = 1 << 3,
+    IH_SERVER = 1 << 4, IH_CHUNK_TIMES = 1 << 5, IH_TOKEN_TIMES = 1 << 6,
+    IH_INFO_TOKEN_TIMES = 1 << 7, /* info.output_token_times: the older layout */
+    IH_SCHEDULED = 1 << 8,
+};
+
+static int ip_done(bool ok)
+{
+    return ok ? RD_STEP_ON : RD_STEP_FAILED;
+}
+
+static int ip_skip(llmlat_reader *rd)
+{
+    return ip_done(jt_skip_value(&rd->jt));
+}
+
+/* A list of times (seconds, Python floats) at the cursor: into the
+ * request's events (k 1), or the token times array. */
+static bool ip_times(llmlat_reader *rd, const char *what, bool events, uint64_t *n)
+{
+    jtok *t = &rd->jt;
+    char msg[RD_KEY_MAX + 32];
+    strcpy(msg, "an entry of ");
+    strcat(msg, what);
+    *n = 0;
+    if (events)
+        rd->p.cur.n = 0;
+    if (!jt_expect(t, '[', what))
+        return false;
+    if (jt_peek(t) == ']') {
+        jt_advance(t);
+        return true;
+    }
+    for (;;) {
+        int64_t v;
+        if (!rd_time_double(rd, msg, DEC_SECONDS, &v))
+            return false;
+        if (events) {
+            if (!rd_push_event(rd, v, 1))
+                return false;
+        } else {
+            if (!rd_reserve(rd, IP_TOKEN_TIMES, (size_t)*n + 1, sizeof(int64_t)))
+                return false;
+            ((int64_t *)rd->arrays[IP_TOKEN_TIMES].p)[*n] = v;
+        }
+        ++*n;
+        if (jt_peek(t) == ']') {
+            jt_advance(t);
+            return true;
+        }
+        if (!jt_expect(t, ',', "',' or ']'"))
+            return false;
+    }
+}
+
+static int ip_count(llmlat_reader *rd, const char *what, uint32_t bit, uint64_t *out)
+{
+    bool ok;
+    if (jt_take_null(&rd->jt, &ok))
+        return ip_done(ok);
+    rd->p.f.imp.have |= bit;
+    return ip_done(rd_count(rd, what, UINT64_MAX, out));
+}
+
+static int ip_request_member(llmlat_reader *rd, const char *key)
+{
+    import_state *s = &rd->p.f.imp;
+    rd_req *q = &rd->p.cur;
+    jtok *t = &rd->jt;
+    bool ok;
+    if (strcmp(key, "start_time") == 0) {
+        s->have |= IH_START;
+        return ip_done(rd_time_double(rd, "\"start_time\"", DEC_SECONDS, &q->start));
+    }
+    if (strcmp(key, "end_time") == 0) {
+        s->have |= IH_END;
+        return ip_done(rd_time_double(rd, "\"end_time\"", DEC_SECONDS, &s->ip.end));
+    }
+    if (strcmp(key, "scheduled_time") == 0) { /* not written so far: read if it is */
+        if (jt_take_null(t, &ok))
+            return ip_done(ok);
+        s->have |= IH_SCHEDULED;
+        return ip_done(rd_time_double(rd, "\"scheduled_time\"", DEC_SECONDS, &q->scheduled));
+    }
+    if (strcmp(key, "error") == 0) {
+        if (jt_take_null(t, &ok))
+            return ip_done(ok);
+        s->have |= IH_ERROR;
+        return ip_skip(rd);
+    }
+    if (strcmp(key, "info") == 0) {
+        if (jt_take_null(t, &ok))
+            return ip_done(ok);
+        return ip_done(walk_enter(rd, true, IP_INFO, "a request's \"info\""));
+    }
+    return ip_skip(rd);
+}
+
+static int ip_value(llmlat_reader *rd, uint16_t tag, const char *key, uint64_t index)
+{
+    (void)index;
+    import_state *s = &rd->p.f.imp;
+    jtok *t = &rd->jt;
+    bool ok;
+    switch (tag) {
+    case IMPORT_TOP:
+        if (jt_peek(t) == '{') { /* its summaries are objects */
+            jt_fail(t, "%s", rd_detect_message_inference_perf_summary());
+            return RD_STEP_FAILED;
+        }
+        return ip_done(walk_enter(rd, false, IP_LIST, "inference-perf's list of requests"));
+    case IP_LIST:
+        jt_peek(t);
+        rd_begin_request(rd, t->tok_line, t->tok_col);
+        s->have = 0;
+        s->ip = (inference_perf_state){ 0 };
+        return ip_done(walk_enter(rd, true, IP_REQ, "a request"));
+    case IP_REQ:
+        return ip_request_member(rd, key);
+    case IP_INFO:
+        if (strcmp(key, "input_tokens") == 0)
+            return ip_count(rd, "info.input_tokens", 0, &rd->p.cur.input_tokens);
+        if (strcmp(key, "output_tokens") == 0) /* the older layout */
+            return ip_count(rd, "info.output_tokens", IH_OUTPUT, &s->ip.output_tokens);
+        if (strcmp(key, "output_token_times") == 0) {
+            s->have |= IH_INFO_TOKEN_TIMES;
+            return ip_done(ip_times(rd, "info.output_token_times", true, &s->ip.n_chunks));
+        }
+        if (strcmp(key, "request_metrics") == 0 && jt_peek(t) == '{')
+            return ip_done(walk_enter(rd, true, IP_REQUEST_METRICS, "info.request_metrics"));
+        if (strcmp(key, "response_metrics") == 0 || strcmp(key, "response_info") == 0) {
+            if (jt_take_null(t, &ok))
+                return ip_done(ok);
+            return ip_done(walk_enter(rd, true, IP_RESPONSE_METRICS, "info.response_metrics"));
+        }
+        return ip_skip(rd);
+    case IP_REQUEST_METRICS:
+        if (strcmp(key, "text") == 0 && jt_peek(t) == '{')
+            return ip_done(walk_enter(rd, true, IP_TEXT, "info.request_metrics.text"));
+        return ip_skip(rd);
+    case IP_TEXT:
+        if (strcmp(key, "input_tokens") == 0)
+            return ip_count(rd, "info.request_metrics.text.input_tokens", 0,
+                            &rd->p.cur.input_tokens);
+        return ip_skip(rd);
+    case IP_RESPONSE_METRICS:
+        if (strcmp(key, "output_tokens") == 0)
+            return ip_count(rd, "info.response_metrics.output_tokens", IH_OUTPUT,
+                            &s->ip.output_tokens);
+        if (strcmp(key, "server_usage") == 0) {
+            if (jt_take_null(t, &ok))
+                return ip_done(ok);
+            return ip_done(walk_enter(rd, true, IP_USAGE, "info.response_metrics.server_usage"));
+        }
+        if (strcmp(key, "chunk_times") == 0) {
+            s->have |= IH_CHUNK_TIMES;
+            return ip_done(ip_times(rd, "info.response_metrics.chunk_times", true,
+                                    &s->ip.n_chunks));
+        }
+        if (strcmp(key, "output_token_times") == 0) {
+            s->have |= IH_TOKEN_TIMES;
+            return ip_done(ip_times(rd, "info.response_metrics.output_token_times", false,
+                                    &s->ip.n_token_times));
+        }
+        return ip_skip(rd);
+    case IP_USAGE:
+        if (strcmp(key, "completion_tokens") == 0)
+            return ip_count(rd, "server_usage.completion_tokens", IH_SERVER,
+                            &s->ip.server_tokens);
+        return ip_skip(rd);
+    }
+    return ip_skip(rd);
+}
+
+/* Each chunk's tokens: how many token times equal its time (the token
+ * times are the chunk times, each repeated once per token). false when a
+ * token time is no chunk's. */
+static bool ip_chunk_tokens(llmlat_reader *rd)
+{
+    const inference_perf_state *ip = &rd->p.f.imp.ip;
+    const int64_t *tok = rd->arrays[IP_TOKEN_TIMES].p;
+    uint64_t j = 0;
+    for (size_t i = 0; i < rd->p.cur.n; i++) {
+        uint32_t k = 0;
+        while (j < ip->n_token_times && tok[j] == rd->ev.t[i] && k < UINT32_MAX) {
+            k++;
+            j++;
+        }
+        rd->ev.k[i] = k;
+    }
+    return j == ip->n_token_times;
+}
+
+static int ip_request(llmlat_reader *rd)
+{
+    import_state *s = &rd->p.f.imp;
+    inference_perf_state *ip = &s->ip;
+    rd_req *q = &rd->p.cur;
+    const char *missing = !(s->have & IH_START) ? "\"start_time\""
+                          : !(s->have & IH_END) ? "\"end_time\""
+                                                : NULL;
+    if (missing) {
+        jt_fail_at(&rd->jt, q->line, q->col, "request %llu has no %s",
+                   (unsigned long long)q->index, missing);
+        return RD_STEP_FAILED;
+    }
+    q->ok = !(s->have & IH_ERROR);
+    q->has_end = true;
+    q->end = ip->end;
+    q->has_scheduled = (s->have & IH_SCHEDULED) != 0;
+    q->lacks = q->has_scheduled ? 0 : LLMLAT_LACKS_SCHEDULE;
+    bool chunk_tokens = false;
+    if (!(s->have & (IH_CHUNK_TIMES | IH_INFO_TOKEN_TIMES)) && (s->have & IH_TOKEN_TIMES)) {
+        /* token times without chunk times: a chunk is a run of equal times */
+        const int64_t *tok = rd->arrays[IP_TOKEN_TIMES].p;
+        q->n = 0;
+        for (uint64_t j = 0; j < ip->n_token_times; j++) {
+            if (q->n && rd->ev.t[q->n - 1] == tok[j] && rd->ev.k[q->n - 1] < UINT32_MAX)
+                rd->ev.k[q->n - 1]++;
+            else if (!rd_push_event(rd, tok[j], 1))
+                return RD_STEP_FAILED;
+        }
+        chunk_tokens = true;
+    } else if (s->have & IH_CHUNK_TIMES) {
+        /* re-tokenized times tell each chunk's tokens; times equal to the
+         * chunk times do so when they add up to the client's count */
+        chunk_tokens = ip->n_token_times != ip->n_chunks ||
+                       ((s->have & IH_OUTPUT) && ip->output_tokens == ip->n_chunks);
+        if ((s->have & IH_TOKEN_TIMES) && chunk_tokens && !ip_chunk_tokens(rd)) {
+            jt_fail_at(&rd->jt, q->line, q->col,
+                       "request %llu has an output token time that is no chunk's time",
+                       (unsigned long long)q->index);
+            return RD_STEP_FAILED;
+        }
+        chunk_tokens &= (s->have & IH_TOKEN_TIMES) != 0;
+    }
+    if (chunk_tokens) {
+        /* N is the sum of k, the client's count; the server's usage count
+         * stands by for LLMLAT_PARAM_SERVER_OUTPUT_TOKENS */
+        q->has_output_tokens = (s->have & IH_SERVER) != 0;
+        q->output_tokens = ip->server_tokens;
+    } else {
+        /* every chunk (or line) one token: N is the client's count */
+        if (q->n)
+            q->lacks |= LLMLAT_LACKS_CHUNK_TOKENS;
+        q->has_output_tokens = (s->have & IH_OUTPUT) != 0;
+        q->output_tokens = ip->output_tokens;
+        if (!q->has_output_tokens && q->n)
+            q->lacks |= LLMLAT_LACKS_OUTPUT_TOKENS;
+    }
+    if (!q->ok)
+        q->n = 0; /* an error's times are not a stream's */
+    return RD_STEP_REQUEST;
+}
+
+static int ip_close(llmlat_reader *rd, uint16_t tag)
+{
+    return tag == IP_REQ ? ip_request(rd) : RD_STEP_ON;
+}
+
+static int ip_end(llmlat_reader *rd)
+{
+    (void)rd;
+    return RD_STEP_END;
+}
+
+static const import_ops INFERENCE_PERF_OPS = {
+    LLMLAT_INPUT_INFERENCE_PERF, "inference-perf's per_request_lifecycle_metrics.json", false,
+    ip_value, ip_close, ip_end,
+};
+
+LLMLAT_PRIVATE const import_ops *import_inference_perf_ops(void)
+{
+    return &INFERENCE_PERF_OPS;
+}
+
 /* ---------------------- lib/report/expose.c ------------------------------- */
-/* What the exposition writes: the metric families, and the point of each
- * aggregator in each family (expose.h); llmlat_expose. Series names are
- * in docs/prometheus.md. */
+/* What the exposition writes: llmlat's own metric families, the point
+ * of each aggregator in each family of a naming scheme (expose.h; the
+ * systems' schemes are in expose_names.c), and the labels a scheme
+ * writes; llmlat_expose. Series names are in docs/prometheus.md. */
 #include <float.h>
 #include <math.h>
 #include <string.h>
@@ -13163,14 +14844,57 @@ typedef struct expose_family {
     int32_t id; /* counter, rate or metric id */
 } expose_family;
 
-/* The labels llmlat writes itself on llmlat_info. */
-#define EXPOSE_INFO_LABELS 3
+/* How a scheme writes a metric's histogram series: its classic bounds
+ * (at most MAX_BUCKET_BOUNDS) where the aggregator's were not set
+ * (llmlat_agg_set_buckets), and a label of the series' own, or NULL.
+ * Without one, the bounds are llmlat's defaults (report_hist.h). */
+typedef struct expose_histogram {
+    int32_t metric;
+    const double *bounds;
+    size_t n_bounds;
+    const char *label, *label_value;
+} expose_histogram;
+
+/* A label renamed by a scheme: the aggregator's `from` is written `to`. */
+typedef struct expose_rename {
+    const char *from, *to;
+} expose_rename;
+
+/* A naming scheme (LLMLAT_NAMES_*): its families in the order written
+ * (entries one after another with the same name are one family, their
+ * series told apart by their histograms' own labels: OTel's
+ * gen_ai_token_type), how it writes histograms, the names it gives the
+ * aggregators' labels (the others keep theirs), and the label names it
+ * writes itself besides "le" and "quantile" (which no constant label can
+ * take), which no renamed label may take either. */
+typedef struct expose_scheme {
+    const expose_family *families;
+    size_t n_families;
+    const expose_histogram *histograms;
+    size_t n_histograms;
+    const expose_rename *renames;
+    size_t n_renames;
+    const char *const *own_labels;
+    size_t n_own_labels;
+} expose_scheme;
+
+/* The schemes of the systems (expose_names.c): VLLM, SGLANG, OTEL;
+ * NULL for another id. llmlat's own is in expose.c. */
+LLMLAT_PRIVATE const expose_scheme *expose_names_scheme(int32_t names);
+
+/* The labels llmlat writes itself on a series: llmlat_info's three, or a
+ * histogram's own label. */
+#define EXPOSE_OWN_LABELS 3
 
 /* One aggregator's point of one family. Arrays point into the
  * exposition's scratch and live until the next point. */
 typedef struct expose_point {
-    const llmlat_agg *a; /* its constant labels are the series' labels */
-    const char *info_name[EXPOSE_INFO_LABELS], *info_value[EXPOSE_INFO_LABELS]; /* FROM_INFO */
+    /* the series' labels: the aggregator's constant labels, in its
+     * order, under the scheme's names; then llmlat's own */
+    size_t n_labels;
+    const char *label_name[LLMLAT_MAX_LABELS], *label_value[LLMLAT_MAX_LABELS];
+    size_t n_own;
+    const char *own_name[EXPOSE_OWN_LABELS], *own_value[EXPOSE_OWN_LABELS];
     double value;        /* counter, gauge */
     uint64_t count;      /* summary, histogram: exact */
     double sum;          /* summary, histogram: LLMLAT_STAT_SUM */
@@ -13216,14 +14940,17 @@ struct expose_encoder {
 LLMLAT_PRIVATE bool expose_text_encoder(expose_encoder *e, int32_t format);
 LLMLAT_PRIVATE bool expose_pb_encoder(expose_encoder *e, int32_t format);
 
-/* The exposition of aggs[0..n) in `format` to out. `run_gauges` adds the
- * gauges derived from each aggregator's duration (what a benchmark's
- * report shows; meaningless for a server, whose rates come from rate()).
- * An error stops out (rbuf_fail): EINVAL for two aggregators with the
- * same labels (before anything is written), ENOMEM. The caller validated
- * the arguments; al serves the scratch. */
+/* The exposition of aggs[0..n) in `format` and naming scheme `names`
+ * to out. `run_gauges` adds the gauges derived from each aggregator's
+ * duration (what a benchmark's report shows; meaningless for a server,
+ * whose rates come from rate(); llmlat's scheme only).
+ * An error stops out (rbuf_fail): EINVAL for labels the scheme makes
+ * clash (two aggregators with the same labels included; before anything
+ * is written), ENOMEM. The caller validated the arguments; al serves the
+ * scratch. */
 LLMLAT_PRIVATE void expose_run(rbuf *out, const llmlat_agg *const *aggs, size_t n,
-                               int32_t format, bool run_gauges, const llmlat_alloc *al);
+                               int32_t format, int32_t names, bool run_gauges,
+                               const llmlat_alloc *al);
 
 #endif
 
@@ -13266,12 +14993,19 @@ typedef struct text_row {
     const char *label;
 } text_row;
 
+/* The rows of the metrics from the intended start, shown when some
+ * request had one. */
+#define SCHED_ROWS 3
+
 /* A convention's words: summary labels where its tool has its own (NULL:
- * llmlat's), the table rows in its order, and what its ITL is. */
+ * llmlat's), the table rows in its order, the rows from the intended
+ * start (DISPATCH_DELAY, SCHEDULED_TTFT, SCHEDULED_E2E; a NULL label:
+ * llmlat's, for a figure the tool does not have), and what its ITL is. */
 typedef struct text_words {
     const char *tool;
     const char *items[REPORT_ITEM_COUNT];
     text_row rows[8];
+    const char *sched[SCHED_ROWS];
     const char *note;
 } text_words;
 
@@ -13282,6 +15016,11 @@ LLMLAT_PRIVATE const char *report_item_label(const text_words *w, enum report_it
 /* The row label of a metric in those words ("TTFT (ms)"), or llmlat's
  * own when the tool has no row for it. */
 LLMLAT_PRIVATE const char *report_metric_label(const text_words *w, int32_t metric);
+/* The metric of row i of the rows from the intended start. */
+static inline int32_t report_sched_metric(size_t i)
+{
+    return LLMLAT_DISPATCH_DELAY + (int32_t)i;
+}
 
 #endif
 
@@ -13344,6 +15083,26 @@ LLMLAT_PRIVATE bool report_item_value(report_ctx *c, enum report_item item, doub
  * requests rate (LLMLAT_RATE_REQUESTS: it needs nothing else). */
 LLMLAT_PRIVATE const char *report_unavailable(const report_ctx *c, int32_t kind, int32_t id);
 
+/* Whether some request added had an intended start (a sample of
+ * DISPATCH_DELAY in any status group): the rows, charts and tool figures
+ * from it are written only then. */
+LLMLAT_PRIVATE bool report_has_schedule(const report_ctx *c);
+/* The rows of a statistics table (text, HTML): the tool's, then those
+ * from the intended start when some request had one. Returns how many. */
+#define REPORT_ROWS_MAX (sizeof ((text_words *)0)->rows / sizeof(text_row) + SCHED_ROWS)
+LLMLAT_PRIVATE size_t report_table_rows(const report_ctx *c, const text_words *w,
+                                        text_row *rows);
+/* The P99 dispatch delay (NaN when undefined) and whether it is above
+ * LLMLAT_PARAM_MAX_DISPATCH_DELAY: the client fell behind its schedule. */
+LLMLAT_PRIVATE bool report_behind_schedule(report_ctx *c, double *p99);
+/* The warning of a run whose client fell behind its schedule: one
+ * sentence in w's words (its labels HTML-escaped when html) between
+ * `before` and `after`, its clauses apart by `sep`; nothing when it did
+ * not. false when nothing was written. */
+LLMLAT_PRIVATE bool report_schedule_warning(report_ctx *c, const text_words *w, bool html,
+                                            const char *before, const char *sep,
+                                            const char *after);
+
 /* true when q[i] repeats an earlier q[j] (a report writes it once). */
 LLMLAT_PRIVATE bool report_quantile_repeats(const double *q, size_t i);
 
@@ -13388,6 +15147,10 @@ LLMLAT_PRIVATE int32_t report_collect_end(report_collect *k, int32_t st, void *b
 /* The bounds of the metric's histogram; NULL (and *n = 0) when the metric
  * has no histogram. */
 LLMLAT_PRIVATE const double *hist_bounds(const llmlat_agg *a, int32_t metric, size_t *n);
+
+/* The bounds set with llmlat_agg_set_buckets; NULL (and *n = 0) while
+ * the metric's are the default. */
+LLMLAT_PRIVATE const double *hist_set_bounds(const llmlat_agg *a, int32_t metric, size_t *n);
 
 /* cum[i] = weight of the samples <= bounds[i] for i < n, and cum[n] = the
  * weight of all of them (n + 1 entries). */
@@ -13444,12 +15207,31 @@ static const expose_family FAMILIES[] = {
     TIME_METRIC(LLMLAT_ICL, "icl", "Inter-chunk latency, one sample per gap between events."),
     TIME_METRIC(LLMLAT_E2E, "e2e", "End-to-end latency."),
     TIME_METRIC(LLMLAT_ITL_MAX, "itl_max", "Largest gap between events of a request."),
+    TIME_METRIC(LLMLAT_DISPATCH_DELAY, "dispatch_delay",
+                "Start minus intended start: how late the client sent the request."),
+    TIME_METRIC(LLMLAT_SCHEDULED_TTFT, "scheduled_ttft",
+                "Time to first token from the intended start."),
+    TIME_METRIC(LLMLAT_SCHEDULED_E2E, "scheduled_e2e", "End-to-end latency from the intended start."),
 #undef TIME_METRIC
     { "llmlat_tps_user_tokens_per_second", EXPOSE_SUMMARY, "tokens_per_second",
       "Output tokens per second of each request.", FROM_SUMMARY, LLMLAT_TPS_USER },
 };
 
 #define FAMILY_COUNT (sizeof FAMILIES / sizeof FAMILIES[0])
+
+/* llmlat_info's labels: no constant label can take them
+ * (llmlat_agg_set_label). */
+static const char *const INFO_LABELS[EXPOSE_OWN_LABELS] = { "version", "convention", "mode" };
+
+static const expose_scheme LLMLAT_SCHEME = {
+    .families = FAMILIES, .n_families = FAMILY_COUNT,
+    .own_labels = INFO_LABELS, .n_own_labels = EXPOSE_OWN_LABELS,
+};
+
+static const expose_scheme *expose_scheme_of(int32_t names)
+{
+    return names == LLMLAT_NAMES_LLMLAT ? &LLMLAT_SCHEME : expose_names_scheme(names);
+}
 
 static bool is_run_gauge(const expose_family *f)
 {
@@ -13590,9 +15372,31 @@ static void expose_native(expose_ctx *x, int32_t metric, const llmlat_agg *a, ex
     p->has_native = true;
 }
 
-static void histogram_of(expose_ctx *x, int32_t metric, const llmlat_agg *a, expose_point *p)
+/* How the scheme writes metric's histogram; NULL: as llmlat does. */
+static const expose_histogram *histogram_in(const expose_scheme *sc, int32_t metric)
 {
-    p->le = hist_bounds(a, metric, &p->n_le);
+    for (size_t i = 0; i < sc->n_histograms; i++)
+        if (sc->histograms[i].metric == metric)
+            return &sc->histograms[i];
+    return NULL;
+}
+
+/* A histogram's classic bounds: the aggregator's when set, else the
+ * scheme's system's defaults, else llmlat's (vLLM's). */
+static const double *histogram_bounds(const expose_histogram *h, const llmlat_agg *a,
+                                      int32_t metric, size_t *n)
+{
+    const double *set = hist_set_bounds(a, metric, n);
+    if (set || !h || !h->bounds)
+        return set ? set : hist_bounds(a, metric, n);
+    *n = h->n_bounds;
+    return h->bounds;
+}
+
+static void histogram_of(expose_ctx *x, const expose_histogram *h, int32_t metric,
+                         const llmlat_agg *a, expose_point *p)
+{
+    p->le = histogram_bounds(h, a, metric, &p->n_le);
     p->cum = x->cum;
     if (!expose_ok(x, hist_cumulative(a, metric, p->le, p->n_le, x->cum)))
         memset(x->cum, 0, (p->n_le + 1) * sizeof *x->cum);
@@ -13601,8 +15405,8 @@ static void histogram_of(expose_ctx *x, int32_t metric, const llmlat_agg *a, exp
 
 /* The point of a summary or a histogram: always there (count 0 when
  * empty). */
-static void distribution_of(expose_ctx *x, const expose_family *f, const llmlat_agg *a,
-                            expose_point *p)
+static void distribution_of(expose_ctx *x, const expose_scheme *sc, const expose_family *f,
+                            const llmlat_agg *a, expose_point *p)
 {
     p->count = store_count(agg_store(a, f->id));
     if (!expose_ok(x, llmlat_agg_stat(a, f->id, LLMLAT_STAT_SUM, &p->sum)))
@@ -13610,7 +15414,7 @@ static void distribution_of(expose_ctx *x, const expose_family *f, const llmlat_
     if (f->source == FROM_SUMMARY)
         summary_of(x, f->id, a, p);
     else
-        histogram_of(x, f->id, a, p);
+        histogram_of(x, histogram_in(sc, f->id), f->id, a, p);
 }
 
 /* Whether a's requests cannot support the family (rebuilt from a file
@@ -13625,72 +15429,151 @@ static bool lacks_family(const expose_family *f, const llmlat_agg *a)
         return agg_lacks_reason(a, LLMLAT_KIND_RATE, f->id) != NULL;
     case FROM_SUMMARY:
     case FROM_HISTOGRAM:
-        return agg_lacks_reason(a, LLMLAT_KIND_METRIC, f->id) != NULL;
+        /* a metric from the intended start has series once some request
+         * had one: a server that keeps no schedule writes none */
+        return agg_lacks_reason(a, LLMLAT_KIND_METRIC, f->id) != NULL ||
+               (metric_from_schedule(f->id) && store_count(agg_store(a, f->id)) == 0);
     default:
         return false;
     }
 }
 
-static void point_init(expose_point *p, const llmlat_agg *a)
+/* The name the scheme writes a constant label under. */
+static const char *label_name_in(const expose_scheme *sc, const char *name)
 {
-    memset(p, 0, sizeof *p);
-    p->a = a;
-    p->info_name[0] = "version";
-    p->info_value[0] = llmlat_version_string();
-    p->info_name[1] = "convention";
-    p->info_value[1] = a->conv->name;
-    p->info_name[2] = "mode";
-    p->info_value[2] = a->mode == LLMLAT_MODE_BOUNDED ? "bounded" : "exact";
+    for (size_t i = 0; i < sc->n_renames; i++)
+        if (strcmp(sc->renames[i].from, name) == 0)
+            return sc->renames[i].to;
+    return name;
 }
 
-/* One family: its metadata before the first point, so that a family none
- * of whose aggregators has a value (GOOD without an SLO, the peaks in
- * bounded mode) is left out, and each value is read once. */
-static void expose_family_of(expose_ctx *x, expose_encoder *e, const expose_family *f,
+static void point_init(expose_point *p, const expose_scheme *sc, const expose_family *f,
+                       const llmlat_agg *a)
+{
+    memset(p, 0, sizeof *p);
+    p->n_labels = a->n_labels;
+    for (size_t i = 0; i < a->n_labels; i++) {
+        p->label_name[i] = label_name_in(sc, a->labels[i].name);
+        p->label_value[i] = a->labels[i].value;
+    }
+    if (f->source == FROM_INFO) {
+        const char *values[EXPOSE_OWN_LABELS] = {
+            llmlat_version_string(), a->conv->name,
+            a->mode == LLMLAT_MODE_BOUNDED ? "bounded" : "exact",
+        };
+        for (int i = 0; i < EXPOSE_OWN_LABELS; i++) {
+            p->own_name[i] = INFO_LABELS[i];
+            p->own_value[i] = values[i];
+        }
+        p->n_own = EXPOSE_OWN_LABELS;
+        return;
+    }
+    const expose_histogram *h = f->source == FROM_HISTOGRAM ? histogram_in(sc, f->id) : NULL;
+    if (h && h->label) {
+        p->own_name[0] = h->label;
+        p->own_value[0] = h->label_value;
+        p->n_own = 1;
+    }
+}
+
+/* How many entries from f[0] (of n) are one family: those of its name. */
+static size_t family_entries(const expose_family *f, size_t n)
+{
+    size_t k = 1;
+    while (k < n && strcmp(f[k].name, f[0].name) == 0)
+        k++;
+    return k;
+}
+
+/* The entries f[0..n_entries) of one family: its metadata before the first point,
+ * so that a family none of whose aggregators has a value (GOOD without an
+ * SLO, the peaks in bounded mode) is left out, and each value is read
+ * once. */
+static void expose_family_of(expose_ctx *x, expose_encoder *e, const expose_scheme *sc,
+                             const expose_family *f, size_t n_entries,
                              const llmlat_agg *const *aggs, size_t n)
 {
-    bool distribution = f->type == EXPOSE_SUMMARY || f->type == EXPOSE_HISTOGRAM;
     bool started = false;
-    for (size_t i = 0; i < n; i++) {
-        if (lacks_family(f, aggs[i]))
-            continue;
-        expose_point p;
-        point_init(&p, aggs[i]);
-        if (distribution)
-            distribution_of(x, f, aggs[i], &p);
-        else if (!scalar_of(x, f, aggs[i], &p))
-            continue;
-        if (!started)
-            e->family(e, f);
-        started = true;
-        e->point(e, f, &p);
+    for (size_t k = 0; k < n_entries; k++) {
+        const expose_family *entry = &f[k];
+        bool distribution = entry->type == EXPOSE_SUMMARY || entry->type == EXPOSE_HISTOGRAM;
+        for (size_t i = 0; i < n; i++) {
+            if (lacks_family(entry, aggs[i]))
+                continue;
+            expose_point p;
+            point_init(&p, sc, entry, aggs[i]);
+            if (distribution)
+                distribution_of(x, sc, entry, aggs[i], &p);
+            else if (!scalar_of(x, entry, aggs[i], &p))
+                continue;
+            if (!started)
+                e->family(e, f);
+            started = true;
+            e->point(e, entry, &p);
+        }
     }
     if (started)
         e->family_end(e, f);
 }
 
-static bool same_labels(const llmlat_agg *x, const llmlat_agg *y)
+/* Whether a's labels, under the scheme's names, repeat a name or take
+ * one the scheme writes itself. */
+static bool own_labels_clash(const expose_scheme *sc, const llmlat_agg *a)
+{
+    for (size_t i = 0; i < a->n_labels; i++) {
+        const char *name = label_name_in(sc, a->labels[i].name);
+        for (size_t j = 0; j < i; j++)
+            if (strcmp(name, label_name_in(sc, a->labels[j].name)) == 0)
+                return true;
+        for (size_t j = 0; j < sc->n_own_labels; j++)
+            if (strcmp(name, sc->own_labels[j]) == 0)
+                return true;
+    }
+    return false;
+}
+
+/* Whether x and y have the same labels under the scheme's names (in any
+ * order: a rename can move a label). */
+static bool same_labels(const expose_scheme *sc, const llmlat_agg *x, const llmlat_agg *y)
 {
     if (x->n_labels != y->n_labels)
         return false;
-    for (size_t i = 0; i < x->n_labels; i++)
-        if (strcmp(x->labels[i].name, y->labels[i].name) != 0 ||
-            strcmp(x->labels[i].value, y->labels[i].value) != 0)
+    for (size_t i = 0; i < x->n_labels; i++) {
+        const char *name = label_name_in(sc, x->labels[i].name);
+        bool found = false;
+        for (size_t j = 0; j < y->n_labels && !found; j++)
+            found = strcmp(name, label_name_in(sc, y->labels[j].name)) == 0 &&
+                    strcmp(x->labels[i].value, y->labels[j].value) == 0;
+        if (!found)
             return false;
+    }
     return true;
 }
 
-LLMLAT_PRIVATE void expose_run(rbuf *out, const llmlat_agg *const *aggs, size_t n,
-                               int32_t format, bool run_gauges, const llmlat_alloc *al)
+/* Two aggregators with the same labels would write the same series
+ * twice, and one with a label twice an invalid series: such an
+ * exposition is refused (merge them first). */
+static bool labels_clash(const expose_scheme *sc, const llmlat_agg *const *aggs, size_t n)
 {
-    /* Two aggregators with the same labels would write the same series
-     * twice: the exposition is refused (merge them first). */
-    for (size_t i = 0; i < n; i++)
+    for (size_t i = 0; i < n; i++) {
+        if (own_labels_clash(sc, aggs[i]))
+            return true;
         for (size_t j = 0; j < i; j++)
-            if (same_labels(aggs[i], aggs[j])) {
-                rbuf_fail(out, LLMLAT_EINVAL);
-                return;
-            }
+            if (same_labels(sc, aggs[i], aggs[j]))
+                return true;
+    }
+    return false;
+}
+
+LLMLAT_PRIVATE void expose_run(rbuf *out, const llmlat_agg *const *aggs, size_t n,
+                               int32_t format, int32_t names, bool run_gauges,
+                               const llmlat_alloc *al)
+{
+    const expose_scheme *sc = expose_scheme_of(names);
+    if (!sc || labels_clash(sc, aggs, n)) {
+        rbuf_fail(out, LLMLAT_EINVAL);
+        return;
+    }
     expose_encoder e;
     if (!expose_text_encoder(&e, format) && !expose_pb_encoder(&e, format)) {
         rbuf_fail(out, LLMLAT_EINVAL);
@@ -13699,9 +15582,14 @@ LLMLAT_PRIVATE void expose_run(rbuf *out, const llmlat_agg *const *aggs, size_t 
     e.out = out;
     pbuf_init(&e.msg, al);
     expose_ctx x = { .al = al, .out = out };
-    for (size_t i = 0; i < FAMILY_COUNT && out->status == LLMLAT_OK; i++)
-        if (run_gauges || !is_run_gauge(&FAMILIES[i]))
-            expose_family_of(&x, &e, &FAMILIES[i], aggs, n);
+    const expose_family *f = sc->families;
+    size_t i = 0;
+    while (i < sc->n_families && out->status == LLMLAT_OK) {
+        size_t k = family_entries(&f[i], sc->n_families - i);
+        if (run_gauges || !is_run_gauge(&f[i]))
+            expose_family_of(&x, &e, sc, &f[i], k, aggs, n);
+        i += k;
+    }
     e.end(&e);
     if (e.msg.status != LLMLAT_OK)
         rbuf_fail(out, e.msg.status);
@@ -13715,9 +15603,10 @@ static bool expose_format(int32_t format)
            format == LLMLAT_FORMAT_PROMETHEUS_PROTOBUF;
 }
 
-static bool expose_args_valid(const llmlat_agg *const *aggs, size_t n, int32_t format)
+static bool expose_args_valid(const llmlat_agg *const *aggs, size_t n, int32_t format,
+                              int32_t names)
 {
-    if ((!aggs && n > 0) || !expose_format(format))
+    if ((!aggs && n > 0) || !expose_format(format) || !expose_scheme_of(names))
         return false;
     for (size_t i = 0; i < n; i++)
         if (!aggs[i])
@@ -13731,29 +15620,42 @@ static llmlat_alloc expose_alloc(const llmlat_agg *const *aggs, size_t n)
     return n > 0 ? aggs[0]->al : alloc_current();
 }
 
-LLMLAT_API int32_t llmlat_expose_write(const llmlat_agg *const *aggs, size_t n, int32_t format,
-                                       llmlat_write_fn fn, void *user)
+LLMLAT_API int32_t llmlat_expose_write_names(const llmlat_agg *const *aggs, size_t n,
+                                             int32_t format, int32_t names, llmlat_write_fn fn,
+                                             void *user)
 {
-    if (!fn || !expose_args_valid(aggs, n, format))
+    if (!fn || !expose_args_valid(aggs, n, format, names))
         return LLMLAT_EINVAL;
     llmlat_alloc al = expose_alloc(aggs, n);
     rbuf out;
     rbuf_init(&out, fn, user);
-    expose_run(&out, aggs, n, format, false, &al);
+    expose_run(&out, aggs, n, format, names, false, &al);
     return rbuf_flush(&out);
 }
 
-LLMLAT_API int32_t llmlat_expose(const llmlat_agg *const *aggs, size_t n, int32_t format,
-                                 void *buf, size_t cap, size_t *len)
+LLMLAT_API int32_t llmlat_expose_names(const llmlat_agg *const *aggs, size_t n, int32_t format,
+                                       int32_t names, void *buf, size_t cap, size_t *len)
 {
-    if (!len || (!buf && cap > 0) || !expose_args_valid(aggs, n, format))
+    if (!len || (!buf && cap > 0) || !expose_args_valid(aggs, n, format, names))
         return LLMLAT_EINVAL;
     llmlat_alloc al = expose_alloc(aggs, n);
     report_collect k = { .al = &al, .limit = cap };
     rbuf out;
     rbuf_init(&out, report_collect_write, &k);
-    expose_run(&out, aggs, n, format, false, &al);
+    expose_run(&out, aggs, n, format, names, false, &al);
     return report_collect_end(&k, rbuf_flush(&out), buf, cap, len);
+}
+
+LLMLAT_API int32_t llmlat_expose_write(const llmlat_agg *const *aggs, size_t n, int32_t format,
+                                       llmlat_write_fn fn, void *user)
+{
+    return llmlat_expose_write_names(aggs, n, format, LLMLAT_NAMES_LLMLAT, fn, user);
+}
+
+LLMLAT_API int32_t llmlat_expose(const llmlat_agg *const *aggs, size_t n, int32_t format,
+                                 void *buf, size_t cap, size_t *len)
+{
+    return llmlat_expose_names(aggs, n, format, LLMLAT_NAMES_LLMLAT, buf, cap, len);
 }
 
 LLMLAT_API const char *llmlat_format_content_type(int32_t format)
@@ -13774,6 +15676,230 @@ LLMLAT_API const char *llmlat_format_content_type(int32_t format)
     }
     return NULL;
 }
+
+/* ---------------------- lib/report/expose_names.c ------------------------- */
+/* The naming schemes of the systems whose dashboards read an exposition
+ * (LLMLAT_NAMES_VLLM, _SGLANG, _OTEL; docs/prometheus.md): each one's
+ * families as its own exporter writes them, each given the llmlat
+ * metric or counter of the same meaning, with its default classic
+ * buckets, and the names it gives the aggregators' labels. What a system
+ * has no name for is not in its table. llmlat's own scheme is in
+ * expose.c. */
+
+#define NAMES_COUNT(x) (sizeof(x) / sizeof((x)[0]))
+/* A histogram with its system's default bounds and no label of its own. */
+#define NAMES_BOUNDS(metric, bounds) { metric, bounds, NAMES_COUNT(bounds), NULL, NULL }
+
+/* ------------------------------------------------------------------ vLLM */
+
+/* vllm/v1/metrics/loggers.py (PrometheusStatLogger, vLLM 0.11-0.12). Its
+ * time buckets are llmlat's defaults (report_hist.c), so the histograms
+ * below leave their bounds to those. Its token histograms' buckets are
+ * build_1_2_5_buckets(max_model_len), 1, 2, 5, 10, ... up to the model's
+ * context: llmlat writes that series up to 10^7, which holds every bucket
+ * vLLM writes for a context up to 10^7 tokens with the same count (no
+ * request is longer than its context). */
+static const double VLLM_TOKEN_BOUNDS[] = {
+    1, 2, 5, 10, 20, 50, 100, 200, 500, 1e3, 2e3, 5e3, 1e4, 2e4, 5e4, 1e5,
+    2e5, 5e5, 1e6, 2e6, 5e6, 1e7,
+};
+
+/* Its labels are model_name and engine (the engine's index, which
+ * llmlat has no value for: an aggregator may carry it); request_success
+ * also has finished_reason, which llmlat does not know (an aggregator per
+ * reason may carry it). */
+static const expose_rename VLLM_RENAMES[] = {
+    { "model", "model_name" },
+};
+
+static const expose_histogram VLLM_HISTOGRAMS[] = {
+    NAMES_BOUNDS(LLMLAT_INPUT_TOKENS, VLLM_TOKEN_BOUNDS),
+    NAMES_BOUNDS(LLMLAT_OUTPUT_TOKENS, VLLM_TOKEN_BOUNDS),
+};
+
+static const expose_family VLLM_FAMILIES[] = {
+    { "vllm:prompt_tokens_total", EXPOSE_COUNTER, NULL,
+      "Prompt tokens of successful requests.", FROM_COUNTER, LLMLAT_COUNT_INPUT_TOKENS },
+    { "vllm:generation_tokens_total", EXPOSE_COUNTER, NULL,
+      "Output tokens of successful requests.", FROM_COUNTER, LLMLAT_COUNT_OUTPUT_TOKENS },
+    { "vllm:request_success_total", EXPOSE_COUNTER, NULL,
+      "Requests that succeeded under the convention.", FROM_COUNTER, LLMLAT_COUNT_COMPLETED },
+    { "vllm:request_prompt_tokens", EXPOSE_HISTOGRAM, "tokens",
+      "Prompt tokens of each successful request.", FROM_HISTOGRAM, LLMLAT_INPUT_TOKENS },
+    { "vllm:request_generation_tokens", EXPOSE_HISTOGRAM, "tokens",
+      "Output tokens of each successful request.", FROM_HISTOGRAM, LLMLAT_OUTPUT_TOKENS },
+    { "vllm:time_to_first_token_seconds", EXPOSE_HISTOGRAM, "seconds", "Time to first token.",
+      FROM_HISTOGRAM, LLMLAT_TTFT },
+    /* vLLM's per-step gap between a request's outputs: llmlat's ICL,
+     * under its name since 0.11 and its older one, which dashboards read */
+    { "vllm:inter_token_latency_seconds", EXPOSE_HISTOGRAM, "seconds",
+      "Inter-chunk latency, one sample per gap between outputs.", FROM_HISTOGRAM, LLMLAT_ICL },
+    { "vllm:time_per_output_token_seconds", EXPOSE_HISTOGRAM, "seconds",
+      "Inter-chunk latency, one sample per gap between outputs (the older name of "
+      "vllm:inter_token_latency_seconds).",
+      FROM_HISTOGRAM, LLMLAT_ICL },
+    { "vllm:request_time_per_output_token_seconds", EXPOSE_HISTOGRAM, "seconds",
+      "Time per output token after the first, one sample per request.", FROM_HISTOGRAM,
+      LLMLAT_TPOT },
+    { "vllm:e2e_request_latency_seconds", EXPOSE_HISTOGRAM, "seconds", "End-to-end latency.",
+      FROM_HISTOGRAM, LLMLAT_E2E },
+};
+
+/* ---------------------------------------------------------------- SGLang */
+
+/* python/sglang/srt/metrics/collector.py (TokenizerMetricsCollector): the
+ * default buckets of each histogram (--bucket-time-to-first-token and
+ * the like change them on the server: set the same ones with
+ * llmlat_agg_set_buckets). Its token histograms are written only with
+ * --collect-tokens-histogram. */
+static const double SGLANG_TTFT_BOUNDS[] = {
+    0.1, 0.2, 0.4, 0.6, 0.8, 1, 2, 4, 6, 8, 10, 20, 40, 60, 80, 100, 200, 400,
+};
+static const double SGLANG_ITL_BOUNDS[] = {
+    0.002, 0.004, 0.006, 0.008, 0.010, 0.015, 0.020, 0.025, 0.030, 0.035, 0.040, 0.060,
+    0.080, 0.100, 0.200, 0.400, 0.600, 0.800, 1.000, 2.000, 4.000, 6.000, 8.000,
+};
+static const double SGLANG_E2E_BOUNDS[] = {
+    0.1, 0.2, 0.4, 0.6, 0.8, 1, 2, 4, 6, 8, 10, 20, 40, 60, 80, 100, 200, 400,
+    600, 1200, 1800, 2400,
+};
+static const double SGLANG_TOKEN_BOUNDS[] = {
+    100, 300, 500, 700, 1000, 1500, 2000, 3000, 4000, 5000, 6000, 7000, 8000, 9000, 10000,
+    12000, 15000, 20000, 22000, 25000, 30000, 35000, 40000, 66000, 99000, 132000, 300000,
+    600000, 900000, 1100000,
+};
+
+static const expose_rename SGLANG_RENAMES[] = {
+    { "model", "model_name" },
+};
+
+static const expose_histogram SGLANG_HISTOGRAMS[] = {
+    NAMES_BOUNDS(LLMLAT_INPUT_TOKENS, SGLANG_TOKEN_BOUNDS),
+    NAMES_BOUNDS(LLMLAT_OUTPUT_TOKENS, SGLANG_TOKEN_BOUNDS),
+    NAMES_BOUNDS(LLMLAT_TTFT, SGLANG_TTFT_BOUNDS),
+    NAMES_BOUNDS(LLMLAT_ITL, SGLANG_ITL_BOUNDS),
+    NAMES_BOUNDS(LLMLAT_E2E, SGLANG_E2E_BOUNDS),
+};
+
+static const expose_family SGLANG_FAMILIES[] = {
+    { "sglang:prompt_tokens_total", EXPOSE_COUNTER, NULL,
+      "Prompt tokens of successful requests.", FROM_COUNTER, LLMLAT_COUNT_INPUT_TOKENS },
+    { "sglang:generation_tokens_total", EXPOSE_COUNTER, NULL,
+      "Output tokens of successful requests.", FROM_COUNTER, LLMLAT_COUNT_OUTPUT_TOKENS },
+    { "sglang:num_requests_total", EXPOSE_COUNTER, NULL,
+      "Requests that succeeded under the convention.", FROM_COUNTER, LLMLAT_COUNT_COMPLETED },
+    { "sglang:prompt_tokens_histogram", EXPOSE_HISTOGRAM, NULL,
+      "Prompt tokens of each successful request.", FROM_HISTOGRAM, LLMLAT_INPUT_TOKENS },
+    { "sglang:generation_tokens_histogram", EXPOSE_HISTOGRAM, NULL,
+      "Output tokens of each successful request.", FROM_HISTOGRAM, LLMLAT_OUTPUT_TOKENS },
+    { "sglang:time_to_first_token_seconds", EXPOSE_HISTOGRAM, "seconds", "Time to first token.",
+      FROM_HISTOGRAM, LLMLAT_TTFT },
+    /* SGLang splits each gap over the tokens it brought: llmlat's ITL */
+    { "sglang:inter_token_latency_seconds", EXPOSE_HISTOGRAM, "seconds",
+      "Inter-token latency, one sample per token.", FROM_HISTOGRAM, LLMLAT_ITL },
+    { "sglang:e2e_request_latency_seconds", EXPOSE_HISTOGRAM, "seconds", "End-to-end latency.",
+      FROM_HISTOGRAM, LLMLAT_E2E },
+};
+
+/* ------------------------------------------------------ OpenTelemetry */
+
+/* The GenAI semantic conventions (semantic-conventions v1.41.0,
+ * model/gen-ai/metrics.yaml; the recommended ExplicitBucketBoundaries of
+ * docs/gen-ai/gen-ai-metrics.md) in Prometheus form, as OpenTelemetry's
+ * Prometheus exporters name them: dots become underscores, the unit "s"
+ * becomes the suffix "_seconds", and "{token}" (an annotation) adds no
+ * suffix. The model server's metrics, and the one token metric there is
+ * (the client's). */
+static const double OTEL_TTFT_BOUNDS[] = {
+    0.001, 0.005, 0.01, 0.02, 0.04, 0.06, 0.08, 0.1, 0.25, 0.5, 0.75, 1.0, 2.5, 5.0, 7.5, 10.0,
+};
+static const double OTEL_TPOT_BOUNDS[] = {
+    0.01, 0.025, 0.05, 0.075, 0.1, 0.15, 0.2, 0.3, 0.4, 0.5, 0.75, 1.0, 2.5,
+};
+static const double OTEL_DURATION_BOUNDS[] = {
+    0.01, 0.02, 0.04, 0.08, 0.16, 0.32, 0.64, 1.28, 2.56, 5.12, 10.24, 20.48, 40.96, 81.92,
+};
+static const double OTEL_TOKEN_BOUNDS[] = {
+    1, 4, 16, 64, 256, 1024, 4096, 16384, 65536, 262144, 1048576, 4194304, 16777216, 67108864,
+};
+
+/* The attributes, as labels: gen_ai.operation.name and
+ * gen_ai.provider.name are required; gen_ai.request.model is required
+ * when known; server.address and server.port are already labels of that
+ * name (server_address, server_port). */
+static const expose_rename OTEL_RENAMES[] = {
+    { "model", "gen_ai_request_model" },
+    { "operation", "gen_ai_operation_name" },
+    { "provider", "gen_ai_provider_name" },
+    { "response_model", "gen_ai_response_model" },
+};
+
+static const char *const OTEL_OWN_LABELS[] = { "gen_ai_token_type" };
+
+static const expose_histogram OTEL_HISTOGRAMS[] = {
+    { LLMLAT_INPUT_TOKENS, OTEL_TOKEN_BOUNDS, NAMES_COUNT(OTEL_TOKEN_BOUNDS), "gen_ai_token_type",
+      "input" },
+    { LLMLAT_OUTPUT_TOKENS, OTEL_TOKEN_BOUNDS, NAMES_COUNT(OTEL_TOKEN_BOUNDS), "gen_ai_token_type",
+      "output" },
+    NAMES_BOUNDS(LLMLAT_E2E, OTEL_DURATION_BOUNDS),
+    NAMES_BOUNDS(LLMLAT_TPOT, OTEL_TPOT_BOUNDS),
+    NAMES_BOUNDS(LLMLAT_TTFT, OTEL_TTFT_BOUNDS),
+};
+
+static const expose_family OTEL_FAMILIES[] = {
+    /* one family, the input and output series told apart by
+     * gen_ai_token_type (OTEL_HISTOGRAMS) */
+    { "gen_ai_client_token_usage", EXPOSE_HISTOGRAM, NULL,
+      "Number of input and output tokens used.", FROM_HISTOGRAM, LLMLAT_INPUT_TOKENS },
+    { "gen_ai_client_token_usage", EXPOSE_HISTOGRAM, NULL,
+      "Number of input and output tokens used.", FROM_HISTOGRAM, LLMLAT_OUTPUT_TOKENS },
+    { "gen_ai_server_request_duration_seconds", EXPOSE_HISTOGRAM, "seconds",
+      "Generative AI server request duration such as time-to-last byte or last output token.",
+      FROM_HISTOGRAM, LLMLAT_E2E },
+    { "gen_ai_server_time_per_output_token_seconds", EXPOSE_HISTOGRAM, "seconds",
+      "Time per output token generated after the first token for successful responses.",
+      FROM_HISTOGRAM, LLMLAT_TPOT },
+    { "gen_ai_server_time_to_first_token_seconds", EXPOSE_HISTOGRAM, "seconds",
+      "Time to generate first token for successful responses.", FROM_HISTOGRAM, LLMLAT_TTFT },
+};
+
+/* --------------------------------------------------------------- lookup */
+
+#define NAMES_SCHEME(system)                                                          \
+    { system##_FAMILIES, NAMES_COUNT(system##_FAMILIES), system##_HISTOGRAMS,         \
+      NAMES_COUNT(system##_HISTOGRAMS), system##_RENAMES, NAMES_COUNT(system##_RENAMES), \
+      NULL, 0 }
+
+static const expose_scheme NAMES_SCHEMES[] = {
+    [LLMLAT_NAMES_VLLM] = NAMES_SCHEME(VLLM),
+    [LLMLAT_NAMES_SGLANG] = NAMES_SCHEME(SGLANG),
+    [LLMLAT_NAMES_OTEL] = {
+        OTEL_FAMILIES, NAMES_COUNT(OTEL_FAMILIES), OTEL_HISTOGRAMS, NAMES_COUNT(OTEL_HISTOGRAMS),
+        OTEL_RENAMES, NAMES_COUNT(OTEL_RENAMES), OTEL_OWN_LABELS, NAMES_COUNT(OTEL_OWN_LABELS),
+    },
+};
+
+LLMLAT_PRIVATE const expose_scheme *expose_names_scheme(int32_t names)
+{
+    if (names < LLMLAT_NAMES_VLLM || names > LLMLAT_NAMES_OTEL)
+        return NULL;
+    return &NAMES_SCHEMES[names];
+}
+
+LLMLAT_API const char *llmlat_names_name(int32_t names)
+{
+    switch (names) {
+    case LLMLAT_NAMES_LLMLAT: return "llmlat";
+    case LLMLAT_NAMES_VLLM: return "vllm";
+    case LLMLAT_NAMES_SGLANG: return "sglang";
+    case LLMLAT_NAMES_OTEL: return "otel";
+    }
+    return NULL;
+}
+
+#undef NAMES_SCHEME
+#undef NAMES_BOUNDS
+#undef NAMES_COUNT
 
 /* ---------------------- lib/report/expose_pb.c ---------------------------- */
 /* The protobuf encoding of the exposition: a stream of
@@ -13823,27 +15949,30 @@ static void pb_label(pbuf *b, const char *name, const char *value)
     pb_close(b, at);
 }
 
-/* The constant labels and (llmlat_info) llmlat's own, merged in name
- * order, as client_golang writes them. */
-static void pb_labels(pbuf *b, const expose_family *f, const expose_point *p)
+/* Inserts a label into name/value[0..n), kept in name order. */
+static void pb_label_sorted(const char **name, const char **value, size_t n, const char *nm,
+                            const char *v)
 {
-    const char *name[LLMLAT_MAX_LABELS + EXPOSE_INFO_LABELS];
-    const char *value[LLMLAT_MAX_LABELS + EXPOSE_INFO_LABELS];
-    size_t n = 0;
-    for (size_t i = 0; i < p->a->n_labels; i++) {
-        name[n] = p->a->labels[i].name;
-        value[n++] = p->a->labels[i].value;
+    size_t j = n;
+    for (; j > 0 && strcmp(name[j - 1], nm) > 0; j--) {
+        name[j] = name[j - 1];
+        value[j] = value[j - 1];
     }
-    if (f->source == FROM_INFO)
-        for (int i = 0; i < EXPOSE_INFO_LABELS; i++) {
-            size_t j = n++;
-            for (; j > 0 && strcmp(name[j - 1], p->info_name[i]) > 0; j--) {
-                name[j] = name[j - 1];
-                value[j] = value[j - 1];
-            }
-            name[j] = p->info_name[i];
-            value[j] = p->info_value[i];
-        }
+    name[j] = nm;
+    value[j] = v;
+}
+
+/* The constant labels (under the scheme's names, which may change their
+ * order) and llmlat's own, in name order, as client_golang writes them. */
+static void pb_labels(pbuf *b, const expose_point *p)
+{
+    const char *name[LLMLAT_MAX_LABELS + EXPOSE_OWN_LABELS];
+    const char *value[LLMLAT_MAX_LABELS + EXPOSE_OWN_LABELS];
+    size_t n = 0;
+    for (size_t i = 0; i < p->n_labels; i++, n++)
+        pb_label_sorted(name, value, n, p->label_name[i], p->label_value[i]);
+    for (size_t i = 0; i < p->n_own; i++, n++)
+        pb_label_sorted(name, value, n, p->own_name[i], p->own_value[i]);
     for (size_t i = 0; i < n; i++)
         pb_label(b, name[i], value[i]);
 }
@@ -13947,7 +16076,7 @@ static void pb_point(expose_encoder *e, const expose_family *f, const expose_poi
 {
     pbuf *b = &e->msg;
     size_t metric = pb_open(b, MF_METRIC);
-    pb_labels(b, f, p);
+    pb_labels(b, p);
     size_t at;
     switch (f->type) {
     case EXPOSE_COUNTER:
@@ -14052,8 +16181,9 @@ static void text_label(rbuf *b, bool *first, const char *name, const char *value
 }
 
 /* "<name><suffix>{labels} ": the aggregator's constant labels, then
- * llmlat's own (info's, or `extra` = "le" / "quantile" with the number
- * `at` as text); no braces without a label. The value follows. */
+ * llmlat's own (info's, a family's own, then `extra` = "le" / "quantile"
+ * with the number `at` as text); no braces without a label. The value
+ * follows. */
 static void text_sample(expose_encoder *e, const expose_family *f, const char *suffix,
                         const expose_point *p, const char *extra, const char *at)
 {
@@ -14061,12 +16191,10 @@ static void text_sample(expose_encoder *e, const expose_family *f, const char *s
     rbuf_puts(b, f->name);
     rbuf_puts(b, suffix);
     bool first = true;
-    const llmlat_agg *a = p->a;
-    for (size_t i = 0; i < a->n_labels; i++)
-        text_label(b, &first, a->labels[i].name, a->labels[i].value);
-    if (f->source == FROM_INFO)
-        for (int i = 0; i < EXPOSE_INFO_LABELS; i++)
-            text_label(b, &first, p->info_name[i], p->info_value[i]);
+    for (size_t i = 0; i < p->n_labels; i++)
+        text_label(b, &first, p->label_name[i], p->label_value[i]);
+    for (size_t i = 0; i < p->n_own; i++)
+        text_label(b, &first, p->own_name[i], p->own_value[i]);
     if (extra) {
         text_label_start(b, &first, extra);
         rbuf_puts(b, at);
@@ -14290,7 +16418,65 @@ LLMLAT_PRIVATE void pb_close(pbuf *b, size_t start)
  * caller's write function; llmlat_agg_report: the buffer contract on top of
  * it; and the value queries the writers share. */
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
+
+/* ---------------------- lib/report/svg.h ---------------------------------- */
+/* Charts as inline SVG, drawn by the HTML report (report_html.c): a plot
+ * area with linear or logarithmic axes, "nice" ticks (1, 2, 5 times a
+ * power of ten; decades on a log axis), and the marks the report uses:
+ * polylines, vertical markers with a label, bars. Every element carries a
+ * class naming what it is (the stylesheet colours them, the tests count
+ * them). Coordinates are written with 0.1 px precision. */
+#ifndef LLMLAT_SVG_H
+#define LLMLAT_SVG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+typedef struct svg_axis {
+    double lo, hi;   /* data range (lo < hi; > 0 on a log axis) */
+    bool log;
+    double scale;    /* tick labels show value * scale (1000: s as ms) */
+    const char *label;
+} svg_axis;
+
+typedef struct svg_plot {
+    rbuf *b;
+    svg_axis x, y;
+    double left, top, width, height; /* the plot area, px */
+} svg_plot;
+
+/* Opens <svg class="chart" id="ID"> of the standard size with its title
+ * and the plot area, axes, grid, ticks and axis labels. */
+LLMLAT_PRIVATE void svg_begin(svg_plot *p, rbuf *b, const char *id, const char *title,
+                              svg_axis x, svg_axis y);
+LLMLAT_PRIVATE void svg_end(svg_plot *p);
+
+/* Data to px (values outside the range are clamped to the plot area). */
+LLMLAT_PRIVATE double svg_x(const svg_plot *p, double v);
+LLMLAT_PRIVATE double svg_y(const svg_plot *p, double v);
+
+/* The points (x[i], y[i]) joined, NaN points skipped. */
+LLMLAT_PRIVATE void svg_polyline(svg_plot *p, const char *cls, const double *x, const double *y,
+                                 size_t n);
+/* The points joined as a step function: y[i] holds from x[i] to x[i+1]. */
+LLMLAT_PRIVATE void svg_steps(svg_plot *p, const char *cls, const double *x, const double *y,
+                              size_t n);
+/* A vertical line at x across the plot, labelled at the top (row 0, 1, 2
+ * stagger labels that would overlap). */
+LLMLAT_PRIVATE void svg_marker(svg_plot *p, const char *cls, double x, const char *label,
+                               int row);
+/* Bars: bar i spans [edge[i], edge[i+1]] up to h[i]. */
+LLMLAT_PRIVATE void svg_bars(svg_plot *p, const char *cls, const double *edge, const double *h,
+                             size_t n);
+/* A note under the title, at the right. */
+LLMLAT_PRIVATE void svg_note(svg_plot *p, const char *text);
+
+/* Text with &, <, >, " and ' escaped, for HTML and SVG alike. */
+LLMLAT_PRIVATE void rbuf_html_escaped(rbuf *b, const char *s);
+
+#endif
 
 typedef void (*report_writer)(report_ctx *c);
 
@@ -14373,7 +16559,7 @@ LLMLAT_PRIVATE int32_t report_collect_end(report_collect *k, int32_t st, void *b
 
 LLMLAT_PRIVATE void report_exposition(report_ctx *c)
 {
-    expose_run(&c->out, &c->a, 1, c->format, true, &c->a->al);
+    expose_run(&c->out, &c->a, 1, c->format, LLMLAT_NAMES_LLMLAT, true, &c->a->al);
 }
 
 /* A query's status: its value, NaN when undefined, and a hard error kept. */
@@ -14500,6 +16686,10 @@ LLMLAT_PRIVATE void report_groups_metric(report_ctx *c, unsigned groups, int32_t
     const llmlat_agg *a = c->a;
     if (metric == LLMLAT_TOOL_ITL)
         metric = conv_tool_itl_metric(a->conv);
+    if (agg_lacks_reason(a, LLMLAT_KIND_METRIC, metric)) {
+        undefined_values(v, 0, n); /* the data cannot support it: no placeholder */
+        return;
+    }
     const metric_store *src[GROUP_COUNT];
     size_t ns = 0;
     for (int g = 0; g < GROUP_COUNT; g++)
@@ -14596,6 +16786,78 @@ LLMLAT_PRIVATE bool report_quantile_repeats(const double *q, size_t i)
 LLMLAT_PRIVATE const char *report_unavailable(const report_ctx *c, int32_t kind, int32_t id)
 {
     return agg_lacks_reason(c->a, kind, id);
+}
+
+LLMLAT_PRIVATE bool report_has_schedule(const report_ctx *c)
+{
+    for (int g = 0; g < GROUP_COUNT; g++)
+        if (store_count(&agg_group_view(c->a, (enum req_group)g)
+                             .stores[metric_index(LLMLAT_DISPATCH_DELAY)]))
+            return true;
+    return false;
+}
+
+LLMLAT_PRIVATE size_t report_table_rows(const report_ctx *c, const text_words *w,
+                                        text_row *rows)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < sizeof w->rows / sizeof w->rows[0] && w->rows[i].label; i++)
+        rows[n++] = w->rows[i];
+    for (size_t i = 0; i < SCHED_ROWS && report_has_schedule(c); i++)
+        rows[n++] = (text_row){ report_sched_metric(i),
+                                report_metric_label(w, report_sched_metric(i)) };
+    return n;
+}
+
+LLMLAT_PRIVATE bool report_behind_schedule(report_ctx *c, double *p99)
+{
+    double v = NAN;
+    int32_t st = llmlat_agg_quantile(c->a, LLMLAT_DISPATCH_DELAY, 0.99, &v);
+    *p99 = value_or_nan(c, st, v);
+    return *p99 > agg_param(c->a, LLMLAT_PARAM_MAX_DISPATCH_DELAY);
+}
+
+/* A row label without its unit ("E2EL incl. Client Queue (ms)" is named
+ * "E2EL incl. Client Queue" in a sentence). */
+static void label_stem(rbuf *b, const char *label, bool html)
+{
+    char stem[64];
+    size_t n = strlen(label);
+    if (n > 5 && strcmp(label + n - 5, " (ms)") == 0)
+        n -= 5;
+    snprintf(stem, sizeof stem, "%.*s", (int)n, label);
+    if (html)
+        rbuf_html_escaped(b, stem);
+    else
+        rbuf_puts(b, stem);
+}
+
+LLMLAT_PRIVATE bool report_schedule_warning(report_ctx *c, const text_words *w, bool html,
+                                            const char *before, const char *sep,
+                                            const char *after)
+{
+    double p99;
+    if (!report_behind_schedule(c, &p99))
+        return false;
+    rbuf *b = &c->out;
+    rbuf_puts(b, before);
+    rbuf_puts(b, "the client fell behind its schedule (P99 ");
+    label_stem(b, report_metric_label(w, LLMLAT_DISPATCH_DELAY), html);
+    rbuf_puts(b, " ");
+    rbuf_fixed(b, p99 * 1000.0, 2, 0, "-");
+    rbuf_puts(b, " ms > ");
+    rbuf_fixed(b, agg_param(c->a, LLMLAT_PARAM_MAX_DISPATCH_DELAY) * 1000.0, 2, 0, "-");
+    rbuf_puts(b, " ms):");
+    rbuf_puts(b, sep);
+    rbuf_puts(b, "latencies measured from the send understate what users waited;");
+    rbuf_puts(b, sep);
+    rbuf_puts(b, "read ");
+    label_stem(b, report_metric_label(w, LLMLAT_SCHEDULED_TTFT), html);
+    rbuf_puts(b, " and ");
+    label_stem(b, report_metric_label(w, LLMLAT_SCHEDULED_E2E), html);
+    rbuf_puts(b, ", measured from the intended start.");
+    rbuf_puts(b, after);
+    return true;
 }
 
 /* ---------------------- lib/report/report_buf.c --------------------------- */
@@ -15195,6 +17457,8 @@ static const double *default_bounds(int32_t metric, size_t *n)
 {
     switch (metric) {
     case LLMLAT_TTFT:
+    case LLMLAT_SCHEDULED_TTFT:
+    case LLMLAT_DISPATCH_DELAY: /* from 1 ms: the warning's threshold */
         *n = COUNT_OF(TTFT_BOUNDS);
         return TTFT_BOUNDS;
     case LLMLAT_TPOT:
@@ -15205,6 +17469,7 @@ static const double *default_bounds(int32_t metric, size_t *n)
         *n = COUNT_OF(PER_TOKEN_BOUNDS);
         return PER_TOKEN_BOUNDS;
     case LLMLAT_E2E:
+    case LLMLAT_SCHEDULED_E2E:
         *n = COUNT_OF(E2E_BOUNDS);
         return E2E_BOUNDS;
     }
@@ -15212,16 +17477,23 @@ static const double *default_bounds(int32_t metric, size_t *n)
     return NULL;
 }
 
+LLMLAT_PRIVATE const double *hist_set_bounds(const llmlat_agg *a, int32_t metric, size_t *n)
+{
+    *n = a->n_bucket_bounds[metric_index(metric)];
+    return *n ? a->bucket_bounds[metric_index(metric)] : NULL;
+}
+
 LLMLAT_PRIVATE const double *hist_bounds(const llmlat_agg *a, int32_t metric, size_t *n)
 {
     const double *def = default_bounds(metric, n);
     if (!def)
         return NULL;
-    size_t custom = a->n_bucket_bounds[metric_index(metric)];
-    if (custom == 0)
+    size_t custom;
+    const double *set = hist_set_bounds(a, metric, &custom);
+    if (!set)
         return def;
     *n = custom;
-    return a->bucket_bounds[metric_index(metric)];
+    return set;
 }
 
 LLMLAT_API int32_t llmlat_agg_set_buckets(llmlat_agg *a, int32_t metric, const double *bounds,
@@ -15316,70 +17588,15 @@ LLMLAT_PRIVATE int32_t hist_cumulative(const llmlat_agg *a, int32_t metric, cons
  * a laptop or prints: the summary and statistics in the convention's
  * words, the run's conditions (request counts, duration, failures, input
  * and output lengths), CDFs of TTFT, TPOT, ITL and E2E with P50, P90 and
- * P99 marked, a histogram of ITL on a log axis, and output tokens/s and
+ * P99 marked (and of the dispatch delay and scheduled E2E when requests
+ * had an intended start, with a warning when the client fell behind its
+ * schedule), a histogram of ITL on a log axis, and output tokens/s and
  * concurrency over time. Charts come from the aggregator's queries, so a
  * bounded one draws them from its buckets; it keeps no timeline, so the
  * run over time is left out (docs/report-formats.md). */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
-
-/* ---------------------- lib/report/svg.h ---------------------------------- */
-/* Charts as inline SVG, drawn by the HTML report (report_html.c): a plot
- * area with linear or logarithmic axes, "nice" ticks (1, 2, 5 times a
- * power of ten; decades on a log axis), and the marks the report uses:
- * polylines, vertical markers with a label, bars. Every element carries a
- * class naming what it is (the stylesheet colours them, the tests count
- * them). Coordinates are written with 0.1 px precision. */
-#ifndef LLMLAT_SVG_H
-#define LLMLAT_SVG_H
-
-#include <stdbool.h>
-#include <stddef.h>
-
-typedef struct svg_axis {
-    double lo, hi;   /* data range (lo < hi; > 0 on a log axis) */
-    bool log;
-    double scale;    /* tick labels show value * scale (1000: s as ms) */
-    const char *label;
-} svg_axis;
-
-typedef struct svg_plot {
-    rbuf *b;
-    svg_axis x, y;
-    double left, top, width, height; /* the plot area, px */
-} svg_plot;
-
-/* Opens <svg class="chart" id="ID"> of the standard size with its title
- * and the plot area, axes, grid, ticks and axis labels. */
-LLMLAT_PRIVATE void svg_begin(svg_plot *p, rbuf *b, const char *id, const char *title,
-                              svg_axis x, svg_axis y);
-LLMLAT_PRIVATE void svg_end(svg_plot *p);
-
-/* Data to px (values outside the range are clamped to the plot area). */
-LLMLAT_PRIVATE double svg_x(const svg_plot *p, double v);
-LLMLAT_PRIVATE double svg_y(const svg_plot *p, double v);
-
-/* The points (x[i], y[i]) joined, NaN points skipped. */
-LLMLAT_PRIVATE void svg_polyline(svg_plot *p, const char *cls, const double *x, const double *y,
-                                 size_t n);
-/* The points joined as a step function: y[i] holds from x[i] to x[i+1]. */
-LLMLAT_PRIVATE void svg_steps(svg_plot *p, const char *cls, const double *x, const double *y,
-                              size_t n);
-/* A vertical line at x across the plot, labelled at the top (row 0, 1, 2
- * stagger labels that would overlap). */
-LLMLAT_PRIVATE void svg_marker(svg_plot *p, const char *cls, double x, const char *label,
-                               int row);
-/* Bars: bar i spans [edge[i], edge[i+1]] up to h[i]. */
-LLMLAT_PRIVATE void svg_bars(svg_plot *p, const char *cls, const double *edge, const double *h,
-                             size_t n);
-/* A note under the title, at the right. */
-LLMLAT_PRIVATE void svg_note(svg_plot *p, const char *text);
-
-/* Text with &, <, >, " and ' escaped, for HTML and SVG alike. */
-LLMLAT_PRIVATE void rbuf_html_escaped(rbuf *b, const char *s);
-
-#endif
 
 #define CDF_POINTS 201       /* quantiles 0, 0.005, ..., 1 */
 #define ITL_BINS 48
@@ -15420,6 +17637,8 @@ static const char HTML_STYLE[] =
     ".p90 .marker-line{stroke:#d97706}.p90 .marker-label{fill:#b45309}\n"
     ".p99 .marker-line{stroke:#dc2626}.p99 .marker-label{fill:#b91c1c}\n"
     ".empty{fill:var(--muted);font-size:13px}\n"
+    ".warning{border:1px solid #dc2626;background:#fef2f2;color:#991b1b;border-radius:6px;"
+    "padding:8px 12px;margin:12px 0}\n"
     "@media print{body{font-size:10pt}main{max-width:none;padding:0}"
     ".cols{grid-template-columns:1fr 1fr}section,svg.chart,table{break-inside:avoid}"
     "h2{break-after:avoid}}\n";
@@ -15576,12 +17795,14 @@ static void html_summary(report_ctx *c, const text_words *w)
         rbuf_puts(b, "</th>");
     }
     rbuf_puts(b, "</tr>\n");
-    for (size_t r = 0; r < sizeof w->rows / sizeof w->rows[0] && w->rows[r].label; r++) {
+    text_row rows[REPORT_ROWS_MAX];
+    size_t n_rows = report_table_rows(c, w, rows);
+    for (size_t r = 0; r < n_rows; r++) {
         metric_values v;
-        report_metric(c, w->rows[r].metric, a->quantiles, a->n_quantiles, &v);
-        double scale = html_is_time(w->rows[r].metric) ? 1000.0 : 1.0;
+        report_metric(c, rows[r].metric, a->quantiles, a->n_quantiles, &v);
+        double scale = html_is_time(rows[r].metric) ? 1000.0 : 1.0;
         rbuf_puts(b, "<tr><td>");
-        rbuf_html_escaped(b, w->rows[r].label);
+        rbuf_html_escaped(b, rows[r].label);
         rbuf_puts(b, "</td><td>");
         rbuf_u64(b, v.count);
         rbuf_puts(b, "</td>");
@@ -15791,6 +18012,10 @@ static void html_latency(report_ctx *c, const text_words *w)
     html_cdf(c, w, LLMLAT_TPOT, "cdf-tpot");
     html_cdf(c, w, LLMLAT_ITL, "cdf-itl");
     html_cdf(c, w, LLMLAT_E2E, "cdf-e2e");
+    if (report_has_schedule(c)) { /* how late requests left, and what users waited */
+        html_cdf(c, w, LLMLAT_DISPATCH_DELAY, "cdf-dispatch-delay");
+        html_cdf(c, w, LLMLAT_SCHEDULED_E2E, "cdf-scheduled-e2e");
+    }
     html_itl_histogram(c, w);
     rbuf_puts(b, "</div>\n");
     if (c->a->mode == LLMLAT_MODE_BOUNDED)
@@ -15947,6 +18172,9 @@ LLMLAT_PRIVATE void report_html(report_ctx *c)
 {
     const text_words *w = report_words(c->a->conv->id);
     html_head(c, w);
+    report_schedule_warning(c, w, true,
+                            "<p class=\"warning\" id=\"behind-schedule\"><b>Warning:</b> ",
+                            " ", "</p>\n");
     html_summary(c, w);
     html_latency(c, w);
     rbuf_puts(&c->out, "<section id=\"lengths\">\n<h2>Input and output lengths</h2>\n"
@@ -16023,6 +18251,7 @@ LLMLAT_PRIVATE void json_tool(report_ctx *c, jsonw *w);
 static const int32_t JSON_METRICS[] = {
     LLMLAT_TTFT, LLMLAT_TPOT, LLMLAT_ITL, LLMLAT_ICL,
     LLMLAT_E2E, LLMLAT_TPS_USER, LLMLAT_ITL_MAX, LLMLAT_NTPOT,
+    LLMLAT_DISPATCH_DELAY, LLMLAT_SCHEDULED_TTFT, LLMLAT_SCHEDULED_E2E,
 };
 
 LLMLAT_PRIVATE void json_counter(report_ctx *c, jsonw *w, const char *key, int32_t counter)
@@ -16087,6 +18316,8 @@ static void json_unavailable(report_ctx *c, jsonw *w)
         { LLMLAT_KIND_METRIC, LLMLAT_TPS_USER, "tps_user" },
         { LLMLAT_KIND_METRIC, LLMLAT_ITL_MAX, "itl_max" },
         { LLMLAT_KIND_METRIC, LLMLAT_TOOL_ITL, "tool_itl" },
+        { LLMLAT_KIND_METRIC, LLMLAT_SCHEDULED_TTFT, "scheduled_ttft" },
+        { LLMLAT_KIND_METRIC, LLMLAT_SCHEDULED_E2E, "scheduled_e2e" },
     };
     bool any = false;
     for (size_t i = 0; i < sizeof ITEMS / sizeof ITEMS[0]; i++) {
@@ -16144,6 +18375,13 @@ LLMLAT_PRIVATE void report_json(report_ctx *c)
     json_counter(c, &w, "max_concurrent_requests", LLMLAT_COUNT_PEAK_CONCURRENCY);
     jw_number(&w, "max_output_tokens_per_s", report_rate(c, LLMLAT_RATE_PEAK_OUTPUT_TOKENS));
     json_counter(c, &w, "tpot_undefined", LLMLAT_COUNT_TPOT_UNDEFINED);
+    jw_number(&w, "max_dispatch_delay_s", agg_param(a, LLMLAT_PARAM_MAX_DISPATCH_DELAY));
+    double p99;
+    bool behind = report_behind_schedule(c, &p99);
+    if (isnan(p99)) /* no request had an intended start */
+        jw_null(&w, "behind_schedule");
+    else
+        jw_bool(&w, "behind_schedule", behind);
 
     jw_object(&w, "metrics");
     for (size_t i = 0; i < sizeof JSON_METRICS / sizeof JSON_METRICS[0]; i++)
@@ -16254,9 +18492,11 @@ LLMLAT_PRIVATE void jw_bool(jsonw *w, const char *key, bool v)
  * (llmlat_request_value), as CSV or JSON Lines (docs/report-formats.md). */
 #include <math.h>
 
-/* The columns after index and start: a value of the request under the
- * convention, in seconds (tokens for the counts), empty / null when it has
- * none. */
+/* The columns after index, start and end: a value of the request under
+ * the convention, in seconds (tokens for the counts), empty / null when it
+ * has none; and its intended start (metric 0: SCHEDULED_AT), before the
+ * values measured from it. */
+#define SCHEDULED_AT 0
 static const struct {
     const char *name;
     int32_t metric;
@@ -16267,6 +18507,10 @@ static const struct {
     { "itl_max_s", LLMLAT_ITL_MAX },
     { "output_tokens", LLMLAT_OUTPUT_TOKENS },
     { "input_tokens", LLMLAT_INPUT_TOKENS },
+    { "scheduled_s", SCHEDULED_AT },
+    { "dispatch_delay_s", LLMLAT_DISPATCH_DELAY },
+    { "scheduled_ttft_s", LLMLAT_SCHEDULED_TTFT },
+    { "scheduled_e2e_s", LLMLAT_SCHEDULED_E2E },
 };
 #define REQUEST_COLUMN_COUNT (sizeof REQUEST_COLUMNS / sizeof REQUEST_COLUMNS[0])
 
@@ -16280,17 +18524,31 @@ static void request_time(rbuf *b, const logged_request *q, int64_t t, const char
         rbuf_scaled(b, t, 9, 9);
 }
 
-/* Request i's values, and whether it is a success under the convention. */
+/* Request i's values (column k's in v[k]; none for SCHEDULED_AT), and
+ * whether it is a success under the convention. */
 static bool request_row(const llmlat_agg *a, size_t i, double *v)
 {
     llmlat_request q;
     req_view view;
     request_log_view(&a->log, i, &q);
     conv_view(a->conv, &q, &view);
-    for (size_t c = 0; c < REQUEST_COLUMN_COUNT; c++)
-        if (llmlat_request_value(&q, a->conv->id, REQUEST_COLUMNS[c].metric, &v[c]) != LLMLAT_OK)
+    for (size_t c = 0; c < REQUEST_COLUMN_COUNT; c++) {
+        int32_t m = REQUEST_COLUMNS[c].metric;
+        if (m == SCHEDULED_AT || llmlat_request_value(&q, a->conv->id, m, &v[c]) != LLMLAT_OK)
             v[c] = NAN;
+    }
     return view.success;
+}
+
+/* Column k of request q: its value, or its intended start. */
+static void request_cell(rbuf *b, const logged_request *q, size_t k, double v, const char *none)
+{
+    if (REQUEST_COLUMNS[k].metric != SCHEDULED_AT)
+        rbuf_double(b, isfinite(v) ? v : NAN, none);
+    else if (q->flags & LOGGED_SCHEDULED)
+        request_time(b, q, q->scheduled_ns, none);
+    else
+        rbuf_puts(b, none);
 }
 
 /* The rows need the requests: an aggregator without them has no table. */
@@ -16325,7 +18583,7 @@ LLMLAT_PRIVATE void report_requests_csv(report_ctx *c)
         request_time(b, q, q->end_ns, "");
         for (size_t k = 0; k < REQUEST_COLUMN_COUNT; k++) {
             rbuf_puts(b, ",");
-            rbuf_double(b, v[k], "");
+            request_cell(b, q, k, v[k], "");
         }
         rbuf_puts(b, ok ? ",true\n" : ",false\n");
     }
@@ -16351,7 +18609,7 @@ LLMLAT_PRIVATE void report_requests_jsonl(report_ctx *c)
             rbuf_puts(b, ", \"");
             rbuf_puts(b, REQUEST_COLUMNS[k].name);
             rbuf_puts(b, "\": ");
-            rbuf_double(b, isfinite(v[k]) ? v[k] : NAN, "null");
+            request_cell(b, q, k, v[k], "null");
         }
         rbuf_puts(b, ok ? ", \"success\": true}\n" : ", \"success\": false}\n");
     }
@@ -16402,12 +18660,12 @@ static void text_summary(report_ctx *c, const text_words *w)
     }
 }
 
-static size_t label_width(const text_words *w)
+static size_t label_width(const text_row *rows, size_t n)
 {
     size_t width = strlen("metric");
-    for (size_t i = 0; i < sizeof w->rows / sizeof w->rows[0] && w->rows[i].label; i++)
-        if (strlen(w->rows[i].label) > width)
-            width = strlen(w->rows[i].label);
+    for (size_t i = 0; i < n; i++)
+        if (strlen(rows[i].label) > width)
+            width = strlen(rows[i].label);
     return width;
 }
 
@@ -16489,12 +18747,16 @@ LLMLAT_PRIVATE void report_text(report_ctx *c)
         rbuf_puts(b, "\"");
     }
     rbuf_puts(b, a->n_labels ? "\n\n" : "\n");
+    /* where a person looks first */
+    report_schedule_warning(c, w, false, "WARNING: ", "\n         ", "\n\n");
     text_summary(c, w);
     rbuf_puts(b, "\n");
-    size_t width = label_width(w) + 2;
+    text_row rows[REPORT_ROWS_MAX];
+    size_t n = report_table_rows(c, w, rows);
+    size_t width = label_width(rows, n) + 2;
     table_header(c, width);
-    for (size_t i = 0; i < sizeof w->rows / sizeof w->rows[0] && w->rows[i].label; i++)
-        table_row(c, &w->rows[i], width);
+    for (size_t i = 0; i < n; i++)
+        table_row(c, &rows[i], width);
     rbuf_puts(b, "\n");
     rbuf_puts(b, w->note);
     rbuf_puts(b, "\n");
@@ -16573,6 +18835,14 @@ static void tool_vllm(report_ctx *c, jsonw *w)
         flat_ms_stats(c, w, STATS[i].metric, STATS[i].name, a->quantiles, a->n_quantiles,
                       false, &v);
     }
+    /* its client-side queue time (#54136): only when the run had one */
+    if (report_has_schedule(c)) {
+        metric_values v;
+        flat_ms_stats(c, w, LLMLAT_DISPATCH_DELAY, "client_queue_time", a->quantiles,
+                      a->n_quantiles, false, &v);
+        flat_ms_stats(c, w, LLMLAT_SCHEDULED_E2E, "e2el_including_client_queue", a->quantiles,
+                      a->n_quantiles, false, &v);
+    }
 }
 
 /* SGLang's statistics are fixed: mean, median, std, p90/p95/p99, max. */
@@ -16609,8 +18879,8 @@ static void aiperf_metric(report_ctx *c, jsonw *w, const char *tag, int32_t metr
     const size_t nq = sizeof Q / sizeof Q[0];
     metric_values v;
     report_metric(c, metric, Q, nq, &v);
-    if (v.count == 0)
-        return;
+    if (v.count == 0 || report_unavailable(c, LLMLAT_KIND_METRIC, metric))
+        return; /* no value, or none the data can support: listed under "unavailable" */
     jw_object(w, tag);
     jw_string(w, "unit", unit);
     jw_number(w, "avg", v.mean * scale);
@@ -16724,6 +18994,14 @@ static const struct {
 };
 #define GUIDELLM_GROUP_COUNT (sizeof GUIDELLM_GROUPS / sizeof GUIDELLM_GROUPS[0])
 
+/* GuideLLM's summary of an empty group: zeros. */
+static void guidellm_zeros(metric_values *v, size_t nq)
+{
+    v->mean = v->median = v->mode = v->std = v->min = v->max = 0.0;
+    for (size_t i = 0; i < nq; i++)
+        v->q[i] = 0.0;
+}
+
 /* A DistributionSummary (schemas/statistics.py) of a metric over groups,
  * in the field's unit (scale per second): mean, median, mode, variance,
  * std_dev, min, max, count (the sum of weights), total_sum (mean x count,
@@ -16739,6 +19017,8 @@ static void guidellm_summary(report_ctx *c, jsonw *w, const char *key, unsigned 
     const size_t nq = sizeof Q / sizeof Q[0];
     metric_values v;
     report_groups_metric(c, groups, metric, Q, nq, true, &v);
+    if (v.count == 0 && metric_from_schedule(metric)) /* no placeholder in the library */
+        guidellm_zeros(&v, nq);
     jw_object(w, key);
     jw_number(w, "mean", v.mean * scale);
     jw_number(w, "median", v.median * scale);
@@ -16760,6 +19040,10 @@ static void guidellm_summary(report_ctx *c, jsonw *w, const char *key, unsigned 
 static void guidellm_field(report_ctx *c, jsonw *w, const char *field, int32_t metric,
                            double scale)
 {
+    if (report_unavailable(c, LLMLAT_KIND_METRIC, metric)) {
+        jw_null(w, field); /* the data cannot support it: no summary of zeros */
+        return;
+    }
     jw_object(w, field);
     for (size_t g = 0; g < GUIDELLM_GROUP_COUNT; g++)
         guidellm_summary(c, w, GUIDELLM_GROUPS[g].name, GUIDELLM_GROUPS[g].groups, metric,
@@ -16799,6 +19083,9 @@ static double guidellm_rate(double x, double d, bool defined)
 static void guidellm_rates(report_ctx *c, jsonw *w)
 {
     double d = report_duration(c);
+    /* what the data cannot support is null, not GuideLLM's 0.0 */
+    bool lacks[2] = { report_unavailable(c, LLMLAT_KIND_RATE, LLMLAT_RATE_REQUESTS) != NULL,
+                      report_unavailable(c, LLMLAT_KIND_RATE, LLMLAT_RATE_OUTPUT_TOKENS) != NULL };
     const char *const FIELDS[] = { "requests_per_second", "output_tokens_per_second" };
     for (int f = 0; f < 2; f++) {
         jw_object(w, FIELDS[f]);
@@ -16810,8 +19097,9 @@ static void guidellm_rates(report_ctx *c, jsonw *w)
             double span_s = 0.0;
             bool has_span = span_seconds(points, &span_s);
             jw_object(w, GUIDELLM_GROUPS[g].name);
-            jw_number(w, "mean", f == 0 ? guidellm_rate((double)count, d, !isnan(d))
-                                        : guidellm_rate(tokens, span_s, has_span));
+            jw_number(w, "mean", lacks[f] ? NAN
+                                 : f == 0 ? guidellm_rate((double)count, d, !isnan(d))
+                                          : guidellm_rate(tokens, span_s, has_span));
             jw_close(w);
         }
         jw_close(w);
@@ -16822,7 +19110,9 @@ static void tool_guidellm(report_ctx *c, jsonw *w)
 {
     const llmlat_agg *a = c->a;
     double d = report_duration(c);
-    double start = a->all.lo <= a->all.hi ? ns_to_s(a->all.lo) : NAN;
+    double start = a->all.lo <= a->all.hi && !(a->lacks & LLMLAT_LACKS_START_TIMES)
+                       ? ns_to_s(a->all.lo)
+                       : NAN;
     jw_object(w, "benchmark");
     jw_number(w, "start_time", start);
     jw_number(w, "end_time", start + d);
@@ -16840,6 +19130,15 @@ static void tool_guidellm(report_ctx *c, jsonw *w)
     jw_close(w);
     guidellm_rates(c, w);
     guidellm_field(c, w, "request_latency", LLMLAT_E2E, 1.0);
+    /* #1053: null where the run has no schedule (its strategies without
+     * one), else per group as the others */
+    if (report_has_schedule(c)) {
+        guidellm_field(c, w, "request_dispatch_delay", LLMLAT_DISPATCH_DELAY, 1.0);
+        guidellm_field(c, w, "request_scheduled_latency", LLMLAT_SCHEDULED_E2E, 1.0);
+    } else {
+        jw_null(w, "request_dispatch_delay");
+        jw_null(w, "request_scheduled_latency");
+    }
     guidellm_field(c, w, "prompt_token_count", LLMLAT_INPUT_TOKENS, 1.0);
     guidellm_field(c, w, "output_token_count", LLMLAT_OUTPUT_TOKENS, 1.0);
     guidellm_field(c, w, "time_to_first_token_ms", LLMLAT_TTFT, MS_PER_S);
@@ -16896,6 +19195,10 @@ static void ip_summary(report_ctx *c, jsonw *w, const char *key, unsigned groups
 static void ip_tokens(report_ctx *c, jsonw *w, const char *key, unsigned groups,
                       int32_t metric, double total)
 {
+    if (report_unavailable(c, LLMLAT_KIND_METRIC, metric)) {
+        jw_null(w, key);
+        return;
+    }
     jw_object(w, key);
     jw_number(w, "total", total);
     if (metric == LLMLAT_INPUT_TOKENS) {
@@ -16908,9 +19211,13 @@ static void ip_tokens(report_ctx *c, jsonw *w, const char *key, unsigned groups,
     jw_close(w);
 }
 
-/* x / d, or inference-perf's 0.0 when the benchmark time is not positive. */
-static double ip_rate(double x, double d)
+/* x / d, or inference-perf's 0.0 when the benchmark time is not positive;
+ * NaN (null) when the data have no such time (no start times on one clock
+ * and no duration given). */
+static double ip_rate(double x, double d, bool no_time)
 {
+    if (no_time)
+        return NAN;
     return d > 0.0 ? x / d : 0.0; /* d NaN: no requests, no time */
 }
 
@@ -16920,10 +19227,12 @@ static void tool_inference_perf(report_ctx *c, jsonw *w)
     const llmlat_agg *a = c->a;
     double d = report_duration(c);
     double failed_input = (double)a->failures[0].input_tokens + (double)a->failures[1].input_tokens;
-    jw_number(w, "benchmark_time_seconds", isnan(d) ? 0.0 : d);
+    bool no_time = report_unavailable(c, LLMLAT_KIND_RATE, LLMLAT_RATE_REQUESTS) != NULL;
+    jw_number(w, "benchmark_time_seconds", no_time ? NAN : isnan(d) ? 0.0 : d);
     jw_object(w, "load_summary");
     jw_u64(w, "count", a->completed + a->failed);
-    jw_null(w, "schedule_delay"); /* llmlat has no scheduled times */
+    /* start - scheduled time of every request, failures too */
+    ip_summary(c, w, "schedule_delay", GROUPS_ALL, LLMLAT_DISPATCH_DELAY);
     jw_close(w);
 
     jw_object(w, "successes");
@@ -16935,12 +19244,17 @@ static void tool_inference_perf(report_ctx *c, jsonw *w)
     ip_summary(c, w, "time_to_first_token", ok, LLMLAT_TTFT);
     ip_summary(c, w, "inter_token_latency", ok, LLMLAT_TOOL_ITL);
     jw_close(w);
+    /* what the data cannot support is null, not inference-perf's 0.0 */
+    bool no_in = report_unavailable(c, LLMLAT_KIND_COUNTER, LLMLAT_COUNT_INPUT_TOKENS) != NULL;
+    bool no_out = report_unavailable(c, LLMLAT_KIND_COUNTER, LLMLAT_COUNT_OUTPUT_TOKENS) != NULL;
     jw_object(w, "throughput");
-    jw_number(w, "input_tokens_per_sec", ip_rate((double)a->input_tokens, d));
-    jw_number(w, "output_tokens_per_sec", ip_rate((double)a->output_tokens, d));
+    jw_number(w, "input_tokens_per_sec", ip_rate((double)a->input_tokens, d, no_time || no_in));
+    jw_number(w, "output_tokens_per_sec",
+              ip_rate((double)a->output_tokens, d, no_time || no_out));
     jw_number(w, "total_tokens_per_sec",
-              ip_rate((double)a->input_tokens + (double)a->output_tokens, d));
-    jw_number(w, "requests_per_sec", ip_rate((double)a->completed, d));
+              ip_rate((double)a->input_tokens + (double)a->output_tokens, d,
+                      no_time || no_in || no_out));
+    jw_number(w, "requests_per_sec", ip_rate((double)a->completed, d, no_time));
     jw_close(w);
     ip_tokens(c, w, "prompt_tokens", ok, LLMLAT_INPUT_TOKENS, (double)a->input_tokens);
     ip_summary(c, w, "output_len", ok, LLMLAT_OUTPUT_TOKENS);
@@ -17013,6 +19327,8 @@ static const text_words WORDS[] = {
         .rows = { { LLMLAT_TTFT, "TTFT (ms)" }, { LLMLAT_TPOT, "TPOT (ms)" },
                   { LLMLAT_TOOL_ITL, "ITL (ms)" }, { LLMLAT_E2E, "E2EL (ms)" },
                   ROW_PER_TOKEN_ITL, ROW_ITL_MAX, ROW_TPS },
+        /* vllm/benchmarks/serve.py (#54136): its client-side queue time */
+        .sched = { "Client Queue Time (ms)", NULL, "E2EL incl. Client Queue (ms)" },
         .note = "ITL is vLLM's: one sample per gap between chunks, empty ones included.",
     },
     [LLMLAT_CONV_AIPERF] = {
@@ -17068,6 +19384,8 @@ static const text_words WORDS[] = {
         .rows = { { LLMLAT_TTFT, "TTFT (ms)" }, { LLMLAT_TOOL_ITL, "ITL (ms)" },
                   { LLMLAT_NTPOT, "TPOT (ms)" }, { LLMLAT_E2E, "Request Latency (ms)" },
                   ROW_PER_TOKEN_ITL, ROW_ITL_MAX, ROW_TPS },
+        /* benchmark/schemas/metrics.py (#1053) */
+        .sched = { "Request Dispatch Delay (ms)", NULL, "Request Scheduled Latency (ms)" },
         .note = "GuideLLM's ITL is (last - first token) / (N - 1), weighted by N - 1; its "
                 "TPOT (last token - start) / N, weighted by N; percentiles are its inverse "
                 "CDF.",
@@ -17106,6 +19424,9 @@ static const char *const DEFAULT_LABELS[] = {
     [LLMLAT_INPUT_TOKENS] = "input tokens",
     [LLMLAT_TOOL_ITL] = "ITL (ms)",
     [LLMLAT_NTPOT] = "NTPOT (ms)",
+    [LLMLAT_DISPATCH_DELAY] = "dispatch delay (ms)",
+    [LLMLAT_SCHEDULED_TTFT] = "scheduled TTFT (ms)",
+    [LLMLAT_SCHEDULED_E2E] = "scheduled E2E (ms)",
 };
 
 LLMLAT_PRIVATE const text_words *report_words(int32_t convention)
@@ -17123,6 +19444,9 @@ LLMLAT_PRIVATE const char *report_metric_label(const text_words *w, int32_t metr
     for (size_t i = 0; i < sizeof w->rows / sizeof w->rows[0] && w->rows[i].label; i++)
         if (w->rows[i].metric == metric)
             return w->rows[i].label;
+    for (size_t i = 0; i < SCHED_ROWS; i++)
+        if (report_sched_metric(i) == metric && w->sched[i])
+            return w->sched[i];
     return DEFAULT_LABELS[metric];
 }
 
@@ -17580,7 +19904,9 @@ LLMLAT_PRIVATE void write_request_log(bytes_writer *w, const request_log *g);
 LLMLAT_PRIVATE int32_t read_exact_store(bytes_reader *r, exact_store *e, const llmlat_alloc *al);
 LLMLAT_PRIVATE int32_t read_sketch(bytes_reader *r, sketch *s, const sketch_map *map);
 LLMLAT_PRIVATE int32_t read_timeline(bytes_reader *r, timeline *tl, const llmlat_alloc *al);
-LLMLAT_PRIVATE int32_t read_request_log(bytes_reader *r, request_log *g, const llmlat_alloc *al);
+/* The request log of bytes of `version` (2: without intended starts). */
+LLMLAT_PRIVATE int32_t read_request_log(bytes_reader *r, request_log *g, const llmlat_alloc *al,
+                                        uint32_t version);
 /* A sketch's exact sums, the same in both versions: Σ w x in 3 limbs,
  * then Σ w x² in 4, least significant first. */
 LLMLAT_PRIVATE void get_fixsum(bytes_reader *r, fixsum *f);
@@ -17611,19 +19937,34 @@ static const uint8_t MAGIC[8] = { 'L', 'L', 'M', 'L', 'A', 'T', 'A', 'G' };
 /* Version 2 (llmlat 1.1) adds the labels, the lacks, the NTPOT metric,
  * the GuideLLM and inference-perf conventions and their status groups,
  * bounded sketches in native-histogram buckets and exact mode's request
- * log; version 1 still reads. */
-#define FORMAT_VERSION 2
+ * log. Version 3 (llmlat 1.2) adds the metrics from the intended start
+ * (DISPATCH_DELAY, SCHEDULED_TTFT, SCHEDULED_E2E), the MAX_DISPATCH_DELAY
+ * param and each logged request's intended start. Versions 1 and 2 still
+ * read. */
+#define FORMAT_VERSION 3
 #define FORMAT_VERSION_OLDEST 1
 #define HEADER_BYTES 24 /* magic, version, flags, total size */
 #define TRAILER_BYTES 4 /* CRC-32 */
-/* What version 1 knows: metrics 1..10, conventions 0..4. */
+/* The header's flags: N is the server's usage count
+ * (LLMLAT_PARAM_SERVER_OUTPUT_TOKENS, llmlat 1.2). */
+#define FLAG_SERVER_OUTPUT_TOKENS 1u
+/* What version 1 knows: metrics 1..10, conventions 0..4; version 2:
+ * metrics 1..11; both: params 1..5. */
 #define V1_METRIC_LAST LLMLAT_TOOL_ITL
 #define V1_CONVENTION_LAST LLMLAT_CONV_LLMPERF
+#define V2_METRIC_LAST LLMLAT_NTPOT
+#define V2_PARAM_LAST LLMLAT_PARAM_SLO_E2E
 
 /* The metrics with a section in bytes of a version. */
 static int32_t metric_last_of(uint32_t version)
 {
-    return version == 1 ? V1_METRIC_LAST : METRIC_LAST;
+    return version == 1 ? V1_METRIC_LAST : version == 2 ? V2_METRIC_LAST : METRIC_LAST;
+}
+
+/* The params in bytes of a version (the others keep their defaults). */
+static int32_t param_last_of(uint32_t version)
+{
+    return version <= 2 ? V2_PARAM_LAST : PARAM_LAST;
 }
 
 static void write_settings(bytes_writer *w, const llmlat_agg *a)
@@ -17712,7 +20053,7 @@ static void write_all(bytes_writer *w, const llmlat_agg *a, uint64_t size)
 {
     put_bytes(w, MAGIC, sizeof MAGIC);
     put_u32(w, FORMAT_VERSION);
-    put_u32(w, 0); /* flags: none defined */
+    put_u32(w, a->server_output_tokens ? FLAG_SERVER_OUTPUT_TOKENS : 0);
     put_u64(w, size);
     write_settings(w, a);
     write_labels(w, a);
@@ -17757,7 +20098,7 @@ static int32_t setter_status(int32_t st)
 
 static int32_t read_settings(bytes_reader *r, llmlat_agg *a, uint32_t version)
 {
-    for (int32_t p = PARAM_FIRST; p <= PARAM_LAST; p++) {
+    for (int32_t p = PARAM_FIRST; p <= param_last_of(version); p++) {
         double v = get_f64(r);
         int32_t st = r->bad ? LLMLAT_EFORMAT : setter_status(llmlat_agg_set_param(a, p, v));
         if (st != LLMLAT_OK)
@@ -17849,7 +20190,7 @@ static int32_t read_lacks(bytes_reader *r, llmlat_agg *a)
     for (int32_t id = 0; id < 32; id++)
         if ((a->sources >> id) & 1u)
             sources_known &= conv_get(id) != NULL;
-    if (r->bad || (a->lacks & ~LLMLAT_LACKS_ALL) || !sources_known ||
+    if (r->bad || (a->lacks & ~LLMLAT_LACKS_KNOWN) || !sources_known ||
         values_only != (a->sources != 0) || (a->lacks && !(a->completed || a->failed)))
         return LLMLAT_EFORMAT;
     return LLMLAT_OK;
@@ -17959,7 +20300,7 @@ static bool tokens_valid(const llmlat_agg *a, span s, uint64_t count)
     return span_valid(s) && any == (s.lo <= s.hi);
 }
 
-static int32_t read_groups(bytes_reader *r, llmlat_agg *a)
+static int32_t read_groups(bytes_reader *r, llmlat_agg *a, uint32_t version)
 {
     a->tokens.lo = get_i64(r);
     a->tokens.hi = get_i64(r);
@@ -17976,7 +20317,7 @@ static int32_t read_groups(bytes_reader *r, llmlat_agg *a)
         if (r->bad || f->count > a->failed - failures || !tokens_valid(a, f->tokens, f->count))
             return LLMLAT_EFORMAT;
         failures += f->count;
-        int32_t st = read_stores(r, a, f->stores, FORMAT_VERSION);
+        int32_t st = read_stores(r, a, f->stores, version);
         if (st != LLMLAT_OK)
             return st;
     }
@@ -17988,27 +20329,30 @@ static int32_t read_samples(bytes_reader *r, llmlat_agg *a, uint32_t version)
 {
     int32_t st = read_stores(r, a, a->stores, version);
     if (st == LLMLAT_OK && a->conv->status_groups)
-        st = read_groups(r, a);
+        st = read_groups(r, a, version);
     if (st == LLMLAT_OK && a->mode == LLMLAT_MODE_EXACT)
         st = read_timeline(r, &a->tl, &a->al);
     if (st == LLMLAT_OK && a->mode == LLMLAT_MODE_EXACT && version >= 2)
-        st = read_request_log(r, &a->log, &a->al);
+        st = read_request_log(r, &a->log, &a->al, version);
     if (st != LLMLAT_OK)
         return st;
     return counts_consistent(a) && log_consistent(a) ? LLMLAT_OK : LLMLAT_EFORMAT;
 }
 
 /* The header and trailer; on success *body is the reader between them. */
-static int32_t open_frame(const uint8_t *p, size_t len, bytes_reader *body, uint32_t *version_out)
+static int32_t open_frame(const uint8_t *p, size_t len, bytes_reader *body, uint32_t *version_out,
+                          uint32_t *flags_out)
 {
     if (len < HEADER_BYTES + TRAILER_BYTES || memcmp(p, MAGIC, sizeof MAGIC) != 0)
         return LLMLAT_EFORMAT;
     bytes_reader h = { p + sizeof MAGIC, HEADER_BYTES - sizeof MAGIC, false };
     uint32_t version = get_u32(&h), flags = get_u32(&h);
     uint64_t size = get_u64(&h);
-    if (version < FORMAT_VERSION_OLDEST || version > FORMAT_VERSION || flags != 0 || size != len)
+    if (version < FORMAT_VERSION_OLDEST || version > FORMAT_VERSION ||
+        (flags & ~FLAG_SERVER_OUTPUT_TOKENS) || size != len)
         return LLMLAT_EFORMAT;
     *version_out = version;
+    *flags_out = flags;
     bytes_reader t = { p + len - TRAILER_BYTES, TRAILER_BYTES, false };
     if (get_u32(&t) != crc32_of(p, len - TRAILER_BYTES))
         return LLMLAT_EFORMAT;
@@ -18029,8 +20373,8 @@ LLMLAT_API llmlat_agg *llmlat_agg_deserialize(const void *buf, size_t len, int32
     if (!buf && len > 0)
         return fail(NULL, LLMLAT_EINVAL, status);
     bytes_reader r;
-    uint32_t version = 0;
-    int32_t st = buf ? open_frame(buf, len, &r, &version) : LLMLAT_EFORMAT;
+    uint32_t version = 0, flags = 0;
+    int32_t st = buf ? open_frame(buf, len, &r, &version, &flags) : LLMLAT_EFORMAT;
     if (st != LLMLAT_OK)
         return fail(NULL, st, status);
     uint32_t conv = get_u32(&r), mode = get_u32(&r);
@@ -18040,7 +20384,14 @@ LLMLAT_API llmlat_agg *llmlat_agg_deserialize(const void *buf, size_t len, int32
     llmlat_agg *a = llmlat_agg_new((int32_t)conv, (int32_t)mode);
     if (!a)
         return fail(NULL, LLMLAT_ENOMEM, status);
-    st = read_settings(&r, a, version);
+    /* Before 1.2 (versions 1 and 2) inference-perf's N was the usage
+     * count: bytes of then were made, and merge, as that rule says. */
+    bool server_n = (flags & FLAG_SERVER_OUTPUT_TOKENS) ||
+                    (version <= 2 && conv == LLMLAT_CONV_INFERENCE_PERF);
+    st = setter_status(
+        llmlat_agg_set_param(a, LLMLAT_PARAM_SERVER_OUTPUT_TOKENS, server_n ? 1.0 : 0.0));
+    if (st == LLMLAT_OK)
+        st = read_settings(&r, a, version);
     if (st == LLMLAT_OK && version >= 2)
         st = read_labels(&r, a);
     if (st == LLMLAT_OK)
@@ -18324,6 +20675,7 @@ LLMLAT_PRIVATE void write_request_log(bytes_writer *w, const request_log *g)
         const logged_request *q = &g->req[i];
         put_i64(w, q->start_ns);
         put_i64(w, q->end_ns);
+        put_i64(w, q->scheduled_ns);
         put_u32(w, q->flags);
         put_u32(w, q->lacks);
         put_u64(w, q->input_tokens);
@@ -18336,15 +20688,22 @@ LLMLAT_PRIVATE void write_request_log(bytes_writer *w, const request_log *g)
     }
 }
 
-#define LOGGED_REQUEST_BYTES 44 /* without its events */
+/* A logged request's bytes without its events: 44, and from version 3
+ * its intended start (8). */
+#define LOGGED_REQUEST_BYTES_V2 44
+#define LOGGED_REQUEST_BYTES 52
 #define LOGGED_EVENT_BYTES 12
 
-/* One request as the recorder would have accepted it: events in order
- * from the start, the end after the last, every time within INT64_MAX of
- * the start. */
+/* One request as the recorder would have accepted it: its intended start
+ * (when it has one) at or before its start, events in order from the
+ * start, the end after the last, every time within INT64_MAX of the
+ * earliest. */
 static bool logged_times_valid(const logged_request *q, const int64_t *t)
 {
-    int64_t max_t = q->start_ns <= 0 ? q->start_ns + INT64_MAX : INT64_MAX;
+    bool scheduled = (q->flags & LOGGED_SCHEDULED) != 0;
+    int64_t max_t = req_max_time(scheduled ? q->scheduled_ns : q->start_ns);
+    if (scheduled ? q->scheduled_ns > q->start_ns || q->start_ns > max_t : q->scheduled_ns != 0)
+        return false;
     int64_t prev = q->start_ns;
     for (uint32_t j = 0; j < q->n_events; j++) {
         if (t[j] < prev || t[j] > max_t)
@@ -18354,10 +20713,14 @@ static bool logged_times_valid(const logged_request *q, const int64_t *t)
     return q->end_ns >= prev && q->end_ns <= max_t;
 }
 
-LLMLAT_PRIVATE int32_t read_request_log(bytes_reader *r, request_log *g, const llmlat_alloc *al)
+LLMLAT_PRIVATE int32_t read_request_log(bytes_reader *r, request_log *g, const llmlat_alloc *al,
+                                        uint32_t version)
 {
+    const uint32_t known = LOGGED_FAILED | LOGGED_HAS_USAGE | LOGGED_CANCELLED |
+                           (version >= 3 ? LOGGED_SCHEDULED : 0u);
+    const uint64_t request_bytes = version >= 3 ? LOGGED_REQUEST_BYTES : LOGGED_REQUEST_BYTES_V2;
     uint64_t n = get_u64(r);
-    if (r->bad || n > r->left / LOGGED_REQUEST_BYTES)
+    if (r->bad || n > r->left / request_bytes)
         return LLMLAT_EFORMAT;
     int32_t st = request_log_reserve(g, al, (size_t)n, 0);
     if (st != LLMLAT_OK)
@@ -18366,15 +20729,16 @@ LLMLAT_PRIVATE int32_t read_request_log(bytes_reader *r, request_log *g, const l
         logged_request q;
         q.start_ns = get_i64(r);
         q.end_ns = get_i64(r);
+        q.scheduled_ns = version >= 3 ? get_i64(r) : 0;
         q.flags = get_u32(r);
         q.lacks = get_u32(r);
         q.input_tokens = get_u64(r);
         q.output_tokens = get_u64(r);
         q.n_events = get_u32(r);
         q.first_event = g->n_ev;
-        if (r->bad || (q.flags & ~(LOGGED_FAILED | LOGGED_HAS_USAGE | LOGGED_CANCELLED)) ||
+        if (r->bad || (q.flags & ~known) ||
             ((q.flags & LOGGED_FAILED) && (q.flags & LOGGED_CANCELLED)) ||
-            (q.lacks & ~(uint32_t)(LLMLAT_LACKS_ALL & ~LLMLAT_LACKS_CHUNKS)) ||
+            (q.lacks & ~(uint32_t)(LLMLAT_LACKS_KNOWN & ~LLMLAT_LACKS_CHUNKS)) ||
             (!(q.flags & LOGGED_HAS_USAGE) && q.output_tokens) ||
             q.n_events > r->left / LOGGED_EVENT_BYTES)
             return LLMLAT_EFORMAT;
@@ -19480,17 +21844,19 @@ LLMLAT_PRIVATE int32_t compare_run_prepare(compare_run *r, const llmlat_agg *a,
     return st;
 }
 
-/* A figure of an empty set, as the aggregator gives it. */
-static double compare_empty(const compare_run *r)
+/* A figure of an empty store, as the aggregator gives it (s->placeholder:
+ * agg_query.c's empty_value). */
+static double compare_empty(const compare_run *r, const metric_store *s)
 {
-    return r->zero_when_empty ? 0.0 : NAN;
+    return r->zero_when_empty && s->placeholder ? 0.0 : NAN;
 }
 
-/* Mean, median and the quantiles q of store s under the multiplicities,
- * into out[0], out[1], out[2 ..]: the median's and the quantiles' ranks
- * found in one walk up the sorted samples. */
-static void compare_store_stats(const compare_run *r, const compare_store *s, const double *q,
-                                size_t nq, double *out)
+/* Mean, median and the quantiles q of store s (the run's store `like`)
+ * under the multiplicities, into out[0], out[1], out[2 ..]: the median's
+ * and the quantiles' ranks found in one walk up the sorted samples. */
+static void compare_store_stats(const compare_run *r, const compare_store *s,
+                                const metric_store *like, const double *q, size_t nq,
+                                double *out)
 {
     uint64_t total = 0;
     double sum = 0.0;
@@ -19500,7 +21866,7 @@ static void compare_store_stats(const compare_run *r, const compare_store *s, co
     }
     if (total == 0) {
         for (size_t i = 0; i < 2 + nq; i++)
-            out[i] = compare_empty(r);
+            out[i] = compare_empty(r, like);
         return;
     }
     quantile_plan p;
@@ -19569,7 +21935,7 @@ LLMLAT_PRIVATE void compare_run_figures(const llmlat_compare *c, const compare_r
         /* the store the metric reads under the convention (TOOL_ITL aliases) */
         int m = (int)(agg_store(like, f->metric) - like->stores);
         if (!done[m]) {
-            compare_store_stats(r, &r->st[m], c->q, c->nq, stats[m]);
+            compare_store_stats(r, &r->st[m], &like->stores[m], c->q, c->nq, stats[m]);
             done[m] = true;
         }
         out[i] = f->stat == LLMLAT_STAT_MEAN     ? stats[m][0]
@@ -19766,9 +22132,25 @@ LLMLAT_API int32_t llmlat_compare_get(const llmlat_compare *c, const char *figur
 #define CMP_DASH "-"
 
 /* The metrics of the text table: what the convention's tool shows, each
- * store once (under AIPerf its ITL is TPOT, under the default ITL). */
-static const int32_t CMP_TEXT_METRICS[] = { LLMLAT_TTFT, LLMLAT_TPOT, LLMLAT_ITL, LLMLAT_TOOL_ITL,
-                                        LLMLAT_E2E };
+ * store once (under AIPerf its ITL is TPOT, under the default ITL), then
+ * those from the intended start where a run has them. */
+static const int32_t CMP_TEXT_METRICS[] = {
+    LLMLAT_TTFT, LLMLAT_TPOT, LLMLAT_ITL, LLMLAT_TOOL_ITL, LLMLAT_E2E,
+    LLMLAT_DISPATCH_DELAY, LLMLAT_SCHEDULED_TTFT, LLMLAT_SCHEDULED_E2E,
+};
+
+/* A metric from the intended start that neither run has (no request had
+ * one): its rows would be empty. */
+static bool cmp_unscheduled(const llmlat_compare *c, int32_t m)
+{
+    if (!metric_from_schedule(m))
+        return false;
+    for (size_t f = 0; f < c->n_fig; f++)
+        if (c->fig[f].metric == m && (!isnan(c->fig[f].v[LLMLAT_COMPARE_BASE]) ||
+                                      !isnan(c->fig[f].v[LLMLAT_COMPARE_CAND])))
+            return false;
+    return true;
+}
 
 /* TOOL_ITL names the ITL or TPOT store (a row already), or its own. */
 static bool cmp_shown_already(const llmlat_compare *c, int32_t m)
@@ -19895,7 +22277,7 @@ static void cmp_text(const llmlat_compare *c, rbuf *b)
     cmp_text_header(b, c);
     for (size_t i = 0; i < sizeof CMP_TEXT_METRICS / sizeof CMP_TEXT_METRICS[0]; i++) {
         int32_t m = CMP_TEXT_METRICS[i];
-        if (cmp_shown_already(c, m))
+        if (cmp_shown_already(c, m) || cmp_unscheduled(c, m))
             continue;
         rbuf_puts(b, report_metric_label(w, m));
         rbuf_puts(b, "\n");
@@ -20034,9 +22416,12 @@ LLMLAT_API int32_t llmlat_compare_report(const llmlat_compare *c, int32_t format
 #undef LR_TTFT
 #undef LR_E2E
 #undef LR_TOOL_ITL
+#undef LR_GAPS
+#undef LR_SCHEDULE
 #undef LOGGED_FAILED
 #undef LOGGED_HAS_USAGE
 #undef LOGGED_CANCELLED
+#undef LOGGED_SCHEDULED
 #undef RANKS_MAX_Q
 #undef SELECT_MAX_RANKS
 #undef ICDF_MAX_QUANTILES
@@ -20093,19 +22478,29 @@ LLMLAT_API int32_t llmlat_compare_report(const llmlat_compare *c, int32_t format
 #undef WALK_DEPTH
 #undef COLS_MAX
 #undef RD_ARRAYS
+#undef RD_DETECT_REFUSED
 #undef TRACE_KEY_MAX
 #undef IMPORT_TOP
 #undef VS_HAVE
 #undef AI_UNIT_MAX
+#undef GL_ARRAY
+#undef GL_ITERATIONS_MAX
+#undef GH_TIME
+#undef IP_TOKEN_TIMES
 #undef TIME_METRIC
 #undef FAMILY_COUNT
 #undef EXPOSE_SCHEMA_MAX
-#undef EXPOSE_INFO_LABELS
+#undef EXPOSE_OWN_LABELS
 #undef RBUF_CHUNK
 #undef DOUBLE_TEXT_MAX
 #undef PERCENT_TEXT_MAX
 #undef GROUPS_ALL
 #undef GROUPS_FAILED
+#undef REPORT_ROWS_MAX
+#undef SCHED_ROWS
+#undef NAMES_COUNT
+#undef NAMES_BOUNDS
+#undef NAMES_SCHEME
 #undef PB_GAP_IN_SPAN
 #undef PB_VARINT_MAX
 #undef COUNT_OF
@@ -20115,6 +22510,7 @@ LLMLAT_API int32_t llmlat_compare_report(const llmlat_compare *c, int32_t format
 #undef TIME_BUCKETS_MAX
 #undef SCHEMA_VERSION
 #undef JSONW_MAX_DEPTH
+#undef SCHEDULED_AT
 #undef REQUEST_COLUMN_COUNT
 #undef NUMBER_WIDTH
 #undef DASH
@@ -20136,10 +22532,14 @@ LLMLAT_API int32_t llmlat_compare_report(const llmlat_compare *c, int32_t format
 #undef FORMAT_VERSION_OLDEST
 #undef HEADER_BYTES
 #undef TRAILER_BYTES
+#undef FLAG_SERVER_OUTPUT_TOKENS
 #undef V1_METRIC_LAST
 #undef V1_CONVENTION_LAST
+#undef V2_METRIC_LAST
+#undef V2_PARAM_LAST
 #undef SAMPLE_LIMIT
 #undef SUMS_SLACK
+#undef LOGGED_REQUEST_BYTES_V2
 #undef LOGGED_REQUEST_BYTES
 #undef LOGGED_EVENT_BYTES
 #undef V1_OCTAVES

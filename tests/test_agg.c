@@ -6,8 +6,8 @@
  * call fails (or must be equal between two aggregators). */
 typedef struct snapshot {
     uint64_t counters[7];
-    double stats[11][6];
-    double quantiles[11][3];
+    double stats[14][6];
+    double quantiles[14][3];
     double peak_rate;
 } snapshot;
 
@@ -17,7 +17,7 @@ static void take(const llmlat_agg *a, snapshot *s)
     for (int32_t c = LLMLAT_COUNT_COMPLETED; c <= LLMLAT_COUNT_PEAK_CONCURRENCY; c++)
         if (c != LLMLAT_COUNT_GOOD)
             s->counters[c - 1] = counter_of(a, c);
-    for (int32_t m = LLMLAT_TTFT; m <= LLMLAT_NTPOT; m++) {
+    for (int32_t m = LLMLAT_TTFT; m <= LLMLAT_SCHEDULED_E2E; m++) {
         for (int32_t st = LLMLAT_STAT_COUNT; st <= LLMLAT_STAT_MEDIAN; st++) {
             double v = -1;
             int32_t status = llmlat_agg_stat(a, m, st, &v);

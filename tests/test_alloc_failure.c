@@ -140,7 +140,7 @@ static void snap_agg(const llmlat_agg *a, bytes *b)
     assert_int_equal(llmlat_agg_get_mode(a, &mode), LLMLAT_OK);
     put(b, &conv, sizeof conv);
     put(b, &mode, sizeof mode);
-    for (int32_t p = LLMLAT_PARAM_RELATIVE_ERROR; p <= LLMLAT_PARAM_SLO_E2E; p++) {
+    for (int32_t p = LLMLAT_PARAM_RELATIVE_ERROR; p <= LLMLAT_PARAM_MAX_DISPATCH_DELAY; p++) {
         double v;
         assert_int_equal(llmlat_agg_get_param(a, p, &v), LLMLAT_OK);
         put(b, &v, sizeof v);
@@ -155,7 +155,7 @@ static void snap_agg(const llmlat_agg *a, bytes *b)
     double q[21];
     for (int i = 0; i <= 20; i++)
         q[i] = i / 20.0;
-    for (int32_t m = LLMLAT_TTFT; m <= LLMLAT_NTPOT; m++) {
+    for (int32_t m = LLMLAT_TTFT; m <= LLMLAT_SCHEDULED_E2E; m++) {
         for (int32_t s = LLMLAT_STAT_COUNT; s <= LLMLAT_STAT_MEDIAN; s++) {
             double v = 0;
             int32_t st = llmlat_agg_stat(a, m, s, &v);
@@ -204,7 +204,7 @@ static void snap_agg(const llmlat_agg *a, bytes *b)
 static void snap_request(const llmlat_request *r, bytes *b)
 {
     for (int32_t c = LLMLAT_CONV_DEFAULT; c <= CONV_LAST; c++)
-        for (int32_t m = LLMLAT_TTFT; m <= LLMLAT_NTPOT; m++) {
+        for (int32_t m = LLMLAT_TTFT; m <= LLMLAT_SCHEDULED_E2E; m++) {
             double v = 0;
             int32_t st = llmlat_request_value(r, c, m, &v);
             put_status_double(b, st, v);
@@ -315,12 +315,15 @@ static long fail_each(call_fn call, void *ctx, const void *obj, const checker *c
 /* ------------------------------------------------------ test material */
 
 /* Request i of a varied workload: empty chunks, multi-token chunks, long
- * and short, a few failures, a few without content. */
+ * and short, a few failures, a few without content, most with an
+ * intended start (some sent late). */
 static llmlat_request *varied(int i, int events)
 {
     llmlat_request *r = llmlat_request_new();
     assert_non_null(r);
     int64_t start = (int64_t)i * 23 * MS;
+    if (i % 4 != 1)
+        assert_int_equal(llmlat_request_schedule(r, start - (i % 3) * 7 * MS), LLMLAT_OK);
     assert_int_equal(llmlat_request_start(r, start), LLMLAT_OK);
     int64_t t = start + (30 + i % 17 * 11) * MS;
     int n = i % 29 == 5 ? 0 : events + i % 7;
@@ -651,7 +654,7 @@ static void queries_fail_cleanly(void **state)
         llmlat_agg *both[2] = { small, large };
         for (int i = 0; i < 2; i++) {
             llmlat_agg *a = both[i];
-            for (int32_t m = LLMLAT_TTFT; m <= LLMLAT_NTPOT; m++) {
+            for (int32_t m = LLMLAT_TTFT; m <= LLMLAT_SCHEDULED_E2E; m++) {
                 if (a == large && (m != LLMLAT_ITL || all)) /* the one store past 4096 */
                     continue;
                 check_query(a, q_stat, m, LLMLAT_STAT_MEDIAN, all, true);
@@ -684,7 +687,7 @@ static void bounded_queries_never_allocate(void **state)
     llmlat_agg *a = configured(LLMLAT_CONV_DEFAULT, LLMLAT_MODE_BOUNDED);
     add_varied(a, 0, 200, 8);
     long calls = inj.calls;
-    for (int32_t m = LLMLAT_TTFT; m <= LLMLAT_NTPOT; m++) {
+    for (int32_t m = LLMLAT_TTFT; m <= LLMLAT_SCHEDULED_E2E; m++) {
         double v;
         assert_int_equal(llmlat_agg_stat(a, m, LLMLAT_STAT_MEDIAN, &v), LLMLAT_OK);
         assert_int_equal(llmlat_agg_quantile(a, m, 0.99, &v), LLMLAT_OK);

@@ -207,7 +207,7 @@ static void figure_names(void **state)
     size_t n = 0;
     while (llmlat_compare_figure(c, n))
         n++;
-    assert_int_equal(n, 11 * 4 + 4);
+    assert_int_equal(n, 14 * 4 + 4);
     assert_string_equal(llmlat_compare_figure(c, n - 4), "request_throughput");
     assert_string_equal(llmlat_compare_figure(c, n - 1), "request_goodput");
     assert_null(llmlat_compare_figure(NULL, 0));

@@ -329,6 +329,47 @@ static void status_groups(void **state)
     llmlat_agg_free(a);
 }
 
+/* N as DESIGN section 9 says since 7 December: a GuideLLM errored
+ * request's is its content chunks, whatever usage count it carries (a
+ * cancelled one keeps its usage count); inference-perf's is the client's
+ * sum of k, unless the events do not carry their tokens. */
+static void output_tokens_by_convention(void **state)
+{
+    (void)state;
+    llmlat_agg *g = llmlat_agg_new(LLMLAT_CONV_GUIDELLM, LLMLAT_MODE_EXACT);
+    llmlat_agg *ip = llmlat_agg_new(LLMLAT_CONV_INFERENCE_PERF, LLMLAT_MODE_EXACT);
+    for (int how = ENDS_FINISHED; how <= ENDS_CANCELLED; how++) {
+        llmlat_request *r =
+            make_request(0, EVS({ 10 * MS, 2 }, { 20 * MS, 0 }, { 30 * MS, 3 }), ENDS_NOT, 0);
+        assert_int_equal(llmlat_request_set_output_tokens(r, 9), LLMLAT_OK);
+        if (how == ENDS_FINISHED)
+            assert_int_equal(llmlat_request_finish(r, 40 * MS), LLMLAT_OK);
+        else if (how == ENDS_FAILED)
+            assert_int_equal(llmlat_request_fail(r, 40 * MS), LLMLAT_OK);
+        else
+            assert_int_equal(llmlat_request_cancel(r, 40 * MS), LLMLAT_OK);
+        assert_int_equal(llmlat_agg_add(g, r), LLMLAT_OK);
+        assert_int_equal(llmlat_agg_add(ip, r), LLMLAT_OK);
+        llmlat_request_free(r);
+    }
+    uint64_t n;
+    assert_int_equal(llmlat_agg_counter(g, LLMLAT_COUNT_OUTPUT_TOKENS, &n), LLMLAT_OK);
+    assert_int_equal(n, 9);
+    assert_int_equal(agg_group_view(g, GROUP_ERRORED).output_tokens, 2);
+    assert_int_equal(agg_group_view(g, GROUP_INCOMPLETE).output_tokens, 9);
+    assert_int_equal(llmlat_agg_counter(ip, LLMLAT_COUNT_OUTPUT_TOKENS, &n), LLMLAT_OK);
+    assert_int_equal(n, 5);
+    llmlat_agg_free(g);
+    llmlat_agg_free(ip);
+    /* tokens per chunk unknown (a file's totals): the usage count */
+    llmlat_request *r = make_request(0, EVS({ 10 * MS, 1 }, { 30 * MS, 1 }), ENDS_NOT, 0);
+    assert_int_equal(llmlat_request_set_lacks(r, LLMLAT_LACKS_CHUNK_TOKENS), LLMLAT_OK);
+    assert_int_equal(llmlat_request_set_output_tokens(r, 5), LLMLAT_OK);
+    assert_int_equal(llmlat_request_finish(r, 40 * MS), LLMLAT_OK);
+    assert_close(value_of(r, LLMLAT_CONV_INFERENCE_PERF, LLMLAT_TPOT), 0.020 / 4, TOL_S);
+    llmlat_request_free(r);
+}
+
 /* The per-user speeds, where they differ in kind (AIPerf: 1 / TPOT). */
 static void per_user_speed(void **state)
 {
@@ -404,6 +445,7 @@ int main(void)
         cmocka_unit_test(llmperf_convention), cmocka_unit_test(guidellm_convention),
         cmocka_unit_test(inference_perf_convention), cmocka_unit_test(status_groups),
         cmocka_unit_test(per_user_speed),
+        cmocka_unit_test(output_tokens_by_convention),
         cmocka_unit_test(std_ddof),           cmocka_unit_test(empty_set_placeholders),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -3,6 +3,7 @@
  * available, with its reason, under every convention, in queries and
  * reports, per request and aggregated, merged and serialized; what they
  * can support is what the full data would give. */
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -44,7 +45,7 @@ static void recorder_rules(void **state)
     (void)state;
     llmlat_request *r = llmlat_request_new();
     assert_int_equal(llmlat_request_set_lacks(NULL, 0), LLMLAT_EINVAL);
-    assert_int_equal(llmlat_request_set_lacks(r, 1u << 6), LLMLAT_EINVAL);
+    assert_int_equal(llmlat_request_set_lacks(r, 1u << 8), LLMLAT_EINVAL);
     assert_int_equal(llmlat_request_set_lacks(r, LLMLAT_LACKS_CHUNKS), LLMLAT_EINVAL);
     assert_int_equal(llmlat_request_set_lacks(r, LLMLAT_LACKS_END), LLMLAT_OK);
     assert_int_equal(llmlat_request_set_known(r, LLMLAT_CONV_LLMPERF, LLMLAT_TTFT, 0.1),
@@ -150,6 +151,69 @@ static void known_values(void **state)
     assert_true(v == 1.0 / 1.2);
     llmlat_agg_free(a);
     llmlat_agg_free(d);
+    llmlat_request_free(r);
+}
+
+/* An AIPerf record without inter_chunk_latency (AIPerf refuses it for a
+ * record with a gap that is not positive) is known by its values: under
+ * AIPerf it adds no ICL, and the other records' gaps are AIPerf's pooled
+ * ICL, whatever record came first; under the others its gaps are
+ * unknown. ITL max needs every request's gaps. */
+static void aiperf_icl_per_record(void **state)
+{
+    (void)state;
+    llmlat_request *values = llmlat_request_new();
+    assert_int_equal(llmlat_request_start(values, 0), LLMLAT_OK);
+    assert_int_equal(llmlat_request_set_known(values, LLMLAT_CONV_AIPERF, LLMLAT_TTFT, 0.1),
+                     LLMLAT_OK);
+    assert_int_equal(llmlat_request_set_known(values, LLMLAT_CONV_AIPERF, LLMLAT_E2E, 0.3),
+                     LLMLAT_OK);
+    assert_int_equal(llmlat_request_set_output_tokens(values, 1), LLMLAT_OK);
+    assert_int_equal(llmlat_request_finish(values, 300 * MS), LLMLAT_OK);
+    llmlat_request *chunks = chunked(LLMLAT_LACKS_CHUNK_TOKENS | LLMLAT_LACKS_END);
+    for (int32_t mode = LLMLAT_MODE_EXACT; mode <= LLMLAT_MODE_BOUNDED; mode++) {
+        llmlat_agg *a = llmlat_agg_new(LLMLAT_CONV_AIPERF, mode);
+        llmlat_agg *v = llmlat_agg_new(LLMLAT_CONV_VLLM, mode);
+        assert_int_equal(llmlat_agg_add(a, values), LLMLAT_OK); /* first */
+        assert_int_equal(llmlat_agg_add(a, chunks), LLMLAT_OK);
+        assert_int_equal(llmlat_agg_add(v, values), LLMLAT_OK);
+        assert_int_equal(llmlat_agg_add(v, chunks), LLMLAT_OK);
+        double x;
+        assert_null(reason(a, LLMLAT_KIND_METRIC, LLMLAT_ICL));
+        assert_int_equal(llmlat_agg_stat(a, LLMLAT_ICL, LLMLAT_STAT_COUNT, &x), LLMLAT_OK);
+        assert_true(x == 2);
+        assert_int_equal(llmlat_agg_stat(a, LLMLAT_ICL, LLMLAT_STAT_MAX, &x), LLMLAT_OK);
+        assert_true(fabs(x - 0.020) <= 0.020 * 0.011); /* bounded: within alpha */
+        assert_string_equal(reason(a, LLMLAT_KIND_METRIC, LLMLAT_ITL_MAX),
+                            "the source has per-request values only, no chunk times");
+        assert_string_equal(reason(v, LLMLAT_KIND_METRIC, LLMLAT_ICL),
+                            "the source has per-request values only, no chunk times");
+        llmlat_agg_free(a);
+        llmlat_agg_free(v);
+    }
+    llmlat_request_free(values);
+    llmlat_request_free(chunks);
+}
+
+/* GuideLLM's files: the first and last chunk times, not the gaps. */
+static void gaps_unknown(void **state)
+{
+    (void)state;
+    llmlat_request *r = chunked(LLMLAT_LACKS_CHUNK_TOKENS | LLMLAT_LACKS_GAPS);
+    static const char WHY[] =
+        "the source has the first and last chunk times only, not the gaps between them";
+    for (int32_t conv = LLMLAT_CONV_DEFAULT; conv <= LLMLAT_CONV_INFERENCE_PERF; conv++) {
+        llmlat_agg *a = llmlat_agg_new(conv, LLMLAT_MODE_EXACT);
+        assert_int_equal(llmlat_agg_add(a, r), LLMLAT_OK);
+        assert_string_equal(reason(a, LLMLAT_KIND_METRIC, LLMLAT_ICL), WHY);
+        assert_string_equal(reason(a, LLMLAT_KIND_METRIC, LLMLAT_ITL_MAX), WHY);
+        assert_string_equal(reason(a, LLMLAT_KIND_RATE, LLMLAT_RATE_PEAK_OUTPUT_TOKENS), WHY);
+        assert_null(reason(a, LLMLAT_KIND_METRIC, LLMLAT_TTFT));
+        assert_null(reason(a, LLMLAT_KIND_METRIC, LLMLAT_TPOT));
+        double v;
+        assert_int_equal(llmlat_request_value(r, conv, LLMLAT_ICL, &v), LLMLAT_EUNDEFINED);
+        llmlat_agg_free(a);
+    }
     llmlat_request_free(r);
 }
 
@@ -284,6 +348,8 @@ int main(void)
         cmocka_unit_test(recorder_rules),
         cmocka_unit_test(known_values),
         cmocka_unit_test(reasons_by_convention),
+        cmocka_unit_test(aiperf_icl_per_record),
+        cmocka_unit_test(gaps_unknown),
         cmocka_unit_test(start_times),
         cmocka_unit_test(merged_and_serialized),
     };

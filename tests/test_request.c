@@ -106,7 +106,7 @@ static void bulk_events_all_or_nothing(void **state)
         0, EVS({ 10 * MS, 0 }, { 20 * MS, 2 }, { 20 * MS, 1 }, { 45 * MS, 3 }), ENDS_FINISHED,
         50 * MS);
     for (int32_t c = LLMLAT_CONV_DEFAULT; c <= CONV_LAST; c++) {
-        for (int32_t m = LLMLAT_TTFT; m <= LLMLAT_NTPOT; m++) {
+        for (int32_t m = LLMLAT_TTFT; m <= LLMLAT_SCHEDULED_E2E; m++) {
             double a = NAN, b = NAN;
             int32_t sa = llmlat_request_value(bulk, c, m, &a);
             int32_t sb = llmlat_request_value(single, c, m, &b);

@@ -270,7 +270,7 @@ static void bad_arguments(void **state)
     assert_int_equal(llmlat_request_value(r, -1, LLMLAT_TTFT, &v), LLMLAT_EINVAL);
     assert_int_equal(llmlat_request_value(r, 7, LLMLAT_TTFT, &v), LLMLAT_EINVAL);
     assert_int_equal(llmlat_request_value(r, LLMLAT_CONV_DEFAULT, 0, &v), LLMLAT_EINVAL);
-    assert_int_equal(llmlat_request_value(r, LLMLAT_CONV_DEFAULT, 12, &v), LLMLAT_EINVAL);
+    assert_int_equal(llmlat_request_value(r, LLMLAT_CONV_DEFAULT, 15, &v), LLMLAT_EINVAL);
     llmlat_request_free(r);
 }
 

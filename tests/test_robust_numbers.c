@@ -242,8 +242,8 @@ static void aggregator_at_int64_limits(void **state)
 /* Everything a query can tell about a (not the serialized bytes, whose
  * spans carry the absolute times). */
 typedef struct answers {
-    double stats[11][6];
-    double quantiles[11][7];
+    double stats[14][6];
+    double quantiles[14][7];
     double rates[5];
     uint64_t counters[7];
 } answers;
@@ -252,7 +252,7 @@ static void ask(const llmlat_agg *a, answers *x)
 {
     memset(x, 0, sizeof *x);
     static const double q[7] = { 0.0, 0.1, 0.25, 0.5, 0.9, 0.99, 1.0 };
-    for (int32_t m = LLMLAT_TTFT; m <= LLMLAT_NTPOT; m++) {
+    for (int32_t m = LLMLAT_TTFT; m <= LLMLAT_SCHEDULED_E2E; m++) {
         for (int32_t s = LLMLAT_STAT_COUNT; s <= LLMLAT_STAT_MEDIAN; s++)
             llmlat_agg_stat(a, m, s, &x->stats[m - 1][s - 1]);
         llmlat_agg_quantiles(a, m, q, 7, x->quantiles[m - 1]);

@@ -48,8 +48,11 @@ static void names(void **state)
     assert_string_equal(llmlat_metric_name(LLMLAT_TPS_USER), "tps_user");
     assert_string_equal(llmlat_metric_name(LLMLAT_TOOL_ITL), "tool_itl");
     assert_string_equal(llmlat_metric_name(LLMLAT_NTPOT), "ntpot");
+    assert_string_equal(llmlat_metric_name(LLMLAT_DISPATCH_DELAY), "dispatch_delay");
+    assert_string_equal(llmlat_metric_name(LLMLAT_SCHEDULED_TTFT), "scheduled_ttft");
+    assert_string_equal(llmlat_metric_name(LLMLAT_SCHEDULED_E2E), "scheduled_e2e");
     assert_null(llmlat_metric_name(0));
-    assert_null(llmlat_metric_name(12));
+    assert_null(llmlat_metric_name(15));
     assert_string_equal(llmlat_convention_name(LLMLAT_CONV_DEFAULT), "default");
     assert_string_equal(llmlat_convention_name(LLMLAT_CONV_VLLM), "vllm");
     assert_string_equal(llmlat_convention_name(LLMLAT_CONV_AIPERF), "aiperf");

@@ -277,7 +277,7 @@ static void incomplete_log(void **state)
      * count of 0 and dropping those bytes keeps a valid aggregator. */
     size_t log_bytes = 0;
     for (int i = 0; i < 3; i++)
-        log_bytes += 44 + 4 * 12; /* 4 events each */
+        log_bytes += 52 + 4 * 12; /* 4 events each */
     size_t cut = len - 4 - log_bytes;
     unsigned char *b2 = malloc(cut + 4);
     memcpy(b2, buf, cut);

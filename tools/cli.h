@@ -22,4 +22,9 @@ int compare_command(int argc, char **argv);
 /* `llmlat compare --help`. */
 void compare_usage(FILE *out);
 
+/* `llmlat bench ARGS`: the exit status. */
+int bench_command(int argc, char **argv);
+/* `llmlat bench --help`. */
+void bench_usage(FILE *out);
+
 #endif

@@ -34,6 +34,10 @@ llmlat_agg *input_aggregator(const report_options *o, int32_t mode)
         st = llmlat_agg_set_param(a, LLMLAT_PARAM_SLO_E2E, o->slo_e2e_s);
     if (st == LLMLAT_OK && o->has_duration)
         st = llmlat_agg_set_param(a, LLMLAT_PARAM_DURATION, o->duration_s);
+    if (st == LLMLAT_OK && o->has_max_dispatch_delay)
+        st = llmlat_agg_set_param(a, LLMLAT_PARAM_MAX_DISPATCH_DELAY, o->max_dispatch_delay_s);
+    if (st == LLMLAT_OK && o->server_output_tokens)
+        st = llmlat_agg_set_param(a, LLMLAT_PARAM_SERVER_OUTPUT_TOKENS, 1.0);
     if (st != LLMLAT_OK) {
         fprintf(stderr, "%s: cannot configure the aggregator: %s\n", o->prog,
                 llmlat_strerror(st));
@@ -43,10 +47,11 @@ llmlat_agg *input_aggregator(const report_options *o, int32_t mode)
     return a;
 }
 
-static void print_rejection(const llmlat_reader *rd, const reading *g)
+/* The reader's message of a rejection, or `refused` (an aggregator's). */
+static void print_rejection(const llmlat_reader *rd, const reading *g, const char *refused)
 {
     if (g->rejected <= REJECTIONS_LISTED)
-        fprintf(stderr, "%s\n", llmlat_reader_message(rd));
+        fprintf(stderr, "%s\n", refused[0] ? refused : llmlat_reader_message(rd));
     if (g->rejected == REJECTIONS_LISTED)
         fprintf(stderr, "%s: further rejected requests are counted but not listed\n", g->name);
 }
@@ -71,17 +76,58 @@ static int32_t read_block(llmlat_reader *rd, FILE *f, bool *read_error)
     return llmlat_reader_end(rd);
 }
 
-/* Feeds the whole input to the reader, folding requests into a. The exit
+/* The next request into every aggregator of aggs (through r); *what as
+ * llmlat_reader_add_to says it. One an aggregator refuses is named and
+ * reported as rejected. */
+#define REFUSED_MAX 512
+
+static int32_t next_into_each(llmlat_reader *rd, llmlat_request *r, llmlat_agg *const *aggs,
+                              size_t n, const reading *g, int32_t *what, char *refused)
+{
+    refused[0] = '\0';
+    for (;;) {
+        int32_t st = llmlat_reader_next(rd, r, what);
+        if (st != LLMLAT_OK || *what != LLMLAT_READ_REQUEST)
+            return st;
+        for (size_t i = 0; i < n; i++) {
+            st = llmlat_agg_add(aggs[i], r);
+            if (st == LLMLAT_ENOMEM)
+                return st;
+            if (st != LLMLAT_OK) {
+                uint64_t index, line, col;
+                int32_t conv = LLMLAT_CONV_DEFAULT;
+                llmlat_reader_request_position(rd, &index, &line, &col);
+                llmlat_agg_get_convention(aggs[i], &conv);
+                snprintf(refused, REFUSED_MAX, "%s:%llu:%llu: request %llu rejected under %s: %s",
+                         g->name, (unsigned long long)line, (unsigned long long)col,
+                         (unsigned long long)index, llmlat_convention_name(conv),
+                         llmlat_strerror(st));
+                *what = LLMLAT_READ_REJECTED;
+                return LLMLAT_OK;
+            }
+        }
+    }
+}
+
+/* Feeds the whole input to the reader, folding requests into the n
+ * aggregators of aggs (one: straight from the reader's buffer). The exit
  * status: EXIT_OK once the input was read to its end. */
-static int read_all(llmlat_reader *rd, llmlat_agg *a, FILE *f, reading *g)
+static int read_all(llmlat_reader *rd, llmlat_agg *const *aggs, size_t n, FILE *f, reading *g)
 {
     int rc = EXIT_OK;
+    char refused[REFUSED_MAX] = "";
+    llmlat_request *r = n > 1 ? llmlat_request_new() : NULL;
+    if (n > 1 && !r) {
+        fprintf(stderr, "%s: out of memory\n", g->name);
+        return EXIT_RUNTIME;
+    }
     for (;;) {
         int32_t what;
-        int32_t st = llmlat_reader_add_to(rd, a, &what);
+        int32_t st = n > 1 ? next_into_each(rd, r, aggs, n, g, &what, refused)
+                           : llmlat_reader_add_to(rd, aggs[0], &what);
         if (st == LLMLAT_OK && what == LLMLAT_READ_REJECTED) {
             g->rejected++;
-            print_rejection(rd, g);
+            print_rejection(rd, g, refused);
             continue;
         }
         if (st == LLMLAT_OK && what == LLMLAT_READ_END)
@@ -107,6 +153,7 @@ static int read_all(llmlat_reader *rd, llmlat_agg *a, FILE *f, reading *g)
             break;
         }
     }
+    llmlat_request_free(r);
     llmlat_reader_counter(rd, LLMLAT_READ_COUNT_REQUESTS, &g->requests);
     llmlat_reader_format(rd, &g->format);
     if (llmlat_reader_counter(rd, LLMLAT_READ_COUNT_RUN, &g->run) != LLMLAT_OK ||
@@ -116,6 +163,12 @@ static int read_all(llmlat_reader *rd, llmlat_agg *a, FILE *f, reading *g)
 }
 
 int input_read(llmlat_agg *a, const report_options *o, const char *path, reading *g)
+{
+    return input_read_each(&a, 1, o, path, g);
+}
+
+int input_read_each(llmlat_agg *const *aggs, size_t n, const report_options *o, const char *path,
+                    reading *g)
 {
     bool from_stdin = strcmp(path, "-") == 0;
     *g = (reading){ .name = from_stdin ? "<stdin>" : path };
@@ -130,11 +183,12 @@ int input_read(llmlat_agg *a, const report_options *o, const char *path, reading
         fprintf(stderr, "%s: out of memory\n", o->prog);
         rc = EXIT_RUNTIME;
     } else {
-        rc = read_all(rd, a, f, g);
+        rc = read_all(rd, aggs, n, f, g);
         double duration;
         if (rc == EXIT_OK && !o->has_duration &&
             llmlat_reader_duration(rd, &duration) == LLMLAT_OK)
-            llmlat_agg_set_param(a, LLMLAT_PARAM_DURATION, duration);
+            for (size_t i = 0; i < n; i++)
+                llmlat_agg_set_param(aggs[i], LLMLAT_PARAM_DURATION, duration);
     }
     llmlat_reader_free(rd);
     if (!from_stdin)

@@ -4,6 +4,7 @@
 #ifndef LLMLAT_INPUT_H
 #define LLMLAT_INPUT_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "llmlat.h"
@@ -25,6 +26,12 @@ llmlat_agg *input_aggregator(const report_options *o, int32_t mode);
  * input's own duration becomes a's when no --duration was given. Returns
  * the exit status (EXIT_OK once the input was read to its end). */
 int input_read(llmlat_agg *a, const report_options *o, const char *path, reading *g);
+
+/* The same into n aggregators at once (every request into each, in
+ * order): one reading, n views of it. A request one of them refuses is
+ * named on stderr and counted as rejected. */
+int input_read_each(llmlat_agg *const *aggs, size_t n, const report_options *o, const char *path,
+                    reading *g);
 
 /* "Trace: NAME (...)", or "Input: NAME (vllm, run 2 of 3; ...)", with its
  * newline, on stdout. */

@@ -21,6 +21,9 @@ static const struct {
     { "compare", "two runs side by side, with bootstrap intervals of the differences and "
                  "--fail-if rules for CI",
       compare_command, compare_usage },
+    { "bench", "measure an OpenAI-compatible server: streamed requests sent on a schedule, "
+               "timestamps taken at the socket, the numbers as report gives them",
+      bench_command, bench_usage },
 };
 
 #define N_COMMANDS (sizeof COMMANDS / sizeof COMMANDS[0])
@@ -29,6 +32,7 @@ void cli_usage(FILE *out)
 {
     fputs("Usage: llmlat report [OPTIONS] TRACE|-\n"
           "       llmlat compare [OPTIONS] BASE CAND\n"
+          "       llmlat bench [OPTIONS] --base-url URL\n"
           "       llmlat COMMAND --help\n"
           "       llmlat --help | --version\n"
           "\n"
@@ -48,8 +52,9 @@ void cli_usage(FILE *out)
     fputs("\n"
           "`llmlat COMMAND --help` (or `llmlat help COMMAND`) shows the options of a\n"
           "command; `man llmlat` describes them all.\n"
-          "Exit status: 0 success, 1 runtime failure (or a broken --fail-if rule),\n"
-          "2 bad usage or malformed input.\n",
+          "Exit status: 0 success, 1 runtime failure (or a broken --fail-if rule, or\n"
+          "a server bench cannot reach), 2 bad usage or malformed input, 130 bench\n"
+          "interrupted.\n",
           out);
 }
 

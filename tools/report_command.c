@@ -12,6 +12,7 @@
 #include "input.h"
 #include "llmlat.h"
 #include "output.h"
+#include "report_all.h"
 #include "report_options.h"
 #include "selection.h"
 
@@ -79,6 +80,8 @@ static int write_report(llmlat_agg *a, const report_options *o, const reading *g
 
 static int report_run(const report_options *o)
 {
+    if (o->convention == CONVENTION_ALL)
+        return report_all(o);
     /* a part of the run is taken out of an exact aggregator of all of it */
     bool select = options_select(o);
     llmlat_agg *all = input_aggregator(o, select ? LLMLAT_MODE_EXACT : o->mode);
@@ -118,9 +121,10 @@ void report_usage(FILE *out)
           "A trace is a JSON array of requests, an object {\"requests\": [...],\n"
           "\"duration\": S}, or JSON Lines with one request per line. A request:\n"
           "  {\"start\": S, \"events\": [[T, K], ...], \"input_tokens\": N,\n"
-          "   \"output_tokens\": N, \"ok\": true, \"end\": S}\n"
-          "with times in seconds and K the tokens of each streamed chunk. A request\n"
-          "whose times go backwards or that has events after its end is rejected\n"
+          "   \"output_tokens\": N, \"ok\": true, \"end\": S, \"scheduled\": S}\n"
+          "with times in seconds and K the tokens of each streamed chunk; \"scheduled\"\n"
+          "is when it was meant to start (its intended start). A request whose times\n"
+          "go backwards or that has events after its end is rejected\n"
           "(named on stderr, counted in the report). Other tools' result files are\n"
           "read as docs/importers.md says.\n"
           "\n"

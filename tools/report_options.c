@@ -58,6 +58,10 @@ static bool parse_param(const char *flag, const char *value, int32_t param, doub
 
 static bool set_convention(report_options *o, const char *flag, const char *v)
 {
+    if (strcmp(v, "all") == 0 && o->command == COMMAND_REPORT) {
+        o->convention = CONVENTION_ALL;
+        return true;
+    }
     for (int32_t id = 0; llmlat_convention_name(id); id++) {
         if (strcmp(v, llmlat_convention_name(id)) == 0) {
             o->convention = id;
@@ -80,17 +84,19 @@ static bool set_mode(report_options *o, const char *flag, const char *v)
     return true;
 }
 
+#define REPORTS (COMMAND_REPORT | COMMAND_BENCH)
+
 static const struct {
     const char *name;
     int32_t format;
     int commands;
 } FORMATS[] = {
-    { "text", LLMLAT_FORMAT_TEXT, COMMAND_REPORT | COMMAND_COMPARE },
-    { "json", LLMLAT_FORMAT_JSON, COMMAND_REPORT | COMMAND_COMPARE },
-    { "prometheus", LLMLAT_FORMAT_PROMETHEUS, COMMAND_REPORT },
-    { "openmetrics", LLMLAT_FORMAT_OPENMETRICS, COMMAND_REPORT },
-    { "html", LLMLAT_FORMAT_HTML, COMMAND_REPORT },
-    { "chrome-trace", LLMLAT_FORMAT_CHROME_TRACE, COMMAND_REPORT },
+    { "text", LLMLAT_FORMAT_TEXT, REPORTS | COMMAND_COMPARE },
+    { "json", LLMLAT_FORMAT_JSON, REPORTS | COMMAND_COMPARE },
+    { "prometheus", LLMLAT_FORMAT_PROMETHEUS, REPORTS },
+    { "openmetrics", LLMLAT_FORMAT_OPENMETRICS, REPORTS },
+    { "html", LLMLAT_FORMAT_HTML, REPORTS },
+    { "chrome-trace", LLMLAT_FORMAT_CHROME_TRACE, REPORTS },
     { "csv", FORMAT_SLICES_CSV, COMMAND_REPORT },
 };
 
@@ -103,8 +109,10 @@ static bool set_format(report_options *o, const char *flag, const char *v)
             return true;
         }
     }
-    return bad(flag, v, o->command == COMMAND_COMPARE
-                            ? "is not a format (text, json)"
+    return bad(flag, v, o->command == COMMAND_COMPARE ? "is not a format (text, json)"
+                        : o->command == COMMAND_BENCH
+                            ? "is not a format (text, json, prometheus, openmetrics, html, "
+                              "chrome-trace)"
                             : "is not a format (text, json, prometheus, openmetrics, html, "
                               "chrome-trace; csv with --slice)");
 }
@@ -215,7 +223,15 @@ static bool set_input(report_options *o, const char *flag, const char *v)
         }
     }
     return bad(flag, v, "is not an input format (auto, trace, vllm, aiperf, genai-perf, sglang, "
-                        "llmperf)");
+                        "llmperf, guidellm, inference-perf)");
+}
+
+static bool set_output_tokens(report_options *o, const char *flag, const char *v)
+{
+    if (strcmp(v, "client") != 0 && strcmp(v, "server") != 0)
+        return bad(flag, v, "is not client or server");
+    o->server_output_tokens = strcmp(v, "server") == 0;
+    return true;
 }
 
 static bool set_run(report_options *o, const char *flag, const char *v)
@@ -239,6 +255,14 @@ static bool set_duration(report_options *o, const char *flag, const char *v)
 {
     o->has_duration = true;
     return parse_param(flag, v, LLMLAT_PARAM_DURATION, 1.0, &o->duration_s);
+}
+
+/* milliseconds, as --goodput's */
+static bool set_max_dispatch_delay(report_options *o, const char *flag, const char *v)
+{
+    o->has_max_dispatch_delay = true;
+    return parse_param(flag, v, LLMLAT_PARAM_MAX_DISPATCH_DELAY, 1000.0,
+                       &o->max_dispatch_delay_s);
 }
 
 /* The next item of a comma-separated list, copied into item ("" when too
@@ -304,6 +328,7 @@ static bool set_goodput(report_options *o, const char *flag, const char *v)
 typedef bool (*option_setter)(report_options *o, const char *flag, const char *value);
 
 #define BOTH (COMMAND_REPORT | COMMAND_COMPARE)
+#define ALL (BOTH | COMMAND_BENCH)
 
 /* Every option of `llmlat report` and `llmlat compare`: the parser and the
  * help read this one table (and tests/cli/test_manpage.py holds the man
@@ -317,26 +342,37 @@ static const struct {
 } OPTIONS[] = {
     { "--convention", "NAME",
       "default, vllm, aiperf, sglang, llmperf, guidellm or inference-perf (default: default)",
-      BOTH, set_convention },
+      COMMAND_COMPARE | COMMAND_BENCH, set_convention },
+    { "--convention", "NAME",
+      "default, vllm, aiperf, sglang, llmperf, guidellm or inference-perf, or all: each "
+      "one's headline figures side by side (default: default)",
+      COMMAND_REPORT, set_convention },
     { "--mode", "MODE", "exact or bounded (default: exact)", COMMAND_REPORT, set_mode },
     { "--relative-error", "A", "the bounded mode's relative error (default: 0.01)",
       COMMAND_REPORT, set_relative_error },
     { "--percentiles", "LIST",
-      "percentiles to report, comma-separated (default: 50,90,95,99)", BOTH,
+      "percentiles to report, comma-separated (default: 50,90,95,99)", ALL,
       set_percentiles },
     { "--goodput", "SLOS",
       "service levels in ms for goodput, comma-separated NAME:MS with NAME ttft, tpot or "
       "e2el",
-      BOTH, set_goodput },
+      ALL, set_goodput },
     { "--duration", "S",
       "benchmark wall time in seconds for the rates (default: the trace's \"duration\", "
       "else from its timestamps)",
       COMMAND_REPORT, set_duration },
+    { "--max-dispatch-delay", "MS",
+      "warn when the P99 dispatch delay (start minus intended start) passes MS "
+      "milliseconds: the client fell behind its schedule (default: 1)",
+      REPORTS, set_max_dispatch_delay },
     { "--format", "FORMAT",
       "text, json, prometheus, openmetrics, html or chrome-trace; with --slice text, json "
       "or csv (default: text)",
       COMMAND_REPORT, set_format },
     { "--format", "FORMAT", "text or json (default: text)", COMMAND_COMPARE, set_format },
+    { "--format", "FORMAT",
+      "the report's: text, json, prometheus, openmetrics, html or chrome-trace (default: text)",
+      COMMAND_BENCH, set_format },
     { "--per-request", "FORMAT",
       "instead of the report, one row per request: csv or jsonl", COMMAND_REPORT,
       set_per_request },
@@ -360,9 +396,13 @@ static const struct {
       "exit 1 when a rule is broken: comma-separated FIGURE:+P% (may grow by at most P%) "
       "or FIGURE:-P% (may fall by at most P%), such as p99_ttft:+5%",
       COMMAND_COMPARE, set_fail_if },
+    { "--output-tokens", "WHOSE",
+      "N under inference-perf: client (the tokens of the streamed chunks, default) or "
+      "server (the usage count, as its use_server_output_tokens)",
+      ALL, set_output_tokens },
     { "--input", "FORMAT",
-      "what the file is: trace, vllm, aiperf, genai-perf, sglang or llmperf (default: auto, "
-      "told from the content)",
+      "what the file is: trace, vllm, aiperf, genai-perf, sglang, llmperf, guidellm or "
+      "inference-perf (default: auto, told from the content)",
       BOTH, set_input },
     { "--run", "N", "the run to read of a file with several (default: the last)", BOTH,
       set_run },
@@ -432,19 +472,54 @@ static bool options_consistent(report_options *o)
                       "keep: use --mode exact");
     if (o->has_duration && options_select(o))
         return refuse("--duration is the whole run's: a window or slice derives its own");
+    if (o->convention == CONVENTION_ALL &&
+        (options_select(o) || o->per_request_set ||
+         !(o->format == LLMLAT_FORMAT_TEXT || o->format == LLMLAT_FORMAT_JSON ||
+           o->format == LLMLAT_FORMAT_HTML)))
+        return refuse("--convention all writes text, json or html, of the whole run");
     return true;
 }
 
-bool report_options_parse(int command, int argc, char **argv, report_options *o)
+static const char *command_name(int command)
+{
+    return command == COMMAND_COMPARE ? "llmlat compare"
+           : command == COMMAND_BENCH ? "llmlat bench"
+                                      : "llmlat report";
+}
+
+void report_options_init(int command, report_options *o)
 {
     memset(o, 0, sizeof *o);
     o->command = command;
-    o->prog = g_prog = command == COMMAND_COMPARE ? "llmlat compare" : "llmlat report";
+    o->prog = g_prog = command_name(command);
     o->resamples = 1000;
     o->convention = LLMLAT_CONV_DEFAULT;
     o->mode = LLMLAT_MODE_EXACT;
     o->format = LLMLAT_FORMAT_TEXT;
     o->input = LLMLAT_INPUT_AUTO;
+}
+
+int report_options_take(report_options *o, int argc, char **argv, int *i)
+{
+    const char *arg = argv[*i];
+    const char *eq = strchr(arg, '=');
+    size_t name_len = eq ? (size_t)(eq - arg) : strlen(arg);
+    option_setter set = find_option(o->command, arg, name_len);
+    if (!set)
+        return 0;
+    char flag[32];
+    snprintf(flag, sizeof flag, "%.*s", (int)name_len, arg);
+    const char *value = eq ? eq + 1 : (*i + 1 < argc ? argv[++*i] : NULL);
+    if (!value) {
+        fprintf(stderr, "%s: option %s needs a value\n", g_prog, flag);
+        return -1;
+    }
+    return set(o, flag, value) ? 1 : -1;
+}
+
+bool report_options_parse(int command, int argc, char **argv, report_options *o)
+{
+    report_options_init(command, o);
     bool options_done = false;
     for (int i = 0; i < argc; i++) {
         const char *arg = argv[i];
@@ -461,22 +536,13 @@ bool report_options_parse(int command, int argc, char **argv, report_options *o)
             o->help = true;
             return true;
         }
-        const char *eq = strchr(arg, '=');
-        size_t name_len = eq ? (size_t)(eq - arg) : strlen(arg);
-        option_setter set = find_option(command, arg, name_len);
-        if (!set) {
+        int taken = report_options_take(o, argc, argv, &i);
+        if (taken == 0) {
+            size_t name_len = strcspn(arg, "=");
             fprintf(stderr, "%s: unknown option '%.*s' (see %s --help)\n", g_prog,
                     (int)name_len, arg, g_prog);
-            return false;
         }
-        char flag[32];
-        snprintf(flag, sizeof flag, "%.*s", (int)name_len, arg);
-        const char *value = eq ? eq + 1 : (i + 1 < argc ? argv[++i] : NULL);
-        if (!value) {
-            fprintf(stderr, "%s: option %s needs a value\n", g_prog, flag);
-            return false;
-        }
-        if (!set(o, flag, value))
+        if (taken != 1)
             return false;
     }
     return options_consistent(o);

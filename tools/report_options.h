@@ -12,11 +12,15 @@
 #define MAX_PERCENTILES 32
 #define MAX_INPUTS 2
 
-/* The commands the options serve. */
-enum { COMMAND_REPORT = 1, COMMAND_COMPARE = 2 };
+/* The commands the options serve (`llmlat bench` takes the report's
+ * options for its own report). */
+enum { COMMAND_REPORT = 1, COMMAND_COMPARE = 2, COMMAND_BENCH = 4 };
 
 /* What the format option may name beyond the library's: the slices' CSV. */
 #define FORMAT_SLICES_CSV (-1)
+
+/* --convention all: every convention side by side (report_all.c). */
+#define CONVENTION_ALL (-1)
 
 typedef struct report_options {
     int command;                 /* COMMAND_* */
@@ -31,6 +35,9 @@ typedef struct report_options {
     double slo_ttft_s, slo_tpot_s, slo_e2e_s; /* 0: no SLO */
     bool has_duration;
     double duration_s;
+    bool has_max_dispatch_delay; /* the warning's threshold (default: the library's) */
+    double max_dispatch_delay_s;
+    bool server_output_tokens;   /* --output-tokens server */
     int32_t input;               /* LLMLAT_INPUT_* (AUTO: detected) */
     uint64_t run;                /* 0: the last */
     /* The part of the run: --window FROM:TO, --warmup, --cooldown (seconds
@@ -66,6 +73,13 @@ static inline bool options_select(const report_options *o)
 /* Parses the arguments that follow the command's name. On a bad argument
  * prints one line to stderr and returns false (exit status 2). */
 bool report_options_parse(int command, int argc, char **argv, report_options *o);
+
+/* For a command that has options of its own (bench): the defaults, then
+ * one option at argv[*i] (its value at argv[*i + 1] or after '='; *i moves
+ * past what was used). Returns 1 when taken, 0 when it is no option of
+ * the command, -1 on a bad value (said on stderr: exit status 2). */
+void report_options_init(int command, report_options *o);
+int report_options_take(report_options *o, int argc, char **argv, int *i);
 
 /* The options of a command, for its help. */
 void report_options_usage(int command, FILE *out);

@@ -24,8 +24,11 @@ static bool weighted_metric(const conv_rules *c, int32_t m)
 
 static void stores_init(metric_store *stores, const conv_rules *c, int32_t mode)
 {
-    for (int32_t m = METRIC_FIRST; m <= METRIC_LAST; m++)
-        store_init(&stores[metric_index(m)], mode, weighted_metric(c, m));
+    for (int32_t m = METRIC_FIRST; m <= METRIC_LAST; m++) {
+        metric_store *s = &stores[metric_index(m)];
+        store_init(s, mode, weighted_metric(c, m));
+        s->placeholder = !metric_from_schedule(m);
+    }
 }
 
 static void stores_free(metric_store *stores, const llmlat_alloc *al)
@@ -109,6 +112,8 @@ LLMLAT_PRIVATE llmlat_agg *agg_new_empty_like(const llmlat_agg *a)
             b = NULL;
         }
     }
+    if (b && a->server_output_tokens)
+        llmlat_agg_set_param(b, LLMLAT_PARAM_SERVER_OUTPUT_TOKENS, 1.0); /* b is empty: OK */
     return b;
 }
 
@@ -204,8 +209,11 @@ static int32_t reserve_for(llmlat_agg *a, enum req_group g, const agg_pending_gr
 {
     metric_store *stores = group_stores(a, g);
     for (int32_t m = METRIC_FIRST; m <= METRIC_LAST; m++) {
-        /* one per request, or at most one per event for the gap metrics */
-        size_t extra = (m == LLMLAT_ITL || m == LLMLAT_ICL) ? q->events : (size_t)q->requests;
+        /* one per request (with an intended start, for the metrics from
+         * it), or at most one per event for the gap metrics */
+        size_t extra = (m == LLMLAT_ITL || m == LLMLAT_ICL) ? q->events
+                       : metric_from_schedule(m)            ? (size_t)q->scheduled
+                                                            : (size_t)q->requests;
         if (m == LLMLAT_ITL && a->conv->split == SPLIT_COPY) /* a gap, and zeros */
             extra = q->events > SIZE_MAX / 2 ? SIZE_MAX : 2 * q->events;
         int32_t st = store_reserve(own_store(stores, m), &a->al, extra);
@@ -245,6 +253,16 @@ static void push_gaps(llmlat_agg *a, metric_store *stores, const llmlat_request 
         store_push(own_store(stores, LLMLAT_ITL_MAX), ns_to_s(max_gap), 1);
 }
 
+/* The samples from a request's intended start (v->scheduled). */
+static void push_scheduled(metric_store *stores, const req_view *v)
+{
+    store_push(own_store(stores, LLMLAT_DISPATCH_DELAY), ns_to_s(v->delay_ns), 1);
+    if (v->has_sched_ttft)
+        store_push(own_store(stores, LLMLAT_SCHEDULED_TTFT), ns_to_s(v->sched_ttft_ns), 1);
+    if (v->has_sched_e2e)
+        store_push(own_store(stores, LLMLAT_SCHEDULED_E2E), ns_to_s(v->sched_e2e_ns), 1);
+}
+
 /* Every per-request and per-gap sample of a request, into one group's
  * stores (exact mode; room reserved). */
 static void push_samples(llmlat_agg *a, metric_store *stores, const llmlat_request *r,
@@ -264,6 +282,8 @@ static void push_samples(llmlat_agg *a, metric_store *stores, const llmlat_reque
         store_push(own_store(stores, LLMLAT_TOOL_ITL), v->tool_itl_s, 1);
     store_push(own_store(stores, LLMLAT_OUTPUT_TOKENS), (double)v->n_out, 1);
     store_push(own_store(stores, LLMLAT_INPUT_TOKENS), (double)r->input_tokens, 1);
+    if (v->scheduled)
+        push_scheduled(stores, v);
     push_gaps(a, stores, r, v);
 }
 
@@ -347,6 +367,7 @@ LLMLAT_PRIVATE int32_t agg_add_check(const llmlat_agg *a, const llmlat_request *
         if (v->has_tps && !(v->tps < FIXSUM_LIMIT))
             return LLMLAT_EOVERFLOW;
         q->requests++;
+        q->scheduled += v->scheduled;
         q->input_tokens += r->input_tokens;
         q->output_tokens += v->n_out;
         q->tokens += r->sum.sum_k;
@@ -467,8 +488,8 @@ static bool add_overflows(uint64_t x, uint64_t y)
  * a good count only with the same SLOs. */
 static bool same_bounded_params(const llmlat_agg *x, const llmlat_agg *y)
 {
-    for (int32_t p = LLMLAT_PARAM_RELATIVE_ERROR; p <= LLMLAT_PARAM_SLO_E2E; p++)
-        if (p != LLMLAT_PARAM_DURATION && agg_param(x, p) != agg_param(y, p))
+    for (int32_t p = PARAM_FIRST; p <= PARAM_LAST; p++)
+        if (agg_param_fixes_data(p) && agg_param(x, p) != agg_param(y, p))
             return false;
     return true;
 }

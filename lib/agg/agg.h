@@ -17,7 +17,7 @@
 #include "record/request_log.h"
 
 #define PARAM_FIRST LLMLAT_PARAM_RELATIVE_ERROR
-#define PARAM_LAST LLMLAT_PARAM_SLO_E2E
+#define PARAM_LAST LLMLAT_PARAM_MAX_DISPATCH_DELAY
 #define PARAM_COUNT (PARAM_LAST - PARAM_FIRST + 1)
 #define MAX_QUANTILES 32
 #define MAX_BUCKET_BOUNDS 64
@@ -62,6 +62,10 @@ struct llmlat_agg {
     const conv_rules *conv;
     int32_t mode;
     double params[PARAM_COUNT];
+    /* LLMLAT_PARAM_SERVER_OUTPUT_TOKENS, which is not in params: it chose
+     * conv (conv_server_output_tokens), and the serialized format carries
+     * it as a flag of its header. */
+    bool server_output_tokens;
     double quantiles[MAX_QUANTILES];
     size_t n_quantiles;
     /* Prometheus histogram bounds from llmlat_agg_set_buckets, indexed by
@@ -164,6 +168,10 @@ LLMLAT_PRIVATE int32_t agg_store_inverse_cdf(const llmlat_agg *a, const metric_s
 LLMLAT_PRIVATE bool agg_duration(const llmlat_agg *a, double *seconds);
 
 LLMLAT_PRIVATE void agg_default_params(llmlat_agg *a);
+/* Whether a bounded aggregator's data were made with the param (relative
+ * error, SLOs): then it is fixed once data arrived, and two aggregators
+ * merge only with the same value. */
+LLMLAT_PRIVATE bool agg_param_fixes_data(int32_t param);
 
 /* Every check of llmlat_agg_add (ESTATE, EMISMATCH, EOVERFLOW) and of
  * llmlat_agg_merge (EMISMATCH, EOVERFLOW), without changing anything: only
@@ -190,6 +198,7 @@ LLMLAT_PRIVATE size_t agg_labels_memory(const llmlat_agg *a);
  * the room they all need, and commit folds r in, which cannot fail. */
 typedef struct agg_pending_group {
     uint64_t requests;
+    uint64_t scheduled; /* of them, those with an intended start */
     uint64_t input_tokens, output_tokens;
     uint64_t tokens; /* sum of k over their events (ITL samples) */
     size_t events;
@@ -209,7 +218,7 @@ static inline void agg_pending_init(agg_pending *p)
 {
     p->requests = 0;
     for (int g = 0; g < GROUP_COUNT; g++)
-        p->group[g] = (agg_pending_group){ 0, 0, 0, 0, 0 };
+        p->group[g] = (agg_pending_group){ 0, 0, 0, 0, 0, 0 };
     p->logged = p->logged_events = 0;
 }
 

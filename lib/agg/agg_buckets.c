@@ -92,8 +92,17 @@ LLMLAT_API int32_t llmlat_agg_buckets(const llmlat_agg *a, int32_t metric, int32
         !len || (!counts && cap > 0))
         return LLMLAT_EINVAL;
     const metric_store *s = agg_store(a, metric);
-    int64_t at;
-    if (a->mode == LLMLAT_MODE_BOUNDED) {
+    bool bounded = a->mode == LLMLAT_MODE_BOUNDED;
+    int32_t sch = bounded ? s->map->schema
+                          : sketch_schema_for(agg_param(a, LLMLAT_PARAM_RELATIVE_ERROR));
+    int64_t at = 0;
+    bool lacks = agg_lacks_reason(a, LLMLAT_KIND_METRIC, metric) != NULL;
+    if (lacks) {
+        /* what the data lack has no buckets either, whatever the store holds */
+        *zero_threshold = 0.0;
+        *zero_count = 0;
+        *len = 0;
+    } else if (bounded) {
         size_t n;
         double zt;
         uint64_t zc;
@@ -102,15 +111,13 @@ LLMLAT_API int32_t llmlat_agg_buckets(const llmlat_agg *a, int32_t metric, int32
         if (cap < n)
             return LLMLAT_ENOSPC;
         sketch_buckets(&s->sk, s->map, zero_threshold, zero_count, &at, &n, counts);
-        *schema = s->map->schema;
     } else {
-        int32_t sch = sketch_schema_for(agg_param(a, LLMLAT_PARAM_RELATIVE_ERROR));
         int32_t st = buckets_exact(&s->exact, sch, zero_threshold, zero_count, &at, counts, cap,
                                    len);
         if (st != LLMLAT_OK)
             return st;
-        *schema = sch;
     }
+    *schema = sch;
     *offset = (int32_t)at; /* indexes of finite doubles fit: |index| < 2^23 */
-    return LLMLAT_OK;
+    return lacks ? LLMLAT_EUNDEFINED : LLMLAT_OK;
 }

@@ -5,8 +5,8 @@
 #include "record/lacks.h"
 #include "util/units.h"
 
-/* An empty set: the convention's placeholder, or undefined. */
-static int32_t empty_value(const llmlat_agg *a, double *out)
+/* Nothing to measure: the convention's placeholder, or undefined. */
+static int32_t placeholder_value(const llmlat_agg *a, double *out)
 {
     if (a->conv->empty == EMPTY_ZERO) {
         *out = 0.0;
@@ -14,6 +14,12 @@ static int32_t empty_value(const llmlat_agg *a, double *out)
     }
     *out = NAN;
     return LLMLAT_EUNDEFINED;
+}
+
+/* An empty store: the same, unless it is one without a placeholder. */
+static int32_t empty_value(const llmlat_agg *a, const metric_store *s, double *out)
+{
+    return s->placeholder ? placeholder_value(a, out) : undefined_value(out);
 }
 
 LLMLAT_PRIVATE const char *agg_lacks_reason(const llmlat_agg *a, int32_t kind, int32_t id)
@@ -64,7 +70,7 @@ LLMLAT_PRIVATE int32_t agg_store_stat(const llmlat_agg *a, const metric_store *s
         return LLMLAT_OK;
     }
     if (n == 0)
-        return empty_value(a, out);
+        return empty_value(a, s, out);
     return store_stat(s, &a->al, a->conv, stat, out);
 }
 
@@ -74,7 +80,7 @@ LLMLAT_PRIVATE int32_t agg_store_quantiles(const llmlat_agg *a, const metric_sto
     if (store_count(s) == 0) {
         int32_t st = LLMLAT_OK;
         for (size_t i = 0; i < n; i++)
-            st = empty_value(a, &out[i]);
+            st = empty_value(a, s, &out[i]);
         return st;
     }
     return store_quantiles(s, &a->al, a->conv, q, n, out);
@@ -87,9 +93,9 @@ LLMLAT_PRIVATE int32_t agg_store_inverse_cdf(const llmlat_agg *a, const metric_s
     if (store_count(s) == 0) {
         int32_t st = LLMLAT_OK;
         for (size_t i = 0; i < n; i++)
-            st = empty_value(a, &out[i]);
+            st = empty_value(a, s, &out[i]);
         if (mode)
-            empty_value(a, mode);
+            empty_value(a, s, mode);
         return st;
     }
     return store_inverse_cdf(s, &a->al, q, n, out, mode);
@@ -194,7 +200,7 @@ LLMLAT_API int32_t llmlat_agg_rate(const llmlat_agg *a, int32_t rate, double *ou
         if (st != LLMLAT_OK)
             return st;
         if (!defined)
-            return empty_value(a, out);
+            return placeholder_value(a, out);
         *out = (double)peak; /* tokens in a 1-second bucket */
         return LLMLAT_OK;
     }

@@ -299,6 +299,18 @@ static void add_per_token(llmlat_agg *a, sketch *s, int64_t span_ns, uint64_t w,
         sketch_add_double(s, &a->map, v * 1e9, v);
 }
 
+/* The samples from a request's intended start (v->scheduled): out of
+ * line, so that a request without one pays a test only. */
+LLMLAT_NOINLINE static void push_scheduled_sketches(const sketch_map *m, metric_store *stores,
+                                                    const req_view *v)
+{
+    sketch_add_ns(sk(stores, LLMLAT_DISPATCH_DELAY), m, v->delay_ns);
+    if (v->has_sched_ttft)
+        sketch_add_ns(sk(stores, LLMLAT_SCHEDULED_TTFT), m, v->sched_ttft_ns);
+    if (v->has_sched_e2e)
+        sketch_add_ns(sk(stores, LLMLAT_SCHEDULED_E2E), m, v->sched_e2e_ns);
+}
+
 LLMLAT_PRIVATE void agg_bounded_push(llmlat_agg *a, metric_store *stores,
                                      const llmlat_request *r, const req_view *v)
 {
@@ -318,6 +330,8 @@ LLMLAT_PRIVATE void agg_bounded_push(llmlat_agg *a, metric_store *stores,
     sketch_add_int(sk(stores, LLMLAT_OUTPUT_TOKENS), m, v->n_out, (double)v->n_out);
     sketch_add_int(sk(stores, LLMLAT_INPUT_TOKENS), m, r->input_tokens,
                    (double)r->input_tokens);
+    if (v->scheduled)
+        push_scheduled_sketches(m, stores, v);
     if (r->folder) /* a streaming recorder's, counted as its events came */
         stream_commit(a, stores, r, v);
     /* a gap, or tokens beyond the anchor's first */

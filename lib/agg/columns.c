@@ -1,5 +1,5 @@
-/* llmlat_agg_add_columns: many requests given as arrays, added all or
- * nothing. Each request is a view of the caller's arrays (no copy), put
+/* llmlat_agg_add_columns(_scheduled): many requests given as arrays,
+ * added all or nothing. Each request is a view of the caller's arrays (no copy), put
  * through the same check / reserve / commit as llmlat_agg_add (agg.c):
  * every request is checked and the room for all of them reserved before
  * the first is folded in. */
@@ -13,6 +13,7 @@ typedef struct agg_columns {
     const int64_t *t_ns;
     const uint32_t *k;
     const int64_t *input_tokens, *output_tokens;
+    const int64_t *scheduled_ns; /* LLMLAT_NO_SCHEDULE: none */
 } agg_columns;
 
 /* Request i of the columns, as a view (`checked`: it passed already). */
@@ -45,14 +46,17 @@ static int32_t column_request(const agg_columns *c, size_t i, bool checked, llml
         s.has_output_tokens = true;
         s.output_tokens = (uint64_t)c->output_tokens[i];
     }
+    if (c->scheduled_ns && c->scheduled_ns[i] != LLMLAT_NO_SCHEDULE) {
+        s.has_scheduled = true;
+        s.scheduled = c->scheduled_ns[i];
+    }
     return req_make_view(r, &s);
 }
 
-LLMLAT_API int32_t llmlat_agg_add_columns(llmlat_agg *a, size_t n, const int64_t *start_ns,
-                                          const int64_t *end_ns, const uint8_t *ok,
-                                          const uint64_t *offsets, const int64_t *t_ns,
-                                          const uint32_t *k, const int64_t *input_tokens,
-                                          const int64_t *output_tokens, size_t *bad)
+LLMLAT_API int32_t llmlat_agg_add_columns_scheduled(
+    llmlat_agg *a, size_t n, const int64_t *start_ns, const int64_t *end_ns, const uint8_t *ok,
+    const uint64_t *offsets, const int64_t *t_ns, const uint32_t *k, const int64_t *input_tokens,
+    const int64_t *output_tokens, const int64_t *scheduled_ns, size_t *bad)
 {
     size_t unused;
     if (!bad)
@@ -63,7 +67,8 @@ LLMLAT_API int32_t llmlat_agg_add_columns(llmlat_agg *a, size_t n, const int64_t
     uint64_t events = offsets && n ? offsets[n] : 0;
     if (events && (!t_ns || !k))
         return LLMLAT_EINVAL;
-    agg_columns c = { n, start_ns, end_ns, ok, offsets, t_ns, k, input_tokens, output_tokens };
+    agg_columns c = { n, start_ns, end_ns, ok, offsets, t_ns, k, input_tokens, output_tokens,
+                      scheduled_ns };
     llmlat_request r;
     req_view v;
     agg_pending p;
@@ -89,4 +94,14 @@ LLMLAT_API int32_t llmlat_agg_add_columns(llmlat_agg *a, size_t n, const int64_t
         agg_add_commit(a, &r, &v);
     }
     return LLMLAT_OK;
+}
+
+LLMLAT_API int32_t llmlat_agg_add_columns(llmlat_agg *a, size_t n, const int64_t *start_ns,
+                                          const int64_t *end_ns, const uint8_t *ok,
+                                          const uint64_t *offsets, const int64_t *t_ns,
+                                          const uint32_t *k, const int64_t *input_tokens,
+                                          const int64_t *output_tokens, size_t *bad)
+{
+    return llmlat_agg_add_columns_scheduled(a, n, start_ns, end_ns, ok, offsets, t_ns, k,
+                                            input_tokens, output_tokens, NULL, bad);
 }

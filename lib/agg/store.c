@@ -7,6 +7,7 @@
 LLMLAT_PRIVATE void store_init(metric_store *s, int32_t mode, bool weighted)
 {
     s->mode = mode;
+    s->placeholder = true;
     exact_init(&s->exact, weighted);
     sketch_init(&s->sk, 1.0);
     s->map = NULL;
@@ -50,6 +51,7 @@ LLMLAT_PRIVATE int32_t store_union(metric_store *dst, const llmlat_alloc *al,
 {
     store_init(dst, src[0]->mode, src[0]->exact.weighted);
     dst->map = src[0]->map;
+    dst->placeholder = src[0]->placeholder;
     dst->sk.unit = src[0]->sk.unit;
     int32_t st = BOUNDED(dst) ? sketch_alloc(&dst->sk, al, dst->map) : LLMLAT_OK;
     for (size_t i = 0; i < n && st == LLMLAT_OK; i++) {

@@ -16,6 +16,10 @@
 
 typedef struct metric_store {
     int32_t mode;
+    /* Empty, it reads as the convention's placeholder (vLLM's 0.0): true
+     * but for the metrics from the intended start (metric_from_schedule),
+     * whose empty set is nobody's measurement. */
+    bool placeholder;
     exact_store exact;
     sketch sk;               /* bounded mode */
     const sketch_map *map;   /* bounded mode: the aggregator's layout */

@@ -227,17 +227,19 @@ LLMLAT_PRIVATE int32_t compare_run_prepare(compare_run *r, const llmlat_agg *a,
     return st;
 }
 
-/* A figure of an empty set, as the aggregator gives it. */
-static double compare_empty(const compare_run *r)
+/* A figure of an empty store, as the aggregator gives it (s->placeholder:
+ * agg_query.c's empty_value). */
+static double compare_empty(const compare_run *r, const metric_store *s)
 {
-    return r->zero_when_empty ? 0.0 : NAN;
+    return r->zero_when_empty && s->placeholder ? 0.0 : NAN;
 }
 
-/* Mean, median and the quantiles q of store s under the multiplicities,
- * into out[0], out[1], out[2 ..]: the median's and the quantiles' ranks
- * found in one walk up the sorted samples. */
-static void compare_store_stats(const compare_run *r, const compare_store *s, const double *q,
-                                size_t nq, double *out)
+/* Mean, median and the quantiles q of store s (the run's store `like`)
+ * under the multiplicities, into out[0], out[1], out[2 ..]: the median's
+ * and the quantiles' ranks found in one walk up the sorted samples. */
+static void compare_store_stats(const compare_run *r, const compare_store *s,
+                                const metric_store *like, const double *q, size_t nq,
+                                double *out)
 {
     uint64_t total = 0;
     double sum = 0.0;
@@ -247,7 +249,7 @@ static void compare_store_stats(const compare_run *r, const compare_store *s, co
     }
     if (total == 0) {
         for (size_t i = 0; i < 2 + nq; i++)
-            out[i] = compare_empty(r);
+            out[i] = compare_empty(r, like);
         return;
     }
     quantile_plan p;
@@ -316,7 +318,7 @@ LLMLAT_PRIVATE void compare_run_figures(const llmlat_compare *c, const compare_r
         /* the store the metric reads under the convention (TOOL_ITL aliases) */
         int m = (int)(agg_store(like, f->metric) - like->stores);
         if (!done[m]) {
-            compare_store_stats(r, &r->st[m], c->q, c->nq, stats[m]);
+            compare_store_stats(r, &r->st[m], &like->stores[m], c->q, c->nq, stats[m]);
             done[m] = true;
         }
         out[i] = f->stat == LLMLAT_STAT_MEAN     ? stats[m][0]

@@ -15,9 +15,25 @@
 #define CMP_DASH "-"
 
 /* The metrics of the text table: what the convention's tool shows, each
- * store once (under AIPerf its ITL is TPOT, under the default ITL). */
-static const int32_t CMP_TEXT_METRICS[] = { LLMLAT_TTFT, LLMLAT_TPOT, LLMLAT_ITL, LLMLAT_TOOL_ITL,
-                                        LLMLAT_E2E };
+ * store once (under AIPerf its ITL is TPOT, under the default ITL), then
+ * those from the intended start where a run has them. */
+static const int32_t CMP_TEXT_METRICS[] = {
+    LLMLAT_TTFT, LLMLAT_TPOT, LLMLAT_ITL, LLMLAT_TOOL_ITL, LLMLAT_E2E,
+    LLMLAT_DISPATCH_DELAY, LLMLAT_SCHEDULED_TTFT, LLMLAT_SCHEDULED_E2E,
+};
+
+/* A metric from the intended start that neither run has (no request had
+ * one): its rows would be empty. */
+static bool cmp_unscheduled(const llmlat_compare *c, int32_t m)
+{
+    if (!metric_from_schedule(m))
+        return false;
+    for (size_t f = 0; f < c->n_fig; f++)
+        if (c->fig[f].metric == m && (!isnan(c->fig[f].v[LLMLAT_COMPARE_BASE]) ||
+                                      !isnan(c->fig[f].v[LLMLAT_COMPARE_CAND])))
+            return false;
+    return true;
+}
 
 /* TOOL_ITL names the ITL or TPOT store (a row already), or its own. */
 static bool cmp_shown_already(const llmlat_compare *c, int32_t m)
@@ -144,7 +160,7 @@ static void cmp_text(const llmlat_compare *c, rbuf *b)
     cmp_text_header(b, c);
     for (size_t i = 0; i < sizeof CMP_TEXT_METRICS / sizeof CMP_TEXT_METRICS[0]; i++) {
         int32_t m = CMP_TEXT_METRICS[i];
-        if (cmp_shown_already(c, m))
+        if (cmp_shown_already(c, m) || cmp_unscheduled(c, m))
             continue;
         rbuf_puts(b, report_metric_label(w, m));
         rbuf_puts(b, "\n");

@@ -11,19 +11,34 @@ static const uint8_t MAGIC[8] = { 'L', 'L', 'M', 'L', 'A', 'T', 'A', 'G' };
 /* Version 2 (llmlat 1.1) adds the labels, the lacks, the NTPOT metric,
  * the GuideLLM and inference-perf conventions and their status groups,
  * bounded sketches in native-histogram buckets and exact mode's request
- * log; version 1 still reads. */
-#define FORMAT_VERSION 2
+ * log. Version 3 (llmlat 1.2) adds the metrics from the intended start
+ * (DISPATCH_DELAY, SCHEDULED_TTFT, SCHEDULED_E2E), the MAX_DISPATCH_DELAY
+ * param and each logged request's intended start. Versions 1 and 2 still
+ * read. */
+#define FORMAT_VERSION 3
 #define FORMAT_VERSION_OLDEST 1
 #define HEADER_BYTES 24 /* magic, version, flags, total size */
 #define TRAILER_BYTES 4 /* CRC-32 */
-/* What version 1 knows: metrics 1..10, conventions 0..4. */
+/* The header's flags: N is the server's usage count
+ * (LLMLAT_PARAM_SERVER_OUTPUT_TOKENS, llmlat 1.2). */
+#define FLAG_SERVER_OUTPUT_TOKENS 1u
+/* What version 1 knows: metrics 1..10, conventions 0..4; version 2:
+ * metrics 1..11; both: params 1..5. */
 #define V1_METRIC_LAST LLMLAT_TOOL_ITL
 #define V1_CONVENTION_LAST LLMLAT_CONV_LLMPERF
+#define V2_METRIC_LAST LLMLAT_NTPOT
+#define V2_PARAM_LAST LLMLAT_PARAM_SLO_E2E
 
 /* The metrics with a section in bytes of a version. */
 static int32_t metric_last_of(uint32_t version)
 {
-    return version == 1 ? V1_METRIC_LAST : METRIC_LAST;
+    return version == 1 ? V1_METRIC_LAST : version == 2 ? V2_METRIC_LAST : METRIC_LAST;
+}
+
+/* The params in bytes of a version (the others keep their defaults). */
+static int32_t param_last_of(uint32_t version)
+{
+    return version <= 2 ? V2_PARAM_LAST : PARAM_LAST;
 }
 
 static void write_settings(bytes_writer *w, const llmlat_agg *a)
@@ -112,7 +127,7 @@ static void write_all(bytes_writer *w, const llmlat_agg *a, uint64_t size)
 {
     put_bytes(w, MAGIC, sizeof MAGIC);
     put_u32(w, FORMAT_VERSION);
-    put_u32(w, 0); /* flags: none defined */
+    put_u32(w, a->server_output_tokens ? FLAG_SERVER_OUTPUT_TOKENS : 0);
     put_u64(w, size);
     write_settings(w, a);
     write_labels(w, a);
@@ -157,7 +172,7 @@ static int32_t setter_status(int32_t st)
 
 static int32_t read_settings(bytes_reader *r, llmlat_agg *a, uint32_t version)
 {
-    for (int32_t p = PARAM_FIRST; p <= PARAM_LAST; p++) {
+    for (int32_t p = PARAM_FIRST; p <= param_last_of(version); p++) {
         double v = get_f64(r);
         int32_t st = r->bad ? LLMLAT_EFORMAT : setter_status(llmlat_agg_set_param(a, p, v));
         if (st != LLMLAT_OK)
@@ -249,7 +264,7 @@ static int32_t read_lacks(bytes_reader *r, llmlat_agg *a)
     for (int32_t id = 0; id < 32; id++)
         if ((a->sources >> id) & 1u)
             sources_known &= conv_get(id) != NULL;
-    if (r->bad || (a->lacks & ~LLMLAT_LACKS_ALL) || !sources_known ||
+    if (r->bad || (a->lacks & ~LLMLAT_LACKS_KNOWN) || !sources_known ||
         values_only != (a->sources != 0) || (a->lacks && !(a->completed || a->failed)))
         return LLMLAT_EFORMAT;
     return LLMLAT_OK;
@@ -359,7 +374,7 @@ static bool tokens_valid(const llmlat_agg *a, span s, uint64_t count)
     return span_valid(s) && any == (s.lo <= s.hi);
 }
 
-static int32_t read_groups(bytes_reader *r, llmlat_agg *a)
+static int32_t read_groups(bytes_reader *r, llmlat_agg *a, uint32_t version)
 {
     a->tokens.lo = get_i64(r);
     a->tokens.hi = get_i64(r);
@@ -376,7 +391,7 @@ static int32_t read_groups(bytes_reader *r, llmlat_agg *a)
         if (r->bad || f->count > a->failed - failures || !tokens_valid(a, f->tokens, f->count))
             return LLMLAT_EFORMAT;
         failures += f->count;
-        int32_t st = read_stores(r, a, f->stores, FORMAT_VERSION);
+        int32_t st = read_stores(r, a, f->stores, version);
         if (st != LLMLAT_OK)
             return st;
     }
@@ -388,27 +403,30 @@ static int32_t read_samples(bytes_reader *r, llmlat_agg *a, uint32_t version)
 {
     int32_t st = read_stores(r, a, a->stores, version);
     if (st == LLMLAT_OK && a->conv->status_groups)
-        st = read_groups(r, a);
+        st = read_groups(r, a, version);
     if (st == LLMLAT_OK && a->mode == LLMLAT_MODE_EXACT)
         st = read_timeline(r, &a->tl, &a->al);
     if (st == LLMLAT_OK && a->mode == LLMLAT_MODE_EXACT && version >= 2)
-        st = read_request_log(r, &a->log, &a->al);
+        st = read_request_log(r, &a->log, &a->al, version);
     if (st != LLMLAT_OK)
         return st;
     return counts_consistent(a) && log_consistent(a) ? LLMLAT_OK : LLMLAT_EFORMAT;
 }
 
 /* The header and trailer; on success *body is the reader between them. */
-static int32_t open_frame(const uint8_t *p, size_t len, bytes_reader *body, uint32_t *version_out)
+static int32_t open_frame(const uint8_t *p, size_t len, bytes_reader *body, uint32_t *version_out,
+                          uint32_t *flags_out)
 {
     if (len < HEADER_BYTES + TRAILER_BYTES || memcmp(p, MAGIC, sizeof MAGIC) != 0)
         return LLMLAT_EFORMAT;
     bytes_reader h = { p + sizeof MAGIC, HEADER_BYTES - sizeof MAGIC, false };
     uint32_t version = get_u32(&h), flags = get_u32(&h);
     uint64_t size = get_u64(&h);
-    if (version < FORMAT_VERSION_OLDEST || version > FORMAT_VERSION || flags != 0 || size != len)
+    if (version < FORMAT_VERSION_OLDEST || version > FORMAT_VERSION ||
+        (flags & ~FLAG_SERVER_OUTPUT_TOKENS) || size != len)
         return LLMLAT_EFORMAT;
     *version_out = version;
+    *flags_out = flags;
     bytes_reader t = { p + len - TRAILER_BYTES, TRAILER_BYTES, false };
     if (get_u32(&t) != crc32_of(p, len - TRAILER_BYTES))
         return LLMLAT_EFORMAT;
@@ -429,8 +447,8 @@ LLMLAT_API llmlat_agg *llmlat_agg_deserialize(const void *buf, size_t len, int32
     if (!buf && len > 0)
         return fail(NULL, LLMLAT_EINVAL, status);
     bytes_reader r;
-    uint32_t version = 0;
-    int32_t st = buf ? open_frame(buf, len, &r, &version) : LLMLAT_EFORMAT;
+    uint32_t version = 0, flags = 0;
+    int32_t st = buf ? open_frame(buf, len, &r, &version, &flags) : LLMLAT_EFORMAT;
     if (st != LLMLAT_OK)
         return fail(NULL, st, status);
     uint32_t conv = get_u32(&r), mode = get_u32(&r);
@@ -440,7 +458,14 @@ LLMLAT_API llmlat_agg *llmlat_agg_deserialize(const void *buf, size_t len, int32
     llmlat_agg *a = llmlat_agg_new((int32_t)conv, (int32_t)mode);
     if (!a)
         return fail(NULL, LLMLAT_ENOMEM, status);
-    st = read_settings(&r, a, version);
+    /* Before 1.2 (versions 1 and 2) inference-perf's N was the usage
+     * count: bytes of then were made, and merge, as that rule says. */
+    bool server_n = (flags & FLAG_SERVER_OUTPUT_TOKENS) ||
+                    (version <= 2 && conv == LLMLAT_CONV_INFERENCE_PERF);
+    st = setter_status(
+        llmlat_agg_set_param(a, LLMLAT_PARAM_SERVER_OUTPUT_TOKENS, server_n ? 1.0 : 0.0));
+    if (st == LLMLAT_OK)
+        st = read_settings(&r, a, version);
     if (st == LLMLAT_OK && version >= 2)
         st = read_labels(&r, a);
     if (st == LLMLAT_OK)

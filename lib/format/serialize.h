@@ -20,7 +20,9 @@ LLMLAT_PRIVATE void write_request_log(bytes_writer *w, const request_log *g);
 LLMLAT_PRIVATE int32_t read_exact_store(bytes_reader *r, exact_store *e, const llmlat_alloc *al);
 LLMLAT_PRIVATE int32_t read_sketch(bytes_reader *r, sketch *s, const sketch_map *map);
 LLMLAT_PRIVATE int32_t read_timeline(bytes_reader *r, timeline *tl, const llmlat_alloc *al);
-LLMLAT_PRIVATE int32_t read_request_log(bytes_reader *r, request_log *g, const llmlat_alloc *al);
+/* The request log of bytes of `version` (2: without intended starts). */
+LLMLAT_PRIVATE int32_t read_request_log(bytes_reader *r, request_log *g, const llmlat_alloc *al,
+                                        uint32_t version);
 /* A sketch's exact sums, the same in both versions: Σ w x in 3 limbs,
  * then Σ w x² in 4, least significant first. */
 LLMLAT_PRIVATE void get_fixsum(bytes_reader *r, fixsum *f);

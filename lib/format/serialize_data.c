@@ -265,6 +265,7 @@ LLMLAT_PRIVATE void write_request_log(bytes_writer *w, const request_log *g)
         const logged_request *q = &g->req[i];
         put_i64(w, q->start_ns);
         put_i64(w, q->end_ns);
+        put_i64(w, q->scheduled_ns);
         put_u32(w, q->flags);
         put_u32(w, q->lacks);
         put_u64(w, q->input_tokens);
@@ -277,15 +278,22 @@ LLMLAT_PRIVATE void write_request_log(bytes_writer *w, const request_log *g)
     }
 }
 
-#define LOGGED_REQUEST_BYTES 44 /* without its events */
+/* A logged request's bytes without its events: 44, and from version 3
+ * its intended start (8). */
+#define LOGGED_REQUEST_BYTES_V2 44
+#define LOGGED_REQUEST_BYTES 52
 #define LOGGED_EVENT_BYTES 12
 
-/* One request as the recorder would have accepted it: events in order
- * from the start, the end after the last, every time within INT64_MAX of
- * the start. */
+/* One request as the recorder would have accepted it: its intended start
+ * (when it has one) at or before its start, events in order from the
+ * start, the end after the last, every time within INT64_MAX of the
+ * earliest. */
 static bool logged_times_valid(const logged_request *q, const int64_t *t)
 {
-    int64_t max_t = q->start_ns <= 0 ? q->start_ns + INT64_MAX : INT64_MAX;
+    bool scheduled = (q->flags & LOGGED_SCHEDULED) != 0;
+    int64_t max_t = req_max_time(scheduled ? q->scheduled_ns : q->start_ns);
+    if (scheduled ? q->scheduled_ns > q->start_ns || q->start_ns > max_t : q->scheduled_ns != 0)
+        return false;
     int64_t prev = q->start_ns;
     for (uint32_t j = 0; j < q->n_events; j++) {
         if (t[j] < prev || t[j] > max_t)
@@ -295,10 +303,14 @@ static bool logged_times_valid(const logged_request *q, const int64_t *t)
     return q->end_ns >= prev && q->end_ns <= max_t;
 }
 
-LLMLAT_PRIVATE int32_t read_request_log(bytes_reader *r, request_log *g, const llmlat_alloc *al)
+LLMLAT_PRIVATE int32_t read_request_log(bytes_reader *r, request_log *g, const llmlat_alloc *al,
+                                        uint32_t version)
 {
+    const uint32_t known = LOGGED_FAILED | LOGGED_HAS_USAGE | LOGGED_CANCELLED |
+                           (version >= 3 ? LOGGED_SCHEDULED : 0u);
+    const uint64_t request_bytes = version >= 3 ? LOGGED_REQUEST_BYTES : LOGGED_REQUEST_BYTES_V2;
     uint64_t n = get_u64(r);
-    if (r->bad || n > r->left / LOGGED_REQUEST_BYTES)
+    if (r->bad || n > r->left / request_bytes)
         return LLMLAT_EFORMAT;
     int32_t st = request_log_reserve(g, al, (size_t)n, 0);
     if (st != LLMLAT_OK)
@@ -307,15 +319,16 @@ LLMLAT_PRIVATE int32_t read_request_log(bytes_reader *r, request_log *g, const l
         logged_request q;
         q.start_ns = get_i64(r);
         q.end_ns = get_i64(r);
+        q.scheduled_ns = version >= 3 ? get_i64(r) : 0;
         q.flags = get_u32(r);
         q.lacks = get_u32(r);
         q.input_tokens = get_u64(r);
         q.output_tokens = get_u64(r);
         q.n_events = get_u32(r);
         q.first_event = g->n_ev;
-        if (r->bad || (q.flags & ~(LOGGED_FAILED | LOGGED_HAS_USAGE | LOGGED_CANCELLED)) ||
+        if (r->bad || (q.flags & ~known) ||
             ((q.flags & LOGGED_FAILED) && (q.flags & LOGGED_CANCELLED)) ||
-            (q.lacks & ~(uint32_t)(LLMLAT_LACKS_ALL & ~LLMLAT_LACKS_CHUNKS)) ||
+            (q.lacks & ~(uint32_t)(LLMLAT_LACKS_KNOWN & ~LLMLAT_LACKS_CHUNKS)) ||
             (!(q.flags & LOGGED_HAS_USAGE) && q.output_tokens) ||
             q.n_events > r->left / LOGGED_EVENT_BYTES)
             return LLMLAT_EFORMAT;

@@ -1,9 +1,12 @@
 /* Decimal text to integer nanoseconds, exactly: the digits are kept as
  * text and shifted by their power of ten, never put through a double. */
+#include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "read/decimal.h"
+#include "util/wide.h"
 
 #define DEC_EXPONENT_CLAMP 100000 /* far beyond any digit count the reader lets through */
 #define DEC_DIGITS_MAX 160        /* the tokenizer hands over at most 127 characters */
@@ -161,6 +164,56 @@ LLMLAT_PRIVATE bool dec_to_ns(const char *text, size_t len, int unit, int64_t *o
         m++;
     }
     *out = d.negative ? (int64_t)(0 - m) : (int64_t)m;
+    return true;
+}
+
+/* (hi:lo) >> s for 0 < s < 128. */
+static void dec_shr128(uint64_t *lo, uint64_t *hi, int s)
+{
+    if (s >= 64) {
+        *lo = *hi >> (s - 64);
+        *hi = 0;
+    } else {
+        *lo = (*lo >> s) | (*hi << (64 - s));
+        *hi >>= s;
+    }
+}
+
+LLMLAT_PRIVATE bool dec_double_to_ns(const char *text, size_t len, int unit, int64_t *out)
+{
+    static const uint64_t POW10[10] = { 1,      10,      100,      1000,      10000,
+                                        100000, 1000000, 10000000, 100000000, 1000000000 };
+    (void)len;
+    double d = strtod(text, NULL);
+    if (!isfinite(d) || unit < 0 || unit > 9)
+        return false;
+    if (d == 0.0) {
+        *out = 0;
+        return true;
+    }
+    int e;
+    double f = frexp(fabs(d), &e);            /* |d| = f 2^e, f in [0.5, 1) */
+    uint64_t m = (uint64_t)ldexp(f, 53), lo, hi; /* |d| = m 2^(e - 53), exactly */
+    int shift = e - 53;
+    wide_mul(m, POW10[unit], &lo, &hi);       /* |d| 10^unit = (hi:lo) 2^shift, < 2^83 2^shift */
+    uint64_t ns;
+    if (shift >= 0) {
+        if (hi || shift >= 63 || lo > ((uint64_t)INT64_MAX >> shift))
+            return false;
+        ns = lo << shift;
+    } else if (-shift >= 128) {
+        ns = 0; /* below 2^-45 ns */
+    } else {
+        uint64_t rlo = lo, rhi = hi;
+        if (-shift > 1)
+            dec_shr128(&rlo, &rhi, -shift - 1);
+        bool half = rlo & 1; /* the first bit below 1 ns */
+        dec_shr128(&rlo, &rhi, 1);
+        if (rhi || rlo > (uint64_t)INT64_MAX - half)
+            return false;
+        ns = rlo + half;
+    }
+    *out = d < 0 ? -(int64_t)ns : (int64_t)ns;
     return true;
 }
 

@@ -22,6 +22,14 @@
  * JSON number of len bytes. false when the result does not fit int64_t. */
 LLMLAT_PRIVATE bool dec_to_ns(const char *text, size_t len, int unit, int64_t *out);
 
+/* A time of `unit` -> nanoseconds from the double nearest the text, as
+ * Python's json module reads it (the tools that write epoch times as
+ * Python floats computed their figures from those doubles): that double's
+ * exact value in ns, rounded to the nearest (halves away from zero). text
+ * is a NUL-terminated valid JSON number of len bytes. false when it does
+ * not fit int64_t. */
+LLMLAT_PRIVATE bool dec_double_to_ns(const char *text, size_t len, int unit, int64_t *out);
+
 /* The plain form of seconds alone, which nearly every trace time has:
  * -?D+(.D+)? with at most 10 integer digits (no leading zero) and 9
  * decimals, read from [s, end) in one pass. Returns where it stopped (the

@@ -46,7 +46,7 @@ typedef struct walk_state {
 
 /* The columns of one run (vLLM, SGLang, GenAI-Perf: import_columns.c):
  * their lengths, and the delivery cursor once they are sealed. */
-#define COLS_MAX 10
+#define COLS_MAX 12
 
 typedef struct cols_state {
     uint64_t len[COLS_MAX];
@@ -59,9 +59,36 @@ typedef struct cols_state {
     uint64_t line, col;  /* where the run is */
 } cols_state;
 
+/* GuideLLM's benchmarks.json (import_guidellm.c): the requests of the
+ * benchmark asked for, held until the input ends (arrays[GL_ARRAY]: one
+ * record each), and the benchmark's measurement window. */
+typedef struct guidellm_state {
+    uint8_t group;        /* of the list being read: enum gl_group */
+    uint32_t have;        /* the benchmark's fields seen: GB_* */
+    uint64_t n;           /* records held */
+    uint64_t next;        /* the next to hand over, once sealed */
+    bool sealed;
+    int64_t measure_lo, measure_hi; /* scheduler_metrics' measurement window, ns */
+    int64_t start_time, end_time;   /* the benchmark's (the same window) */
+    double duration;
+    uint64_t total;       /* metrics.request_totals.total */
+    uint64_t line, col;   /* where the benchmark is */
+} guidellm_state;
+
+/* inference-perf's per_request_lifecycle_metrics.json
+ * (import_inference_perf.c): the request being read. Its chunk times are
+ * the events (rd->ev), its token times arrays[IP_TOKEN_TIMES]. */
+typedef struct inference_perf_state {
+    uint64_t n_chunks, n_token_times;
+    uint64_t output_tokens, server_tokens, input_tokens;
+    int64_t end;
+} inference_perf_state;
+
 typedef struct import_state {
     walk_state w;
     cols_state c;
+    guidellm_state gl;
+    inference_perf_state ip;
     uint64_t run;        /* the run being read (1-based), 0 when it is skipped */
     /* The record or request being read (AIPerf, LLMPerf, GenAI-Perf). */
     uint32_t have;       /* fields seen: the importer's bits */
@@ -89,9 +116,15 @@ LLMLAT_PRIVATE int trace_step(llmlat_reader *rd);
 LLMLAT_PRIVATE void import_begin(llmlat_reader *rd);
 LLMLAT_PRIVATE int import_step(llmlat_reader *rd);
 LLMLAT_PRIVATE bool import_held_next(llmlat_reader *rd);
+LLMLAT_PRIVATE bool import_guidellm_held_next(llmlat_reader *rd);
 
 /* The format of the buffered input's first bytes (detect.c), or
- * LLMLAT_INPUT_AUTO while they do not tell yet (more bytes needed). */
+ * LLMLAT_INPUT_AUTO while they do not tell yet (more bytes needed), or
+ * RD_DETECT_REFUSED for a file llmlat cannot read (the message says what
+ * it looks like). */
+#define RD_DETECT_REFUSED (-1)
 LLMLAT_PRIVATE int32_t rd_detect(llmlat_reader *rd);
+/* What inference-perf's summary is, for its importer given one. */
+LLMLAT_PRIVATE const char *rd_detect_message_inference_perf_summary(void);
 
 #endif

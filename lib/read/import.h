@@ -34,6 +34,8 @@ LLMLAT_PRIVATE const import_ops *import_sglang_ops(void);
 LLMLAT_PRIVATE const import_ops *import_aiperf_ops(void);
 LLMLAT_PRIVATE const import_ops *import_genai_perf_ops(void);
 LLMLAT_PRIVATE const import_ops *import_llmperf_ops(void);
+LLMLAT_PRIVATE const import_ops *import_guidellm_ops(void);
+LLMLAT_PRIVATE const import_ops *import_inference_perf_ops(void);
 
 /* Enters the object ('{') or array ('[') at the cursor, tagged `tag`;
  * `what` names the value in the message when it is not one. */
@@ -61,6 +63,8 @@ enum cols_id {
     COL_INPUT,   /* u64 */
     COL_OUTPUT,  /* u64 */
     COL_FAILED,  /* u8: 1 when the request failed */
+    COL_LATENCY, /* i64 ns: the tool's own E2E (vLLM's "latencies") */
+    COL_QUEUE,   /* i64 ns: the wait before the start (vLLM's "queue_times") */
     COL_EVENTS,  /* u64: its events (gap form: gaps after the first) */
     COL_EV_T,    /* i64: times, or gaps in gap form */
     COL_EV_K,    /* u32: tokens of each event (times form) */

@@ -11,7 +11,15 @@
  *
  * profile_export_raw.jsonl (--export-level raw): RawRecordInfo, with
  * "start_perf_ns" and every response's "perf_ns" (perf_counter_ns) and
- * text; empty responses are told apart by their text (read/sse.c). */
+ * text; empty responses are told apart by their text (read/sse.c).
+ *
+ * Before 9 October 2025 (ai-dynamo/aiperf 5e0b1e17; the records written
+ * by aiperf/post_processors/record_export_results_processor.py at
+ * 7c31f579) a record's metadata had "timestamp_ns" (the wall-clock start)
+ * and "credit_phase" instead of request_start_ns and benchmark_phase, no
+ * request_end_ns nor was_cancelled, and TTFT was tagged "ttft" (renamed
+ * time_to_first_token by 43b78902); a cancelled request was an error of
+ * type RequestCancellationError. */
 #include <stdio.h>
 #include <string.h>
 
@@ -98,7 +106,7 @@ static int ai_metric(llmlat_reader *rd, const char *tag)
     rd_req *q = &rd->p.cur;
     jtok *t = &rd->jt;
     enum { M_TTFT, M_E2E, M_ICL, M_OSL, M_ISL } m;
-    if (strcmp(tag, "time_to_first_token") == 0)
+    if (strcmp(tag, "time_to_first_token") == 0 || strcmp(tag, "ttft") == 0)
         m = M_TTFT;
     else if (strcmp(tag, "request_latency") == 0)
         m = M_E2E;
@@ -194,9 +202,10 @@ static int ai_metadata(llmlat_reader *rd, const char *key)
     jtok *t = &rd->jt;
     bool ok;
     char which, text[16];
-    if (strcmp(key, "request_start_ns") == 0) {
+    if (strcmp(key, "request_start_ns") == 0 || strcmp(key, "timestamp_ns") == 0) {
         s->have |= AH_START;
-        return ai_done(rd_time(rd, "request_start_ns", DEC_NANOSECONDS, &q->start));
+        return ai_done(rd_time(rd, key[0] == 't' ? "timestamp_ns" : "request_start_ns",
+                               DEC_NANOSECONDS, &q->start));
     }
     if (strcmp(key, "request_end_ns") == 0) {
         if (jt_take_null(t, &ok))
@@ -213,7 +222,8 @@ static int ai_metadata(llmlat_reader *rd, const char *key)
             s->have |= AH_CANCELLED;
         return RD_STEP_ON;
     }
-    if (strcmp(key, "benchmark_phase") == 0 && jt_peek(t) == '"') {
+    if ((strcmp(key, "benchmark_phase") == 0 || strcmp(key, "credit_phase") == 0) &&
+        jt_peek(t) == '"') {
         if (!jt_string(t, text, sizeof text, NULL))
             return RD_STEP_FAILED;
         if (strcmp(text, "warmup") == 0)
@@ -311,6 +321,40 @@ static int ai_response(llmlat_reader *rd)
     return ai_done(rd_push_event(rd, perf, content ? 1 : 0));
 }
 
+/* A record's "error" (ErrorDetails: code, type, message): a cancellation
+ * is one of type RequestCancellationError in the records written before
+ * was_cancelled existed. */
+static int ai_error(llmlat_reader *rd)
+{
+    jtok *t = &rd->jt;
+    if (jt_peek(t) != '{')
+        return ai_skip(rd);
+    jt_advance(t);
+    if (jt_peek(t) == '}') {
+        jt_advance(t);
+        return RD_STEP_ON;
+    }
+    for (;;) {
+        char key[RD_KEY_MAX], type[32];
+        if (!jt_string(t, key, sizeof key, NULL) || !jt_expect(t, ':', "':' after a key"))
+            return RD_STEP_FAILED;
+        if (strcmp(key, "type") == 0 && jt_peek(t) == '"') {
+            if (!jt_string(t, type, sizeof type, NULL))
+                return RD_STEP_FAILED;
+            if (strcmp(type, "RequestCancellationError") == 0)
+                rd->p.f.imp.have |= AH_CANCELLED;
+        } else if (!jt_skip_value(t)) {
+            return RD_STEP_FAILED;
+        }
+        if (jt_peek(t) == '}') {
+            jt_advance(t);
+            return RD_STEP_ON;
+        }
+        if (!jt_expect(t, ',', "',' or '}' in \"error\""))
+            return RD_STEP_FAILED;
+    }
+}
+
 static int ai_value(llmlat_reader *rd, uint16_t tag, const char *key, uint64_t index)
 {
     (void)index;
@@ -335,7 +379,7 @@ static int ai_value(llmlat_reader *rd, uint16_t tag, const char *key, uint64_t i
             if (jt_take_null(t, &ok))
                 return ai_done(ok);
             s->have |= AH_ERROR;
-            return ai_skip(rd);
+            return ai_error(rd);
         }
         if (strcmp(key, "start_perf_ns") == 0) {
             s->have |= AH_PERF;
@@ -365,14 +409,15 @@ static int ai_record(llmlat_reader *rd)
     if (s->have & AH_WARMUP)
         return RD_STEP_ON; /* AIPerf reports the profiling phase */
     if (!(s->have & AH_START)) {
-        jt_fail_at(&rd->jt, q->line, q->col, "record %llu has no metadata.request_start_ns",
+        jt_fail_at(&rd->jt, q->line, q->col,
+                   "record %llu has no metadata.request_start_ns (nor the older timestamp_ns)",
                    (unsigned long long)q->index);
         return RD_STEP_FAILED;
     }
     bool raw = s->have & (AH_PERF | AH_RESPONSES);
     q->ok = !(s->have & (AH_ERROR | AH_CANCELLED));
     q->cancelled = (s->have & AH_CANCELLED) != 0;
-    q->lacks = LLMLAT_LACKS_CHUNK_TOKENS | LLMLAT_LACKS_END;
+    q->lacks = LLMLAT_LACKS_CHUNK_TOKENS | LLMLAT_LACKS_END | LLMLAT_LACKS_SCHEDULE;
     if (!(s->have & AH_OSL))
         q->lacks |= LLMLAT_LACKS_OUTPUT_TOKENS;
     if (!(s->have & AH_ISL))

@@ -9,14 +9,16 @@
 static const size_t COLS_ELEM[COLS] = {
     [COL_START] = sizeof(int64_t), [COL_TTFT] = sizeof(int64_t),
     [COL_INPUT] = sizeof(uint64_t), [COL_OUTPUT] = sizeof(uint64_t),
-    [COL_FAILED] = sizeof(uint8_t), [COL_EVENTS] = sizeof(uint64_t),
+    [COL_FAILED] = sizeof(uint8_t), [COL_LATENCY] = sizeof(int64_t),
+    [COL_QUEUE] = sizeof(int64_t),  [COL_EVENTS] = sizeof(uint64_t),
     [COL_EV_T] = sizeof(int64_t),   [COL_EV_K] = sizeof(uint32_t),
     [COL_LINE] = sizeof(uint64_t),  [COL_COL] = sizeof(uint64_t),
 };
 
 static const char *const COLS_NAME[COLS] = {
     [COL_START] = "start times", [COL_TTFT] = "TTFTs", [COL_INPUT] = "input lengths",
-    [COL_OUTPUT] = "output lengths", [COL_FAILED] = "errors", [COL_EVENTS] = "chunk lists",
+    [COL_OUTPUT] = "output lengths", [COL_FAILED] = "errors", [COL_LATENCY] = "latencies",
+    [COL_QUEUE] = "queue times", [COL_EVENTS] = "chunk lists",
 };
 
 /* The next free entry of column id, NULL on no memory. */
@@ -121,6 +123,20 @@ static uint64_t cols_u64(const llmlat_reader *rd, int id, uint64_t i, uint64_t n
     return v;
 }
 
+/* The tool's own latency (vLLM's "latencies": the last chunk - start, in
+ * one double) places the last chunk, which the sum of the gaps, each
+ * rounded to ns, may miss by a few ns; never before the chunk before it. */
+static void cols_take_latency(llmlat_reader *rd, uint64_t i)
+{
+    rd_req *q = &rd->p.cur;
+    if (i >= rd->p.f.imp.c.len[COL_LATENCY] || q->n == 0)
+        return;
+    int64_t last = rd_add_sat(q->start, cols_i64(rd, COL_LATENCY, i, 0));
+    int64_t before = q->n > 1 ? rd->ev.t[q->n - 2] : q->start;
+    if (last >= before)
+        rd->ev.t[q->n - 1] = last;
+}
+
 LLMLAT_PRIVATE bool import_held_next(llmlat_reader *rd)
 {
     cols_state *c = &rd->p.f.imp.c;
@@ -131,6 +147,10 @@ LLMLAT_PRIVATE bool import_held_next(llmlat_reader *rd)
     rd_req *q = &rd->p.cur;
     q->lacks = c->lacks;
     q->start = cols_i64(rd, COL_START, i, 0);
+    if (i < c->len[COL_QUEUE]) { /* the intended start: when it was let go */
+        q->has_scheduled = true;
+        q->scheduled = rd_sub_sat(q->start, cols_i64(rd, COL_QUEUE, i, 0));
+    }
     if (c->len[COL_INPUT])
         q->input_tokens = cols_u64(rd, COL_INPUT, i, 0);
     if (c->len[COL_OUTPUT]) {
@@ -157,6 +177,7 @@ LLMLAT_PRIVATE bool import_held_next(llmlat_reader *rd)
             if (!rd_push_event(rd, t, 1))
                 return false;
         }
+        cols_take_latency(rd, i);
         return true;
     }
     for (uint64_t j = first; j < first + events; j++) {

@@ -160,7 +160,7 @@ static int g_end(llmlat_reader *rd)
         return RD_STEP_FAILED;
     }
     /* chunk times on one clock; no token counts at all, no end of stream */
-    uint32_t lacks = LLMLAT_LACKS_CHUNK_TOKENS | LLMLAT_LACKS_END |
+    uint32_t lacks = LLMLAT_LACKS_CHUNK_TOKENS | LLMLAT_LACKS_END | LLMLAT_LACKS_SCHEDULE |
                      LLMLAT_LACKS_OUTPUT_TOKENS | LLMLAT_LACKS_INPUT_TOKENS;
     return cols_seal(rd, false, lacks, s->c.line, s->c.col) ? RD_STEP_END : RD_STEP_FAILED;
 }

@@ -4,7 +4,12 @@
  * end_to_end_latency_s, inter_token_latency_s (its own per-request
  * figure), number_input_tokens, number_output_tokens, error_code, ... No
  * start time and no chunk time: each request is known by these values
- * only (llmlat_request_set_known). */
+ * only (llmlat_request_set_known), its request_output_throughput_token_per_s
+ * too: from 1eac866 (December 2023) until afd137a (April 2024) LLMPerf
+ * wrote the client's tokens_received (its data chunks, empty ones
+ * included) / E2E there (src/llmperf/ray_clients/
+ * openai_chat_completions_client.py: output_throughput), N / E2E since
+ * (token_benchmark_ray.py), under the same "version": "2023-08-31". */
 #include <string.h>
 
 #include "read/decimal.h"
@@ -19,6 +24,7 @@ enum {
     LH_ITL = 1 << 3,
     LH_OUTPUT = 1 << 4,
     LH_INPUT = 1 << 5,
+    LH_TPS = 1 << 6,
 };
 
 static int l_done(bool ok)
@@ -53,6 +59,15 @@ static int l_member(llmlat_reader *rd, const char *key)
             return RD_STEP_FAILED;
         if (q->known_tool_itl_s < 0.0)
             return jt_fail(t, "\"inter_token_latency_s\" must not be negative"), RD_STEP_FAILED;
+        return RD_STEP_ON;
+    }
+    if (strcmp(key, "request_output_throughput_token_per_s") == 0) {
+        s->have |= LH_TPS;
+        if (!rd_double(rd, "\"request_output_throughput_token_per_s\"", &q->known_tps))
+            return RD_STEP_FAILED;
+        if (q->known_tps < 0.0)
+            return jt_fail(t, "\"request_output_throughput_token_per_s\" must not be negative"),
+                   RD_STEP_FAILED;
         return RD_STEP_ON;
     }
     if (strcmp(key, "number_output_tokens") == 0) {
@@ -95,15 +110,31 @@ static int l_close(llmlat_reader *rd, uint16_t tag)
     rd_req *q = &rd->p.cur;
     q->ok = !(s->have & LH_ERROR);
     q->start = 0;
-    q->lacks = LLMLAT_LACKS_START_TIMES;
+    q->lacks = LLMLAT_LACKS_START_TIMES | LLMLAT_LACKS_SCHEDULE;
     if (!(s->have & LH_OUTPUT))
         q->lacks |= LLMLAT_LACKS_OUTPUT_TOKENS;
     if (!(s->have & LH_INPUT))
         q->lacks |= LLMLAT_LACKS_INPUT_TOKENS;
+    if (!q->ok) {
+        /* its ttft_s and end_to_end_latency_s are LLMPerf's placeholders
+         * (0): no time of it is known, not even its end */
+        q->lacks |= LLMLAT_LACKS_END;
+        return RD_STEP_REQUEST;
+    }
+    /* a success has both times (common_metrics.py: TTFT, E2E_LAT) */
+    const char *missing = !(s->have & LH_TTFT) ? "ttft_s"
+                          : !(s->have & LH_E2E) ? "end_to_end_latency_s"
+                                                : NULL;
+    if (missing) {
+        jt_fail_at(&rd->jt, q->line, q->col, "response %llu has no \"%s\"",
+                   (unsigned long long)q->index, missing);
+        return RD_STEP_FAILED;
+    }
     q->known_conv = LLMLAT_CONV_LLMPERF;
     q->has_known_ttft = s->have & LH_TTFT;
     q->has_known_e2e = s->have & LH_E2E;
     q->has_known_tool_itl = s->have & LH_ITL;
+    q->has_known_tps = s->have & LH_TPS;
     q->has_end = q->has_known_e2e;
     q->end = q->known_e2e_ns;
     return RD_STEP_REQUEST;

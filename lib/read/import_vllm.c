@@ -20,6 +20,7 @@
 
 enum {
     VS_RUN = 1, VS_TTFTS, VS_ITLS, VS_ITL, VS_STARTS, VS_INPUTS, VS_OUTPUTS, VS_ERRORS,
+    VS_LATENCIES, VS_QUEUES,
 };
 
 /* The keys read, as bits of import_state.have. */
@@ -30,6 +31,7 @@ static const struct {
     { "ttfts", VS_TTFTS },         { "itls", VS_ITLS },
     { "start_times", VS_STARTS },  { "input_lens", VS_INPUTS },
     { "output_lens", VS_OUTPUTS }, { "errors", VS_ERRORS },
+    { "latencies", VS_LATENCIES }, { "queue_times", VS_QUEUES },
 };
 
 #define VS_HAVE(tag) (1u << (tag))
@@ -59,7 +61,8 @@ static int vs_member(llmlat_reader *rd, const char *key, bool vllm)
     }
     for (size_t i = 0; i < sizeof VS_KEYS / sizeof VS_KEYS[0]; i++) {
         uint16_t tag = VS_KEYS[i].tag;
-        if (strcmp(key, VS_KEYS[i].key) != 0 || (tag == VS_STARTS && !vllm))
+        if (strcmp(key, VS_KEYS[i].key) != 0 ||
+            ((tag == VS_STARTS || tag == VS_LATENCIES || tag == VS_QUEUES) && !vllm))
             continue;
         if (s->have & VS_HAVE(tag)) {
             jt_fail(t, "duplicate key \"%s\"", key);
@@ -107,6 +110,13 @@ static int vs_value_of(llmlat_reader *rd, uint16_t tag, const char *key, bool vl
                    : RD_STEP_FAILED;
     case VS_STARTS:
         return rd_time(rd, "a start time", DEC_SECONDS, &ns) && cols_push_i64(rd, COL_START, ns)
+                   ? RD_STEP_ON
+                   : RD_STEP_FAILED;
+    case VS_LATENCIES:
+    case VS_QUEUES:
+        return import_duration_ns(rd, tag == VS_LATENCIES ? "a latency" : "a queue time",
+                                  DEC_SECONDS, &ns) &&
+                       cols_push_i64(rd, tag == VS_LATENCIES ? COL_LATENCY : COL_QUEUE, ns)
                    ? RD_STEP_ON
                    : RD_STEP_FAILED;
     case VS_INPUTS:
@@ -169,6 +179,8 @@ static int vs_end_of(llmlat_reader *rd, bool vllm)
         lacks |= LLMLAT_LACKS_INPUT_TOKENS;
     if (!(s->have & VS_HAVE(VS_OUTPUTS)))
         lacks |= LLMLAT_LACKS_OUTPUT_TOKENS;
+    if (!(s->have & VS_HAVE(VS_QUEUES))) /* vLLM wrote queue_times from #54136 on */
+        lacks |= LLMLAT_LACKS_SCHEDULE;
     return cols_seal(rd, true, lacks, s->c.line, s->c.col) ? RD_STEP_END : RD_STEP_FAILED;
 }
 

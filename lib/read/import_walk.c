@@ -14,6 +14,8 @@ static const import_ops *import_of(const llmlat_reader *rd)
     case LLMLAT_INPUT_AIPERF: return import_aiperf_ops();
     case LLMLAT_INPUT_GENAI_PERF: return import_genai_perf_ops();
     case LLMLAT_INPUT_LLMPERF: return import_llmperf_ops();
+    case LLMLAT_INPUT_GUIDELLM: return import_guidellm_ops();
+    case LLMLAT_INPUT_INFERENCE_PERF: return import_inference_perf_ops();
     }
     return NULL;
 }

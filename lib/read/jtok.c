@@ -8,6 +8,23 @@
 
 #define JT_MAX_DEPTH 256
 
+/* A message is one line, whatever the file's own strings it quotes (a key,
+ * a unit) hold: their control bytes become \u00XX, as JSON writes them. */
+static void jt_one_line(char *msg)
+{
+    char out[JT_ERROR_MAX];
+    size_t n = 0;
+    for (const char *s = msg; *s && n + 7 < sizeof out; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c < 0x20 || c == 0x7f)
+            n += (size_t)snprintf(out + n, sizeof out - n, "\\u%04x", c);
+        else
+            out[n++] = (char)c;
+    }
+    out[n] = '\0';
+    memcpy(msg, out, n + 1);
+}
+
 static bool jt_vfail(jtok *t, uint64_t line, uint64_t col, const char *fmt, va_list ap)
 {
     if (t->failed)
@@ -17,6 +34,7 @@ static bool jt_vfail(jtok *t, uint64_t line, uint64_t col, const char *fmt, va_l
                      (unsigned long long)line, (unsigned long long)col);
     if (n > 0 && n < JT_ERROR_MAX)
         vsnprintf(t->error + n, JT_ERROR_MAX - (size_t)n, fmt, ap);
+    jt_one_line(t->error);
     return false;
 }
 

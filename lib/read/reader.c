@@ -27,6 +27,9 @@ static const rd_format_ops RD_FORMATS[] = {
     RD_IMPORTER(LLMLAT_INPUT_GENAI_PERF),
     RD_IMPORTER(LLMLAT_INPUT_SGLANG),
     RD_IMPORTER(LLMLAT_INPUT_LLMPERF),
+    { LLMLAT_INPUT_GUIDELLM, import_begin, import_step, import_guidellm_held_next,
+      sizeof(import_state) },
+    RD_IMPORTER(LLMLAT_INPUT_INFERENCE_PERF),
 };
 
 static const char *const RD_INPUT_NAMES[] = {
@@ -37,6 +40,8 @@ static const char *const RD_INPUT_NAMES[] = {
     [LLMLAT_INPUT_GENAI_PERF] = "genai-perf",
     [LLMLAT_INPUT_SGLANG] = "sglang",
     [LLMLAT_INPUT_LLMPERF] = "llmperf",
+    [LLMLAT_INPUT_GUIDELLM] = "guidellm",
+    [LLMLAT_INPUT_INFERENCE_PERF] = "inference-perf",
 };
 
 LLMLAT_API const char *llmlat_input_name(int32_t input)
@@ -270,6 +275,8 @@ LLMLAT_PRIVATE void rd_begin_request(llmlat_reader *rd, uint64_t line, uint64_t 
     q->col = col;
     q->id[0] = '\0';
     q->start = 0;
+    q->has_scheduled = false;
+    q->scheduled = 0;
     q->n = 0;
     q->has_end = false;
     q->end = 0;
@@ -280,10 +287,11 @@ LLMLAT_PRIVATE void rd_begin_request(llmlat_reader *rd, uint64_t line, uint64_t 
     q->output_tokens = 0;
     q->lacks = 0;
     q->known_conv = 0;
-    q->has_known_ttft = q->has_known_e2e = q->has_known_tool_itl = false;
+    q->has_known_ttft = q->has_known_e2e = q->has_known_tool_itl = q->has_known_tps = false;
 }
 
-LLMLAT_PRIVATE bool rd_time(llmlat_reader *rd, const char *what, int unit, int64_t *out)
+static bool rd_time_as(llmlat_reader *rd, const char *what, int unit, bool as_double,
+                       int64_t *out)
 {
     jtok *t = &rd->jt;
     char text[JT_NUMBER_MAX];
@@ -296,10 +304,20 @@ LLMLAT_PRIVATE bool rd_time(llmlat_reader *rd, const char *what, int unit, int64
                                                               : "nanoseconds");
     if (!jt_number(t, text, &n))
         return false;
-    if (!dec_to_ns(text, n, unit, out))
+    if (!(as_double ? dec_double_to_ns(text, n, unit, out) : dec_to_ns(text, n, unit, out)))
         return jt_fail(t, "%s is out of range: %s %s does not fit in 64-bit nanoseconds", what,
                        text, unit == DEC_SECONDS ? "s" : unit == DEC_MILLISECONDS ? "ms" : "ns");
     return true;
+}
+
+LLMLAT_PRIVATE bool rd_time(llmlat_reader *rd, const char *what, int unit, int64_t *out)
+{
+    return rd_time_as(rd, what, unit, false, out);
+}
+
+LLMLAT_PRIVATE bool rd_time_double(llmlat_reader *rd, const char *what, int unit, int64_t *out)
+{
+    return rd_time_as(rd, what, unit, true, out);
 }
 
 LLMLAT_PRIVATE bool rd_count(llmlat_reader *rd, const char *what, uint64_t max, uint64_t *out)
@@ -380,6 +398,8 @@ static int rd_choose_format(llmlat_reader *rd)
     t->len = rd->len;
     t->ended = rd->ended;
     int32_t f = rd_detect(rd);
+    if (f == RD_DETECT_REFUSED)
+        return RD_STEP_FAILED;
     if (f == LLMLAT_INPUT_AUTO) {
         rd->retry_at = rd->len < SIZE_MAX / 2 ? 2 * rd->len + 1 : SIZE_MAX;
         return RD_STEP_MORE;
@@ -397,6 +417,14 @@ static bool rd_breaks_rule(const llmlat_reader *rd, char *why, size_t cap)
 {
     const rd_req *q = &rd->p.cur;
     char a[DEC_TEXT_MAX], b[DEC_TEXT_MAX];
+    if (q->has_scheduled && q->scheduled > q->start) {
+        dec_seconds_text(q->scheduled, a);
+        dec_seconds_text(q->start, b);
+        /* a trace names it by its member; other files by what it means */
+        snprintf(why, cap, "its intended start%s at %s s is after its start at %s s",
+                 rd->p.format == LLMLAT_INPUT_TRACE ? " (\"scheduled\")" : "", a, b);
+        return true;
+    }
     int64_t prev = q->start;
     for (size_t i = 0; i < q->n; i++) {
         int64_t t = rd->ev.t[i];
@@ -518,6 +546,8 @@ static int32_t rd_record(const llmlat_reader *rd, llmlat_request *r)
 {
     const rd_req *q = &rd->p.cur;
     int32_t st = llmlat_request_reset(r);
+    if (st == LLMLAT_OK && q->has_scheduled)
+        st = llmlat_request_schedule(r, q->scheduled);
     if (st == LLMLAT_OK)
         st = llmlat_request_start(r, q->start);
     if (st == LLMLAT_OK && q->lacks)
@@ -528,6 +558,8 @@ static int32_t rd_record(const llmlat_reader *rd, llmlat_request *r)
         st = llmlat_request_set_known(r, q->known_conv, LLMLAT_E2E, ns_to_s(q->known_e2e_ns));
     if (st == LLMLAT_OK && q->has_known_tool_itl)
         st = llmlat_request_set_known(r, q->known_conv, LLMLAT_TOOL_ITL, q->known_tool_itl_s);
+    if (st == LLMLAT_OK && q->has_known_tps)
+        st = llmlat_request_set_known(r, q->known_conv, LLMLAT_TPS_USER, q->known_tps);
     if (st == LLMLAT_OK)
         st = llmlat_request_events(r, rd->ev.t, rd->ev.k, q->n);
     if (st == LLMLAT_OK)
@@ -579,9 +611,11 @@ LLMLAT_API int32_t llmlat_reader_next(llmlat_reader *rd, llmlat_request *r, int3
 static int32_t rd_add(llmlat_reader *rd, llmlat_agg *a)
 {
     const rd_req *q = &rd->p.cur;
-    if (!q->has_known_ttft && !q->has_known_e2e && !q->has_known_tool_itl) {
+    if (!q->has_known_ttft && !q->has_known_e2e && !q->has_known_tool_itl &&
+        !q->has_known_tps) {
         req_spec s = {
             .start = q->start, .t = rd->ev.t, .k = rd->ev.k, .n = q->n,
+            .has_scheduled = q->has_scheduled, .scheduled = q->scheduled,
             .has_end = q->has_end, .end = q->end, .failed = !q->ok,
             .cancelled = q->cancelled,
             .input_tokens = q->input_tokens, .has_output_tokens = q->has_output_tokens,

@@ -34,6 +34,8 @@ typedef struct rd_req {
     uint64_t line, col;        /* where it starts */
     char id[RD_ID_MAX];        /* "" if none */
     int64_t start;
+    bool has_scheduled;        /* its intended start (llmlat_request_schedule) */
+    int64_t scheduled;
     size_t n;                  /* events */
     bool has_end;
     int64_t end;
@@ -46,9 +48,9 @@ typedef struct rd_req {
     /* Per-request values of a request without chunk times
      * (llmlat_request_set_known), as the source tool measured them. */
     int32_t known_conv;
-    bool has_known_ttft, has_known_e2e, has_known_tool_itl;
+    bool has_known_ttft, has_known_e2e, has_known_tool_itl, has_known_tps;
     int64_t known_ttft_ns, known_e2e_ns;
-    double known_tool_itl_s;
+    double known_tool_itl_s, known_tps;
 } rd_req;
 
 /* The current request's events: grown as needed, kept across requests. */
@@ -163,6 +165,9 @@ LLMLAT_PRIVATE void rd_begin_request(llmlat_reader *rd, uint64_t line, uint64_t 
 LLMLAT_PRIVATE bool rd_time(llmlat_reader *rd, const char *what, int unit, int64_t *out);
 /* An integer from 0 to max at the cursor. */
 LLMLAT_PRIVATE bool rd_count(llmlat_reader *rd, const char *what, uint64_t max, uint64_t *out);
+/* A time of `unit` at the cursor as the double Python read it
+ * (decimal.h: dec_double_to_ns): epoch times written as Python floats. */
+LLMLAT_PRIVATE bool rd_time_double(llmlat_reader *rd, const char *what, int unit, int64_t *out);
 /* A finite number at the cursor, as a double (values that are not times:
  * rates, LLMPerf's per-request ITL). */
 LLMLAT_PRIVATE bool rd_double(llmlat_reader *rd, const char *what, double *out);

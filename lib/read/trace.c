@@ -45,6 +45,7 @@ enum {
     TK_OUTPUT_TOKENS = 1 << 5,
     TK_ID = 1 << 6,
     TK_CANCELLED = 1 << 7,
+    TK_SCHEDULED = 1 << 8,
 };
 
 static const struct {
@@ -59,6 +60,7 @@ static const struct {
     { "output_tokens", TK_OUTPUT_TOKENS },
     { "id", TK_ID },
     { "cancelled", TK_CANCELLED },
+    { "scheduled", TK_SCHEDULED },
 };
 
 #define TRACE_KEY_MAX 32
@@ -176,6 +178,11 @@ static bool trace_member(llmlat_reader *rd, unsigned key)
     switch (key) {
     case TK_START:
         return rd_time(rd, "\"start\"", DEC_SECONDS, &q->start);
+    case TK_SCHEDULED: /* the intended start */
+        if (jt_take_null(t, &ok))
+            return ok;
+        q->has_scheduled = true;
+        return rd_time(rd, "\"scheduled\"", DEC_SECONDS, &q->scheduled);
     case TK_EVENTS:
         return trace_events(rd);
     case TK_END:

@@ -47,7 +47,7 @@ static const conv_rules RULES[] = {
         .no_content_ttft_zero = true, .tpot_to_last_token = true, .missing_is_zero = true,
         .weighted = true,
         .span_to_end = true, .token_rates_over_token_span = true, .status_groups = true,
-        .success = SUCCESS_OUTPUT, .e2e = E2E_FINISH, .ntpot = NTPOT_LAST_TOKEN,
+        .errored_n_chunks = true, .success = SUCCESS_OUTPUT, .e2e = E2E_FINISH, .ntpot = NTPOT_LAST_TOKEN,
         .empty = EMPTY_ZERO, .ddof = 0, .tool_itl = TOOL_ITL_IS_TPOT,
         .quantile = QUANTILE_INVERSE_CDF,
     },
@@ -56,10 +56,22 @@ static const conv_rules RULES[] = {
         .id = LLMLAT_CONV_INFERENCE_PERF, .name = "inference-perf",
         .ttft_needs_two_tokens = true, .tpot_to_last_token = true,
         .tpot_missing_fails_slo = true, .span_to_end = true, .status_groups = true,
+        .n_client_count = true,
         .success = SUCCESS_FINISHED, .e2e = E2E_END, .ntpot = NTPOT_ZERO_NO_TOKENS,
         .empty = EMPTY_UNDEFINED, .ddof = 0, .tool_itl = TOOL_ITL_IS_ITL,
         .split = SPLIT_COPY,
     },
+};
+
+/* inference-perf with use_server_output_tokens: the same row, N the usage
+ * count (LLMLAT_PARAM_SERVER_OUTPUT_TOKENS). */
+static const conv_rules INFERENCE_PERF_SERVER_N = {
+    .id = LLMLAT_CONV_INFERENCE_PERF, .name = "inference-perf",
+    .ttft_needs_two_tokens = true, .tpot_to_last_token = true,
+    .tpot_missing_fails_slo = true, .span_to_end = true, .status_groups = true,
+    .success = SUCCESS_FINISHED, .e2e = E2E_END, .ntpot = NTPOT_ZERO_NO_TOKENS,
+    .empty = EMPTY_UNDEFINED, .ddof = 0, .tool_itl = TOOL_ITL_IS_ITL,
+    .split = SPLIT_COPY,
 };
 
 LLMLAT_PRIVATE const conv_rules *conv_get(int32_t convention)
@@ -67,6 +79,11 @@ LLMLAT_PRIVATE const conv_rules *conv_get(int32_t convention)
     if (convention < 0 || (size_t)convention >= sizeof RULES / sizeof RULES[0])
         return NULL;
     return &RULES[convention];
+}
+
+LLMLAT_PRIVATE const conv_rules *conv_server_output_tokens(const conv_rules *c)
+{
+    return c->n_client_count ? &INFERENCE_PERF_SERVER_N : c;
 }
 
 LLMLAT_API const char *llmlat_convention_name(int32_t convention)
@@ -92,6 +109,31 @@ static bool is_success(const conv_rules *c, const llmlat_request *r, const req_s
     return false;
 }
 
+/* The convention's TTFT and E2E of a request with an intended start,
+ * measured from it (set only where they are measured, before any
+ * placeholder): the same span plus the dispatch delay. A span from the
+ * intended start fits int64 for a recorded time (req_max_time); a known
+ * value that would pass it leaves none. */
+static bool view_from_schedule(const req_view *v, int64_t span_ns, int64_t *out)
+{
+    if (span_ns > INT64_MAX - v->delay_ns) /* both >= 0 */
+        return false;
+    *out = span_ns + v->delay_ns;
+    return true;
+}
+
+static void view_sched_ttft(req_view *v, int64_t ttft_ns)
+{
+    if (v->scheduled)
+        v->has_sched_ttft = view_from_schedule(v, ttft_ns, &v->sched_ttft_ns);
+}
+
+static void view_sched_e2e(req_view *v, int64_t e2e_ns)
+{
+    if (v->scheduled)
+        v->has_sched_e2e = view_from_schedule(v, e2e_ns, &v->sched_e2e_ns);
+}
+
 /* A request with per-request values only (llmlat_request_set_known): its
  * TTFT and E2E are the source tool's, used where they mean what c means
  * by them (record/lacks.c); it has no event, so no gap. */
@@ -103,13 +145,17 @@ static void view_known(const conv_rules *c, const llmlat_request *r, req_view *v
      * says that it had none. */
     bool no_content = source->no_content_ttft_zero && r->known_ttft_ns == 0;
     if (r->has_known_ttft && lacks_same_measure(source, c, LLMLAT_TTFT) &&
-        (!no_content || c->no_content_ttft_zero)) {
+        (!no_content || c->no_content_ttft_zero) &&
+        !(c->ttft_needs_two_tokens && v->n_out < 2)) {
         v->has_ttft = true;
         v->ttft_ns = r->known_ttft_ns;
+        if (!no_content)
+            view_sched_ttft(v, v->ttft_ns);
     }
     if (r->has_known_e2e && req_ended(r) && lacks_same_measure(source, c, LLMLAT_E2E)) {
         v->has_e2e = true;
         v->e2e_ns = r->known_e2e_ns;
+        view_sched_e2e(v, v->e2e_ns);
     }
     if (r->has_known_tool_itl && c->tool_itl == TOOL_ITL_LLMPERF && source == c) {
         v->has_tool_itl = true;
@@ -133,9 +179,14 @@ static void view_anchors(const conv_rules *c, const llmlat_request *r, const req
                          req_view *v)
 {
     bool ended = req_ended(r);
-    if (v->anchor != REQ_NONE && !(c->ttft_needs_two_tokens && s->sum_k < 2)) {
+    /* inference-perf's "more than one token time": the events' tokens, or
+     * N where the events do not carry theirs */
+    uint64_t tokens =
+        (r->lacks & (LLMLAT_LACKS_CHUNK_TOKENS | LLMLAT_LACKS_CHUNKS)) ? v->n_out : s->sum_k;
+    if (v->anchor != REQ_NONE && !(c->ttft_needs_two_tokens && tokens < 2)) {
         v->has_ttft = true;
         v->ttft_ns = v->t_anchor - r->start_ns;
+        view_sched_ttft(v, v->ttft_ns);
     } else if (c->no_content_ttft_zero && v->anchor == REQ_NONE) {
         v->has_ttft = true;
         v->ttft_ns = 0;
@@ -157,6 +208,8 @@ static void view_anchors(const conv_rules *c, const llmlat_request *r, const req
             v->e2e_ns = r->end_ns - r->start_ns;
         break;
     }
+    if (v->has_e2e)
+        view_sched_e2e(v, v->e2e_ns);
     if (!v->has_e2e && ended && c->missing_is_zero) {
         v->has_e2e = true;
         v->e2e_ns = 0;
@@ -275,6 +328,7 @@ static void view_clear(req_view *v)
     v->success = v->icl_dropped = false;
     v->has_ttft = v->has_e2e = v->has_tpot = v->has_tps = v->has_tool_itl = false;
     v->has_ntpot = false;
+    v->scheduled = false; /* the rest of it is set only for a request with one */
     v->group = GROUP_SUCCESSFUL;
     v->ttft_ns = v->e2e_ns = v->tpot_span_ns = v->ntpot_span_ns = 0;
     v->tpot_s = v->ntpot_s = v->tps = v->tool_itl_s = 0.0;
@@ -283,12 +337,32 @@ static void view_clear(req_view *v)
     v->t_anchor = v->t_last = v->token_lo = v->token_hi = 0;
 }
 
+/* N under c (DESIGN section 9): the usage count, else the sum of k; the
+ * client's sum of k under inference-perf, unless the events do not carry
+ * their tokens (a file with per-request totals only: its count is the
+ * best there is); a GuideLLM errored request's content chunks, whatever
+ * usage count it carries. */
+static uint64_t view_output_tokens(const conv_rules *c, const llmlat_request *r,
+                                   const req_summary *s)
+{
+    if (c->errored_n_chunks && r->state == REQ_FAILED)
+        return s->n_tok;
+    if (c->n_client_count && !(r->lacks & (LLMLAT_LACKS_CHUNK_TOKENS | LLMLAT_LACKS_CHUNKS)))
+        return s->sum_k;
+    return req_output_tokens(r, s);
+}
+
 LLMLAT_PRIVATE void conv_view(const conv_rules *c, const llmlat_request *r, req_view *v)
 {
     req_summary scratch;
     const req_summary *s = req_summary_of(r, &scratch);
     view_clear(v);
-    v->n_out = req_output_tokens(r, s);
+    v->n_out = view_output_tokens(c, r, s);
+    if (r->has_scheduled) { /* start - intended start fits int64 (request.c) */
+        v->scheduled = true;
+        v->has_sched_ttft = v->has_sched_e2e = false;
+        v->delay_ns = r->start_ns - r->scheduled_ns;
+    }
     if (req_values_only(r))
         view_known(c, r, v);
     else
@@ -303,6 +377,11 @@ LLMLAT_PRIVATE void conv_view(const conv_rules *c, const llmlat_request *r, req_
             v->has_tps = true;
             v->tps = 1.0 / v->tpot_s;
         }
+    } else if (r->has_known_tps && r->known_conv == c->id) {
+        /* the tool's own figure, under its own convention (LLMPerf before
+         * April 2024 wrote chunks / E2E) */
+        v->has_tps = true;
+        v->tps = r->known_tps;
     } else if (v->has_e2e && v->e2e_ns > 0) {
         v->has_tps = true;
         v->tps = (double)v->n_out / ((double)v->e2e_ns / 1e9);

@@ -74,6 +74,11 @@ typedef struct conv_rules {
     bool span_to_end;          /* derived D spans starts..ends (finish or fail) */
     bool token_rates_over_token_span; /* token rates over first..last token point */
     bool status_groups;        /* failures kept by status: incomplete, errored */
+    bool n_client_count;       /* N = sum of k, the client's count, whatever the usage
+                                  count (inference-perf), where the events carry their
+                                  tokens (not LLMLAT_LACKS_CHUNK_TOKENS) */
+    bool errored_n_chunks;     /* a failed request's N = its content chunks: its stream
+                                  raised before the usage arrived (GuideLLM) */
     enum success_rule success;
     enum e2e_rule e2e;
     enum ntpot_rule ntpot;
@@ -86,6 +91,10 @@ typedef struct conv_rules {
 
 /* The rules of a convention id; NULL when unknown. */
 LLMLAT_PRIVATE const conv_rules *conv_get(int32_t convention);
+/* c where N is the server's usage count when a request has one
+ * (LLMLAT_PARAM_SERVER_OUTPUT_TOKENS): c itself unless c counts the
+ * client's tokens. */
+LLMLAT_PRIVATE const conv_rules *conv_server_output_tokens(const conv_rules *c);
 
 /* The metric LLMLAT_TOOL_ITL names under c: ITL, ICL or TPOT, or
  * TOOL_ITL itself where it has samples of its own (LLMPerf). */
@@ -111,6 +120,12 @@ typedef struct req_view {
     bool success;
     enum req_group group;
     bool has_ttft, has_e2e, has_tpot, has_tps, has_tool_itl, has_ntpot;
+    /* From the intended start (a request with one: `scheduled`; the rest
+     * is set, and may be read, only then): the dispatch delay, and TTFT
+     * and E2E measured from it where they are measured (a placeholder is
+     * not). */
+    bool scheduled, has_sched_ttft, has_sched_e2e;
+    int64_t delay_ns, sched_ttft_ns, sched_e2e_ns;
     int64_t ttft_ns;
     int64_t e2e_ns;
     double tpot_s;

@@ -16,6 +16,10 @@
 #define LR_TTFT "the source measured TTFT to another chunk than this convention does"
 #define LR_E2E "the source measured E2E to another end than this convention does"
 #define LR_TOOL_ITL "the source has another tool's per-request ITL figure"
+#define LR_GAPS "the source has the first and last chunk times only, not the gaps between them"
+/* LLMLAT_LACKS_SCHEDULE: the reason of the metrics measured from the
+ * intended start (dispatch delay, scheduled TTFT and E2E) */
+#define LR_SCHEDULE "the source has no intended start times"
 
 LLMLAT_PRIVATE bool lacks_same_measure(const conv_rules *source, const conv_rules *c,
                                        int32_t metric)
@@ -81,12 +85,24 @@ static const char *lr_ntpot(const lacks_ctx *x)
     return lr_e2e(x);
 }
 
-/* The samples of every gap between chunks. */
-static const char *lr_gaps(const lacks_ctx *x, bool per_token)
+/* Every request known by its values only was read from AIPerf's records
+ * and is read under AIPerf's convention: such a record had no
+ * inter_chunk_latency of its own (AIPerf refuses the metric for a record
+ * with a gap that is not positive, as zero_is_missing does), so it adds
+ * none to AIPerf's pooled ICL, which the other records' gaps make up. */
+static bool lr_icl_of_its_own(const lacks_ctx *x)
 {
-    if (lr_has(x, LLMLAT_LACKS_CHUNKS))
+    return x->c->zero_is_missing && x->sources == 1u << x->c->id;
+}
+
+/* The samples of every gap between chunks: ITL, ICL, ITL_MAX. */
+static const char *lr_gaps(const lacks_ctx *x, int32_t metric)
+{
+    if (lr_has(x, LLMLAT_LACKS_CHUNKS) && !(metric == LLMLAT_ICL && lr_icl_of_its_own(x)))
         return LR_CHUNKS;
-    if (per_token && lr_has(x, LLMLAT_LACKS_CHUNK_TOKENS))
+    if (lr_has(x, LLMLAT_LACKS_GAPS))
+        return LR_GAPS;
+    if (metric == LLMLAT_ITL && lr_has(x, LLMLAT_LACKS_CHUNK_TOKENS))
         return LR_CHUNK_TOKENS;
     return NULL;
 }
@@ -105,6 +121,15 @@ static const char *lr_tool_itl(const lacks_ctx *x)
     return NULL;
 }
 
+static const char *lr_scheduled(const lacks_ctx *x, int32_t metric)
+{
+    if (lr_has(x, LLMLAT_LACKS_SCHEDULE))
+        return LR_SCHEDULE;
+    if (metric == LLMLAT_SCHEDULED_TTFT)
+        return lr_ttft(x);
+    return metric == LLMLAT_SCHEDULED_E2E ? lr_e2e(x) : NULL;
+}
+
 static const char *lr_metric(const lacks_ctx *x, int32_t metric)
 {
     switch (metric) {
@@ -112,9 +137,9 @@ static const char *lr_metric(const lacks_ctx *x, int32_t metric)
     case LLMLAT_E2E: return lr_e2e(x);
     case LLMLAT_TPOT: return lr_tpot(x);
     case LLMLAT_NTPOT: return lr_ntpot(x);
-    case LLMLAT_ITL: return lr_gaps(x, true);
+    case LLMLAT_ITL:
     case LLMLAT_ICL:
-    case LLMLAT_ITL_MAX: return lr_gaps(x, false);
+    case LLMLAT_ITL_MAX: return lr_gaps(x, metric);
     case LLMLAT_TPS_USER:
         if (x->c->tps_is_inverse_tpot)
             return lr_tpot(x);
@@ -124,6 +149,11 @@ static const char *lr_metric(const lacks_ctx *x, int32_t metric)
     case LLMLAT_OUTPUT_TOKENS: return lr_has(x, LLMLAT_LACKS_OUTPUT_TOKENS) ? LR_OUTPUT : NULL;
     case LLMLAT_INPUT_TOKENS: return lr_has(x, LLMLAT_LACKS_INPUT_TOKENS) ? LR_INPUT : NULL;
     case LLMLAT_TOOL_ITL: return lr_tool_itl(x);
+    /* measured from the intended start: the dispatch delay needs only it
+     * and the request's own start */
+    case LLMLAT_DISPATCH_DELAY:
+    case LLMLAT_SCHEDULED_TTFT:
+    case LLMLAT_SCHEDULED_E2E: return lr_scheduled(x, metric);
     }
     return NULL;
 }
@@ -162,6 +192,8 @@ static const char *lr_rate(const lacks_ctx *x, int32_t rate)
             return LR_START;
         if (lr_has(x, LLMLAT_LACKS_CHUNKS))
             return LR_CHUNKS;
+        if (lr_has(x, LLMLAT_LACKS_GAPS))
+            return LR_GAPS;
         if (!x->c->peak_counts_events && lr_has(x, LLMLAT_LACKS_CHUNK_TOKENS))
             return LR_CHUNK_TOKENS;
         return NULL;

@@ -28,9 +28,9 @@ static void clear(llmlat_request *r)
     r->has_output_tokens = false;
     r->lacks = 0;
     r->known_conv = 0;
-    r->has_known_ttft = r->has_known_e2e = r->has_known_tool_itl = false;
+    r->has_known_ttft = r->has_known_e2e = r->has_known_tool_itl = r->has_known_tps = false;
     r->known_ttft_ns = r->known_e2e_ns = 0;
-    r->known_tool_itl_s = 0.0;
+    r->known_tool_itl_s = r->known_tps = 0.0;
 }
 
 LLMLAT_API llmlat_request *llmlat_request_new(void)
@@ -375,7 +375,7 @@ LLMLAT_API int32_t llmlat_request_cancel(llmlat_request *r, int64_t t_ns)
 
 LLMLAT_API int32_t llmlat_request_set_lacks(llmlat_request *r, uint32_t lacks)
 {
-    if (!r || (lacks & ~LLMLAT_LACKS_ALL) || (lacks & LLMLAT_LACKS_CHUNKS))
+    if (!r || (lacks & ~LLMLAT_LACKS_KNOWN) || (lacks & LLMLAT_LACKS_CHUNKS))
         return LLMLAT_EINVAL;
     if (req_ended(r))
         return LLMLAT_ESTATE;
@@ -397,7 +397,8 @@ LLMLAT_API int32_t llmlat_request_set_known(llmlat_request *r, int32_t conventio
 {
     int64_t ns = 0;
     bool time = metric == LLMLAT_TTFT || metric == LLMLAT_E2E;
-    if (!r || !conv_get(convention) || !(time || metric == LLMLAT_TOOL_ITL))
+    if (!r || !conv_get(convention) ||
+        !(time || metric == LLMLAT_TOOL_ITL || metric == LLMLAT_TPS_USER))
         return LLMLAT_EINVAL;
     if (time ? !known_ns(value, &ns) : !(value >= 0.0 && value <= 1.7976931348623157e308))
         return LLMLAT_EINVAL;
@@ -413,9 +414,12 @@ LLMLAT_API int32_t llmlat_request_set_known(llmlat_request *r, int32_t conventio
     } else if (metric == LLMLAT_E2E) {
         r->has_known_e2e = true;
         r->known_e2e_ns = ns;
-    } else {
+    } else if (metric == LLMLAT_TOOL_ITL) {
         r->has_known_tool_itl = true;
         r->known_tool_itl_s = value;
+    } else {
+        r->has_known_tps = true;
+        r->known_tps = value;
     }
     return LLMLAT_OK;
 }

@@ -91,9 +91,9 @@ struct llmlat_request {
      * tool of known_conv (llmlat_request_set_known). */
     uint32_t lacks;
     int32_t known_conv;
-    bool has_known_ttft, has_known_e2e, has_known_tool_itl;
+    bool has_known_ttft, has_known_e2e, has_known_tool_itl, has_known_tps;
     int64_t known_ttft_ns, known_e2e_ns;
-    double known_tool_itl_s;
+    double known_tool_itl_s, known_tps;
 };
 
 /* true when the request has per-request values only, no events. */

@@ -46,13 +46,15 @@ LLMLAT_PRIVATE void request_log_push(request_log *g, const llmlat_request *r)
     *q = (logged_request){
         .start_ns = r->start_ns,
         .end_ns = r->end_ns,
+        .scheduled_ns = r->has_scheduled ? r->scheduled_ns : 0,
         .input_tokens = r->input_tokens,
         .output_tokens = r->output_tokens,
         .first_event = g->n_ev,
         .n_events = (uint32_t)r->n,
         .flags = (r->state == REQ_FAILED ? LOGGED_FAILED : 0u) |
                  (r->state == REQ_CANCELLED ? LOGGED_CANCELLED : 0u) |
-                 (r->has_output_tokens ? LOGGED_HAS_USAGE : 0u),
+                 (r->has_output_tokens ? LOGGED_HAS_USAGE : 0u) |
+                 (r->has_scheduled ? LOGGED_SCHEDULED : 0u),
         .lacks = r->lacks,
     };
     if (r->n) {
@@ -86,6 +88,8 @@ LLMLAT_PRIVATE void request_log_view(const request_log *g, size_t i, llmlat_requ
         .t = q->n_events ? g->t + q->first_event : NULL,
         .k = q->n_events ? g->k + q->first_event : NULL,
         .n = q->n_events,
+        .has_scheduled = (q->flags & LOGGED_SCHEDULED) != 0,
+        .scheduled = q->scheduled_ns,
         .has_end = true,
         .end = q->end_ns,
         .failed = (q->flags & LOGGED_FAILED) != 0,

@@ -1,6 +1,6 @@
 /* Exact mode's log of the requests themselves: for each request added,
- * what it takes to rebuild it (start, end, how it ended, token counts and
- * every event), in the order they were added. It is what works per request
+ * what it takes to rebuild it (start, intended start, end, how it ended,
+ * token counts and every event), in the order they were added. It is what works per request
  * rests on: windows and slices (llmlat_agg_add_window), the bootstrap of
  * llmlat_compare_new, the per-request tables and the Chrome trace. A logged
  * request is read back as a read-only recorder (request_log_view), so the
@@ -18,9 +18,11 @@
 #define LOGGED_FAILED 1u      /* ended by llmlat_request_fail */
 #define LOGGED_HAS_USAGE 2u   /* output_tokens is the server's usage count */
 #define LOGGED_CANCELLED 4u   /* ended by llmlat_request_cancel */
+#define LOGGED_SCHEDULED 8u   /* scheduled_ns is its intended start */
 
 typedef struct logged_request {
     int64_t start_ns, end_ns;
+    int64_t scheduled_ns;     /* when LOGGED_SCHEDULED, else 0 */
     uint64_t input_tokens;
     uint64_t output_tokens;   /* the usage count, when LOGGED_HAS_USAGE */
     size_t first_event;       /* index of its first event in the log */

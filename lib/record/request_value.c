@@ -68,6 +68,14 @@ LLMLAT_API int32_t llmlat_request_value(const llmlat_request *r, int32_t convent
         return req_ended(r) ? defined((double)v.n_out, out) : undefined_value(out);
     case LLMLAT_INPUT_TOKENS:
         return defined((double)r->input_tokens, out);
+    case LLMLAT_DISPATCH_DELAY:
+        return v.scheduled ? defined(ns_to_s(v.delay_ns), out) : undefined_value(out);
+    case LLMLAT_SCHEDULED_TTFT:
+        return v.scheduled && v.has_sched_ttft ? defined(ns_to_s(v.sched_ttft_ns), out)
+                                               : undefined_value(out);
+    case LLMLAT_SCHEDULED_E2E:
+        return v.scheduled && v.has_sched_e2e ? defined(ns_to_s(v.sched_e2e_ns), out)
+                                              : undefined_value(out);
     }
     return LLMLAT_EINVAL;
 }

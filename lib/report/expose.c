@@ -1,6 +1,7 @@
-/* What the exposition writes: the metric families, and the point of each
- * aggregator in each family (expose.h); llmlat_expose. Series names are
- * in docs/prometheus.md. */
+/* What the exposition writes: llmlat's own metric families, the point
+ * of each aggregator in each family of a naming scheme (expose.h; the
+ * systems' schemes are in expose_names.c), and the labels a scheme
+ * writes; llmlat_expose. Series names are in docs/prometheus.md. */
 #include <float.h>
 #include <math.h>
 #include <string.h>
@@ -57,12 +58,31 @@ static const expose_family FAMILIES[] = {
     TIME_METRIC(LLMLAT_ICL, "icl", "Inter-chunk latency, one sample per gap between events."),
     TIME_METRIC(LLMLAT_E2E, "e2e", "End-to-end latency."),
     TIME_METRIC(LLMLAT_ITL_MAX, "itl_max", "Largest gap between events of a request."),
+    TIME_METRIC(LLMLAT_DISPATCH_DELAY, "dispatch_delay",
+                "Start minus intended start: how late the client sent the request."),
+    TIME_METRIC(LLMLAT_SCHEDULED_TTFT, "scheduled_ttft",
+                "Time to first token from the intended start."),
+    TIME_METRIC(LLMLAT_SCHEDULED_E2E, "scheduled_e2e", "End-to-end latency from the intended start."),
 #undef TIME_METRIC
     { "llmlat_tps_user_tokens_per_second", EXPOSE_SUMMARY, "tokens_per_second",
       "Output tokens per second of each request.", FROM_SUMMARY, LLMLAT_TPS_USER },
 };
 
 #define FAMILY_COUNT (sizeof FAMILIES / sizeof FAMILIES[0])
+
+/* llmlat_info's labels: no constant label can take them
+ * (llmlat_agg_set_label). */
+static const char *const INFO_LABELS[EXPOSE_OWN_LABELS] = { "version", "convention", "mode" };
+
+static const expose_scheme LLMLAT_SCHEME = {
+    .families = FAMILIES, .n_families = FAMILY_COUNT,
+    .own_labels = INFO_LABELS, .n_own_labels = EXPOSE_OWN_LABELS,
+};
+
+static const expose_scheme *expose_scheme_of(int32_t names)
+{
+    return names == LLMLAT_NAMES_LLMLAT ? &LLMLAT_SCHEME : expose_names_scheme(names);
+}
 
 static bool is_run_gauge(const expose_family *f)
 {
@@ -203,9 +223,31 @@ static void expose_native(expose_ctx *x, int32_t metric, const llmlat_agg *a, ex
     p->has_native = true;
 }
 
-static void histogram_of(expose_ctx *x, int32_t metric, const llmlat_agg *a, expose_point *p)
+/* How the scheme writes metric's histogram; NULL: as llmlat does. */
+static const expose_histogram *histogram_in(const expose_scheme *sc, int32_t metric)
 {
-    p->le = hist_bounds(a, metric, &p->n_le);
+    for (size_t i = 0; i < sc->n_histograms; i++)
+        if (sc->histograms[i].metric == metric)
+            return &sc->histograms[i];
+    return NULL;
+}
+
+/* A histogram's classic bounds: the aggregator's when set, else the
+ * scheme's system's defaults, else llmlat's (vLLM's). */
+static const double *histogram_bounds(const expose_histogram *h, const llmlat_agg *a,
+                                      int32_t metric, size_t *n)
+{
+    const double *set = hist_set_bounds(a, metric, n);
+    if (set || !h || !h->bounds)
+        return set ? set : hist_bounds(a, metric, n);
+    *n = h->n_bounds;
+    return h->bounds;
+}
+
+static void histogram_of(expose_ctx *x, const expose_histogram *h, int32_t metric,
+                         const llmlat_agg *a, expose_point *p)
+{
+    p->le = histogram_bounds(h, a, metric, &p->n_le);
     p->cum = x->cum;
     if (!expose_ok(x, hist_cumulative(a, metric, p->le, p->n_le, x->cum)))
         memset(x->cum, 0, (p->n_le + 1) * sizeof *x->cum);
@@ -214,8 +256,8 @@ static void histogram_of(expose_ctx *x, int32_t metric, const llmlat_agg *a, exp
 
 /* The point of a summary or a histogram: always there (count 0 when
  * empty). */
-static void distribution_of(expose_ctx *x, const expose_family *f, const llmlat_agg *a,
-                            expose_point *p)
+static void distribution_of(expose_ctx *x, const expose_scheme *sc, const expose_family *f,
+                            const llmlat_agg *a, expose_point *p)
 {
     p->count = store_count(agg_store(a, f->id));
     if (!expose_ok(x, llmlat_agg_stat(a, f->id, LLMLAT_STAT_SUM, &p->sum)))
@@ -223,7 +265,7 @@ static void distribution_of(expose_ctx *x, const expose_family *f, const llmlat_
     if (f->source == FROM_SUMMARY)
         summary_of(x, f->id, a, p);
     else
-        histogram_of(x, f->id, a, p);
+        histogram_of(x, histogram_in(sc, f->id), f->id, a, p);
 }
 
 /* Whether a's requests cannot support the family (rebuilt from a file
@@ -238,72 +280,151 @@ static bool lacks_family(const expose_family *f, const llmlat_agg *a)
         return agg_lacks_reason(a, LLMLAT_KIND_RATE, f->id) != NULL;
     case FROM_SUMMARY:
     case FROM_HISTOGRAM:
-        return agg_lacks_reason(a, LLMLAT_KIND_METRIC, f->id) != NULL;
+        /* a metric from the intended start has series once some request
+         * had one: a server that keeps no schedule writes none */
+        return agg_lacks_reason(a, LLMLAT_KIND_METRIC, f->id) != NULL ||
+               (metric_from_schedule(f->id) && store_count(agg_store(a, f->id)) == 0);
     default:
         return false;
     }
 }
 
-static void point_init(expose_point *p, const llmlat_agg *a)
+/* The name the scheme writes a constant label under. */
+static const char *label_name_in(const expose_scheme *sc, const char *name)
 {
-    memset(p, 0, sizeof *p);
-    p->a = a;
-    p->info_name[0] = "version";
-    p->info_value[0] = llmlat_version_string();
-    p->info_name[1] = "convention";
-    p->info_value[1] = a->conv->name;
-    p->info_name[2] = "mode";
-    p->info_value[2] = a->mode == LLMLAT_MODE_BOUNDED ? "bounded" : "exact";
+    for (size_t i = 0; i < sc->n_renames; i++)
+        if (strcmp(sc->renames[i].from, name) == 0)
+            return sc->renames[i].to;
+    return name;
 }
 
-/* One family: its metadata before the first point, so that a family none
- * of whose aggregators has a value (GOOD without an SLO, the peaks in
- * bounded mode) is left out, and each value is read once. */
-static void expose_family_of(expose_ctx *x, expose_encoder *e, const expose_family *f,
+static void point_init(expose_point *p, const expose_scheme *sc, const expose_family *f,
+                       const llmlat_agg *a)
+{
+    memset(p, 0, sizeof *p);
+    p->n_labels = a->n_labels;
+    for (size_t i = 0; i < a->n_labels; i++) {
+        p->label_name[i] = label_name_in(sc, a->labels[i].name);
+        p->label_value[i] = a->labels[i].value;
+    }
+    if (f->source == FROM_INFO) {
+        const char *values[EXPOSE_OWN_LABELS] = {
+            llmlat_version_string(), a->conv->name,
+            a->mode == LLMLAT_MODE_BOUNDED ? "bounded" : "exact",
+        };
+        for (int i = 0; i < EXPOSE_OWN_LABELS; i++) {
+            p->own_name[i] = INFO_LABELS[i];
+            p->own_value[i] = values[i];
+        }
+        p->n_own = EXPOSE_OWN_LABELS;
+        return;
+    }
+    const expose_histogram *h = f->source == FROM_HISTOGRAM ? histogram_in(sc, f->id) : NULL;
+    if (h && h->label) {
+        p->own_name[0] = h->label;
+        p->own_value[0] = h->label_value;
+        p->n_own = 1;
+    }
+}
+
+/* How many entries from f[0] (of n) are one family: those of its name. */
+static size_t family_entries(const expose_family *f, size_t n)
+{
+    size_t k = 1;
+    while (k < n && strcmp(f[k].name, f[0].name) == 0)
+        k++;
+    return k;
+}
+
+/* The entries f[0..n_entries) of one family: its metadata before the first point,
+ * so that a family none of whose aggregators has a value (GOOD without an
+ * SLO, the peaks in bounded mode) is left out, and each value is read
+ * once. */
+static void expose_family_of(expose_ctx *x, expose_encoder *e, const expose_scheme *sc,
+                             const expose_family *f, size_t n_entries,
                              const llmlat_agg *const *aggs, size_t n)
 {
-    bool distribution = f->type == EXPOSE_SUMMARY || f->type == EXPOSE_HISTOGRAM;
     bool started = false;
-    for (size_t i = 0; i < n; i++) {
-        if (lacks_family(f, aggs[i]))
-            continue;
-        expose_point p;
-        point_init(&p, aggs[i]);
-        if (distribution)
-            distribution_of(x, f, aggs[i], &p);
-        else if (!scalar_of(x, f, aggs[i], &p))
-            continue;
-        if (!started)
-            e->family(e, f);
-        started = true;
-        e->point(e, f, &p);
+    for (size_t k = 0; k < n_entries; k++) {
+        const expose_family *entry = &f[k];
+        bool distribution = entry->type == EXPOSE_SUMMARY || entry->type == EXPOSE_HISTOGRAM;
+        for (size_t i = 0; i < n; i++) {
+            if (lacks_family(entry, aggs[i]))
+                continue;
+            expose_point p;
+            point_init(&p, sc, entry, aggs[i]);
+            if (distribution)
+                distribution_of(x, sc, entry, aggs[i], &p);
+            else if (!scalar_of(x, entry, aggs[i], &p))
+                continue;
+            if (!started)
+                e->family(e, f);
+            started = true;
+            e->point(e, entry, &p);
+        }
     }
     if (started)
         e->family_end(e, f);
 }
 
-static bool same_labels(const llmlat_agg *x, const llmlat_agg *y)
+/* Whether a's labels, under the scheme's names, repeat a name or take
+ * one the scheme writes itself. */
+static bool own_labels_clash(const expose_scheme *sc, const llmlat_agg *a)
+{
+    for (size_t i = 0; i < a->n_labels; i++) {
+        const char *name = label_name_in(sc, a->labels[i].name);
+        for (size_t j = 0; j < i; j++)
+            if (strcmp(name, label_name_in(sc, a->labels[j].name)) == 0)
+                return true;
+        for (size_t j = 0; j < sc->n_own_labels; j++)
+            if (strcmp(name, sc->own_labels[j]) == 0)
+                return true;
+    }
+    return false;
+}
+
+/* Whether x and y have the same labels under the scheme's names (in any
+ * order: a rename can move a label). */
+static bool same_labels(const expose_scheme *sc, const llmlat_agg *x, const llmlat_agg *y)
 {
     if (x->n_labels != y->n_labels)
         return false;
-    for (size_t i = 0; i < x->n_labels; i++)
-        if (strcmp(x->labels[i].name, y->labels[i].name) != 0 ||
-            strcmp(x->labels[i].value, y->labels[i].value) != 0)
+    for (size_t i = 0; i < x->n_labels; i++) {
+        const char *name = label_name_in(sc, x->labels[i].name);
+        bool found = false;
+        for (size_t j = 0; j < y->n_labels && !found; j++)
+            found = strcmp(name, label_name_in(sc, y->labels[j].name)) == 0 &&
+                    strcmp(x->labels[i].value, y->labels[j].value) == 0;
+        if (!found)
             return false;
+    }
     return true;
 }
 
-LLMLAT_PRIVATE void expose_run(rbuf *out, const llmlat_agg *const *aggs, size_t n,
-                               int32_t format, bool run_gauges, const llmlat_alloc *al)
+/* Two aggregators with the same labels would write the same series
+ * twice, and one with a label twice an invalid series: such an
+ * exposition is refused (merge them first). */
+static bool labels_clash(const expose_scheme *sc, const llmlat_agg *const *aggs, size_t n)
 {
-    /* Two aggregators with the same labels would write the same series
-     * twice: the exposition is refused (merge them first). */
-    for (size_t i = 0; i < n; i++)
+    for (size_t i = 0; i < n; i++) {
+        if (own_labels_clash(sc, aggs[i]))
+            return true;
         for (size_t j = 0; j < i; j++)
-            if (same_labels(aggs[i], aggs[j])) {
-                rbuf_fail(out, LLMLAT_EINVAL);
-                return;
-            }
+            if (same_labels(sc, aggs[i], aggs[j]))
+                return true;
+    }
+    return false;
+}
+
+LLMLAT_PRIVATE void expose_run(rbuf *out, const llmlat_agg *const *aggs, size_t n,
+                               int32_t format, int32_t names, bool run_gauges,
+                               const llmlat_alloc *al)
+{
+    const expose_scheme *sc = expose_scheme_of(names);
+    if (!sc || labels_clash(sc, aggs, n)) {
+        rbuf_fail(out, LLMLAT_EINVAL);
+        return;
+    }
     expose_encoder e;
     if (!expose_text_encoder(&e, format) && !expose_pb_encoder(&e, format)) {
         rbuf_fail(out, LLMLAT_EINVAL);
@@ -312,9 +433,14 @@ LLMLAT_PRIVATE void expose_run(rbuf *out, const llmlat_agg *const *aggs, size_t 
     e.out = out;
     pbuf_init(&e.msg, al);
     expose_ctx x = { .al = al, .out = out };
-    for (size_t i = 0; i < FAMILY_COUNT && out->status == LLMLAT_OK; i++)
-        if (run_gauges || !is_run_gauge(&FAMILIES[i]))
-            expose_family_of(&x, &e, &FAMILIES[i], aggs, n);
+    const expose_family *f = sc->families;
+    size_t i = 0;
+    while (i < sc->n_families && out->status == LLMLAT_OK) {
+        size_t k = family_entries(&f[i], sc->n_families - i);
+        if (run_gauges || !is_run_gauge(&f[i]))
+            expose_family_of(&x, &e, sc, &f[i], k, aggs, n);
+        i += k;
+    }
     e.end(&e);
     if (e.msg.status != LLMLAT_OK)
         rbuf_fail(out, e.msg.status);
@@ -328,9 +454,10 @@ static bool expose_format(int32_t format)
            format == LLMLAT_FORMAT_PROMETHEUS_PROTOBUF;
 }
 
-static bool expose_args_valid(const llmlat_agg *const *aggs, size_t n, int32_t format)
+static bool expose_args_valid(const llmlat_agg *const *aggs, size_t n, int32_t format,
+                              int32_t names)
 {
-    if ((!aggs && n > 0) || !expose_format(format))
+    if ((!aggs && n > 0) || !expose_format(format) || !expose_scheme_of(names))
         return false;
     for (size_t i = 0; i < n; i++)
         if (!aggs[i])
@@ -344,29 +471,42 @@ static llmlat_alloc expose_alloc(const llmlat_agg *const *aggs, size_t n)
     return n > 0 ? aggs[0]->al : alloc_current();
 }
 
-LLMLAT_API int32_t llmlat_expose_write(const llmlat_agg *const *aggs, size_t n, int32_t format,
-                                       llmlat_write_fn fn, void *user)
+LLMLAT_API int32_t llmlat_expose_write_names(const llmlat_agg *const *aggs, size_t n,
+                                             int32_t format, int32_t names, llmlat_write_fn fn,
+                                             void *user)
 {
-    if (!fn || !expose_args_valid(aggs, n, format))
+    if (!fn || !expose_args_valid(aggs, n, format, names))
         return LLMLAT_EINVAL;
     llmlat_alloc al = expose_alloc(aggs, n);
     rbuf out;
     rbuf_init(&out, fn, user);
-    expose_run(&out, aggs, n, format, false, &al);
+    expose_run(&out, aggs, n, format, names, false, &al);
     return rbuf_flush(&out);
 }
 
-LLMLAT_API int32_t llmlat_expose(const llmlat_agg *const *aggs, size_t n, int32_t format,
-                                 void *buf, size_t cap, size_t *len)
+LLMLAT_API int32_t llmlat_expose_names(const llmlat_agg *const *aggs, size_t n, int32_t format,
+                                       int32_t names, void *buf, size_t cap, size_t *len)
 {
-    if (!len || (!buf && cap > 0) || !expose_args_valid(aggs, n, format))
+    if (!len || (!buf && cap > 0) || !expose_args_valid(aggs, n, format, names))
         return LLMLAT_EINVAL;
     llmlat_alloc al = expose_alloc(aggs, n);
     report_collect k = { .al = &al, .limit = cap };
     rbuf out;
     rbuf_init(&out, report_collect_write, &k);
-    expose_run(&out, aggs, n, format, false, &al);
+    expose_run(&out, aggs, n, format, names, false, &al);
     return report_collect_end(&k, rbuf_flush(&out), buf, cap, len);
+}
+
+LLMLAT_API int32_t llmlat_expose_write(const llmlat_agg *const *aggs, size_t n, int32_t format,
+                                       llmlat_write_fn fn, void *user)
+{
+    return llmlat_expose_write_names(aggs, n, format, LLMLAT_NAMES_LLMLAT, fn, user);
+}
+
+LLMLAT_API int32_t llmlat_expose(const llmlat_agg *const *aggs, size_t n, int32_t format,
+                                 void *buf, size_t cap, size_t *len)
+{
+    return llmlat_expose_names(aggs, n, format, LLMLAT_NAMES_LLMLAT, buf, cap, len);
 }
 
 LLMLAT_API const char *llmlat_format_content_type(int32_t format)

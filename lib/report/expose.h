@@ -48,14 +48,57 @@ typedef struct expose_family {
     int32_t id; /* counter, rate or metric id */
 } expose_family;
 
-/* The labels llmlat writes itself on llmlat_info. */
-#define EXPOSE_INFO_LABELS 3
+/* How a scheme writes a metric's histogram series: its classic bounds
+ * (at most MAX_BUCKET_BOUNDS) where the aggregator's were not set
+ * (llmlat_agg_set_buckets), and a label of the series' own, or NULL.
+ * Without one, the bounds are llmlat's defaults (report_hist.h). */
+typedef struct expose_histogram {
+    int32_t metric;
+    const double *bounds;
+    size_t n_bounds;
+    const char *label, *label_value;
+} expose_histogram;
+
+/* A label renamed by a scheme: the aggregator's `from` is written `to`. */
+typedef struct expose_rename {
+    const char *from, *to;
+} expose_rename;
+
+/* A naming scheme (LLMLAT_NAMES_*): its families in the order written
+ * (entries one after another with the same name are one family, their
+ * series told apart by their histograms' own labels: OTel's
+ * gen_ai_token_type), how it writes histograms, the names it gives the
+ * aggregators' labels (the others keep theirs), and the label names it
+ * writes itself besides "le" and "quantile" (which no constant label can
+ * take), which no renamed label may take either. */
+typedef struct expose_scheme {
+    const expose_family *families;
+    size_t n_families;
+    const expose_histogram *histograms;
+    size_t n_histograms;
+    const expose_rename *renames;
+    size_t n_renames;
+    const char *const *own_labels;
+    size_t n_own_labels;
+} expose_scheme;
+
+/* The schemes of the systems (expose_names.c): VLLM, SGLANG, OTEL;
+ * NULL for another id. llmlat's own is in expose.c. */
+LLMLAT_PRIVATE const expose_scheme *expose_names_scheme(int32_t names);
+
+/* The labels llmlat writes itself on a series: llmlat_info's three, or a
+ * histogram's own label. */
+#define EXPOSE_OWN_LABELS 3
 
 /* One aggregator's point of one family. Arrays point into the
  * exposition's scratch and live until the next point. */
 typedef struct expose_point {
-    const llmlat_agg *a; /* its constant labels are the series' labels */
-    const char *info_name[EXPOSE_INFO_LABELS], *info_value[EXPOSE_INFO_LABELS]; /* FROM_INFO */
+    /* the series' labels: the aggregator's constant labels, in its
+     * order, under the scheme's names; then llmlat's own */
+    size_t n_labels;
+    const char *label_name[LLMLAT_MAX_LABELS], *label_value[LLMLAT_MAX_LABELS];
+    size_t n_own;
+    const char *own_name[EXPOSE_OWN_LABELS], *own_value[EXPOSE_OWN_LABELS];
     double value;        /* counter, gauge */
     uint64_t count;      /* summary, histogram: exact */
     double sum;          /* summary, histogram: LLMLAT_STAT_SUM */
@@ -101,13 +144,16 @@ struct expose_encoder {
 LLMLAT_PRIVATE bool expose_text_encoder(expose_encoder *e, int32_t format);
 LLMLAT_PRIVATE bool expose_pb_encoder(expose_encoder *e, int32_t format);
 
-/* The exposition of aggs[0..n) in `format` to out. `run_gauges` adds the
- * gauges derived from each aggregator's duration (what a benchmark's
- * report shows; meaningless for a server, whose rates come from rate()).
- * An error stops out (rbuf_fail): EINVAL for two aggregators with the
- * same labels (before anything is written), ENOMEM. The caller validated
- * the arguments; al serves the scratch. */
+/* The exposition of aggs[0..n) in `format` and naming scheme `names`
+ * to out. `run_gauges` adds the gauges derived from each aggregator's
+ * duration (what a benchmark's report shows; meaningless for a server,
+ * whose rates come from rate(); llmlat's scheme only).
+ * An error stops out (rbuf_fail): EINVAL for labels the scheme makes
+ * clash (two aggregators with the same labels included; before anything
+ * is written), ENOMEM. The caller validated the arguments; al serves the
+ * scratch. */
 LLMLAT_PRIVATE void expose_run(rbuf *out, const llmlat_agg *const *aggs, size_t n,
-                               int32_t format, bool run_gauges, const llmlat_alloc *al);
+                               int32_t format, int32_t names, bool run_gauges,
+                               const llmlat_alloc *al);
 
 #endif

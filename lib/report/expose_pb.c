@@ -48,27 +48,30 @@ static void pb_label(pbuf *b, const char *name, const char *value)
     pb_close(b, at);
 }
 
-/* The constant labels and (llmlat_info) llmlat's own, merged in name
- * order, as client_golang writes them. */
-static void pb_labels(pbuf *b, const expose_family *f, const expose_point *p)
+/* Inserts a label into name/value[0..n), kept in name order. */
+static void pb_label_sorted(const char **name, const char **value, size_t n, const char *nm,
+                            const char *v)
 {
-    const char *name[LLMLAT_MAX_LABELS + EXPOSE_INFO_LABELS];
-    const char *value[LLMLAT_MAX_LABELS + EXPOSE_INFO_LABELS];
-    size_t n = 0;
-    for (size_t i = 0; i < p->a->n_labels; i++) {
-        name[n] = p->a->labels[i].name;
-        value[n++] = p->a->labels[i].value;
+    size_t j = n;
+    for (; j > 0 && strcmp(name[j - 1], nm) > 0; j--) {
+        name[j] = name[j - 1];
+        value[j] = value[j - 1];
     }
-    if (f->source == FROM_INFO)
-        for (int i = 0; i < EXPOSE_INFO_LABELS; i++) {
-            size_t j = n++;
-            for (; j > 0 && strcmp(name[j - 1], p->info_name[i]) > 0; j--) {
-                name[j] = name[j - 1];
-                value[j] = value[j - 1];
-            }
-            name[j] = p->info_name[i];
-            value[j] = p->info_value[i];
-        }
+    name[j] = nm;
+    value[j] = v;
+}
+
+/* The constant labels (under the scheme's names, which may change their
+ * order) and llmlat's own, in name order, as client_golang writes them. */
+static void pb_labels(pbuf *b, const expose_point *p)
+{
+    const char *name[LLMLAT_MAX_LABELS + EXPOSE_OWN_LABELS];
+    const char *value[LLMLAT_MAX_LABELS + EXPOSE_OWN_LABELS];
+    size_t n = 0;
+    for (size_t i = 0; i < p->n_labels; i++, n++)
+        pb_label_sorted(name, value, n, p->label_name[i], p->label_value[i]);
+    for (size_t i = 0; i < p->n_own; i++, n++)
+        pb_label_sorted(name, value, n, p->own_name[i], p->own_value[i]);
     for (size_t i = 0; i < n; i++)
         pb_label(b, name[i], value[i]);
 }
@@ -172,7 +175,7 @@ static void pb_point(expose_encoder *e, const expose_family *f, const expose_poi
 {
     pbuf *b = &e->msg;
     size_t metric = pb_open(b, MF_METRIC);
-    pb_labels(b, f, p);
+    pb_labels(b, p);
     size_t at;
     switch (f->type) {
     case EXPOSE_COUNTER:

@@ -59,8 +59,9 @@ static void text_label(rbuf *b, bool *first, const char *name, const char *value
 }
 
 /* "<name><suffix>{labels} ": the aggregator's constant labels, then
- * llmlat's own (info's, or `extra` = "le" / "quantile" with the number
- * `at` as text); no braces without a label. The value follows. */
+ * llmlat's own (info's, a family's own, then `extra` = "le" / "quantile"
+ * with the number `at` as text); no braces without a label. The value
+ * follows. */
 static void text_sample(expose_encoder *e, const expose_family *f, const char *suffix,
                         const expose_point *p, const char *extra, const char *at)
 {
@@ -68,12 +69,10 @@ static void text_sample(expose_encoder *e, const expose_family *f, const char *s
     rbuf_puts(b, f->name);
     rbuf_puts(b, suffix);
     bool first = true;
-    const llmlat_agg *a = p->a;
-    for (size_t i = 0; i < a->n_labels; i++)
-        text_label(b, &first, a->labels[i].name, a->labels[i].value);
-    if (f->source == FROM_INFO)
-        for (int i = 0; i < EXPOSE_INFO_LABELS; i++)
-            text_label(b, &first, p->info_name[i], p->info_value[i]);
+    for (size_t i = 0; i < p->n_labels; i++)
+        text_label(b, &first, p->label_name[i], p->label_value[i]);
+    for (size_t i = 0; i < p->n_own; i++)
+        text_label(b, &first, p->own_name[i], p->own_value[i]);
     if (extra) {
         text_label_start(b, &first, extra);
         rbuf_puts(b, at);

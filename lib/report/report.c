@@ -2,10 +2,12 @@
  * caller's write function; llmlat_agg_report: the buffer contract on top of
  * it; and the value queries the writers share. */
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "report/expose.h"
 #include "report/report.h"
+#include "report/svg.h"
 
 typedef void (*report_writer)(report_ctx *c);
 
@@ -88,7 +90,7 @@ LLMLAT_PRIVATE int32_t report_collect_end(report_collect *k, int32_t st, void *b
 
 LLMLAT_PRIVATE void report_exposition(report_ctx *c)
 {
-    expose_run(&c->out, &c->a, 1, c->format, true, &c->a->al);
+    expose_run(&c->out, &c->a, 1, c->format, LLMLAT_NAMES_LLMLAT, true, &c->a->al);
 }
 
 /* A query's status: its value, NaN when undefined, and a hard error kept. */
@@ -215,6 +217,10 @@ LLMLAT_PRIVATE void report_groups_metric(report_ctx *c, unsigned groups, int32_t
     const llmlat_agg *a = c->a;
     if (metric == LLMLAT_TOOL_ITL)
         metric = conv_tool_itl_metric(a->conv);
+    if (agg_lacks_reason(a, LLMLAT_KIND_METRIC, metric)) {
+        undefined_values(v, 0, n); /* the data cannot support it: no placeholder */
+        return;
+    }
     const metric_store *src[GROUP_COUNT];
     size_t ns = 0;
     for (int g = 0; g < GROUP_COUNT; g++)
@@ -311,4 +317,76 @@ LLMLAT_PRIVATE bool report_quantile_repeats(const double *q, size_t i)
 LLMLAT_PRIVATE const char *report_unavailable(const report_ctx *c, int32_t kind, int32_t id)
 {
     return agg_lacks_reason(c->a, kind, id);
+}
+
+LLMLAT_PRIVATE bool report_has_schedule(const report_ctx *c)
+{
+    for (int g = 0; g < GROUP_COUNT; g++)
+        if (store_count(&agg_group_view(c->a, (enum req_group)g)
+                             .stores[metric_index(LLMLAT_DISPATCH_DELAY)]))
+            return true;
+    return false;
+}
+
+LLMLAT_PRIVATE size_t report_table_rows(const report_ctx *c, const text_words *w,
+                                        text_row *rows)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < sizeof w->rows / sizeof w->rows[0] && w->rows[i].label; i++)
+        rows[n++] = w->rows[i];
+    for (size_t i = 0; i < SCHED_ROWS && report_has_schedule(c); i++)
+        rows[n++] = (text_row){ report_sched_metric(i),
+                                report_metric_label(w, report_sched_metric(i)) };
+    return n;
+}
+
+LLMLAT_PRIVATE bool report_behind_schedule(report_ctx *c, double *p99)
+{
+    double v = NAN;
+    int32_t st = llmlat_agg_quantile(c->a, LLMLAT_DISPATCH_DELAY, 0.99, &v);
+    *p99 = value_or_nan(c, st, v);
+    return *p99 > agg_param(c->a, LLMLAT_PARAM_MAX_DISPATCH_DELAY);
+}
+
+/* A row label without its unit ("E2EL incl. Client Queue (ms)" is named
+ * "E2EL incl. Client Queue" in a sentence). */
+static void label_stem(rbuf *b, const char *label, bool html)
+{
+    char stem[64];
+    size_t n = strlen(label);
+    if (n > 5 && strcmp(label + n - 5, " (ms)") == 0)
+        n -= 5;
+    snprintf(stem, sizeof stem, "%.*s", (int)n, label);
+    if (html)
+        rbuf_html_escaped(b, stem);
+    else
+        rbuf_puts(b, stem);
+}
+
+LLMLAT_PRIVATE bool report_schedule_warning(report_ctx *c, const text_words *w, bool html,
+                                            const char *before, const char *sep,
+                                            const char *after)
+{
+    double p99;
+    if (!report_behind_schedule(c, &p99))
+        return false;
+    rbuf *b = &c->out;
+    rbuf_puts(b, before);
+    rbuf_puts(b, "the client fell behind its schedule (P99 ");
+    label_stem(b, report_metric_label(w, LLMLAT_DISPATCH_DELAY), html);
+    rbuf_puts(b, " ");
+    rbuf_fixed(b, p99 * 1000.0, 2, 0, "-");
+    rbuf_puts(b, " ms > ");
+    rbuf_fixed(b, agg_param(c->a, LLMLAT_PARAM_MAX_DISPATCH_DELAY) * 1000.0, 2, 0, "-");
+    rbuf_puts(b, " ms):");
+    rbuf_puts(b, sep);
+    rbuf_puts(b, "latencies measured from the send understate what users waited;");
+    rbuf_puts(b, sep);
+    rbuf_puts(b, "read ");
+    label_stem(b, report_metric_label(w, LLMLAT_SCHEDULED_TTFT), html);
+    rbuf_puts(b, " and ");
+    label_stem(b, report_metric_label(w, LLMLAT_SCHEDULED_E2E), html);
+    rbuf_puts(b, ", measured from the intended start.");
+    rbuf_puts(b, after);
+    return true;
 }

@@ -77,6 +77,26 @@ LLMLAT_PRIVATE bool report_item_value(report_ctx *c, enum report_item item, doub
  * requests rate (LLMLAT_RATE_REQUESTS: it needs nothing else). */
 LLMLAT_PRIVATE const char *report_unavailable(const report_ctx *c, int32_t kind, int32_t id);
 
+/* Whether some request added had an intended start (a sample of
+ * DISPATCH_DELAY in any status group): the rows, charts and tool figures
+ * from it are written only then. */
+LLMLAT_PRIVATE bool report_has_schedule(const report_ctx *c);
+/* The rows of a statistics table (text, HTML): the tool's, then those
+ * from the intended start when some request had one. Returns how many. */
+#define REPORT_ROWS_MAX (sizeof ((text_words *)0)->rows / sizeof(text_row) + SCHED_ROWS)
+LLMLAT_PRIVATE size_t report_table_rows(const report_ctx *c, const text_words *w,
+                                        text_row *rows);
+/* The P99 dispatch delay (NaN when undefined) and whether it is above
+ * LLMLAT_PARAM_MAX_DISPATCH_DELAY: the client fell behind its schedule. */
+LLMLAT_PRIVATE bool report_behind_schedule(report_ctx *c, double *p99);
+/* The warning of a run whose client fell behind its schedule: one
+ * sentence in w's words (its labels HTML-escaped when html) between
+ * `before` and `after`, its clauses apart by `sep`; nothing when it did
+ * not. false when nothing was written. */
+LLMLAT_PRIVATE bool report_schedule_warning(report_ctx *c, const text_words *w, bool html,
+                                            const char *before, const char *sep,
+                                            const char *after);
+
 /* true when q[i] repeats an earlier q[j] (a report writes it once). */
 LLMLAT_PRIVATE bool report_quantile_repeats(const double *q, size_t i);
 

@@ -26,6 +26,8 @@ static const double *default_bounds(int32_t metric, size_t *n)
 {
     switch (metric) {
     case LLMLAT_TTFT:
+    case LLMLAT_SCHEDULED_TTFT:
+    case LLMLAT_DISPATCH_DELAY: /* from 1 ms: the warning's threshold */
         *n = COUNT_OF(TTFT_BOUNDS);
         return TTFT_BOUNDS;
     case LLMLAT_TPOT:
@@ -36,6 +38,7 @@ static const double *default_bounds(int32_t metric, size_t *n)
         *n = COUNT_OF(PER_TOKEN_BOUNDS);
         return PER_TOKEN_BOUNDS;
     case LLMLAT_E2E:
+    case LLMLAT_SCHEDULED_E2E:
         *n = COUNT_OF(E2E_BOUNDS);
         return E2E_BOUNDS;
     }
@@ -43,16 +46,23 @@ static const double *default_bounds(int32_t metric, size_t *n)
     return NULL;
 }
 
+LLMLAT_PRIVATE const double *hist_set_bounds(const llmlat_agg *a, int32_t metric, size_t *n)
+{
+    *n = a->n_bucket_bounds[metric_index(metric)];
+    return *n ? a->bucket_bounds[metric_index(metric)] : NULL;
+}
+
 LLMLAT_PRIVATE const double *hist_bounds(const llmlat_agg *a, int32_t metric, size_t *n)
 {
     const double *def = default_bounds(metric, n);
     if (!def)
         return NULL;
-    size_t custom = a->n_bucket_bounds[metric_index(metric)];
-    if (custom == 0)
+    size_t custom;
+    const double *set = hist_set_bounds(a, metric, &custom);
+    if (!set)
         return def;
     *n = custom;
-    return a->bucket_bounds[metric_index(metric)];
+    return set;
 }
 
 LLMLAT_API int32_t llmlat_agg_set_buckets(llmlat_agg *a, int32_t metric, const double *bounds,

@@ -3,7 +3,9 @@
  * a laptop or prints: the summary and statistics in the convention's
  * words, the run's conditions (request counts, duration, failures, input
  * and output lengths), CDFs of TTFT, TPOT, ITL and E2E with P50, P90 and
- * P99 marked, a histogram of ITL on a log axis, and output tokens/s and
+ * P99 marked (and of the dispatch delay and scheduled E2E when requests
+ * had an intended start, with a warning when the client fell behind its
+ * schedule), a histogram of ITL on a log axis, and output tokens/s and
  * concurrency over time. Charts come from the aggregator's queries, so a
  * bounded one draws them from its buckets; it keeps no timeline, so the
  * run over time is left out (docs/report-formats.md). */
@@ -55,6 +57,8 @@ static const char HTML_STYLE[] =
     ".p90 .marker-line{stroke:#d97706}.p90 .marker-label{fill:#b45309}\n"
     ".p99 .marker-line{stroke:#dc2626}.p99 .marker-label{fill:#b91c1c}\n"
     ".empty{fill:var(--muted);font-size:13px}\n"
+    ".warning{border:1px solid #dc2626;background:#fef2f2;color:#991b1b;border-radius:6px;"
+    "padding:8px 12px;margin:12px 0}\n"
     "@media print{body{font-size:10pt}main{max-width:none;padding:0}"
     ".cols{grid-template-columns:1fr 1fr}section,svg.chart,table{break-inside:avoid}"
     "h2{break-after:avoid}}\n";
@@ -211,12 +215,14 @@ static void html_summary(report_ctx *c, const text_words *w)
         rbuf_puts(b, "</th>");
     }
     rbuf_puts(b, "</tr>\n");
-    for (size_t r = 0; r < sizeof w->rows / sizeof w->rows[0] && w->rows[r].label; r++) {
+    text_row rows[REPORT_ROWS_MAX];
+    size_t n_rows = report_table_rows(c, w, rows);
+    for (size_t r = 0; r < n_rows; r++) {
         metric_values v;
-        report_metric(c, w->rows[r].metric, a->quantiles, a->n_quantiles, &v);
-        double scale = html_is_time(w->rows[r].metric) ? 1000.0 : 1.0;
+        report_metric(c, rows[r].metric, a->quantiles, a->n_quantiles, &v);
+        double scale = html_is_time(rows[r].metric) ? 1000.0 : 1.0;
         rbuf_puts(b, "<tr><td>");
-        rbuf_html_escaped(b, w->rows[r].label);
+        rbuf_html_escaped(b, rows[r].label);
         rbuf_puts(b, "</td><td>");
         rbuf_u64(b, v.count);
         rbuf_puts(b, "</td>");
@@ -426,6 +432,10 @@ static void html_latency(report_ctx *c, const text_words *w)
     html_cdf(c, w, LLMLAT_TPOT, "cdf-tpot");
     html_cdf(c, w, LLMLAT_ITL, "cdf-itl");
     html_cdf(c, w, LLMLAT_E2E, "cdf-e2e");
+    if (report_has_schedule(c)) { /* how late requests left, and what users waited */
+        html_cdf(c, w, LLMLAT_DISPATCH_DELAY, "cdf-dispatch-delay");
+        html_cdf(c, w, LLMLAT_SCHEDULED_E2E, "cdf-scheduled-e2e");
+    }
     html_itl_histogram(c, w);
     rbuf_puts(b, "</div>\n");
     if (c->a->mode == LLMLAT_MODE_BOUNDED)
@@ -582,6 +592,9 @@ LLMLAT_PRIVATE void report_html(report_ctx *c)
 {
     const text_words *w = report_words(c->a->conv->id);
     html_head(c, w);
+    report_schedule_warning(c, w, true,
+                            "<p class=\"warning\" id=\"behind-schedule\"><b>Warning:</b> ",
+                            " ", "</p>\n");
     html_summary(c, w);
     html_latency(c, w);
     rbuf_puts(&c->out, "<section id=\"lengths\">\n<h2>Input and output lengths</h2>\n"

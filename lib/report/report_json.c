@@ -11,6 +11,7 @@
 static const int32_t JSON_METRICS[] = {
     LLMLAT_TTFT, LLMLAT_TPOT, LLMLAT_ITL, LLMLAT_ICL,
     LLMLAT_E2E, LLMLAT_TPS_USER, LLMLAT_ITL_MAX, LLMLAT_NTPOT,
+    LLMLAT_DISPATCH_DELAY, LLMLAT_SCHEDULED_TTFT, LLMLAT_SCHEDULED_E2E,
 };
 
 LLMLAT_PRIVATE void json_counter(report_ctx *c, jsonw *w, const char *key, int32_t counter)
@@ -75,6 +76,8 @@ static void json_unavailable(report_ctx *c, jsonw *w)
         { LLMLAT_KIND_METRIC, LLMLAT_TPS_USER, "tps_user" },
         { LLMLAT_KIND_METRIC, LLMLAT_ITL_MAX, "itl_max" },
         { LLMLAT_KIND_METRIC, LLMLAT_TOOL_ITL, "tool_itl" },
+        { LLMLAT_KIND_METRIC, LLMLAT_SCHEDULED_TTFT, "scheduled_ttft" },
+        { LLMLAT_KIND_METRIC, LLMLAT_SCHEDULED_E2E, "scheduled_e2e" },
     };
     bool any = false;
     for (size_t i = 0; i < sizeof ITEMS / sizeof ITEMS[0]; i++) {
@@ -132,6 +135,13 @@ LLMLAT_PRIVATE void report_json(report_ctx *c)
     json_counter(c, &w, "max_concurrent_requests", LLMLAT_COUNT_PEAK_CONCURRENCY);
     jw_number(&w, "max_output_tokens_per_s", report_rate(c, LLMLAT_RATE_PEAK_OUTPUT_TOKENS));
     json_counter(c, &w, "tpot_undefined", LLMLAT_COUNT_TPOT_UNDEFINED);
+    jw_number(&w, "max_dispatch_delay_s", agg_param(a, LLMLAT_PARAM_MAX_DISPATCH_DELAY));
+    double p99;
+    bool behind = report_behind_schedule(c, &p99);
+    if (isnan(p99)) /* no request had an intended start */
+        jw_null(&w, "behind_schedule");
+    else
+        jw_bool(&w, "behind_schedule", behind);
 
     jw_object(&w, "metrics");
     for (size_t i = 0; i < sizeof JSON_METRICS / sizeof JSON_METRICS[0]; i++)

@@ -6,9 +6,11 @@
 #include "report/report.h"
 #include "report/report_jsonw.h"
 
-/* The columns after index and start: a value of the request under the
- * convention, in seconds (tokens for the counts), empty / null when it has
- * none. */
+/* The columns after index, start and end: a value of the request under
+ * the convention, in seconds (tokens for the counts), empty / null when it
+ * has none; and its intended start (metric 0: SCHEDULED_AT), before the
+ * values measured from it. */
+#define SCHEDULED_AT 0
 static const struct {
     const char *name;
     int32_t metric;
@@ -19,6 +21,10 @@ static const struct {
     { "itl_max_s", LLMLAT_ITL_MAX },
     { "output_tokens", LLMLAT_OUTPUT_TOKENS },
     { "input_tokens", LLMLAT_INPUT_TOKENS },
+    { "scheduled_s", SCHEDULED_AT },
+    { "dispatch_delay_s", LLMLAT_DISPATCH_DELAY },
+    { "scheduled_ttft_s", LLMLAT_SCHEDULED_TTFT },
+    { "scheduled_e2e_s", LLMLAT_SCHEDULED_E2E },
 };
 #define REQUEST_COLUMN_COUNT (sizeof REQUEST_COLUMNS / sizeof REQUEST_COLUMNS[0])
 
@@ -32,17 +38,31 @@ static void request_time(rbuf *b, const logged_request *q, int64_t t, const char
         rbuf_scaled(b, t, 9, 9);
 }
 
-/* Request i's values, and whether it is a success under the convention. */
+/* Request i's values (column k's in v[k]; none for SCHEDULED_AT), and
+ * whether it is a success under the convention. */
 static bool request_row(const llmlat_agg *a, size_t i, double *v)
 {
     llmlat_request q;
     req_view view;
     request_log_view(&a->log, i, &q);
     conv_view(a->conv, &q, &view);
-    for (size_t c = 0; c < REQUEST_COLUMN_COUNT; c++)
-        if (llmlat_request_value(&q, a->conv->id, REQUEST_COLUMNS[c].metric, &v[c]) != LLMLAT_OK)
+    for (size_t c = 0; c < REQUEST_COLUMN_COUNT; c++) {
+        int32_t m = REQUEST_COLUMNS[c].metric;
+        if (m == SCHEDULED_AT || llmlat_request_value(&q, a->conv->id, m, &v[c]) != LLMLAT_OK)
             v[c] = NAN;
+    }
     return view.success;
+}
+
+/* Column k of request q: its value, or its intended start. */
+static void request_cell(rbuf *b, const logged_request *q, size_t k, double v, const char *none)
+{
+    if (REQUEST_COLUMNS[k].metric != SCHEDULED_AT)
+        rbuf_double(b, isfinite(v) ? v : NAN, none);
+    else if (q->flags & LOGGED_SCHEDULED)
+        request_time(b, q, q->scheduled_ns, none);
+    else
+        rbuf_puts(b, none);
 }
 
 /* The rows need the requests: an aggregator without them has no table. */
@@ -77,7 +97,7 @@ LLMLAT_PRIVATE void report_requests_csv(report_ctx *c)
         request_time(b, q, q->end_ns, "");
         for (size_t k = 0; k < REQUEST_COLUMN_COUNT; k++) {
             rbuf_puts(b, ",");
-            rbuf_double(b, v[k], "");
+            request_cell(b, q, k, v[k], "");
         }
         rbuf_puts(b, ok ? ",true\n" : ",false\n");
     }
@@ -103,7 +123,7 @@ LLMLAT_PRIVATE void report_requests_jsonl(report_ctx *c)
             rbuf_puts(b, ", \"");
             rbuf_puts(b, REQUEST_COLUMNS[k].name);
             rbuf_puts(b, "\": ");
-            rbuf_double(b, isfinite(v[k]) ? v[k] : NAN, "null");
+            request_cell(b, q, k, v[k], "null");
         }
         rbuf_puts(b, ok ? ", \"success\": true}\n" : ", \"success\": false}\n");
     }

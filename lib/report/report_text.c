@@ -45,12 +45,12 @@ static void text_summary(report_ctx *c, const text_words *w)
     }
 }
 
-static size_t label_width(const text_words *w)
+static size_t label_width(const text_row *rows, size_t n)
 {
     size_t width = strlen("metric");
-    for (size_t i = 0; i < sizeof w->rows / sizeof w->rows[0] && w->rows[i].label; i++)
-        if (strlen(w->rows[i].label) > width)
-            width = strlen(w->rows[i].label);
+    for (size_t i = 0; i < n; i++)
+        if (strlen(rows[i].label) > width)
+            width = strlen(rows[i].label);
     return width;
 }
 
@@ -132,12 +132,16 @@ LLMLAT_PRIVATE void report_text(report_ctx *c)
         rbuf_puts(b, "\"");
     }
     rbuf_puts(b, a->n_labels ? "\n\n" : "\n");
+    /* where a person looks first */
+    report_schedule_warning(c, w, false, "WARNING: ", "\n         ", "\n\n");
     text_summary(c, w);
     rbuf_puts(b, "\n");
-    size_t width = label_width(w) + 2;
+    text_row rows[REPORT_ROWS_MAX];
+    size_t n = report_table_rows(c, w, rows);
+    size_t width = label_width(rows, n) + 2;
     table_header(c, width);
-    for (size_t i = 0; i < sizeof w->rows / sizeof w->rows[0] && w->rows[i].label; i++)
-        table_row(c, &w->rows[i], width);
+    for (size_t i = 0; i < n; i++)
+        table_row(c, &rows[i], width);
     rbuf_puts(b, "\n");
     rbuf_puts(b, w->note);
     rbuf_puts(b, "\n");

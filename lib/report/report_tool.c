@@ -72,6 +72,14 @@ static void tool_vllm(report_ctx *c, jsonw *w)
         flat_ms_stats(c, w, STATS[i].metric, STATS[i].name, a->quantiles, a->n_quantiles,
                       false, &v);
     }
+    /* its client-side queue time (#54136): only when the run had one */
+    if (report_has_schedule(c)) {
+        metric_values v;
+        flat_ms_stats(c, w, LLMLAT_DISPATCH_DELAY, "client_queue_time", a->quantiles,
+                      a->n_quantiles, false, &v);
+        flat_ms_stats(c, w, LLMLAT_SCHEDULED_E2E, "e2el_including_client_queue", a->quantiles,
+                      a->n_quantiles, false, &v);
+    }
 }
 
 /* SGLang's statistics are fixed: mean, median, std, p90/p95/p99, max. */
@@ -108,8 +116,8 @@ static void aiperf_metric(report_ctx *c, jsonw *w, const char *tag, int32_t metr
     const size_t nq = sizeof Q / sizeof Q[0];
     metric_values v;
     report_metric(c, metric, Q, nq, &v);
-    if (v.count == 0)
-        return;
+    if (v.count == 0 || report_unavailable(c, LLMLAT_KIND_METRIC, metric))
+        return; /* no value, or none the data can support: listed under "unavailable" */
     jw_object(w, tag);
     jw_string(w, "unit", unit);
     jw_number(w, "avg", v.mean * scale);
@@ -223,6 +231,14 @@ static const struct {
 };
 #define GUIDELLM_GROUP_COUNT (sizeof GUIDELLM_GROUPS / sizeof GUIDELLM_GROUPS[0])
 
+/* GuideLLM's summary of an empty group: zeros. */
+static void guidellm_zeros(metric_values *v, size_t nq)
+{
+    v->mean = v->median = v->mode = v->std = v->min = v->max = 0.0;
+    for (size_t i = 0; i < nq; i++)
+        v->q[i] = 0.0;
+}
+
 /* A DistributionSummary (schemas/statistics.py) of a metric over groups,
  * in the field's unit (scale per second): mean, median, mode, variance,
  * std_dev, min, max, count (the sum of weights), total_sum (mean x count,
@@ -238,6 +254,8 @@ static void guidellm_summary(report_ctx *c, jsonw *w, const char *key, unsigned 
     const size_t nq = sizeof Q / sizeof Q[0];
     metric_values v;
     report_groups_metric(c, groups, metric, Q, nq, true, &v);
+    if (v.count == 0 && metric_from_schedule(metric)) /* no placeholder in the library */
+        guidellm_zeros(&v, nq);
     jw_object(w, key);
     jw_number(w, "mean", v.mean * scale);
     jw_number(w, "median", v.median * scale);
@@ -259,6 +277,10 @@ static void guidellm_summary(report_ctx *c, jsonw *w, const char *key, unsigned 
 static void guidellm_field(report_ctx *c, jsonw *w, const char *field, int32_t metric,
                            double scale)
 {
+    if (report_unavailable(c, LLMLAT_KIND_METRIC, metric)) {
+        jw_null(w, field); /* the data cannot support it: no summary of zeros */
+        return;
+    }
     jw_object(w, field);
     for (size_t g = 0; g < GUIDELLM_GROUP_COUNT; g++)
         guidellm_summary(c, w, GUIDELLM_GROUPS[g].name, GUIDELLM_GROUPS[g].groups, metric,
@@ -298,6 +320,9 @@ static double guidellm_rate(double x, double d, bool defined)
 static void guidellm_rates(report_ctx *c, jsonw *w)
 {
     double d = report_duration(c);
+    /* what the data cannot support is null, not GuideLLM's 0.0 */
+    bool lacks[2] = { report_unavailable(c, LLMLAT_KIND_RATE, LLMLAT_RATE_REQUESTS) != NULL,
+                      report_unavailable(c, LLMLAT_KIND_RATE, LLMLAT_RATE_OUTPUT_TOKENS) != NULL };
     const char *const FIELDS[] = { "requests_per_second", "output_tokens_per_second" };
     for (int f = 0; f < 2; f++) {
         jw_object(w, FIELDS[f]);
@@ -309,8 +334,9 @@ static void guidellm_rates(report_ctx *c, jsonw *w)
             double span_s = 0.0;
             bool has_span = span_seconds(points, &span_s);
             jw_object(w, GUIDELLM_GROUPS[g].name);
-            jw_number(w, "mean", f == 0 ? guidellm_rate((double)count, d, !isnan(d))
-                                        : guidellm_rate(tokens, span_s, has_span));
+            jw_number(w, "mean", lacks[f] ? NAN
+                                 : f == 0 ? guidellm_rate((double)count, d, !isnan(d))
+                                          : guidellm_rate(tokens, span_s, has_span));
             jw_close(w);
         }
         jw_close(w);
@@ -321,7 +347,9 @@ static void tool_guidellm(report_ctx *c, jsonw *w)
 {
     const llmlat_agg *a = c->a;
     double d = report_duration(c);
-    double start = a->all.lo <= a->all.hi ? ns_to_s(a->all.lo) : NAN;
+    double start = a->all.lo <= a->all.hi && !(a->lacks & LLMLAT_LACKS_START_TIMES)
+                       ? ns_to_s(a->all.lo)
+                       : NAN;
     jw_object(w, "benchmark");
     jw_number(w, "start_time", start);
     jw_number(w, "end_time", start + d);
@@ -339,6 +367,15 @@ static void tool_guidellm(report_ctx *c, jsonw *w)
     jw_close(w);
     guidellm_rates(c, w);
     guidellm_field(c, w, "request_latency", LLMLAT_E2E, 1.0);
+    /* #1053: null where the run has no schedule (its strategies without
+     * one), else per group as the others */
+    if (report_has_schedule(c)) {
+        guidellm_field(c, w, "request_dispatch_delay", LLMLAT_DISPATCH_DELAY, 1.0);
+        guidellm_field(c, w, "request_scheduled_latency", LLMLAT_SCHEDULED_E2E, 1.0);
+    } else {
+        jw_null(w, "request_dispatch_delay");
+        jw_null(w, "request_scheduled_latency");
+    }
     guidellm_field(c, w, "prompt_token_count", LLMLAT_INPUT_TOKENS, 1.0);
     guidellm_field(c, w, "output_token_count", LLMLAT_OUTPUT_TOKENS, 1.0);
     guidellm_field(c, w, "time_to_first_token_ms", LLMLAT_TTFT, MS_PER_S);
@@ -395,6 +432,10 @@ static void ip_summary(report_ctx *c, jsonw *w, const char *key, unsigned groups
 static void ip_tokens(report_ctx *c, jsonw *w, const char *key, unsigned groups,
                       int32_t metric, double total)
 {
+    if (report_unavailable(c, LLMLAT_KIND_METRIC, metric)) {
+        jw_null(w, key);
+        return;
+    }
     jw_object(w, key);
     jw_number(w, "total", total);
     if (metric == LLMLAT_INPUT_TOKENS) {
@@ -407,9 +448,13 @@ static void ip_tokens(report_ctx *c, jsonw *w, const char *key, unsigned groups,
     jw_close(w);
 }
 
-/* x / d, or inference-perf's 0.0 when the benchmark time is not positive. */
-static double ip_rate(double x, double d)
+/* x / d, or inference-perf's 0.0 when the benchmark time is not positive;
+ * NaN (null) when the data have no such time (no start times on one clock
+ * and no duration given). */
+static double ip_rate(double x, double d, bool no_time)
 {
+    if (no_time)
+        return NAN;
     return d > 0.0 ? x / d : 0.0; /* d NaN: no requests, no time */
 }
 
@@ -419,10 +464,12 @@ static void tool_inference_perf(report_ctx *c, jsonw *w)
     const llmlat_agg *a = c->a;
     double d = report_duration(c);
     double failed_input = (double)a->failures[0].input_tokens + (double)a->failures[1].input_tokens;
-    jw_number(w, "benchmark_time_seconds", isnan(d) ? 0.0 : d);
+    bool no_time = report_unavailable(c, LLMLAT_KIND_RATE, LLMLAT_RATE_REQUESTS) != NULL;
+    jw_number(w, "benchmark_time_seconds", no_time ? NAN : isnan(d) ? 0.0 : d);
     jw_object(w, "load_summary");
     jw_u64(w, "count", a->completed + a->failed);
-    jw_null(w, "schedule_delay"); /* llmlat has no scheduled times */
+    /* start - scheduled time of every request, failures too */
+    ip_summary(c, w, "schedule_delay", GROUPS_ALL, LLMLAT_DISPATCH_DELAY);
     jw_close(w);
 
     jw_object(w, "successes");
@@ -434,12 +481,17 @@ static void tool_inference_perf(report_ctx *c, jsonw *w)
     ip_summary(c, w, "time_to_first_token", ok, LLMLAT_TTFT);
     ip_summary(c, w, "inter_token_latency", ok, LLMLAT_TOOL_ITL);
     jw_close(w);
+    /* what the data cannot support is null, not inference-perf's 0.0 */
+    bool no_in = report_unavailable(c, LLMLAT_KIND_COUNTER, LLMLAT_COUNT_INPUT_TOKENS) != NULL;
+    bool no_out = report_unavailable(c, LLMLAT_KIND_COUNTER, LLMLAT_COUNT_OUTPUT_TOKENS) != NULL;
     jw_object(w, "throughput");
-    jw_number(w, "input_tokens_per_sec", ip_rate((double)a->input_tokens, d));
-    jw_number(w, "output_tokens_per_sec", ip_rate((double)a->output_tokens, d));
+    jw_number(w, "input_tokens_per_sec", ip_rate((double)a->input_tokens, d, no_time || no_in));
+    jw_number(w, "output_tokens_per_sec",
+              ip_rate((double)a->output_tokens, d, no_time || no_out));
     jw_number(w, "total_tokens_per_sec",
-              ip_rate((double)a->input_tokens + (double)a->output_tokens, d));
-    jw_number(w, "requests_per_sec", ip_rate((double)a->completed, d));
+              ip_rate((double)a->input_tokens + (double)a->output_tokens, d,
+                      no_time || no_in || no_out));
+    jw_number(w, "requests_per_sec", ip_rate((double)a->completed, d, no_time));
     jw_close(w);
     ip_tokens(c, w, "prompt_tokens", ok, LLMLAT_INPUT_TOKENS, (double)a->input_tokens);
     ip_summary(c, w, "output_len", ok, LLMLAT_OUTPUT_TOKENS);

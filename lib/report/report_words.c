@@ -42,6 +42,8 @@ static const text_words WORDS[] = {
         .rows = { { LLMLAT_TTFT, "TTFT (ms)" }, { LLMLAT_TPOT, "TPOT (ms)" },
                   { LLMLAT_TOOL_ITL, "ITL (ms)" }, { LLMLAT_E2E, "E2EL (ms)" },
                   ROW_PER_TOKEN_ITL, ROW_ITL_MAX, ROW_TPS },
+        /* vllm/benchmarks/serve.py (#54136): its client-side queue time */
+        .sched = { "Client Queue Time (ms)", NULL, "E2EL incl. Client Queue (ms)" },
         .note = "ITL is vLLM's: one sample per gap between chunks, empty ones included.",
     },
     [LLMLAT_CONV_AIPERF] = {
@@ -97,6 +99,8 @@ static const text_words WORDS[] = {
         .rows = { { LLMLAT_TTFT, "TTFT (ms)" }, { LLMLAT_TOOL_ITL, "ITL (ms)" },
                   { LLMLAT_NTPOT, "TPOT (ms)" }, { LLMLAT_E2E, "Request Latency (ms)" },
                   ROW_PER_TOKEN_ITL, ROW_ITL_MAX, ROW_TPS },
+        /* benchmark/schemas/metrics.py (#1053) */
+        .sched = { "Request Dispatch Delay (ms)", NULL, "Request Scheduled Latency (ms)" },
         .note = "GuideLLM's ITL is (last - first token) / (N - 1), weighted by N - 1; its "
                 "TPOT (last token - start) / N, weighted by N; percentiles are its inverse "
                 "CDF.",
@@ -136,6 +140,9 @@ static const char *const DEFAULT_LABELS[] = {
     [LLMLAT_INPUT_TOKENS] = "input tokens",
     [LLMLAT_TOOL_ITL] = "ITL (ms)",
     [LLMLAT_NTPOT] = "NTPOT (ms)",
+    [LLMLAT_DISPATCH_DELAY] = "dispatch delay (ms)",
+    [LLMLAT_SCHEDULED_TTFT] = "scheduled TTFT (ms)",
+    [LLMLAT_SCHEDULED_E2E] = "scheduled E2E (ms)",
 };
 
 LLMLAT_PRIVATE const text_words *report_words(int32_t convention)
@@ -153,5 +160,8 @@ LLMLAT_PRIVATE const char *report_metric_label(const text_words *w, int32_t metr
     for (size_t i = 0; i < sizeof w->rows / sizeof w->rows[0] && w->rows[i].label; i++)
         if (w->rows[i].metric == metric)
             return w->rows[i].label;
+    for (size_t i = 0; i < SCHED_ROWS; i++)
+        if (report_sched_metric(i) == metric && w->sched[i])
+            return w->sched[i];
     return DEFAULT_LABELS[metric];
 }

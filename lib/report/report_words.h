@@ -21,12 +21,19 @@ typedef struct text_row {
     const char *label;
 } text_row;
 
+/* The rows of the metrics from the intended start, shown when some
+ * request had one. */
+#define SCHED_ROWS 3
+
 /* A convention's words: summary labels where its tool has its own (NULL:
- * llmlat's), the table rows in its order, and what its ITL is. */
+ * llmlat's), the table rows in its order, the rows from the intended
+ * start (DISPATCH_DELAY, SCHEDULED_TTFT, SCHEDULED_E2E; a NULL label:
+ * llmlat's, for a figure the tool does not have), and what its ITL is. */
 typedef struct text_words {
     const char *tool;
     const char *items[REPORT_ITEM_COUNT];
     text_row rows[8];
+    const char *sched[SCHED_ROWS];
     const char *note;
 } text_words;
 
@@ -37,5 +44,10 @@ LLMLAT_PRIVATE const char *report_item_label(const text_words *w, enum report_it
 /* The row label of a metric in those words ("TTFT (ms)"), or llmlat's
  * own when the tool has no row for it. */
 LLMLAT_PRIVATE const char *report_metric_label(const text_words *w, int32_t metric);
+/* The metric of row i of the rows from the intended start. */
+static inline int32_t report_sched_metric(size_t i)
+{
+    return LLMLAT_DISPATCH_DELAY + (int32_t)i;
+}
 
 #endif

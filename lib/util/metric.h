@@ -8,7 +8,7 @@
 #include "llmlat.h"
 
 #define METRIC_FIRST LLMLAT_TTFT
-#define METRIC_LAST LLMLAT_NTPOT
+#define METRIC_LAST LLMLAT_SCHEDULED_E2E
 #define METRIC_COUNT (METRIC_LAST - METRIC_FIRST + 1)
 
 static inline bool metric_valid(int32_t m)
@@ -19,6 +19,14 @@ static inline bool metric_valid(int32_t m)
 static inline int metric_index(int32_t m)
 {
     return (int)(m - METRIC_FIRST);
+}
+
+/* The metrics measured from the intended start: only requests that have
+ * one give samples, so an empty set of them means that nobody recorded
+ * one, and no convention's placeholder stands in for it. */
+static inline bool metric_from_schedule(int32_t m)
+{
+    return m >= LLMLAT_DISPATCH_DELAY && m <= LLMLAT_SCHEDULED_E2E;
 }
 
 #endif

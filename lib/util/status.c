@@ -42,6 +42,7 @@ LLMLAT_API const char *llmlat_metric_name(int32_t metric)
     static const char *const NAMES[METRIC_COUNT] = {
         "ttft", "tpot", "itl", "icl", "e2e", "tps_user", "itl_max",
         "output_tokens", "input_tokens", "tool_itl", "ntpot",
+        "dispatch_delay", "scheduled_ttft", "scheduled_e2e",
     };
     return metric_valid(metric) ? NAMES[metric_index(metric)] : NULL;
 }

@@ -68,7 +68,7 @@ static void same_double(double x, double y, int st)
 /* Everything a caller can ask of x and y is the same. */
 static void assert_same_answers(const llmlat_agg *x, const llmlat_agg *y)
 {
-    for (int32_t m = LLMLAT_TTFT; m <= LLMLAT_NTPOT; m++) {
+    for (int32_t m = LLMLAT_TTFT; m <= LLMLAT_SCHEDULED_E2E; m++) {
         for (int32_t s = LLMLAT_STAT_COUNT; s <= LLMLAT_STAT_MEDIAN; s++) {
             double u = NAN, v = NAN;
             int32_t st = llmlat_agg_stat(x, m, s, &u);
@@ -493,7 +493,7 @@ static void hostile_but_sealed(void **state)
     size_t i = 0;
     bad[i++].r.magic = "LLMLATAX";
     bad[i++].r.version = 2;
-    bad[i++].r.flags = 1;
+    bad[i++].r.flags = 2; /* bit 0 is LLMLAT_PARAM_SERVER_OUTPUT_TOKENS */
     bad[i++].r.conv = 5;
     bad[i++].r.mode = 2;
     bad[i++].r.alpha = 0.5;

@@ -26,7 +26,10 @@ static int fill_request(llmlat_request *r, int i)
 {
     uint64_t s = mix((uint64_t)i);
     int64_t t = (int64_t)i * 20 * MS;
-    int bad = llmlat_request_reset(r) | llmlat_request_start(r, t);
+    int bad = llmlat_request_reset(r);
+    if (s % 4 != 0) /* most have an intended start, up to 50 ms before */
+        bad |= llmlat_request_schedule(r, t - (int64_t)((s >> 40) % (50 * MS)));
+    bad |= llmlat_request_start(r, t);
     t += (int64_t)(s % (300 * MS));
     for (int j = (int)((s >> 20) % 40); j > 0; j--) {
         s = mix(s);
@@ -62,7 +65,7 @@ static void *record(void *arg)
 
 /* What one query sweep of an aggregator gives: compared across threads. */
 typedef struct answers {
-    double v[LLMLAT_NTPOT][6 + 5];
+    double v[LLMLAT_SCHEDULED_E2E][6 + 5];
     uint8_t *bytes;
     size_t len;
 } answers;
@@ -71,7 +74,7 @@ static int sweep(const llmlat_agg *a, answers *out)
 {
     static const double q[5] = { 0, 0.5, 0.9, 0.99, 1 };
     int bad = 0;
-    for (int32_t m = LLMLAT_TTFT; m <= LLMLAT_NTPOT; m++) {
+    for (int32_t m = LLMLAT_TTFT; m <= LLMLAT_SCHEDULED_E2E; m++) {
         for (int32_t s = LLMLAT_STAT_COUNT; s <= LLMLAT_STAT_MEDIAN; s++)
             bad |= llmlat_agg_stat(a, m, s, &out->v[m - 1][s - 1]) != LLMLAT_OK;
         bad |= llmlat_agg_quantiles(a, m, q, 5, &out->v[m - 1][6]) != LLMLAT_OK;

@@ -211,9 +211,18 @@ class PerRequest(unittest.TestCase):
         table = list(csv.DictReader(io.StringIO(p.stdout)))
         self.assertEqual(list(table[0]), ["index", "start_s", "end_s", "ttft_s", "tpot_s",
                                           "e2e_s", "itl_max_s", "output_tokens",
-                                          "input_tokens", "success"])
+                                          "input_tokens", "scheduled_s", "dispatch_delay_s",
+                                          "scheduled_ttft_s", "scheduled_e2e_s", "success"])
         for c, j in zip(table, rows):
             self.assertEqual(float(c["ttft_s"]) if c["ttft_s"] else None, j["ttft_s"])
+            # from the intended start: the request's own spans, plus its delay
+            delay = float(c["dispatch_delay_s"])
+            self.assertAlmostEqual(float(c["start_s"]) - float(c["scheduled_s"]), delay,
+                                   delta=1e-9)
+            if c["ttft_s"]:
+                self.assertAlmostEqual(float(c["scheduled_ttft_s"]), float(c["ttft_s"]) + delay,
+                                       delta=1e-9)
+            self.assertEqual(c["scheduled_e2e_s"] == "", c["e2e_s"] == "")
             self.assertEqual(c["success"] == "true", j["success"])
             self.assertEqual(c["tpot_s"] == "", j["tpot_s"] is None)
         # the means of the table are the report's (successes only)

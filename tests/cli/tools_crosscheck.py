@@ -1,5 +1,5 @@
 """The GuideLLM and inference-perf conventions against their tools' own
-formulas: on random traces, `llmlat report --convention guidellm|
+formulas (their schedule-relative figures included): on random traces, `llmlat report --convention guidellm|
 inference-perf --format json`'s "tool" object must equal what
 scripts/guidellm-reference.py and scripts/inference-perf-reference.py
 (plain Python, no numpy, no llmlat) compute from the same trace: counts
@@ -9,6 +9,11 @@ median) within the relative error alpha, GuideLLM's mode absent (null),
 and GuideLLM's percentiles those of exact sums of its probabilities (where
 numpy's rounded cumsum moves a percentile by one rank, bounded mode keeps
 the exact rank: docs/metrics.md).
+
+The references follow DESIGN section 9 as corrected on 7 December: a
+GuideLLM errored request's N is its number of content chunks, whatever
+usage count it carries; inference-perf's N is the sum of k unless the
+server's usage count is asked for (--output-tokens server, tested too).
 
 GuideLLM merges event times closer than 0.1 ms before it takes a rate; a
 rate whose last time is moved so (docs/metrics.md) differs from llmlat's by
@@ -46,8 +51,10 @@ INFERENCE_PERF = load("inference-perf")
 
 def random_trace(rng):
     """Requests of every kind: multi-token and empty chunks, zero gaps, one
-    token, no content, usage counts, failures and cancellations."""
+    token, no content, usage counts, failures and cancellations; intended
+    starts for none, all or some of them, sent on time or late."""
     requests = []
+    scheduled = rng.choice([0.0, 1.0, 1.0, 0.7])  # the share with one
     for i in range(rng.randint(20, 70)):
         start = rng.randint(0, 4 * 10**9)
         t = start + rng.randint(20 * 10**6, 400 * 10**6)
@@ -66,6 +73,9 @@ def random_trace(rng):
             r["cancelled"] = True
         if rng.random() < 0.15:  # a usage count, sometimes not the sum of k
             r["output_tokens"] = sum(k for _, k in events) + rng.choice([0, 0, 1, 5])
+        if rng.random() < scheduled:
+            r["scheduled"] = start - rng.choice([0, rng.randint(1, 10**6),
+                                                 rng.randint(10**6, 900 * 10**6)])
         requests.append(r)
     return requests
 
@@ -76,16 +86,17 @@ def write_trace(requests, path):
         return "%d.%09d" % divmod(ns, 10**9)
     with open(path, "w") as f:
         for r in requests:
-            q = dict(r, start=None, end=None, events=None)
+            q = dict(r, start=None, end=None, events=None, scheduled=None)
             text = json.dumps({k: v for k, v in q.items() if v is not None})
             events = ", ".join("[%s, %d]" % (s(t), k) for t, k in r["events"])
-            f.write(text[:-1] + ', "start": %s, "end": %s, "events": [%s]}\n'
-                    % (s(r["start"]), s(r["end"]), events))
+            scheduled = ', "scheduled": %s' % s(r["scheduled"]) if "scheduled" in r else ""
+            f.write(text[:-1] + ', "start": %s%s, "end": %s, "events": [%s]}\n'
+                    % (s(r["start"]), scheduled, s(r["end"]), events))
 
 
-def llmlat_tool(trace, convention, mode):
+def llmlat_tool(trace, convention, mode, *args):
     out = subprocess.run([LLMLAT, "report", "--convention", convention, "--mode", mode,
-                          "--format", "json", trace], capture_output=True, text=True,
+                          "--format", "json", *args, trace], capture_output=True, text=True,
                          check=True)
     return json.loads(out.stdout)["tool"]
 
@@ -142,7 +153,7 @@ def no_tail_merges(requests):
 
 
 class ToolsCrossCheck(unittest.TestCase):
-    def check(self, convention, module, function, mode):
+    def check(self, convention, module, function, mode, *args):
         with tempfile.TemporaryDirectory() as tmp:
             for seed in SEEDS:
                 rng = random.Random(seed)
@@ -153,7 +164,7 @@ class ToolsCrossCheck(unittest.TestCase):
                     if convention != "guidellm" or no_tail_merges(requests):
                         break
                 ref = function(requests)
-                got = llmlat_tool(trace, convention, mode)
+                got = llmlat_tool(trace, convention, mode, *args)
                 problems = []
                 compare(ref, got, (), mode == "bounded", problems)
                 with self.subTest(seed=seed, mode=mode):
@@ -176,6 +187,32 @@ class ToolsCrossCheck(unittest.TestCase):
 
     def test_inference_perf_bounded(self):
         self.check("inference-perf", INFERENCE_PERF, INFERENCE_PERF.inference_perf, "bounded")
+
+    def test_inference_perf_server_output_tokens(self):
+        """use_server_output_tokens: N is the usage count where a request
+        has one (--output-tokens server)."""
+        for mode in ("exact", "bounded"):
+            self.check("inference-perf", INFERENCE_PERF,
+                       lambda requests: INFERENCE_PERF.inference_perf(requests, server=True),
+                       mode, "--output-tokens", "server")
+
+    def test_corrections_are_exercised(self):
+        """The traces hold what DESIGN section 9's corrections of 7 December
+        are about: failed requests whose usage count is not their number of
+        content chunks (GuideLLM's errored N), and usage counts that are not
+        the sum of k (inference-perf's N), so that the references, which
+        follow the corrections, would catch llmlat not following them."""
+        errored = usage = 0
+        for seed in SEEDS:
+            for q in random_trace(random.Random(seed)):
+                content = sum(1 for _, k in q["events"] if k > 0)
+                total = sum(k for _, k in q["events"])
+                if "output_tokens" in q and q["output_tokens"] != total:
+                    usage += 1
+                if q.get("ok") is False and q.get("output_tokens", total) != content:
+                    errored += 1
+        self.assertGreater(usage, 10)
+        self.assertGreater(errored, 3)
 
 
 if __name__ == "__main__":

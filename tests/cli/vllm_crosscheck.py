@@ -1,8 +1,12 @@
 """The vLLM convention against vLLM's published formulas: `llmlat report
 --convention vllm --format json`'s "tool" object must equal what
-scripts/vllm-reference.py (numpy, vLLM's calculate_metrics) computed on the
-same trace, committed in tests/cli/data/ so that this test needs no numpy:
-counts exactly, latencies within 1 ns, rates within 1e-9 relative.
+scripts/vllm-reference.py (numpy, vLLM's calculate_metrics) computes on the
+same trace: counts exactly, latencies within 1 ns, rates within 1e-9
+relative. The references of the committed traces are in tests/cli/data/;
+random traces (tools_crosscheck.py's, with intended starts: vLLM's client
+queue time and queue-inclusive E2EL) are drawn here and their references
+computed by Debian's /usr/bin/python3, which has numpy (scripts/setup-deps):
+without it the test fails.
 
     python3 tests/cli/vllm_crosscheck.py              (meson: suite cli)
     python3 tests/cli/vllm_crosscheck.py --regenerate (rewrites the
@@ -10,8 +14,13 @@ counts exactly, latencies within 1 ns, rates within 1e-9 relative.
 """
 import json
 import os
+import random
 import subprocess
 import sys
+import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from tools_crosscheck import random_trace, write_trace  # noqa: E402
 
 ROOT = os.environ.get("SOURCE_ROOT", os.path.join(os.path.dirname(__file__), "..", ".."))
 DATA = os.path.join(ROOT, "tests", "cli", "data")
@@ -56,31 +65,53 @@ def compare(ref, got):
     return problems
 
 
+def reference(trace, options):
+    """scripts/vllm-reference.py's output on a trace (numpy's interpreter)."""
+    out = subprocess.run(["/usr/bin/python3", os.path.join(ROOT, "scripts", "vllm-reference.py"),
+                          trace, *options], check=True, capture_output=True, text=True).stdout
+    return out
+
+
+def check(llmlat, trace, options, ref, name):
+    """The problems of llmlat's tool object against ref, printed; True
+    when there are some."""
+    p = subprocess.run([llmlat, "report", "--convention", "vllm", "--format", "json",
+                        *options, trace], capture_output=True, text=True)
+    if p.returncode != 0:
+        print(f"{name}: llmlat failed: {p.stderr}")
+        return True
+    problems = compare(ref, json.loads(p.stdout)["tool"])
+    for line in problems:
+        print(f"{name}: {line}")
+    print(f"{name}: {len(ref)} fields compared, {len(problems)} differ")
+    return bool(problems)
+
+
 def main():
     if "--regenerate" in sys.argv:
-        for trace, options, reference in CASES:
-            out = subprocess.run(["/usr/bin/python3", os.path.join(ROOT, "scripts", "vllm-reference.py"),
-                                  os.path.join(ROOT, trace), *options],
-                                 check=True, capture_output=True, text=True).stdout
-            with open(os.path.join(DATA, reference), "w") as f:
-                f.write(out)
+        for trace, options, ref_name in CASES:
+            with open(os.path.join(DATA, ref_name), "w") as f:
+                f.write(reference(os.path.join(ROOT, trace), options))
         return 0
     llmlat = os.environ["LLMLAT"]
     failed = False
-    for trace, options, reference in CASES:
-        p = subprocess.run([llmlat, "report", "--convention", "vllm", "--format", "json",
-                            *options, os.path.join(ROOT, trace)], capture_output=True, text=True)
-        if p.returncode != 0:
-            print(f"{trace}: llmlat failed: {p.stderr}")
-            failed = True
-            continue
-        with open(os.path.join(DATA, reference)) as f:
+    for trace, options, ref_name in CASES:
+        with open(os.path.join(DATA, ref_name)) as f:
             ref = json.load(f)
-        problems = compare(ref, json.loads(p.stdout)["tool"])
-        for line in problems:
-            print(f"{trace}: {line}")
-        failed |= bool(problems)
-        print(f"{trace}: {len(ref)} fields compared, {len(problems)} differ")
+        failed |= check(llmlat, os.path.join(ROOT, trace), options, ref, trace)
+    # random traces, most with intended starts: every client-queue figure
+    queued = 0
+    with tempfile.TemporaryDirectory() as tmp:
+        for seed in range(1, 9):
+            path = os.path.join(tmp, f"trace-{seed}.jsonl")
+            write_trace(random_trace(random.Random(seed)), path)
+            options = ["--percentiles", "25,50,90,99"]
+            ref = json.loads(reference(path, options))
+            queued += "mean_client_queue_time_ms" in ref
+            failed |= check(llmlat, path, options, ref, f"random trace {seed}")
+    if queued < 4:
+        print(f"only {queued} random traces had intended starts")
+        failed = True
     return 1 if failed else 0
 
 

@@ -456,6 +456,29 @@ static void test_expose()
     const llmlat_agg *const twice[] = {a->get(), a->get()};
     CHECK(llmlat::expose(twice, LLMLAT_FORMAT_PROMETHEUS).error().code() == LLMLAT_EINVAL);
     CHECK(llmlat::format_content_type(-1) == nullptr);
+    /* naming schemes: the three ways give the same bytes */
+    for (std::int32_t names = LLMLAT_NAMES_LLMLAT; names <= LLMLAT_NAMES_OTEL; names++) {
+        auto text = llmlat::expose(handles, LLMLAT_FORMAT_PROMETHEUS, names);
+        CHECK(text.ok() && !text->empty());
+        std::size_t len = 0;
+        CHECK(llmlat_expose_names(handles, 2, LLMLAT_FORMAT_PROMETHEUS, names, nullptr, 0,
+                                  &len) == LLMLAT_ENOSPC);
+        std::vector<char> buf(len);
+        CHECK(llmlat::expose(handles, LLMLAT_FORMAT_PROMETHEUS, names, buf, len).ok());
+        CHECK(std::string(buf.data(), len) == *text);
+        std::string streamed;
+        CHECK(llmlat::expose_write(handles, LLMLAT_FORMAT_PROMETHEUS, names,
+                                   [&streamed](const char *p, std::size_t n) {
+                                       streamed.append(p, n);
+                                   }).ok());
+        CHECK(streamed == *text);
+    }
+    auto vllm = llmlat::expose(handles, LLMLAT_FORMAT_PROMETHEUS, LLMLAT_NAMES_VLLM);
+    CHECK(vllm->find("vllm:time_to_first_token_seconds_count{model_name=\"a\"}") !=
+          std::string::npos);
+    CHECK(llmlat::expose(handles, LLMLAT_FORMAT_PROMETHEUS, 4).error().code() == LLMLAT_EINVAL);
+    CHECK(std::strcmp(llmlat::names_name(LLMLAT_NAMES_OTEL), "otel") == 0);
+    CHECK(llmlat::names_name(4) == nullptr);
 }
 
 static void test_reader()
@@ -528,6 +551,46 @@ static void test_allocator()
     CHECK(llmlat::set_allocator(count_malloc, nullptr, nullptr, nullptr).code() == LLMLAT_EINVAL);
 }
 
+/* The intended start: schedule, its getter, the metrics from it, and
+ * columns with it. */
+static void test_schedule()
+{
+    auto r = request::create();
+    CHECK(r->scheduled().error().code() == LLMLAT_EUNDEFINED);
+    CHECK(r->schedule(2 * MS).ok());
+    CHECK(r->start(MS).code() == LLMLAT_EORDER);
+    CHECK(r->start(5 * MS).ok() && r->scheduled().value_or(0) == 2 * MS);
+    CHECK(r->event(10 * MS, 1).ok() && r->finish(12 * MS).ok());
+    CHECK(same(r->value(LLMLAT_CONV_DEFAULT, LLMLAT_DISPATCH_DELAY).value_or(-1), 0.003));
+    CHECK(same(r->value(LLMLAT_CONV_DEFAULT, LLMLAT_SCHEDULED_TTFT).value_or(-1), 0.008));
+    CHECK(same(r->value(LLMLAT_CONV_SGLANG, LLMLAT_SCHEDULED_E2E).value_or(-1), 0.010));
+    auto one = aggregator::create(LLMLAT_CONV_SGLANG, LLMLAT_MODE_BOUNDED);
+    CHECK(one->stat(LLMLAT_DISPATCH_DELAY, LLMLAT_STAT_MEAN).error().code() == LLMLAT_EUNDEFINED);
+    CHECK(one->add(*r).ok());
+
+    const std::vector<std::int64_t> starts = {5 * MS, 0};
+    const std::vector<std::int64_t> sched = {2 * MS, LLMLAT_NO_SCHEDULE};
+    const std::vector<std::int64_t> ends = {12 * MS, 1 * MS};
+    const std::vector<std::uint64_t> offsets = {0, 1, 1};
+    const std::vector<std::int64_t> t = {10 * MS};
+    const std::vector<std::uint32_t> k = {1};
+    llmlat::columns c;
+    c.start_ns = starts;
+    c.end_ns = ends;
+    c.offsets = offsets;
+    c.t_ns = t;
+    c.k = k;
+    c.scheduled_ns = sched;
+    auto cols = aggregator::create(LLMLAT_CONV_SGLANG, LLMLAT_MODE_BOUNDED);
+    CHECK(cols->add_columns(c).ok());
+    CHECK(cols->stat(LLMLAT_DISPATCH_DELAY, LLMLAT_STAT_COUNT).value_or(0) == 1);
+    CHECK(same(cols->stat(LLMLAT_SCHEDULED_E2E, LLMLAT_STAT_MAX).value_or(-1),
+               one->stat(LLMLAT_SCHEDULED_E2E, LLMLAT_STAT_MAX).value_or(-2)));
+    const std::vector<std::int64_t> short_sched = {2 * MS};
+    c.scheduled_ns = short_sched;
+    CHECK(cols->add_columns(c).code() == LLMLAT_EINVAL);
+}
+
 int main()
 {
     test_answers_equal_c();
@@ -537,6 +600,7 @@ int main()
     test_status_and_library();
     test_request_getters_and_lacks();
     test_columns_and_buckets();
+    test_schedule();
     test_expose();
     test_reader();
     test_allocator();

@@ -24,7 +24,8 @@ import llmlat
 
 MS = 1_000_000
 METRICS = ["ttft", "tpot", "itl", "icl", "e2e", "tps_user", "itl_max",
-           "output_tokens", "input_tokens", "tool_itl", "ntpot"]
+           "output_tokens", "input_tokens", "tool_itl", "ntpot",
+           "dispatch_delay", "scheduled_ttft", "scheduled_e2e"]
 METRIC_COUNT = len(METRICS)
 
 
@@ -89,8 +90,8 @@ class Sketch:
 
 
 def sections(data):
-    """The eleven sketch sections of a version-2 bounded aggregator."""
-    at = 24 + 8 + 5 * 8  # header, convention and mode, params
+    """The sketch sections of a version-3 bounded aggregator."""
+    at = 24 + 8 + 6 * 8  # header, convention and mode, params
     (nq,) = struct.unpack_from("<I", data, at)
     at += 4 + 8 * nq
     for _ in range(METRIC_COUNT):

@@ -24,9 +24,9 @@
 
 /* Every answer of a, for comparing two aggregators. */
 typedef struct answers {
-    int32_t st[11][7];
-    double stats[11][6];
-    double q[11][5];
+    int32_t st[14][7];
+    double stats[14][6];
+    double q[14][5];
     uint64_t counters[7];
     double rates[5];
 } answers;
@@ -35,7 +35,7 @@ static void ask(const llmlat_agg *a, answers *x)
 {
     static const double qs[5] = { 0.0, 0.3, 0.5, 0.99, 1.0 };
     memset(x, 0, sizeof *x);
-    for (int32_t m = LLMLAT_TTFT; m <= LLMLAT_NTPOT; m++) {
+    for (int32_t m = LLMLAT_TTFT; m <= LLMLAT_SCHEDULED_E2E; m++) {
         for (int32_t s = LLMLAT_STAT_COUNT; s <= LLMLAT_STAT_MEDIAN; s++) {
             int32_t st = llmlat_agg_stat(a, m, s, &x->stats[m - 1][s - 1]);
             FZ_CHECK(st == LLMLAT_OK || st == LLMLAT_EUNDEFINED, "stat %d/%d: %d", m, s, st);
@@ -61,7 +61,8 @@ static void ask(const llmlat_agg *a, answers *x)
     }
 }
 
-/* The native buckets of every metric: they count every sample. */
+/* The native buckets of every metric: they count every sample; a metric
+ * the data lack has none (EUNDEFINED, whatever samples its store holds). */
 static void buckets(const llmlat_agg *a)
 {
     for (int32_t m = LLMLAT_TTFT; m <= LLMLAT_TOOL_ITL; m++) {
@@ -69,6 +70,16 @@ static void buckets(const llmlat_agg *a)
         double zt;
         uint64_t zc;
         size_t len = 0;
+        const char *why = NULL;
+        if (llmlat_agg_unavailable(a, LLMLAT_KIND_METRIC, m, &why) == LLMLAT_EUNDEFINED) {
+            int32_t st = llmlat_agg_buckets(a, m, &schema, &zt, &zc, &offset, NULL, 0, &len);
+            FZ_CHECK(st == LLMLAT_EUNDEFINED && why && len == 0 && zc == 0,
+                     "buckets of an unavailable metric %d: %d", m, st);
+            double count;
+            st = llmlat_agg_stat(a, m, LLMLAT_STAT_COUNT, &count);
+            FZ_CHECK(st == LLMLAT_EUNDEFINED, "count of an unavailable metric: %d", st);
+            continue;
+        }
         int32_t st = llmlat_agg_buckets(a, m, &schema, &zt, &zc, &offset, NULL, 0, &len);
         FZ_CHECK(st == LLMLAT_OK || st == LLMLAT_ENOSPC, "buckets %d sizing: %d", m, st);
         uint64_t *c = malloc((len ? len : 1) * sizeof *c);
@@ -79,17 +90,10 @@ static void buckets(const llmlat_agg *a)
         for (size_t i = 0; i < len; i++)
             total += c[i];
         double count;
-        const char *why = NULL;
         st = llmlat_agg_stat(a, m, LLMLAT_STAT_COUNT, &count);
-        if (llmlat_agg_unavailable(a, LLMLAT_KIND_METRIC, m, &why) == LLMLAT_EUNDEFINED) {
-            /* what the data lack makes the metric undefined, whatever
-             * samples its store holds (the buckets still show them) */
-            FZ_CHECK(st == LLMLAT_EUNDEFINED && why, "count of an unavailable metric: %d", st);
-        } else {
-            FZ_CHECK(st == LLMLAT_OK, "count %d: %d", m, st);
-            FZ_CHECK((double)total == count, "buckets %d count %.17g of %.17g", m,
-                     (double)total, count);
-        }
+        FZ_CHECK(st == LLMLAT_OK, "count %d: %d", m, st);
+        FZ_CHECK((double)total == count, "buckets %d count %.17g of %.17g", m, (double)total,
+                 count);
         FZ_CHECK(!len || (c[0] && c[len - 1]), "buckets %d: empty end bucket", m);
         FZ_CHECK(schema >= 1 && schema <= 12 && zt >= 0.0, "buckets %d schema %d", m, schema);
         free(c);
@@ -135,6 +139,28 @@ static void reports(const llmlat_agg *a)
     }
 }
 
+/* Its exposition in every naming scheme and exposition format. A scheme
+ * that renames its labels may make two of them one ("model" and
+ * "model_name" under vLLM's names): refused then, nothing written. */
+static void expositions(const llmlat_agg *a)
+{
+    for (int32_t names = LLMLAT_NAMES_LLMLAT; names <= LLMLAT_NAMES_OTEL; names++)
+        for (int32_t f = LLMLAT_FORMAT_PROMETHEUS; f <= LLMLAT_FORMAT_PROMETHEUS_PROTOBUF; f++) {
+            size_t len = 0;
+            int32_t st = llmlat_expose_names(&a, 1, f, names, NULL, 0, &len);
+            if (st == LLMLAT_EINVAL && names != LLMLAT_NAMES_LLMLAT)
+                continue;
+            FZ_CHECK(st == LLMLAT_ENOSPC || (st == LLMLAT_OK && len == 0),
+                     "exposition %d/%d sizing: %d", names, f, st);
+            char *buf = malloc(len ? len : 1);
+            FZ_CHECK(buf, "test allocation");
+            size_t got = 0;
+            st = llmlat_expose_names(&a, 1, f, names, buf, len, &got);
+            FZ_CHECK(st == LLMLAT_OK && got == len, "exposition %d/%d: %d", names, f, st);
+            free(buf);
+        }
+}
+
 /* An empty aggregator that may be merged with a. */
 static llmlat_agg *empty_like(const llmlat_agg *a)
 {
@@ -143,7 +169,7 @@ static llmlat_agg *empty_like(const llmlat_agg *a)
     FZ_CHECK(llmlat_agg_get_mode(a, &mode) == LLMLAT_OK, "get_mode");
     llmlat_agg *e = llmlat_agg_new(conv, mode);
     FZ_CHECK(e, "agg_new(%d, %d)", conv, mode);
-    for (int32_t p = LLMLAT_PARAM_RELATIVE_ERROR; p <= LLMLAT_PARAM_SLO_E2E; p++) {
+    for (int32_t p = LLMLAT_PARAM_RELATIVE_ERROR; p <= LLMLAT_PARAM_SERVER_OUTPUT_TOKENS; p++) {
         double v;
         FZ_CHECK(llmlat_agg_get_param(a, p, &v) == LLMLAT_OK, "get_param");
         FZ_CHECK(llmlat_agg_set_param(e, p, v) == LLMLAT_OK, "set_param %d %.17g", p, v);
@@ -194,6 +220,7 @@ static void check_parsed(llmlat_agg *a, const uint8_t *data, size_t size)
     answers x, y;
     ask(a, &x);
     reports(a);
+    expositions(a);
 
     llmlat_agg *u = empty_like(a);
     int32_t st = llmlat_agg_merge(u, a);

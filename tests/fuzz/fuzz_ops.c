@@ -28,6 +28,8 @@ typedef struct mreq {
     llmlat_request *r; /* NULL: empty slot */
     int state;
     int64_t start, end, last, max_t;
+    bool has_sched;    /* its intended start */
+    int64_t sched;
     size_t n;
     int64_t t[MAX_EV];
     uint32_t k[MAX_EV];
@@ -45,14 +47,17 @@ typedef struct mlist {
     uint32_t w[MAX_SAMPLES]; /* weights: 1, but for GuideLLM's TPOT and NTPOT */
 } mlist;
 
-enum { L_TTFT, L_E2E, L_TPOT, L_ITL_MAX, L_NTPOT, N_LISTS };
-static const int32_t LIST_METRIC[N_LISTS] = { LLMLAT_TTFT, LLMLAT_E2E, LLMLAT_TPOT,
-                                              LLMLAT_ITL_MAX, LLMLAT_NTPOT };
+enum { L_TTFT, L_E2E, L_TPOT, L_ITL_MAX, L_NTPOT, L_DELAY, L_STTFT, L_SE2E, N_LISTS };
+static const int32_t LIST_METRIC[N_LISTS] = { LLMLAT_TTFT,          LLMLAT_E2E,
+                                              LLMLAT_TPOT,          LLMLAT_ITL_MAX,
+                                              LLMLAT_NTPOT,         LLMLAT_DISPATCH_DELAY,
+                                              LLMLAT_SCHEDULED_TTFT, LLMLAT_SCHEDULED_E2E };
+#define N_PARAMS LLMLAT_PARAM_MAX_DISPATCH_DELAY
 
 typedef struct magg {
     llmlat_agg *a; /* NULL: empty slot */
     int32_t conv, mode;
-    double params[5]; /* LLMLAT_PARAM_* - 1 */
+    double params[N_PARAMS]; /* LLMLAT_PARAM_* - 1 */
     uint64_t completed, failed, tpot_undef, in_tok, out_tok;
     uint64_t itl_count, icl_count;
     /* the failures' tokens by status group, where the convention keeps
@@ -74,7 +79,9 @@ static double ns_to_s(int64_t ns)
 
 static double param_default(int32_t p)
 {
-    return p == LLMLAT_PARAM_RELATIVE_ERROR ? 0.01 : 0.0;
+    return p == LLMLAT_PARAM_RELATIVE_ERROR      ? 0.01
+           : p == LLMLAT_PARAM_MAX_DISPATCH_DELAY ? 0.001
+                                                  : 0.0;
 }
 
 /* What one request contributes under a convention, from DESIGN.md's
@@ -83,6 +90,10 @@ typedef struct mview {
     bool success;
     bool has_anchor;
     bool has_ttft, has_e2e, has_tpot, has_tps, has_itl_max, has_ntpot;
+    /* from the intended start: the delay, and TTFT and E2E where they are
+     * measured (not a placeholder), plus the delay */
+    bool has_delay, has_sttft, has_se2e;
+    int64_t delay, sttft, se2e;
     int64_t ttft, e2e;
     double tpot, tps, itl_max, ntpot;
     uint64_t tpot_w, ntpot_w;
@@ -115,7 +126,7 @@ static void model_view(const mreq *q, int32_t conv, mview *v)
     const bool gl = conv == LLMLAT_CONV_GUIDELLM, ip = conv == LLMLAT_CONV_INFERENCE_PERF;
     bool ended = q->state == S_FINISHED || q->state == S_FAILED || q->state == S_CANCELLED;
     size_t first = SIZE_MAX, last = SIZE_MAX, first_tok = SIZE_MAX, last_tok = SIZE_MAX;
-    uint64_t sum_k = 0;
+    uint64_t sum_k = 0, content = 0;
     for (size_t i = 0; i < q->n; i++) {
         if (counts_event(conv, q->k[i])) {
             if (first == SIZE_MAX)
@@ -127,9 +138,12 @@ static void model_view(const mreq *q, int32_t conv, mview *v)
                 first_tok = i;
             last_tok = i;
             sum_k += q->k[i];
+            content++;
         }
     }
-    v->n_out = q->has_out ? q->out_tok : sum_k;
+    /* DESIGN section 9: inference-perf counts the client's tokens; a
+     * GuideLLM errored request its content chunks */
+    v->n_out = ip ? sum_k : gl && q->state == S_FAILED ? content : q->has_out ? q->out_tok : sum_k;
     switch (conv) {
     case LLMLAT_CONV_VLLM:
         v->success = q->state == S_FINISHED && q->n > 0;
@@ -146,9 +160,13 @@ static void model_view(const mreq *q, int32_t conv, mview *v)
     }
     bool ends_at_finish = conv == LLMLAT_CONV_SGLANG || conv == LLMLAT_CONV_LLMPERF || ip || gl;
     v->has_anchor = first != SIZE_MAX;
+    v->has_delay = q->has_sched;
+    v->delay = q->start - q->sched;
     if (v->has_anchor && !(ip && sum_k < 2)) { /* inference-perf: two token times */
         v->has_ttft = true;
         v->ttft = q->t[first] - q->start;
+        v->has_sttft = q->has_sched;
+        v->sttft = q->t[first] - q->sched;
     } else if (!v->has_anchor && ((ends_at_finish && !ip && ended) || gl)) {
         v->has_ttft = true; /* no content: TTFT 0 */
         v->ttft = 0;
@@ -157,6 +175,8 @@ static void model_view(const mreq *q, int32_t conv, mview *v)
         if (gl ? q->state == S_FINISHED : ended) {
             v->has_e2e = true;
             v->e2e = q->end - q->start;
+            v->has_se2e = q->has_sched;
+            v->se2e = q->end - q->sched;
         } else if (gl && ended) { /* GuideLLM: no request_end, latency 0 */
             v->has_e2e = true;
             v->e2e = 0;
@@ -164,6 +184,8 @@ static void model_view(const mreq *q, int32_t conv, mview *v)
     } else if (ended && v->has_anchor) {
         v->has_e2e = true;
         v->e2e = q->t[last] - q->start;
+        v->has_se2e = q->has_sched;
+        v->se2e = q->t[last] - q->sched;
     }
     if ((gl || ip) && ended && v->n_out > 1) { /* first to last token */
         if (v->has_ttft && v->has_anchor) {
@@ -339,6 +361,7 @@ static bool folds_otherwise(const mreq *q, int32_t conv)
 static void req_clear_model(mreq *q)
 {
     q->state = S_NEW;
+    q->has_sched = false;
     q->n = 0;
     q->in_tok = q->out_tok = 0;
     q->has_out = false;
@@ -373,6 +396,32 @@ static bool took_effect(int32_t got, int32_t want, const char *what)
     return got == LLMLAT_OK;
 }
 
+/* llmlat_request_schedule: ESTATE once ended; once started, at or before
+ * the start and within int64 of every time recorded (the last is the
+ * latest). */
+static void op_schedule(fz_input *in, mreq *q)
+{
+    if (!q->r)
+        return;
+    int64_t t = pick_time(in, q->state == S_NEW ? 0 : q->start);
+    bool ended = q->state == S_FINISHED || q->state == S_FAILED || q->state == S_CANCELLED;
+    int64_t max_t = t <= 0 ? t + INT64_MAX : INT64_MAX;
+    int32_t want = ended                                    ? LLMLAT_ESTATE
+                   : q->state == S_STARTED && t > q->start  ? LLMLAT_EORDER
+                   : q->state == S_STARTED && q->last > max_t ? LLMLAT_EOVERFLOW
+                                                              : LLMLAT_OK;
+    expect_status(llmlat_request_schedule(q->r, t), want, "schedule");
+    if (want != LLMLAT_OK)
+        return;
+    q->has_sched = true;
+    q->sched = t;
+    if (q->state == S_STARTED)
+        q->max_t = max_t;
+    int64_t got = 0;
+    expect_status(llmlat_request_get_schedule(q->r, &got), LLMLAT_OK, "get_schedule");
+    FZ_CHECK(got == t, "get_schedule %lld, model %lld", (long long)got, (long long)t);
+}
+
 static void op_request(fz_input *in, mreq *q)
 {
     uint8_t op = fz_u8(in);
@@ -400,10 +449,19 @@ static void op_request(fz_input *in, mreq *q)
             expect_status(llmlat_request_start(q->r, t), LLMLAT_ESTATE, "start twice");
             break;
         }
-        expect_status(llmlat_request_start(q->r, t), LLMLAT_OK, "start");
+        /* with an intended start: at or after it, within int64 of it */
+        int64_t from = q->has_sched ? q->sched : t;
+        int64_t max_t = from <= 0 ? from + INT64_MAX : INT64_MAX;
+        int32_t want = !q->has_sched ? LLMLAT_OK
+                       : t < q->sched ? LLMLAT_EORDER
+                       : t > max_t    ? LLMLAT_EOVERFLOW
+                                      : LLMLAT_OK;
+        expect_status(llmlat_request_start(q->r, t), want, "start");
+        if (want != LLMLAT_OK)
+            break;
         q->state = S_STARTED;
         q->start = q->last = t;
-        q->max_t = t <= 0 ? t + INT64_MAX : INT64_MAX;
+        q->max_t = max_t;
         break;
     }
     case 2: case 3: case 4: { /* event */
@@ -518,6 +576,10 @@ static void check_request(const mreq *q)
         expect_value(q, c, LLMLAT_NTPOT, m.has_ntpot, m.ntpot);
         expect_value(q, c, LLMLAT_OUTPUT_TOKENS, ended, (double)m.n_out);
         expect_value(q, c, LLMLAT_INPUT_TOKENS, true, (double)q->in_tok);
+        expect_value(q, c, LLMLAT_DISPATCH_DELAY, m.has_delay, ns_to_s(m.delay));
+        if (ended || m.has_anchor)
+            expect_value(q, c, LLMLAT_SCHEDULED_TTFT, m.has_sttft, ns_to_s(m.sttft));
+        expect_value(q, c, LLMLAT_SCHEDULED_E2E, m.has_se2e, ns_to_s(m.se2e));
         if (folds_otherwise(q, c))
             FZ_CHECK(llmlat_request_value(q->r, c, LLMLAT_ITL_MAX, &v) == LLMLAT_EMISMATCH,
                      "streaming recorder's ITL_MAX under another gap rule");
@@ -563,7 +625,7 @@ static void op_agg_new(fz_input *in, magg *g)
     FZ_CHECK(g->a || fz_al.fail_at >= 0, "agg_new failed without injection");
     g->conv = conv;
     g->mode = mode;
-    for (int32_t p = 1; p <= 5; p++)
+    for (int32_t p = 1; p <= N_PARAMS; p++)
         g->params[p - 1] = param_default(p);
     agg_clear_model(g);
 }
@@ -625,6 +687,12 @@ static void op_add(magg *g, const mreq *q)
         list_push(&g->lists[L_ITL_MAX], m.itl_max, 1);
     if (m.has_ntpot)
         list_push(&g->lists[L_NTPOT], m.ntpot, (uint32_t)m.ntpot_w);
+    if (m.has_delay)
+        list_push(&g->lists[L_DELAY], ns_to_s(m.delay), 1);
+    if (m.has_sttft)
+        list_push(&g->lists[L_STTFT], ns_to_s(m.sttft), 1);
+    if (m.has_se2e)
+        list_push(&g->lists[L_SE2E], ns_to_s(m.se2e), 1);
 }
 
 static bool same_bounded_params(const magg *x, const magg *y)
@@ -679,7 +747,7 @@ static void op_merge(magg *dst, const magg *src)
 static void op_param(fz_input *in, magg *g)
 {
     static const double values[] = { 0.0, 0.01, 0.02, 0.05, 0.25, 1.0, 0.5, 1e-4, -1.0, 3.0 };
-    int32_t p = fz_u8(in) % 6; /* 0: unknown */
+    int32_t p = fz_u8(in) % (N_PARAMS + 1); /* 0: unknown */
     double v = values[fz_u8(in) % (sizeof values / sizeof values[0])];
     if (!g->a)
         return;
@@ -692,7 +760,8 @@ static void op_param(fz_input *in, magg *g)
         if (!(v >= lo && v <= hi))
             want = LLMLAT_EINVAL;
         else if (g->mode == LLMLAT_MODE_BOUNDED && p != LLMLAT_PARAM_DURATION &&
-                 v != g->params[p - 1] && (g->completed || g->failed))
+                 p != LLMLAT_PARAM_MAX_DISPATCH_DELAY && v != g->params[p - 1] &&
+                 (g->completed || g->failed))
             want = LLMLAT_ESTATE;
     }
     if (took_effect(llmlat_agg_set_param(g->a, p, v), want, "set_param"))
@@ -863,7 +932,9 @@ static void check_list(const magg *g, int32_t metric, const mlist *l)
              metric, got, (unsigned long long)total, g->conv, g->mode);
     if (l->n == 0) {
         int32_t st = llmlat_agg_stat(g->a, metric, LLMLAT_STAT_MEAN, &got);
-        if (zero_placeholder(g->conv))
+        /* nobody's measurement from the intended start has no placeholder */
+        bool from_schedule = metric >= LLMLAT_DISPATCH_DELAY;
+        if (zero_placeholder(g->conv) && !from_schedule)
             FZ_CHECK(st == LLMLAT_OK && got == 0.0, "empty metric %d: %d %g", metric, st, got);
         else
             FZ_CHECK(st == LLMLAT_EUNDEFINED && isnan(got), "empty metric %d: %d %g", metric, st,
@@ -966,7 +1037,7 @@ static void probe_other_queries(const magg *g)
         FZ_CHECK(u <= g->completed, "peak concurrency %llu > completed",
                  (unsigned long long)u);
     expect_status(llmlat_agg_counter(g->a, LLMLAT_COUNT_MEMORY_BYTES, &u), LLMLAT_OK, "memory");
-    for (int32_t m = LLMLAT_ITL; m <= LLMLAT_NTPOT; m++) {
+    for (int32_t m = LLMLAT_ITL; m <= LLMLAT_SCHEDULED_E2E; m++) {
         static const double q[] = { 0.5, 0.999 };
         double out[2];
         st = llmlat_agg_quantiles(g->a, m, q, 2, out);
@@ -1230,7 +1301,8 @@ enum {
     OP_ROUNDTRIP = 59,
     OP_WINDOW = 60,
     OP_COMPARE = 61,
-    /* 62..63: add as well */
+    OP_SCHEDULE = 62, /* the intended start, before or after the start */
+    /* 63: add as well */
 };
 
 static void free_all(void)
@@ -1251,7 +1323,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         aggs[i].a = llmlat_agg_new(LLMLAT_CONV_DEFAULT, i == 2);
         aggs[i].conv = LLMLAT_CONV_DEFAULT;
         aggs[i].mode = i == 2;
-        for (int32_t p = 1; p <= 5; p++)
+        for (int32_t p = 1; p <= N_PARAMS; p++)
             aggs[i].params[p - 1] = param_default(p);
         agg_clear_model(&aggs[i]);
     }
@@ -1276,6 +1348,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             break;
         case OP_COMPARE:
             op_compare(&in, g, h);
+            break;
+        case OP_SCHEDULE:
+            op_schedule(&in, q);
             break;
         case OP_MERGE: case OP_MERGE + 1: case OP_MERGE + 2:
             op_merge(g, h);

@@ -36,7 +36,8 @@ static int write_seed(const char *dir, const char *name, const llmlat_agg *a)
 }
 
 /* A few requests: empty chunks, multi-token chunks, one failed, one
- * cancelled, one without content. */
+ * cancelled, one without content; all but every third with an intended
+ * start, some sent late. */
 static int add_some(llmlat_agg *a, int n)
 {
     int bad = 0;
@@ -45,6 +46,8 @@ static int add_some(llmlat_agg *a, int n)
         if (!r)
             return 1;
         int64_t start = i * 70 * MS, t = start + (40 + 9 * i) * MS;
+        if (i % 3 != 2)
+            bad |= llmlat_request_schedule(r, start - (i % 4) * 6 * MS) != LLMLAT_OK;
         bad |= llmlat_request_start(r, start) != LLMLAT_OK;
         for (int e = 0; e < (i == 3 ? 0 : 2 + i % 4); e++) {
             bad |= llmlat_request_event(r, t, (uint32_t)((i + e) % 3)) != LLMLAT_OK;
@@ -99,6 +102,9 @@ int main(int argc, char **argv)
         bad |= llmlat_agg_set_quantiles(a, q, 2) != LLMLAT_OK;
         bad |= llmlat_agg_set_buckets(a, LLMLAT_TTFT, bounds, 3) != LLMLAT_OK;
         bad |= llmlat_agg_set_param(a, LLMLAT_PARAM_SLO_E2E, 0.2) != LLMLAT_OK;
+        bad |= llmlat_agg_set_param(a, LLMLAT_PARAM_MAX_DISPATCH_DELAY, 0.25) != LLMLAT_OK;
+        static const double delay_bounds[] = { 0.005, 0.05 };
+        bad |= llmlat_agg_set_buckets(a, LLMLAT_DISPATCH_DELAY, delay_bounds, 2) != LLMLAT_OK;
         bad |= add_some(a, 2);
         bad |= write_seed(dir, mode == LLMLAT_MODE_EXACT ? "settings-exact" : "settings-bounded",
                           a);

@@ -8,8 +8,10 @@ Checks, for an exact and a bounded aggregator:
     fresh profile; the page has no link to follow anyway);
   - Chromium's own DOM (--dump-dom) holds every chart as an <svg> with the
     expected marks: a CDF polyline and P50/P90/P99 markers in each of the
-    four CDFs, bars in the histograms, the two lines over time (exact
-    mode only);
+    six CDFs (the dispatch delay's and the scheduled E2E's: the sample's
+    requests have intended starts), bars in the histograms, the two lines
+    over time (exact mode only), and the warning that the client fell
+    behind its schedule;
   - the screenshot (of the exact page; the bounded one has the same
     layout) is not blank: most of it white, but a good share of pixels
     inked, in more than a handful of colours (the curves, markers and
@@ -34,9 +36,12 @@ CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu",
                   "--disable-background-networking", "--disable-component-update",
                   "--no-first-run", "--disable-sync", "--hide-scrollbars",
                   "--disable-extensions", "--mute-audio"]
-WIDTH, HEIGHT = 1280, 2900
+WIDTH, HEIGHT = 1280, 3250
 CHARTS_ALWAYS = ("cdf-ttft", "cdf-tpot", "cdf-itl", "cdf-e2e", "itl-histogram",
                  "input-lengths", "output-lengths")
+# the sample trace's requests have intended starts, and its client falls
+# behind: these CDFs and the warning are on its page
+CHARTS_SCHEDULED = ("cdf-dispatch-delay", "cdf-scheduled-e2e")
 CHARTS_TIMELINE = ("tokens-over-time", "concurrency-over-time")
 
 
@@ -97,11 +102,13 @@ def check_dom(dom, timeline):
     e.feed(dom)
     if e.scripts:
         fail("the page has a <script>")
-    charts = CHARTS_ALWAYS + (CHARTS_TIMELINE if timeline else ())
+    charts = CHARTS_ALWAYS + CHARTS_SCHEDULED + (CHARTS_TIMELINE if timeline else ())
     for chart in charts:
         if chart not in e.svgs:
             fail("no <svg id=%r> in the DOM Chromium built" % chart)
-    for chart in CHARTS_ALWAYS[:4]:
+    if '<p class="warning" id="behind-schedule">' not in dom:
+        fail("no warning that the client fell behind its schedule")
+    for chart in CHARTS_ALWAYS[:4] + CHARTS_SCHEDULED:
         c = e.svgs[chart]
         if c.get("polyline.cdf") != 1:
             fail("%s: %d CDF polylines" % (chart, c.get("polyline.cdf", 0)))

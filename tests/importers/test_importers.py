@@ -33,7 +33,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import tools  # noqa: E402
 
 LLMLAT = os.environ["LLMLAT"]
-CONVENTIONS = ["default", "vllm", "aiperf", "sglang", "llmperf"]
+CONVENTIONS = ["default", "vllm", "aiperf", "sglang", "llmperf", "guidellm", "inference-perf"]
 ERROR_LINE = re.compile(r"^[^:]+:\d+:\d+: .+$")
 
 
@@ -104,30 +104,35 @@ class RoundTrip(unittest.TestCase):
         self.assertGreater(compared, 5, what)
         return compared
 
-    def other_conventions(self, path, trace, input_, args=()):
+    def other_conventions(self, path, trace, input_, args=(), chunk_tokens=False):
         """Under every convention: llmlat on the file equals llmlat on the
         equivalent trace wherever it gives a value; a null has a reason."""
         trace_path = self.path("equivalent.json")
-        with open(trace_path, "w") as f:
-            f.write(tools.trace_text(trace))
         for conv in CONVENTIONS:
+            equivalent = tools.client_tokens(trace) \
+                if conv == "inference-perf" and not chunk_tokens else trace
+            if equivalent is None:
+                continue  # a file whose chunks outnumber its tokens: no trace says that
+            with open(trace_path, "w") as f:
+                f.write(tools.trace_text(equivalent))
             got = report(path, "--input", input_, "--convention", conv, *args)
             want = report(trace_path, "--convention", conv, *args)
             self.assertEqual(got["input"]["format"], input_)
             reasons = got.get("unavailable", {})
             values = 0
+            wanted = flat(want)  # keys such as "p0.1" hold dots: flat, not split
             for key, (value, unit) in flat(got).items():
                 if key.startswith("input.") or key in ("requests_read", "rejected_requests"):
                     continue
                 if value is None:
-                    if want_value(want, key) is not None:
+                    if wanted.get(key, (None,))[0] is not None:
                         self.assertTrue(reasons, "%s under %s: %s is null without a reason"
                                         % (input_, conv, key))
                     continue
                 values += 1
-                self.assertTrue(close(key, unit, want_value(want, key), value),
+                self.assertTrue(close(key, unit, wanted.get(key, (None,))[0], value),
                                 "%s under %s: %s from the file %r, from the trace %r"
-                                % (input_, conv, key, value, want_value(want, key)))
+                                % (input_, conv, key, value, wanted.get(key, (None,))[0]))
             self.assertGreater(values, 3, "%s under %s" % (input_, conv))
 
     def test_vllm(self):
@@ -221,14 +226,102 @@ class RoundTrip(unittest.TestCase):
         self.assertRegex(got["unavailable"]["request_throughput"], "no start times")
         self.other_conventions(path, trace, "llmperf")
 
+    def test_guidellm(self):
+        """benchmarks.json: the last benchmark by default, --run picks one;
+        GuideLLM's metrics of each status group come back within 1 ns and
+        1e-9; the benchmark's window start is its own (the warm-up ended
+        before it), where llmlat starts at its first request."""
+        path = self.path("benchmarks.json")
+        results = tools.write_guidellm(path, [tools.make_streams(41, 12),
+                                              tools.make_streams(8, 40)])
+        got = report(path, "--input", "guidellm", "--convention", "guidellm")
+        self.assertEqual(got["input"], {"format": "guidellm", "run": 2, "runs": 2})
+        want, trace = results[-1]
+        self.assertEqual(report(path, "--convention", "guidellm"), got)  # detected
+        tool = flat(got["tool"])
+        compared = 0
+        for key, (value, unit) in flat(want).items():
+            if key in ("benchmark.start_time", "benchmark.end_time"):
+                continue  # GuideLLM's window, not a request's start: docs/importers.md
+            self.assertIn(key, tool)
+            mine = tool[key][0]
+            compared += 1
+            if key.startswith("metrics.output_tokens_per_second.") and value and mine:
+                # tokens over the span of their token points, each a float
+                # of epoch seconds read to the nearest ns: the span within
+                # 1 ns (a rate over a short span moves by more than 1e-9)
+                group = key.split(".")[2]
+                tokens = want["metrics"]["output_token_count"][group]["total_sum"]
+                self.assertLessEqual(abs(tokens / value - tokens / mine), 1e-9, key)
+                continue
+            unit = "ms" if "_ms." in key else "s"
+            if key.endswith(".variance"):  # a square: its root is the time
+                value, mine = math.sqrt(value), math.sqrt(mine)
+            elif key.endswith(".total_sum"):  # count values, each within 1 ns
+                count = flat(want)[key[:-len("total_sum")] + "count"][0]
+                value, mine = (value / count, mine / count) if count else (value, mine)
+            self.assertTrue(close(key, unit, value, mine),
+                            "guidellm: %s: the tool %r, llmlat %r" % (key, value, mine))
+        self.assertGreater(compared, 300)
+        first = report(path, "--run", "1", "--convention", "guidellm")
+        self.assertEqual(first["tool"]["metrics"]["request_totals"],
+                         results[0][0]["metrics"]["request_totals"])
+        self.assertRegex(got["unavailable"]["icl"], "first and last chunk times only")
+        self.other_conventions(path, trace, "guidellm")
 
-def want_value(report_, key):
-    node = report_
-    for part in key.split("."):
-        if not isinstance(node, dict) or part not in node:
-            return None
-        node = node[part]
-    return node
+
+class InferencePerfRoundTrip(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp(prefix="llmlat-inference-perf-")
+        self.addCleanup(shutil.rmtree, self.tmp)
+
+    def compare(self, got, want, skip, what):
+        tool, compared = flat(got["tool"]), 0
+        for key, (value, _) in flat(want).items():
+            if any(key.startswith(s) for s in skip):
+                continue
+            self.assertIn(key, tool, what)
+            compared += 1
+            self.assertTrue(close(key, "s", value, tool[key][0]),
+                            "%s: %s: the tool %r, llmlat %r" % (what, key, value, tool[key][0]))
+        return compared
+
+    def test_inference_perf(self):
+        """per_request_lifecycle_metrics.json: the summary comes back, with
+        the client's N and with the server's (--output-tokens server).
+        inference-perf reports the client's count in output_len and the
+        server's in output_tokens; llmlat reports its N in both, so each
+        run compares the one that is its N. The per-request file has no
+        scheduled_time: load_summary's schedule_delay is not compared."""
+        path = os.path.join(self.tmp, "per_request_lifecycle_metrics.json")
+        client, server, trace = tools.write_inference_perf(path, tools.make_streams(12, 50))
+        got = report(path, "--input", "inference-perf", "--convention", "inference-perf")
+        self.assertEqual(got["input"]["format"], "inference-perf")
+        self.assertEqual(report(path, "--convention", "inference-perf"), got)  # detected
+        self.assertGreater(self.compare(got, client, ["successes.output_tokens"], "client"), 100)
+        got = report(path, "--convention", "inference-perf", "--output-tokens", "server")
+        self.assertGreater(self.compare(got, server, ["successes.output_len"], "server"), 100)
+        RoundTrip.other_conventions(self, path, trace, "inference-perf", chunk_tokens=True)
+
+    def path(self, name):
+        return os.path.join(self.tmp, name)
+
+    def test_inference_perf_before_late_2025(self):
+        """The older per-request file: a time per line of the response, read
+        as chunks whose tokens are unknown. Request latency, NTPOT and the
+        throughputs come back. That version took its lines for tokens: its
+        TPOT divided their span by their number - 1, its ITL are the gaps
+        between lines, and a request with more than one line had a TTFT;
+        llmlat's TPOT divides by N - 1, its per-token ITL is not available,
+        and a TTFT needs N >= 2 (docs/importers.md, the version table)."""
+        path = os.path.join(self.tmp, "old.json")
+        want = tools.write_inference_perf_old(path, tools.make_streams(13, 30))
+        got = report(path, "--input", "inference-perf", "--convention", "inference-perf")
+        skip = ["successes.latency.time_per_output_token", "successes.latency.inter_token_latency",
+                "successes.latency.time_to_first_token"]
+        self.assertGreater(self.compare(got, want, skip, "old layout"), 30)
+        self.assertIsNone(got["tool"]["successes"]["latency"]["inter_token_latency"])
+        self.assertRegex(got["unavailable"]["itl"], "no token counts per chunk")
 
 
 class Malformed(unittest.TestCase):

@@ -239,6 +239,7 @@ def vllm_trace(streams, dur_s, start_times):
          "input_tokens": q["input"], "output_tokens": q["N"], "ok": not q["failed"]}
         for q in streams]}
     for r, q in zip(trace["requests"], streams):
+        r["scheduled"] = r["start"]  # queue_times are 0: the intended start is the start
         if q["failed"]:
             r["events"] = []
             r["output_tokens"] = 0
@@ -468,6 +469,9 @@ def write_aiperf(dir_, streams):
          [[wall(t), 1] for t, kind, _ in q["chunks"] if kind == "content"],
          "input_tokens": q["input"], "output_tokens": q["N"], "ok": not q["failed"]}
         for q in streams]}
+    for r, q in zip(trace["requests"], streams):
+        if q["failed"]:  # its request_end_ns: the time of the error
+            r["end"] = wall(q["end"])
     # the raw export has every response, [DONE] included, and no token count
     raw_trace = {"requests": [
         {"start": wall(q["start"]),
@@ -612,6 +616,22 @@ def write_llmperf(dir_, streams):
     return summary, trace
 
 
+def client_tokens(trace):
+    """The trace as inference-perf's convention reads a file without tokens
+    per chunk: N is the file's count (llmlat takes the usage count where
+    the events do not carry their tokens), so the trace's sum of k is made
+    N by giving the first content chunk the tokens the others lack."""
+    out = json.loads(json.dumps(trace))
+    for r in out["requests"]:
+        content = [e for e in r["events"] if e[1]]
+        extra = r.get("output_tokens", 0) - sum(k for _, k in r["events"])
+        if content and extra > 0:
+            content[0][1] += extra
+        elif content and extra < 0:
+            return None  # more chunks than tokens (a vLLM role chunk): no such trace
+    return out
+
+
 def ns_text(ns):
     """Integer ns as the exact decimal seconds a trace holds."""
     sign = "-" if ns < 0 else ""
@@ -627,7 +647,9 @@ def trace_text(trace):
                  + "]"]
         if "end" in r:
             parts.append('"end": ' + ns_text(r["end"]))
-        for key in ("input_tokens", "output_tokens", "ok"):
+        if "scheduled" in r:
+            parts.append('"scheduled": ' + ns_text(r["scheduled"]))
+        for key in ("input_tokens", "output_tokens", "ok", "cancelled"):
             if key in r:
                 parts.append('"%s": %s' % (key, json.dumps(r[key])))
         return "{" + ", ".join(parts) + "}"
@@ -646,3 +668,470 @@ def flatten(d, parent=""):
         else:
             out[key] = v
     return out
+
+
+# ----------------------------------------------------------------- GuideLLM
+
+def _reference(name):
+    """A scripts/*-reference.py module: the tools' formulas, written out."""
+    import importlib.util
+    here = os.path.dirname(os.path.abspath(__file__))
+    path = os.path.join(here, "..", "..", "scripts", name + "-reference.py")
+    spec = importlib.util.spec_from_file_location(name.replace("-", "_") + "_reference", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def epoch(ns):
+    """time.time() at perf ns: a float of epoch seconds."""
+    return (ns - PERF_BASE + WALL_BASE) / 1e9
+
+
+def ns_of(seconds):
+    """The exact value of a float of seconds, in ns rounded half away from
+    zero: the time llmlat reads from the float's text."""
+    import decimal
+    d = decimal.Decimal(seconds) * 10**9
+    return int(d.to_integral_value(rounding=decimal.ROUND_HALF_UP))
+
+
+def guidellm_timings(q, cancel_after=None):
+    """What GuideLLM's OpenAI backend records of one stream
+    (src/guidellm/backends/openai/http.py @ e52e92cb, resolve: every line
+    of aiter_lines() is a request iteration, the SSE data line and the
+    blank line after it; a line with content is a token iteration;
+    request_end after the stream closed; a cancellation ends it early).
+    Returns (timings, output_tokens, status)."""
+    t = {"targeted_start": epoch(q["start"] - 1000 - (q["start"] % 700_000)),
+         "queued": epoch(q["start"] - 3 * MS), "dequeued": epoch(q["start"] - 2000),
+         "scheduled_at": epoch(q["start"] - 2000), "resolve_start": epoch(q["start"] - 500),
+         "request_start": epoch(q["start"]), "first_request_iteration": None,
+         "first_token_iteration": None, "last_token_iteration": None,
+         "last_request_iteration": None, "request_iterations": 0, "token_iterations": 0,
+         "request_end": None, "resolve_end": None, "finalized": None}
+    if q["failed"]:  # the stream raised before any line
+        t["resolve_end"] = epoch(q["end"])
+        t["finalized"] = epoch(q["end"] + 1000)
+        return t, None, "errored"
+    lines = [(c, kind, k) for c, kind, k in q["chunks"]] + [(q["end"], "done", 0)]
+    usage = None
+    for i, (at, kind, k) in enumerate(lines):
+        if cancel_after is not None and i == cancel_after:
+            t["resolve_end"] = epoch(at)
+            t["finalized"] = epoch(at + 1000)
+            return t, usage, "incomplete"
+        for _ in range(2):  # "data: ..." and the blank line after it
+            if t["first_request_iteration"] is None:
+                t["first_request_iteration"] = epoch(at)
+            t["last_request_iteration"] = epoch(at)
+            t["request_iterations"] += 1
+        if kind == "content":
+            if t["first_token_iteration"] is None:
+                t["first_token_iteration"] = epoch(at)
+                t["token_iterations"] = 0
+            t["last_token_iteration"] = epoch(at)
+            t["token_iterations"] += 1
+            # continuous_usage_stats: the tokens so far
+            usage = (usage or 0) + k
+    t["request_end"] = epoch(q["end"] + 300_000)
+    t["resolve_end"] = epoch(q["end"] + 400_000)
+    t["finalized"] = epoch(q["end"] + 500_000)
+    return t, q["N"], "successful"
+
+
+class GuideLLMStats:
+    """GenerativeRequestStats' computed fields (src/guidellm/schemas/
+    request_stats.py @ e52e92cb), in Python floats as GuideLLM has them."""
+
+    def __init__(self, timings, prompt, output_metric_tokens):
+        self.t = timings
+        self.prompt_tokens = prompt
+        total = output_metric_tokens
+        self.output_tokens = total if total is not None else (t_or_none(timings))
+
+    def request_end_time(self):
+        return self.t["request_end"] if self.t["request_end"] is not None \
+            else self.t["resolve_end"]
+
+    def request_start_time(self):
+        return self.t["request_start"] if self.t["request_start"] is not None \
+            else self.t["resolve_start"]
+
+    def request_latency(self):
+        if self.t["request_start"] is None or self.t["request_end"] is None:
+            return None
+        return self.t["request_end"] - self.t["request_start"]
+
+    def time_to_first_token_ms(self):
+        if self.t["first_token_iteration"] is None or self.t["request_start"] is None:
+            return None
+        return 1000 * (self.t["first_token_iteration"] - self.t["request_start"])
+
+    def time_per_output_token_ms(self):
+        last = self.t["last_token_iteration"] or self.request_end_time()
+        if self.t["request_start"] is None or last is None or not self.output_tokens:
+            return None
+        return 1000 * (last - self.t["request_start"]) / self.output_tokens
+
+    def inter_token_latency_ms(self):
+        first, last = self.t["first_token_iteration"], self.t["last_token_iteration"]
+        if first is None or last is None or self.output_tokens is None or \
+                self.output_tokens <= 1:
+            return None
+        return 1000 * (last - first) / (self.output_tokens - 1)
+
+    def output_tokens_timings(self):
+        first, last = self.t["first_token_iteration"], self.t["last_token_iteration"]
+        iterations = self.t["token_iterations"]
+        if first is None or last is None or iterations <= 1:
+            at = last if last is not None else self.request_end_time()
+            return [(at, self.output_tokens or 0.0)]
+        out = [(first, 1.0 * bool(self.output_tokens))]
+        if self.output_tokens is None or self.output_tokens <= 1:
+            return out
+        per = (self.output_tokens - 1.0) / (iterations - 1.0)
+        return out + [(x, per) for x in np.linspace(first, last, num=iterations)[1:]]
+
+
+def t_or_none(timings):
+    """output_tokens without usage: the token iterations, or None."""
+    return timings["token_iterations"] or None
+
+
+def guidellm_metrics(stats_by_group, start, end):
+    """GenerativeMetrics.compile (benchmark/schemas/generative/metrics.py),
+    for the fields llmlat's `tool` object writes, with the statistics of
+    scripts/guidellm-reference.py (src/guidellm/schemas/statistics.py)."""
+    ref = _reference("guidellm")
+    groups = ("successful", "incomplete", "errored")
+
+    def by_group(function):
+        values = {g: [] for g in groups}
+        for g in groups:
+            for s in stats_by_group[g]:
+                v = function(s)
+                values[g].append(v if isinstance(v, tuple) else (v, 1.0))
+        out = {g: ref.from_values(values[g]) for g in groups}
+        out["total"] = ref.from_values([x for g in groups for x in values[g]])
+        return out
+
+    def rates(function, lo=None, hi=None):
+        times = {g: [x for s in stats_by_group[g] for x in function(s)] for g in groups}
+        out = {g: {"mean": ref.rate_distribution(times[g], lo, hi)["mean"]} for g in groups}
+        out["total"] = {"mean": ref.rate_distribution(
+            [x for g in groups for x in times[g]], lo, hi)["mean"]}
+        return out
+
+    totals = {g: len(stats_by_group[g]) for g in groups}
+    totals["total"] = sum(totals.values())
+    return {
+        "request_totals": totals,
+        "requests_per_second": rates(lambda s: [(s.request_end_time(), 1.0)], start, end),
+        "output_tokens_per_second": rates(lambda s: s.output_tokens_timings()),
+        "request_latency": by_group(lambda s: s.request_latency() or 0.0),
+        "prompt_token_count": by_group(lambda s: float(s.prompt_tokens or 0.0)),
+        "output_token_count": by_group(lambda s: float(s.output_tokens or 0.0)),
+        "time_to_first_token_ms": by_group(lambda s: s.time_to_first_token_ms() or 0.0),
+        "time_per_output_token_ms": by_group(
+            lambda s: (s.time_per_output_token_ms() or 0.0, float(s.output_tokens or 0.0))),
+        "inter_token_latency_ms": by_group(
+            lambda s: (s.inter_token_latency_ms() or 0.0,
+                       float(s.output_tokens or 1.0) - 1.0)),
+    }
+
+
+def write_guidellm(path, benchmarks):
+    """benchmarks.json as GuideLLM 0.4-0.5 writes it
+    (GenerativeBenchmarksReport: metadata, args, benchmarks), one benchmark
+    per list of streams: each with a warm-up request that ends before its
+    measurement window (so its metrics leave it out: get_within_range) and
+    every fifth success cancelled after its second line. Returns each
+    benchmark's (window start, end, metrics) and its equivalent trace."""
+    out, results = [], []
+    for streams in benchmarks:
+        warm = dict(streams[0], start=streams[0]["start"] - 9 * 10**9,
+                    end=streams[0]["end"] - 9 * 10**9,
+                    chunks=[(c - 9 * 10**9, kind, k) for c, kind, k in streams[0]["chunks"]])
+        requests = {"successful": [], "errored": [], "incomplete": []}
+        stats = {g: [] for g in requests}
+        kept = []
+        for i, q in enumerate([warm] + streams):
+            cancel = 2 if i % 5 == 3 and not q["failed"] and len(q["chunks"]) >= 3 else None
+            timings, usage, group = guidellm_timings(q, cancel)
+            output_total = usage if group != "errored" else None
+            s = GuideLLMStats(timings, q["input"], output_total)
+            record = {
+                "type_": "generative_request_stats", "request_id": "r%d" % i,
+                "response_id": "c%d" % i, "request_args": "{}", "output": "tok",
+                "info": {"request_id": "r%d" % i, "status": {
+                    "successful": "completed", "errored": "errored",
+                    "incomplete": "cancelled"}[group], "scheduler_node_id": -1,
+                    "scheduler_process_id": 0, "scheduler_start_time": epoch(PERF_BASE),
+                    "timings": timings, "error": None, "traceback": None},
+                "input_metrics": {"text_tokens": q["input"], "total_tokens": q["input"]},
+                "output_metrics": {"text_tokens": output_total, "total_tokens": output_total},
+                "request_start_time": s.request_start_time(),
+                "request_end_time": s.request_end_time(),
+                "request_latency": s.request_latency(), "prompt_tokens": q["input"],
+                "output_tokens": s.output_tokens,
+                "time_to_first_token_ms": s.time_to_first_token_ms(),
+                "time_per_output_token_ms": s.time_per_output_token_ms(),
+                "inter_token_latency_ms": s.inter_token_latency_ms()}
+            requests[group].append(record)
+            if i > 0:
+                stats[group].append(s)
+                kept.append((q, timings, group, s))
+        start = min(s.request_start_time() for g in stats for s in stats[g]) - 0.0005
+        end = max(s.request_end_time() for g in stats for s in stats[g]) + 1.0
+        metrics = guidellm_metrics(stats, start, end)
+        bench = {
+            "type_": "generative_benchmark", "config": {"strategy": {"type_": "throughput"}},
+            "scheduler_state": {}, "scheduler_metrics": {
+                "measure_start_time": start, "measure_end_time": end},
+            "metrics": metrics, "requests": dict(requests, total=None),
+            "start_time": start, "end_time": end, "duration": end - start,
+            "warmup_duration": 0.0, "cooldown_duration": 0.0}
+        out.append(bench)
+        results.append(({"benchmark": {"start_time": start, "end_time": end,
+                                       "duration": end - start}, "metrics": metrics},
+                         guidellm_trace(kept, end - start)))
+    with open(path, "w") as f:
+        json.dump({"metadata": {"version": 1, "guidellm_version": "0.5.0",
+                                "python_version": "3.12", "platform": "Linux"},
+                   "args": {"target": "http://localhost:8000"}, "benchmarks": out}, f, indent=2)
+    return results
+
+
+def guidellm_trace(kept, duration):
+    """What a benchmarks.json holds, as llmlat's importer places it: the
+    first and last iteration of any kind and of content, the content ones
+    between evenly (floor((last - first) i / (n - 1))), the other empty
+    ones before the last content one; the times the floats' exact values."""
+    reqs = []
+    for q, t, group, s in kept:
+        first_req, last_req = t["first_request_iteration"], t["last_request_iteration"]
+        first_tok, last_tok = t["first_token_iteration"], t["last_token_iteration"]
+        n_tok, n_all = t["token_iterations"], t["request_iterations"]
+        events = []
+        if first_tok is None:
+            n_tok = 0
+        lead = first_req is not None and (n_tok == 0 or ns_of(first_req) < ns_of(first_tok))
+        trail = last_req is not None and n_tok > 0 and ns_of(last_req) > ns_of(last_tok)
+        if n_tok == 0 and first_req is not None and last_req is not None and \
+                ns_of(last_req) > ns_of(first_req):
+            trail = True
+        others = max(n_all - (n_tok + lead + trail), 0)
+        if lead:
+            events.append([ns_of(first_req), 0])
+        if n_tok == 0 and others:
+            events += [[ns_of(first_req), 0]] * others
+        a, b = (ns_of(first_tok), ns_of(last_tok)) if n_tok else (0, 0)
+        for i in range(n_tok):
+            if i + 1 == n_tok and n_tok > 1:
+                events += [[b, 0]] * others
+            events.append([a + (b - a) * i // (n_tok - 1) if n_tok > 1 else a, 1])
+        if n_tok == 1:
+            events += [[a, 0]] * others
+        if trail:
+            events.append([ns_of(last_req), 0])
+        end = t["request_end"] if group == "successful" and t["request_end"] is not None \
+            else t["resolve_end"]
+        r = {"start": ns_of(t["request_start"]), "scheduled": ns_of(t["targeted_start"]),
+             "events": events, "end": ns_of(end), "input_tokens": q["input"]}
+        if s.output_tokens is not None:
+            r["output_tokens"] = s.output_tokens
+            # the tokens the file does not place: on the first content
+            # chunk, so that the trace's sum of k is N too (inference-perf
+            # counts the client's tokens; llmlat takes N where a file has
+            # no tokens per chunk)
+            extra = s.output_tokens - sum(k for _, k in events)
+            content = [e for e in events if e[1]]
+            if extra > 0 and content:
+                content[0][1] += extra
+        if group == "errored":
+            r["ok"] = False
+        elif group == "incomplete":
+            r["cancelled"] = True
+        reqs.append(r)
+    return {"duration": duration, "requests": reqs}
+
+
+# ----------------------------------------------------------- inference-perf
+
+def ip_summarize(items):
+    """reportgen/base.py, summarize (numpy; None when empty)."""
+    if not items:
+        return None
+    a = np.array(items, dtype=np.float64)
+    out = {"mean": float(np.mean(a)), "min": float(np.min(a))}
+    for p in (0.1, 1, 5, 10, 25):
+        out["p%g" % p] = float(np.percentile(a, p))
+    out["median"] = float(np.percentile(a, 50))
+    for p in (75, 90, 95, 99, 99.9):
+        out["p%g" % p] = float(np.percentile(a, p))
+    out["max"] = float(np.max(a))
+    return out
+
+
+def write_inference_perf(path, streams, server_extra=2):
+    """per_request_lifecycle_metrics.json as inference-perf writes it
+    (kubernetes-sigs/inference-perf @ 7de5ef2: reportgen/base.py,
+    generate_reports, one object per request: start_time, end_time,
+    request, response, info.model_dump(), error): apis/streaming_parser.py
+    times the content chunks (chunk_times), the report's tokenizer gives
+    each chunk's time once per token (output_token_times; " tok" is one
+    token here), output_tokens is the client's count of the whole text,
+    server_usage the server's, every fourth one server_extra tokens more.
+    Returns the summaries (summarize_requests) without and with
+    use_server_output_tokens, and the equivalent trace."""
+    records, reqs = [], []
+    for i, q in enumerate(streams):
+        content = [(t, k) for t, kind, k in q["chunks"] if kind == "content"]
+        client = sum(k for _, k in content)
+        server = client + (server_extra if i % 4 == 1 else 0)
+        info = {"request_metrics": {"text": {"input_tokens": q["input"]}},
+                "response_metrics": None, "extra_info": {}, "lora_adapter": None,
+                "labels": {}, "input_tokens": q["input"]}
+        error = None
+        if q["failed"]:
+            error = {"error_type": "HTTP Error 500", "error_msg": "Internal Server Error"}
+        else:
+            info["response_metrics"] = {
+                "output_tokens": client,
+                "server_usage": {"prompt_tokens": q["input"], "completion_tokens": server},
+                "response_chunks": [sse_json("content", k, q) for _, k in content],
+                "chunk_times": [perf(t) for t, _ in content],
+                "output_token_times": [perf(t) for t, k in content for _ in range(k)]}
+        records.append({"start_time": perf(q["start"]), "end_time": perf(q["end"]),
+                        "request": "{}", "response": "" if q["failed"] else "ok",
+                        "info": info, "error": error})
+        r = {"start": q["start"], "end": q["end"], "events": [[t, k] for t, k in content],
+             "input_tokens": q["input"], "ok": not q["failed"]}
+        if not q["failed"]:
+            r["output_tokens"] = server
+        reqs.append(r)
+    with open(path, "w") as f:
+        json.dump(records, f, indent=2)
+    return (ip_summary(records, False), ip_summary(records, True),
+            {"requests": reqs})
+
+
+def ip_summary(records, use_server):
+    """reportgen/base.py @ 7de5ef2, summarize_requests, for the fields of
+    summary_lifecycle_metrics.json llmlat's `tool` object writes."""
+    ok = [m for m in records if m["error"] is None]
+    failed = [m for m in records if m["error"] is not None]
+    total_time = max(m["end_time"] for m in records) - min(m["start_time"] for m in records)
+
+    def n_of(m):  # effective_output_tokens
+        rm = m["info"]["response_metrics"]
+        if rm is None:
+            return 0
+        if use_server and rm.get("server_usage"):
+            ct = rm["server_usage"].get("completion_tokens")
+            if ct:
+                return int(ct)
+        return rm["output_tokens"]
+    latencies, ntpots, tpots, ttfts, itls = [], [], [], [], []
+    for m in ok:
+        latency = m["end_time"] - m["start_time"]
+        latencies.append(latency)
+        n = n_of(m)
+        ntpots.append(latency / n if n > 0 else 0.0)
+        times = m["info"]["response_metrics"]["output_token_times"]
+        if len(times) > 1:
+            ttfts.append(times[0] - m["start_time"])
+            if n > 1:
+                tpots.append((times[-1] - times[0]) / (n - 1))
+            itls += [b - a for a, b in zip(times, times[1:])]
+
+    def usage(values):
+        out = {"total": float(sum(values))}
+        if (d := ip_summarize([float(v) for v in values])):
+            out.update(d)
+        return out
+
+    def prompt(ms):
+        values = [m["info"]["request_metrics"]["text"]["input_tokens"] for m in ms]
+        out = {"total": float(sum(values)), "cached": 0.0, "uncached": float(sum(values))}
+        if (d := ip_summarize([float(v) for v in values])):
+            out.update(d)
+        return out
+
+    inputs = sum(m["info"]["request_metrics"]["text"]["input_tokens"] for m in ok)
+    outputs = sum(n_of(m) for m in ok)
+    server_or_client = [m["info"]["response_metrics"]["server_usage"]["completion_tokens"]
+                        for m in ok]
+    return {
+        "benchmark_time_seconds": total_time,
+        "load_summary": {"count": len(records)},
+        "successes": {
+            "count": len(ok),
+            "latency": {"request_latency": ip_summarize(latencies),
+                        "normalized_time_per_output_token": ip_summarize(ntpots),
+                        "time_per_output_token": ip_summarize(tpots),
+                        "time_to_first_token": ip_summarize(ttfts),
+                        "inter_token_latency": ip_summarize(itls)},
+            "throughput": {"input_tokens_per_sec": inputs / total_time,
+                           "output_tokens_per_sec": outputs / total_time,
+                           "total_tokens_per_sec": (inputs + outputs) / total_time,
+                           "requests_per_sec": len(ok) / total_time},
+            "prompt_tokens": prompt(ok),
+            "output_len": ip_summarize([float(m["info"]["response_metrics"]["output_tokens"])
+                                        for m in ok]),
+            "output_tokens": usage(server_or_client)},
+        "failures": {"count": len(failed),
+                     "request_latency": ip_summarize([m["end_time"] - m["start_time"]
+                                                      for m in failed]),
+                     "prompt_tokens": prompt(failed)},
+    }
+
+
+def write_inference_perf_old(path, streams):
+    """The per-request file inference-perf wrote up to late 2025
+    (7ff8150: info = {input_tokens, output_tokens, output_token_times}),
+    where apis/completion.py's process_response took a time for every line
+    of the response (the SSE data line and the blank line after it, [DONE]
+    too). Returns the summary of that version's summarize_requests."""
+    records = []
+    for q in streams:
+        lines = [] if q["failed"] else \
+            [perf(t) for t, kind, _ in q["chunks"] if kind != "usage" for _ in range(2)] + \
+            [perf(q["end"])] * 2
+        client = sum(k for _, kind, k in q["chunks"] if kind == "content")
+        records.append({
+            "start_time": perf(q["start"]), "end_time": perf(q["end"]), "request": "{}",
+            "response": "",
+            "info": {"input_tokens": q["input"], "output_tokens": 0 if q["failed"] else client,
+                     "output_token_times": lines},
+            "error": {"error_type": "Error response", "error_msg": "500"}
+            if q["failed"] else None})
+    with open(path, "w") as f:
+        json.dump(records, f)
+    ok = [m for m in records if m["error"] is None]
+    streamable = [m for m in ok if len(m["info"]["output_token_times"]) > 1]
+    total_time = max(m["end_time"] for m in records) - min(m["start_time"] for m in records)
+    return {
+        "successes": {
+            "count": len(ok),
+            "latency": {
+                "request_latency": ip_summarize([m["end_time"] - m["start_time"] for m in ok]),
+                "normalized_time_per_output_token": ip_summarize(
+                    [(m["end_time"] - m["start_time"]) / m["info"]["output_tokens"]
+                     if m["info"]["output_tokens"] else 0 for m in ok]),
+                "time_per_output_token": ip_summarize(
+                    [(m["info"]["output_token_times"][-1] - m["info"]["output_token_times"][0])
+                     / (len(m["info"]["output_token_times"]) - 1) for m in streamable]),
+                "time_to_first_token": ip_summarize(
+                    [m["info"]["output_token_times"][0] - m["start_time"] for m in streamable]),
+                "inter_token_latency": ip_summarize(
+                    [b - a for m in streamable for a, b in
+                     zip(m["info"]["output_token_times"], m["info"]["output_token_times"][1:])]),
+            },
+            "throughput": {
+                "output_tokens_per_sec": sum(m["info"]["output_tokens"] for m in ok) / total_time,
+                "requests_per_sec": len(ok) / total_time},
+        },
+        "failures": {"count": len(records) - len(ok)},
+    }

@@ -50,6 +50,7 @@ typedef struct stream {
     uint32_t *k;
     bool failed;
     uint64_t input, usage; /* usage 0: none */
+    int64_t late;          /* start - intended start; -1: none */
 } stream;
 
 /* Gaps: mostly 5..60 ms; sometimes 0, a few microseconds, or a stall of
@@ -73,6 +74,7 @@ static stream random_stream(int64_t start, size_t n, double stall_s)
     s.failed = rng() % 9 == 0;
     s.input = rng() % 4000;
     s.usage = rng() % 5 == 0 ? 1 + rng() % 3000 : 0;
+    s.late = rng() % 3 == 0 ? -1 : (int64_t)(rng() % (900 * MS));
     return s;
 }
 
@@ -86,6 +88,8 @@ static void free_stream(stream *s)
 static void replay(llmlat_request *r, const stream *s, bool bulk)
 {
     assert_int_equal(llmlat_request_reset(r), LLMLAT_OK);
+    if (s->late >= 0)
+        assert_int_equal(llmlat_request_schedule(r, s->start - s->late), LLMLAT_OK);
     assert_int_equal(llmlat_request_start(r, s->start), LLMLAT_OK);
     for (size_t i = 0; i < s->n;) {
         size_t m = bulk ? 1 + rng() % 300 : 1;
@@ -129,7 +133,7 @@ static void assert_same_values(const llmlat_request *buf, const llmlat_request *
 {
     for (size_t c = 0; c < NCONV; c++) {
         bool other_rule = rule_of(CONVS[c]) != rule;
-        for (int32_t m = LLMLAT_TTFT; m <= LLMLAT_NTPOT; m++) {
+        for (int32_t m = LLMLAT_TTFT; m <= LLMLAT_SCHEDULED_E2E; m++) {
             double x = 0, y = 0;
             int32_t sx = llmlat_request_value(buf, CONVS[c], m, &x);
             int32_t sy = llmlat_request_value(str, CONVS[c], m, &y);
@@ -175,6 +179,10 @@ static void replay_in_flight(llmlat_request *buf, llmlat_request *str, const str
     assert_int_equal(llmlat_request_reset(str), LLMLAT_OK);
     assert_int_equal(llmlat_request_start(buf, s->start), LLMLAT_OK);
     assert_int_equal(llmlat_request_start(str, s->start), LLMLAT_OK);
+    if (s->late >= 0) { /* after the start, this time */
+        assert_int_equal(llmlat_request_schedule(buf, s->start - s->late), LLMLAT_OK);
+        assert_int_equal(llmlat_request_schedule(str, s->start - s->late), LLMLAT_OK);
+    }
     for (size_t i = 0; i < s->n; i++) {
         assert_int_equal(llmlat_request_event(buf, s->t[i], s->k[i]), LLMLAT_OK);
         assert_int_equal(llmlat_request_event(str, s->t[i], s->k[i]), LLMLAT_OK);

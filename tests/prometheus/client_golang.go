@@ -9,7 +9,8 @@
 //     schema 10 is exported at 8, as Prometheus 2.x needs;
 //   - fleet.pb says what fleet.txt says when expfmt's text parser reads
 //     it: the same families, types, label sets (escapes undone) and
-//     values.
+//     values; and so in each naming scheme (fleet-vllm, fleet-sglang,
+//     fleet-otel), whose histograms carry native buckets too.
 //
 // Usage: go run client_golang.go DIR
 package main
@@ -161,9 +162,9 @@ func labelKey(m *dto.Metric) string {
 	return strings.Join(parts, ",")
 }
 
-func compareFleet(dir string) {
-	pb := decode(filepath.Join(dir, "fleet.pb"))
-	f, err := os.Open(filepath.Join(dir, "fleet.txt"))
+func compareFleet(dir, stem string) {
+	pb := decode(filepath.Join(dir, stem+".pb"))
+	f, err := os.Open(filepath.Join(dir, stem+".txt"))
 	if err != nil {
 		panic(err)
 	}
@@ -171,40 +172,41 @@ func compareFleet(dir string) {
 	text, err := p.TextToMetricFamilies(f)
 	f.Close()
 	if err != nil {
-		fail("fleet.txt: %v", err)
+		fail("%s.txt: %v", stem, err)
 		return
 	}
 	if len(pb) != len(text) {
-		fail("fleet: %d families in protobuf, %d in text", len(pb), len(text))
+		fail("%s: %d families in protobuf, %d in text", stem, len(pb), len(text))
 	}
 	metrics := 0
 	for _, mf := range pb {
 		tf := text[mf.GetName()]
 		if tf == nil {
-			fail("fleet: family %s only in protobuf", mf.GetName())
+			fail("%s: family %s only in protobuf", stem, mf.GetName())
 			continue
 		}
 		if tf.GetType() != mf.GetType() || tf.GetHelp() != mf.GetHelp() {
-			fail("fleet: %s type/help differ", mf.GetName())
+			fail("%s: %s type/help differ", stem, mf.GetName())
 		}
 		byLabels := map[string]*dto.Metric{}
 		for _, m := range tf.Metric {
 			byLabels[labelKey(m)] = m
 		}
 		if len(byLabels) != len(mf.Metric) {
-			fail("fleet: %s has %d series in text, %d in protobuf", mf.GetName(), len(byLabels), len(mf.Metric))
+			fail("%s: %s has %d series in text, %d in protobuf", stem, mf.GetName(), len(byLabels),
+				len(mf.Metric))
 		}
 		for _, m := range mf.Metric {
 			metrics++
 			t := byLabels[labelKey(m)]
 			if t == nil {
-				fail("fleet: %s{%s} only in protobuf", mf.GetName(), labelKey(m))
+				fail("%s: %s{%s} only in protobuf", stem, mf.GetName(), labelKey(m))
 				continue
 			}
 			sameMetric(mf.GetName()+"{"+labelKey(m)+"}", m, t)
 		}
 	}
-	fmt.Printf("fleet: %d families, %d series: protobuf = text\n", len(pb), metrics)
+	fmt.Printf("%s: %d families, %d series: protobuf = text\n", stem, len(pb), metrics)
 }
 
 func same(what string, a, b float64) {
@@ -262,7 +264,9 @@ func main() {
 		compareNative(s, "", os.Args[1])
 	}
 	compareNative(6, "-sparse", os.Args[1])
-	compareFleet(os.Args[1])
+	for _, stem := range []string{"fleet", "fleet-vllm", "fleet-sglang", "fleet-otel"} {
+		compareFleet(os.Args[1], stem)
+	}
 	if failures > 0 {
 		os.Exit(1)
 	}

@@ -9,6 +9,9 @@
  *   fleet.txt, fleet.om,   three aggregators (conventions, modes, labels
  *   fleet.pb               with quotes, backslashes, newlines and UTF-8)
  *                          as one exposition in each format;
+ *   fleet-S.txt, .om, .pb  the same in naming scheme S (vllm, sglang, otel;
+ *                          the first aggregator also has an operation and a
+ *                          provider, which the otel scheme renames);
  *   report.txt             a report (the run gauges included) for promtool.
  *
  * Usage: expose_sample DIR. */
@@ -46,17 +49,23 @@ static void write_file(const char *dir, const char *name, const void *p, size_t 
         die(path);
 }
 
-static void write_expo(const char *dir, const char *name, const llmlat_agg *const *aggs,
-                       size_t n, int32_t format)
+static void write_expo_names(const char *dir, const char *name, const llmlat_agg *const *aggs,
+                             size_t n, int32_t format, int32_t names)
 {
     size_t len = 0;
-    if (llmlat_expose(aggs, n, format, NULL, 0, &len) != LLMLAT_ENOSPC)
+    if (llmlat_expose_names(aggs, n, format, names, NULL, 0, &len) != LLMLAT_ENOSPC)
         die("sizing");
     char *buf = malloc(len);
-    if (!buf || llmlat_expose(aggs, n, format, buf, len, &len) != LLMLAT_OK)
+    if (!buf || llmlat_expose_names(aggs, n, format, names, buf, len, &len) != LLMLAT_OK)
         die("exposition");
     write_file(dir, name, buf, len);
     free(buf);
+}
+
+static void write_expo(const char *dir, const char *name, const llmlat_agg *const *aggs,
+                       size_t n, int32_t format)
+{
+    write_expo_names(dir, name, aggs, n, format, LLMLAT_NAMES_LLMLAT);
 }
 
 /* One request whose TTFT is ttft_ns (a single one-token event). */
@@ -178,6 +187,17 @@ int main(int argc, char **argv)
     write_expo(dir, "fleet.txt", aggs, 3, LLMLAT_FORMAT_PROMETHEUS);
     write_expo(dir, "fleet.om", aggs, 3, LLMLAT_FORMAT_OPENMETRICS);
     write_expo(dir, "fleet.pb", aggs, 3, LLMLAT_FORMAT_PROMETHEUS_PROTOBUF);
+    if (llmlat_agg_set_label(fleet[0], "operation", "chat") ||
+        llmlat_agg_set_label(fleet[0], "provider", "openai"))
+        die("labels");
+    static const char *const SUFFIX[] = { ".txt", ".om", ".pb" };
+    for (int32_t names = LLMLAT_NAMES_VLLM; names <= LLMLAT_NAMES_OTEL; names++)
+        for (int32_t f = LLMLAT_FORMAT_PROMETHEUS; f <= LLMLAT_FORMAT_PROMETHEUS_PROTOBUF; f++) {
+            char name[64];
+            snprintf(name, sizeof name, "fleet-%s%s", llmlat_names_name(names),
+                     SUFFIX[f - LLMLAT_FORMAT_PROMETHEUS]);
+            write_expo_names(dir, name, aggs, 3, f, names);
+        }
     size_t len = 0;
     if (llmlat_agg_report(fleet[1], LLMLAT_FORMAT_PROMETHEUS, NULL, 0, &len) != LLMLAT_ENOSPC)
         die("report");

@@ -32,20 +32,14 @@ bounded (DEADLINE). Environment: EXPORTER, PROMETHEUS, and the binding's
 LLMLAT_LIBRARY / PYTHONPATH. A missing Prometheus fails (CI installs it).
 """
 
-import json
 import math
 import os
-import shutil
-import socket
-import subprocess
-import sys
-import tempfile
 import time
 import unittest
-import urllib.parse
-import urllib.request
 
 import llmlat
+from prom_support import (Api, ProcessesTest, classic_buckets, classic_quantile, fetch,
+                          native_index)
 
 EXPORTER = os.environ["EXPORTER"]
 PROMETHEUS = os.environ["PROMETHEUS"]
@@ -64,24 +58,6 @@ def left():
     return DEADLINE - (time.monotonic() - started)
 
 
-def free_port():
-    s = socket.socket()
-    s.bind(("127.0.0.1", 0))
-    port = s.getsockname()[1]
-    s.close()
-    return port
-
-
-def fetch(url, timeout=5):
-    with urllib.request.urlopen(url, timeout=timeout) as r:
-        return r.read()
-
-
-def native_index(v):
-    """The native bucket (base^(i-1), base^i] holding v > 0."""
-    return math.ceil(math.log2(v) * 2 ** SCHEMA - 1e-9)
-
-
 def rank_bucket(nb, rank):
     """The native bucket holding the sample of 0-based rank `rank`."""
     cum = nb.zero_count
@@ -92,43 +68,19 @@ def rank_bucket(nb, rank):
     raise AssertionError("rank %d of %d" % (rank, cum))
 
 
-class PrometheusE2E(unittest.TestCase):
-    @classmethod
-    def setUpClass(cls):
-        cls.procs = []
-        cls.tmp = tempfile.mkdtemp(prefix="llmlat-prom-")
-        try:
-            cls.start()
-        except BaseException:
-            cls.tearDownClass()
-            raise
-
-    @classmethod
-    def spawn(cls, args, **kw):
-        p = subprocess.Popen(args, stdin=subprocess.DEVNULL, **kw)
-        cls.procs.append(p)
-        return p
-
+class PrometheusE2E(ProcessesTest):
     @classmethod
     def start(cls):
         # the exporters: a model each, two routes (label sets) each
         cls.exporters = []
         for seed, model in enumerate(MODELS, start=1):
-            p = cls.spawn([EXPORTER, "--port", "0", "--seconds", str(int(DEADLINE)),
-                           "--model", model, "--seed", str(seed),
-                           "--requests", str(REQUESTS), "--ramp", "1"],
-                          stdout=subprocess.PIPE, text=True)
-            line = p.stdout.readline()
-            if not line.startswith("listening on 127.0.0.1:"):
-                raise AssertionError("exporter: %r" % line)
-            cls.exporters.append((model, int(line.rsplit(":", 1)[1]), p))
+            port, p = cls.processes.exporter(EXPORTER, "--seconds", str(int(DEADLINE)),
+                                       "--model", model, "--seed", str(seed),
+                                       "--requests", str(REQUESTS), "--ramp", "1")
+            cls.exporters.append((model, port, p))
         # and one that never sees a request: empty native histograms
-        p = cls.spawn([EXPORTER, "--port", "0", "--seconds", str(int(DEADLINE)),
-                       "--model", "idle", "--requests", "0"], stdout=subprocess.PIPE, text=True)
-        line = p.stdout.readline()
-        if not line.startswith("listening on 127.0.0.1:"):
-            raise AssertionError("exporter: %r" % line)
-        cls.idle_port = int(line.rsplit(":", 1)[1])
+        cls.idle_port, _ = cls.processes.exporter(EXPORTER, "--seconds", str(int(DEADLINE)),
+                                            "--model", "idle", "--requests", "0")
         for model, _, p in cls.exporters:
             line = p.stdout.readline()
             if not line.startswith("workload done"):
@@ -148,23 +100,14 @@ class PrometheusE2E(unittest.TestCase):
         # Prometheus, scraping them every second in three ways
         targets = ", ".join("'127.0.0.1:%d'" % port for port in
                             [port for _, port, _ in cls.exporters] + [cls.idle_port])
-        config = os.path.join(cls.tmp, "prometheus.yml")
-        with open(config, "w") as f:
-            f.write("global:\n  scrape_interval: 1s\n  scrape_timeout: 900ms\n"
-                    "scrape_configs:\n"
-                    "  - job_name: native\n    static_configs: [{targets: [%s]}]\n"
-                    "  - job_name: classic\n    params: {format: [text]}\n"
-                    "    static_configs: [{targets: [%s]}]\n"
-                    "  - job_name: openmetrics\n    params: {format: [openmetrics]}\n"
-                    "    static_configs: [{targets: [%s]}]\n" % (targets, targets, targets))
-        cls.prom_port = free_port()
-        cls.log = open(os.path.join(cls.tmp, "prometheus.log"), "w")
-        cls.spawn([PROMETHEUS, "--config.file=" + config,
-                   "--storage.tsdb.path=" + os.path.join(cls.tmp, "data"),
-                   "--web.listen-address=127.0.0.1:%d" % cls.prom_port,
-                   "--enable-feature=native-histograms", "--log.level=warn"],
-                  stdout=cls.log, stderr=subprocess.STDOUT)
-        cls.api = "http://127.0.0.1:%d/api/v1/" % cls.prom_port
+        cls.api = Api(cls.processes.prometheus(PROMETHEUS, (
+            "global:\n  scrape_interval: 1s\n  scrape_timeout: 900ms\n"
+            "scrape_configs:\n"
+            "  - job_name: native\n    static_configs: [{targets: [%s]}]\n"
+            "  - job_name: classic\n    params: {format: [text]}\n"
+            "    static_configs: [{targets: [%s]}]\n"
+            "  - job_name: openmetrics\n    params: {format: [openmetrics]}\n"
+            "    static_configs: [{targets: [%s]}]\n" % (targets, targets, targets))))
         # ready when every job has scraped the final counts
         want = cls.merged.stat("ttft", "count")
         queries = ['histogram_count(sum(llmlat_ttft_hist_seconds{job="native"}))',
@@ -178,41 +121,16 @@ class PrometheusE2E(unittest.TestCase):
                 pass
             if left() < 20:
                 raise AssertionError("Prometheus did not scrape the final counts in time; "
-                                     "its log:\n" + open(cls.log.name).read())
+                                     "its log:\n" + cls.processes.log_text())
             time.sleep(0.5)
 
     @classmethod
-    def tearDownClass(cls):
-        for p in cls.procs:
-            p.terminate()
-        for p in cls.procs:
-            try:
-                p.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                p.kill()
-                p.wait()
-        for p in cls.procs:
-            if p.stdout:
-                p.stdout.close()
-        if getattr(cls, "log", None):
-            cls.log.close()
-        shutil.rmtree(cls.tmp, ignore_errors=True)
-
-    @classmethod
     def query(cls, promql):
-        url = cls.api + "query?" + urllib.parse.urlencode({"query": promql})
-        body = json.loads(fetch(url))
-        if body.get("status") != "success":
-            raise ValueError("%s: %s" % (promql, body))
-        return body["data"]["result"]
+        return cls.api.query(promql)
 
     @classmethod
     def value(cls, promql):
-        """The single float of an instant query (a one-series vector)."""
-        result = cls.query(promql)
-        if len(result) != 1:
-            raise ValueError("%s: %d series" % (promql, len(result)))
-        return float(result[0]["value"][1])
+        return cls.api.value(promql)
 
     # ------------------------------------------------------------ native
 
@@ -239,12 +157,12 @@ class PrometheusE2E(unittest.TestCase):
                     r = math.floor(q * (n - 1))
                     ours = {rank_bucket(nb, r), rank_bucket(nb, min(r + 1, n - 1))}
                     print("  %-4s q=%-4g prometheus %.6g  llmlat %.6g  ratio %.5f  bucket %d / %d%s"
-                          % (m, q, p, l, p / l, native_index(p), native_index(l),
-                             "" if native_index(p) == native_index(l) else
+                          % (m, q, p, l, p / l, native_index(p, SCHEMA), native_index(l, SCHEMA),
+                             "" if native_index(p, SCHEMA) == native_index(l, SCHEMA) else
                              "  (ranks q(N-1) and qN on either side of a bucket edge)"))
-                    self.assertEqual(native_index(p), prom_bucket, (p, prom_bucket))
-                    self.assertIn(native_index(l), ours, (l, ours))
-                    self.assertLessEqual(abs(native_index(p) - native_index(l)), 1)
+                    self.assertEqual(native_index(p, SCHEMA), prom_bucket, (p, prom_bucket))
+                    self.assertIn(native_index(l, SCHEMA), ours, (l, ours))
+                    self.assertLessEqual(abs(native_index(p, SCHEMA) - native_index(l, SCHEMA)), 1)
                     self.assertLessEqual(abs(math.log(p / l)), 2 * math.log(2) / 2 ** SCHEMA)
 
     def test_native_per_label_set(self):
@@ -282,28 +200,7 @@ class PrometheusE2E(unittest.TestCase):
 
     def merged_classic(self, metric):
         """[(le, cumulative count)] of the merged aggregator's histogram."""
-        out = []
-        prefix = "llmlat_%s_hist_seconds_bucket{le=\"" % metric
-        for line in self.classic_text.splitlines():
-            if line.startswith(prefix):
-                le, count = line[len(prefix):].split('"} ')
-                out.append((float(le), float(count)))
-        return out
-
-    @staticmethod
-    def classic_quantile(q, buckets):
-        """Prometheus' bucketQuantile: linear inside the bucket holding
-        rank q * count, the first bucket starting at 0."""
-        total = buckets[-1][1]
-        rank = q * total
-        prev_le, prev_count = 0.0, 0.0
-        for le, count in buckets:
-            if count >= rank:
-                if math.isinf(le):
-                    return prev_le
-                return prev_le + (le - prev_le) * (rank - prev_count) / (count - prev_count)
-            prev_le, prev_count = le, count
-        return prev_le
+        return classic_buckets(self.classic_text, "llmlat_%s_hist_seconds" % metric)
 
     def test_classic_quantiles(self):
         print("\nclassic histogram_quantile vs llmlat:")
@@ -315,7 +212,7 @@ class PrometheusE2E(unittest.TestCase):
                     with self.subTest(job=job, metric=m, q=q):
                         p = self.value('histogram_quantile(%g, sum by (le) '
                                        '(llmlat_%s_hist_seconds_bucket{job="%s"}))' % (q, m, job))
-                        want = self.classic_quantile(q, buckets)
+                        want = classic_quantile(q, buckets)
                         self.assertLessEqual(abs(p - want), 1e-9 * want, (p, want))
                         l = self.merged.quantile(m, q)
                         les = [le for le, _ in buckets]

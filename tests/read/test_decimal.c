@@ -180,10 +180,46 @@ static void units(void **state)
     assert_int_equal(v, 12000000);
 }
 
+/* The double Python read (tools that write epoch times as floats): its
+ * exact value, rounded to ns. 1772471992.229513 is the double
+ * 1772471992.2295129299163818359375 (a ulp is 2^-22 s): ...512930 ns,
+ * where the decimal text gives ...513000. */
+static void as_doubles(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *text;
+        int unit;
+        int64_t want;
+    } CASES[] = {
+        { "1772471992.229513", DEC_SECONDS, INT64_C(1772471992229512930) },
+        { "1772471992.4033701", DEC_SECONDS, INT64_C(1772471992403370142) },
+        { "-1772471992.229513", DEC_SECONDS, -INT64_C(1772471992229512930) },
+        { "0.1", DEC_SECONDS, 100000000 },   /* 0.1000000000000000055511... */
+        { "1e-9", DEC_SECONDS, 1 },
+        { "4e-10", DEC_SECONDS, 0 },
+        { "0", DEC_SECONDS, 0 },
+        { "2.5", DEC_MILLISECONDS, 2500000 },
+        { "9.2e9", DEC_SECONDS, INT64_C(9200000000000000000) },
+        { "1e300", DEC_NANOSECONDS, 0 }, /* refused below */
+    };
+    for (size_t i = 0; i + 1 < sizeof CASES / sizeof CASES[0]; i++) {
+        int64_t got = 0;
+        if (!dec_double_to_ns(CASES[i].text, strlen(CASES[i].text), CASES[i].unit, &got) ||
+            got != CASES[i].want)
+            fail_msg("%s -> %lld, want %lld", CASES[i].text, (long long)got,
+                     (long long)CASES[i].want);
+    }
+    int64_t got;
+    assert_false(dec_double_to_ns("1e300", 5, DEC_NANOSECONDS, &got));
+    assert_false(dec_double_to_ns("9.3e9", 5, DEC_SECONDS, &got));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(plain_decimals),
+        cmocka_unit_test(as_doubles),
         cmocka_unit_test(rounding_to_nearest),
         cmocka_unit_test(exponents),
         cmocka_unit_test(limits),

@@ -5,11 +5,7 @@
  * protobuf encoding decoded field by field: the same families and values
  * as the text, labels in name order, native buckets equal to
  * llmlat_agg_buckets (schemas above 8 downscaled for Prometheus 2.x). */
-#include <float.h>
-#include <stdio.h>
-
-#include "helpers.h"
-#include "report/expo_parse.h"
+#include "report/expose_check.h"
 
 typedef struct grow {
     char *p;
@@ -64,14 +60,6 @@ static char *report(const llmlat_agg *a, int32_t format, size_t *len)
     assert_int_equal(llmlat_agg_report(a, format, buf, *len, len), LLMLAT_OK);
     buf[*len] = '\0';
     return buf;
-}
-
-static size_t occurrences(const char *text, const char *what)
-{
-    size_t n = 0;
-    for (const char *p = text; (p = strstr(p, what)) != NULL; p += strlen(what))
-        n++;
-    return n;
 }
 
 /* Three aggregators: bounded default {model="a"} with an SLO, exact vLLM
@@ -387,35 +375,6 @@ static void openmetrics_dialect(void **state)
     trio_free(&t);
 }
 
-/* The text samples of one series, for comparing with the protobuf. */
-static double text_value(const text_expo *x, const char *series)
-{
-    for (size_t i = 0; i < x->n; i++)
-        if (strcmp(x->s[i].series, series) == 0)
-            return x->s[i].value;
-    fail_msg("no series %s", series);
-    return NAN;
-}
-
-/* The cumulative count of the text's bucket `le` of the series whose
- * "name_bucket{...le=" text is prefix. */
-static double text_bucket(const text_expo *x, const char *prefix, double le)
-{
-    size_t n = strlen(prefix);
-    for (size_t i = 0; i < x->n; i++) {
-        const char *s = x->s[i].series;
-        if (strncmp(s, prefix, n) != 0)
-            continue;
-        char v[64];
-        size_t k = strcspn(s + n, "\"");
-        snprintf(v, sizeof v, "%.*s", (int)k, s + n);
-        if (text_number(v) == le)
-            return x->s[i].value;
-    }
-    fail_msg("no bucket %s%g", prefix, le);
-    return NAN;
-}
-
 /* The protobuf says what the text says, family by family; its labels
  * are in name order; its native buckets are llmlat_agg_buckets'. */
 static void protobuf_matches_text(void **state)
@@ -478,12 +437,7 @@ static void protobuf_matches_text(void **state)
             series += m->n_b + 1;
             /* the native buckets: llmlat_agg_buckets' (every aggregator has
              * a series of each histogram, in the order given) */
-            int32_t schema, offset;
-            double zt;
-            uint64_t zc, counts[4096];
-            size_t n;
             assert_int_equal(f->n_metrics, 3);
-            const llmlat_agg *owner = t.a[j];
             static const struct { const char *name; int32_t id; } HIST[] = {
                 { "llmlat_ttft_hist_seconds", LLMLAT_TTFT }, { "llmlat_tpot_hist_seconds", LLMLAT_TPOT },
                 { "llmlat_ntpot_hist_seconds", LLMLAT_NTPOT },
@@ -495,22 +449,7 @@ static void protobuf_matches_text(void **state)
                 if (strcmp(f->name, HIST[h].name) == 0)
                     metric = HIST[h].id;
             assert_true(metric != 0);
-            assert_int_equal(llmlat_agg_buckets(owner, metric, &schema, &zt, &zc, &offset, counts,
-                                                4096, &n),
-                             LLMLAT_OK);
-            assert_true(m->has_schema);
-            assert_int_equal(m->schema, schema);
-            assert_true(m->zt == (zt > 0.0 ? zt : DBL_MIN)); /* 0 reads as classic */
-            assert_int_equal(m->zc, zc);
-            uint64_t total = zc;
-            for (size_t b = 0; b < n; b++) {
-                assert_int_equal(pbd_bucket(m, offset + (int64_t)b, NULL), counts[b]);
-                total += counts[b];
-            }
-            assert_int_equal(total, m->count);
-            /* a span of length 0 marks an empty native histogram */
-            if (n == 0)
-                assert_true(m->n_spans == 1 && m->span_length[0] == 0);
+            check_native(m, t.a[j], metric);
         }
     }
     assert_int_equal(series, tx.n);

@@ -3,7 +3,8 @@
  * chunks, failures, huge values that move bounded mode's windows) with an
  * exposition of two aggregators after each, in every format and both
  * modes (exact mode, whose expositions cost O(samples): after each of the
- * first 500, then every 200th). Text series are compared by their full
+ * first 500, then every 200th), in llmlat's names and in the vLLM and
+ * OpenTelemetry schemes (their token histograms, their buckets). Text series are compared by their full
  * text; protobuf ones by family and labels, native histograms as
  * Prometheus' DetectReset defines a reset (a zero threshold that rises
  * and takes buckets into the zero count is none), and with no bucket
@@ -213,10 +214,12 @@ static int32_t grow_write(void *user, const void *bytes, size_t n)
     return LLMLAT_OK;
 }
 
-static char *exposition(const llmlat_agg *const *aggs, int32_t format, size_t *len)
+static char *exposition(const llmlat_agg *const *aggs, int32_t format, int32_t names,
+                        size_t *len)
 {
     grow g = { 0 };
-    assert_int_equal(llmlat_expose_write(aggs, 2, format, grow_write, &g), LLMLAT_OK);
+    assert_int_equal(llmlat_expose_write_names(aggs, 2, format, names, grow_write, &g),
+                     LLMLAT_OK);
     *len = g.len;
     return g.p;
 }
@@ -226,17 +229,17 @@ typedef struct snapshot {
     pbd_expo pb;
 } snapshot;
 
-static void take(snapshot *s, const llmlat_agg *const *aggs)
+static void take(snapshot *s, const llmlat_agg *const *aggs, int32_t names)
 {
     size_t len;
-    char *t = exposition(aggs, LLMLAT_FORMAT_PROMETHEUS, &len);
+    char *t = exposition(aggs, LLMLAT_FORMAT_PROMETHEUS, names, &len);
     assert_true(text_parse(t, len, &s->prom));
     free(t);
-    t = exposition(aggs, LLMLAT_FORMAT_OPENMETRICS, &len);
+    t = exposition(aggs, LLMLAT_FORMAT_OPENMETRICS, names, &len);
     assert_true(text_parse(t, len, &s->om));
     assert_true(s->om.eof_last);
     free(t);
-    char *pb = exposition(aggs, LLMLAT_FORMAT_PROMETHEUS_PROTOBUF, &len);
+    char *pb = exposition(aggs, LLMLAT_FORMAT_PROMETHEUS_PROTOBUF, names, &len);
     assert_true(pbd_parse(pb, len, &s->pb));
     free(pb);
 }
@@ -250,7 +253,7 @@ static void release(snapshot *s)
 
 /* An exposition after each of the first `every_from` requests, then after
  * every `every`-th. */
-static void run(int32_t mode, int32_t conv2, int every_from, int every)
+static void run(int32_t mode, int32_t conv2, int every_from, int every, int32_t names)
 {
     llmlat_agg *a = llmlat_agg_new(LLMLAT_CONV_DEFAULT, mode);
     llmlat_agg *b = llmlat_agg_new(conv2, mode);
@@ -259,7 +262,7 @@ static void run(int32_t mode, int32_t conv2, int every_from, int every)
     assert_int_equal(llmlat_agg_set_param(b, LLMLAT_PARAM_SLO_TTFT, 0.5), LLMLAT_OK);
     const llmlat_agg *aggs[2] = { a, b };
     snapshot prev, cur;
-    take(&prev, aggs);
+    take(&prev, aggs, names);
     qsort(prev.prom.s, prev.prom.n, sizeof *prev.prom.s, by_series);
     qsort(prev.om.s, prev.om.n, sizeof *prev.om.s, by_series);
     int64_t start = 0;
@@ -271,7 +274,7 @@ static void run(int32_t mode, int32_t conv2, int every_from, int every)
         llmlat_request_free(r);
         if (step > every_from && step % every != 0)
             continue;
-        take(&cur, aggs);
+        take(&cur, aggs, names);
         check_text(&prev.prom, &cur.prom, "text", step);
         check_text(&prev.om, &cur.om, "openmetrics", step);
         check_pb(&prev.pb, &cur.pb, step);
@@ -289,7 +292,7 @@ static void run(int32_t mode, int32_t conv2, int every_from, int every)
 static void bounded_series_only_grow(void **state)
 {
     (void)state;
-    run(LLMLAT_MODE_BOUNDED, LLMLAT_CONV_VLLM, REQUESTS, 1);
+    run(LLMLAT_MODE_BOUNDED, LLMLAT_CONV_VLLM, REQUESTS, 1, LLMLAT_NAMES_LLMLAT);
 }
 
 static void exact_series_only_grow(void **state)
@@ -297,7 +300,15 @@ static void exact_series_only_grow(void **state)
     (void)state;
     /* an exposition costs O(samples) here: after each of the first 500,
      * then after every 200th */
-    run(LLMLAT_MODE_EXACT, LLMLAT_CONV_SGLANG, 500, 200);
+    run(LLMLAT_MODE_EXACT, LLMLAT_CONV_SGLANG, 500, 200, LLMLAT_NAMES_LLMLAT);
+}
+
+/* The systems' schemes: their token histograms and bucket bounds. */
+static void schemes_series_only_grow(void **state)
+{
+    (void)state;
+    run(LLMLAT_MODE_BOUNDED, LLMLAT_CONV_VLLM, REQUESTS, 1, LLMLAT_NAMES_OTEL);
+    run(LLMLAT_MODE_EXACT, LLMLAT_CONV_SGLANG, 500, 200, LLMLAT_NAMES_VLLM);
 }
 
 int main(void)
@@ -305,6 +316,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(bounded_series_only_grow),
         cmocka_unit_test(exact_series_only_grow),
+        cmocka_unit_test(schemes_series_only_grow),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -4,15 +4,20 @@ package llmlat
 import "C"
 
 import (
+	"math"
 	"runtime"
 	"strconv"
 	"unsafe"
 )
 
+// NoSchedule is a Columns.Scheduled entry of a request without an intended
+// start (LLMLAT_NO_SCHEDULE).
+const NoSchedule int64 = math.MinInt64
+
 // Columns are many requests given as arrays, for Aggregator.AddColumns:
-// request i starts at Start[i], has the events Offsets[i] ..
-// Offsets[i+1]-1 of Times and Tokens, and ends at End[i], failed when
-// OK[i] is false.
+// request i starts at Start[i] (meant to start at Scheduled[i]), has the
+// events Offsets[i] .. Offsets[i+1]-1 of Times and Tokens, and ends at
+// End[i], failed when OK[i] is false.
 type Columns struct {
 	Start   []int64  // ns, one per request
 	End     []int64  // nil: each ends at its last event (or its start)
@@ -25,6 +30,9 @@ type Columns struct {
 	// tokens).
 	InputTokens  []int64
 	OutputTokens []int64
+	// Per request, its intended start (Request.Schedule), at or before its
+	// start, or NoSchedule; nil: none has one.
+	Scheduled []int64
 }
 
 func int64s(s []int64) *C.int64_t {
@@ -44,7 +52,7 @@ func (a *Aggregator) AddColumns(c Columns) error {
 		name string
 		len  int
 	}{{"End", len(c.End)}, {"OK", len(c.OK)}, {"InputTokens", len(c.InputTokens)},
-		{"OutputTokens", len(c.OutputTokens)}} {
+		{"OutputTokens", len(c.OutputTokens)}, {"Scheduled", len(c.Scheduled)}} {
 		if col.len != 0 && col.len != n {
 			return invalid("add columns", col.name+" does not have one entry per request")
 		}
@@ -71,8 +79,9 @@ func (a *Aggregator) AddColumns(c Columns) error {
 		k = (*C.uint32_t)(unsafe.Pointer(&c.Tokens[0]))
 	}
 	var bad C.size_t
-	st := C.llmlat_agg_add_columns(a.handle(), C.size_t(n), int64s(c.Start), int64s(c.End), ok,
-		off, int64s(c.Times), k, int64s(c.InputTokens), int64s(c.OutputTokens), &bad)
+	st := C.llmlat_agg_add_columns_scheduled(a.handle(), C.size_t(n), int64s(c.Start),
+		int64s(c.End), ok, off, int64s(c.Times), k, int64s(c.InputTokens), int64s(c.OutputTokens),
+		int64s(c.Scheduled), &bad)
 	a.keepAlive()
 	runtime.KeepAlive(c)
 	if st == C.LLMLAT_OK {

@@ -12,10 +12,10 @@ static int32_t go_expose_piece(void *sink, const void *bytes, size_t len)
 }
 
 static inline int32_t go_expose_write(llmlat_agg **aggs, size_t n, int32_t format,
-                                      uintptr_t sink)
+                                      int32_t names, uintptr_t sink)
 {
-    return llmlat_expose_write((const llmlat_agg *const *)aggs, n, format, go_expose_piece,
-                               (void *)sink);
+    return llmlat_expose_write_names((const llmlat_agg *const *)aggs, n, format, names,
+                                     go_expose_piece, (void *)sink);
 }
 */
 import "C"
@@ -25,6 +25,7 @@ import (
 	"net/http"
 	"runtime"
 	"runtime/cgo"
+	"strconv"
 	"strings"
 	"unsafe"
 )
@@ -88,7 +89,8 @@ type NativeBuckets struct {
 }
 
 // Buckets are the native-histogram buckets of metric m, for exporters
-// (llmlat_agg_buckets), in either mode.
+// (llmlat_agg_buckets), in either mode. ErrUndefined for a metric a's data
+// lack (Unavailable): it has no buckets either.
 func (a *Aggregator) Buckets(m Metric) (NativeBuckets, error) {
 	defer a.keepAlive()
 	var b NativeBuckets
@@ -127,6 +129,41 @@ func (f Format) ContentType() string {
 	return C.GoString(ct)
 }
 
+// Names is an exposition's naming scheme (docs/prometheus.md): llmlat's
+// own series, or the names, meanings, labels and default classic buckets
+// of the series that vLLM's, SGLang's or the OpenTelemetry GenAI
+// conventions' dashboards read, each given the llmlat metric of the same
+// meaning; what the system has no name for is left out.
+type Names int32
+
+// The naming schemes. Their values are the C API's LLMLAT_NAMES_* ids.
+const (
+	NamesLLMLAT Names = 0 // llmlat_ttft_hist_seconds, ... (Expose's)
+	NamesVLLM   Names = 1 // vllm:time_to_first_token_seconds, ...; model as model_name
+	NamesSGLang Names = 2 // sglang:time_to_first_token_seconds, ...; model as model_name
+	NamesOTel   Names = 3 // gen_ai_server_time_to_first_token_seconds, ...; gen_ai_* labels
+)
+
+// String is the scheme's lower-case name ("llmlat", "vllm", "sglang",
+// "otel"), or "Names(N)" for an unknown id.
+func (n Names) String() string {
+	if s := C.llmlat_names_name(C.int32_t(n)); s != nil {
+		return C.GoString(s)
+	}
+	return "Names(" + strconv.Itoa(int(n)) + ")"
+}
+
+// ParseNames is the scheme named s, as Names.String spells it; ErrInvalid
+// for an unknown name.
+func ParseNames(s string) (Names, error) {
+	for n := NamesLLMLAT; n <= NamesOTel; n++ {
+		if n.String() == s {
+			return n, nil
+		}
+	}
+	return 0, invalid("parse names", "unknown naming scheme "+strconv.Quote(s))
+}
+
 // Expose writes one Prometheus exposition of aggs to w (llmlat_expose):
 // each family's metadata once, one series per aggregator, labelled with
 // its constant labels. f is FormatPrometheus (text 0.0.4),
@@ -137,6 +174,14 @@ func (f Format) ContentType() string {
 // errors are those of WriteReport; the aggregators must not change
 // during the call (queries are fine).
 func Expose(w io.Writer, f Format, aggs ...*Aggregator) error {
+	return ExposeNames(w, f, NamesLLMLAT, aggs...)
+}
+
+// ExposeNames is Expose in a naming scheme (llmlat_expose_names).
+// ErrInvalid besides for an unknown scheme, and for labels the scheme's
+// names make clash (an aggregator with both "model" and "model_name"
+// under NamesVLLM, or two aggregators whose labels become the same).
+func ExposeNames(w io.Writer, f Format, names Names, aggs ...*Aggregator) error {
 	if w == nil {
 		return invalid("expose", "nil io.Writer")
 	}
@@ -156,7 +201,7 @@ func Expose(w io.Writer, f Format, aggs ...*Aggregator) error {
 	}
 	s := &reportSink{w: w}
 	h := cgo.NewHandle(s)
-	status := C.go_expose_write(arr, C.size_t(n), C.int32_t(f), C.uintptr_t(h))
+	status := C.go_expose_write(arr, C.size_t(n), C.int32_t(f), C.int32_t(names), C.uintptr_t(h))
 	for _, a := range aggs {
 		a.keepAlive()
 	}
@@ -180,8 +225,12 @@ func Expose(w io.Writer, f Format, aggs ...*Aggregator) error {
 // a protobuf histogram with native buckets). snapshot runs on the
 // request's goroutine; the usual one merges each label set's per-goroutine
 // aggregators into one carrying the labels, under their locks (see the
-// example), and returns those.
-func Handler(snapshot func() ([]*Aggregator, error)) http.Handler {
+// example), and returns those. Options: WithNames.
+func Handler(snapshot func() ([]*Aggregator, error), opts ...HandlerOption) http.Handler {
+	var c handlerConfig
+	for _, o := range opts {
+		o(&c)
+	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		f := NegotiateFormat(r)
 		aggs, err := snapshot()
@@ -191,8 +240,21 @@ func Handler(snapshot func() ([]*Aggregator, error)) http.Handler {
 		}
 		w.Header().Set("Content-Type", f.ContentType())
 		// A failure after the first bytes can only cut the body short.
-		_ = Expose(w, f, aggs...)
+		_ = ExposeNames(w, f, c.names, aggs...)
 	})
+}
+
+// HandlerOption sets how a Handler exposes.
+type HandlerOption func(*handlerConfig)
+
+type handlerConfig struct {
+	names Names
+}
+
+// WithNames makes a Handler expose in naming scheme n (NamesLLMLAT by
+// default): e.g. WithNames(NamesVLLM) for a vLLM Grafana dashboard.
+func WithNames(n Names) HandlerOption {
+	return func(c *handlerConfig) { c.names = n }
 }
 
 // NegotiateFormat is the exposition format Handler serves for r.

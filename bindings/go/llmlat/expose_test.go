@@ -210,3 +210,94 @@ func TestHandlerNegotiates(t *testing.T) {
 		t.Fatalf("a failed snapshot: %d", failing.Code)
 	}
 }
+
+func TestExposeNames(t *testing.T) {
+	a := labelled(t, llmlat.ModeBounded, "model", "a", "operation", "chat")
+	b := labelled(t, llmlat.ModeExact, "model", "b")
+	var plain, named bytes.Buffer
+	must(t, llmlat.Expose(&plain, llmlat.FormatPrometheus, a, b))
+	must(t, llmlat.ExposeNames(&named, llmlat.FormatPrometheus, llmlat.NamesLLMLAT, a, b))
+	if plain.String() != named.String() {
+		t.Fatal("NamesLLMLAT is not Expose's exposition")
+	}
+	want := map[llmlat.Names]string{
+		llmlat.NamesVLLM:   "vllm:request_success_total{model_name=\"a\",operation=\"chat\"} 40\n",
+		llmlat.NamesSGLang: "sglang:num_requests_total{model_name=\"b\"} 40\n",
+		llmlat.NamesOTel: "gen_ai_client_token_usage_count{gen_ai_request_model=\"a\"," +
+			"gen_ai_operation_name=\"chat\",gen_ai_token_type=\"output\"} 40\n",
+	}
+	for n, line := range want {
+		var text bytes.Buffer
+		must(t, llmlat.ExposeNames(&text, llmlat.FormatPrometheus, n, a, b))
+		if !strings.Contains(text.String(), line) || strings.Contains(text.String(), "llmlat_") {
+			t.Errorf("%v:\n%s", n, text.String())
+		}
+		if p, err := llmlat.ParseNames(n.String()); err != nil || p != n {
+			t.Errorf("ParseNames(%q) = %v, %v", n.String(), p, err)
+		}
+	}
+	if _, err := llmlat.ParseNames("grafana"); !errors.Is(err, llmlat.ErrInvalid) {
+		t.Errorf("ParseNames of an unknown name: %v", err)
+	}
+	if llmlat.Names(9).String() != "Names(9)" || llmlat.NamesOTel.String() != "otel" {
+		t.Error("Names.String")
+	}
+	// a rename that makes a label twice; an unknown scheme
+	both := labelled(t, llmlat.ModeBounded, "model", "x", "model_name", "y")
+	var text bytes.Buffer
+	for _, err := range []error{
+		llmlat.ExposeNames(&text, llmlat.FormatPrometheus, llmlat.NamesVLLM, both),
+		llmlat.ExposeNames(&text, llmlat.FormatPrometheus, llmlat.Names(9), a),
+	} {
+		if !errors.Is(err, llmlat.ErrInvalid) {
+			t.Errorf("want ErrInvalid, got %v", err)
+		}
+	}
+	if text.Len() != 0 {
+		t.Error("a refused exposition wrote bytes")
+	}
+	must(t, llmlat.ExposeNames(&text, llmlat.FormatPrometheus, llmlat.NamesOTel, both))
+}
+
+func TestHandlerWithNames(t *testing.T) {
+	a := labelled(t, llmlat.ModeBounded, "model", "a")
+	snapshot := func() ([]*llmlat.Aggregator, error) { return []*llmlat.Aggregator{a}, nil }
+	for _, c := range []struct {
+		h    http.Handler
+		want string
+	}{
+		{llmlat.Handler(snapshot), "# TYPE llmlat_ttft_hist_seconds histogram\n"},
+		{llmlat.Handler(snapshot, llmlat.WithNames(llmlat.NamesVLLM)),
+			"vllm:time_to_first_token_seconds_count{model_name=\"a\"} 40\n"},
+		{llmlat.Handler(snapshot, llmlat.WithNames(llmlat.NamesSGLang)),
+			"# TYPE sglang:time_to_first_token_seconds histogram\n"},
+		{llmlat.Handler(snapshot, llmlat.WithNames(llmlat.NamesOTel)),
+			"# UNIT gen_ai_server_time_to_first_token_seconds seconds\n"},
+	} {
+		rec := httptest.NewRecorder()
+		req := httptest.NewRequest("GET", "/metrics", nil)
+		req.Header.Set("Accept", "application/openmetrics-text;version=1.0.0")
+		c.h.ServeHTTP(rec, req)
+		if rec.Code != http.StatusOK || !strings.Contains(rec.Body.String(), c.want) {
+			t.Errorf("want %q in:\n%s", c.want, rec.Body.String())
+		}
+	}
+}
+
+func TestBucketsOfWhatTheDataLack(t *testing.T) {
+	a := newAgg(t, llmlat.ConvDefault, llmlat.ModeBounded)
+	r, err := llmlat.NewRequest()
+	must(t, err)
+	defer r.Close()
+	must(t, r.Start(0))
+	must(t, r.SetLacks(llmlat.LacksInputTokens))
+	must(t, r.Event(100*ms, 1))
+	must(t, r.Finish(100*ms))
+	must(t, a.Add(r))
+	if _, err := a.Buckets(llmlat.InputTokens); !errors.Is(err, llmlat.ErrUndefined) {
+		t.Fatalf("buckets of a metric the data lack: %v", err)
+	}
+	if nb, err := a.Buckets(llmlat.TTFT); err != nil || nb.ZeroCount+nb.Counts[0] != 1 {
+		t.Fatalf("TTFT buckets %+v %v", nb, err)
+	}
+}

@@ -22,6 +22,12 @@ const (
 	InputTokens  Metric = 9  // prompt length, tokens
 	ToolITL      Metric = 10 // what the convention's tool calls "ITL" (ITL, ICL, TPOT or LLMPerf's own)
 	NTPOT        Metric = 11 // normalized time per output token, latency / N, s
+	// From the intended start (Request.Schedule; docs/metrics.md), only of
+	// requests that have one: ErrUndefined when none had, whatever the
+	// convention.
+	DispatchDelay Metric = 12 // start - intended start: how late the client sent it, s
+	ScheduledTTFT Metric = 13 // the convention's TTFT anchor - intended start, s
+	ScheduledE2E  Metric = 14 // the end of the convention's E2E - intended start, s
 )
 
 // String is the metric's lower-case name as the CLI and the JSON report
@@ -145,6 +151,12 @@ const (
 	ParamSLOTTFT       Param = 3 // TTFT SLO for goodput, s; 0 = none (default)
 	ParamSLOTPOT       Param = 4 // TPOT SLO for goodput, s; 0 = none (default)
 	ParamSLOE2E        Param = 5 // E2E SLO for goodput, s; 0 = none (default)
+	// The P99 dispatch delay (s) beyond which the text and HTML reports
+	// warn that the client fell behind its schedule; default 0.001.
+	ParamMaxDispatchDelay Param = 6
+	// N under ConvInferencePerf: 0 the client's count (default), 1 the
+	// server's usage count; set before any request is added
+	ParamServerOutputTokens Param = 7
 )
 
 // Format is the format of Aggregator.Report, and (the last three) of
@@ -176,6 +188,9 @@ func _() {
 	_ = x[InputTokens-C.LLMLAT_INPUT_TOKENS]
 	_ = x[ToolITL-C.LLMLAT_TOOL_ITL]
 	_ = x[NTPOT-C.LLMLAT_NTPOT]
+	_ = x[DispatchDelay-C.LLMLAT_DISPATCH_DELAY]
+	_ = x[ScheduledTTFT-C.LLMLAT_SCHEDULED_TTFT]
+	_ = x[ScheduledE2E-C.LLMLAT_SCHEDULED_E2E]
 	_ = x[ConvDefault-C.LLMLAT_CONV_DEFAULT]
 	_ = x[ConvVLLM-C.LLMLAT_CONV_VLLM]
 	_ = x[ConvAIPerf-C.LLMLAT_CONV_AIPERF]
@@ -210,6 +225,12 @@ func _() {
 	_ = x[ParamSLOTTFT-C.LLMLAT_PARAM_SLO_TTFT]
 	_ = x[ParamSLOTPOT-C.LLMLAT_PARAM_SLO_TPOT]
 	_ = x[ParamSLOE2E-C.LLMLAT_PARAM_SLO_E2E]
+	_ = x[ParamMaxDispatchDelay-C.LLMLAT_PARAM_MAX_DISPATCH_DELAY]
+	_ = x[ParamServerOutputTokens-C.LLMLAT_PARAM_SERVER_OUTPUT_TOKENS]
+	_ = x[InputGuideLLM-C.LLMLAT_INPUT_GUIDELLM]
+	_ = x[InputInferencePerf-C.LLMLAT_INPUT_INFERENCE_PERF]
+	_ = x[LacksGaps-C.LLMLAT_LACKS_GAPS]
+	_ = x[LacksSchedule-C.LLMLAT_LACKS_SCHEDULE]
 	_ = x[FormatText-C.LLMLAT_FORMAT_TEXT]
 	_ = x[FormatJSON-C.LLMLAT_FORMAT_JSON]
 	_ = x[FormatPrometheus-C.LLMLAT_FORMAT_PROMETHEUS]

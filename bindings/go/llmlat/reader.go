@@ -27,6 +27,9 @@ const (
 	InputGenAIPerf Input = 4 // GenAI-Perf profile_export.json
 	InputSGLang    Input = 5 // sglang.bench_serving --output-file --output-details
 	InputLLMPerf   Input = 6 // LLMPerf *_individual_responses.json
+	InputGuideLLM  Input = 7 // GuideLLM benchmarks.json
+	// inference-perf per_request_lifecycle_metrics.json
+	InputInferencePerf Input = 8
 )
 
 // String is the format's name ("auto", "trace", "vllm", "genai-perf",
@@ -62,6 +65,8 @@ const (
 	LacksChunks       Lacks = 1 << 3 // per-request values only (SetKnown)
 	LacksOutputTokens Lacks = 1 << 4 // N is unknown
 	LacksInputTokens  Lacks = 1 << 5 // the prompt length is unknown
+	LacksGaps         Lacks = 1 << 6 // first and last chunk times only (GuideLLM)
+	LacksSchedule     Lacks = 1 << 7 // no intended start times
 )
 
 // readBlock is how much of the source a Reader asks for at a time.

@@ -131,6 +131,19 @@ func (r *Request) Start(ns int64) error {
 	return err
 }
 
+// Schedule records when the request was meant to start (its intended
+// start, e.g. the arrival time a benchmark's schedule gave it), at or
+// before its start: from it come DispatchDelay, ScheduledTTFT and
+// ScheduledE2E (docs/metrics.md, "The intended start"). Before or after
+// Start; set again, it replaces the last. ErrState once ended, ErrOrder
+// after the start, ErrOverflow when a time of the request would be too
+// far from it.
+func (r *Request) Schedule(ns int64) error {
+	err := check(C.llmlat_request_schedule(r.handle(), C.int64_t(ns)), "schedule")
+	r.keepAlive()
+	return err
+}
+
 // Event records one streamed chunk at ns carrying tokens >= 0 output tokens
 // (0: a role chunk, keep-alive or empty delta). ErrState before Start or
 // after Finish/Fail, ErrOrder before the start or the previous event,
@@ -226,8 +239,9 @@ func (r *Request) SetLacks(l Lacks) error {
 }
 
 // SetKnown gives a per-request value of a request without chunk times:
-// TTFT or E2E (seconds) or ToolITL, as the tool of convention c measured
-// it. The request then takes no event.
+// TTFT or E2E (seconds), ToolITL, or TPSUser (the tool's own per-request
+// throughput, used under its own convention), as the tool of convention c
+// measured it. The request then takes no event.
 func (r *Request) SetKnown(c Convention, m Metric, value float64) error {
 	err := check(C.llmlat_request_set_known(r.handle(), C.int32_t(c), C.int32_t(m),
 		C.double(value)), "set known")
@@ -240,6 +254,8 @@ func (r *Request) SetKnown(c Convention, m Metric, value float64) error {
 // (hasOutput: a usage count was set) and what its data lacks.
 type Recorded struct {
 	Start, End   int64
+	Scheduled    int64 // the intended start, when HasScheduled
+	HasScheduled bool
 	Ended        bool
 	Failed       bool
 	Times        []int64
@@ -260,6 +276,9 @@ func (r *Request) Recorded() (Recorded, error) {
 		return out, err
 	}
 	out.Start = int64(start)
+	var sched C.int64_t
+	out.HasScheduled = C.llmlat_request_get_schedule(h, &sched) == C.LLMLAT_OK
+	out.Scheduled = int64(sched)
 	var state C.int32_t
 	C.llmlat_request_get_state(h, &state)
 	out.Ended = state == C.LLMLAT_STATE_FINISHED || state == C.LLMLAT_STATE_FAILED

@@ -1,6 +1,8 @@
 package llmlat_test
 
 import (
+	"bytes"
+	"errors"
 	"math"
 	"testing"
 
@@ -121,4 +123,68 @@ func TestRequestErrors(t *testing.T) {
 	wantErr(t, o.Events([]int64{-1, 0}, []uint32{1, 1}), llmlat.ErrOverflow)
 	must(t, o.Event(-1, 1)) // 2^63 - 1 ns after: fits
 	wantErr(t, o.Finish(0), llmlat.ErrOverflow)
+}
+
+// The intended start: the dispatch delay, and TTFT and E2E measured from
+// it under each convention's anchors; undefined without one.
+func TestSchedule(t *testing.T) {
+	r := newRequest(t)
+	must(t, r.Schedule(900*ms))
+	if err := r.Start(899 * ms); !errors.Is(err, llmlat.ErrOrder) {
+		t.Fatalf("a start before the intended start: %v", err)
+	}
+	must(t, r.Start(1000*ms))
+	must(t, r.Event(1005*ms, 0))
+	must(t, r.Event(1010*ms, 1))
+	must(t, r.Event(1050*ms, 1))
+	must(t, r.Finish(1060*ms))
+	v := val(t)
+	d := llmlat.ConvDefault
+	wantNear(t, "delay", v(r.Value(llmlat.DispatchDelay, d)), 0.100)
+	wantNear(t, "scheduled TTFT", v(r.Value(llmlat.ScheduledTTFT, d)), 0.110)
+	wantNear(t, "scheduled E2E", v(r.Value(llmlat.ScheduledE2E, d)), 0.150)
+	wantNear(t, "vLLM scheduled TTFT", v(r.Value(llmlat.ScheduledTTFT, llmlat.ConvVLLM)), 0.105)
+	wantNear(t, "SGLang scheduled E2E", v(r.Value(llmlat.ScheduledE2E, llmlat.ConvSGLang)), 0.160)
+	rec, err := r.Recorded()
+	must(t, err)
+	if !rec.HasScheduled || rec.Scheduled != 900*ms {
+		t.Fatalf("Recorded: %+v", rec)
+	}
+	if llmlat.DispatchDelay.String() != "dispatch_delay" || llmlat.ScheduledE2E.String() != "scheduled_e2e" {
+		t.Fatal("metric names")
+	}
+
+	a := newAgg(t, llmlat.ConvVLLM, llmlat.ModeBounded)
+	if _, err := a.Stat(llmlat.DispatchDelay, llmlat.StatMean); !errors.Is(err, llmlat.ErrUndefined) {
+		t.Fatalf("nobody's delay: %v, not ErrUndefined (vLLM's 0.0 is not for it)", err)
+	}
+	must(t, a.Add(r))
+	plain := newRequest(t)
+	must(t, plain.Start(0))
+	must(t, plain.Event(10*ms, 1))
+	must(t, plain.Finish(10*ms))
+	must(t, a.Add(plain))
+	n, err := a.Stat(llmlat.DispatchDelay, llmlat.StatCount)
+	must(t, err)
+	if n != 1 {
+		t.Fatalf("a request without an intended start counted: %v", n)
+	}
+	must(t, a.SetParam(llmlat.ParamMaxDispatchDelay, 0.5)) // a reporting threshold
+	var c llmlat.Columns
+	c.Start = []int64{1000 * ms, 0}
+	c.Scheduled = []int64{900 * ms, llmlat.NoSchedule}
+	c.Offsets = []uint64{0, 3, 4}
+	c.Times = []int64{1005 * ms, 1010 * ms, 1050 * ms, 10 * ms}
+	c.Tokens = []uint32{0, 1, 1, 1}
+	c.End = []int64{1060 * ms, 10 * ms}
+	b := newAgg(t, llmlat.ConvVLLM, llmlat.ModeBounded)
+	must(t, b.AddColumns(c))
+	must(t, b.SetParam(llmlat.ParamMaxDispatchDelay, 0.5))
+	if !bytes.Equal(marshal(t, a), marshal(t, b)) {
+		t.Fatal("AddColumns with Scheduled differs from Add")
+	}
+	c.Scheduled[0] = 1001 * ms
+	if err := b.AddColumns(c); !errors.Is(err, llmlat.ErrOrder) {
+		t.Fatalf("an intended start after the start: %v", err)
+	}
 }

@@ -41,7 +41,8 @@ COMPARE_FIELDS = {
 REQUEST_COLUMNS: Tuple[Tuple[str, str], ...] = (
     ("index", "i8"), ("start_s", "f8"), ("end_s", "f8"), ("ttft_s", "f8"), ("tpot_s", "f8"),
     ("e2e_s", "f8"), ("itl_max_s", "f8"), ("output_tokens", "f8"), ("input_tokens", "f8"),
-    ("success", "?"),
+    ("scheduled_s", "f8"), ("dispatch_delay_s", "f8"), ("scheduled_ttft_s", "f8"),
+    ("scheduled_e2e_s", "f8"), ("success", "?"),
 )
 
 

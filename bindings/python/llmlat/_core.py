@@ -36,19 +36,25 @@ __all__ = [
     "COUNTERS",
     "PARAMS",
     "FORMATS",
+    "NAMES",
     "LACKS",
     "COLUMN_CANCELLED",
+    "NO_SCHEDULE",
 ]
 
 # ------------------------------------------------------------------ names
 
 #: Metric names, from the library itself (``llmlat_metric_name``): "ttft",
 #: "tpot", "itl", "icl", "e2e", "tps_user", "itl_max", "output_tokens",
-#: "input_tokens", "tool_itl", "ntpot".
+#: "input_tokens", "tool_itl", "ntpot", and from the intended start
+#: (``Request.schedule``) "dispatch_delay", "scheduled_ttft", "scheduled_e2e".
 _METRIC_IDS: Dict[str, int] = name_table(lib.llmlat_metric_name, 1)
 #: Convention names (``llmlat_convention_name``): "default", "vllm",
 #: "aiperf", "sglang", "llmperf", "guidellm", "inference-perf".
 _CONVENTION_IDS: Dict[str, int] = name_table(lib.llmlat_convention_name, 0)
+#: Naming schemes of an exposition (``llmlat_names_name``): "llmlat",
+#: "vllm", "sglang", "otel".
+_NAMES_IDS: Dict[str, int] = name_table(lib.llmlat_names_name, 0)
 _MODE_IDS = {"exact": 0, "bounded": 1}
 _STAT_IDS = {"count": 1, "mean": 2, "std": 3, "min": 4, "max": 5, "median": 6, "sum": 7}
 _RATE_IDS = {
@@ -74,6 +80,8 @@ _PARAM_IDS = {
     "slo_ttft": 3,
     "slo_tpot": 4,
     "slo_e2e": 5,
+    "max_dispatch_delay": 6,
+    "server_output_tokens": 7,
 }
 _FORMAT_IDS = {"text": 1, "json": 2, "prometheus": 3, "openmetrics": 4, "prometheus_protobuf": 5,
                "html": 6, "chrome_trace": 7, "requests_csv": 8, "requests_jsonl": 9}
@@ -89,11 +97,16 @@ LACKS = {
     "chunks": 1 << 3,
     "output_tokens": 1 << 4,
     "input_tokens": 1 << 5,
+    "gaps": 1 << 6,
+    "schedule": 1 << 7,
 }
 _KIND_IDS = {"metric": 1, "rate": 2, "counter": 3}
 #: ``ok[i]`` of ``Aggregator.add_columns`` for a request the client
 #: cancelled (``LLMLAT_COLUMN_CANCELLED``).
 COLUMN_CANCELLED = 2
+#: ``scheduled[i]`` of ``Aggregator.add_columns`` for a request without an
+#: intended start (``LLMLAT_NO_SCHEDULE``; None does the same in a list).
+NO_SCHEDULE = INT64_MIN
 
 METRICS: Tuple[str, ...] = tuple(_METRIC_IDS)
 CONVENTIONS: Tuple[str, ...] = tuple(_CONVENTION_IDS)
@@ -103,6 +116,7 @@ RATES: Tuple[str, ...] = tuple(_RATE_IDS)
 COUNTERS: Tuple[str, ...] = tuple(_COUNTER_IDS)
 PARAMS: Tuple[str, ...] = tuple(_PARAM_IDS)
 FORMATS: Tuple[str, ...] = tuple(_FORMAT_IDS)
+NAMES: Tuple[str, ...] = tuple(_NAMES_IDS)
 
 Name = Union[str, int]
 _Self = TypeVar("_Self", bound="_Owner")
@@ -132,7 +146,8 @@ def now_ns() -> int:
 
 def param_bounds(param: Name) -> Tuple[float, float]:
     """The accepted range ``(lo, hi)`` of an aggregator parameter
-    ("relative_error", "duration", "slo_ttft", "slo_tpot", "slo_e2e")."""
+    ("relative_error", "duration", "slo_ttft", "slo_tpot", "slo_e2e",
+    "max_dispatch_delay")."""
     lo, hi = c_double(), c_double()
     st = lib.llmlat_param_bounds(as_id(_PARAM_IDS, "param", param, "param_bounds", "param"),
                                  byref(lo), byref(hi))
@@ -158,6 +173,14 @@ def _token_array(tokens: Any, n: int, where: str) -> Tuple[Any, int]:
             return None, 0
         return byref_buffer(c_uint32, array("I", (k,)) * n), n
     return c_array(tokens, c_uint32, "I", "IL", "uint32", where, "tokens")
+
+
+def _no_schedule_for_none(column: Any) -> Any:
+    """A list or tuple of intended starts with None for NO_SCHEDULE; any
+    other column (a buffer, an array) as it is."""
+    if isinstance(column, (list, tuple)):
+        return [NO_SCHEDULE if x is None else x for x in column]
+    return column
 
 
 def _column(obj: Any, ctype: Any, typecode: str, codes: str, kind: str,
@@ -321,6 +344,31 @@ class Request(_Owner):
         if st:
             self._fail(st, "llmlat_request_start")
 
+    def schedule(self, t_ns: int) -> None:
+        """When the request was meant to start (its intended start, e.g. the
+        arrival time a benchmark's schedule gave it), at or before its
+        start: from it come "dispatch_delay", "scheduled_ttft" and
+        "scheduled_e2e" (docs/metrics.md, "The intended start"). Before or
+        after ``start``; set again, it replaces the last.
+        Errors: StateError (ended), OrderError (after the start),
+        LimitError (a time of the request would be too far from it)."""
+        with self._lock:
+            st = lib.llmlat_request_schedule(self._h, as_i64(t_ns, "Request.schedule", "t_ns"))
+        if st:
+            self._fail(st, "llmlat_request_schedule")
+
+    @property
+    def scheduled(self) -> Optional[int]:
+        """The intended start in ns (``schedule``), None when it has none."""
+        out = c_int64()
+        with self._lock:
+            st = lib.llmlat_request_get_schedule(self._h, byref(out))
+        if st == _EUNDEFINED:
+            return None
+        if st:
+            self._fail(st, "llmlat_request_get_schedule")
+        return out.value
+
     def event(self, t_ns: int, tokens: int = 1, _event: Any = request_event_fast) -> None:
         """One streamed event (chunk) at ``t_ns`` carrying ``tokens >= 0``
         output tokens (0: role chunk, keep-alive, empty delta).
@@ -403,9 +451,10 @@ class Request(_Owner):
 
     def set_known(self, convention: Name, metric: Name, value: float) -> None:
         """A per-request value of a request without chunk times: "ttft",
-        "e2e" (seconds) or "tool_itl", as the tool of ``convention``
-        measured it (LLMPerf's files have only these). The request then
-        takes no event."""
+        "e2e" (seconds), "tool_itl" or "tps_user" (the tool's own
+        per-request throughput, used under its own convention), as the tool
+        of ``convention`` measured it (LLMPerf's files have only these).
+        The request then takes no event."""
         where = "Request.set_known"
         with self._lock:
             st = lib.llmlat_request_set_known(
@@ -584,9 +633,11 @@ class Aggregator(_Owner):
 
     def set_param(self, param: Name, value: float) -> None:
         """Sets "relative_error", "duration" (s, 0 = derive), "slo_ttft",
-        "slo_tpot" or "slo_e2e" (s, 0 = none). InvalidArgumentError outside
-        ``param_bounds(param)``; StateError for a bounded aggregator's
-        relative error or SLOs once it holds data."""
+        "slo_tpot" or "slo_e2e" (s, 0 = none), or "server_output_tokens"
+        (N under inference-perf: 0 the client's count, 1 the server's usage
+        count). InvalidArgumentError outside ``param_bounds(param)``;
+        StateError for a bounded aggregator's relative error or SLOs once
+        it holds data, and for server_output_tokens once it holds any."""
         where = "Aggregator.set_param"
         self._set_param(as_id(_PARAM_IDS, "param", param, where, "param"), value, where, "value")
 
@@ -702,7 +753,7 @@ class Aggregator(_Owner):
 
     def add_columns(self, starts: Any, ends: Any = None, ok: Any = None, offsets: Any = None,
                     times: Any = None, tokens: Any = None, input_tokens: Any = None,
-                    output_tokens: Any = None) -> None:
+                    output_tokens: Any = None, scheduled: Any = None) -> None:
         """Adds many requests given as columns in one C call, all or none
         (``llmlat_agg_add_columns``): request i starts at ``starts[i]``,
         has events ``offsets[i]`` .. ``offsets[i + 1] - 1`` of ``times``
@@ -713,6 +764,9 @@ class Aggregator(_Owner):
         ``input_tokens``, ``output_tokens``: per request; an output count
         below 0 means none (N is then the sum of its tokens).
         ``tokens``: one per event, or an int for every event (default 1).
+        ``scheduled``: each request's intended start (``Request.schedule``),
+        at or before its start; ``llmlat.NO_SCHEDULE`` (None in a list) for
+        one without (``llmlat_agg_add_columns_scheduled``).
 
         numpy arrays are handed to C without a copy when their dtypes are
         the C ones: int64 ``starts``, ``ends``, ``times``, counts and
@@ -729,7 +783,8 @@ class Aggregator(_Owner):
                 ("ends", ends, c_int64, "q", "ql", "int64"),
                 ("ok", ok, ctypes.c_uint8, "B", "?Bb", "uint8"),
                 ("input_tokens", input_tokens, c_int64, "q", "ql", "int64"),
-                ("output_tokens", output_tokens, c_int64, "q", "ql", "int64")):
+                ("output_tokens", output_tokens, c_int64, "q", "ql", "int64"),
+                ("scheduled", _no_schedule_for_none(scheduled), c_int64, "q", "ql", "int64")):
             if col is None:
                 cols.append(None)
                 continue
@@ -737,7 +792,7 @@ class Aggregator(_Owner):
             if m != n:
                 self._fail(_EINVAL, where, "%d starts but %d %s" % (n, m, name))
             cols.append(p)
-        end_p, ok_p, in_p, out_p = cols[1:]
+        end_p, ok_p, in_p, out_p, sched_p = cols[1:]
         off_p = t_p = k_p = None
         if offsets is not None or times is not None:
             if offsets is None or times is None:
@@ -751,11 +806,11 @@ class Aggregator(_Owner):
                 self._fail(_EINVAL, where, "%d times but %d token counts" % (nt, nk))
         bad = c_size_t(0)
         with self._lock:
-            st = lib.llmlat_agg_add_columns(self._h, n, start_p, end_p, ok_p, off_p, t_p, k_p,
-                                            in_p, out_p, byref(bad))
+            st = lib.llmlat_agg_add_columns_scheduled(self._h, n, start_p, end_p, ok_p, off_p,
+                                                      t_p, k_p, in_p, out_p, sched_p, byref(bad))
         if st:
             at = bad.value
-            self._fail(st, "llmlat_agg_add_columns",
+            self._fail(st, "llmlat_agg_add_columns_scheduled",
                        "request %d" % at if at != ctypes.c_size_t(-1).value else None)
 
     def unavailable(self, kind: str, name: Name) -> Optional[str]:
@@ -862,11 +917,12 @@ class Aggregator(_Owner):
             self._fail(st, "llmlat_agg_counter")
         return out.value
 
-    def buckets(self, metric: Name) -> "NativeBuckets":
+    def buckets(self, metric: Name) -> Optional["NativeBuckets"]:
         """A metric's native-histogram buckets (``llmlat_agg_buckets``): for
         exporters (OpenTelemetry exponential histograms, a database), in
         either mode. Bucket i covers (base**(i-1), base**i], base =
-        2**(2**-schema), in the metric's unit; counts[j] is bucket offset + j."""
+        2**(2**-schema), in the metric's unit; counts[j] is bucket offset + j.
+        None for a metric the data lack (``unavailable``)."""
         metric_id = as_id(_METRIC_IDS, "metric", metric, "Aggregator.buckets", "metric")
         schema, offset = c_int32(), c_int32()
         zt, zc, n = c_double(), c_uint64(), c_size_t()
@@ -880,6 +936,8 @@ class Aggregator(_Owner):
                     break
                 cap = n.value
                 counts = (c_uint64 * cap)()
+        if st == _EUNDEFINED:
+            return None
         if st:
             self._fail(st, "llmlat_agg_buckets")
         return NativeBuckets(schema.value, zt.value, zc.value, offset.value,
@@ -947,8 +1005,10 @@ class Aggregator(_Owner):
     def requests(self) -> List[Dict[str, Any]]:
         """One dict per request kept (exact mode), in the order added: index,
         start_s, end_s, ttft_s, tpot_s, e2e_s, itl_max_s, output_tokens,
-        input_tokens (None when the request has no such value), success,
-        under the aggregator's convention. UndefinedError in bounded mode."""
+        input_tokens, scheduled_s (its intended start), dispatch_delay_s,
+        scheduled_ttft_s, scheduled_e2e_s (None when the request has no
+        such value), success, under the aggregator's convention.
+        UndefinedError in bounded mode."""
         return _analysis.requests_table(self)
 
     def requests_array(self) -> Any:
@@ -1065,13 +1125,18 @@ def _stream(call: Any, *args: Any) -> Tuple[int, bytes]:
     return st, b"".join(pieces)
 
 
-def expose(aggregators: Sequence[Aggregator], format: Name = "prometheus") -> bytes:
+def expose(aggregators: Sequence[Aggregator], format: Name = "prometheus",
+           names: Name = "llmlat") -> bytes:
     """One Prometheus exposition of several aggregators (``llmlat_expose``):
     each family's metadata once, one series per aggregator, labelled with its
     constant labels. ``format``: "prometheus" (text 0.0.4), "openmetrics" or
     "prometheus_protobuf" (native histograms); serve it with
-    ``content_type(format)``. InvalidArgumentError for two aggregators with
-    the same labels (merge them first)."""
+    ``content_type(format)``. ``names``: the naming scheme
+    (``llmlat_expose_names``, docs/prometheus.md): "llmlat" (llmlat's own
+    series), or the series the dashboards of "vllm", "sglang" or "otel"
+    (the OpenTelemetry GenAI conventions) read. InvalidArgumentError for
+    two aggregators with the same labels (merge them first), or labels the
+    scheme's names make clash ("model" and "model_name" under "vllm")."""
     where = "expose"
     if isinstance(aggregators, (str, bytes, Aggregator)) or not hasattr(aggregators, "__iter__"):
         raise type_error(where, "aggregators", "a sequence of llmlat.Aggregator", aggregators)
@@ -1080,15 +1145,16 @@ def expose(aggregators: Sequence[Aggregator], format: Name = "prometheus") -> by
         if not isinstance(a, Aggregator):
             raise type_error(where, "aggregators[%d]" % i, "an llmlat.Aggregator", a)
     fmt = as_id(_FORMAT_IDS, "format", format, where, "format")
+    scheme = as_id(_NAMES_IDS, "naming scheme", names, where, "names")
     # aggs holds the aggregators (and so their handles) until the call returns
     with _all_locked(*aggs):  # none can be closed or changed meanwhile
         for a in aggs:
             if a._h is None:
                 raise a._closed_error()
         handles = (AggHandle * max(len(aggs), 1))(*[a._h for a in aggs])
-        st, out = _stream(lib.llmlat_expose_write, handles, len(aggs), fmt)
+        st, out = _stream(lib.llmlat_expose_write_names, handles, len(aggs), fmt, scheme)
     if st:
-        _raise(st, "llmlat_expose_write")
+        _raise(st, "llmlat_expose_write_names")
     return out
 
 

@@ -155,6 +155,11 @@ PROTOTYPES: Dict[str, Tuple[object, List[object]]] = {
         [AggHandle, c_size_t, _P_INT64, _P_INT64, POINTER(c_uint8), _P_UINT64, _P_INT64,
          _P_UINT32, _P_INT64, _P_INT64, _P_SIZE],
     ),
+    "llmlat_agg_add_columns_scheduled": (
+        c_int32,
+        [AggHandle, c_size_t, _P_INT64, _P_INT64, POINTER(c_uint8), _P_UINT64, _P_INT64,
+         _P_UINT32, _P_INT64, _P_INT64, _P_INT64, _P_SIZE],
+    ),
     "llmlat_agg_unavailable": (c_int32, [AggHandle, c_int32, c_int32, POINTER(c_char_p)]),
     "llmlat_agg_merge": (c_int32, [AggHandle, AggHandle]),
     "llmlat_agg_stat": (c_int32, [AggHandle, c_int32, c_int32, _P_DOUBLE]),
@@ -223,6 +228,11 @@ PROTOTYPES: Dict[str, Tuple[object, List[object]]] = {
     # exposition
     "llmlat_expose": (c_int32, [POINTER(AggHandle), c_size_t, c_int32, c_void_p, c_size_t, _P_SIZE]),
     "llmlat_expose_write": (c_int32, [POINTER(AggHandle), c_size_t, c_int32, WRITE_FN, c_void_p]),
+    "llmlat_expose_names": (c_int32, [POINTER(AggHandle), c_size_t, c_int32, c_int32, c_void_p,
+                                      c_size_t, _P_SIZE]),
+    "llmlat_expose_write_names": (c_int32, [POINTER(AggHandle), c_size_t, c_int32, c_int32,
+                                            WRITE_FN, c_void_p]),
+    "llmlat_names_name": (c_char_p, [c_int32]),
     "llmlat_format_content_type": (c_char_p, [c_int32]),
 }
 

@@ -27,7 +27,8 @@ from ._native import lib, name_table
 __all__ = ["read_trace", "TraceReader", "TraceRequest", "TraceError", "INPUTS"]
 
 #: Input format names, from the library (``llmlat_input_name``): "auto",
-#: "trace", "vllm", "aiperf", "genai-perf", "sglang", "llmperf".
+#: "trace", "vllm", "aiperf", "genai-perf", "sglang", "llmperf", "guidellm",
+#: "inference-perf".
 _INPUT_IDS = name_table(lib.llmlat_input_name, 0)
 INPUTS = tuple(_INPUT_IDS)
 
@@ -55,7 +56,8 @@ class TraceError(FormatError):
 class TraceRequest:
     """One request as the input has it, with its recorder.
 
-    ``start``, ``end``: int ns; ``ok``: False for a failure; ``times`` and
+    ``start``, ``end``: int ns; ``scheduled``: its intended start (int ns)
+    or None; ``ok``: False for a failure; ``times`` and
     ``tokens``: the events, as ``array('q')`` and ``array('I')`` (numpy
     reads them without a copy: ``numpy.frombuffer(r.times, numpy.int64)``);
     ``input_tokens``; ``output_tokens``: the usage count or None; ``id``
@@ -65,7 +67,7 @@ class TraceRequest:
     ``llmlat.Request``; ``add_to(agg)`` adds it.
     """
 
-    __slots__ = ("request", "id", "index", "line", "column", "start", "end", "ok",
+    __slots__ = ("request", "id", "index", "line", "column", "start", "end", "scheduled", "ok",
                  "input_tokens", "output_tokens", "lacks", "_times", "_tokens")
 
     def __init__(self, request: Request, reader: Any) -> None:
@@ -82,6 +84,7 @@ class TraceRequest:
         self.start: int = start.value
         self.end: int = end.value
         self.ok: bool = state.value != _STATE_FAILED
+        self.scheduled: Optional[int] = request.scheduled
         n = c_uint64()
         lib.llmlat_request_get_input_tokens(h, byref(n))
         self.input_tokens: int = n.value

@@ -164,7 +164,8 @@ class RequestTableTest(unittest.TestCase):
         self.assertIsNone(rows[1]["tpot_s"])  # N = 1
         csv = agg.report("requests_csv").splitlines()
         self.assertEqual(csv[0], "index,start_s,end_s,ttft_s,tpot_s,e2e_s,itl_max_s,"
-                                 "output_tokens,input_tokens,success")
+                                 "output_tokens,input_tokens,scheduled_s,dispatch_delay_s,"
+                                 "scheduled_ttft_s,scheduled_e2e_s,success")
         self.assertEqual(len(csv), 4)
         self.assertEqual(csv[2].split(",")[4], "")  # undefined: empty
 

@@ -119,5 +119,49 @@ class AddColumnsTest(unittest.TestCase):
         self.assertEqual(a.to_bytes(), empty)
 
 
+
+class ScheduledColumns(unittest.TestCase):
+    """``scheduled``: each request's intended start, NO_SCHEDULE (None in a
+    list) for one without; as Request.schedule one by one."""
+
+    def test_lists_and_arrays(self):
+        def by_one():
+            agg = llmlat.Aggregator("guidellm", "bounded")
+            for start, sched in ((0, -5 * MS), (MS, None), (2 * MS, 2 * MS)):
+                with llmlat.Request() as r:
+                    if sched is not None:
+                        r.schedule(sched)
+                    r.start(start)
+                    r.event(start + 10 * MS, 2)
+                    r.finish(start + 12 * MS)
+                    agg.add(r)
+            return agg
+        want = by_one().to_bytes()
+        for scheduled in ([-5 * MS, None, 2 * MS],
+                          array("q", [-5 * MS, llmlat.NO_SCHEDULE, 2 * MS])):
+            agg = llmlat.Aggregator("guidellm", "bounded")
+            agg.add_columns([0, MS, 2 * MS], ends=[12 * MS, 13 * MS, 14 * MS],
+                            offsets=[0, 1, 2, 3], times=[10 * MS, 11 * MS, 12 * MS], tokens=2,
+                            scheduled=scheduled)
+            self.assertEqual(agg.to_bytes(), want)
+            self.assertEqual(agg.stat("dispatch_delay", "count"), 2)
+        agg = llmlat.Aggregator("guidellm", "bounded")
+        with self.assertRaises(llmlat.OrderError) as e:
+            agg.add_columns([0, MS], scheduled=[None, 2 * MS])
+        self.assertIn("request 1", str(e.exception))
+        with self.assertRaises(llmlat.InvalidArgumentError):
+            agg.add_columns([0, MS], scheduled=[0])
+        self.assertEqual(agg.counter("completed"), 0)
+
+    def test_numpy(self):
+        np = numpy_or_skip(self)
+        starts = np.arange(4, dtype=np.int64) * MS
+        sched = starts - np.array([0, 3, 0, 9], dtype=np.int64) * MS
+        sched[2] = llmlat.NO_SCHEDULE
+        agg = llmlat.Aggregator()
+        agg.add_columns(starts, scheduled=sched)
+        self.assertEqual(agg.stat("dispatch_delay", "count"), 3)
+        self.assertAlmostEqual(agg.stat("dispatch_delay", "max"), 0.009, delta=1e-12)
+
 if __name__ == "__main__":
     unittest.main()

@@ -132,7 +132,66 @@ class ExposeTest(unittest.TestCase):
             llmlat.content_type(99)
 
 
+class NamingSchemesTest(unittest.TestCase):
+    """expose(..., names=...): the series vLLM's, SGLang's and the
+    OpenTelemetry GenAI conventions' dashboards read."""
+
+    def test_names(self):
+        self.assertEqual(llmlat.NAMES, ("llmlat", "vllm", "sglang", "otel"))
+
+    def test_each_scheme(self):
+        with filled(labels={"model": "a", "operation": "chat"}) as a, \
+                filled("vllm", "exact", labels={"model": "b"}) as b:
+            self.assertEqual(llmlat.expose([a, b], names="llmlat"), llmlat.expose([a, b]))
+            vllm = llmlat.expose([a, b], names="vllm").decode()
+            self.assertIn('vllm:request_success_total{model_name="a",operation="chat"} 50\n',
+                          vllm)
+            self.assertIn("# TYPE vllm:inter_token_latency_seconds histogram\n", vllm)
+            self.assertIn('vllm:time_to_first_token_seconds_bucket{model_name="b",le="2560"} 50\n',
+                          vllm)
+            self.assertNotIn("llmlat_", vllm)
+            sglang = llmlat.expose([a, b], "openmetrics", names="sglang").decode()
+            self.assertIn("# TYPE sglang:num_requests counter\n", sglang)
+            self.assertIn('sglang:inter_token_latency_seconds_count{model_name="a",'
+                          'operation="chat"} %d\n' % a.stat("itl", "count"), sglang)
+            otel = llmlat.expose([a, b], names=3).decode()  # an id works too
+            self.assertIn('gen_ai_client_token_usage_count{gen_ai_request_model="a",'
+                          'gen_ai_operation_name="chat",gen_ai_token_type="output"} 50\n', otel)
+            pb = llmlat.expose([a, b], "prometheus_protobuf", names="otel")
+            self.assertEqual(family_names(pb), [
+                "gen_ai_client_token_usage", "gen_ai_server_request_duration_seconds",
+                "gen_ai_server_time_per_output_token_seconds",
+                "gen_ai_server_time_to_first_token_seconds"])
+
+    def test_refused(self):
+        with filled(labels={"model": "a", "model_name": "b"}) as a:
+            llmlat.expose([a], names="otel")
+            with self.assertRaises(llmlat.InvalidArgumentError):
+                llmlat.expose([a], names="vllm")
+            with self.assertRaises(llmlat.InvalidArgumentError) as e:
+                llmlat.expose([a], names="grafana")
+            self.assertIn("one of: llmlat, vllm, sglang, otel", str(e.exception))
+            with self.assertRaises(llmlat.InvalidArgumentError):
+                llmlat.expose([a], names=9)
+            with self.assertRaises(TypeError):
+                llmlat.expose([a], names=1.5)
+
+
 class BucketsAndSumTest(unittest.TestCase):
+    def test_lacking_metric_has_no_buckets(self):
+        with llmlat.Aggregator("default", "bounded") as a:
+            with llmlat.Request() as r:
+                r.start(0)
+                r.set_lacks(llmlat.LACKS["input_tokens"])
+                r.events([100 * MS, 150 * MS], [1, 1])
+                r.finish(150 * MS)
+                a.add(r)
+            self.assertIsNone(a.buckets("input_tokens"))
+            self.assertEqual(a.buckets("ttft").zero_count + sum(a.buckets("ttft").counts), 1)
+            text = llmlat.expose([a], names="otel").decode()
+            self.assertNotIn('gen_ai_token_type="input"', text)
+            self.assertIn('gen_ai_token_type="output"', text)
+
     def test_both_modes_agree(self):
         with filled("default", "bounded") as b, filled("default", "exact") as e:
             for m in ("ttft", "itl", "e2e", "tps_user", "output_tokens"):

@@ -124,7 +124,8 @@ class PrototypesTest(unittest.TestCase):
                       if k in ("LLMLAT_TTFT", "LLMLAT_TPOT", "LLMLAT_ITL", "LLMLAT_ICL",
                                "LLMLAT_E2E", "LLMLAT_TPS_USER", "LLMLAT_ITL_MAX",
                                "LLMLAT_OUTPUT_TOKENS", "LLMLAT_INPUT_TOKENS",
-                               "LLMLAT_TOOL_ITL", "LLMLAT_NTPOT")}
+                               "LLMLAT_TOOL_ITL", "LLMLAT_NTPOT", "LLMLAT_DISPATCH_DELAY",
+                               "LLMLAT_SCHEDULED_TTFT", "LLMLAT_SCHEDULED_E2E")}
         self.assertEqual(metric_ids, dict(_core._METRIC_IDS))
         statuses = {v: k for k, v in d.items() if k.startswith("LLMLAT_E")}
         for status, klass in llmlat._errors._BY_STATUS.items():

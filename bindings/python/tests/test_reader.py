@@ -142,7 +142,8 @@ class ReadTraceTest(unittest.TestCase):
         self.assertEqual((reader.format, reader.run, reader.runs, reader.duration),
                          ("vllm", 3, 3, 3.0))
         self.assertEqual(list(r.times), [5300 * MS, 5310 * MS, 5330 * MS])
-        self.assertEqual(r.lacks, llmlat.LACKS["chunk_tokens"] | llmlat.LACKS["end"])
+        self.assertEqual(r.lacks, llmlat.LACKS["chunk_tokens"] | llmlat.LACKS["end"] |
+                         llmlat.LACKS["schedule"])  # no queue_times: no intended start
         reader = llmlat.read_trace(path, format="vllm", run=1)
         (r,) = list(reader)
         self.assertEqual((reader.run, reader.duration, r.times[0]), (1, 1.0, 5100 * MS))

@@ -86,6 +86,42 @@ class RecordingTest(unittest.TestCase):
         agg.add(r)
         self.assertEqual(agg.counter("failed"), 1)
 
+    def test_intended_start(self):
+        """Request.schedule: the dispatch delay, and TTFT and E2E measured
+        from it under each convention's anchors; None without one."""
+        with llmlat.Request() as r:
+            self.assertIsNone(r.scheduled)
+            r.schedule(900 * MS)
+            with self.assertRaises(llmlat.OrderError):
+                r.start(899 * MS)
+            r.start(S)
+            self.assertEqual(r.scheduled, 900 * MS)
+            r.event(S + 5 * MS, 0)
+            r.event(S + 10 * MS, 1)
+            r.event(S + 50 * MS, 1)
+            r.finish(S + 60 * MS)
+            self.assertAlmostEqual(r.value("dispatch_delay"), 0.1, delta=1e-12)
+            self.assertAlmostEqual(r.value("scheduled_ttft"), 0.11, delta=1e-12)
+            self.assertAlmostEqual(r.value("scheduled_e2e"), 0.15, delta=1e-12)
+            self.assertAlmostEqual(r.value("scheduled_ttft", "vllm"), 0.105, delta=1e-12)
+            self.assertAlmostEqual(r.value("scheduled_e2e", "sglang"), 0.16, delta=1e-12)
+            with self.assertRaises(llmlat.StateError):
+                r.schedule(0)
+            agg = llmlat.Aggregator("vllm")
+            self.assertIsNone(agg.stat("dispatch_delay", "mean"))  # not vLLM's 0.0
+            agg.add(r)
+        with make_request(0, [10 * MS], [1]) as plain:
+            self.assertIsNone(plain.value("dispatch_delay"))
+            agg.add(plain)
+        self.assertEqual(agg.stat("dispatch_delay", "count"), 1)
+        self.assertEqual(agg.get_param("max_dispatch_delay"), 0.001)
+        self.assertIn("Client Queue Time (ms)", agg.report())
+        self.assertIn("WARNING: the client fell behind its schedule", agg.report())
+        agg.set_param("max_dispatch_delay", 0.5)
+        self.assertNotIn("WARNING", agg.report())
+        self.assertEqual(agg.requests()[0]["scheduled_s"], 0.9)
+        self.assertIsNone(agg.requests()[1]["scheduled_s"])
+
     def test_reset_reuses(self):
         r = self.r
         r.start(0)
