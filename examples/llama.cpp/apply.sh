@@ -3,7 +3,7 @@
 # and vendors llmlat's single header as tools/server/llmlat.h. The header is
 # copied, not carried in the patch: single/llmlat.h is generated and
 # committed in this repository (docs/single-header.md), and a copy inside
-# the patch would be 760 KB that goes stale with every change to lib/.
+# the patch would be 850 KB that goes stale with every change to lib/.
 #
 #   examples/llama.cpp/apply.sh LLAMA_CPP_DIR
 #
