@@ -7572,6 +7572,12 @@ static inline const metric_store *agg_store(const llmlat_agg *a, int32_t metric)
     return &a->stores[metric_index(metric)];
 }
 
+/* Whether mode is one of the modes (an argument, or read from bytes). */
+static inline bool agg_mode_valid(int32_t mode)
+{
+    return mode == LLMLAT_MODE_EXACT || mode == LLMLAT_MODE_BOUNDED;
+}
+
 /* The mode's name, as reports and the exposition write it. */
 static inline const char *agg_mode_name(const llmlat_agg *a)
 {
@@ -7830,7 +7836,7 @@ LLMLAT_API int32_t llmlat_agg_create(int32_t convention, int32_t mode, llmlat_ag
         return LLMLAT_EINVAL;
     *out = NULL;
     const conv_rules *c = conv_get(convention);
-    if (!c || (mode != LLMLAT_MODE_EXACT && mode != LLMLAT_MODE_BOUNDED))
+    if (!c || !agg_mode_valid(mode))
         return LLMLAT_EINVAL;
     llmlat_alloc al = alloc_current();
     llmlat_agg *a = alloc_malloc(&al, sizeof *a);
@@ -20870,7 +20876,7 @@ LLMLAT_API llmlat_agg *llmlat_agg_deserialize(const void *buf, size_t len, int32
         return fail(NULL, st, status);
     uint32_t conv = get_u32(&r), mode = get_u32(&r);
     if (r.bad || !conv_get((int32_t)conv) || (version == 1 && conv > V1_CONVENTION_LAST) ||
-        (mode != LLMLAT_MODE_EXACT && mode != LLMLAT_MODE_BOUNDED))
+        !agg_mode_valid((int32_t)mode))
         return fail(NULL, LLMLAT_EFORMAT, status);
     llmlat_agg *a = llmlat_agg_new((int32_t)conv, (int32_t)mode);
     if (!a)

@@ -67,7 +67,7 @@ LLMLAT_API int32_t llmlat_agg_create(int32_t convention, int32_t mode, llmlat_ag
         return LLMLAT_EINVAL;
     *out = NULL;
     const conv_rules *c = conv_get(convention);
-    if (!c || (mode != LLMLAT_MODE_EXACT && mode != LLMLAT_MODE_BOUNDED))
+    if (!c || !agg_mode_valid(mode))
         return LLMLAT_EINVAL;
     llmlat_alloc al = alloc_current();
     llmlat_agg *a = alloc_malloc(&al, sizeof *a);

@@ -121,6 +121,12 @@ static inline const metric_store *agg_store(const llmlat_agg *a, int32_t metric)
     return &a->stores[metric_index(metric)];
 }
 
+/* Whether mode is one of the modes (an argument, or read from bytes). */
+static inline bool agg_mode_valid(int32_t mode)
+{
+    return mode == LLMLAT_MODE_EXACT || mode == LLMLAT_MODE_BOUNDED;
+}
+
 /* The mode's name, as reports and the exposition write it. */
 static inline const char *agg_mode_name(const llmlat_agg *a)
 {

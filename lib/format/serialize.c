@@ -460,7 +460,7 @@ LLMLAT_API llmlat_agg *llmlat_agg_deserialize(const void *buf, size_t len, int32
         return fail(NULL, st, status);
     uint32_t conv = get_u32(&r), mode = get_u32(&r);
     if (r.bad || !conv_get((int32_t)conv) || (version == 1 && conv > V1_CONVENTION_LAST) ||
-        (mode != LLMLAT_MODE_EXACT && mode != LLMLAT_MODE_BOUNDED))
+        !agg_mode_valid((int32_t)mode))
         return fail(NULL, LLMLAT_EFORMAT, status);
     llmlat_agg *a = llmlat_agg_new((int32_t)conv, (int32_t)mode);
     if (!a)
