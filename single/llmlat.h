@@ -2315,13 +2315,16 @@ LLMLAT_PRIVATE double wide_to_double(const uint64_t *v, int n, int exp2)
 }
 
 /* ---------------------- lib/record/convention.c --------------------------- */
-/* Conventions: the table of knobs, and what one request contributes. */
+/* What one request contributes under a convention (its row:
+ * record/convention_table.c). */
 #include <math.h>
 
 /* ---------------------- lib/record/convention.h --------------------------- */
 /* The seven conventions as data: each knob of docs/metrics.md's table is a
  * field, and one shared mechanism (conv_view, and the gap walk of gaps.h)
- * reads them. A new convention is a new row, not new code paths. */
+ * reads them; the words a tool calls each figure by are the row's too,
+ * read by the reports. A new convention is a new row, not new code paths.
+ * The rows, one per tool: record/convention_table.c. */
 #ifndef LLMLAT_CONVENTION_H
 #define LLMLAT_CONVENTION_H
 
@@ -2589,36 +2592,83 @@ enum quantile_rule {
     QUANTILE_INVERSE_CDF, /* the first value whose cumulative weight reaches q (GuideLLM) */
 };
 
+/* The lines of the summary block a report writes (its words: a row's
+ * `words`, report/report_words.h). */
+enum report_item {
+    REPORT_ITEM_COMPLETED, REPORT_ITEM_FAILED, REPORT_ITEM_TPOT_UNDEFINED, REPORT_ITEM_DURATION,
+    REPORT_ITEM_INPUT_TOKENS, REPORT_ITEM_OUTPUT_TOKENS, REPORT_ITEM_REQUEST_RATE, REPORT_ITEM_GOODPUT,
+    REPORT_ITEM_GOOD, REPORT_ITEM_OUTPUT_RATE, REPORT_ITEM_TOTAL_RATE, REPORT_ITEM_PEAK_TOKENS,
+    REPORT_ITEM_PEAK_CONCURRENCY, REPORT_ITEM_COUNT
+};
+
+typedef struct text_row {
+    int32_t metric;
+    const char *label;
+} text_row;
+
+/* The rows of the metrics from the intended start, shown when some
+ * request had one. */
+#define SCHED_ROWS 3
+
+/* A tool's words: summary labels where it has its own (NULL: llmlat's,
+ * report/report_words.c), the table rows in its order, the rows from the
+ * intended start (DISPATCH_DELAY, SCHEDULED_TTFT, SCHEDULED_E2E; a NULL
+ * label: llmlat's, for a figure the tool does not have), and what its ITL
+ * is. Plain strings: the reports read them (report/report_words.h). */
+typedef struct text_words {
+    const char *tool;
+    const char *items[REPORT_ITEM_COUNT];
+    text_row rows[8];
+    const char *sched[SCHED_ROWS];
+    const char *note;
+} text_words;
+
+/* One convention, its fields grouped as the rows of convention_table.c
+ * are written: anchors, success, N and spans, weights, names. */
 typedef struct conv_rules {
     int32_t id;
     const char *name;
+
+    /* anchors: the events TTFT and E2E end at, the spans of TPOT and NTPOT,
+     * and what stands in for a missing value */
     bool empty_events_count;   /* k = 0 events anchor TTFT/E2E and make gaps */
     bool no_content_ttft_zero; /* a request without content has TTFT 0 */
     bool ttft_needs_two_tokens; /* TTFT (so TPOT) only with >= 2 tokens in events */
+    enum e2e_rule e2e;
     bool tpot_to_last_token;   /* TPOT spans first to last counting event, whatever E2E */
+    enum ntpot_rule ntpot;
     bool missing_is_zero;      /* a missing E2E or TPOT (N > 1) is 0.0, kept */
     bool zero_is_missing;      /* a 0 input leaves derived values missing */
-    bool weighted;             /* TPOT samples weigh N - 1, NTPOT samples N */
-    bool tpot_missing_fails_slo;
-    bool tps_is_inverse_tpot;
-    bool peak_counts_events;   /* peak output tokens/s counts chunks */
-    bool duration_over_valid;  /* derived D spans successes' start..start+E2E */
-    bool span_to_end;          /* derived D spans starts..ends (finish or fail) */
-    bool token_rates_over_token_span; /* token rates over first..last token point */
+
+    /* success: which requests succeed, how failures are kept and judged */
+    enum success_rule success;
     bool status_groups;        /* failures kept by status: incomplete, errored */
+    bool tpot_missing_fails_slo;
+
+    /* N and spans: a request's token count, and what the run's rates
+     * count over which span */
     bool n_client_count;       /* N = sum of k, the client's count, whatever the usage
                                   count (inference-perf), where the events carry their
                                   tokens (not LLMLAT_LACKS_CHUNK_TOKENS) */
     bool errored_n_chunks;     /* a failed request's N = its content chunks: its stream
                                   raised before the usage arrived (GuideLLM) */
-    enum success_rule success;
-    enum e2e_rule e2e;
-    enum ntpot_rule ntpot;
-    enum empty_rule empty;
-    unsigned ddof;
-    enum tool_itl_rule tool_itl;
+    bool tps_is_inverse_tpot;
+    bool duration_over_valid;  /* derived D spans successes' start..start+E2E */
+    bool span_to_end;          /* derived D spans starts..ends (finish or fail) */
+    bool token_rates_over_token_span; /* token rates over first..last token point */
+    bool peak_counts_events;   /* peak output tokens/s counts chunks */
+
+    /* weights: how a chunk's gap splits, what a sample weighs, and how
+     * samples are summarised */
     enum chunk_split split;
+    bool weighted;             /* TPOT samples weigh N - 1, NTPOT samples N */
+    unsigned ddof;             /* of STD */
     enum quantile_rule quantile;
+    enum empty_rule empty;     /* a statistic over no sample */
+
+    /* names: what the tool's ITL is, and what it calls each figure */
+    enum tool_itl_rule tool_itl;
+    const text_words *words;
 } conv_rules;
 
 /* The rules of a convention id; NULL when unknown. */
@@ -2919,93 +2969,6 @@ LLMLAT_PRIVATE bool lacks_same_measure(const conv_rules *source, const conv_rule
 
 #endif
 
-static const conv_rules RULES[] = {
-    {
-        .id = LLMLAT_CONV_DEFAULT, .name = "default",
-        .success = SUCCESS_FINISHED, .e2e = E2E_LAST_TOKEN, .ntpot = NTPOT_E2E,
-        .empty = EMPTY_UNDEFINED, .ddof = 0, .tool_itl = TOOL_ITL_IS_ITL,
-    },
-    {
-        /* vllm/benchmarks/serve.py::calculate_metrics */
-        .id = LLMLAT_CONV_VLLM, .name = "vllm",
-        .empty_events_count = true, .peak_counts_events = true,
-        .success = SUCCESS_ANY_EVENT, .e2e = E2E_LAST_TOKEN, .ntpot = NTPOT_E2E,
-        .empty = EMPTY_ZERO, .ddof = 0, .tool_itl = TOOL_ITL_IS_ICL,
-    },
-    {
-        /* aiperf/metrics/types/ (*.py), metric_dicts.py */
-        .id = LLMLAT_CONV_AIPERF, .name = "aiperf",
-        .zero_is_missing = true, .tpot_missing_fails_slo = true,
-        .tps_is_inverse_tpot = true, .duration_over_valid = true,
-        .success = SUCCESS_VALID_TOKEN, .e2e = E2E_LAST_TOKEN, .ntpot = NTPOT_E2E,
-        .empty = EMPTY_UNDEFINED, .ddof = 0, .tool_itl = TOOL_ITL_IS_TPOT,
-    },
-    {
-        /* python/sglang/bench_serving.py */
-        .id = LLMLAT_CONV_SGLANG, .name = "sglang",
-        .no_content_ttft_zero = true,
-        .success = SUCCESS_FINISHED, .e2e = E2E_END, .ntpot = NTPOT_E2E,
-        .empty = EMPTY_ZERO, .ddof = 0, .tool_itl = TOOL_ITL_IS_ICL,
-    },
-    {
-        /* token_benchmark_ray.py, openai_chat_completions_client.py */
-        .id = LLMLAT_CONV_LLMPERF, .name = "llmperf",
-        .no_content_ttft_zero = true,
-        .success = SUCCESS_FINISHED, .e2e = E2E_END, .ntpot = NTPOT_E2E,
-        .empty = EMPTY_UNDEFINED, .ddof = 1, .tool_itl = TOOL_ITL_LLMPERF,
-    },
-    {
-        /* src/guidellm/schemas/request_stats.py, schemas/statistics.py,
-         * benchmark/schemas/metrics.py */
-        .id = LLMLAT_CONV_GUIDELLM, .name = "guidellm",
-        .no_content_ttft_zero = true, .tpot_to_last_token = true, .missing_is_zero = true,
-        .weighted = true,
-        .span_to_end = true, .token_rates_over_token_span = true, .status_groups = true,
-        .errored_n_chunks = true, .success = SUCCESS_OUTPUT, .e2e = E2E_FINISH, .ntpot = NTPOT_LAST_TOKEN,
-        .empty = EMPTY_ZERO, .ddof = 0, .tool_itl = TOOL_ITL_IS_TPOT,
-        .quantile = QUANTILE_INVERSE_CDF,
-    },
-    {
-        /* inference_perf/reportgen/base.py, apis/streaming_parser.py */
-        .id = LLMLAT_CONV_INFERENCE_PERF, .name = "inference-perf",
-        .ttft_needs_two_tokens = true, .tpot_to_last_token = true,
-        .tpot_missing_fails_slo = true, .span_to_end = true, .status_groups = true,
-        .n_client_count = true,
-        .success = SUCCESS_FINISHED, .e2e = E2E_END, .ntpot = NTPOT_ZERO_NO_TOKENS,
-        .empty = EMPTY_UNDEFINED, .ddof = 0, .tool_itl = TOOL_ITL_IS_ITL,
-        .split = SPLIT_COPY,
-    },
-};
-
-/* inference-perf with use_server_output_tokens: the same row, N the usage
- * count (LLMLAT_PARAM_SERVER_OUTPUT_TOKENS). */
-static const conv_rules INFERENCE_PERF_SERVER_N = {
-    .id = LLMLAT_CONV_INFERENCE_PERF, .name = "inference-perf",
-    .ttft_needs_two_tokens = true, .tpot_to_last_token = true,
-    .tpot_missing_fails_slo = true, .span_to_end = true, .status_groups = true,
-    .success = SUCCESS_FINISHED, .e2e = E2E_END, .ntpot = NTPOT_ZERO_NO_TOKENS,
-    .empty = EMPTY_UNDEFINED, .ddof = 0, .tool_itl = TOOL_ITL_IS_ITL,
-    .split = SPLIT_COPY,
-};
-
-LLMLAT_PRIVATE const conv_rules *conv_get(int32_t convention)
-{
-    if (convention < 0 || (size_t)convention >= sizeof RULES / sizeof RULES[0])
-        return NULL;
-    return &RULES[convention];
-}
-
-LLMLAT_PRIVATE const conv_rules *conv_server_output_tokens(const conv_rules *c)
-{
-    return c->n_client_count ? &INFERENCE_PERF_SERVER_N : c;
-}
-
-LLMLAT_API const char *llmlat_convention_name(int32_t convention)
-{
-    const conv_rules *c = conv_get(convention);
-    return c ? c->name : NULL;
-}
-
 static bool is_success(const conv_rules *c, const llmlat_request *r, const req_summary *s)
 {
     if (r->state != REQ_FINISHED)
@@ -3302,6 +3265,252 @@ LLMLAT_PRIVATE void conv_view(const conv_rules *c, const llmlat_request *r, req_
     }
     if (c->token_rates_over_token_span && req_ended(r))
         view_token_points(r, s, v);
+}
+
+/* ---------------------- lib/record/convention_table.c --------------------- */
+/* The conventions, one row per tool: what it anchors TTFT and E2E at,
+ * what counts as a success and as N, how its samples are weighed and
+ * summarised, and what it calls each figure. Each row cites the tool's
+ * code it follows and names the writer of its own JSON summary
+ * (report/report_tool.c). The fields are explained in convention.h; what
+ * a row's words do not name is llmlat's (report/report_words.c). */
+
+/* Row labels more than one tool shares. */
+#define ROW_PER_TOKEN_ITL { LLMLAT_ITL, "per-token ITL (ms)" }
+#define ROW_ITL_MAX { LLMLAT_ITL_MAX, "ITL max (ms)" }
+#define ROW_TPS { LLMLAT_TPS_USER, "TPS per user (tok/s)" }
+
+/* inference-perf (inference_perf/reportgen/base.py,
+ * apis/streaming_parser.py; JSON: tool_inference_perf), written once for
+ * its two rows: N the client's count (client_count), or the usage count
+ * with use_server_output_tokens (LLMLAT_PARAM_SERVER_OUTPUT_TOKENS). */
+#define INFERENCE_PERF_ROW(client_count) {                                                 \
+        .id = LLMLAT_CONV_INFERENCE_PERF, .name = "inference-perf",                        \
+        /* anchors: TTFT only with two tokens; TPOT first to last token */                 \
+        .ttft_needs_two_tokens = true, .e2e = E2E_END, .tpot_to_last_token = true,         \
+        .ntpot = NTPOT_ZERO_NO_TOKENS,                                                     \
+        /* success */                                                                      \
+        .success = SUCCESS_FINISHED, .status_groups = true, .tpot_missing_fails_slo = true, \
+        /* N and spans */                                                                  \
+        .n_client_count = (client_count), .span_to_end = true,                             \
+        /* weights: every token of a chunk has the chunk's time */                         \
+        .split = SPLIT_COPY, .ddof = 0, .quantile = QUANTILE_LINEAR,                       \
+        .empty = EMPTY_UNDEFINED,                                                          \
+        /* names */                                                                        \
+        .tool_itl = TOOL_ITL_IS_ITL,                                                       \
+        .words = &INFERENCE_PERF_WORDS,                                                    \
+    }
+
+static const text_words INFERENCE_PERF_WORDS = {
+    .tool = "inference-perf",
+    .items = { [REPORT_ITEM_COMPLETED] = "successes.count",
+               [REPORT_ITEM_FAILED] = "failures.count",
+               [REPORT_ITEM_DURATION] = "benchmark_time_seconds",
+               [REPORT_ITEM_INPUT_TOKENS] = "prompt_tokens.total",
+               [REPORT_ITEM_OUTPUT_TOKENS] = "output_tokens.total",
+               [REPORT_ITEM_REQUEST_RATE] = "requests_per_sec",
+               [REPORT_ITEM_OUTPUT_RATE] = "output_tokens_per_sec",
+               [REPORT_ITEM_TOTAL_RATE] = "total_tokens_per_sec" },
+    .rows = { { LLMLAT_TTFT, "time_to_first_token (ms)" },
+              { LLMLAT_TPOT, "time_per_output_token (ms)" },
+              { LLMLAT_NTPOT, "normalized_time_per_output_token (ms)" },
+              { LLMLAT_TOOL_ITL, "inter_token_latency (ms)" },
+              { LLMLAT_E2E, "request_latency (ms)" }, { LLMLAT_ICL, "ICL (ms)" },
+              ROW_ITL_MAX, ROW_TPS },
+    .note = "inter_token_latency is inference-perf's: every token of a chunk has the "
+            "chunk's time, so 0 inside a chunk.",
+};
+
+static const conv_rules RULES[] = {
+    [LLMLAT_CONV_DEFAULT] = {
+        .id = LLMLAT_CONV_DEFAULT, .name = "default",
+        /* anchors: TTFT and E2E at the first and last token-bearing event */
+        .e2e = E2E_LAST_TOKEN, .ntpot = NTPOT_E2E,
+        /* success: finished, not failed */
+        .success = SUCCESS_FINISHED,
+        /* N: the usage count, else the sum of k (every row that does not
+         * say otherwise) */
+        /* weights: one sample per request, a chunk's gap split evenly */
+        .split = SPLIT_EVEN, .ddof = 0, .quantile = QUANTILE_LINEAR, .empty = EMPTY_UNDEFINED,
+        /* names: llmlat's own (its ITL one sample per token) */
+        .tool_itl = TOOL_ITL_IS_ITL,
+        .words = &(const text_words){
+            .tool = "llmlat default",
+            .rows = { { LLMLAT_TTFT, "TTFT (ms)" }, { LLMLAT_TPOT, "TPOT (ms)" },
+                      { LLMLAT_ITL, "ITL (ms)" }, { LLMLAT_ICL, "ICL (ms)" },
+                      { LLMLAT_E2E, "E2E (ms)" }, ROW_ITL_MAX, ROW_TPS,
+                      { LLMLAT_NTPOT, "NTPOT (ms)" } },
+            .note = "ITL: one sample per token; ICL: one sample per gap between events; "
+                    "NTPOT: E2E / N.",
+        },
+    },
+    [LLMLAT_CONV_VLLM] = {
+        /* vllm/benchmarks/serve.py::calculate_metrics; JSON: tool_vllm */
+        .id = LLMLAT_CONV_VLLM, .name = "vllm",
+        /* anchors: any chunk, empty ones included */
+        .empty_events_count = true, .e2e = E2E_LAST_TOKEN, .ntpot = NTPOT_E2E,
+        /* success: finished with at least one chunk */
+        .success = SUCCESS_ANY_EVENT,
+        /* N and spans: its peak output rate counts chunks */
+        .peak_counts_events = true,
+        /* weights */
+        .split = SPLIT_EVEN, .ddof = 0, .quantile = QUANTILE_LINEAR, .empty = EMPTY_ZERO,
+        /* names: its ITL is llmlat's ICL */
+        .tool_itl = TOOL_ITL_IS_ICL,
+        .words = &(const text_words){
+            .tool = "vLLM bench serve",
+            .items = { [REPORT_ITEM_DURATION] = "Benchmark duration (s)",
+                       [REPORT_ITEM_OUTPUT_TOKENS] = "Total generated tokens",
+                       [REPORT_ITEM_PEAK_TOKENS] = "Peak output token throughput (tok/s)" },
+            .rows = { { LLMLAT_TTFT, "TTFT (ms)" }, { LLMLAT_TPOT, "TPOT (ms)" },
+                      { LLMLAT_TOOL_ITL, "ITL (ms)" }, { LLMLAT_E2E, "E2EL (ms)" },
+                      ROW_PER_TOKEN_ITL, ROW_ITL_MAX, ROW_TPS },
+            /* vllm/benchmarks/serve.py (#54136): its client-side queue time */
+            .sched = { "Client Queue Time (ms)", NULL, "E2EL incl. Client Queue (ms)" },
+            .note = "ITL is vLLM's: one sample per gap between chunks, empty ones included.",
+        },
+    },
+    [LLMLAT_CONV_AIPERF] = {
+        /* aiperf/metrics/types/ (*.py), metric_dicts.py; JSON: tool_aiperf */
+        .id = LLMLAT_CONV_AIPERF, .name = "aiperf",
+        /* anchors: a 0 TTFT or gap is missing */
+        .e2e = E2E_LAST_TOKEN, .ntpot = NTPOT_E2E, .zero_is_missing = true,
+        /* success: a valid token after the start */
+        .success = SUCCESS_VALID_TOKEN, .tpot_missing_fails_slo = true,
+        /* N and spans: TPS = 1 / TPOT; D over the successes */
+        .tps_is_inverse_tpot = true, .duration_over_valid = true,
+        /* weights */
+        .split = SPLIT_EVEN, .ddof = 0, .quantile = QUANTILE_LINEAR, .empty = EMPTY_UNDEFINED,
+        /* names: its Inter Token Latency is TPOT */
+        .tool_itl = TOOL_ITL_IS_TPOT,
+        .words = &(const text_words){
+            .tool = "AIPerf",
+            .items = { [REPORT_ITEM_COMPLETED] = "Request Count",
+                       [REPORT_ITEM_FAILED] = "Error Request Count",
+                       [REPORT_ITEM_DURATION] = "Benchmark Duration (sec)",
+                       [REPORT_ITEM_INPUT_TOKENS] = "Total ISL (tokens)",
+                       [REPORT_ITEM_OUTPUT_TOKENS] = "Total OSL (tokens)",
+                       [REPORT_ITEM_REQUEST_RATE] = "Request Throughput (requests/sec)",
+                       [REPORT_ITEM_GOODPUT] = "Goodput (requests/sec)",
+                       [REPORT_ITEM_GOOD] = "Good Request Count",
+                       [REPORT_ITEM_OUTPUT_RATE] = "Output Token Throughput (tokens/sec)" },
+            .rows = { { LLMLAT_TTFT, "Time to First Token (ms)" },
+                      { LLMLAT_TOOL_ITL, "Inter Token Latency (ms)" },
+                      { LLMLAT_ICL, "Inter Chunk Latency (ms)" },
+                      { LLMLAT_E2E, "Request Latency (ms)" },
+                      { LLMLAT_TPS_USER, "Output Token Throughput Per User (tok/s)" },
+                      ROW_PER_TOKEN_ITL, ROW_ITL_MAX },
+            .note = "Inter Token Latency is AIPerf's: (E2E - TTFT) / (N - 1) per request.",
+        },
+    },
+    [LLMLAT_CONV_SGLANG] = {
+        /* python/sglang/bench_serving.py; JSON: tool_sglang */
+        .id = LLMLAT_CONV_SGLANG, .name = "sglang",
+        /* anchors: TTFT 0 without content; E2E to the end of the stream */
+        .no_content_ttft_zero = true, .e2e = E2E_END, .ntpot = NTPOT_E2E,
+        /* success */
+        .success = SUCCESS_FINISHED,
+        /* weights */
+        .split = SPLIT_EVEN, .ddof = 0, .quantile = QUANTILE_LINEAR, .empty = EMPTY_ZERO,
+        /* names: its ITL is llmlat's ICL */
+        .tool_itl = TOOL_ITL_IS_ICL,
+        .words = &(const text_words){
+            .tool = "SGLang bench_serving",
+            .items = { [REPORT_ITEM_DURATION] = "Benchmark duration (s)",
+                       [REPORT_ITEM_OUTPUT_TOKENS] = "Total generated tokens" },
+            .rows = { { LLMLAT_TTFT, "TTFT (ms)" }, { LLMLAT_TPOT, "TPOT (ms)" },
+                      { LLMLAT_TOOL_ITL, "ITL (ms)" }, { LLMLAT_E2E, "E2E Latency (ms)" },
+                      ROW_PER_TOKEN_ITL, ROW_ITL_MAX, ROW_TPS },
+            .note = "ITL is SGLang's: one sample per gap between non-empty chunks.",
+        },
+    },
+    [LLMLAT_CONV_LLMPERF] = {
+        /* token_benchmark_ray.py, openai_chat_completions_client.py; JSON:
+         * tool_llmperf */
+        .id = LLMLAT_CONV_LLMPERF, .name = "llmperf",
+        /* anchors: TTFT 0 without content; E2E to the end of the stream */
+        .no_content_ttft_zero = true, .e2e = E2E_END, .ntpot = NTPOT_E2E,
+        /* success */
+        .success = SUCCESS_FINISHED,
+        /* weights: STD with ddof 1 */
+        .split = SPLIT_EVEN, .ddof = 1, .quantile = QUANTILE_LINEAR, .empty = EMPTY_UNDEFINED,
+        /* names: an ITL of its own per request */
+        .tool_itl = TOOL_ITL_LLMPERF,
+        .words = &(const text_words){
+            .tool = "LLMPerf",
+            .items = { [REPORT_ITEM_COMPLETED] = "num_completed_requests",
+                       [REPORT_ITEM_FAILED] = "number_errors",
+                       [REPORT_ITEM_OUTPUT_RATE] = "mean_output_throughput_token_per_s" },
+            .rows = { { LLMLAT_TTFT, "ttft (ms)" },
+                      { LLMLAT_TOOL_ITL, "inter_token_latency (ms)" },
+                      { LLMLAT_E2E, "end_to_end_latency (ms)" },
+                      { LLMLAT_TPS_USER, "request_output_throughput (tok/s)" },
+                      { LLMLAT_TPOT, "TPOT (ms)" }, ROW_PER_TOKEN_ITL, ROW_ITL_MAX },
+            .note = "inter_token_latency is LLMPerf's: per request, (last token - start) / "
+                    "chunks.",
+        },
+    },
+    [LLMLAT_CONV_GUIDELLM] = {
+        /* src/guidellm/schemas/request_stats.py, schemas/statistics.py,
+         * benchmark/schemas/metrics.py; JSON: tool_guidellm */
+        .id = LLMLAT_CONV_GUIDELLM, .name = "guidellm",
+        /* anchors: TTFT 0 without content; E2E to a normal finish; TPOT
+         * and NTPOT to the last token; a missing E2E or TPOT is 0 */
+        .no_content_ttft_zero = true, .e2e = E2E_FINISH, .tpot_to_last_token = true,
+        .ntpot = NTPOT_LAST_TOKEN, .missing_is_zero = true,
+        /* success: some output; failures kept as incomplete and errored */
+        .success = SUCCESS_OUTPUT, .status_groups = true,
+        /* N and spans: an errored request's N its content chunks; D to the
+         * ends, token rates over the token points */
+        .errored_n_chunks = true, .span_to_end = true, .token_rates_over_token_span = true,
+        /* weights: TPOT by N - 1, NTPOT by N; percentiles its inverse CDF */
+        .split = SPLIT_EVEN, .weighted = true, .ddof = 0, .quantile = QUANTILE_INVERSE_CDF,
+        .empty = EMPTY_ZERO,
+        /* names: its ITL is TPOT, its TPOT NTPOT */
+        .tool_itl = TOOL_ITL_IS_TPOT,
+        .words = &(const text_words){
+            .tool = "GuideLLM",
+            .items = { [REPORT_ITEM_COMPLETED] = "Requests successful",
+                       [REPORT_ITEM_FAILED] = "Requests incomplete + errored",
+                       [REPORT_ITEM_DURATION] = "Benchmark duration (s)",
+                       [REPORT_ITEM_INPUT_TOKENS] = "Input tokens (successful)",
+                       [REPORT_ITEM_OUTPUT_TOKENS] = "Output tokens (successful)",
+                       [REPORT_ITEM_REQUEST_RATE] = "Requests per second (successful)",
+                       [REPORT_ITEM_OUTPUT_RATE] = "Output tokens per second (successful)",
+                       [REPORT_ITEM_TOTAL_RATE] = "Total tokens per second (successful)" },
+            .rows = { { LLMLAT_TTFT, "TTFT (ms)" }, { LLMLAT_TOOL_ITL, "ITL (ms)" },
+                      { LLMLAT_NTPOT, "TPOT (ms)" }, { LLMLAT_E2E, "Request Latency (ms)" },
+                      ROW_PER_TOKEN_ITL, ROW_ITL_MAX, ROW_TPS },
+            /* benchmark/schemas/metrics.py (#1053) */
+            .sched = { "Request Dispatch Delay (ms)", NULL, "Request Scheduled Latency (ms)" },
+            .note = "GuideLLM's ITL is (last - first token) / (N - 1), weighted by N - 1; its "
+                    "TPOT (last token - start) / N, weighted by N; percentiles are its inverse "
+                    "CDF.",
+        },
+    },
+    /* its row and words are above the table: two rows share them */
+    [LLMLAT_CONV_INFERENCE_PERF] = INFERENCE_PERF_ROW(true),
+};
+
+/* inference-perf with use_server_output_tokens: N the usage count. */
+static const conv_rules INFERENCE_PERF_SERVER_N = INFERENCE_PERF_ROW(false);
+
+LLMLAT_PRIVATE const conv_rules *conv_get(int32_t convention)
+{
+    if (convention < 0 || (size_t)convention >= sizeof RULES / sizeof RULES[0])
+        return NULL;
+    return &RULES[convention];
+}
+
+LLMLAT_PRIVATE const conv_rules *conv_server_output_tokens(const conv_rules *c)
+{
+    return c->n_client_count ? &INFERENCE_PERF_SERVER_N : c;
+}
+
+LLMLAT_API const char *llmlat_convention_name(int32_t convention)
+{
+    const conv_rules *c = conv_get(convention);
+    return c ? c->name : NULL;
 }
 
 /* ---------------------- lib/record/gaps.c --------------------------------- */
@@ -17108,40 +17317,13 @@ LLMLAT_PRIVATE void pb_close(pbuf *b, size_t start)
 /* ---------------------- lib/report/report_words.h ------------------------- */
 /* The words of each convention's tool, shared by every report a person
  * reads (text, HTML, the comparison): the summary labels, the metric rows
- * in the tool's order and names, and what its "ITL" is. */
+ * in the tool's order and names, and what its "ITL" is. Each tool's words
+ * are its convention's row (`words`, record/convention_table.c); here are
+ * llmlat's own, for what a tool has no word for. */
 #ifndef LLMLAT_REPORT_WORDS_H
 #define LLMLAT_REPORT_WORDS_H
 
 #include <stdint.h>
-
-/* The lines of the summary block. */
-enum report_item {
-    REPORT_ITEM_COMPLETED, REPORT_ITEM_FAILED, REPORT_ITEM_TPOT_UNDEFINED, REPORT_ITEM_DURATION,
-    REPORT_ITEM_INPUT_TOKENS, REPORT_ITEM_OUTPUT_TOKENS, REPORT_ITEM_REQUEST_RATE, REPORT_ITEM_GOODPUT,
-    REPORT_ITEM_GOOD, REPORT_ITEM_OUTPUT_RATE, REPORT_ITEM_TOTAL_RATE, REPORT_ITEM_PEAK_TOKENS,
-    REPORT_ITEM_PEAK_CONCURRENCY, REPORT_ITEM_COUNT
-};
-
-typedef struct text_row {
-    int32_t metric;
-    const char *label;
-} text_row;
-
-/* The rows of the metrics from the intended start, shown when some
- * request had one. */
-#define SCHED_ROWS 3
-
-/* A convention's words: summary labels where its tool has its own (NULL:
- * llmlat's), the table rows in its order, the rows from the intended
- * start (DISPATCH_DELAY, SCHEDULED_TTFT, SCHEDULED_E2E; a NULL label:
- * llmlat's, for a figure the tool does not have), and what its ITL is. */
-typedef struct text_words {
-    const char *tool;
-    const char *items[REPORT_ITEM_COUNT];
-    text_row rows[8];
-    const char *sched[SCHED_ROWS];
-    const char *note;
-} text_words;
 
 /* The words of a convention id (which must be valid). */
 LLMLAT_PRIVATE const text_words *report_words(int32_t convention);
@@ -19941,8 +20123,11 @@ LLMLAT_PRIVATE void json_tool(report_ctx *c, jsonw *w)
 }
 
 /* ---------------------- lib/report/report_words.c ------------------------- */
+/* llmlat's own words, and a tool's words (its convention's row) read
+ * with them as fallback (report/report_words.h). */
 #include <stddef.h>
 
+/* llmlat's own summary labels, for a line a tool has no name for. */
 static const char *const DEFAULT_ITEMS[REPORT_ITEM_COUNT] = {
     [REPORT_ITEM_COMPLETED] = "Successful requests",
     [REPORT_ITEM_FAILED] = "Failed requests",
@@ -19957,112 +20142,6 @@ static const char *const DEFAULT_ITEMS[REPORT_ITEM_COUNT] = {
     [REPORT_ITEM_TOTAL_RATE] = "Total token throughput (tok/s)",
     [REPORT_ITEM_PEAK_TOKENS] = "Peak output tokens in 1 s",
     [REPORT_ITEM_PEAK_CONCURRENCY] = "Peak concurrent requests",
-};
-
-#define ROW_PER_TOKEN_ITL { LLMLAT_ITL, "per-token ITL (ms)" }
-#define ROW_ITL_MAX { LLMLAT_ITL_MAX, "ITL max (ms)" }
-#define ROW_TPS { LLMLAT_TPS_USER, "TPS per user (tok/s)" }
-
-static const text_words WORDS[] = {
-    [LLMLAT_CONV_DEFAULT] = {
-        .tool = "llmlat default",
-        .rows = { { LLMLAT_TTFT, "TTFT (ms)" }, { LLMLAT_TPOT, "TPOT (ms)" },
-                  { LLMLAT_ITL, "ITL (ms)" }, { LLMLAT_ICL, "ICL (ms)" },
-                  { LLMLAT_E2E, "E2E (ms)" }, ROW_ITL_MAX, ROW_TPS,
-                  { LLMLAT_NTPOT, "NTPOT (ms)" } },
-        .note = "ITL: one sample per token; ICL: one sample per gap between events; "
-                "NTPOT: E2E / N.",
-    },
-    [LLMLAT_CONV_VLLM] = {
-        .tool = "vLLM bench serve",
-        .items = { [REPORT_ITEM_DURATION] = "Benchmark duration (s)",
-                   [REPORT_ITEM_OUTPUT_TOKENS] = "Total generated tokens",
-                   [REPORT_ITEM_PEAK_TOKENS] = "Peak output token throughput (tok/s)" },
-        .rows = { { LLMLAT_TTFT, "TTFT (ms)" }, { LLMLAT_TPOT, "TPOT (ms)" },
-                  { LLMLAT_TOOL_ITL, "ITL (ms)" }, { LLMLAT_E2E, "E2EL (ms)" },
-                  ROW_PER_TOKEN_ITL, ROW_ITL_MAX, ROW_TPS },
-        /* vllm/benchmarks/serve.py (#54136): its client-side queue time */
-        .sched = { "Client Queue Time (ms)", NULL, "E2EL incl. Client Queue (ms)" },
-        .note = "ITL is vLLM's: one sample per gap between chunks, empty ones included.",
-    },
-    [LLMLAT_CONV_AIPERF] = {
-        .tool = "AIPerf",
-        .items = { [REPORT_ITEM_COMPLETED] = "Request Count",
-                   [REPORT_ITEM_FAILED] = "Error Request Count",
-                   [REPORT_ITEM_DURATION] = "Benchmark Duration (sec)",
-                   [REPORT_ITEM_INPUT_TOKENS] = "Total ISL (tokens)",
-                   [REPORT_ITEM_OUTPUT_TOKENS] = "Total OSL (tokens)",
-                   [REPORT_ITEM_REQUEST_RATE] = "Request Throughput (requests/sec)",
-                   [REPORT_ITEM_GOODPUT] = "Goodput (requests/sec)",
-                   [REPORT_ITEM_GOOD] = "Good Request Count",
-                   [REPORT_ITEM_OUTPUT_RATE] = "Output Token Throughput (tokens/sec)" },
-        .rows = { { LLMLAT_TTFT, "Time to First Token (ms)" },
-                  { LLMLAT_TOOL_ITL, "Inter Token Latency (ms)" },
-                  { LLMLAT_ICL, "Inter Chunk Latency (ms)" },
-                  { LLMLAT_E2E, "Request Latency (ms)" },
-                  { LLMLAT_TPS_USER, "Output Token Throughput Per User (tok/s)" },
-                  ROW_PER_TOKEN_ITL, ROW_ITL_MAX },
-        .note = "Inter Token Latency is AIPerf's: (E2E - TTFT) / (N - 1) per request.",
-    },
-    [LLMLAT_CONV_SGLANG] = {
-        .tool = "SGLang bench_serving",
-        .items = { [REPORT_ITEM_DURATION] = "Benchmark duration (s)",
-                   [REPORT_ITEM_OUTPUT_TOKENS] = "Total generated tokens" },
-        .rows = { { LLMLAT_TTFT, "TTFT (ms)" }, { LLMLAT_TPOT, "TPOT (ms)" },
-                  { LLMLAT_TOOL_ITL, "ITL (ms)" }, { LLMLAT_E2E, "E2E Latency (ms)" },
-                  ROW_PER_TOKEN_ITL, ROW_ITL_MAX, ROW_TPS },
-        .note = "ITL is SGLang's: one sample per gap between non-empty chunks.",
-    },
-    [LLMLAT_CONV_LLMPERF] = {
-        .tool = "LLMPerf",
-        .items = { [REPORT_ITEM_COMPLETED] = "num_completed_requests",
-                   [REPORT_ITEM_FAILED] = "number_errors",
-                   [REPORT_ITEM_OUTPUT_RATE] = "mean_output_throughput_token_per_s" },
-        .rows = { { LLMLAT_TTFT, "ttft (ms)" },
-                  { LLMLAT_TOOL_ITL, "inter_token_latency (ms)" },
-                  { LLMLAT_E2E, "end_to_end_latency (ms)" },
-                  { LLMLAT_TPS_USER, "request_output_throughput (tok/s)" },
-                  { LLMLAT_TPOT, "TPOT (ms)" }, ROW_PER_TOKEN_ITL, ROW_ITL_MAX },
-        .note = "inter_token_latency is LLMPerf's: per request, (last token - start) / chunks.",
-    },
-    [LLMLAT_CONV_GUIDELLM] = {
-        .tool = "GuideLLM",
-        .items = { [REPORT_ITEM_COMPLETED] = "Requests successful",
-                   [REPORT_ITEM_FAILED] = "Requests incomplete + errored",
-                   [REPORT_ITEM_DURATION] = "Benchmark duration (s)",
-                   [REPORT_ITEM_INPUT_TOKENS] = "Input tokens (successful)",
-                   [REPORT_ITEM_OUTPUT_TOKENS] = "Output tokens (successful)",
-                   [REPORT_ITEM_REQUEST_RATE] = "Requests per second (successful)",
-                   [REPORT_ITEM_OUTPUT_RATE] = "Output tokens per second (successful)",
-                   [REPORT_ITEM_TOTAL_RATE] = "Total tokens per second (successful)" },
-        .rows = { { LLMLAT_TTFT, "TTFT (ms)" }, { LLMLAT_TOOL_ITL, "ITL (ms)" },
-                  { LLMLAT_NTPOT, "TPOT (ms)" }, { LLMLAT_E2E, "Request Latency (ms)" },
-                  ROW_PER_TOKEN_ITL, ROW_ITL_MAX, ROW_TPS },
-        /* benchmark/schemas/metrics.py (#1053) */
-        .sched = { "Request Dispatch Delay (ms)", NULL, "Request Scheduled Latency (ms)" },
-        .note = "GuideLLM's ITL is (last - first token) / (N - 1), weighted by N - 1; its "
-                "TPOT (last token - start) / N, weighted by N; percentiles are its inverse "
-                "CDF.",
-    },
-    [LLMLAT_CONV_INFERENCE_PERF] = {
-        .tool = "inference-perf",
-        .items = { [REPORT_ITEM_COMPLETED] = "successes.count",
-                   [REPORT_ITEM_FAILED] = "failures.count",
-                   [REPORT_ITEM_DURATION] = "benchmark_time_seconds",
-                   [REPORT_ITEM_INPUT_TOKENS] = "prompt_tokens.total",
-                   [REPORT_ITEM_OUTPUT_TOKENS] = "output_tokens.total",
-                   [REPORT_ITEM_REQUEST_RATE] = "requests_per_sec",
-                   [REPORT_ITEM_OUTPUT_RATE] = "output_tokens_per_sec",
-                   [REPORT_ITEM_TOTAL_RATE] = "total_tokens_per_sec" },
-        .rows = { { LLMLAT_TTFT, "time_to_first_token (ms)" },
-                  { LLMLAT_TPOT, "time_per_output_token (ms)" },
-                  { LLMLAT_NTPOT, "normalized_time_per_output_token (ms)" },
-                  { LLMLAT_TOOL_ITL, "inter_token_latency (ms)" },
-                  { LLMLAT_E2E, "request_latency (ms)" }, { LLMLAT_ICL, "ICL (ms)" },
-                  ROW_ITL_MAX, ROW_TPS },
-        .note = "inter_token_latency is inference-perf's: every token of a chunk has the "
-                "chunk's time, so 0 inside a chunk.",
-    },
 };
 
 /* llmlat's own row labels, for a metric a tool has no row for. */
@@ -20085,7 +20164,7 @@ static const char *const DEFAULT_LABELS[] = {
 
 LLMLAT_PRIVATE const text_words *report_words(int32_t convention)
 {
-    return &WORDS[convention];
+    return conv_get(convention)->words;
 }
 
 LLMLAT_PRIVATE const char *report_item_label(const text_words *w, enum report_item i)
@@ -22567,10 +22646,15 @@ LLMLAT_API int32_t llmlat_compare_report(const llmlat_compare *c, int32_t format
 #undef METRIC_FIRST
 #undef METRIC_LAST
 #undef METRIC_COUNT
+#undef SCHED_ROWS
 #undef GROUP_COUNT
 #undef REQ_NONE
 #undef REQ_MAX_EVENTS
 #undef GAP_BLOCK
+#undef ROW_PER_TOKEN_ITL
+#undef ROW_ITL_MAX
+#undef ROW_TPS
+#undef INFERENCE_PERF_ROW
 #undef LR_START
 #undef LR_DURATION
 #undef LR_END
@@ -22668,7 +22752,6 @@ LLMLAT_API int32_t llmlat_compare_report(const llmlat_compare *c, int32_t format
 #undef GROUPS_ALL
 #undef GROUPS_FAILED
 #undef REPORT_ROWS_MAX
-#undef SCHED_ROWS
 #undef CDF_POINTS
 #undef ITL_BINS
 #undef LENGTH_BINS
@@ -22683,9 +22766,6 @@ LLMLAT_API int32_t llmlat_compare_report(const llmlat_compare *c, int32_t format
 #undef MS_PER_S
 #undef GUIDELLM_GROUP_COUNT
 #undef IP_NQ
-#undef ROW_PER_TOKEN_ITL
-#undef ROW_ITL_MAX
-#undef ROW_TPS
 #undef SVG_WIDTH
 #undef SVG_HEIGHT
 #undef SVG_LEFT

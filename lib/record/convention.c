@@ -1,96 +1,10 @@
-/* Conventions: the table of knobs, and what one request contributes. */
+/* What one request contributes under a convention (its row:
+ * record/convention_table.c). */
 #include <math.h>
 
 #include "record/convention.h"
 #include "record/gaps.h"
 #include "record/lacks.h"
-
-static const conv_rules RULES[] = {
-    {
-        .id = LLMLAT_CONV_DEFAULT, .name = "default",
-        .success = SUCCESS_FINISHED, .e2e = E2E_LAST_TOKEN, .ntpot = NTPOT_E2E,
-        .empty = EMPTY_UNDEFINED, .ddof = 0, .tool_itl = TOOL_ITL_IS_ITL,
-    },
-    {
-        /* vllm/benchmarks/serve.py::calculate_metrics */
-        .id = LLMLAT_CONV_VLLM, .name = "vllm",
-        .empty_events_count = true, .peak_counts_events = true,
-        .success = SUCCESS_ANY_EVENT, .e2e = E2E_LAST_TOKEN, .ntpot = NTPOT_E2E,
-        .empty = EMPTY_ZERO, .ddof = 0, .tool_itl = TOOL_ITL_IS_ICL,
-    },
-    {
-        /* aiperf/metrics/types/ (*.py), metric_dicts.py */
-        .id = LLMLAT_CONV_AIPERF, .name = "aiperf",
-        .zero_is_missing = true, .tpot_missing_fails_slo = true,
-        .tps_is_inverse_tpot = true, .duration_over_valid = true,
-        .success = SUCCESS_VALID_TOKEN, .e2e = E2E_LAST_TOKEN, .ntpot = NTPOT_E2E,
-        .empty = EMPTY_UNDEFINED, .ddof = 0, .tool_itl = TOOL_ITL_IS_TPOT,
-    },
-    {
-        /* python/sglang/bench_serving.py */
-        .id = LLMLAT_CONV_SGLANG, .name = "sglang",
-        .no_content_ttft_zero = true,
-        .success = SUCCESS_FINISHED, .e2e = E2E_END, .ntpot = NTPOT_E2E,
-        .empty = EMPTY_ZERO, .ddof = 0, .tool_itl = TOOL_ITL_IS_ICL,
-    },
-    {
-        /* token_benchmark_ray.py, openai_chat_completions_client.py */
-        .id = LLMLAT_CONV_LLMPERF, .name = "llmperf",
-        .no_content_ttft_zero = true,
-        .success = SUCCESS_FINISHED, .e2e = E2E_END, .ntpot = NTPOT_E2E,
-        .empty = EMPTY_UNDEFINED, .ddof = 1, .tool_itl = TOOL_ITL_LLMPERF,
-    },
-    {
-        /* src/guidellm/schemas/request_stats.py, schemas/statistics.py,
-         * benchmark/schemas/metrics.py */
-        .id = LLMLAT_CONV_GUIDELLM, .name = "guidellm",
-        .no_content_ttft_zero = true, .tpot_to_last_token = true, .missing_is_zero = true,
-        .weighted = true,
-        .span_to_end = true, .token_rates_over_token_span = true, .status_groups = true,
-        .errored_n_chunks = true, .success = SUCCESS_OUTPUT, .e2e = E2E_FINISH, .ntpot = NTPOT_LAST_TOKEN,
-        .empty = EMPTY_ZERO, .ddof = 0, .tool_itl = TOOL_ITL_IS_TPOT,
-        .quantile = QUANTILE_INVERSE_CDF,
-    },
-    {
-        /* inference_perf/reportgen/base.py, apis/streaming_parser.py */
-        .id = LLMLAT_CONV_INFERENCE_PERF, .name = "inference-perf",
-        .ttft_needs_two_tokens = true, .tpot_to_last_token = true,
-        .tpot_missing_fails_slo = true, .span_to_end = true, .status_groups = true,
-        .n_client_count = true,
-        .success = SUCCESS_FINISHED, .e2e = E2E_END, .ntpot = NTPOT_ZERO_NO_TOKENS,
-        .empty = EMPTY_UNDEFINED, .ddof = 0, .tool_itl = TOOL_ITL_IS_ITL,
-        .split = SPLIT_COPY,
-    },
-};
-
-/* inference-perf with use_server_output_tokens: the same row, N the usage
- * count (LLMLAT_PARAM_SERVER_OUTPUT_TOKENS). */
-static const conv_rules INFERENCE_PERF_SERVER_N = {
-    .id = LLMLAT_CONV_INFERENCE_PERF, .name = "inference-perf",
-    .ttft_needs_two_tokens = true, .tpot_to_last_token = true,
-    .tpot_missing_fails_slo = true, .span_to_end = true, .status_groups = true,
-    .success = SUCCESS_FINISHED, .e2e = E2E_END, .ntpot = NTPOT_ZERO_NO_TOKENS,
-    .empty = EMPTY_UNDEFINED, .ddof = 0, .tool_itl = TOOL_ITL_IS_ITL,
-    .split = SPLIT_COPY,
-};
-
-LLMLAT_PRIVATE const conv_rules *conv_get(int32_t convention)
-{
-    if (convention < 0 || (size_t)convention >= sizeof RULES / sizeof RULES[0])
-        return NULL;
-    return &RULES[convention];
-}
-
-LLMLAT_PRIVATE const conv_rules *conv_server_output_tokens(const conv_rules *c)
-{
-    return c->n_client_count ? &INFERENCE_PERF_SERVER_N : c;
-}
-
-LLMLAT_API const char *llmlat_convention_name(int32_t convention)
-{
-    const conv_rules *c = conv_get(convention);
-    return c ? c->name : NULL;
-}
 
 static bool is_success(const conv_rules *c, const llmlat_request *r, const req_summary *s)
 {

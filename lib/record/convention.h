@@ -1,6 +1,8 @@
 /* The seven conventions as data: each knob of docs/metrics.md's table is a
  * field, and one shared mechanism (conv_view, and the gap walk of gaps.h)
- * reads them. A new convention is a new row, not new code paths. */
+ * reads them; the words a tool calls each figure by are the row's too,
+ * read by the reports. A new convention is a new row, not new code paths.
+ * The rows, one per tool: record/convention_table.c. */
 #ifndef LLMLAT_CONVENTION_H
 #define LLMLAT_CONVENTION_H
 
@@ -57,36 +59,83 @@ enum quantile_rule {
     QUANTILE_INVERSE_CDF, /* the first value whose cumulative weight reaches q (GuideLLM) */
 };
 
+/* The lines of the summary block a report writes (its words: a row's
+ * `words`, report/report_words.h). */
+enum report_item {
+    REPORT_ITEM_COMPLETED, REPORT_ITEM_FAILED, REPORT_ITEM_TPOT_UNDEFINED, REPORT_ITEM_DURATION,
+    REPORT_ITEM_INPUT_TOKENS, REPORT_ITEM_OUTPUT_TOKENS, REPORT_ITEM_REQUEST_RATE, REPORT_ITEM_GOODPUT,
+    REPORT_ITEM_GOOD, REPORT_ITEM_OUTPUT_RATE, REPORT_ITEM_TOTAL_RATE, REPORT_ITEM_PEAK_TOKENS,
+    REPORT_ITEM_PEAK_CONCURRENCY, REPORT_ITEM_COUNT
+};
+
+typedef struct text_row {
+    int32_t metric;
+    const char *label;
+} text_row;
+
+/* The rows of the metrics from the intended start, shown when some
+ * request had one. */
+#define SCHED_ROWS 3
+
+/* A tool's words: summary labels where it has its own (NULL: llmlat's,
+ * report/report_words.c), the table rows in its order, the rows from the
+ * intended start (DISPATCH_DELAY, SCHEDULED_TTFT, SCHEDULED_E2E; a NULL
+ * label: llmlat's, for a figure the tool does not have), and what its ITL
+ * is. Plain strings: the reports read them (report/report_words.h). */
+typedef struct text_words {
+    const char *tool;
+    const char *items[REPORT_ITEM_COUNT];
+    text_row rows[8];
+    const char *sched[SCHED_ROWS];
+    const char *note;
+} text_words;
+
+/* One convention, its fields grouped as the rows of convention_table.c
+ * are written: anchors, success, N and spans, weights, names. */
 typedef struct conv_rules {
     int32_t id;
     const char *name;
+
+    /* anchors: the events TTFT and E2E end at, the spans of TPOT and NTPOT,
+     * and what stands in for a missing value */
     bool empty_events_count;   /* k = 0 events anchor TTFT/E2E and make gaps */
     bool no_content_ttft_zero; /* a request without content has TTFT 0 */
     bool ttft_needs_two_tokens; /* TTFT (so TPOT) only with >= 2 tokens in events */
+    enum e2e_rule e2e;
     bool tpot_to_last_token;   /* TPOT spans first to last counting event, whatever E2E */
+    enum ntpot_rule ntpot;
     bool missing_is_zero;      /* a missing E2E or TPOT (N > 1) is 0.0, kept */
     bool zero_is_missing;      /* a 0 input leaves derived values missing */
-    bool weighted;             /* TPOT samples weigh N - 1, NTPOT samples N */
-    bool tpot_missing_fails_slo;
-    bool tps_is_inverse_tpot;
-    bool peak_counts_events;   /* peak output tokens/s counts chunks */
-    bool duration_over_valid;  /* derived D spans successes' start..start+E2E */
-    bool span_to_end;          /* derived D spans starts..ends (finish or fail) */
-    bool token_rates_over_token_span; /* token rates over first..last token point */
+
+    /* success: which requests succeed, how failures are kept and judged */
+    enum success_rule success;
     bool status_groups;        /* failures kept by status: incomplete, errored */
+    bool tpot_missing_fails_slo;
+
+    /* N and spans: a request's token count, and what the run's rates
+     * count over which span */
     bool n_client_count;       /* N = sum of k, the client's count, whatever the usage
                                   count (inference-perf), where the events carry their
                                   tokens (not LLMLAT_LACKS_CHUNK_TOKENS) */
     bool errored_n_chunks;     /* a failed request's N = its content chunks: its stream
                                   raised before the usage arrived (GuideLLM) */
-    enum success_rule success;
-    enum e2e_rule e2e;
-    enum ntpot_rule ntpot;
-    enum empty_rule empty;
-    unsigned ddof;
-    enum tool_itl_rule tool_itl;
+    bool tps_is_inverse_tpot;
+    bool duration_over_valid;  /* derived D spans successes' start..start+E2E */
+    bool span_to_end;          /* derived D spans starts..ends (finish or fail) */
+    bool token_rates_over_token_span; /* token rates over first..last token point */
+    bool peak_counts_events;   /* peak output tokens/s counts chunks */
+
+    /* weights: how a chunk's gap splits, what a sample weighs, and how
+     * samples are summarised */
     enum chunk_split split;
+    bool weighted;             /* TPOT samples weigh N - 1, NTPOT samples N */
+    unsigned ddof;             /* of STD */
     enum quantile_rule quantile;
+    enum empty_rule empty;     /* a statistic over no sample */
+
+    /* names: what the tool's ITL is, and what it calls each figure */
+    enum tool_itl_rule tool_itl;
+    const text_words *words;
 } conv_rules;
 
 /* The rules of a convention id; NULL when unknown. */

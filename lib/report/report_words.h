@@ -1,41 +1,14 @@
 /* The words of each convention's tool, shared by every report a person
  * reads (text, HTML, the comparison): the summary labels, the metric rows
- * in the tool's order and names, and what its "ITL" is. */
+ * in the tool's order and names, and what its "ITL" is. Each tool's words
+ * are its convention's row (`words`, record/convention_table.c); here are
+ * llmlat's own, for what a tool has no word for. */
 #ifndef LLMLAT_REPORT_WORDS_H
 #define LLMLAT_REPORT_WORDS_H
 
 #include <stdint.h>
 
-#include "util/compiler.h"
-
-/* The lines of the summary block. */
-enum report_item {
-    REPORT_ITEM_COMPLETED, REPORT_ITEM_FAILED, REPORT_ITEM_TPOT_UNDEFINED, REPORT_ITEM_DURATION,
-    REPORT_ITEM_INPUT_TOKENS, REPORT_ITEM_OUTPUT_TOKENS, REPORT_ITEM_REQUEST_RATE, REPORT_ITEM_GOODPUT,
-    REPORT_ITEM_GOOD, REPORT_ITEM_OUTPUT_RATE, REPORT_ITEM_TOTAL_RATE, REPORT_ITEM_PEAK_TOKENS,
-    REPORT_ITEM_PEAK_CONCURRENCY, REPORT_ITEM_COUNT
-};
-
-typedef struct text_row {
-    int32_t metric;
-    const char *label;
-} text_row;
-
-/* The rows of the metrics from the intended start, shown when some
- * request had one. */
-#define SCHED_ROWS 3
-
-/* A convention's words: summary labels where its tool has its own (NULL:
- * llmlat's), the table rows in its order, the rows from the intended
- * start (DISPATCH_DELAY, SCHEDULED_TTFT, SCHEDULED_E2E; a NULL label:
- * llmlat's, for a figure the tool does not have), and what its ITL is. */
-typedef struct text_words {
-    const char *tool;
-    const char *items[REPORT_ITEM_COUNT];
-    text_row rows[8];
-    const char *sched[SCHED_ROWS];
-    const char *note;
-} text_words;
+#include "agg/agg.h"
 
 /* The words of a convention id (which must be valid). */
 LLMLAT_PRIVATE const text_words *report_words(int32_t convention);
