@@ -7678,7 +7678,7 @@ LLMLAT_PRIVATE int32_t store_read(bytes_reader *r, metric_store *s, const llmlat
 #endif
 
 #define PARAM_FIRST LLMLAT_PARAM_RELATIVE_ERROR
-#define PARAM_LAST LLMLAT_PARAM_MAX_DISPATCH_DELAY
+#define PARAM_LAST LLMLAT_PARAM_SERVER_OUTPUT_TOKENS
 #define PARAM_COUNT (PARAM_LAST - PARAM_FIRST + 1)
 #define MAX_QUANTILES 32
 #define MAX_BUCKET_BOUNDS 64
@@ -7723,10 +7723,6 @@ struct llmlat_agg {
     const conv_rules *conv;
     int32_t mode;
     double params[PARAM_COUNT];
-    /* LLMLAT_PARAM_SERVER_OUTPUT_TOKENS, which is not in params: it chose
-     * conv (conv_server_output_tokens), and the serialized format carries
-     * it as a flag of its header. */
-    bool server_output_tokens;
     double quantiles[MAX_QUANTILES];
     size_t n_quantiles;
     /* Prometheus histogram bounds from llmlat_agg_set_buckets, indexed by
@@ -8090,8 +8086,6 @@ LLMLAT_PRIVATE llmlat_agg *agg_new_empty_like(const llmlat_agg *a)
             b = NULL;
         }
     }
-    if (b && a->server_output_tokens)
-        llmlat_agg_set_param(b, LLMLAT_PARAM_SERVER_OUTPUT_TOKENS, 1.0); /* b is empty: OK */
     return b;
 }
 
@@ -8711,14 +8705,15 @@ static const param_info PARAMS[PARAM_COUNT] = {
     [LLMLAT_PARAM_SLO_TPOT - PARAM_FIRST] = { 0.0, 1e9, 0.0, true },
     [LLMLAT_PARAM_SLO_E2E - PARAM_FIRST] = { 0.0, 1e9, 0.0, true },
     [LLMLAT_PARAM_MAX_DISPATCH_DELAY - PARAM_FIRST] = { 0.0, 1e9, 0.001, false },
+    /* 0 or 1; it chooses the convention's row (set_server_output_tokens) */
+    [LLMLAT_PARAM_SERVER_OUTPUT_TOKENS - PARAM_FIRST] = { 0.0, 1.0, 0.0, false },
 };
 
 static const double DEFAULT_QUANTILES[] = { 0.5, 0.9, 0.95, 0.99 };
 
 static bool param_valid(int32_t param)
 {
-    return (param >= PARAM_FIRST && param <= PARAM_LAST) ||
-           param == LLMLAT_PARAM_SERVER_OUTPUT_TOKENS;
+    return param >= PARAM_FIRST && param <= PARAM_LAST;
 }
 
 /* N is the server's usage count (1) or the client's (0): the convention's
@@ -8727,12 +8722,11 @@ static int32_t set_server_output_tokens(llmlat_agg *a, double value)
 {
     if (value != 0.0 && value != 1.0)
         return LLMLAT_EINVAL;
-    bool on = value == 1.0;
-    if (on != a->server_output_tokens && (a->completed || a->failed))
+    if (value != agg_param(a, LLMLAT_PARAM_SERVER_OUTPUT_TOKENS) && (a->completed || a->failed))
         return LLMLAT_ESTATE;
     const conv_rules *c = conv_get(a->conv->id);
-    a->server_output_tokens = on;
-    a->conv = on ? conv_server_output_tokens(c) : c;
+    a->conv = value == 1.0 ? conv_server_output_tokens(c) : c;
+    a->params[LLMLAT_PARAM_SERVER_OUTPUT_TOKENS - PARAM_FIRST] = value;
     return LLMLAT_OK;
 }
 
@@ -8754,11 +8748,6 @@ LLMLAT_API int32_t llmlat_param_bounds(int32_t param, double *lo, double *hi)
 {
     if (!param_valid(param) || !lo || !hi)
         return LLMLAT_EINVAL;
-    if (param == LLMLAT_PARAM_SERVER_OUTPUT_TOKENS) {
-        *lo = 0.0;
-        *hi = 1.0;
-        return LLMLAT_OK;
-    }
     *lo = PARAMS[param - PARAM_FIRST].lo;
     *hi = PARAMS[param - PARAM_FIRST].hi;
     return LLMLAT_OK;
@@ -8768,11 +8757,11 @@ LLMLAT_API int32_t llmlat_agg_set_param(llmlat_agg *a, int32_t param, double val
 {
     if (!a || !param_valid(param) || !isfinite(value))
         return LLMLAT_EINVAL;
-    if (param == LLMLAT_PARAM_SERVER_OUTPUT_TOKENS)
-        return set_server_output_tokens(a, value);
     const param_info *p = &PARAMS[param - PARAM_FIRST];
     if (value < p->lo || value > p->hi)
         return LLMLAT_EINVAL;
+    if (param == LLMLAT_PARAM_SERVER_OUTPUT_TOKENS)
+        return set_server_output_tokens(a, value);
     if (a->mode == LLMLAT_MODE_BOUNDED && p->fixes_data &&
         value != a->params[param - PARAM_FIRST]) {
         /* The buckets and the good count were built with the old value. */
@@ -8793,8 +8782,7 @@ LLMLAT_API int32_t llmlat_agg_get_param(const llmlat_agg *a, int32_t param, doub
 {
     if (!a || !param_valid(param) || !out)
         return LLMLAT_EINVAL;
-    *out = param == LLMLAT_PARAM_SERVER_OUTPUT_TOKENS ? (double)a->server_output_tokens
-                                                      : a->params[param - PARAM_FIRST];
+    *out = a->params[param - PARAM_FIRST];
     return LLMLAT_OK;
 }
 
@@ -20515,8 +20503,11 @@ static const uint8_t MAGIC[8] = { 'L', 'L', 'M', 'L', 'A', 'T', 'A', 'G' };
 #define HEADER_BYTES 24 /* magic, version, flags, total size */
 #define TRAILER_BYTES 4 /* CRC-32 */
 /* The header's flags: N is the server's usage count
- * (LLMLAT_PARAM_SERVER_OUTPUT_TOKENS, llmlat 1.2). */
+ * (LLMLAT_PARAM_SERVER_OUTPUT_TOKENS, llmlat 1.2: the one param carried as
+ * a flag, not among the settings' doubles, which version 3 writes through
+ * MAX_DISPATCH_DELAY). */
 #define FLAG_SERVER_OUTPUT_TOKENS 1u
+#define V3_PARAM_LAST LLMLAT_PARAM_MAX_DISPATCH_DELAY
 /* What version 1 knows: metrics 1..10, conventions 0..4; version 2:
  * metrics 1..11; both: params 1..5. */
 #define V1_METRIC_LAST LLMLAT_TOOL_ITL
@@ -20533,15 +20524,15 @@ static int32_t metric_last_of(uint32_t version)
 /* The params in bytes of a version (the others keep their defaults). */
 static int32_t param_last_of(uint32_t version)
 {
-    return version <= 2 ? V2_PARAM_LAST : PARAM_LAST;
+    return version <= 2 ? V2_PARAM_LAST : V3_PARAM_LAST;
 }
 
 static void write_settings(bytes_writer *w, const llmlat_agg *a)
 {
     put_u32(w, (uint32_t)a->conv->id);
     put_u32(w, (uint32_t)a->mode);
-    for (int i = 0; i < PARAM_COUNT; i++)
-        put_f64(w, a->params[i]);
+    for (int32_t p = PARAM_FIRST; p <= V3_PARAM_LAST; p++)
+        put_f64(w, agg_param(a, p));
     put_u32(w, (uint32_t)a->n_quantiles);
     for (size_t i = 0; i < a->n_quantiles; i++)
         put_f64(w, a->quantiles[i]);
@@ -20619,7 +20610,7 @@ static void write_all(bytes_writer *w, const llmlat_agg *a, uint64_t size)
 {
     put_bytes(w, MAGIC, sizeof MAGIC);
     put_u32(w, FORMAT_VERSION);
-    put_u32(w, a->server_output_tokens ? FLAG_SERVER_OUTPUT_TOKENS : 0);
+    put_u32(w, agg_param(a, LLMLAT_PARAM_SERVER_OUTPUT_TOKENS) == 1.0 ? FLAG_SERVER_OUTPUT_TOKENS : 0);
     put_u64(w, size);
     write_settings(w, a);
     write_labels(w, a);
@@ -22778,6 +22769,7 @@ LLMLAT_API int32_t llmlat_compare_report(const llmlat_compare *c, int32_t format
 #undef HEADER_BYTES
 #undef TRAILER_BYTES
 #undef FLAG_SERVER_OUTPUT_TOKENS
+#undef V3_PARAM_LAST
 #undef V1_METRIC_LAST
 #undef V1_CONVENTION_LAST
 #undef V2_METRIC_LAST

@@ -112,8 +112,6 @@ LLMLAT_PRIVATE llmlat_agg *agg_new_empty_like(const llmlat_agg *a)
             b = NULL;
         }
     }
-    if (b && a->server_output_tokens)
-        llmlat_agg_set_param(b, LLMLAT_PARAM_SERVER_OUTPUT_TOKENS, 1.0); /* b is empty: OK */
     return b;
 }
 

@@ -18,7 +18,7 @@
 #include "record/request_log.h"
 
 #define PARAM_FIRST LLMLAT_PARAM_RELATIVE_ERROR
-#define PARAM_LAST LLMLAT_PARAM_MAX_DISPATCH_DELAY
+#define PARAM_LAST LLMLAT_PARAM_SERVER_OUTPUT_TOKENS
 #define PARAM_COUNT (PARAM_LAST - PARAM_FIRST + 1)
 #define MAX_QUANTILES 32
 #define MAX_BUCKET_BOUNDS 64
@@ -63,10 +63,6 @@ struct llmlat_agg {
     const conv_rules *conv;
     int32_t mode;
     double params[PARAM_COUNT];
-    /* LLMLAT_PARAM_SERVER_OUTPUT_TOKENS, which is not in params: it chose
-     * conv (conv_server_output_tokens), and the serialized format carries
-     * it as a flag of its header. */
-    bool server_output_tokens;
     double quantiles[MAX_QUANTILES];
     size_t n_quantiles;
     /* Prometheus histogram bounds from llmlat_agg_set_buckets, indexed by

@@ -18,14 +18,15 @@ static const param_info PARAMS[PARAM_COUNT] = {
     [LLMLAT_PARAM_SLO_TPOT - PARAM_FIRST] = { 0.0, 1e9, 0.0, true },
     [LLMLAT_PARAM_SLO_E2E - PARAM_FIRST] = { 0.0, 1e9, 0.0, true },
     [LLMLAT_PARAM_MAX_DISPATCH_DELAY - PARAM_FIRST] = { 0.0, 1e9, 0.001, false },
+    /* 0 or 1; it chooses the convention's row (set_server_output_tokens) */
+    [LLMLAT_PARAM_SERVER_OUTPUT_TOKENS - PARAM_FIRST] = { 0.0, 1.0, 0.0, false },
 };
 
 static const double DEFAULT_QUANTILES[] = { 0.5, 0.9, 0.95, 0.99 };
 
 static bool param_valid(int32_t param)
 {
-    return (param >= PARAM_FIRST && param <= PARAM_LAST) ||
-           param == LLMLAT_PARAM_SERVER_OUTPUT_TOKENS;
+    return param >= PARAM_FIRST && param <= PARAM_LAST;
 }
 
 /* N is the server's usage count (1) or the client's (0): the convention's
@@ -34,12 +35,11 @@ static int32_t set_server_output_tokens(llmlat_agg *a, double value)
 {
     if (value != 0.0 && value != 1.0)
         return LLMLAT_EINVAL;
-    bool on = value == 1.0;
-    if (on != a->server_output_tokens && (a->completed || a->failed))
+    if (value != agg_param(a, LLMLAT_PARAM_SERVER_OUTPUT_TOKENS) && (a->completed || a->failed))
         return LLMLAT_ESTATE;
     const conv_rules *c = conv_get(a->conv->id);
-    a->server_output_tokens = on;
-    a->conv = on ? conv_server_output_tokens(c) : c;
+    a->conv = value == 1.0 ? conv_server_output_tokens(c) : c;
+    a->params[LLMLAT_PARAM_SERVER_OUTPUT_TOKENS - PARAM_FIRST] = value;
     return LLMLAT_OK;
 }
 
@@ -61,11 +61,6 @@ LLMLAT_API int32_t llmlat_param_bounds(int32_t param, double *lo, double *hi)
 {
     if (!param_valid(param) || !lo || !hi)
         return LLMLAT_EINVAL;
-    if (param == LLMLAT_PARAM_SERVER_OUTPUT_TOKENS) {
-        *lo = 0.0;
-        *hi = 1.0;
-        return LLMLAT_OK;
-    }
     *lo = PARAMS[param - PARAM_FIRST].lo;
     *hi = PARAMS[param - PARAM_FIRST].hi;
     return LLMLAT_OK;
@@ -75,11 +70,11 @@ LLMLAT_API int32_t llmlat_agg_set_param(llmlat_agg *a, int32_t param, double val
 {
     if (!a || !param_valid(param) || !isfinite(value))
         return LLMLAT_EINVAL;
-    if (param == LLMLAT_PARAM_SERVER_OUTPUT_TOKENS)
-        return set_server_output_tokens(a, value);
     const param_info *p = &PARAMS[param - PARAM_FIRST];
     if (value < p->lo || value > p->hi)
         return LLMLAT_EINVAL;
+    if (param == LLMLAT_PARAM_SERVER_OUTPUT_TOKENS)
+        return set_server_output_tokens(a, value);
     if (a->mode == LLMLAT_MODE_BOUNDED && p->fixes_data &&
         value != a->params[param - PARAM_FIRST]) {
         /* The buckets and the good count were built with the old value. */
@@ -100,8 +95,7 @@ LLMLAT_API int32_t llmlat_agg_get_param(const llmlat_agg *a, int32_t param, doub
 {
     if (!a || !param_valid(param) || !out)
         return LLMLAT_EINVAL;
-    *out = param == LLMLAT_PARAM_SERVER_OUTPUT_TOKENS ? (double)a->server_output_tokens
-                                                      : a->params[param - PARAM_FIRST];
+    *out = a->params[param - PARAM_FIRST];
     return LLMLAT_OK;
 }
 

@@ -20,8 +20,11 @@ static const uint8_t MAGIC[8] = { 'L', 'L', 'M', 'L', 'A', 'T', 'A', 'G' };
 #define HEADER_BYTES 24 /* magic, version, flags, total size */
 #define TRAILER_BYTES 4 /* CRC-32 */
 /* The header's flags: N is the server's usage count
- * (LLMLAT_PARAM_SERVER_OUTPUT_TOKENS, llmlat 1.2). */
+ * (LLMLAT_PARAM_SERVER_OUTPUT_TOKENS, llmlat 1.2: the one param carried as
+ * a flag, not among the settings' doubles, which version 3 writes through
+ * MAX_DISPATCH_DELAY). */
 #define FLAG_SERVER_OUTPUT_TOKENS 1u
+#define V3_PARAM_LAST LLMLAT_PARAM_MAX_DISPATCH_DELAY
 /* What version 1 knows: metrics 1..10, conventions 0..4; version 2:
  * metrics 1..11; both: params 1..5. */
 #define V1_METRIC_LAST LLMLAT_TOOL_ITL
@@ -38,15 +41,15 @@ static int32_t metric_last_of(uint32_t version)
 /* The params in bytes of a version (the others keep their defaults). */
 static int32_t param_last_of(uint32_t version)
 {
-    return version <= 2 ? V2_PARAM_LAST : PARAM_LAST;
+    return version <= 2 ? V2_PARAM_LAST : V3_PARAM_LAST;
 }
 
 static void write_settings(bytes_writer *w, const llmlat_agg *a)
 {
     put_u32(w, (uint32_t)a->conv->id);
     put_u32(w, (uint32_t)a->mode);
-    for (int i = 0; i < PARAM_COUNT; i++)
-        put_f64(w, a->params[i]);
+    for (int32_t p = PARAM_FIRST; p <= V3_PARAM_LAST; p++)
+        put_f64(w, agg_param(a, p));
     put_u32(w, (uint32_t)a->n_quantiles);
     for (size_t i = 0; i < a->n_quantiles; i++)
         put_f64(w, a->quantiles[i]);
@@ -124,7 +127,7 @@ static void write_all(bytes_writer *w, const llmlat_agg *a, uint64_t size)
 {
     put_bytes(w, MAGIC, sizeof MAGIC);
     put_u32(w, FORMAT_VERSION);
-    put_u32(w, a->server_output_tokens ? FLAG_SERVER_OUTPUT_TOKENS : 0);
+    put_u32(w, agg_param(a, LLMLAT_PARAM_SERVER_OUTPUT_TOKENS) == 1.0 ? FLAG_SERVER_OUTPUT_TOKENS : 0);
     put_u64(w, size);
     write_settings(w, a);
     write_labels(w, a);

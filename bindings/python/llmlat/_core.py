@@ -636,7 +636,8 @@ class Aggregator(_Owner):
 
     def set_param(self, param: Name, value: float) -> None:
         """Sets "relative_error", "duration" (s, 0 = derive), "slo_ttft",
-        "slo_tpot" or "slo_e2e" (s, 0 = none), or "server_output_tokens"
+        "slo_tpot" or "slo_e2e" (s, 0 = none), "max_dispatch_delay" (s, the
+        behind-schedule warning's threshold), or "server_output_tokens"
         (N under inference-perf: 0 the client's count, 1 the server's usage
         count). InvalidArgumentError outside ``param_bounds(param)``;
         StateError for a bounded aggregator's relative error or SLOs once
