@@ -14,34 +14,15 @@
  * (printed), is the path's instructions. Only run_phase is counted: the
  * set-up is outside it. Statically linked (meson builds it against the
  * static library), so that two builds of the library compare in the same
- * harness. Self-contained: the public API and libc only. */
+ * harness. The public API, libc and the suite's generator only. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "llmlat.h"
-
-#define MS INT64_C(1000000)
+#include "bench.h"
 #define EVENTS ((size_t)1 << 20)
 #define FOLD_TOKENS 500
 #define FOLD_ADDS 4096
-
-static uint64_t rng_state = 0x9e3779b97f4a7c15u;
-
-static uint64_t rng(void) /* xorshift64* */
-{
-    rng_state ^= rng_state >> 12;
-    rng_state ^= rng_state << 25;
-    rng_state ^= rng_state >> 27;
-    return rng_state * 0x2545f4914f6cdd1du;
-}
-
-/* A gap of 5..60 ms, skewed low like real decode steps (bench_bounded's). */
-static int64_t gap_ns(void)
-{
-    uint64_t a = rng() % (20 * MS), b = rng() % (20 * MS);
-    return 5 * MS + (int64_t)(a < b ? a : b) + (int64_t)(rng() % 16 == 0 ? rng() % (20 * MS) : 0);
-}
 
 typedef struct phase {
     llmlat_request *r;
@@ -76,7 +57,7 @@ static int64_t *times(size_t n, int64_t t0)
     if (!t)
         return NULL;
     for (size_t i = 0; i < n; i++) {
-        t0 += gap_ns();
+        t0 += bench_gap_ns(); /* the suite's generator (bench_util.c) */
         t[i] = t0;
     }
     return t;
